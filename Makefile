@@ -1,0 +1,127 @@
+# scitorus top-level Makefile (GNU Make, no autotools).
+#
+# Each stage of the pipeline keeps its own fragment, <dir>/module.mk, which
+# appends to the variables below; this file holds only the generic rules.
+#
+#   LIB_SRCS          sources of the common library (no MPI), linked into all
+#   PROGRAMS          names of programs; bin/<name> from <name>_SRCS
+#   <name>_SRCS       the program's own sources (its main)
+#   <name>_MPI = 1    compile and link the program's own sources with mpicc
+#   TESTS             Criterion test sources, each one binary bin/test/<stem>
+#   <stem>_EXTRA      extra objects/sources a test needs (e.g. a program's
+#                     non-main sources)
+#
+# Two flavours of every object: build/rel (optimised, for bin/) and
+# build/san (AddressSanitizer + UBSan, for bin/san/ and every test).
+
+SHELL       := /bin/bash
+CC          := gcc
+MPICC       := mpicc
+CSTD        := -std=c11 -D_GNU_SOURCE
+WARN        := -Wall -Wextra -Werror
+INCLUDES    := -I.
+CFLAGS_REL  := -O2 -g
+CFLAGS_SAN  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+               -fno-sanitize-recover=all
+LDLIBS      := -lgsl -lgslcblas -lm
+TEST_LDLIBS := -lcriterion
+
+# Debian packages the project needs; `make deps` installs the missing ones.
+DEB_PACKAGES := libgsl-dev libcriterion-dev libopenmpi-dev openmpi-bin gnuplot-nox
+
+LIB_SRCS :=
+PROGRAMS :=
+TESTS    :=
+
+.PHONY: all check demo bench clean deps
+all:
+
+include $(sort $(wildcard */module.mk))
+
+LIB_OBJS_REL := $(LIB_SRCS:%.c=build/rel/%.o)
+LIB_OBJS_SAN := $(LIB_SRCS:%.c=build/san/%.o)
+
+# --- programs ---------------------------------------------------------------
+define program_template
+$(1)_OBJS_REL := $$($(1)_SRCS:%.c=build/rel/%.o)
+$(1)_OBJS_SAN := $$($(1)_SRCS:%.c=build/san/%.o)
+ifeq ($$($(1)_MPI),1)
+$$($(1)_OBJS_REL) $$($(1)_OBJS_SAN) bin/$(1) bin/san/$(1): CC := $(MPICC)
+endif
+bin/$(1): $$($(1)_OBJS_REL) $(LIB_OBJS_REL) | deps
+	@mkdir -p $$(@D)
+	$$(CC) $(CFLAGS_REL) -o $$@ $$^ $(LDLIBS) $$($(1)_LDLIBS)
+bin/san/$(1): $$($(1)_OBJS_SAN) $(LIB_OBJS_SAN) | deps
+	@mkdir -p $$(@D)
+	$$(CC) $(CFLAGS_SAN) -o $$@ $$^ $(LDLIBS) $$($(1)_LDLIBS)
+endef
+$(foreach p,$(PROGRAMS),$(eval $(call program_template,$(p))))
+
+BINS_REL := $(PROGRAMS:%=bin/%)
+BINS_SAN := $(PROGRAMS:%=bin/san/%)
+all: $(BINS_REL)
+
+# --- objects ----------------------------------------------------------------
+build/rel/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -MMD -MP -c $< -o $@
+build/san/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_SAN) -MMD -MP -c $< -o $@
+
+-include $(shell find build -name '*.d' 2>/dev/null)
+
+# --- tests ------------------------------------------------------------------
+TEST_BINS := $(foreach t,$(TESTS),bin/test/$(basename $(notdir $(t))))
+define test_template
+bin/test/$(basename $(notdir $(1))): build/san/$(1:%.c=%.o) $$($(basename $(notdir $(1)))_EXTRA:%.c=build/san/%.o) $(LIB_OBJS_SAN) | deps
+	@mkdir -p $$(@D)
+	$$(CC) $(CFLAGS_SAN) -o $$@ $$^ $(LDLIBS) $(TEST_LDLIBS) $$($(basename $(notdir $(1)))_LDLIBS)
+endef
+$(foreach t,$(TESTS),$(eval $(call test_template,$(t))))
+
+# Every test binary runs with the sanitized programs on PATH (bin/san) so the
+# command-line tests exercise ASan/UBSan builds too.  The closing line sums the
+# Criterion syntheses of all binaries.
+check: $(TEST_BINS) $(BINS_SAN)
+	@export SCITORUS_BIN=$(CURDIR)/bin/san ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
+	pass=0; fail=0; status=0; \
+	for t in $(TEST_BINS); do \
+	  echo "== $$t"; \
+	  $$t --jobs 2 2>&1 | tee build/last-test.log; rc=$${PIPESTATUS[0]}; \
+	  line=$$(grep 'Synthesis:' build/last-test.log | tail -n 1); \
+	  p=$$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$$line"); \
+	  f=$$(sed -n 's/.*Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2/p' <<<"$$line"); \
+	  pass=$$((pass + $${p:-0})); \
+	  for x in $$f; do fail=$$((fail + x)); done; \
+	  if [ $$rc -ne 0 ]; then status=1; [ -n "$$line" ] || fail=$$((fail + 1)); fi; \
+	done; \
+	echo "check: $$pass passed, $$fail failed"; exit $$status
+
+# --- packages ---------------------------------------------------------------
+# Installs what is missing with apt-get when root; otherwise prints the one
+# command to run.  A no-op (one dpkg-query) when everything is present.
+deps:
+	@missing=""; \
+	if command -v dpkg-query >/dev/null 2>&1; then \
+	  for p in $(DEB_PACKAGES) $(EXTRA_DEB_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	  done; \
+	else \
+	  echo "deps: not a Debian system; make sure GSL, Criterion, Open MPI and gnuplot are installed" >&2; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "deps: installing$$missing"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -qq && apt-get install -y -qq$$missing >/dev/null || \
+	      { echo "deps: apt-get install$$missing failed" >&2; exit 1; }; \
+	  else \
+	    echo "deps: missing Debian packages:$$missing" >&2; \
+	    echo "deps: run: sudo apt-get install -y$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+
+clean:
+	rm -rf build bin plots/out

@@ -1,0 +1,56 @@
+/* benchdata: one benchmark data file (SPEC.md §3): its `# key: value`
+ * header and its points; the writer and the reader live together so the
+ * format has one definition. */
+#ifndef SCITORUS_BENCHDATA_H
+#define SCITORUS_BENCHDATA_H
+
+#include <stdio.h>
+
+/* One measured point (one TSV row). */
+typedef struct bench_point {
+    char pattern[8];          /* "pp" or "ow" */
+    long src, dst;            /* node ranks */
+    long hops, fwd, sw;       /* H, F, S of the request path src -> dst */
+    long rhops, rfwd, rsw;    /* H', F', S' of the response path dst -> src */
+    long size_bytes;
+    long reps;                /* iterations per batch */
+    long samples;             /* batches */
+    double min_ns, median_ns, mean_ns, sd_ns, ci95_ns, max_ns;
+    int noisy;                /* flag column: 1 = "noisy", 0 = "ok" */
+} bench_point;
+
+#define BENCH_HEADER_MAX 32
+
+/* A whole file: header key/values in file order, and the points. */
+typedef struct bench_data {
+    int header_count;
+    char header_key[BENCH_HEADER_MAX][32];
+    char header_value[BENCH_HEADER_MAX][512];
+    int incomplete;            /* the file ends with "# incomplete" */
+    long count, cap;
+    bench_point *points;       /* malloc'ed, count entries */
+} bench_data;
+
+/* Looks up a header value ("backend", "topology", ...); NULL if absent. */
+const char *bench_data_header(const bench_data *d, const char *key);
+
+/* Why a data file was rejected. */
+typedef struct bench_read_error {
+    long line;        /* 1-based; 0 when not about a line */
+    int sys_errno;    /* for open/read failures */
+    char msg[200];
+} bench_read_error;
+
+/* Reads a data file.  Returns 0, -1 when it cannot be opened or read, -2
+ * when it is not a scitorus-bench file or a line is malformed (err->line).
+ * On success the caller frees with bench_data_free. */
+int bench_data_read(const char *path, bench_data *d, bench_read_error *err);
+void bench_data_free(bench_data *d);
+
+/* Writer: the header lines (first line "# scitorus-bench 1"), then one row
+ * per point as the run goes; callers write to an atomic_file's FILE. */
+void bench_data_write_header(FILE *fp, const bench_data *d);
+void bench_data_write_point(FILE *fp, const bench_point *pt);
+void bench_data_write_incomplete(FILE *fp);   /* "# incomplete" */
+
+#endif

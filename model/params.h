@@ -1,0 +1,83 @@
+/* params: the latency parameters of the model (o0, o1, mref, lp, lf, ls, and
+ * an optional piecewise-linear o(m)), the named presets of thesis Table 1 /
+ * §6.2, and the params file reader and writer (SPEC.md §4). */
+#ifndef SCITORUS_PARAMS_H
+#define SCITORUS_PARAMS_H
+
+#include <stddef.h>
+
+/* Parameters in the order calibrate's unknown vector uses (SPEC.md §4). */
+typedef enum model_param_id {
+    MODEL_P_O0 = 0,   /* o0_ns: o(mref) */
+    MODEL_P_O1,       /* o1_ns_per_byte: slope of o(m) */
+    MODEL_P_LP,       /* lp_ns: propagation per link */
+    MODEL_P_LF,       /* lf_ns: forwarding through a node */
+    MODEL_P_LS,       /* ls_ns: switching dimension */
+    MODEL_P_COUNT
+} model_param_id;
+
+/* At most 4 segments (issue 4: segments chosen by BIC, at most 4). */
+#define MODEL_MAX_OSEG 4
+
+typedef struct model_oseg {
+    double from_bytes;     /* segment starts at this size */
+    double ns;             /* o(from_bytes) */
+    double ns_per_byte;    /* slope on the segment */
+} model_oseg;
+
+typedef struct model_params {
+    double o0_ns, o1_ns_per_byte, mref_bytes, lp_ns, lf_ns, ls_ns;
+
+    /* Piecewise o(m); o_segments == 0 means the single line o0/o1/mref.
+     * Segments are sorted by from_bytes; segment i covers
+     * [from_bytes_i, from_bytes_{i+1}); sizes below the first use the first. */
+    int o_segments;
+    model_oseg oseg[MODEL_MAX_OSEG];
+
+    /* Optional, written by calibrate: standard errors (NaN = unknown) and
+     * where each value came from ("measured", "fixed", "preset current";
+     * empty = not stated), indexed by model_param_id. */
+    double err[MODEL_P_COUNT];
+    char source[MODEL_P_COUNT][40];
+    double fit_r2, fit_chi2_dof;   /* NaN when not fitted */
+
+    char name[256];   /* "preset current" or the file name, for reports */
+} model_params;
+
+/* Key names of the six required keys, by model_param_id, plus "mref_bytes". */
+extern const char *const model_param_key[MODEL_P_COUNT];
+
+/* Fills *p with preset "current" or "enhanced" (thesis Table 1, §6.2).
+ * Returns 0, or -1 for an unknown name. */
+int model_params_preset(const char *name, model_params *p);
+
+/* Sets every optional field to "not stated" (err NaN, source "", fit NaN,
+ * o_segments 0). */
+void model_params_clear_optional(model_params *p);
+
+/* o(m) in ns for a message of size_bytes (the segments if any, else
+ * o0 + o1 (m - mref)). */
+double model_overhead_ns(const model_params *p, double size_bytes);
+
+/* Why a params file was rejected. */
+typedef struct model_params_error {
+    long line;          /* 1-based; 0 when not about a line (open/read) */
+    int sys_errno;      /* errno for open/read failures, else 0 */
+    char msg[200];      /* e.g. "unknown key 'lq_ns'" */
+} model_params_error;
+
+/* Reads a params file (SPEC.md §4): `key = value` lines, `#` comments and
+ * blank lines; string values in double quotes for *_source keys.
+ * Rejects: unknown key, missing required key, duplicate key, non-numeric,
+ * negative, NaN or infinite value, malformed line, a directory.
+ * Returns 0, -1 for a file that cannot be opened or read (err->sys_errno),
+ * or -2 for a malformed file (err->line, err->msg). */
+int model_params_read(const char *path, model_params *p, model_params_error *err);
+
+/* Writes p to path atomically (temporary name + rename), gnuplot-loadable:
+ * required keys, then every optional field that is set, with `comments`
+ * (may be NULL; each line is prefixed with "# ") at the top.
+ * Returns 0, or -1 with errno set (a previous file at path is untouched). */
+int model_params_write(const char *path, const model_params *p, const char *comments);
+
+#endif

@@ -1,0 +1,80 @@
+/* atomicfile: temporary name + rename, so outputs are all or nothing. */
+#include "topo/atomicfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void release(atomic_file *af)
+{
+    free(af->path);
+    free(af->tmp_path);
+    af->path = af->tmp_path = NULL;
+    af->fp = NULL;
+}
+
+int atomic_file_open(atomic_file *af, const char *path)
+{
+    static const char suffix[] = ".tmp.XXXXXX";
+    size_t len = strlen(path);
+    int fd;
+
+    af->fp = NULL;
+    af->path = strdup(path);
+    af->tmp_path = malloc(len + sizeof suffix);
+    if (!af->path || !af->tmp_path) {
+        release(af);
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(af->tmp_path, path, len);
+    memcpy(af->tmp_path + len, suffix, sizeof suffix);
+    fd = mkstemp(af->tmp_path);
+    if (fd < 0)
+        goto fail;
+    /* mkstemp creates 0600; data and params files are meant to be shared. */
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+    af->fp = fdopen(fd, "w");
+    if (!af->fp) {
+        int e = errno;
+        close(fd);
+        unlink(af->tmp_path);
+        errno = e;
+        goto fail;
+    }
+    return 0;
+fail:;
+    int e = errno;
+    release(af);
+    errno = e;
+    return -1;
+}
+
+int atomic_file_commit(atomic_file *af)
+{
+    int e = 0;
+    if (fflush(af->fp) != 0 || ferror(af->fp) || fsync(fileno(af->fp)) != 0)
+        e = errno ? errno : EIO;
+    if (fclose(af->fp) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (!e && rename(af->tmp_path, af->path) != 0)
+        e = errno;
+    if (e)
+        unlink(af->tmp_path);
+    release(af);
+    errno = e;
+    return e ? -1 : 0;
+}
+
+void atomic_file_abort(atomic_file *af)
+{
+    if (af->fp)
+        fclose(af->fp);
+    if (af->tmp_path)
+        unlink(af->tmp_path);
+    release(af);
+}

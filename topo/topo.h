@@ -1,0 +1,96 @@
+/* topo: torus shapes of unidirectional rings (SCI), node coordinates, hop
+ * vectors and the link / forward / switch counts of a route (SPEC.md §1).
+ * model/ uses it for exact values, bench/ to place and route nodes. */
+#ifndef SCITORUS_TOPO_H
+#define SCITORUS_TOPO_H
+
+#include <stddef.h>
+
+/* At most 16 dimensions: far beyond any built torus, and it keeps every
+ * coordinate vector on the stack. */
+#define TOPO_MAX_DIMS 16
+/* Largest node count we accept: N must fit a long with room for products. */
+#define TOPO_MAX_NODES 1000000000000000L /* 1e15 */
+
+typedef struct topo_shape {
+    int dims;                  /* D >= 1 */
+    long n[TOPO_MAX_DIMS];     /* nodes per dimension, each >= 2 */
+    long nodes;                /* N = prod n[i] */
+} topo_shape;
+
+/* Counts of one route (request or response), SPEC.md §1 / §3. */
+typedef struct topo_counts {
+    long links;       /* H: links crossed */
+    long dims_used;   /* k: dimensions with a non-zero hop */
+    long forwards;    /* F = H - k: nodes that forward on the same ring */
+    long switches;    /* S = k - 1: agent nodes that switch dimension */
+} topo_counts;
+
+/* Why a parse failed; pos is the 0-based offset of the offending character. */
+typedef struct topo_parse_error {
+    size_t pos;
+    const char *what;     /* static text, e.g. "dimension must be >= 2" */
+} topo_parse_error;
+
+/* Parses "4x4x4", "3X5" or "1000" (a ring) into *shape.
+ * text - NUL-terminated; shape - (output); err - (output, may be NULL).
+ * Returns 0, or -1 with err filled: empty text, non-digit, a dimension < 2,
+ * more than TOPO_MAX_DIMS dimensions, N > TOPO_MAX_NODES (overflow). */
+int topo_shape_parse(const char *text, topo_shape *shape, topo_parse_error *err);
+
+/* Fills *shape with D dimensions of n nodes each.  Returns 0, or -1 if
+ * D is outside 1..TOPO_MAX_DIMS, n < 2 or n^D > TOPO_MAX_NODES. */
+int topo_shape_equal(int dims, long n, topo_shape *shape);
+
+/* Fills *shape from dims and an array of n_i.  Same checks as the parser. */
+int topo_shape_make(int dims, const long *n, topo_shape *shape);
+
+/* Writes "4x4x4" into buf (size len).  Returns the length topo would have
+ * written (like snprintf). */
+int topo_shape_format(const topo_shape *shape, char *buf, size_t len);
+
+/* rank <-> coordinates, row-major: the last dimension varies fastest.
+ * coords has shape->dims entries.  topo_coords_to_rank returns -1 for a
+ * coordinate out of range. */
+void topo_rank_to_coords(const topo_shape *shape, long rank, long *coords);
+long topo_coords_to_rank(const topo_shape *shape, const long *coords);
+
+/* Hop vector from src to dst on unidirectional rings:
+ * hops[i] = (dst[i] - src[i]) mod n[i]. */
+void topo_hops(const topo_shape *shape, const long *src, const long *dst, long *hops);
+
+/* Returns 0 if every hops[i] is in 0..n[i]-1 and at least one is > 0, -1
+ * otherwise (bad_dim, if not NULL, gets the first offending index, or -1
+ * when all hops are zero). */
+int topo_hops_check(const topo_shape *shape, const long *hops, int *bad_dim);
+
+/* Counts of the request path for hop vector hops (H, k, F, S). */
+void topo_request_counts(const topo_shape *shape, const long *hops, topo_counts *out);
+/* Counts of the response path back: n[i] - hops[i] in every dimension where
+ * hops[i] > 0, 0 elsewhere (SPEC.md §1). */
+void topo_response_counts(const topo_shape *shape, const long *hops, topo_counts *out);
+
+/* Dimension-order routing, one step: from cur towards dst, returns the
+ * dimension in which the next link is taken (the lowest i with
+ * cur[i] != dst[i]) and advances cur[i] by one (mod n[i]); returns -1 when
+ * cur == dst.  A node at which consecutive steps use different dimensions is
+ * an agent node (a switch); one at which they use the same dimension
+ * forwards. */
+int topo_route_step(const topo_shape *shape, long *cur, const long *dst);
+
+/* Enumerator over all N - 1 destinations of a source, in rank order. */
+typedef struct topo_iter {
+    const topo_shape *shape;
+    long src_rank;
+    long dst_rank;                 /* current destination, -1 before start */
+    long src[TOPO_MAX_DIMS];
+    long dst[TOPO_MAX_DIMS];
+    long hops[TOPO_MAX_DIMS];      /* hop vector src -> dst */
+} topo_iter;
+
+void topo_iter_init(topo_iter *it, const topo_shape *shape, long src_rank);
+/* Advances to the next destination; returns 1 with it->dst_rank, dst and
+ * hops valid, or 0 when all destinations have been visited. */
+int topo_iter_next(topo_iter *it);
+
+#endif
