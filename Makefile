@@ -8,8 +8,10 @@
 #   <name>_SRCS       the program's own sources (its main)
 #   <name>_MPI = 1    compile and link the program's own sources with mpicc
 #   TESTS             Criterion test sources, each one binary bin/test/<stem>
-#   <stem>_EXTRA      extra objects/sources a test needs (e.g. a program's
-#                     non-main sources)
+#   <stem>_EXTRA      extra sources a test needs (e.g. a program's non-main
+#                     sources); <stem>_LDLIBS extra libraries for it
+#   BENCH_TARGETS     phony targets `make bench` runs, in order
+#   CHECK_PREREQS     extra files `make check` needs built first
 #
 # Two flavours of every object: build/rel (optimised, for bin/) and
 # build/san (AddressSanitizer + UBSan, for bin/san/ and every test).
@@ -29,9 +31,11 @@ TEST_LDLIBS := -lcriterion
 # Debian packages the project needs; `make deps` installs the missing ones.
 DEB_PACKAGES := libgsl-dev libcriterion-dev libopenmpi-dev openmpi-bin gnuplot-nox
 
-LIB_SRCS :=
-PROGRAMS :=
-TESTS    :=
+LIB_SRCS      :=
+PROGRAMS      :=
+TESTS         :=
+BENCH_TARGETS :=
+CHECK_PREREQS :=
 
 .PHONY: all check demo bench clean deps
 all:
@@ -83,13 +87,18 @@ $(foreach t,$(TESTS),$(eval $(call test_template,$(t))))
 # Every test binary runs with the sanitized programs on PATH (bin/san) so the
 # command-line tests exercise ASan/UBSan builds too.  The closing line sums the
 # Criterion syntheses of all binaries.
-check: $(TEST_BINS) $(BINS_SAN)
-	@export SCITORUS_BIN=$(CURDIR)/bin/san ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+# Tests run one at a time (--jobs 1): several of them time real message
+# passing on a 2-core machine, and parallel tests would be the noise.
+check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
+	@export SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin \
+	        SCITORUS_ROOT=$(CURDIR) \
+	        ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	        LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
 	pass=0; fail=0; status=0; \
 	for t in $(TEST_BINS); do \
 	  echo "== $$t"; \
-	  $$t --jobs 2 2>&1 | tee build/last-test.log; rc=$${PIPESTATUS[0]}; \
+	  $$t --jobs 1 2>&1 | tee build/last-test.log; rc=$${PIPESTATUS[0]}; \
 	  line=$$(grep 'Synthesis:' build/last-test.log | tail -n 1); \
 	  p=$$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$$line"); \
 	  f=$$(sed -n 's/.*Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2/p' <<<"$$line"); \
@@ -122,6 +131,14 @@ deps:
 	    echo "deps: run: sudo apt-get install -y$$missing" >&2; exit 1; \
 	  fi; \
 	fi
+
+# --- the main job and the speed figures -------------------------------------
+demo: bin/scimodel
+	bin/scimodel --preset current --dims 1..4 --nodes 1000
+	@echo
+	bin/scimodel --preset enhanced --dims 1..4 --nodes 1000
+
+bench: $(BENCH_TARGETS)
 
 clean:
 	rm -rf build bin plots/out
