@@ -1,0 +1,231 @@
+/* model: closed forms of SPEC.md §2, enumeration oracle, crossovers. */
+#include "model/model.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+#include <math.h>
+
+double model_route_ns(const model_params *p, double size_bytes, double links,
+                      double forwards, double switches)
+{
+    return 2 * model_overhead_ns(p, size_bytes) + links * p->lp_ns +
+           forwards * p->lf_ns + switches * p->ls_ns;
+}
+
+static double counts_ns(const model_params *p, double size_bytes, const topo_counts *c)
+{
+    return model_route_ns(p, size_bytes, (double)c->links, (double)c->forwards,
+                          (double)c->switches);
+}
+
+void model_point_to_point(const model_params *p, const topo_shape *shape,
+                          const long *hops, double size_bytes, model_p2p *out)
+{
+    topo_request_counts(shape, hops, &out->request);
+    topo_response_counts(shape, hops, &out->response);
+    out->request_ns = counts_ns(p, size_bytes, &out->request);
+    out->response_ns = counts_ns(p, size_bytes, &out->response);
+    out->transaction_ns = out->request_ns + out->response_ns;
+}
+
+static void finish_counts(double n_ratio, double hops_sum, double dims_sum,
+                          model_avg_counts *out)
+{
+    out->hops = n_ratio * hops_sum;
+    out->dims = n_ratio * dims_sum;
+    out->forwards = out->hops - out->dims;
+    out->switches = out->dims - 1;
+}
+
+void model_avg_counts_shape(const topo_shape *shape, model_avg_counts *out)
+{
+    double N = (double)shape->nodes, hops = 0, dims = 0;
+    for (int i = 0; i < shape->dims; i++) {
+        double n = (double)shape->n[i];
+        hops += (n - 1) / 2;   /* mean of 0..n-1 over all n positions */
+        dims += (n - 1) / n;   /* probability that h_i > 0 */
+    }
+    /* The sums above include the source itself (all zeros); N/(N-1)
+     * rescales to the N - 1 real destinations. */
+    finish_counts(N / (N - 1), hops, dims, out);
+}
+
+void model_avg_counts_continuous(int dims, double nodes, model_avg_counts *out)
+{
+    double n = pow(nodes, 1.0 / dims);
+    finish_counts(nodes / (nodes - 1), dims * (n - 1) / 2, dims * (n - 1) / n, out);
+}
+
+static double avg_ns(const model_params *p, double size_bytes, const model_avg_counts *c)
+{
+    return model_route_ns(p, size_bytes, c->hops, c->forwards, c->switches);
+}
+
+double model_avg_ns_shape(const model_params *p, const topo_shape *shape, double size_bytes)
+{
+    model_avg_counts c;
+    model_avg_counts_shape(shape, &c);
+    return avg_ns(p, size_bytes, &c);
+}
+
+double model_multicast_ns_shape(const model_params *p, const topo_shape *shape,
+                                double size_bytes)
+{
+    return (double)(shape->nodes - 1) * model_avg_ns_shape(p, shape, size_bytes);
+}
+
+double model_avg_ns_continuous(const model_params *p, int dims, double nodes,
+                               double size_bytes)
+{
+    model_avg_counts c;
+    model_avg_counts_continuous(dims, nodes, &c);
+    return avg_ns(p, size_bytes, &c);
+}
+
+double model_multicast_ns_continuous(const model_params *p, int dims, double nodes,
+                                     double size_bytes)
+{
+    return (nodes - 1) * model_avg_ns_continuous(p, dims, nodes, size_bytes);
+}
+
+/* Largest integer n with n^dims <= nodes (pow is inexact near perfect
+ * powers, so correct the estimate both ways). */
+static double floor_root(int dims, double nodes)
+{
+    double n = floor(pow(nodes, 1.0 / dims));
+    while (pow(n + 1, dims) <= nodes)
+        n += 1;
+    while (n > 1 && pow(n, dims) > nodes)
+        n -= 1;
+    return n;
+}
+
+double model_multicast_ns_interpolated(const model_params *p, int dims, double nodes,
+                                       double size_bytes)
+{
+    if (nodes < pow(2, dims))
+        return NAN;
+    double n = floor_root(dims, nodes);
+    double a = pow(n, dims), b = pow(n + 1, dims);
+    double ta = model_multicast_ns_continuous(p, dims, a, size_bytes);
+    if (nodes == a)
+        return ta;
+    double tb = model_multicast_ns_continuous(p, dims, b, size_bytes);
+    /* On an integer torus n^D the continuous form is the exact sum. */
+    return ta + (tb - ta) * (nodes - a) / (b - a);
+}
+
+void model_enumerate(const model_params *p, const topo_shape *shape, long src,
+                     double size_bytes, double *sum_ns, double *avg_ns_out)
+{
+    topo_iter it;
+    topo_counts c;
+    double sum = 0;
+    topo_iter_init(&it, shape, src);
+    while (topo_iter_next(&it)) {
+        topo_request_counts(shape, it.hops, &c);
+        sum += counts_ns(p, size_bytes, &c);
+    }
+    *sum_ns = sum;
+    *avg_ns_out = sum / (double)(shape->nodes - 1);
+}
+
+int model_nearest_torus(int dims, double nodes, topo_shape *shape)
+{
+    double lo = floor_root(dims, nodes);
+    double n = lo < 2 ? 2 : lo;
+    if (lo >= 2 && nodes - pow(lo, dims) > pow(lo + 1, dims) - nodes)
+        n = lo + 1;
+    if (pow(n, dims) > (double)TOPO_MAX_NODES)
+        return -1;
+    return topo_shape_equal(dims, (long)n, shape);
+}
+
+double model_metric_ns(const model_params *p, model_metric metric, model_fill fill,
+                       int dims, double nodes, double size_bytes)
+{
+    if (nodes < pow(2, dims))
+        return NAN;
+    if (metric == MODEL_METRIC_AVG)
+        return model_avg_ns_continuous(p, dims, nodes, size_bytes);
+    if (fill == MODEL_FILL_INTERPOLATE)
+        return model_multicast_ns_interpolated(p, dims, nodes, size_bytes);
+    return model_multicast_ns_continuous(p, dims, nodes, size_bytes);
+}
+
+const char *model_crossover_status_name(model_crossover_status st)
+{
+    static const char *const name[] = {"crossover", "lower_bound", "none"};
+    return name[st];
+}
+
+typedef struct xo_ctx {
+    const model_params *p;
+    model_metric metric;
+    model_fill fill;
+    int from_dims, to_dims;
+    double size_bytes;
+} xo_ctx;
+
+/* f(N) = L_to(N) - L_from(N): negative where the higher D wins. */
+static double xo_diff(double nodes, void *arg)
+{
+    const xo_ctx *c = arg;
+    return model_metric_ns(c->p, c->metric, c->fill, c->to_dims, nodes, c->size_bytes) -
+           model_metric_ns(c->p, c->metric, c->fill, c->from_dims, nodes, c->size_bytes);
+}
+
+/* Scan step: 0.1 % in N.  The curves are smooth (continuous fill) or linear
+ * between integer tori at least 2^D apart (interpolate), so no sign change
+ * hides inside a step; the step only bounds the bracket Brent refines. */
+#define XO_SCAN_FACTOR 1.001
+#define XO_REL_TOL 1e-12
+#define XO_MAX_ITER 200
+
+int model_crossover(const model_params *p, model_metric metric, model_fill fill,
+                    int from_dims, int to_dims, double size_bytes, double *nodes,
+                    model_crossover_status *status)
+{
+    xo_ctx ctx = {p, metric, fill, from_dims, to_dims, size_bytes};
+    double lo = pow(2, to_dims), hi;
+
+    if (xo_diff(lo, &ctx) < 0) {
+        *status = MODEL_XO_LOWER_BOUND;
+        *nodes = lo;
+        return 0;
+    }
+    for (;; lo = hi) {
+        hi = fmin(lo * XO_SCAN_FACTOR, MODEL_CROSSOVER_MAX_NODES);
+        if (xo_diff(hi, &ctx) < 0)
+            break;
+        if (hi >= MODEL_CROSSOVER_MAX_NODES) {
+            *status = MODEL_XO_NONE;
+            *nodes = NAN;
+            return 0;
+        }
+    }
+    gsl_function f = {xo_diff, &ctx};
+    gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+    int rc = -1;
+    if (!s)
+        return -1;
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (gsl_root_fsolver_set(s, &f, lo, hi) == GSL_SUCCESS) {
+        for (int i = 0; i < XO_MAX_ITER; i++) {
+            if (gsl_root_fsolver_iterate(s) != GSL_SUCCESS)
+                break;
+            double a = gsl_root_fsolver_x_lower(s), b = gsl_root_fsolver_x_upper(s);
+            if (gsl_root_test_interval(a, b, 0, XO_REL_TOL) == GSL_SUCCESS) {
+                rc = 0;
+                break;
+            }
+        }
+    }
+    gsl_set_error_handler(old);
+    if (rc == 0) {
+        *nodes = gsl_root_fsolver_root(s);
+        *status = MODEL_XO_CROSSOVER;
+    }
+    gsl_root_fsolver_free(s);
+    return rc;
+}

@@ -1,0 +1,340 @@
+/* params: presets (thesis Table 1, §6.2), o(m), and the params file reader
+ * and writer (SPEC.md §4).  The file is valid gnuplot so plot scripts can
+ * `load` it. */
+#include "model/params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "topo/atomicfile.h"
+#include "topo/parse.h"
+
+const char *const model_param_key[MODEL_P_COUNT] = {
+    [MODEL_P_O0] = "o0_ns", [MODEL_P_O1] = "o1_ns_per_byte",
+    [MODEL_P_LP] = "lp_ns", [MODEL_P_LF] = "lf_ns", [MODEL_P_LS] = "ls_ns",
+};
+
+/* thesis Table 1 (o at 64 B and its slope, lp for 1 m of cable, lf, ls) and
+ * §6.2 (the "enhanced" switch halves ls). */
+static const struct preset {
+    const char *name;
+    double o0_ns, o1_ns_per_byte, mref_bytes, lp_ns, lf_ns, ls_ns;
+} presets[] = {
+    {"current", 2085, 11.6, 64, 7, 60, 670},
+    {"enhanced", 2085, 11.6, 64, 7, 60, 335},
+};
+
+void model_params_clear_optional(model_params *p)
+{
+    p->o_segments = 0;
+    for (int i = 0; i < MODEL_P_COUNT; i++) {
+        p->err[i] = NAN;
+        p->source[i][0] = '\0';
+    }
+    p->fit_r2 = NAN;
+    p->fit_chi2_dof = NAN;
+}
+
+int model_params_preset(const char *name, model_params *p)
+{
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        const struct preset *s = &presets[i];
+        if (strcmp(name, s->name) != 0)
+            continue;
+        memset(p, 0, sizeof *p);
+        p->o0_ns = s->o0_ns;
+        p->o1_ns_per_byte = s->o1_ns_per_byte;
+        p->mref_bytes = s->mref_bytes;
+        p->lp_ns = s->lp_ns;
+        p->lf_ns = s->lf_ns;
+        p->ls_ns = s->ls_ns;
+        model_params_clear_optional(p);
+        snprintf(p->name, sizeof p->name, "preset %s", s->name);
+        return 0;
+    }
+    return -1;
+}
+
+double model_overhead_ns(const model_params *p, double size_bytes)
+{
+    if (p->o_segments <= 0)
+        return p->o0_ns + p->o1_ns_per_byte * (size_bytes - p->mref_bytes);
+    int i = 0;
+    while (i + 1 < p->o_segments && size_bytes >= p->oseg[i + 1].from_bytes)
+        i++;
+    const model_oseg *s = &p->oseg[i];
+    return s->ns + s->ns_per_byte * (size_bytes - s->from_bytes);
+}
+
+/* ---- reader --------------------------------------------------------------- */
+
+/* Where a numeric key's value goes; `seen` catches duplicates. */
+typedef struct key_slot {
+    char name[40];
+    double *value;
+    char *string;          /* for *_source keys (gnuplot strings) */
+    size_t string_len;
+    int required;
+    int seen;
+} key_slot;
+
+#define MAX_SLOTS (7 + 2 * MODEL_P_COUNT + 1 + 3 * MODEL_MAX_OSEG + 2)
+
+typedef struct reader {
+    key_slot slot[MAX_SLOTS];
+    int count;
+    double o_segments;
+} reader;
+
+static void add_slot(reader *r, const char *name, double *value, char *str,
+                     size_t len, int required)
+{
+    key_slot *s = &r->slot[r->count++];
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->value = value;
+    s->string = str;
+    s->string_len = len;
+    s->required = required;
+    s->seen = 0;
+}
+
+static void build_slots(reader *r, model_params *p)
+{
+    char name[40];
+    r->count = 0;
+    add_slot(r, "o0_ns", &p->o0_ns, NULL, 0, 1);
+    add_slot(r, "o1_ns_per_byte", &p->o1_ns_per_byte, NULL, 0, 1);
+    add_slot(r, "mref_bytes", &p->mref_bytes, NULL, 0, 1);
+    add_slot(r, "lp_ns", &p->lp_ns, NULL, 0, 1);
+    add_slot(r, "lf_ns", &p->lf_ns, NULL, 0, 1);
+    add_slot(r, "ls_ns", &p->ls_ns, NULL, 0, 1);
+    for (int i = 0; i < MODEL_P_COUNT; i++) {
+        snprintf(name, sizeof name, "%s_err", model_param_key[i]);
+        add_slot(r, name, &p->err[i], NULL, 0, 0);
+        snprintf(name, sizeof name, "%s_source", model_param_key[i]);
+        add_slot(r, name, NULL, p->source[i], sizeof p->source[i], 0);
+    }
+    add_slot(r, "fit_r2", &p->fit_r2, NULL, 0, 0);
+    add_slot(r, "fit_chi2_dof", &p->fit_chi2_dof, NULL, 0, 0);
+    add_slot(r, "o_segments", &r->o_segments, NULL, 0, 0);
+    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
+        snprintf(name, sizeof name, "o_seg%d_from_bytes", i + 1);
+        add_slot(r, name, &p->oseg[i].from_bytes, NULL, 0, 0);
+        snprintf(name, sizeof name, "o_seg%d_ns", i + 1);
+        add_slot(r, name, &p->oseg[i].ns, NULL, 0, 0);
+        snprintf(name, sizeof name, "o_seg%d_ns_per_byte", i + 1);
+        add_slot(r, name, &p->oseg[i].ns_per_byte, NULL, 0, 0);
+    }
+}
+
+static key_slot *find_slot(reader *r, const char *name)
+{
+    for (int i = 0; i < r->count; i++)
+        if (strcmp(r->slot[i].name, name) == 0)
+            return &r->slot[i];
+    return NULL;
+}
+
+static int fail(model_params_error *err, long line, const char *fmt, const char *arg)
+{
+    err->line = line;
+    err->sys_errno = 0;
+    snprintf(err->msg, sizeof err->msg, fmt, arg);
+    return -2;
+}
+
+/* Cuts the line at the first '#' outside a double-quoted string. */
+static void strip_comment(char *s)
+{
+    int quoted = 0;
+    for (; *s; s++) {
+        if (*s == '"')
+            quoted = !quoted;
+        else if (*s == '#' && !quoted) {
+            *s = '\0';
+            return;
+        }
+    }
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && strchr(" \t\r\n", s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Parses a gnuplot string literal "..." (no escapes) into out. */
+static int parse_string(const char *v, char *out, size_t len)
+{
+    size_t n = strlen(v);
+    if (n < 2 || v[0] != '"' || v[n - 1] != '"' || n - 2 >= len)
+        return -1;
+    if (memchr(v + 1, '"', n - 2) || memchr(v + 1, '\\', n - 2))
+        return -1;
+    memcpy(out, v + 1, n - 2);
+    out[n - 2] = '\0';
+    return 0;
+}
+
+/* One `key = value` line (comment already stripped, non-blank). */
+static int read_line(reader *r, char *text, long line, model_params_error *err)
+{
+    char *eq = strchr(text, '=');
+    if (!eq)
+        return fail(err, line, "expected 'key = value', got '%.60s'", text);
+    *eq = '\0';
+    char *key = trim(text), *value = trim(eq + 1);
+    key_slot *s = find_slot(r, key);
+    if (!*key)
+        return fail(err, line, "missing key before '='%s", "");
+    if (!s)
+        return fail(err, line, "unknown key '%.60s'", key);
+    if (s->seen)
+        return fail(err, line, "duplicate key '%.60s'", key);
+    s->seen = 1;
+    if (s->string) {
+        if (parse_string(value, s->string, s->string_len))
+            return fail(err, line, "'%.60s' needs a double-quoted string", key);
+        return 0;
+    }
+    double v;
+    parse_status st = parse_double(value, -HUGE_VAL, HUGE_VAL, &v);
+    if (st == PARSE_EMPTY)
+        return fail(err, line, "'%.60s' has no value", key);
+    if (st != PARSE_OK)
+        return fail(err, line, "'%.60s' is not a finite number", value);
+    /* R^2 of a poor fit may be negative; every other quantity may not. */
+    if (v < 0 && strcmp(key, "fit_r2") != 0)
+        return fail(err, line, "'%.60s' must not be negative", key);
+    *s->value = v;
+    return 0;
+}
+
+/* Cross-key checks once the whole file is read. */
+static int finish(reader *r, model_params *p, long lines, model_params_error *err)
+{
+    for (int i = 0; i < r->count; i++)
+        if (r->slot[i].required && !r->slot[i].seen)
+            return fail(err, lines, "missing required key '%s'", r->slot[i].name);
+    if (!find_slot(r, "o_segments")->seen)
+        return 0;
+    double k = r->o_segments;
+    if (k != floor(k) || k < 1 || k > MODEL_MAX_OSEG)
+        return fail(err, lines, "o_segments must be 1..4%s", "");
+    p->o_segments = (int)k;
+    for (int i = 0; i < p->o_segments; i++) {
+        static const char *const part[] = {"from_bytes", "ns", "ns_per_byte"};
+        char name[40];
+        for (int j = 0; j < 3; j++) {
+            snprintf(name, sizeof name, "o_seg%d_%s", i + 1, part[j]);
+            if (!find_slot(r, name)->seen)
+                return fail(err, lines, "missing key '%s' (o_segments)", name);
+        }
+        if (i && p->oseg[i].from_bytes <= p->oseg[i - 1].from_bytes)
+            return fail(err, lines, "o_seg%s_from_bytes not increasing",
+                        (snprintf(name, sizeof name, "%d", i + 1), name));
+    }
+    return 0;
+}
+
+int model_params_read(const char *path, model_params *p, model_params_error *err)
+{
+    reader r;
+    struct stat st;
+    char *buf = NULL;
+    size_t cap = 0;
+    long line = 0;
+    int rc = 0;
+
+    FILE *fp = fopen(path, "r");
+    if (!fp || fstat(fileno(fp), &st) != 0 || S_ISDIR(st.st_mode)) {
+        err->line = 0;
+        err->sys_errno = fp ? EISDIR : errno;
+        snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
+        if (fp)
+            fclose(fp);
+        return -1;
+    }
+    memset(p, 0, sizeof *p);
+    model_params_clear_optional(p);
+    build_slots(&r, p);
+    while (rc == 0 && getline(&buf, &cap, fp) >= 0) {
+        line++;
+        if (strlen(buf) != strcspn(buf, "\n") + (strchr(buf, '\n') != NULL)) {
+            rc = fail(err, line, "NUL byte in line%s", "");
+            break;
+        }
+        strip_comment(buf);
+        char *text = trim(buf);
+        if (*text)
+            rc = read_line(&r, text, line, err);
+    }
+    if (rc == 0 && ferror(fp)) {
+        err->line = 0;
+        err->sys_errno = errno ? errno : EIO;
+        snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
+        rc = -1;
+    }
+    free(buf);
+    fclose(fp);
+    if (rc == 0)
+        rc = finish(&r, p, line, err);
+    if (rc == 0)
+        snprintf(p->name, sizeof p->name, "%s", path);
+    return rc;
+}
+
+/* ---- writer --------------------------------------------------------------- */
+
+static void write_comments(FILE *fp, const char *comments)
+{
+    while (comments && *comments) {
+        size_t n = strcspn(comments, "\n");
+        fprintf(fp, "# %.*s\n", (int)n, comments);
+        comments += n + (comments[n] == '\n');
+    }
+}
+
+int model_params_write(const char *path, const model_params *p, const char *comments)
+{
+    atomic_file af;
+    const double value[MODEL_P_COUNT] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns,
+                                         p->lf_ns, p->ls_ns};
+    if (atomic_file_open(&af, path) != 0)
+        return -1;
+    FILE *fp = af.fp;
+    fprintf(fp, "# scitorus params (SPEC.md §4); gnuplot: load \"<this file>\"\n");
+    write_comments(fp, comments);
+    for (int i = 0; i < MODEL_P_COUNT; i++) {
+        fprintf(fp, "%s = %.10g\n", model_param_key[i], value[i]);
+        if (i == MODEL_P_O1)
+            fprintf(fp, "mref_bytes = %.10g\n", p->mref_bytes);
+    }
+    for (int i = 0; i < MODEL_P_COUNT; i++) {
+        if (!isnan(p->err[i]))
+            fprintf(fp, "%s_err = %.6g\n", model_param_key[i], p->err[i]);
+        if (p->source[i][0])
+            fprintf(fp, "%s_source = \"%s\"\n", model_param_key[i], p->source[i]);
+    }
+    if (p->o_segments > 0) {
+        fprintf(fp, "o_segments = %d\n", p->o_segments);
+        for (int i = 0; i < p->o_segments; i++)
+            fprintf(fp, "o_seg%d_from_bytes = %.10g\no_seg%d_ns = %.10g\n"
+                        "o_seg%d_ns_per_byte = %.10g\n",
+                    i + 1, p->oseg[i].from_bytes, i + 1, p->oseg[i].ns, i + 1,
+                    p->oseg[i].ns_per_byte);
+    }
+    if (!isnan(p->fit_r2))
+        fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);
+    if (!isnan(p->fit_chi2_dof))
+        fprintf(fp, "fit_chi2_dof = %.8g\n", p->fit_chi2_dof);
+    return atomic_file_commit(&af);
+}

@@ -1,0 +1,131 @@
+/* runcmd: test helper that runs a program of ours with a time limit and
+ * captures its exit status, stdout and stderr (header-only, tests only). */
+#ifndef SCITORUS_TESTS_RUNCMD_H
+#define SCITORUS_TESTS_RUNCMD_H
+
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct run_result {
+    int status;      /* exit status, or 128 + signal, or 124 on timeout */
+    char *out;       /* captured stdout (malloc'ed, NUL-terminated) */
+    char *err;       /* captured stderr */
+} run_result;
+
+/* Path of one of our programs: $SCITORUS_BIN/<name> (sanitized build), or
+ * $SCITORUS_BIN_REL/<name> when rel != 0 (optimised build, for timing). */
+static inline const char *run_prog(const char *name, int rel)
+{
+    static char path[4][512];
+    static int slot;
+    const char *dir = getenv(rel ? "SCITORUS_BIN_REL" : "SCITORUS_BIN");
+    char *p = path[slot++ % 4];
+    snprintf(p, sizeof path[0], "%s/%s", dir ? dir : (rel ? "bin" : "bin/san"), name);
+    return p;
+}
+
+static inline char *run_slurp(FILE *fp)
+{
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    size_t n;
+    rewind(fp);
+    while ((n = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
+        len += n;
+        if (cap - len < 2)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* Runs argv (argv[0] a path) with stdin from /dev/null, killing it after
+ * timeout_s seconds. */
+static inline run_result run_argv(char *const argv[], int timeout_s)
+{
+    run_result r = {0, NULL, NULL};
+    FILE *out = tmpfile(), *err = tmpfile();
+    cr_assert(out && err);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        FILE *in = freopen("/dev/null", "r", stdin);
+        (void)in;
+        dup2(fileno(out), 1);
+        dup2(fileno(err), 2);
+        setpgid(0, 0);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0, waited = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid)
+            break;
+        if (waited >= timeout_s * 100) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            r.status = 124;
+            goto done;
+        }
+        usleep(10000);
+        waited++;
+    }
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+done:
+    r.out = run_slurp(out);
+    r.err = run_slurp(err);
+    fclose(out);
+    fclose(err);
+    return r;
+}
+
+/* Runs a NULL-terminated list of arguments after the program path. */
+static inline run_result run_cmd(const char *prog, int timeout_s, ...)
+{
+    char *argv[64];
+    int n = 0;
+    va_list ap;
+    argv[n++] = (char *)prog;
+    va_start(ap, timeout_s);
+    while (n < 63 && (argv[n] = va_arg(ap, char *)) != NULL)
+        n++;
+    va_end(ap);
+    argv[n] = NULL;
+    return run_argv(argv, timeout_s);
+}
+
+static inline void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* Number of lines in s. */
+static inline int run_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* A usage/file error: the expected status, exactly one stderr line that
+ * contains `word`, and no sanitizer report. */
+static inline void run_assert_error(const run_result *r, int status, const char *word,
+                                    const char *what)
+{
+    cr_assert_eq(r->status, status, "%s: status %d, stderr: %s", what, r->status, r->err);
+    cr_assert_eq(run_lines(r->err), 1, "%s: stderr not one line: %s", what, r->err);
+    cr_assert_not_null(strstr(r->err, word), "%s: '%s' not in: %s", what, word, r->err);
+    cr_assert_null(strstr(r->err, "Sanitizer"), "%s", what);
+    cr_assert_null(strstr(r->err, "runtime error"), "%s", what);
+}
+
+#endif

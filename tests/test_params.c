@@ -1,0 +1,150 @@
+/* Tests for model/params: presets, o(m), and every params-file error class;
+ * the writer's output must read back and load in gnuplot. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/params.h"
+
+static char tmpdir[] = "/tmp/scitorus-params-XXXXXX";
+
+static void setup(void) { cr_assert_not_null(mkdtemp(tmpdir)); }
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *fp = fopen(path, "w");
+    cr_assert_not_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+    return path;
+}
+
+#define GOOD "o0_ns = 2085\no1_ns_per_byte = 11.6\nmref_bytes = 64\nlp_ns = 7\nlf_ns = 60\nls_ns = 670\n"
+
+TestSuite(params, .init = setup, .fini = teardown);
+
+/* thesis Table 1 and §6.2 */
+Test(params, presets)
+{
+    model_params p;
+    cr_assert_eq(model_params_preset("current", &p), 0);
+    cr_assert_eq(p.o0_ns, 2085);
+    cr_assert_eq(p.ls_ns, 670);
+    cr_assert_eq(model_params_preset("enhanced", &p), 0);
+    cr_assert_eq(p.ls_ns, 335);
+    cr_assert_eq(model_params_preset("future", &p), -1);
+}
+
+Test(params, overhead_line_and_segments)
+{
+    model_params p;
+    model_params_preset("current", &p);
+    cr_assert_float_eq(model_overhead_ns(&p, 64), 2085, 1e-9);
+    cr_assert_float_eq(model_overhead_ns(&p, 128), 2085 + 64 * 11.6, 1e-9);
+    p.o_segments = 2;
+    p.oseg[0] = (model_oseg){8, 1000, 1};
+    p.oseg[1] = (model_oseg){4096, 9000, 0.5};
+    cr_assert_float_eq(model_overhead_ns(&p, 8), 1000, 1e-9);
+    cr_assert_float_eq(model_overhead_ns(&p, 4095), 1000 + 4087, 1e-9);
+    cr_assert_float_eq(model_overhead_ns(&p, 8192), 9000 + 2048, 1e-9);
+    cr_assert_float_eq(model_overhead_ns(&p, 1), 1000 - 7, 1e-9);
+}
+
+Test(params, read_good_with_comments_and_strings)
+{
+    model_params p;
+    model_params_error e;
+    const char *f = write_file("a.params", "# header\n\n" GOOD
+                               "lp_ns_source = \"fixed\"   # from 1 m cable\n"
+                               "lf_ns_err = 1.5\nfit_r2 = -0.25\n");
+    cr_assert_eq(model_params_read(f, &p, &e), 0, "%s", e.msg);
+    cr_assert_eq(p.lf_ns, 60);
+    cr_assert_str_eq(p.source[MODEL_P_LP], "fixed");
+    cr_assert_eq(p.err[MODEL_P_LF], 1.5);
+    cr_assert(isnan(p.err[MODEL_P_LS]));
+    cr_assert_eq(p.fit_r2, -0.25);
+}
+
+/* Each error class names the line. */
+Test(params, error_classes)
+{
+    static const struct { const char *text; long line; const char *word; } cases[] = {
+        {GOOD "lq_ns = 4\n", 7, "unknown key"},
+        {"o0_ns = 2085\no1_ns_per_byte = 11.6\nmref_bytes = 64\nlp_ns = 7\nlf_ns = 60\n", 5,
+         "missing required key 'ls_ns'"},
+        {GOOD "lp_ns = 8\n", 7, "duplicate key"},
+        {"o0_ns = fast\n", 1, "not a finite number"},
+        {"o0_ns = -1\n", 1, "negative"},
+        {"o0_ns = nan\n", 1, "not a finite number"},
+        {"o0_ns = inf\n", 1, "not a finite number"},
+        {"o0_ns = 1e999\n", 1, "not a finite number"},
+        {"o0_ns 2085\n", 1, "expected 'key = value'"},
+        {"o0_ns =\n", 1, "no value"},
+        {GOOD "lp_ns_source = fixed\n", 7, "double-quoted"},
+        {GOOD "o_segments = 2\no_seg1_from_bytes = 1\no_seg1_ns = 1\no_seg1_ns_per_byte = 1\n",
+         10, "o_seg2_from_bytes"},
+        {GOOD "o_segments = 7\n", 7, "o_segments"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_params p;
+        model_params_error e;
+        const char *f = write_file("bad.params", cases[i].text);
+        cr_assert_eq(model_params_read(f, &p, &e), -2, "case %zu", i);
+        cr_assert_eq(e.line, cases[i].line, "case %zu: line %ld (%s)", i, e.line, e.msg);
+        cr_assert_not_null(strstr(e.msg, cases[i].word), "case %zu: '%s'", i, e.msg);
+    }
+}
+
+Test(params, missing_file_and_directory)
+{
+    model_params p;
+    model_params_error e;
+    cr_assert_eq(model_params_read("/nonexistent/x.params", &p, &e), -1);
+    cr_assert_neq(e.sys_errno, 0);
+    cr_assert_eq(model_params_read(tmpdir, &p, &e), -1);
+}
+
+/* The writer's file reads back to the same values and loads in gnuplot. */
+Test(params, write_read_roundtrip_and_gnuplot)
+{
+    model_params p, q;
+    model_params_error e;
+    char path[256], cmd[512], out[64] = "";
+    model_params_preset("current", &p);
+    p.lf_ns = 61.25;
+    p.err[MODEL_P_O0] = 3.5;
+    snprintf(p.source[MODEL_P_LS], sizeof p.source[0], "preset current");
+    p.o_segments = 2;
+    p.oseg[0] = (model_oseg){1, 2000, 2};
+    p.oseg[1] = (model_oseg){4096, 9000, 0.5};
+    p.fit_r2 = 0.999;
+    snprintf(path, sizeof path, "%s/w.params", tmpdir);
+    cr_assert_eq(model_params_write(path, &p, "fitted by test\nsecond line"), 0);
+    cr_assert_eq(model_params_read(path, &q, &e), 0, "line %ld: %s", e.line, e.msg);
+    cr_assert_eq(q.lf_ns, 61.25);
+    cr_assert_eq(q.err[MODEL_P_O0], 3.5);
+    cr_assert_str_eq(q.source[MODEL_P_LS], "preset current");
+    cr_assert_eq(q.o_segments, 2);
+    cr_assert_eq(q.oseg[1].ns_per_byte, 0.5);
+    cr_assert_eq(q.fit_r2, 0.999);
+    snprintf(cmd, sizeof cmd,
+             "gnuplot -e 'load \"%s\"; print lf_ns + o_seg2_ns; print ls_ns_source' 2>&1", path);
+    FILE *fp = popen(cmd, "r");
+    cr_assert_not_null(fp);
+    cr_assert_not_null(fgets(out, sizeof out, fp));
+    cr_assert_str_eq(out, "9061.25\n");
+    cr_assert_not_null(fgets(out, sizeof out, fp));
+    cr_assert_str_eq(out, "preset current\n");
+    cr_assert_eq(pclose(fp), 0);
+}
