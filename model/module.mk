@@ -4,3 +4,11 @@ LIB_SRCS += model/params.c model/model.c
 PROGRAMS += scimodel
 scimodel_SRCS = model/scimodel_main.c
 TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c
+
+# make bench: the model's speed figures (issue 2)
+PROGRAMS += bench-model
+bench-model_SRCS = model/bench_model_main.c
+BENCH_TARGETS += bench-model
+.PHONY: bench-model
+bench-model: bin/bench-model bin/scimodel
+	bin/bench-model bin
