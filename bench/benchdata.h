@@ -4,6 +4,7 @@
 #ifndef SCITORUS_BENCHDATA_H
 #define SCITORUS_BENCHDATA_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* One measured point (one TSV row). */
@@ -46,6 +47,10 @@ typedef struct bench_read_error {
  * On success the caller frees with bench_data_free. */
 int bench_data_read(const char *path, bench_data *d, bench_read_error *err);
 void bench_data_free(bench_data *d);
+
+/* Sets (or replaces) header key to a printf-formatted value. */
+void bench_data_set_header(bench_data *d, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Writer: the header lines (first line "# scitorus-bench 1"), then one row
  * per point as the run goes; callers write to an atomic_file's FILE. */

@@ -1,0 +1,79 @@
+/* backend: the seam between a transport and the benchmark patterns
+ * (netgauge-style module: a struct of function pointers).  A backend moves
+ * messages between processes; patterns (bench/pattern.c) decide what to
+ * send.  Adding a transport is one file that defines one bench_backend. */
+#ifndef SCITORUS_BACKEND_H
+#define SCITORUS_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a message is for; carried with every message. */
+typedef enum bench_msg_kind {
+    BENCH_MSG_REQUEST = 0,   /* source -> destination */
+    BENCH_MSG_RESPONSE = 1,  /* destination -> source */
+    BENCH_MSG_STOP = 2       /* measuring process -> every other: shut down */
+} bench_msg_kind;
+
+/* Header of a message.  Backends carry it however suits them (the shm
+ * backend in the slot's first cache line, MPI in the tag). */
+typedef struct bench_msg {
+    int32_t kind;          /* bench_msg_kind */
+    int32_t last;          /* 1 on the last message of a one-way burst */
+    int32_t node;          /* virtual node it arrives at (this hop) */
+    int32_t target;        /* virtual node at the end of its route */
+    int32_t in_dim;        /* dimension of the link it arrived on */
+    int32_t pad;
+    int64_t len;           /* payload bytes */
+} bench_msg;
+
+/* Bare floor of the shm transport (scibench --floor): one cache-line flag
+ * bouncing between two processes pinned to cpus[0] and cpus[1], no payload,
+ * no copy.  *floor_ns is half the round trip, the median of `batches`
+ * batches.  Returns 0 or a BENCH_ERR_* code. */
+int bench_shm_floor(const int *cpus, int ncpus, int batches, double *floor_ns);
+
+/* Reasons a call gives up (besides 0 = success). */
+#define BENCH_ERR_PEER (-2)       /* a peer process died */
+#define BENCH_ERR_TIMEOUT (-3)    /* no progress for --timeout seconds */
+#define BENCH_ERR_INTERRUPT (-4)  /* SIGINT/SIGTERM */
+#define BENCH_ERR_SYSTEM (-1)     /* errno-style failure */
+
+typedef struct bench_comm bench_comm;   /* a backend's private state */
+
+typedef struct bench_backend_config {
+    int procs;                   /* processes wanted (shm) */
+    const int *cpus;             /* CPUs to pin process i to (shm), ncpus of them */
+    int ncpus;
+    size_t max_payload_bytes;    /* largest message */
+    double timeout_s;            /* give up after this long without progress */
+    int send_mode;               /* mpi: 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend+Wait */
+} bench_backend_config;
+
+typedef struct bench_backend {
+    const char *name;            /* "shm", "mpi" */
+    const char *timer_name;      /* for the data header */
+    /* Starts the processes (shm: forks; mpi: MPI_Init).  Returns 0 in every
+     * process; *comm is that process's state. */
+    int (*init)(bench_comm **comm, int *argc, char ***argv, const bench_backend_config *cfg);
+    int (*rank)(const bench_comm *comm);
+    int (*size)(const bench_comm *comm);
+    /* Sends a message to process `to`: header and len payload bytes. */
+    int (*send)(bench_comm *comm, int to, const bench_msg *msg, const void *payload);
+    /* Receives the next message for this process (from any process) into
+     * msg and payload (room for cap bytes). */
+    int (*recv)(bench_comm *comm, bench_msg *msg, void *payload, size_t cap);
+    int (*barrier)(bench_comm *comm);
+    double (*now_ns)(void);
+    /* Timer resolution in ns as the clock reports it. */
+    double (*tick_ns)(void);
+    /* Bare transport floor (shm only; NULL elsewhere): see bench_shm_floor. */
+    int (*floor)(const int *cpus, int ncpus, int batches, double *floor_ns);
+    /* Ends this process's part; status != 0 means abort the others too. */
+    int (*finalize)(bench_comm *comm, int status);
+} bench_backend;
+
+extern const bench_backend bench_backend_shm;
+extern const bench_backend bench_backend_mpi;
+
+#endif

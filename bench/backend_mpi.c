@@ -1,0 +1,173 @@
+/* backend_mpi: MPI point-to-point (MPI_Send/MPI_Recv by default, SPEC.md
+ * §3); each rank is one node.  The message header travels in the tag, so the
+ * payload is sent as is (no packing copy that osu_latency would not make). */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "bench/backend.h"
+#include "bench/signals.h"
+
+struct bench_comm {
+    int rank, size;
+    int send_mode;          /* 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend + MPI_Wait */
+    int dims_code;          /* in_dim values: -1..TOPO_MAX_DIMS-1 -> 0..16 */
+};
+
+/* tag = ((target * 17 + in_dim + 1) * 2 + last) * 3 + kind; the node a
+ * message arrives at is the receiving rank. */
+#define KINDS 3
+#define DIM_CODES 17
+
+/* Watchdog: MPI_Recv blocks, so a SIGALRM every second checks that some
+ * message moved within the timeout; if not, the rank exits 1 and mpirun
+ * ends the job.  (A dead rank is noticed by mpirun itself.) */
+static volatile sig_atomic_t progress_count;
+static volatile sig_atomic_t watchdog_seen;
+static volatile sig_atomic_t watchdog_idle_s;
+static volatile sig_atomic_t watchdog_limit_s;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    if (progress_count != watchdog_seen) {
+        watchdog_seen = progress_count;
+        watchdog_idle_s = 0;
+        return;
+    }
+    if (++watchdog_idle_s >= watchdog_limit_s) {
+        static const char msg[] = "mpibench: no progress within --timeout; aborting\n";
+        ssize_t w = write(2, msg, sizeof msg - 1);
+        (void)w;
+        _exit(1);
+    }
+}
+
+static void start_watchdog(double timeout_s)
+{
+    struct sigaction sa;
+    struct itimerval it = {{1, 0}, {1, 0}};
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    watchdog_limit_s = (sig_atomic_t)(timeout_s < 1 ? 1 : timeout_s + 0.999);
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void stop_watchdog(void)
+{
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+}
+
+static double mpi_now_ns(void) { return MPI_Wtime() * 1e9; }
+static double mpi_tick_ns(void) { return MPI_Wtick() * 1e9; }
+
+static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backend_config *cfg)
+{
+    int flag, *ub;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        return BENCH_ERR_SYSTEM;
+    bench_comm *c = calloc(1, sizeof *c);
+    if (!c)
+        return BENCH_ERR_SYSTEM;
+    MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &c->size);
+    c->send_mode = cfg->send_mode;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+    long need = ((long)c->size * DIM_CODES * 2 + 1) * KINDS;
+    if (flag && need > *ub) {
+        if (c->rank == 0)
+            fprintf(stderr, "mpibench: %d ranks need tags up to %ld, MPI_TAG_UB is %d\n",
+                    c->size, need, *ub);
+        MPI_Finalize();
+        free(c);
+        return BENCH_ERR_SYSTEM;
+    }
+    start_watchdog(cfg->timeout_s);
+    *out = c;
+    return 0;
+}
+
+static int mpi_rank(const bench_comm *c) { return c->rank; }
+static int mpi_size(const bench_comm *c) { return c->size; }
+
+static int mpi_send(bench_comm *c, int to, const bench_msg *msg, const void *payload)
+{
+    int tag = ((msg->target * DIM_CODES + msg->in_dim + 1) * 2 + msg->last) * KINDS + msg->kind;
+    int n = (int)msg->len, rc;
+    MPI_Request req;
+    void *buf = (void *)payload;
+    if (bench_interrupted())
+        return BENCH_ERR_INTERRUPT;
+    if (c->send_mode == 1)
+        rc = MPI_Ssend(buf, n, MPI_BYTE, to, tag, MPI_COMM_WORLD);
+    else if (c->send_mode == 2) {
+        rc = MPI_Isend(buf, n, MPI_BYTE, to, tag, MPI_COMM_WORLD, &req);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else
+        rc = MPI_Send(buf, n, MPI_BYTE, to, tag, MPI_COMM_WORLD);
+    progress_count++;
+    return rc == MPI_SUCCESS ? 0 : BENCH_ERR_SYSTEM;
+}
+
+static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
+{
+    MPI_Status st;
+    int count;
+    if (bench_interrupted())
+        return BENCH_ERR_INTERRUPT;
+    if (MPI_Recv(payload, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st) !=
+        MPI_SUCCESS)
+        return BENCH_ERR_SYSTEM;
+    progress_count++;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    int tag = st.MPI_TAG;
+    memset(msg, 0, sizeof *msg);
+    msg->kind = tag % KINDS;
+    tag /= KINDS;
+    msg->last = tag % 2;
+    tag /= 2;
+    msg->in_dim = tag % DIM_CODES - 1;
+    msg->target = tag / DIM_CODES;
+    msg->node = c->rank;
+    msg->len = count;
+    return 0;
+}
+
+static int mpi_barrier(bench_comm *c)
+{
+    (void)c;
+    return MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : BENCH_ERR_SYSTEM;
+}
+
+static int mpi_finalize(bench_comm *c, int status)
+{
+    stop_watchdog();
+    free(c);
+    if (status)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Finalize();
+    return 0;
+}
+
+const bench_backend bench_backend_mpi = {
+    .name = "mpi",
+    .timer_name = "MPI_Wtime",
+    .init = mpi_init,
+    .rank = mpi_rank,
+    .size = mpi_size,
+    .send = mpi_send,
+    .recv = mpi_recv,
+    .barrier = mpi_barrier,
+    .now_ns = mpi_now_ns,
+    .tick_ns = mpi_tick_ns,
+    .finalize = mpi_finalize,
+};

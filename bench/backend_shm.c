@@ -1,0 +1,428 @@
+/* backend_shm: shared memory between forked processes on one host, the
+ * analogue of the thesis's SCI USRAPI benchmark (SPEC.md §3).  Every
+ * ordered pair of processes has a channel: a ring of slots in one anonymous
+ * MAP_SHARED mapping (nothing in /dev/shm, gone when the last process
+ * exits).  The sender copies header and payload into the receiver's slot and
+ * then publishes a sequence number with a release store; the receiver spins
+ * on its own slot with acquire loads: remote write, local poll, never remote
+ * polling.  Credits (the receiver's consumed count, written into a line the
+ * sender polls) keep a one-way burst from overwriting unread slots. */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/backend.h"
+#include "bench/signals.h"
+
+#define CACHE_LINE 64       /* x86-64 and most arm64 parts */
+/* Slots start on 128-byte boundaries: x86 adjacent-line prefetchers fetch
+ * lines in 128-byte pairs, and a prefetched neighbour slot is one more
+ * coherence transfer when its sender writes it. */
+#define SLOT_ALIGN 128
+/* Ring depth per channel: as many slots as fit in CHANNEL_BYTES, between
+ * MIN_SLOTS and MAX_SLOTS.  The receiver returns credits every slots/2
+ * messages; each credit write is a cache-line transfer that delays the
+ * stores behind it, so deep rings keep small-message latency at the floor. */
+#define CHANNEL_BYTES (4u << 20)
+#define MIN_SLOTS 8
+#define MAX_SLOTS 1024
+/* Check abort/interrupt/timeout once per this many empty polls: rare enough
+ * not to disturb the spin, frequent enough to react within microseconds. */
+#define POLLS_PER_CHECK 4096
+
+#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+/* One slot.  The header shares the flag's cache line, and so do the first
+ * CACHE_LINE - 40 payload bytes: a small message travels in one line
+ * transfer, as in shared-memory MPI transports.  Slots are line-aligned and
+ * written by one sender only; the two directions use different channels,
+ * so they never share a line. */
+typedef struct shm_slot {
+    _Atomic uint64_t seq;
+    bench_msg msg;
+    unsigned char payload[];    /* continues into the following lines */
+} shm_slot;
+
+/* The sender-side line a receiver writes its consumed count into. */
+typedef struct shm_credit {
+    _Atomic uint64_t acked;
+    char pad[CACHE_LINE - sizeof(uint64_t)];
+} shm_credit;
+
+typedef struct shm_shared {
+    _Atomic int abort_flag;                 /* any process: give up */
+    char pad0[CACHE_LINE - sizeof(int)];
+    _Atomic int barrier_count;
+    _Atomic int barrier_gen;
+    char pad1[CACHE_LINE - 2 * sizeof(int)];
+} shm_shared;
+
+struct bench_comm {
+    int rank, procs;
+    size_t slot_bytes;               /* stride of one slot */
+    uint64_t slots, ack_every;       /* ring depth; credit period */
+    size_t map_bytes;
+    unsigned char *map;
+    shm_shared *shared;
+    double timeout_ns;
+    pid_t *children;                 /* rank 0 only */
+    uint64_t *sent;                  /* per destination: messages sent */
+    uint64_t *acked_seen;            /* per destination: last credit seen */
+    uint64_t *received;              /* per source: messages consumed */
+    int next_src;                    /* round-robin start for recv */
+};
+
+static double shm_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static double shm_tick_ns(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static size_t chan_bytes(const bench_comm *c)
+{
+    return sizeof(shm_credit) + c->slots * c->slot_bytes;
+}
+
+/* Channel from -> to: its credit line, then its slots. */
+static unsigned char *chan_base(const bench_comm *c, int from, int to)
+{
+    size_t index = (size_t)from * (size_t)c->procs + (size_t)to;
+    return c->map + sizeof(shm_shared) + index * chan_bytes(c);
+}
+
+static shm_credit *chan_credit(const bench_comm *c, int from, int to)
+{
+    return (shm_credit *)chan_base(c, from, to);
+}
+
+static shm_slot *chan_slot(const bench_comm *c, int from, int to, uint64_t seq)
+{
+    return (shm_slot *)(chan_base(c, from, to) + sizeof(shm_credit) +
+                        ((seq - 1) & (c->slots - 1)) * c->slot_bytes);
+}
+
+/* Dead peers, Ctrl-C and timeouts, checked every POLLS_PER_CHECK spins. */
+static int check_health(bench_comm *c, double *since_ns)
+{
+    if (bench_interrupted())
+        return BENCH_ERR_INTERRUPT;
+    if (atomic_load_explicit(&c->shared->abort_flag, memory_order_relaxed))
+        return BENCH_ERR_PEER;
+    if (c->rank == 0 && bench_child_died()) {
+        atomic_store(&c->shared->abort_flag, 1);
+        return BENCH_ERR_PEER;
+    }
+    if (c->rank != 0 && getppid() == 1)
+        return BENCH_ERR_PEER;
+    double now = shm_now_ns();
+    if (*since_ns == 0)
+        *since_ns = now;
+    else if (now - *since_ns > c->timeout_ns)
+        return BENCH_ERR_TIMEOUT;
+    return 0;
+}
+
+static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *payload)
+{
+    uint64_t seq = ++c->sent[to];
+    double since = 0;
+    int polls = 0, rc;
+    /* wait for a free slot: at most SLOTS unconsumed messages */
+    while (seq - c->acked_seen[to] > c->slots) {
+        c->acked_seen[to] = atomic_load_explicit(&chan_credit(c, c->rank, to)->acked,
+                                                 memory_order_acquire);
+        if (++polls == POLLS_PER_CHECK && (polls = 0, rc = check_health(c, &since)))
+            return rc;
+    }
+    shm_slot *slot = chan_slot(c, c->rank, to, seq);
+    slot->msg = *msg;
+    memcpy(slot->payload, payload, (size_t)msg->len);
+    atomic_store_explicit(&slot->seq, seq, memory_order_release);
+    return 0;
+}
+
+static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
+{
+    double since = 0;
+    int polls = 0, rc, from = c->next_src;
+    /* Poll the incoming channels round-robin, starting with the one that
+     * delivered last (the only one in a ping-pong).  No division here: this
+     * loop is the latency being measured. */
+    for (;;) {
+        if (from != c->rank) {
+            uint64_t want = c->received[from] + 1;
+            shm_slot *slot = chan_slot(c, from, c->rank, want);
+            if (atomic_load_explicit(&slot->seq, memory_order_acquire) == want) {
+                *msg = slot->msg;
+                if ((size_t)msg->len > cap)
+                    return BENCH_ERR_SYSTEM;
+                memcpy(payload, slot->payload, (size_t)msg->len);
+                c->received[from] = want;
+                if ((want & (c->ack_every - 1)) == 0)
+                    atomic_store_explicit(&chan_credit(c, from, c->rank)->acked, want,
+                                          memory_order_release);
+                c->next_src = from;
+                return 0;
+            }
+        }
+        if (++from == c->procs)
+            from = 0;
+        if (++polls == POLLS_PER_CHECK && (polls = 0, rc = check_health(c, &since)))
+            return rc;
+    }
+}
+
+/* Sense-reversing barrier on two shared counters. */
+static int shm_barrier(bench_comm *c)
+{
+    int gen = atomic_load(&c->shared->barrier_gen);
+    double since = 0;
+    int polls = 0, rc;
+    if (atomic_fetch_add(&c->shared->barrier_count, 1) == c->procs - 1) {
+        atomic_store(&c->shared->barrier_count, 0);
+        atomic_fetch_add(&c->shared->barrier_gen, 1);
+        return 0;
+    }
+    while (atomic_load(&c->shared->barrier_gen) == gen)
+        if (++polls == POLLS_PER_CHECK && (polls = 0, rc = check_health(c, &since)))
+            return rc;
+    return 0;
+}
+
+static int pin(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set);
+}
+
+static int alloc_counters(bench_comm *c)
+{
+    c->sent = calloc((size_t)c->procs, sizeof *c->sent);
+    c->acked_seen = calloc((size_t)c->procs, sizeof *c->acked_seen);
+    c->received = calloc((size_t)c->procs, sizeof *c->received);
+    c->children = calloc((size_t)c->procs, sizeof *c->children);
+    return c->sent && c->acked_seen && c->received && c->children ? 0 : -1;
+}
+
+static void free_comm(bench_comm *c)
+{
+    if (c->map)
+        munmap(c->map, c->map_bytes);
+    free(c->sent);
+    free(c->acked_seen);
+    free(c->received);
+    free(c->children);
+    free(c);
+}
+
+/* Child side of the fork: die with the parent, leave Ctrl-C to it. */
+static void become_child(bench_comm *c, int rank, pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(1);   /* the parent died before prctl took effect */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    c->rank = rank;
+}
+
+static int shm_init(bench_comm **out, int *argc, char ***argv, const bench_backend_config *cfg)
+{
+    (void)argc;
+    (void)argv;
+    bench_comm *c = calloc(1, sizeof *c);
+    if (!c)
+        return BENCH_ERR_SYSTEM;
+    c->procs = cfg->procs;
+    c->timeout_ns = cfg->timeout_s * 1e9;
+    c->slot_bytes = ALIGN_UP(sizeof(shm_slot) + cfg->max_payload_bytes, SLOT_ALIGN);
+    c->slots = CHANNEL_BYTES / c->slot_bytes;
+    c->slots = c->slots < MIN_SLOTS ? MIN_SLOTS : c->slots > MAX_SLOTS ? MAX_SLOTS : c->slots;
+    while (c->slots & (c->slots - 1))
+        c->slots &= c->slots - 1;   /* a power of two: slot index by mask */
+    c->ack_every = c->slots / 2;
+    c->map_bytes = sizeof(shm_shared) + (size_t)c->procs * (size_t)c->procs * chan_bytes(c);
+    c->map = mmap(NULL, c->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (c->map == MAP_FAILED) {
+        c->map = NULL;
+        free_comm(c);
+        return BENCH_ERR_SYSTEM;
+    }
+    c->shared = (shm_shared *)c->map;
+    if (alloc_counters(c)) {
+        free_comm(c);
+        return BENCH_ERR_SYSTEM;
+    }
+    bench_signals_install();
+    pid_t parent = getpid();
+    fflush(NULL);
+    for (int r = 1; r < c->procs; r++) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            int e = errno;
+            atomic_store(&c->shared->abort_flag, 1);
+            for (int k = 1; k < r; k++)
+                kill(c->children[k], SIGKILL);
+            while (wait(NULL) > 0)
+                ;
+            free_comm(c);
+            errno = e;
+            return BENCH_ERR_SYSTEM;
+        }
+        if (pid == 0) {
+            become_child(c, r, parent);
+            break;
+        }
+        c->children[r] = pid;
+    }
+    if (cfg->ncpus > 0 && pin(cfg->cpus[c->rank % cfg->ncpus]) != 0 && c->rank == 0) {
+        fprintf(stderr, "scibench: warning: cannot pin to CPU %d: %s\n", cfg->cpus[0],
+                strerror(errno));
+    }
+    *out = c;
+    return 0;
+}
+
+static int shm_rank(const bench_comm *c) { return c->rank; }
+static int shm_size(const bench_comm *c) { return c->procs; }
+
+/* Children leave with _exit (no atexit handlers or stdio buffers of the
+ * parent).  The parent reaps them, killing any that do not stop in time. */
+static int shm_finalize(bench_comm *c, int status)
+{
+    if (c->rank != 0) {
+        if (status)
+            atomic_store(&c->shared->abort_flag, 1);
+        _exit(status ? 1 : 0);
+    }
+    if (status)
+        atomic_store(&c->shared->abort_flag, 1);
+    int failed = 0;
+    double deadline = shm_now_ns() + 2e9;
+    for (int r = 1; r < c->procs; r++) {
+        int st;
+        while (waitpid(c->children[r], &st, WNOHANG) == 0) {
+            if (shm_now_ns() > deadline) {
+                kill(c->children[r], SIGKILL);
+                waitpid(c->children[r], &st, 0);
+                break;
+            }
+            usleep(1000);
+        }
+        failed |= !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    free_comm(c);
+    return failed && !status ? BENCH_ERR_PEER : 0;
+}
+
+int bench_shm_floor(const int *cpus, int ncpus, int batches, double *floor_ns);
+
+const bench_backend bench_backend_shm = {
+    .name = "shm",
+    .timer_name = "clock_gettime(CLOCK_MONOTONIC)",
+    .init = shm_init,
+    .rank = shm_rank,
+    .size = shm_size,
+    .send = shm_send,
+    .recv = shm_recv,
+    .barrier = shm_barrier,
+    .now_ns = shm_now_ns,
+    .tick_ns = shm_tick_ns,
+    .floor = bench_shm_floor,
+    .finalize = shm_finalize,
+};
+
+/* ---- the bare floor ------------------------------------------------------- */
+
+typedef struct floor_lines {
+    _Atomic uint64_t ping;          /* parent writes, child polls */
+    char pad0[CACHE_LINE - sizeof(uint64_t)];
+    _Atomic uint64_t pong;          /* child writes, parent polls */
+    char pad1[CACHE_LINE - sizeof(uint64_t)];
+} floor_lines;
+
+#define FLOOR_ROUNDS 20000
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int bench_shm_floor(const int *cpus, int ncpus, int batches, double *floor_ns)
+{
+    floor_lines *f = mmap(NULL, sizeof *f, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                          -1, 0);
+    double *half = malloc((size_t)batches * sizeof *half);
+    uint64_t total = (uint64_t)batches * FLOOR_ROUNDS;
+    if (f == MAP_FAILED || !half) {
+        if (f != MAP_FAILED)
+            munmap(f, sizeof *f);
+        free(half);
+        return BENCH_ERR_SYSTEM;
+    }
+    atomic_store(&f->ping, 0);
+    atomic_store(&f->pong, 0);
+    pid_t parent = getpid();
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1);
+        if (ncpus > 1)
+            pin(cpus[1]);
+        for (uint64_t i = 1; i <= total; i++) {
+            while (atomic_load_explicit(&f->ping, memory_order_acquire) != i)
+                ;
+            atomic_store_explicit(&f->pong, i, memory_order_release);
+        }
+        _exit(0);
+    }
+    if (pid < 0) {
+        munmap(f, sizeof *f);
+        free(half);
+        return BENCH_ERR_SYSTEM;
+    }
+    if (ncpus > 0)
+        pin(cpus[0]);
+    uint64_t i = 0;
+    for (int b = 0; b < batches; b++) {
+        double t0 = shm_now_ns();
+        for (int r = 0; r < FLOOR_ROUNDS; r++) {
+            ++i;
+            atomic_store_explicit(&f->ping, i, memory_order_release);
+            while (atomic_load_explicit(&f->pong, memory_order_acquire) != i)
+                ;
+        }
+        half[b] = (shm_now_ns() - t0) / FLOOR_ROUNDS / 2;
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    qsort(half, (size_t)batches, sizeof *half, cmp_double);
+    *floor_ns = batches % 2 ? half[batches / 2] : (half[batches / 2 - 1] + half[batches / 2]) / 2;
+    free(half);
+    munmap(f, sizeof *f);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : BENCH_ERR_PEER;
+}

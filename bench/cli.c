@@ -1,0 +1,623 @@
+/* cli: options, header, atomic output and resume for scibench/mpibench. */
+#include "bench/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/benchdata.h"
+#include "bench/pattern.h"
+#include "bench/signals.h"
+#include "topo/atomicfile.h"
+#include "topo/parse.h"
+
+#define EXIT_USAGE 2
+#define DEFAULT_REL_ERROR 0.01      /* issue 3 */
+#define DEFAULT_MIN_SAMPLES 8       /* issue 3 */
+#define DEFAULT_MAX_SAMPLES 1000
+#define DEFAULT_MAX_TIME_S 5.0
+#define DEFAULT_TIMEOUT_S 10.0      /* issue 3 */
+#define MAX_SIZE_BYTES (1L << 30)
+#define MAX_PROCS 64
+#define FLOOR_BATCHES 15
+/* a benchmark places every node on a process; 65536 is far beyond that */
+#define BENCH_MAX_NODES 65536
+
+typedef struct cli {
+    const bench_backend *be;
+    const char *prog;
+    int is_shm;
+    bench_config cfg;
+    bench_backend_config bcfg;
+    int cpus[MAX_PROCS];
+    long hops[TOPO_MAX_DIMS];
+    int have_hops, have_dst, all_dst, have_topology, floor_only;
+    long dst;
+    const char *out_path, *resume_path, *mpi_send, *cpus_text;
+    char command[2048];
+    bench_data resume_data;
+} cli;
+
+static const char usage_fmt[] =
+"Usage: %s [OPTIONS]\n"
+"%s"
+"\n"
+"What to measure:\n"
+"  --pattern P         pp (ping-pong, default; latency = round trip / 2) | ow\n"
+"                      (one-way: reps messages back to back, one ack; latency =\n"
+"                      time / reps; a direct link, 1 hop)\n"
+"  --ring N            nodes on one unidirectional ring (default 2)\n"
+"  --torus AxB[xC]     nodes on a torus of unidirectional rings\n"
+"  --hops h1,h2,..     destination of node 0 by its hop vector\n"
+"  --dst NODE          destination of node 0 by its rank (row-major)\n"
+"  --all-dst           measure every destination of node 0\n"
+"                      (default: the symmetric destination n_i/2 hops away in\n"
+"                      every dimension, as the thesis's tests)\n"
+"  --sizes LIST        message sizes: 1,8,64 | 1..65536 (powers of two, the\n"
+"                      default) | 64..4096:64 (linear step)\n"
+"  --inject-forward NS busy-wait NS at every forwarding node (ground truth)\n"
+"  --inject-switch NS  busy-wait NS at every dimension switch\n"
+"\n"
+"Statistics (SKaMPI-style): warm-up, then batches of reps iterations (a batch\n"
+"lasts >= 100x timer resolution + overhead) until sem/mean <= --rel-error:\n"
+"  --rel-error E       target relative standard error (default 0.01)\n"
+"  --max-samples N     at most N batches per point (default 1000; at least 8)\n"
+"  --max-time S        at most S seconds per point (default 5)\n"
+"\n"
+"Output and behaviour:\n"
+"  -o FILE             write the data there (atomically: temporary name, then\n"
+"                      rename); default standard output\n"
+"  --resume FILE       continue an interrupted run (a file ending '# incomplete')\n"
+"                      with its recorded options; rewrites FILE complete\n"
+"  --timeout S         give up after S seconds without progress (default 10)\n"
+"  -q, --quiet         no progress lines on stderr\n"
+"%s"
+"  -h, --help          this text\n"
+"\n"
+"Output: SPEC.md §3 TSV (# header lines, one row per point: pattern src dst\n"
+"hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns\n"
+"ci95_ns max_ns flag), loads straight into gnuplot.  An interrupted run\n"
+"(Ctrl-C, a dead peer) keeps its finished points and ends '# incomplete'.\n"
+"Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"%s";
+
+static const char shm_intro[] =
+"Shared-memory latency benchmark between processes on one host, the analogue\n"
+"of the thesis's SCI benchmark: remote writes into the receiver's inbox, local\n"
+"polling.  Virtual node i runs on process i mod P.\n";
+static const char shm_opts[] =
+"  --procs P           processes (default 2), pinned to distinct CPUs\n"
+"  --cpus LIST         CPUs to pin to, e.g. 2,3 (default: the first P allowed)\n"
+"  --floor             only measure the bare floor (one cache-line flag bouncing\n"
+"                      between two CPUs) and print it\n";
+static const char shm_examples[] =
+"  scibench --sizes 1..4096 -o ring2.tsv\n"
+"  scibench --ring 8 --sizes 8,64 --inject-forward 2000\n"
+"  scibench --torus 3x3 --all-dst --sizes 64\n"
+"  scibench --floor\n";
+static const char mpi_intro[] =
+"MPI point-to-point latency benchmark (start it with mpirun); each rank is a\n"
+"node of the ring or torus, rank 0 measures with MPI_Wtime.\n";
+static const char mpi_opts[] =
+"  --mpi-send M        send (MPI_Send, default) | ssend | isend (+MPI_Wait)\n"
+"  --route R           software (default: intermediate ranks relay) | network\n"
+"                      (send straight to the destination rank)\n";
+static const char mpi_examples[] =
+"  mpirun -np 2 mpibench --sizes 1..65536 -o mpi-ring2.tsv\n"
+"  mpirun -np 2 --hostfile hosts --map-by node mpibench -o two-nodes.tsv\n"
+"  mpirun -np 8 mpibench --ring 8 --sizes 64\n";
+
+/* Under mpirun every rank parses the options; only one should complain. */
+static int should_print(const cli *c)
+{
+    const char *r = getenv("OMPI_COMM_WORLD_RANK");
+    if (!r)
+        r = getenv("PMIX_RANK");
+    return c->is_shm || !r || strcmp(r, "0") == 0;
+}
+
+static int usage_error(const cli *c, const char *fmt, ...)
+{
+    if (!should_print(c))
+        return EXIT_USAGE;
+    va_list ap;
+    fprintf(stderr, "%s: ", c->prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (try --help)\n", stderr);
+    return EXIT_USAGE;
+}
+
+static int bad(const cli *c, const char *opt, const char *arg, parse_status st, const char *want)
+{
+    return usage_error(c, "%s '%s': %s, expected %s", opt, arg, parse_status_text(st), want);
+}
+
+enum { O_PATTERN = 256, O_RING, O_TORUS, O_HOPS, O_DST, O_ALL_DST, O_SIZES, O_REL, O_MAXS,
+       O_MAXT, O_TIMEOUT, O_INJF, O_INJS, O_RESUME, O_PROCS, O_CPUS, O_FLOOR, O_SEND, O_ROUTE };
+
+static const struct option long_options[] = {
+    {"pattern", required_argument, NULL, O_PATTERN}, {"ring", required_argument, NULL, O_RING},
+    {"torus", required_argument, NULL, O_TORUS}, {"hops", required_argument, NULL, O_HOPS},
+    {"dst", required_argument, NULL, O_DST}, {"all-dst", no_argument, NULL, O_ALL_DST},
+    {"sizes", required_argument, NULL, O_SIZES}, {"rel-error", required_argument, NULL, O_REL},
+    {"max-samples", required_argument, NULL, O_MAXS},
+    {"max-time", required_argument, NULL, O_MAXT},
+    {"timeout", required_argument, NULL, O_TIMEOUT},
+    {"inject-forward", required_argument, NULL, O_INJF},
+    {"inject-switch", required_argument, NULL, O_INJS},
+    {"resume", required_argument, NULL, O_RESUME}, {"procs", required_argument, NULL, O_PROCS},
+    {"cpus", required_argument, NULL, O_CPUS}, {"floor", no_argument, NULL, O_FLOOR},
+    {"mpi-send", required_argument, NULL, O_SEND}, {"route", required_argument, NULL, O_ROUTE},
+    {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int set_topology(cli *c, const char *opt, const char *arg)
+{
+    topo_parse_error e;
+    if (c->have_topology)
+        return usage_error(c, "%s '%s': give only one of --ring and --torus", opt, arg);
+    c->have_topology = 1;
+    if (topo_shape_parse(arg, &c->cfg.shape, &e))
+        return usage_error(c, "%s '%s': %s at character %zu", opt, arg, e.what, e.pos + 1);
+    if (strcmp(opt, "--ring") == 0 && c->cfg.shape.dims != 1)
+        return usage_error(c, "--ring '%s': a ring takes one number (use --torus)", arg);
+    if (c->cfg.shape.nodes > BENCH_MAX_NODES)
+        return usage_error(c, "%s '%s': more than %d nodes", opt, arg, BENCH_MAX_NODES);
+    return 0;
+}
+
+static int parse_option(cli *c, int opt, const char *arg)
+{
+    parse_status st;
+    size_t n, pos;
+    long v;
+    switch (opt) {
+    case O_PATTERN:
+        if (strcmp(arg, "pp") && strcmp(arg, "ow"))
+            return usage_error(c, "--pattern '%s': expected pp or ow", arg);
+        c->cfg.pattern = arg[0] == 'o' ? BENCH_OW : BENCH_PP;
+        return 0;
+    case O_RING:
+    case O_TORUS:
+        return set_topology(c, opt == O_RING ? "--ring" : "--torus", arg);
+    case O_HOPS:
+        st = parse_list(arg, PARSE_RANGE_STEP1, 0, 1000000, c->hops, TOPO_MAX_DIMS, &n, &pos);
+        if (st || strstr(arg, ".."))
+            return bad(c, "--hops", arg, st ? st : PARSE_SYNTAX, "h1,h2,... one per dimension");
+        c->have_hops = (int)n;
+        return 0;
+    case O_DST:
+        if ((st = parse_long(arg, 0, 1000000, &c->dst)))
+            return bad(c, "--dst", arg, st, "a node rank");
+        c->have_dst = 1;
+        return 0;
+    case O_ALL_DST:
+        c->all_dst = 1;
+        return 0;
+    case O_SIZES:
+        st = parse_list(arg, PARSE_RANGE_POW2, 0, MAX_SIZE_BYTES, c->cfg.sizes, BENCH_MAX_SIZES,
+                        &c->cfg.nsizes, &pos);
+        return st ? bad(c, "--sizes", arg, st, "1,8,64 or 1..65536 or 64..4096:64 (0..2^30)") : 0;
+    case O_REL:
+        st = parse_double(arg, 1e-6, 1, &c->cfg.rel_error);
+        return st ? bad(c, "--rel-error", arg, st, "a fraction in 1e-6..1") : 0;
+    case O_MAXS:
+        st = parse_long(arg, DEFAULT_MIN_SAMPLES, 100000000, &c->cfg.max_samples);
+        return st ? bad(c, "--max-samples", arg, st, "8..1e8") : 0;
+    case O_MAXT:
+        st = parse_double(arg, 0.001, 86400, &c->cfg.max_time_s);
+        return st ? bad(c, "--max-time", arg, st, "seconds in 0.001..86400") : 0;
+    case O_TIMEOUT:
+        st = parse_double(arg, 0.1, 86400, &c->bcfg.timeout_s);
+        return st ? bad(c, "--timeout", arg, st, "seconds in 0.1..86400") : 0;
+    case O_INJF:
+    case O_INJS:
+        st = parse_double(arg, 0, 1e9, opt == O_INJF ? &c->cfg.inject_forward_ns
+                                                     : &c->cfg.inject_switch_ns);
+        return st ? bad(c, opt == O_INJF ? "--inject-forward" : "--inject-switch", arg, st,
+                        "ns in 0..1e9") : 0;
+    case O_RESUME:
+        c->resume_path = arg;
+        return 0;
+    case O_PROCS:
+        if ((st = parse_long(arg, 2, MAX_PROCS, &v)))
+            return bad(c, "--procs", arg, st, "2..64");
+        c->bcfg.procs = (int)v;
+        return 0;
+    case O_CPUS:
+        c->cpus_text = arg;
+        return 0;
+    case O_FLOOR:
+        c->floor_only = 1;
+        return 0;
+    case O_SEND:
+        if (strcmp(arg, "send") && strcmp(arg, "ssend") && strcmp(arg, "isend"))
+            return usage_error(c, "--mpi-send '%s': expected send, ssend or isend", arg);
+        c->bcfg.send_mode = arg[0] == 'i' ? 2 : arg[1] == 's' ? 1 : 0;
+        c->mpi_send = arg;
+        return 0;
+    case O_ROUTE:
+        if (strcmp(arg, "software") && strcmp(arg, "network"))
+            return usage_error(c, "--route '%s': expected software or network", arg);
+        c->cfg.route = arg[0] == 'n' ? BENCH_ROUTE_NETWORK : BENCH_ROUTE_SOFTWARE;
+        return 0;
+    case 'q':
+        c->cfg.quiet = 1;
+        return 0;
+    default:
+        return EXIT_USAGE;
+    }
+}
+
+static int backend_only(cli *c, int opt)
+{
+    static const int shm_only[] = {O_PROCS, O_CPUS, O_FLOOR};
+    static const int mpi_only[] = {O_SEND, O_ROUTE};
+    const int *list = c->is_shm ? mpi_only : shm_only;
+    int n = c->is_shm ? 2 : 3;
+    for (int i = 0; i < n; i++)
+        if (list[i] == opt)
+            return 1;
+    return 0;
+}
+
+/* CPUs: --cpus, else the first P CPUs this process may run on. */
+static int choose_cpus(cli *c)
+{
+    long list[MAX_PROCS];
+    size_t n = 0, pos;
+    if (c->cpus_text) {
+        parse_status st = parse_list(c->cpus_text, PARSE_RANGE_STEP1, 0, CPU_SETSIZE - 1, list,
+                                     MAX_PROCS, &n, &pos);
+        if (st)
+            return bad(c, "--cpus", c->cpus_text, st, "CPU numbers like 0,1 or 2..3");
+    } else {
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof set, &set) == 0)
+            for (int i = 0; i < CPU_SETSIZE && n < MAX_PROCS; i++)
+                if (CPU_ISSET(i, &set))
+                    list[n++] = i;
+    }
+    for (size_t i = 0; i < n; i++)
+        c->cpus[i] = (int)list[i];
+    c->bcfg.ncpus = (int)(n < (size_t)c->bcfg.procs ? n : (size_t)c->bcfg.procs);
+    if (c->cpus_text && n < (size_t)c->bcfg.procs)
+        return usage_error(c, "--cpus '%s': %zu CPUs for %d processes", c->cpus_text, n,
+                           c->bcfg.procs);
+    return 0;
+}
+
+/* Destinations: --hops, --dst, --all-dst, or the symmetric one. */
+static int choose_destinations(cli *c)
+{
+    topo_shape *s = &c->cfg.shape;
+    long h[TOPO_MAX_DIMS], src[TOPO_MAX_DIMS] = {0};
+    int badd;
+    if ((c->have_hops > 0) + c->have_dst + c->all_dst > 1)
+        return usage_error(c, "--hops/--dst/--all-dst: give only one");
+    c->cfg.ndst = c->all_dst ? s->nodes - 1 : 1;
+    c->cfg.dsts = malloc((size_t)c->cfg.ndst * sizeof *c->cfg.dsts);
+    if (!c->cfg.dsts)
+        return EXIT_FAILURE;
+    if (c->all_dst) {
+        for (long i = 1; i < s->nodes; i++)
+            c->cfg.dsts[i - 1] = i;
+        return 0;
+    }
+    if (c->have_dst) {
+        if (c->dst <= 0 || c->dst >= s->nodes)
+            return usage_error(c, "--dst '%ld': expected a node 1..%ld", c->dst, s->nodes - 1);
+        c->cfg.dsts[0] = c->dst;
+        return 0;
+    }
+    if (c->have_hops) {
+        if (c->have_hops != s->dims)
+            return usage_error(c, "--hops: %d values for %d dimensions", c->have_hops, s->dims);
+        if (topo_hops_check(s, c->hops, &badd))
+            return usage_error(c, "--hops: %s", badd < 0 ? "all zero (source = destination)"
+                                                        : "a hop count is not below n_i");
+        memcpy(h, c->hops, sizeof h);
+    } else {
+        for (int i = 0; i < s->dims; i++)
+            h[i] = s->n[i] / 2;
+    }
+    /* node 0 is the source: the destination's coordinates are the hops */
+    (void)src;
+    c->cfg.dsts[0] = topo_coords_to_rank(s, h);
+    return 0;
+}
+
+static void record_command(cli *c, int argc, char **argv)
+{
+    size_t len = 0;
+    c->command[0] = '\0';
+    for (int i = 0; i < argc && len + 2 < sizeof c->command; i++) {
+        const char *a = i == 0 ? c->prog : argv[i];
+        int quote = strpbrk(a, " \t'\"") != NULL;
+        len += (size_t)snprintf(c->command + len, sizeof c->command - len, "%s%s%s%s",
+                                i ? " " : "", quote ? "'" : "", a, quote ? "'" : "");
+    }
+}
+
+static void defaults(cli *c, const bench_backend *be)
+{
+    memset(c, 0, sizeof *c);
+    c->be = be;
+    c->is_shm = strcmp(be->name, "shm") == 0;
+    c->prog = c->is_shm ? "scibench" : "mpibench";
+    c->cfg.prog = c->prog;
+    c->cfg.rel_error = DEFAULT_REL_ERROR;
+    c->cfg.min_samples = DEFAULT_MIN_SAMPLES;
+    c->cfg.max_samples = DEFAULT_MAX_SAMPLES;
+    c->cfg.max_time_s = DEFAULT_MAX_TIME_S;
+    c->bcfg.procs = 2;
+    c->bcfg.timeout_s = DEFAULT_TIMEOUT_S;
+    c->bcfg.cpus = c->cpus;
+    topo_shape_equal(1, 2, &c->cfg.shape);
+    parse_list("1..65536", PARSE_RANGE_POW2, 0, MAX_SIZE_BYTES, c->cfg.sizes, BENCH_MAX_SIZES,
+               &c->cfg.nsizes, NULL);
+}
+
+static int parse_args(cli *c, int argc, char **argv, int from_resume)
+{
+    int opt, rc;
+    optind = 1;
+    opterr = should_print(c);
+    while ((opt = getopt_long(argc, argv, "o:qh", long_options, NULL)) != -1) {
+        if (opt == 'h') {
+            printf(usage_fmt, c->prog, c->is_shm ? shm_intro : mpi_intro,
+                   c->is_shm ? shm_opts : mpi_opts, c->is_shm ? shm_examples : mpi_examples);
+            exit(EXIT_SUCCESS);
+        }
+        if (opt == 'o') {
+            c->out_path = optarg;
+            continue;
+        }
+        if (opt != '?' && backend_only(c, opt))
+            return usage_error(c, "%s: not an option of %s", argv[optind - 1], c->prog);
+        if ((rc = parse_option(c, opt, optarg)))
+            return rc;
+        if (from_resume && opt == O_RESUME)
+            return usage_error(c, "--resume: the file's command has --resume itself");
+    }
+    if (optind < argc)
+        return usage_error(c, "'%s': unexpected argument", argv[optind]);
+    return 0;
+}
+
+/* --resume FILE: the file's recorded command line, then its points. */
+static int load_resume(cli *c)
+{
+    bench_read_error err;
+    const char *path = c->resume_path;
+    int rc = bench_data_read(path, &c->resume_data, &err);
+    if (rc == -1) {
+        fprintf(stderr, "%s: --resume '%s': %s\n", c->prog, path, err.msg);
+        return EXIT_FAILURE;
+    }
+    if (rc) {
+        fprintf(stderr, "%s: %s:%ld: %s\n", c->prog, path, err.line, err.msg);
+        return EXIT_FAILURE;
+    }
+    const char *cmd = bench_data_header(&c->resume_data, "command");
+    if (!cmd) {
+        fprintf(stderr, "%s: %s: no '# command:' header to resume from\n", c->prog, path);
+        return EXIT_FAILURE;
+    }
+    char copy[2048], *args[128], *save = NULL;
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", cmd);
+    for (char *t = strtok_r(copy, " ", &save); t && n < 127; t = strtok_r(NULL, " ", &save)) {
+        size_t l = strlen(t);
+        if (l >= 2 && t[0] == '\'' && t[l - 1] == '\'')
+            t[l - 1] = '\0', t++;
+        args[n++] = t;
+    }
+    args[n] = NULL;
+    bench_data keep = c->resume_data;
+    const bench_backend *be = c->be;
+    defaults(c, be);
+    c->resume_data = keep;
+    c->resume_path = path;
+    if ((rc = parse_args(c, n, args, 1)))
+        return rc;
+    c->out_path = path;
+    c->cfg.done = &c->resume_data;
+    snprintf(c->command, sizeof c->command, "%s", cmd);
+    return 0;
+}
+
+/* topology line of the header (mpibench knows its shape only after init) */
+static void fill_shape_header(const cli *c, bench_data *h)
+{
+    char shape[TOPO_MAX_DIMS * 21];
+    topo_shape_format(&c->cfg.shape, shape, sizeof shape);
+    bench_data_set_header(h, "topology", "%s %s",
+                          c->cfg.shape.dims == 1 ? "ring" : "torus", shape);
+}
+
+static void fill_header(cli *c, bench_data *h)
+{
+    char host[256] = "unknown", when[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    gethostname(host, sizeof host - 1);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    memset(h, 0, sizeof *h);
+    bench_data_set_header(h, "backend", "%s", c->be->name);
+    bench_data_set_header(h, "host", "%s", host);
+    bench_data_set_header(h, "date", "%s", when);
+    bench_data_set_header(h, "command", "%s", c->command);
+    bench_data_set_header(h, "timer", "%s", c->be->timer_name);   /* completed by bench_run */
+    if (c->is_shm) {
+        char cpus[256] = "";
+        size_t len = 0;
+        for (int i = 0; i < c->bcfg.ncpus; i++)
+            len += (size_t)snprintf(cpus + len, sizeof cpus - len, "%s%d", i ? "," : "", c->cpus[i]);
+        bench_data_set_header(h, "cpus", "%s", c->bcfg.ncpus ? cpus : "unpinned");
+    } else {
+        bench_data_set_header(h, "mpi_send", "%s", c->mpi_send ? c->mpi_send : "send");
+        bench_data_set_header(h, "route", "%s",
+                              c->cfg.route == BENCH_ROUTE_NETWORK ? "network" : "software");
+    }
+    bench_data_set_header(h, "procs", "%d", c->bcfg.procs);
+    fill_shape_header(c, h);
+    bench_data_set_header(h, "pattern", "%s", c->cfg.pattern == BENCH_PP ? "pp" : "ow");
+    bench_data_set_header(h, "inject", "forward_ns=%g switch_ns=%g", c->cfg.inject_forward_ns,
+                          c->cfg.inject_switch_ns);
+}
+
+static const char *error_text(int rc)
+{
+    switch (rc) {
+    case BENCH_ERR_PEER: return "a peer process died";
+    case BENCH_ERR_TIMEOUT: return "no progress within --timeout";
+    case BENCH_ERR_INTERRUPT: return "interrupted";
+    default: return strerror(errno ? errno : EIO);
+    }
+}
+
+static int check_config(cli *c)
+{
+    long max = 1;
+    if (c->is_shm && c->cfg.shape.nodes < c->bcfg.procs)
+        return usage_error(c, "--procs %d: more processes than the %ld nodes", c->bcfg.procs,
+                           c->cfg.shape.nodes);
+    for (size_t i = 0; i < c->cfg.nsizes; i++)
+        if (c->cfg.sizes[i] > max)
+            max = c->cfg.sizes[i];
+    c->bcfg.max_payload_bytes = (size_t)max;
+    if (c->cfg.pattern == BENCH_OW) {
+        for (long d = 0; d < c->cfg.ndst; d++) {
+            long h[TOPO_MAX_DIMS], z[TOPO_MAX_DIMS] = {0};
+            topo_counts q;
+            topo_rank_to_coords(&c->cfg.shape, c->cfg.dsts[d], h);
+            topo_hops(&c->cfg.shape, z, h, h);
+            topo_request_counts(&c->cfg.shape, h, &q);
+            if (q.links != 1)
+                return usage_error(c, "--pattern ow: measures a direct link; destination %ld is"
+                                      " %ld hops away (use --hops with one 1)", c->cfg.dsts[d],
+                                   q.links);
+        }
+    }
+    return 0;
+}
+
+static int run_floor(cli *c)
+{
+    double floor_ns;
+    int rc = c->be->floor(c->cpus, c->bcfg.ncpus, FLOOR_BATCHES, &floor_ns);
+    if (rc) {
+        fprintf(stderr, "scibench: --floor: %s\n", error_text(rc));
+        return EXIT_FAILURE;
+    }
+    printf("floor_ns\t%.1f\n", floor_ns);
+    return 0;
+}
+
+/* mpibench: each rank is a node; without --ring/--torus the ranks form a
+ * ring.  The destinations are chosen once the world size is known. */
+static int mpi_topology(cli *c, int ranks, bench_data *header)
+{
+    int rc;
+    if (ranks < 2)
+        return usage_error(c, "needs at least 2 MPI ranks (mpirun -np 2 %s ...)", c->prog);
+    if (!c->have_topology)
+        topo_shape_equal(1, ranks, &c->cfg.shape);
+    if (c->cfg.shape.nodes != ranks)
+        return usage_error(c, "%ld nodes but %d MPI ranks: each rank is one node",
+                           c->cfg.shape.nodes, ranks);
+    fill_shape_header(c, header);
+    if ((rc = choose_destinations(c)) || (rc = check_config(c)))
+        return rc;
+    return 0;
+}
+
+/* Output goes to an atomic file (or stdout); on failure the finished points
+ * are kept and the file is marked incomplete. */
+static int measure(cli *c, int *argc, char ***argv)
+{
+    bench_comm *comm;
+    bench_data header;
+    atomic_file af = {NULL, NULL, NULL};
+    FILE *out = stdout;
+    double floor_ns = 0;
+    int rc;
+
+    fill_header(c, &header);
+    if (c->be->floor && c->be->floor(c->cpus, c->bcfg.ncpus, FLOOR_BATCHES, &floor_ns) == 0)
+        bench_data_set_header(&header, "floor_ns", "%.1f", floor_ns);
+    if ((rc = c->be->init(&comm, argc, argv, &c->bcfg))) {
+        fprintf(stderr, "%s: cannot start: %s\n", c->prog, error_text(rc));
+        return EXIT_FAILURE;
+    }
+    if (!c->is_shm && (rc = mpi_topology(c, c->be->size(comm), &header))) {
+        c->be->finalize(comm, 0);
+        return rc;
+    }
+    bench_data_set_header(&header, "procs", "%d", c->be->size(comm));
+    int root = c->be->rank(comm) == bench_host(c->cfg.src, c->be->size(comm));
+    if (root && c->out_path && atomic_file_open(&af, c->out_path)) {
+        fprintf(stderr, "%s: -o '%s': %s\n", c->prog, c->out_path, strerror(errno));
+        c->be->finalize(comm, 1);
+        return EXIT_FAILURE;
+    }
+    if (root && af.fp)
+        out = af.fp;
+    rc = bench_run(c->be, comm, &c->cfg, &header, out);
+    if (root && rc) {
+        bench_data_write_incomplete(out);
+        fprintf(stderr, "%s: %s; %s\n", c->prog, error_text(rc),
+                c->out_path ? "finished points kept, file marked '# incomplete'"
+                            : "output marked '# incomplete'");
+    }
+    if (root && af.fp && atomic_file_commit(&af)) {
+        fprintf(stderr, "%s: -o '%s': %s\n", c->prog, c->out_path, strerror(errno));
+        rc = rc ? rc : BENCH_ERR_SYSTEM;
+    }
+    int frc = c->be->finalize(comm, rc != 0);
+    if (!rc && frc)
+        fprintf(stderr, "%s: %s\n", c->prog, error_text(frc));
+    return rc || frc ? EXIT_FAILURE : 0;
+}
+
+int bench_main(int argc, char **argv, const bench_backend *be)
+{
+    cli c;
+    int rc;
+    defaults(&c, be);
+    record_command(&c, argc, argv);
+    if ((rc = parse_args(&c, argc, argv, 0)))
+        return rc;
+    if (c.resume_path && (rc = load_resume(&c)))
+        return rc;
+    if (c.is_shm && (rc = choose_cpus(&c)))
+        return rc;
+    if (c.floor_only)
+        return run_floor(&c);
+    if (c.is_shm && ((rc = choose_destinations(&c)) || (rc = check_config(&c)))) {
+        free(c.cfg.dsts);
+        return rc;
+    }
+    if (c.resume_path && !c.resume_data.incomplete) {
+        fprintf(stderr, "%s: %s is already complete; nothing to resume\n", c.prog, c.resume_path);
+        rc = 0;
+    } else {
+        rc = measure(&c, &argc, &argv);
+    }
+    free(c.cfg.dsts);
+    bench_data_free(&c.resume_data);
+    return rc;
+}

@@ -1,0 +1,10 @@
+# bench/: the latency microbenchmarks.  One backend interface
+# (bench/backend.h), two backends (shm, mpi), patterns and statistics
+# shared by both programs.
+LIB_SRCS += bench/benchdata.c bench/stats.c
+BENCH_COMMON := bench/pattern.c bench/cli.c bench/signals.c
+PROGRAMS += scibench
+scibench_SRCS = bench/scibench_main.c bench/backend_shm.c $(BENCH_COMMON)
+PROGRAMS += mpibench
+mpibench_MPI = 1
+mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c $(BENCH_COMMON)

@@ -1,0 +1,59 @@
+/* pattern: what the benchmarks measure, on top of any backend: ping-pong
+ * (pp) and one-way (ow) between a source and a destination node of a ring
+ * or torus, with store-and-forward relays and dimension switches at the
+ * intermediate nodes (thesis ch. 5.2-5.3), timed in batches with SKaMPI's
+ * standard-error control, written as SPEC.md §3 data. */
+#ifndef SCITORUS_PATTERN_H
+#define SCITORUS_PATTERN_H
+
+#include <stdio.h>
+
+#include "bench/backend.h"
+#include "bench/benchdata.h"
+#include "topo/topo.h"
+
+#define BENCH_MAX_SIZES 4096
+
+typedef enum bench_pattern { BENCH_PP = 0, BENCH_OW = 1 } bench_pattern;
+typedef enum bench_route { BENCH_ROUTE_SOFTWARE = 0, BENCH_ROUTE_NETWORK = 1 } bench_route;
+
+typedef struct bench_config {
+    bench_pattern pattern;
+    topo_shape shape;             /* ring N or torus AxB */
+    long src;                     /* source node (0) */
+    long *dsts;                   /* destinations to measure, ndst of them */
+    long ndst;
+    long sizes[BENCH_MAX_SIZES];  /* message sizes in bytes */
+    size_t nsizes;
+    double rel_error;             /* stop when sem/mean <= this */
+    long min_samples;             /* at least this many batches (8) */
+    long max_samples;             /* at most this many batches */
+    double max_time_s;            /* per point */
+    double inject_forward_ns;     /* busy-wait at every forward */
+    double inject_switch_ns;      /* busy-wait at every switch */
+    bench_route route;            /* mpi: relay in software or send direct */
+    int quiet;                    /* no progress lines */
+    const char *prog;             /* "scibench" / "mpibench", for messages */
+    /* points already measured (resume): skipped, copied to the output */
+    const bench_data *done;
+} bench_config;
+
+/* Virtual node -> process that hosts it (node i on process i mod P). */
+static inline int bench_host(long node, int procs)
+{
+    return (int)(node < procs ? node : node % procs);  /* no division on a 2-ring */
+}
+
+/* Runs the benchmark in every process.  Process 0 (the host of the source
+ * node) measures, writes the header already in *header and every point to
+ * out as it finishes; the other processes serve their nodes until told to
+ * stop.  Returns 0, or a BENCH_ERR_* code (then out holds the finished
+ * points only, and the caller marks the file incomplete). */
+int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg,
+              bench_data *header, FILE *out);
+
+/* Measures the timer: resolution (smallest observed step, at least the
+ * clock's reported tick) and overhead (mean cost of one reading), in ns. */
+void bench_timer_measure(const bench_backend *be, double *resolution_ns, double *overhead_ns);
+
+#endif

@@ -1,0 +1,37 @@
+/* signals: flags set by SIGINT/SIGTERM/SIGCHLD handlers. */
+#include "bench/signals.h"
+
+#include <signal.h>
+#include <string.h>
+
+static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t child_died;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void on_child(int sig)
+{
+    (void)sig;
+    child_died = 1;
+}
+
+void bench_signals_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = on_child;
+    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigaction(SIGCHLD, &sa, NULL);
+}
+
+int bench_interrupted(void) { return interrupted; }
+int bench_child_died(void) { return child_died; }

@@ -1,0 +1,90 @@
+/* stats: Welford variance, median, t-based confidence interval. */
+#include "bench/stats.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int bench_stats_init(bench_stats *s, long cap)
+{
+    memset(s, 0, sizeof *s);
+    s->samples = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *s->samples);
+    s->cap = cap;
+    bench_stats_reset(s);
+    return s->samples ? 0 : -1;
+}
+
+void bench_stats_free(bench_stats *s)
+{
+    free(s->samples);
+    s->samples = NULL;
+}
+
+void bench_stats_reset(bench_stats *s)
+{
+    s->n = 0;
+    s->mean = s->m2 = 0;
+    s->min = INFINITY;
+    s->max = -INFINITY;
+}
+
+void bench_stats_add(bench_stats *s, double x)
+{
+    /* Welford (1962): numerically stable one-pass update; GSL's gsl_stats_*
+     * need all samples at once, and we test convergence after each one. */
+    double delta = x - s->mean;
+    if (s->n < s->cap)
+        s->samples[s->n] = x;
+    s->n++;
+    s->mean += delta / (double)s->n;
+    s->m2 += delta * (x - s->mean);
+    if (x < s->min)
+        s->min = x;
+    if (x > s->max)
+        s->max = x;
+}
+
+double bench_stats_sd(const bench_stats *s)
+{
+    return s->n < 2 ? 0 : sqrt(s->m2 / (double)(s->n - 1));
+}
+
+double bench_stats_sem(const bench_stats *s)
+{
+    return s->n < 1 ? 0 : bench_stats_sd(s) / sqrt((double)s->n);
+}
+
+double bench_stats_ci95(const bench_stats *s)
+{
+    if (s->n < 2)
+        return 0;
+    return gsl_cdf_tdist_Pinv(0.975, (double)(s->n - 1)) * bench_stats_sem(s);
+}
+
+double bench_stats_median(const bench_stats *s)
+{
+    long n = s->n < s->cap ? s->n : s->cap;
+    if (n < 1)
+        return NAN;
+    double *copy = malloc((size_t)n * sizeof *copy);
+    if (!copy)
+        return NAN;
+    memcpy(copy, s->samples, (size_t)n * sizeof *copy);
+    gsl_sort(copy, 1, (size_t)n);
+    double m = gsl_stats_median_from_sorted_data(copy, 1, (size_t)n);
+    free(copy);
+    return m;
+}
+
+int bench_stats_noisy(const bench_stats *s)
+{
+    return s->n > 0 && s->max - s->min > BENCH_NOISY_FRACTION * s->min;
+}
+
+int bench_stats_converged(const bench_stats *s, double rel_error, long min_samples)
+{
+    return s->n >= min_samples && s->mean > 0 && bench_stats_sem(s) <= rel_error * s->mean;
+}

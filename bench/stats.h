@@ -1,0 +1,37 @@
+/* stats: per-point statistics of a benchmark (SPEC.md §3, SKaMPI §3.2):
+ * Welford's online mean and variance, the samples kept for the median, the
+ * 95% confidence half-width from Student's t, the stop rule and the
+ * thesis's noise check. */
+#ifndef SCITORUS_STATS_H
+#define SCITORUS_STATS_H
+
+/* The thesis's check: a point is noisy when (max - min) > 5% of min. */
+#define BENCH_NOISY_FRACTION 0.05
+
+typedef struct bench_stats {
+    long n;                 /* samples so far */
+    double mean, m2;        /* Welford: running mean and sum of squared deviations */
+    double min, max;
+    double *samples;        /* all samples, for the median (cap entries) */
+    long cap;
+} bench_stats;
+
+/* Allocates room for cap samples.  Returns 0, or -1 (out of memory). */
+int bench_stats_init(bench_stats *s, long cap);
+void bench_stats_free(bench_stats *s);
+void bench_stats_reset(bench_stats *s);
+
+/* Adds one sample (ignored beyond cap for the median, still counted). */
+void bench_stats_add(bench_stats *s, double x);
+
+double bench_stats_sd(const bench_stats *s);      /* sample sd (n - 1); 0 if n < 2 */
+double bench_stats_sem(const bench_stats *s);     /* sd / sqrt(n) */
+double bench_stats_ci95(const bench_stats *s);    /* t(0.975, n-1) * sem; 0 if n < 2 */
+double bench_stats_median(const bench_stats *s);  /* of the stored samples */
+int bench_stats_noisy(const bench_stats *s);
+
+/* SKaMPI's automatic standard-error control: 1 when n >= min_samples and
+ * sem / mean <= rel_error. */
+int bench_stats_converged(const bench_stats *s, double rel_error, long min_samples);
+
+#endif
