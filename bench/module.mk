@@ -8,3 +8,4 @@ scibench_SRCS = bench/scibench_main.c bench/backend_shm.c $(BENCH_COMMON)
 PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c $(BENCH_COMMON)
+TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c

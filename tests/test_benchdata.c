@@ -1,0 +1,94 @@
+/* Tests for bench/benchdata: write/read roundtrip and strict rejection. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/benchdata.h"
+
+static char path[] = "/tmp/scitorus-bd-XXXXXX";
+
+static void put(const char *text)
+{
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static void drop(void) { unlink(path); }
+
+TestSuite(benchdata, .fini = drop);
+
+Test(benchdata, roundtrip)
+{
+    bench_data d, r;
+    bench_read_error e;
+    bench_point p = {"pp", 0, 4, 4, 3, 0, 4, 3, 0, 64, 128, 12, 318.2, 320.5, 321.0, 1.9, 1.2,
+                     326.0, 1};
+    memset(&d, 0, sizeof d);
+    bench_data_set_header(&d, "backend", "shm");
+    bench_data_set_header(&d, "topology", "ring %d", 8);
+    int fd = mkstemp(path);
+    FILE *fp = fdopen(fd, "w");
+    bench_data_write_header(fp, &d);
+    bench_data_write_point(fp, &p);
+    p.size_bytes = 128;
+    p.noisy = 0;
+    bench_data_write_point(fp, &p);
+    bench_data_write_incomplete(fp);
+    fclose(fp);
+    cr_assert_eq(bench_data_read(path, &r, &e), 0, "%ld: %s", e.line, e.msg);
+    cr_assert_str_eq(bench_data_header(&r, "topology"), "ring 8");
+    cr_assert_eq(r.count, 2);
+    cr_assert(r.incomplete);
+    cr_assert_eq(r.points[0].fwd, 3);
+    cr_assert_eq(r.points[0].median_ns, 320.5);
+    cr_assert_eq(r.points[0].noisy, 1);
+    cr_assert_eq(r.points[1].size_bytes, 128);
+    cr_assert_eq(r.points[1].noisy, 0);
+    bench_data_free(&r);
+}
+
+#define HDR "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\n"
+#define ROW "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n"
+
+Test(benchdata, rejects_bad_files)
+{
+    static const struct { const char *text; long line; const char *word; } cases[] = {
+        {"", 0, "empty"},
+        {"o0_ns = 2085\n", 1, "not a scitorus-bench file"},
+        {HDR "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\n", 3, "19 tab-separated"},
+        {HDR ROW "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16", 4, "truncated"},
+        {HDR "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t1e3x\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n", 3,
+         "not a non-negative number"},
+        {HDR "xx\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100\t101\t101\t1\t0.8\t103\tok\n", 3, "pattern"},
+        {HDR "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100\t101\t101\t1\t0.8\t103\tmeh\n", 3, "flag"},
+        {"# scitorus-bench 1\n" ROW, 0, "columns"},
+        {HDR "# incomplete\n" ROW, 4, "after '# incomplete'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bench_data d;
+        bench_read_error e;
+        strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+        put(cases[i].text);
+        cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
+        cr_assert_eq(e.line, cases[i].line, "case %zu: line %ld: %s", i, e.line, e.msg);
+        cr_assert_not_null(strstr(e.msg, cases[i].word), "case %zu: %s", i, e.msg);
+        unlink(path);
+    }
+}
+
+Test(benchdata, crlf_and_missing_file)
+{
+    bench_data d;
+    bench_read_error e;
+    put("# scitorus-bench 1\r\n# columns: x\r\n" "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t"
+        "101.0\t101.0\t1.0\t0.8\t103.0\tok\r\n");
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s", e.msg);
+    cr_assert_eq(d.count, 1);
+    bench_data_free(&d);
+    cr_assert_eq(bench_data_read("/nonexistent/x.tsv", &d, &e), -1);
+    cr_assert_eq(bench_data_read("/tmp", &d, &e), -1);
+}

@@ -1,0 +1,236 @@
+/* Tests for scibench: real shared-memory runs (parsed with the bench
+ * reader), injected delays seen exactly, peer death, Ctrl-C and resume. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <time.h>
+
+#include "bench/benchdata.h"
+#include "tests/runcmd.h"
+
+static char dir[] = "/tmp/scitorus-sb-XXXXXX";
+
+static void setup(void) { cr_assert_not_null(mkdtemp(dir)); }
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(scibench, .init = setup, .fini = teardown, .timeout = 120);
+
+static const char *file(const char *name)
+{
+    static char p[4][256];
+    static int k;
+    char *s = p[k++ % 4];
+    snprintf(s, sizeof p[0], "%s/%s", dir, name);
+    return s;
+}
+
+static bench_data read_ok(const char *path)
+{
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s:%ld: %s", path, e.line, e.msg);
+    return d;
+}
+
+Test(scibench, short_run_parses_and_grows_with_size)
+{
+    const char *out = file("ring2.tsv");
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--sizes", "8,4096,65536", "--max-time",
+                           "0.5", "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_empty(r.err);
+    bench_data d = read_ok(out);
+    cr_assert_eq(d.count, 3);
+    cr_assert_not(d.incomplete);
+    cr_assert_str_eq(bench_data_header(&d, "backend"), "shm");
+    cr_assert_str_eq(bench_data_header(&d, "topology"), "ring 2");
+    cr_assert_not_null(bench_data_header(&d, "floor_ns"));
+    for (int i = 0; i < 3; i++) {
+        cr_assert_gt(d.points[i].min_ns, 0);
+        cr_assert_leq(d.points[i].min_ns, d.points[i].median_ns);
+        cr_assert_leq(d.points[i].median_ns, d.points[i].max_ns);
+        cr_assert_geq(d.points[i].samples, 8);
+        cr_assert_eq(d.points[i].hops, 1);
+    }
+    cr_assert_lt(d.points[0].median_ns, d.points[1].median_ns);
+    cr_assert_lt(d.points[1].median_ns, d.points[2].median_ns);
+    bench_data_free(&d);
+    run_free(&r);
+}
+
+Test(scibench, torus_rows_record_request_and_response_paths)
+{
+    const char *out = file("torus.tsv");
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--torus", "3x3", "--all-dst", "--sizes",
+                           "8", "--max-time", "0.2", "--rel-error", "0.05", "-q", "-o", out,
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    bench_data d = read_ok(out);
+    cr_assert_eq(d.count, 8);
+    /* dst 4 = (1,1): 1 hop each way in both dimensions -> 1 switch; the
+     * response goes 2 + 2 hops: 2 forwards, 1 switch */
+    const bench_point *p = &d.points[3];
+    cr_assert_eq(p->dst, 4);
+    cr_assert_eq(p->hops, 2);
+    cr_assert_eq(p->sw, 1);
+    cr_assert_eq(p->rhops, 4);
+    cr_assert_eq(p->rfwd, 2);
+    cr_assert_eq(p->rsw, 1);
+    bench_data_free(&d);
+    run_free(&r);
+}
+
+static double median_of_run(const char *ring, const char *inject)
+{
+    const char *out = file("inj.tsv");
+    run_result r = run_cmd(run_prog("scibench", 1), 60, "--ring", ring, "--sizes", "8",
+                           "--inject-forward", inject, "--max-time", "1", "--rel-error",
+                           "0.002", "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    bench_data d = read_ok(out);
+    double m = d.points[0].median_ns;
+    bench_data_free(&d);
+    run_free(&r);
+    return m;
+}
+
+/* Symmetric destination on an 8-ring: 4 hops out (3 forwards) and 4 back
+ * (3 forwards); PP = half the round trip, so 2000 ns per forward adds
+ * 3 x 2000 ns to (PP ring 8 - PP ring 2). */
+Test(scibench, injected_forward_delay_is_seen)
+{
+    double plain = median_of_run("8", "0") - median_of_run("2", "0");
+    double inj = median_of_run("8", "2000") - median_of_run("2", "2000");
+    double growth = inj - plain;
+    cr_assert(fabs(growth - 6000) <= 600, "growth %.1f ns (plain diff %.1f, injected %.1f)",
+              growth, plain, inj);
+}
+
+/* Pids of the direct children of pid. */
+static int children_of(pid_t pid, pid_t *out, int cap)
+{
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", pid, pid);
+    FILE *fp = fopen(path, "r");
+    int n = 0;
+    if (!fp)
+        return 0;
+    if (fgets(buf, sizeof buf, fp))
+        for (char *t = strtok(buf, " \n"); t && n < cap; t = strtok(NULL, " \n"))
+            out[n++] = atoi(t);
+    fclose(fp);
+    return n;
+}
+
+/* Starts scibench on a long sweep in the background; waits until it has
+ * finished its first point. */
+static pid_t start_sweep(const char *out, const char *errfile, const char *extra)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 2);
+        int nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        execl(run_prog("scibench", 0), "scibench", "--sizes", "1..65536", "--max-time", "2",
+              "--rel-error", "0.00001", "--timeout", "3", "-o", out, extra, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 3000; i++) {
+        char buf[4096] = "";
+        FILE *fp = fopen(errfile, "r");
+        if (fp) {
+            size_t n = fread(buf, 1, sizeof buf - 1, fp);
+            buf[n] = '\0';
+            fclose(fp);
+        }
+        if (strstr(buf, "[1/"))
+            return pid;
+        usleep(10000);
+    }
+    cr_assert_fail("scibench did not finish a point in 30 s");
+    return pid;
+}
+
+static int wait_exit(pid_t pid, int limit_s)
+{
+    int st;
+    for (int i = 0; i < limit_s * 100; i++) {
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        usleep(10000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    return -1;
+}
+
+/* Every finished row complete; ends '# incomplete'. */
+static long assert_incomplete(const char *out)
+{
+    bench_data d = read_ok(out);
+    cr_assert(d.incomplete);
+    cr_assert_geq(d.count, 1);
+    long n = d.count;
+    bench_data_free(&d);
+    return n;
+}
+
+Test(scibench, killed_peer_makes_survivor_exit_1)
+{
+    const char *out = file("kill.tsv"), *err = file("kill.err");
+    pid_t pid = start_sweep(out, err, "--procs=2");
+    pid_t kids[8];
+    cr_assert_eq(children_of(pid, kids, 8), 1);
+    kill(kids[0], SIGKILL);
+    cr_assert_eq(wait_exit(pid, 10), 1);
+    assert_incomplete(out);
+}
+
+Test(scibench, sigint_keeps_finished_points_and_resume_completes)
+{
+    const char *out = file("int.tsv"), *err = file("int.err");
+    pid_t pid = start_sweep(out, err, "--procs=2");
+    pid_t kids[8];
+    cr_assert_eq(children_of(pid, kids, 8), 1);
+    kill(pid, SIGINT);
+    cr_assert_eq(wait_exit(pid, 10), 1);
+    cr_assert_eq(kill(kids[0], 0), -1, "child process left behind");
+    long before = assert_incomplete(out);
+    run_result r = run_cmd(run_prog("scibench", 0), 120, "--resume", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    bench_data d = read_ok(out);
+    cr_assert_not(d.incomplete);
+    cr_assert_eq(d.count, 17, "had %ld before resume", before);
+    bench_data_free(&d);
+    run_free(&r);
+}
+
+Test(scibench, usage_errors)
+{
+    static const char *const cases[][3] = {
+        {"--sizes", "0..x", "--sizes '0..x'"},
+        {"--rel-error", "0", "--rel-error '0'"},
+        {"--rel-error", "nan", "--rel-error 'nan'"},
+        {"--max-time", "-1", "--max-time '-1'"},
+        {"--ring", "1", "--ring '1'"},
+        {"--torus", "3x", "--torus '3x'"},
+        {"--pattern", "xy", "--pattern 'xy'"},
+        {"--inject-forward", "inf", "--inject-forward 'inf'"},
+        {"--procs", "1", "--procs '1'"},
+        {"--mpi-send", "ssend", "not an option of scibench"},
+        {"--dst", "9", "--dst '9'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r = run_cmd(run_prog("scibench", 0), 30, cases[i][0], cases[i][1], NULL);
+        run_assert_error(&r, 2, cases[i][2], cases[i][2]);
+        run_free(&r);
+    }
+}

@@ -1,0 +1,67 @@
+/* Tests for bench/stats: Welford against the two-pass formulas (GSL), the
+ * CI half-width against Student's t table values, median, noise flag. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+
+#include "bench/stats.h"
+
+Test(stats, welford_equals_two_pass)
+{
+    enum { N = 10000 };
+    static double x[N];
+    bench_stats s;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 42);
+    cr_assert_eq(bench_stats_init(&s, N), 0);
+    for (int i = 0; i < N; i++) {
+        /* a large offset is where the naive sum-of-squares formula fails */
+        x[i] = 1e9 + gsl_ran_gaussian(r, 3.0);
+        bench_stats_add(&s, x[i]);
+    }
+    double mean = gsl_stats_mean(x, 1, N), sd = gsl_stats_sd(x, 1, N);
+    cr_assert(fabs(s.mean - mean) <= 1e-12 * mean);
+    cr_assert(fabs(bench_stats_sd(&s) - sd) <= 1e-6 * sd, "%g vs %g", bench_stats_sd(&s), sd);
+    cr_assert_eq(s.min, gsl_stats_min(x, 1, N));
+    cr_assert_eq(s.max, gsl_stats_max(x, 1, N));
+    bench_stats_free(&s);
+    gsl_rng_free(r);
+}
+
+/* Student's t, two-sided 95%: 12.706 (df 1), 2.262 (df 9), 2.045 (df 29)
+ * from any statistics table. */
+Test(stats, ci95_uses_t_quantile)
+{
+    static const struct { int n; double t; } table[] = {{2, 12.7062}, {10, 2.2622}, {30, 2.0452}};
+    for (int k = 0; k < 3; k++) {
+        bench_stats s;
+        bench_stats_init(&s, 100);
+        for (int i = 0; i < table[k].n; i++)
+            bench_stats_add(&s, i % 2 ? 110 : 90);   /* known spread */
+        double want = table[k].t * bench_stats_sd(&s) / sqrt(table[k].n);
+        cr_assert(fabs(bench_stats_ci95(&s) - want) <= 1e-4 * want, "n=%d: %g vs %g",
+                  table[k].n, bench_stats_ci95(&s), want);
+        bench_stats_free(&s);
+    }
+}
+
+Test(stats, median_noise_and_convergence)
+{
+    bench_stats s;
+    const double v[] = {5, 1, 4, 2, 3};
+    bench_stats_init(&s, 10);
+    for (int i = 0; i < 5; i++)
+        bench_stats_add(&s, v[i]);
+    cr_assert_eq(bench_stats_median(&s), 3);
+    cr_assert(bench_stats_noisy(&s));          /* (5 - 1) > 5% of 1 */
+    cr_assert_not(bench_stats_converged(&s, 0.5, 8));   /* fewer than 8 samples */
+    bench_stats_reset(&s);
+    for (int i = 0; i < 8; i++)
+        bench_stats_add(&s, 100 + (i % 2));    /* spread 1% of min: not noisy */
+    cr_assert_not(bench_stats_noisy(&s));
+    cr_assert(bench_stats_converged(&s, 0.01, 8));
+    cr_assert_not(bench_stats_converged(&s, 0.0001, 8));
+    bench_stats_free(&s);
+}
