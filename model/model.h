@@ -20,8 +20,8 @@ typedef struct model_avg_counts {
     double switches;   /* avg_dims - 1 */
 } model_avg_counts;
 
-/* Latency of one route with H links, F forwards and S switches for an
- * m-byte message: 2 o(m) + H lp + F lf + S ls (thesis eqs. 1-9). */
+/* Latency of one route with H links, F forwards and S switches (real
+ * numbers: calibrate passes request/response means) for an m-byte message: 2 o(m) + H lp + F lf + S ls (thesis eqs. 1-9). */
 double model_route_ns(const model_params *p, double size_bytes, double links,
                       double forwards, double switches);
 

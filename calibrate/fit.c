@@ -1,0 +1,415 @@
+/* fit: weighted least squares of the latency model, SPEC.md §4. */
+#include "calibrate/fit.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_sort.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A singular value below this fraction of the largest (columns scaled to
+ * unit norm) is a null direction of the design matrix. */
+#define FIT_RANK_TOL 1e-9
+/* A parameter with a null-vector component above this is undetermined. */
+#define FIT_NULL_COMPONENT 1e-6
+#define NET 3   /* network parameters lp, lf, ls */
+/* Distinct sizes per o(m) segment: two would fit a segment exactly and let
+ * noise buy extra segments; three leave each segment a residual. */
+#define MIN_SIZES_PER_SEGMENT 3
+
+static const model_param_id net_id[NET] = {MODEL_P_LP, MODEL_P_LF, MODEL_P_LS};
+
+void fit_options_default(fit_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    model_params_preset("current", &opt->preset);
+    snprintf(opt->preset_name, sizeof opt->preset_name, "current");
+    opt->mref_bytes = 64;   /* thesis Table 1 */
+    opt->max_segments = MODEL_MAX_OSEG;
+    opt->fixed[MODEL_P_LP] = 1;
+    opt->fixed_value[MODEL_P_LP] = fit_lp_from_cable(FIT_DEFAULT_CABLE_M);
+}
+
+double fit_lp_from_cable(double metres)
+{
+    return metres / (FIT_SPEED_OF_LIGHT_M_PER_S * FIT_CABLE_VELOCITY_FACTOR) * 1e9;
+}
+
+static double net_x(const fit_point *pt, int k)
+{
+    return k == 0 ? pt->hm : k == 1 ? pt->fm : pt->sm;
+}
+
+static double net_value(const model_params *p, int k)
+{
+    return k == 0 ? p->lp_ns : k == 1 ? p->lf_ns : p->ls_ns;
+}
+
+double fit_predict_ns(const model_params *p, const fit_point *pt)
+{
+    return model_route_ns(p, pt->size_bytes, pt->hm, pt->fm, pt->sm);
+}
+
+/* ---- identifiability --------------------------------------------------- */
+
+/* Columns o0, o1, then the network parameters with use[k] set.  Marks in
+ * undetermined[] (by column) the columns that have a component in the null
+ * space of the column-scaled design matrix. */
+static int null_columns(const fit_point *pts, size_t n, double mref, const int *use,
+                        int *undetermined, int *ncols_out)
+{
+    int cols[2 + NET], p = 0;
+    cols[p++] = -2;
+    cols[p++] = -1;
+    for (int k = 0; k < NET; k++)
+        if (use[k])
+            cols[p++] = k;
+    size_t rows = n > (size_t)p ? n : (size_t)p;
+    gsl_matrix *A = gsl_matrix_calloc(rows, (size_t)p);
+    gsl_matrix *V = gsl_matrix_alloc((size_t)p, (size_t)p);
+    gsl_vector *S = gsl_vector_alloc((size_t)p), *work = gsl_vector_alloc((size_t)p);
+    if (!A || !V || !S || !work)
+        return -2;
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < p; j++)
+            gsl_matrix_set(A, i, (size_t)j, cols[j] == -2   ? 2.0
+                                            : cols[j] == -1 ? 2.0 * (pts[i].size_bytes - mref)
+                                                            : net_x(&pts[i], cols[j]));
+    for (int j = 0; j < p; j++) {
+        gsl_vector_view c = gsl_matrix_column(A, (size_t)j);
+        double norm = gsl_blas_dnrm2(&c.vector);
+        if (norm > 0)
+            gsl_vector_scale(&c.vector, 1 / norm);
+    }
+    int rc = gsl_linalg_SV_decomp(A, V, S, work) ? -2 : 0;
+    double smax = gsl_vector_get(S, 0);
+    for (int j = 0; j < p; j++)
+        undetermined[j] = 0;
+    for (int k = 0; rc == 0 && k < p; k++) {
+        if (gsl_vector_get(S, (size_t)k) > FIT_RANK_TOL * smax)
+            continue;
+        for (int j = 0; j < p; j++)
+            if (fabs(gsl_matrix_get(V, (size_t)j, (size_t)k)) > FIT_NULL_COMPONENT)
+                undetermined[j] = 1;
+    }
+    *ncols_out = p;
+    gsl_matrix_free(A);
+    gsl_matrix_free(V);
+    gsl_vector_free(S);
+    gsl_vector_free(work);
+    return rc;
+}
+
+/* Decides, for lp, lf, ls: fitted, fixed by the user, or from the preset. */
+static int decide_network(const fit_point *pts, size_t n, const fit_options *opt, int *free_net,
+                          fit_result *res)
+{
+    int all[NET] = {1, 1, 1}, und[2 + NET], p, rc;
+    /* diagnostic: with every network parameter free, are lp and lf apart? */
+    if ((rc = null_columns(pts, n, opt->mref_bytes, all, und, &p)))
+        return rc;
+    res->lp_lf_collinear = und[2] && und[3];
+    for (int k = 0; k < NET; k++)
+        free_net[k] = !opt->fixed[net_id[k]];
+    if ((rc = null_columns(pts, n, opt->mref_bytes, free_net, und, &p)))
+        return rc;
+    for (int k = 0, j = 2; k < NET; k++) {
+        if (!free_net[k])
+            continue;
+        if (und[j++])
+            free_net[k] = 0;   /* not measurable: preset */
+    }
+    return 0;
+}
+
+/* ---- one weighted fit ------------------------------------------------ */
+
+typedef struct design {
+    int segments;
+    double from[MODEL_MAX_OSEG];     /* segment i starts at from[i] bytes */
+    int free_net[NET];
+    double net_fixed[NET];           /* value used when not free */
+} design;
+
+static int segment_of(const design *d, double m)
+{
+    int s = 0;
+    while (s + 1 < d->segments && m >= d->from[s + 1])
+        s++;
+    return s;
+}
+
+static int design_cols(const design *d)
+{
+    return 2 * d->segments + d->free_net[0] + d->free_net[1] + d->free_net[2];
+}
+
+/* The reference size of segment s: mref for the single line (the thesis's
+ * parametrisation), else the segment's first size. */
+static double seg_ref(const design *d, int s, double mref)
+{
+    return d->segments == 1 ? mref : d->from[s];
+}
+
+static void fill_row(const design *d, const fit_point *pt, double mref, gsl_matrix *X, size_t i,
+                     double *y_fixed)
+{
+    int s = segment_of(d, pt->size_bytes), col = 0;
+    for (int k = 0; k < 2 * d->segments; k++)
+        gsl_matrix_set(X, i, (size_t)k, 0.0);
+    gsl_matrix_set(X, i, (size_t)(2 * s), 2.0);
+    gsl_matrix_set(X, i, (size_t)(2 * s + 1), 2.0 * (pt->size_bytes - seg_ref(d, s, mref)));
+    col = 2 * d->segments;
+    *y_fixed = 0;
+    for (int k = 0; k < NET; k++) {
+        if (d->free_net[k])
+            gsl_matrix_set(X, i, (size_t)col++, net_x(pt, k));
+        else
+            *y_fixed += net_x(pt, k) * d->net_fixed[k];
+    }
+}
+
+typedef struct solved {
+    gsl_vector *c;
+    gsl_matrix *cov;
+    double chi2;
+} solved;
+
+static int solve(const design *d, const fit_point *pts, size_t n, double mref, int robust,
+                 solved *out)
+{
+    size_t p = (size_t)design_cols(d);
+    if (n < p)
+        return -1;
+    gsl_matrix *X = gsl_matrix_alloc(n, p);
+    gsl_vector *y = gsl_vector_alloc(n), *w = gsl_vector_alloc(n);
+    out->c = gsl_vector_alloc(p);
+    out->cov = gsl_matrix_alloc(p, p);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        double yf;
+        fill_row(d, &pts[i], mref, X, i, &yf);
+        gsl_vector_set(y, i, pts[i].y_ns - yf);   /* fixed parameters to the left */
+        gsl_vector_set(w, i, 1 / (pts[i].sigma_ns * pts[i].sigma_ns));
+    }
+    if (!robust) {
+        gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, p);
+        rc = gsl_multifit_wlinear(X, w, y, out->c, out->cov, &out->chi2, ws) ? -2 : 0;
+        gsl_multifit_linear_free(ws);
+    } else {
+        /* gsl_multifit_robust has no weights: scale each row by sqrt(w). */
+        for (size_t i = 0; i < n; i++) {
+            double s = sqrt(gsl_vector_get(w, i));
+            gsl_vector_view row = gsl_matrix_row(X, i);
+            gsl_vector_scale(&row.vector, s);
+            gsl_vector_set(y, i, gsl_vector_get(y, i) * s);
+        }
+        gsl_multifit_robust_workspace *ws =
+            gsl_multifit_robust_alloc(gsl_multifit_robust_bisquare, n, p);
+        rc = gsl_multifit_robust(X, y, out->c, out->cov, ws) ? -2 : 0;
+        gsl_vector *r = gsl_vector_alloc(n);
+        gsl_multifit_linear_residuals(X, y, out->c, r);
+        gsl_blas_ddot(r, r, &out->chi2);
+        gsl_vector_free(r);
+        gsl_multifit_robust_free(ws);
+    }
+    gsl_matrix_free(X);
+    gsl_vector_free(y);
+    gsl_vector_free(w);
+    return rc;
+}
+
+static void solved_free(solved *s)
+{
+    gsl_vector_free(s->c);
+    gsl_matrix_free(s->cov);
+    s->c = NULL;
+    s->cov = NULL;
+}
+
+/* ---- breakpoints ----------------------------------------------------- */
+
+static double bic(double chi2, size_t n, int p)
+{
+    /* Gaussian likelihood with the noise scale unknown (weights relative) */
+    return (double)n * log(chi2 / (double)n + 1e-300) + p * log((double)n);
+}
+
+typedef struct search {
+    const fit_point *pts;
+    size_t n;
+    const fit_options *opt;
+    const double *sizes;       /* distinct sizes, sorted */
+    size_t nsizes;
+    design best;
+    double best_bic;
+} search;
+
+/* Tries every choice of breakpoints for d->segments segments, each segment
+ * at least MIN_SIZES_PER_SEGMENT distinct sizes. */
+static void try_cuts(search *s, design *d, int seg, size_t first)
+{
+    if (seg == d->segments) {
+        solved sol = {NULL, NULL, 0};
+        if (solve(d, s->pts, s->n, s->opt->mref_bytes, 0, &sol) == 0) {
+            /* a breakpoint chosen by search is a parameter too */
+            double b = bic(sol.chi2, s->n, design_cols(d) + d->segments - 1);
+            if (b < s->best_bic) {
+                s->best_bic = b;
+                s->best = *d;
+            }
+        }
+        solved_free(&sol);
+        return;
+    }
+    size_t remaining = (size_t)(d->segments - seg);
+    if (d->segments == 1) {   /* the thesis's single line: any two sizes */
+        d->from[0] = s->sizes[0];
+        try_cuts(s, d, 1, 0);
+        return;
+    }
+    for (size_t i = first; i + MIN_SIZES_PER_SEGMENT * remaining <= s->nsizes; i++) {
+        d->from[seg] = s->sizes[i];
+        try_cuts(s, d, seg + 1, i + MIN_SIZES_PER_SEGMENT);
+        if (seg == 0)
+            break;   /* the first segment starts at the smallest size */
+    }
+}
+
+static size_t distinct_sizes(const fit_point *pts, size_t n, double *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        out[i] = pts[i].size_bytes;
+    gsl_sort(out, 1, n);
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || out[i] != out[k - 1])
+            out[k++] = out[i];
+    return k;
+}
+
+/* ---- result ---------------------------------------------------------- */
+
+static void set_source(fit_result *res, model_param_id id, const char *src)
+{
+    snprintf(res->params.source[id], sizeof res->params.source[id], "%s", src);
+}
+
+static void fill_result(const design *d, const solved *sol, const fit_point *pts, size_t n,
+                        const fit_options *opt, fit_result *res)
+{
+    model_params *p = &res->params;
+    double mref = opt->mref_bytes;
+    int dof = (int)n - design_cols(d);
+    double scale = dof > 0 && sol->chi2 / dof > 1 ? sol->chi2 / dof : 1;
+    int col = 2 * d->segments;
+    double *net[NET] = {&p->lp_ns, &p->lf_ns, &p->ls_ns};
+
+    memset(p, 0, sizeof *p);
+    model_params_clear_optional(p);
+    p->mref_bytes = mref;
+    for (int k = 0; k < NET; k++) {
+        model_param_id id = net_id[k];
+        if (d->free_net[k]) {
+            *net[k] = gsl_vector_get(sol->c, (size_t)col);
+            p->err[id] = sqrt(scale * gsl_matrix_get(sol->cov, (size_t)col, (size_t)col));
+            col++;
+            res->measured[id] = 1;
+            set_source(res, id, "measured");
+        } else {
+            *net[k] = d->net_fixed[k];
+            char src[40];
+            snprintf(src, sizeof src, "preset %s", opt->preset_name);
+            set_source(res, id, opt->fixed[id] ? "fixed" : src);
+        }
+    }
+    /* o(m): segments; o0/o1 from the segment that holds mref */
+    int s = segment_of(d, mref);
+    double a = gsl_vector_get(sol->c, (size_t)(2 * s)), b = gsl_vector_get(sol->c, (size_t)(2 * s + 1));
+    double dm = mref - seg_ref(d, s, mref);
+    double vaa = gsl_matrix_get(sol->cov, (size_t)(2 * s), (size_t)(2 * s));
+    double vbb = gsl_matrix_get(sol->cov, (size_t)(2 * s + 1), (size_t)(2 * s + 1));
+    double vab = gsl_matrix_get(sol->cov, (size_t)(2 * s), (size_t)(2 * s + 1));
+    p->o0_ns = a + b * dm;
+    p->o1_ns_per_byte = b;
+    p->err[MODEL_P_O0] = sqrt(scale * (vaa + dm * dm * vbb + 2 * dm * vab));
+    p->err[MODEL_P_O1] = sqrt(scale * vbb);
+    res->measured[MODEL_P_O0] = res->measured[MODEL_P_O1] = 1;
+    set_source(res, MODEL_P_O0, "measured");
+    set_source(res, MODEL_P_O1, "measured");
+    p->o_segments = d->segments > 1 ? d->segments : 0;
+    for (int i = 0; i < p->o_segments; i++)
+        p->oseg[i] = (model_oseg){d->from[i], gsl_vector_get(sol->c, (size_t)(2 * i)),
+                                  gsl_vector_get(sol->c, (size_t)(2 * i + 1))};
+    res->segments = d->segments;
+
+    /* residuals, chi2/dof and weighted R^2 */
+    double sw = 0, swy = 0, sst = 0;
+    for (size_t i = 0; i < n; i++) {
+        double w = 1 / (pts[i].sigma_ns * pts[i].sigma_ns);
+        sw += w;
+        swy += w * pts[i].y_ns;
+    }
+    res->chi2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        double w = 1 / (pts[i].sigma_ns * pts[i].sigma_ns);
+        res->predicted_ns[i] = fit_predict_ns(p, &pts[i]);
+        res->residual_ns[i] = pts[i].y_ns - res->predicted_ns[i];
+        res->chi2 += w * res->residual_ns[i] * res->residual_ns[i];
+        sst += w * (pts[i].y_ns - swy / sw) * (pts[i].y_ns - swy / sw);
+    }
+    res->chi2_dof = dof > 0 ? res->chi2 / dof : NAN;
+    res->r2 = sst > 0 ? 1 - res->chi2 / sst : NAN;
+    p->fit_r2 = res->r2;
+    p->fit_chi2_dof = res->chi2_dof;
+}
+
+int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *res)
+{
+    memset(res, 0, sizeof *res);
+    double *sizes = malloc((n ? n : 1) * sizeof *sizes);
+    res->residual_ns = calloc(n ? n : 1, sizeof *res->residual_ns);
+    res->predicted_ns = calloc(n ? n : 1, sizeof *res->predicted_ns);
+    if (!sizes || !res->residual_ns || !res->predicted_ns) {
+        free(sizes);
+        return -2;
+    }
+    res->n = n;
+    size_t nsizes = distinct_sizes(pts, n, sizes);
+    if (nsizes < 2) {   /* o(m) needs a slope */
+        free(sizes);
+        return -1;
+    }
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    search s = {pts, n, opt, sizes, nsizes, {0}, INFINITY};
+    design d = {0};
+    int rc = decide_network(pts, n, opt, d.free_net, res);
+    for (int k = 0; k < NET; k++)
+        d.net_fixed[k] = opt->fixed[net_id[k]] ? opt->fixed_value[net_id[k]]
+                                               : net_value(&opt->preset, k);
+    for (int K = 1; rc == 0 && K <= opt->max_segments && (K == 1 || (size_t)(MIN_SIZES_PER_SEGMENT * K) <= nsizes); K++) {
+        d.segments = K;
+        try_cuts(&s, &d, 0, 0);
+    }
+    solved sol = {NULL, NULL, 0};
+    if (rc == 0 && isinf(s.best_bic))
+        rc = -1;
+    if (rc == 0 && (rc = solve(&s.best, pts, n, opt->mref_bytes, opt->robust, &sol)) == 0) {
+        res->bic = s.best_bic;
+        fill_result(&s.best, &sol, pts, n, opt, res);
+    }
+    solved_free(&sol);
+    gsl_set_error_handler(old);
+    free(sizes);
+    return rc;
+}
+
+void fit_result_free(fit_result *res)
+{
+    free(res->residual_ns);
+    free(res->predicted_ns);
+    res->residual_ns = res->predicted_ns = NULL;
+}

@@ -1,0 +1,67 @@
+/* fit: the calibration fitter (SPEC.md §4).  Each measured ping-pong point
+ * is one equation of a linear model in (o(m), lp, lf, ls):
+ *     y = 2 o(m) + Hm lp + Fm lf + Sm ls,
+ * Hm, Fm, Sm the means of request and response counts, o(m) piecewise
+ * linear in m (one segment = the thesis's o0 + o1 (m - mref)).  Weighted
+ * least squares with GSL, identifiability from the SVD of the design
+ * matrix, breakpoints of o(m) by exhaustive segmented least squares and BIC. */
+#ifndef SCITORUS_FIT_H
+#define SCITORUS_FIT_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+#include "model/params.h"
+
+/* Speed of light in vacuum (m/s) and the thesis's signal speed in the
+ * cable, half of it: 1 m of cable = 6.67 ns (thesis §5, lp). */
+#define FIT_SPEED_OF_LIGHT_M_PER_S 299792458.0
+#define FIT_CABLE_VELOCITY_FACTOR 0.5
+#define FIT_DEFAULT_CABLE_M 1.0
+
+typedef struct fit_point {
+    double size_bytes;
+    double hm, fm, sm;       /* (H + H')/2, (F + F')/2, (S + S')/2 */
+    double y_ns;             /* the point's statistic (half a round trip) */
+    double sigma_ns;         /* its standard error (> 0) */
+} fit_point;
+
+typedef struct fit_options {
+    /* Parameters held fixed (not fitted), by model_param_id; value in
+     * fixed_value.  MODEL_P_O0/O1 cannot be fixed (o(m) is always fitted). */
+    int fixed[MODEL_P_COUNT];
+    double fixed_value[MODEL_P_COUNT];
+    model_params preset;     /* fills what the data cannot determine */
+    char preset_name[32];
+    double mref_bytes;       /* 64 */
+    int max_segments;        /* 1..MODEL_MAX_OSEG */
+    int robust;              /* gsl_multifit_robust (bisquare) instead of WLS */
+} fit_options;
+
+typedef struct fit_result {
+    model_params params;             /* values, err, source, segments, fit_r2/chi2 */
+    int measured[MODEL_P_COUNT];     /* 1 where the data determined the value */
+    int lp_lf_collinear;             /* the data alone cannot separate lp and lf */
+    int segments;
+    double chi2, chi2_dof, r2;
+    double bic;
+    size_t n;                        /* points used */
+    double *residual_ns;             /* y - prediction, n entries (malloc'ed) */
+    double *predicted_ns;
+} fit_result;
+
+void fit_options_default(fit_options *opt);
+
+/* Cable length (m) -> lp (ns) at FIT_CABLE_VELOCITY_FACTOR c. */
+double fit_lp_from_cable(double metres);
+
+/* Fits pts (n of them).  Returns 0; -1 when there is nothing to fit (fewer
+ * than two distinct sizes: o(m) needs a slope), -2 when GSL fails.  The
+ * caller frees with fit_result_free. */
+int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *res);
+void fit_result_free(fit_result *res);
+
+/* Prediction of the model in params for one point (SPEC.md §4). */
+double fit_predict_ns(const model_params *p, const fit_point *pt);
+
+#endif

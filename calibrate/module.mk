@@ -1,0 +1,3 @@
+# calibrate/: the GSL fitter and the calibrate command.
+LIB_SRCS += calibrate/fit.c
+TESTS    += tests/test_fit.c

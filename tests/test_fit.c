@@ -1,0 +1,262 @@
+/* Tests for calibrate/fit: recovery of known parameters from synthetic data
+ * (exact and with 1% noise), the thesis's algebra (eqs. 18-20),
+ * identifiability, and o(m) breakpoints. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+
+#include "calibrate/fit.h"
+#include "model/model.h"
+#include "topo/topo.h"
+
+/* One PP point on shape with hop vector h: counts from topo/, the value
+ * from the model with preset `truth` (the oracle), optional noise. */
+static fit_point make_point(const model_params *truth, const char *shape, const long *h,
+                            double size, gsl_rng *rng, double noise)
+{
+    topo_shape s;
+    topo_counts q, r;
+    cr_assert_eq(topo_shape_parse(shape, &s, NULL), 0);
+    topo_request_counts(&s, h, &q);
+    topo_response_counts(&s, h, &r);
+    fit_point p = {size, (q.links + r.links) / 2.0, (q.forwards + r.forwards) / 2.0,
+                   (q.switches + r.switches) / 2.0, 0, 0};
+    p.y_ns = fit_predict_ns(truth, &p);
+    p.sigma_ns = noise > 0 ? noise * p.y_ns : 1;
+    if (rng && noise > 0)
+        p.y_ns += gsl_ran_gaussian(rng, noise * p.y_ns);
+    return p;
+}
+
+static const double sizes[] = {8, 64, 256, 1024, 4096};
+#define NSIZES 5
+
+/* ring 1 hop (2-ring), ring 4 hops (8-ring, symmetric), the thesis's torus
+ * pair on 4x4: non-switching (0,2) and switching (2,2)... all sizes. */
+static size_t thesis_set(const model_params *truth, fit_point *out, gsl_rng *rng, double noise)
+{
+    static const struct { const char *shape; long h[2]; } cfg[] = {
+        {"2", {1, 0}}, {"8", {4, 0}}, {"4x4", {0, 2}}, {"4x4", {2, 2}},
+    };
+    size_t n = 0;
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i < NSIZES; i++)
+            out[n++] = make_point(truth, cfg[c].shape, cfg[c].h, sizes[i], rng, noise);
+    return n;
+}
+
+static model_params truth(void)
+{
+    model_params p;
+    model_params_preset("current", &p);
+    return p;
+}
+
+Test(fit, exact_data_recovers_every_parameter)
+{
+    model_params t = truth();
+    fit_point pts[32];
+    fit_options opt;
+    fit_result res;
+    size_t n = thesis_set(&t, pts, NULL, 0);
+    fit_options_default(&opt);
+    opt.fixed_value[MODEL_P_LP] = t.lp_ns;
+    opt.max_segments = 1;
+    cr_assert_eq(fit_run(pts, n, &opt, &res), 0);
+    cr_assert_float_eq(res.params.o0_ns, 2085, 1e-6);
+    cr_assert_float_eq(res.params.o1_ns_per_byte, 11.6, 1e-9);
+    cr_assert_float_eq(res.params.lf_ns, 60, 1e-6);
+    cr_assert_float_eq(res.params.ls_ns, 670, 1e-6);
+    cr_assert(res.measured[MODEL_P_LF] && res.measured[MODEL_P_LS]);
+    cr_assert_str_eq(res.params.source[MODEL_P_LP], "fixed");
+    fit_result_free(&res);
+}
+
+Test(fit, noisy_data_within_two_standard_errors)
+{
+    model_params t = truth();
+    const double want[MODEL_P_COUNT] = {2085, 11.6, 7, 60, 670};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 20001122);
+    fit_point pts[32];
+    fit_options opt;
+    fit_result res;
+    size_t n = thesis_set(&t, pts, rng, 0.01);
+    fit_options_default(&opt);
+    opt.fixed_value[MODEL_P_LP] = t.lp_ns;
+    opt.max_segments = 1;
+    cr_assert_eq(fit_run(pts, n, &opt, &res), 0);
+    const double got[MODEL_P_COUNT] = {res.params.o0_ns, res.params.o1_ns_per_byte,
+                                       res.params.lp_ns, res.params.lf_ns, res.params.ls_ns};
+    for (int k = 0; k < MODEL_P_COUNT; k++) {
+        if (k == MODEL_P_LP)
+            continue;
+        cr_assert_gt(res.params.err[k], 0);
+        cr_assert(fabs(got[k] - want[k]) <= 2 * res.params.err[k], "%s: %g +- %g vs %g",
+                  model_param_key[k], got[k], res.params.err[k], want[k]);
+    }
+    fit_result_free(&res);
+    gsl_rng_free(rng);
+}
+
+/* thesis eqs. 18-20 by hand, on exact ring 1-hop / 4-hop and torus data at
+ * m = 64: PP1 = 2 o + lp; PP4 - PP1 = 3 lf + 3 lp; PPsw - PPnosw = ls + lp
+ * (here with the mean paths of SPEC.md §4: (2,2) vs (0,2) on 4x4). */
+Test(fit, least_squares_equals_thesis_algebra)
+{
+    model_params t = truth();
+    fit_point pts[32];
+    fit_options opt;
+    fit_result res;
+    size_t n = thesis_set(&t, pts, NULL, 0);
+    const fit_point *pp1 = &pts[1], *pp4 = &pts[NSIZES + 1];    /* 64 B */
+    const fit_point *nosw = &pts[2 * NSIZES + 1], *sw = &pts[3 * NSIZES + 1];
+    double lp = t.lp_ns;
+    double o = (pp1->y_ns - lp) / 2;                              /* eq. 18 */
+    double lf = (pp4->y_ns - pp1->y_ns) / 3 - lp;                 /* eq. 19 */
+    /* eq. 20 generalised: the pair differs by dHm links, dFm forwards, dSm switches */
+    double ls = (sw->y_ns - nosw->y_ns - (sw->hm - nosw->hm) * lp - (sw->fm - nosw->fm) * lf) /
+                (sw->sm - nosw->sm);
+    fit_options_default(&opt);
+    opt.fixed_value[MODEL_P_LP] = lp;
+    opt.max_segments = 1;
+    cr_assert_eq(fit_run(pts, n, &opt, &res), 0);
+    cr_assert_float_eq(res.params.o0_ns, o, 1e-6 * o);
+    cr_assert_float_eq(res.params.lf_ns, lf, 1e-6 * lf);
+    cr_assert_float_eq(res.params.ls_ns, ls, 1e-6 * ls);
+    fit_result_free(&res);
+}
+
+/* Fit on 1-hop and 4-hop rings; predict the held-out 3-hop ring (thesis
+ * Fig. 13) within 5%. */
+Test(fit, predicts_held_out_three_hop_ring)
+{
+    model_params t = truth();
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 13);
+    fit_point pts[16];
+    long h1 = 1, h4 = 4, h3 = 3;
+    size_t n = 0;
+    for (int i = 0; i < NSIZES; i++) {
+        pts[n++] = make_point(&t, "2", &h1, sizes[i], rng, 0.01);
+        pts[n++] = make_point(&t, "8", &h4, sizes[i], rng, 0.01);
+    }
+    fit_options opt;
+    fit_result res;
+    fit_options_default(&opt);
+    opt.max_segments = 1;
+    cr_assert_eq(fit_run(pts, n, &opt, &res), 0);
+    cr_assert(res.lp_lf_collinear, "ring-only data: lp and lf collinear");
+    cr_assert(res.measured[MODEL_P_LF]);
+    cr_assert_not(res.measured[MODEL_P_LS]);
+    for (int i = 0; i < NSIZES; i++) {
+        fit_point held = make_point(&t, "6", &h3, sizes[i], NULL, 0);
+        double pred = fit_predict_ns(&res.params, &held);
+        cr_assert(fabs(pred - held.y_ns) <= 0.05 * held.y_ns, "%g B: %g vs %g", sizes[i], pred,
+                  held.y_ns);
+    }
+    fit_result_free(&res);
+    gsl_rng_free(rng);
+}
+
+Test(fit, two_node_ring_leaves_lf_and_ls_to_the_preset)
+{
+    model_params t = truth();
+    fit_point pts[NSIZES];
+    long h = 1;
+    for (int i = 0; i < NSIZES; i++)
+        pts[i] = make_point(&t, "2", &h, sizes[i], NULL, 0);
+    fit_options opt;
+    fit_result res;
+    fit_options_default(&opt);
+    cr_assert_eq(fit_run(pts, NSIZES, &opt, &res), 0);
+    cr_assert_not(res.measured[MODEL_P_LF]);
+    cr_assert_not(res.measured[MODEL_P_LS]);
+    cr_assert_str_eq(res.params.source[MODEL_P_LF], "preset current");
+    cr_assert_str_eq(res.params.source[MODEL_P_LS], "preset current");
+    cr_assert_eq(res.params.lf_ns, 60);
+    /* lp fixed at 1 m of cable: 2 o0 + lp = 4177 -> o0 = (4177 - 6.67) / 2 */
+    cr_assert_float_eq(res.params.o0_ns, (4177 - fit_lp_from_cable(1)) / 2, 1e-6);
+    fit_result_free(&res);
+}
+
+Test(fit, one_size_is_not_enough)
+{
+    model_params t = truth();
+    fit_point pts[3];
+    long h = 1;
+    for (int i = 0; i < 3; i++)
+        pts[i] = make_point(&t, "2", &h, 64, NULL, 0);
+    fit_options opt;
+    fit_result res;
+    fit_options_default(&opt);
+    cr_assert_eq(fit_run(pts, 3, &opt, &res), -1);
+    fit_result_free(&res);
+}
+
+/* o(m) with a knee at 4096 B: 2085 + 11.6 (m - 64) below, a jump and a
+ * shallower slope above (an eager -> rendezvous switch). */
+Test(fit, finds_the_breakpoint)
+{
+    model_params t = truth();
+    t.o_segments = 2;
+    t.oseg[0] = (model_oseg){1, 2085 - 63 * 0.6, 0.6};
+    t.oseg[1] = (model_oseg){4096, 8000, 0.2};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 4096);
+    fit_point pts[32];
+    long h = 1;
+    size_t n = 0;
+    for (double m = 1; m <= 65536; m *= 2)
+        pts[n++] = make_point(&t, "2", &h, m, rng, 0.002);
+    fit_options opt;
+    fit_result res;
+    fit_options_default(&opt);
+    cr_assert_eq(fit_run(pts, n, &opt, &res), 0);
+    cr_assert_eq(res.segments, 2, "segments %d", res.segments);
+    /* within one size step of 4096 */
+    cr_assert(res.params.oseg[1].from_bytes >= 2048 && res.params.oseg[1].from_bytes <= 8192,
+              "knee at %g", res.params.oseg[1].from_bytes);
+    fit_result_free(&res);
+    gsl_rng_free(rng);
+}
+
+Test(fit, linear_data_gives_one_segment)
+{
+    model_params t = truth();
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 1);
+    fit_point pts[32];
+    long h = 1;
+    size_t n = 0;
+    for (double m = 1; m <= 65536; m *= 2)
+        pts[n++] = make_point(&t, "2", &h, m, rng, 0.002);
+    fit_options opt;
+    fit_result res;
+    fit_options_default(&opt);
+    cr_assert_eq(fit_run(pts, n, &opt, &res), 0);
+    cr_assert_eq(res.segments, 1);
+    cr_assert_eq(res.params.o_segments, 0);
+    fit_result_free(&res);
+    gsl_rng_free(rng);
+}
+
+Test(fit, robust_fit_shrugs_off_an_outlier)
+{
+    model_params t = truth();
+    fit_point pts[32];
+    fit_options opt;
+    fit_result res;
+    size_t n = thesis_set(&t, pts, NULL, 0);
+    for (size_t i = 0; i < n; i++)
+        pts[i].sigma_ns = 1;
+    pts[3].y_ns *= 3;   /* one wild point */
+    fit_options_default(&opt);
+    opt.fixed_value[MODEL_P_LP] = t.lp_ns;
+    opt.max_segments = 1;
+    opt.robust = 1;
+    cr_assert_eq(fit_run(pts, n, &opt, &res), 0);
+    cr_assert(fabs(res.params.lf_ns - 60) < 1, "lf %g", res.params.lf_ns);
+    fit_result_free(&res);
+}
