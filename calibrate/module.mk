@@ -1,3 +1,5 @@
 # calibrate/: the GSL fitter and the calibrate command.
 LIB_SRCS += calibrate/fit.c
 TESTS    += tests/test_fit.c
+PROGRAMS += calibrate
+calibrate_SRCS = calibrate/calibrate_main.c

@@ -1,0 +1,702 @@
+/* calibrate: measure (scibench or mpibench), fit o, lp, lf, ls with GSL and
+ * write a params file scimodel reads (SPEC.md §4, issue 4). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/benchdata.h"
+#include "calibrate/fit.h"
+#include "model/params.h"
+#include "topo/parse.h"
+#include "topo/topo.h"
+
+#define EXIT_USAGE 2
+#define MAX_FILES 64
+#define MAX_ARGS 96
+/* default measurement: powers of two up to 64 KiB, 1% standard error */
+#define DEFAULT_SIZES "1..65536"
+#define QUICK_SIZES "1..4096"
+#define QUICK_REL_ERROR "0.05"
+#define QUICK_MAX_TIME "0.5"
+#define DEFAULT_MAX_TIME "2"
+/* sem of a median is about sqrt(pi/2) = 1.2533 times that of a mean
+ * (normal samples) */
+#define MEDIAN_SEM_FACTOR 1.2533
+
+typedef enum { STAT_MIN, STAT_MEDIAN, STAT_MEAN } stat_kind;
+
+typedef struct options {
+    const char *backend;           /* shm | mpi */
+    const char *ring, *torus, *sizes, *rel_error, *max_time;
+    const char *inject_forward, *inject_switch;
+    int all_dst, quick, quiet;
+    const char *np, *hostfile, *mpirun, *bench_prog;
+    const char *data[MAX_FILES];
+    int ndata;
+    const char *validate[MAX_FILES];
+    int nvalidate;
+    const char *out_params, *out_bench;
+    stat_kind stat;
+    fit_options fit;
+    double cable_m;
+    int lp_given;
+    char command[2048];
+} options;
+
+static const char usage_text[] =
+"Usage: calibrate [OPTIONS] [--data FILE...]\n"
+"Measure a small system, fit the latency parameters o(m), lp, lf, ls of the\n"
+"SCI torus model by weighted least squares (GSL), and write a params file\n"
+"that scimodel reads (SPEC.md §4).\n"
+"\n"
+"With no options: runs scibench ping-pong on a 2-node shared-memory ring over\n"
+"sizes 1..65536, keeps the data in data/bench/<host>-shm-ring2.tsv, writes\n"
+"data/params/<host>-shm.params and prints the scimodel command to use it.\n"
+"\n"
+"Measuring:\n"
+"  --backend B         shm (scibench, default) | mpi (mpibench via mpirun)\n"
+"  --ring N | --torus AxB   topology to measure (default ring 2)\n"
+"  --all-dst           measure every destination (so lf and ls become\n"
+"                      measurable on rings > 2 nodes and tori)\n"
+"  --sizes LIST        message sizes (default 1..65536)\n"
+"  --rel-error E       target relative standard error per point (0.01)\n"
+"  --max-time S        seconds per point at most (default 2)\n"
+"  --quick             sizes 1..4096, --rel-error 0.05, --max-time 0.5\n"
+"  --inject-forward NS, --inject-switch NS   passed to the benchmark\n"
+"  --np N              mpi: ranks (default: the topology's nodes)\n"
+"  --hostfile F        mpi: mpirun --hostfile F\n"
+"  --mpirun \"CMD\"      mpi: launcher, e.g. \"srun\" or \"mpirun --map-by node\"\n"
+"  --bench PATH        the benchmark binary (default: next to calibrate)\n"
+"  --bench-out FILE    where to keep the raw data\n"
+"\n"
+"Fitting existing data instead:\n"
+"  --data FILE         a bench TSV (repeat, or list files after the options);\n"
+"                      points of the same configuration from several files\n"
+"                      are merged by their weighted median (SKaMPI)\n"
+"  --validate FILE     predict every point of FILE with the fitted parameters\n"
+"                      and print predicted vs measured (repeatable)\n"
+"\n"
+"Model:\n"
+"  --stat S            min (default, as the thesis) | median | mean\n"
+"  --robust            gsl_multifit_robust (bisquare) instead of weighted LS\n"
+"  --lp NS             fix lp (propagation per link)\n"
+"  --cable-length M    fix lp from the cable: M metres at c/2 (default 1 m =\n"
+"                      6.67 ns)\n"
+"  --fix K=V[,K=V]     fix lp, lf or ls, e.g. --fix lf=60,ls=670\n"
+"  --preset P          where undetermined parameters come from (current)\n"
+"  --segments N        at most N linear pieces of o(m) (1..4, default 4;\n"
+"                      chosen by BIC)\n"
+"  -o FILE             params file (default data/params/<host>-<backend>.params)\n"
+"  -q, --quiet         no benchmark progress\n"
+"  -h, --help          this text\n"
+"\n"
+"Exit status: 0 success, 1 a measurement or file failed or the data cannot be\n"
+"fitted, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  calibrate\n"
+"  calibrate --ring 8 --all-dst --sizes 64,1024 -o ring8.params\n"
+"  calibrate --backend mpi --np 2 --hostfile hosts\n"
+"  calibrate --data ring2.tsv ring8.tsv torus3x3.tsv --validate ring6.tsv\n";
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("calibrate: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (try --help)\n", stderr);
+    return EXIT_USAGE;
+}
+
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("calibrate: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return EXIT_FAILURE;
+}
+
+/* ---- options ---------------------------------------------------------- */
+
+enum { O_BACKEND = 256, O_RING, O_TORUS, O_ALLDST, O_SIZES, O_REL, O_MAXT, O_QUICK, O_INJF,
+       O_INJS, O_NP, O_HOSTFILE, O_MPIRUN, O_BENCH, O_BENCHOUT, O_DATA, O_VALIDATE, O_STAT,
+       O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS };
+
+static const struct option long_options[] = {
+    {"backend", 1, NULL, O_BACKEND}, {"ring", 1, NULL, O_RING}, {"torus", 1, NULL, O_TORUS},
+    {"all-dst", 0, NULL, O_ALLDST}, {"sizes", 1, NULL, O_SIZES}, {"rel-error", 1, NULL, O_REL},
+    {"max-time", 1, NULL, O_MAXT}, {"quick", 0, NULL, O_QUICK},
+    {"inject-forward", 1, NULL, O_INJF}, {"inject-switch", 1, NULL, O_INJS},
+    {"np", 1, NULL, O_NP}, {"hostfile", 1, NULL, O_HOSTFILE}, {"mpirun", 1, NULL, O_MPIRUN},
+    {"bench", 1, NULL, O_BENCH}, {"bench-out", 1, NULL, O_BENCHOUT},
+    {"data", 1, NULL, O_DATA}, {"validate", 1, NULL, O_VALIDATE}, {"stat", 1, NULL, O_STAT},
+    {"robust", 0, NULL, O_ROBUST}, {"lp", 1, NULL, O_LP}, {"cable-length", 1, NULL, O_CABLE},
+    {"fix", 1, NULL, O_FIX}, {"preset", 1, NULL, O_PRESET}, {"segments", 1, NULL, O_SEGMENTS},
+    {"quiet", 0, NULL, 'q'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
+};
+
+/* --fix lf=60,ls=670 */
+static int parse_fix(options *o, const char *arg)
+{
+    static const struct { const char *key; model_param_id id; } keys[] = {
+        {"lp", MODEL_P_LP}, {"lf", MODEL_P_LF}, {"ls", MODEL_P_LS}};
+    char copy[256], *save = NULL;
+    if (strlen(arg) >= sizeof copy)
+        return usage_error("--fix '%.40s...': too long", arg);
+    snprintf(copy, sizeof copy, "%s", arg);
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(t, '=');
+        size_t k = 0;
+        if (!eq)
+            return usage_error("--fix '%s': expected K=V pairs like lf=60", arg);
+        *eq = '\0';
+        while (k < 3 && strcmp(t, keys[k].key) != 0)
+            k++;
+        if (k == 3)
+            return usage_error("--fix '%s': '%s' is not lp, lf or ls", arg, t);
+        double v;
+        parse_status st = parse_double(eq + 1, 0, 1e9, &v);
+        if (st)
+            return usage_error("--fix '%s': '%s': %s", arg, eq + 1, parse_status_text(st));
+        o->fit.fixed[keys[k].id] = 1;
+        o->fit.fixed_value[keys[k].id] = v;
+        if (keys[k].id == MODEL_P_LP)
+            o->lp_given = 1;
+    }
+    return 0;
+}
+
+static int check_number(const char *opt, const char *arg, double min, double max)
+{
+    double v;
+    parse_status st = parse_double(arg, min, max, &v);
+    return st ? usage_error("%s '%s': %s", opt, arg, parse_status_text(st)) : 0;
+}
+
+static int parse_one(options *o, int c, const char *arg)
+{
+    double v;
+    long l;
+    parse_status st;
+    switch (c) {
+    case O_BACKEND:
+        if (strcmp(arg, "shm") && strcmp(arg, "mpi"))
+            return usage_error("--backend '%s': expected shm or mpi", arg);
+        o->backend = arg;
+        return 0;
+    case O_RING: o->ring = arg; return 0;
+    case O_TORUS: o->torus = arg; return 0;
+    case O_ALLDST: o->all_dst = 1; return 0;
+    case O_SIZES: o->sizes = arg; return 0;
+    case O_REL: o->rel_error = arg; return check_number("--rel-error", arg, 1e-6, 1);
+    case O_MAXT: o->max_time = arg; return check_number("--max-time", arg, 0.001, 86400);
+    case O_QUICK: o->quick = 1; return 0;
+    case O_INJF: o->inject_forward = arg; return check_number("--inject-forward", arg, 0, 1e9);
+    case O_INJS: o->inject_switch = arg; return check_number("--inject-switch", arg, 0, 1e9);
+    case O_NP:
+        if ((st = parse_long(arg, 2, 1000000, &l)))
+            return usage_error("--np '%s': %s, expected 2..1e6", arg, parse_status_text(st));
+        o->np = arg;
+        return 0;
+    case O_HOSTFILE: o->hostfile = arg; return 0;
+    case O_MPIRUN: o->mpirun = arg; return 0;
+    case O_BENCH: o->bench_prog = arg; return 0;
+    case O_BENCHOUT: o->out_bench = arg; return 0;
+    case O_DATA:
+    case O_VALIDATE: {
+        const char **list = c == O_DATA ? o->data : o->validate;
+        int *n = c == O_DATA ? &o->ndata : &o->nvalidate;
+        if (*n == MAX_FILES)
+            return usage_error("%s '%s': more than %d files", c == O_DATA ? "--data" : "--validate",
+                               arg, MAX_FILES);
+        list[(*n)++] = arg;
+        return 0;
+    }
+    case O_STAT:
+        if (!strcmp(arg, "min")) o->stat = STAT_MIN;
+        else if (!strcmp(arg, "median")) o->stat = STAT_MEDIAN;
+        else if (!strcmp(arg, "mean")) o->stat = STAT_MEAN;
+        else return usage_error("--stat '%s': expected min, median or mean", arg);
+        return 0;
+    case O_ROBUST: o->fit.robust = 1; return 0;
+    case O_LP:
+        if ((st = parse_double(arg, 0, 1e9, &v)))
+            return usage_error("--lp '%s': %s, expected ns >= 0", arg, parse_status_text(st));
+        o->fit.fixed_value[MODEL_P_LP] = v;
+        o->lp_given = 1;
+        return 0;
+    case O_CABLE:
+        if ((st = parse_double(arg, 0, 1e6, &o->cable_m)))
+            return usage_error("--cable-length '%s': %s, expected metres >= 0", arg,
+                               parse_status_text(st));
+        o->fit.fixed_value[MODEL_P_LP] = fit_lp_from_cable(o->cable_m);
+        return 0;
+    case O_FIX: return parse_fix(o, arg);
+    case O_PRESET:
+        if (model_params_preset(arg, &o->fit.preset))
+            return usage_error("--preset '%s': unknown preset (current, enhanced)", arg);
+        snprintf(o->fit.preset_name, sizeof o->fit.preset_name, "%s", arg);
+        return 0;
+    case O_SEGMENTS:
+        if ((st = parse_long(arg, 1, MODEL_MAX_OSEG, &l)))
+            return usage_error("--segments '%s': %s, expected 1..4", arg, parse_status_text(st));
+        o->fit.max_segments = (int)l;
+        return 0;
+    case 'q': o->quiet = 1; return 0;
+    case 'o': o->out_params = arg; return 0;
+    case 'h': fputs(usage_text, stdout); exit(EXIT_SUCCESS);
+    default: return EXIT_USAGE;
+    }
+}
+
+static void record_command(options *o, int argc, char **argv)
+{
+    size_t len = 0;
+    for (int i = 0; i < argc && len + 2 < sizeof o->command; i++)
+        len += (size_t)snprintf(o->command + len, sizeof o->command - len, "%s%s",
+                                i ? " " : "", i ? argv[i] : "calibrate");
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    int c, rc;
+    memset(o, 0, sizeof *o);
+    o->backend = "shm";
+    o->cable_m = FIT_DEFAULT_CABLE_M;
+    fit_options_default(&o->fit);
+    record_command(o, argc, argv);
+    while ((c = getopt_long(argc, argv, "o:qh", long_options, NULL)) != -1)
+        if ((rc = parse_one(o, c, optarg)))
+            return rc;
+    for (int i = optind; i < argc; i++)   /* files after --data */
+        if ((rc = parse_one(o, O_DATA, argv[i])))
+            return rc;
+    if (o->ring && o->torus)
+        return usage_error("--ring '%s': give only one of --ring and --torus", o->ring);
+    if (o->ndata && (o->ring || o->torus || o->all_dst || o->sizes))
+        return usage_error("--data: fits existing files; --ring, --torus, --all-dst and "
+                           "--sizes are for measuring");
+    return 0;
+}
+
+/* ---- measuring ---------------------------------------------------------- */
+
+static void self_dir(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(buf, len, ".");
+}
+
+static int mkdirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return 0;
+}
+
+static int run_child(char *const argv[])
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "calibrate: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int measure(options *o, const char *host, char *bench_path, size_t len)
+{
+    char dir[PATH_MAX], prog[PATH_MAX + 16], topo[64];
+    char *argv[MAX_ARGS], mpirun_copy[512], *save = NULL;
+    int n = 0, mpi = strcmp(o->backend, "mpi") == 0;
+    topo_shape shape;
+    topo_parse_error perr;
+    const char *t = o->torus ? o->torus : o->ring ? o->ring : "2";
+    if (topo_shape_parse(t, &shape, &perr))
+        return usage_error("%s '%s': %s", o->torus ? "--torus" : "--ring", t, perr.what);
+    snprintf(topo, sizeof topo, "%s%s", o->torus ? "torus" : "ring", t);
+    self_dir(dir, sizeof dir);
+    snprintf(prog, sizeof prog, "%s/%s", dir, mpi ? "mpibench" : "scibench");
+    if (o->bench_prog)
+        snprintf(prog, sizeof prog, "%s", o->bench_prog);
+    if (o->out_bench)
+        snprintf(bench_path, len, "%s", o->out_bench);
+    else
+        snprintf(bench_path, len, "data/bench/%s-%s-%s.tsv", host, o->backend, topo);
+    if (mkdirs(bench_path))
+        return fail("cannot create the directory of '%s': %s", bench_path, strerror(errno));
+    if (mpi) {
+        snprintf(mpirun_copy, sizeof mpirun_copy, "%s", o->mpirun ? o->mpirun : "mpirun");
+        for (char *w = strtok_r(mpirun_copy, " ", &save); w && n < 16; w = strtok_r(NULL, " ", &save))
+            argv[n++] = w;
+        if (!o->mpirun || strstr(o->mpirun, "mpirun")) {
+            static char np[32];
+            snprintf(np, sizeof np, "%ld", shape.nodes);
+            argv[n++] = "-np";
+            argv[n++] = (char *)(o->np ? o->np : np);
+            if (o->hostfile)
+                argv[n++] = "--hostfile", argv[n++] = (char *)o->hostfile;
+            if (geteuid() == 0)
+                argv[n++] = "--allow-run-as-root";
+        }
+    }
+    argv[n++] = prog;
+    argv[n++] = o->torus ? "--torus" : "--ring";
+    argv[n++] = (char *)t;
+    argv[n++] = "--sizes";
+    argv[n++] = (char *)(o->sizes ? o->sizes : o->quick ? QUICK_SIZES : DEFAULT_SIZES);
+    argv[n++] = "--rel-error";
+    argv[n++] = (char *)(o->rel_error ? o->rel_error : o->quick ? QUICK_REL_ERROR : "0.01");
+    argv[n++] = "--max-time";
+    argv[n++] = (char *)(o->max_time ? o->max_time : o->quick ? QUICK_MAX_TIME : DEFAULT_MAX_TIME);
+    if (o->all_dst)
+        argv[n++] = "--all-dst";
+    if (o->inject_forward)
+        argv[n++] = "--inject-forward", argv[n++] = (char *)o->inject_forward;
+    if (o->inject_switch)
+        argv[n++] = "--inject-switch", argv[n++] = (char *)o->inject_switch;
+    if (o->quiet)
+        argv[n++] = "-q";
+    argv[n++] = "-o";
+    argv[n++] = bench_path;
+    argv[n] = NULL;
+    if (!o->quiet) {
+        fprintf(stderr, "calibrate: measuring:");
+        for (int i = 0; i < n; i++)
+            fprintf(stderr, " %s", argv[i]);
+        fputc('\n', stderr);
+    }
+    int rc = run_child(argv);
+    if (rc != 0)
+        return fail("the benchmark failed (exit status %d); nothing fitted", rc);
+    return 0;
+}
+
+/* ---- data -> fit points ------------------------------------------------ */
+
+typedef struct pointset {
+    fit_point *pts;
+    bench_point *src;         /* the row each point came from */
+    size_t n, cap;
+    long skipped_ow;
+} pointset;
+
+static double stat_of(const bench_point *p, stat_kind s, double *sigma)
+{
+    double sem = p->samples > 0 ? p->sd_ns / sqrt((double)p->samples) : p->sd_ns;
+    double y = s == STAT_MIN ? p->min_ns : s == STAT_MEDIAN ? p->median_ns : p->mean_ns;
+    if (s == STAT_MEDIAN)
+        sem *= MEDIAN_SEM_FACTOR;
+    /* never a zero weight: at least 0.1% of the value or 0.01 ns */
+    double floor_ns = fmax(1e-3 * y, 0.01);
+    *sigma = sem > floor_ns ? sem : floor_ns;
+    return y;
+}
+
+static int same_config(const bench_point *a, const bench_point *b)
+{
+    return a->dst == b->dst && a->src == b->src && a->hops == b->hops && a->fwd == b->fwd &&
+           a->sw == b->sw && a->rhops == b->rhops && a->rfwd == b->rfwd && a->rsw == b->rsw &&
+           a->size_bytes == b->size_bytes;
+}
+
+static int add_point(pointset *ps, const bench_point *p, stat_kind s)
+{
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 64;
+        fit_point *a = realloc(ps->pts, cap * sizeof *a);
+        if (a)
+            ps->pts = a;
+        bench_point *b = realloc(ps->src, cap * sizeof *b);
+        if (b)
+            ps->src = b;
+        if (!a || !b)
+            return -1;
+        ps->cap = cap;
+    }
+    fit_point *f = &ps->pts[ps->n];
+    f->size_bytes = (double)p->size_bytes;
+    f->hm = (p->hops + p->rhops) / 2.0;
+    f->fm = (p->fwd + p->rfwd) / 2.0;
+    f->sm = (p->sw + p->rsw) / 2.0;
+    f->y_ns = stat_of(p, s, &f->sigma_ns);
+    ps->src[ps->n++] = *p;
+    return 0;
+}
+
+/* Merges repeated configurations by the weighted median of their values,
+ * weights 1/sigma^2 (SKaMPI's merging of several runs, manual §3.4). */
+static void merge_repeats(pointset *ps)
+{
+    size_t out = 0;
+    char *used = calloc(ps->n ? ps->n : 1, 1);
+    size_t *idx = malloc((ps->n ? ps->n : 1) * sizeof *idx);
+    for (size_t i = 0; used && idx && i < ps->n; i++) {
+        if (used[i])
+            continue;
+        size_t k = 0;
+        for (size_t j = i; j < ps->n; j++)
+            if (!used[j] && same_config(&ps->src[i], &ps->src[j]))
+                used[j] = 1, idx[k++] = j;
+        /* insertion sort by value (k is the number of runs: small) */
+        for (size_t a = 1; a < k; a++)
+            for (size_t b = a; b > 0 && ps->pts[idx[b]].y_ns < ps->pts[idx[b - 1]].y_ns; b--) {
+                size_t t = idx[b];
+                idx[b] = idx[b - 1];
+                idx[b - 1] = t;
+            }
+        double total = 0, acc = 0;
+        for (size_t a = 0; a < k; a++)
+            total += 1 / (ps->pts[idx[a]].sigma_ns * ps->pts[idx[a]].sigma_ns);
+        size_t pick = idx[0];
+        for (size_t a = 0; a < k; a++) {
+            acc += 1 / (ps->pts[idx[a]].sigma_ns * ps->pts[idx[a]].sigma_ns);
+            if (acc >= total / 2) {
+                pick = idx[a];
+                break;
+            }
+        }
+        ps->pts[out] = ps->pts[pick];
+        ps->src[out++] = ps->src[pick];
+    }
+    if (used && idx)
+        ps->n = out;
+    free(used);
+    free(idx);
+}
+
+static int load_files(const char *const *files, int nfiles, stat_kind s, pointset *ps)
+{
+    for (int f = 0; f < nfiles; f++) {
+        bench_data d;
+        bench_read_error err;
+        int rc = bench_data_read(files[f], &d, &err);
+        if (rc == -1)
+            return fail("'%s': %s", files[f], err.msg);
+        if (rc)
+            return fail("%s:%ld: %s", files[f], err.line, err.msg);
+        if (d.incomplete)
+            fprintf(stderr, "calibrate: note: %s is marked incomplete; using its %ld finished"
+                            " points\n", files[f], d.count);
+        for (long i = 0; i < d.count; i++) {
+            if (strcmp(d.points[i].pattern, "pp") != 0) {
+                ps->skipped_ow++;
+                continue;
+            }
+            if (add_point(ps, &d.points[i], s)) {
+                bench_data_free(&d);
+                return fail("out of memory");
+            }
+        }
+        bench_data_free(&d);
+    }
+    if (ps->skipped_ow)
+        fprintf(stderr, "calibrate: note: %ld one-way points skipped (the model fits ping-pong)\n",
+                ps->skipped_ow);
+    return 0;
+}
+
+/* ---- report ------------------------------------------------------------ */
+
+static int all_zero(const pointset *ps, int which)
+{
+    for (size_t i = 0; i < ps->n; i++)
+        if ((which ? ps->pts[i].sm : ps->pts[i].fm) != 0)
+            return 0;
+    return 1;
+}
+
+static void explain(const options *o, const pointset *ps, const fit_result *r)
+{
+    const char *preset = o->fit.preset_name;
+    int lf_missing = !r->measured[MODEL_P_LF] && !o->fit.fixed[MODEL_P_LF];
+    int ls_missing = !r->measured[MODEL_P_LS] && !o->fit.fixed[MODEL_P_LS];
+    printf("\nwhat the data determines:\n");
+    if (lf_missing && ls_missing && all_zero(ps, 0) && all_zero(ps, 1))
+        printf("  lf, ls: not measured by a 2-node ring (no node forwards or switches on its"
+               " paths); taken from preset %s\n", preset);
+    else {
+        if (lf_missing)
+            printf("  lf: not measured (%s); taken from preset %s\n",
+                   all_zero(ps, 0) ? "no forwarding node on any path" : "not separable here",
+                   preset);
+        if (ls_missing)
+            printf("  ls: not measured (%s); taken from preset %s\n",
+                   all_zero(ps, 1) ? "no path switches dimension: measure a torus"
+                                   : "not separable here", preset);
+    }
+    if (r->lp_lf_collinear && r->measured[MODEL_P_LF])
+        printf("  lp and lf are collinear in this data (on a ring F = H - 1): lp is fixed at"
+               " %.3g ns, so lf absorbs any error in lp\n", r->params.lp_ns);
+    if (!r->measured[MODEL_P_LP] && !o->lp_given && !o->fit.fixed[MODEL_P_LP])
+        printf("  lp: taken from preset %s\n", preset);
+    else if (!o->lp_given)
+        printf("  lp: fixed from %.3g m of cable at c/2 (too small to measure against o)\n",
+               o->cable_m);
+    printf("  o(m): measured (%d segment%s)\n", r->segments, r->segments > 1 ? "s" : "");
+}
+
+static void print_params(const options *o, const pointset *ps, const fit_result *r)
+{
+    const model_params *p = &r->params;
+    const double v[MODEL_P_COUNT] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns, p->lf_ns, p->ls_ns};
+    printf("calibrate: %zu points, statistic %s, %s fit\n\n", ps->n,
+           o->stat == STAT_MIN ? "min" : o->stat == STAT_MEDIAN ? "median" : "mean",
+           o->fit.robust ? "robust (bisquare)" : "weighted least-squares");
+    printf("  %-16s %12s  %-12s %s\n", "parameter", "value", "std. error", "source");
+    for (int k = 0; k < MODEL_P_COUNT; k++) {
+        char err[32] = "";
+        if (!isnan(p->err[k]))
+            snprintf(err, sizeof err, "+- %.3g", p->err[k]);
+        printf("  %-16s %12.4g  %-12s %s%s\n", model_param_key[k], v[k], err, p->source[k],
+               r->measured[k] ? "" : "  (assumed, not measured)");
+    }
+    printf("  o(%g B) relative standard error: %.2f%%\n", p->mref_bytes,
+           100 * p->err[MODEL_P_O0] / p->o0_ns);
+    for (int i = 0; i < p->o_segments; i++)
+        printf("  o(m) segment %d from %g B: %.1f ns + %.4g ns/B (m - %g)\n", i + 1,
+               p->oseg[i].from_bytes, p->oseg[i].ns, p->oseg[i].ns_per_byte, p->oseg[i].from_bytes);
+    printf("  fit: R^2 = %.6f, chi^2/dof = %.3g\n", r->r2, r->chi2_dof);
+    explain(o, ps, r);
+    printf("\nresiduals (measured - model):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm",
+           "Fm", "Sm", "measured", "model", "resid");
+    for (size_t i = 0; i < ps->n; i++)
+        printf("  %8.0f %5.1f %5.1f %5.1f %12.1f %12.1f %7.2f%%\n", ps->pts[i].size_bytes,
+               ps->pts[i].hm, ps->pts[i].fm, ps->pts[i].sm, ps->pts[i].y_ns,
+               r->predicted_ns[i], 100 * r->residual_ns[i] / ps->pts[i].y_ns);
+}
+
+static int validate(const options *o, const model_params *p)
+{
+    pointset vs = {0};
+    int rc = load_files(o->validate, o->nvalidate, o->stat, &vs);
+    if (rc)
+        return rc;
+    double *err = malloc((vs.n ? vs.n : 1) * sizeof *err), worst = 0;
+    printf("\nvalidation (held-out data):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm", "Fm",
+           "Sm", "measured", "predicted", "error");
+    for (size_t i = 0; err && i < vs.n; i++) {
+        double pred = fit_predict_ns(p, &vs.pts[i]);
+        err[i] = fabs(pred - vs.pts[i].y_ns) / vs.pts[i].y_ns;
+        worst = fmax(worst, err[i]);
+        printf("  %8.0f %5.1f %5.1f %5.1f %12.1f %12.1f %7.2f%%\n", vs.pts[i].size_bytes,
+               vs.pts[i].hm, vs.pts[i].fm, vs.pts[i].sm, vs.pts[i].y_ns, pred, 100 * err[i]);
+    }
+    if (err && vs.n) {
+        for (size_t a = 1; a < vs.n; a++)   /* small n: insertion sort */
+            for (size_t b = a; b > 0 && err[b] < err[b - 1]; b--) {
+                double t = err[b];
+                err[b] = err[b - 1];
+                err[b - 1] = t;
+            }
+        double med = vs.n % 2 ? err[vs.n / 2] : (err[vs.n / 2 - 1] + err[vs.n / 2]) / 2;
+        printf("  median error %.2f%%, max error %.2f%% over %zu points\n", 100 * med,
+               100 * worst, vs.n);
+    }
+    free(err);
+    free(vs.pts);
+    free(vs.src);
+    return 0;
+}
+
+static int write_params(const options *o, const fit_result *r, const char *host,
+                        const char *path)
+{
+    char comments[4096], when[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    size_t len = 0;
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    len += (size_t)snprintf(comments + len, sizeof comments - len,
+                            "fitted by calibrate on %s, backend %s, %s\ncommand: %s\ndata:", host,
+                            o->backend, when, o->command);
+    for (int i = 0; i < o->ndata && len < sizeof comments; i++)
+        len += (size_t)snprintf(comments + len, sizeof comments - len, " %s", o->data[i]);
+    if (mkdirs(path))
+        return fail("cannot create the directory of '%s': %s", path, strerror(errno));
+    if (model_params_write(path, &r->params, comments))
+        return fail("-o '%s': %s", path, strerror(errno));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    char host[256] = "localhost", bench_path[PATH_MAX], params_path[PATH_MAX];
+    pointset ps = {0};
+    fit_result res;
+    int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc;
+    gethostname(host, sizeof host - 1);
+    if (!o.ndata) {
+        if ((rc = measure(&o, host, bench_path, sizeof bench_path)))
+            return rc;
+        o.data[o.ndata++] = bench_path;
+    }
+    if ((rc = load_files(o.data, o.ndata, o.stat, &ps)))
+        goto out;
+    merge_repeats(&ps);
+    o.fit.fixed[MODEL_P_LP] = 1;   /* lp: --lp, --cable-length or 1 m (SPEC.md §4) */
+    rc = fit_run(ps.pts, ps.n, &o.fit, &res);
+    if (rc == -1) {
+        rc = fail("%s: %s", o.data[0], ps.n ? "every point has the same message size: nothing to"
+                                              " fit (o(m) needs at least two sizes)"
+                                            : "no ping-pong points to fit");
+        fit_result_free(&res);
+        goto out;
+    }
+    if (rc) {
+        rc = fail("the least-squares fit failed (GSL)");
+        fit_result_free(&res);
+        goto out;
+    }
+    print_params(&o, &ps, &res);
+    if (o.nvalidate)
+        rc = validate(&o, &res.params);
+    snprintf(params_path, sizeof params_path, "data/params/%s-%s.params", host, o.backend);
+    if (!rc && (rc = write_params(&o, &res, host, o.out_params ? o.out_params : params_path)) == 0)
+        printf("\nwrote %s (data: %s%s)\nuse it:  scimodel --params %s --dims 1..4 --nodes 1000\n",
+               o.out_params ? o.out_params : params_path, o.data[0], o.ndata > 1 ? ", ..." : "",
+               o.out_params ? o.out_params : params_path);
+    fit_result_free(&res);
+out:
+    free(ps.pts);
+    free(ps.src);
+    return rc;
+}
