@@ -3,3 +3,4 @@ LIB_SRCS += calibrate/fit.c
 TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
 calibrate_SRCS = calibrate/calibrate_main.c
+TESTS    += tests/test_calibrate.c
