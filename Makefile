@@ -133,10 +133,20 @@ deps:
 	fi
 
 # --- the main job and the speed figures -------------------------------------
-demo: bin/scimodel
-	bin/scimodel --preset current --dims 1..4 --nodes 1000
+# make demo: calibrate on the 2-node shared-memory ring, project with the
+# fitted parameters, draw every figure, list what was written.
+# QUICK=1: fewer sizes and a looser error target (well under a minute; CI).
+HOST        := $(shell uname -n)
+DEMO_PARAMS := data/params/$(HOST)-shm.params
+DEMO_BENCH  := data/bench/$(HOST)-shm-ring2.tsv
+demo: all
+	bin/calibrate $(if $(QUICK),--quick) -o $(DEMO_PARAMS) --bench-out $(DEMO_BENCH)
 	@echo
-	bin/scimodel --preset enhanced --dims 1..4 --nodes 1000
+	bin/scimodel --params $(DEMO_PARAMS) --dims 1..4 --nodes 1000
+	@echo
+	@$(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) > build/demo-plots.txt
+	@echo "demo: wrote"; echo "  $(DEMO_BENCH)"; echo "  $(DEMO_PARAMS)"; \
+	  grep -v '^plots/plots.sh' build/demo-plots.txt | sed 's/^/  /'
 
 bench: $(BENCH_TARGETS)
 

@@ -36,6 +36,7 @@ typedef struct options {
     long hops[TOPO_MAX_DIMS];
     const char *hops_text;
     const char *shape_text;
+    long sweep_points;     /* 0: every integer N; else about this many, log-spaced */
 } options;
 
 static const char usage_text[] =
@@ -54,6 +55,8 @@ static const char usage_text[] =
 "  --crossover         only the crossover table D -> next requested D\n"
 "  --sweep             one line per integer N from 2^min(D) to --nodes (TSV,\n"
 "                      '-' where a D does not exist yet); for plots\n"
+"  --sweep-points K    with --sweep: about K log-spaced integer N instead of\n"
+"                      every one (for log-scale plots up to 1e6+ nodes)\n"
 "  --shape S           the report row of one exact torus, e.g. 4x4x4 or 1000\n"
 "  --shape S --hops H  request, response and transaction latency for the hop\n"
 "                      vector H (h1,h2,... one per dimension, 0 <= h_i < n_i)\n"
@@ -117,7 +120,7 @@ static int load_params(const char *path, model_params *p)
 }
 
 enum { OPT_PRESET = 256, OPT_PARAMS, OPT_DIMS, OPT_NODES, OPT_SIZE, OPT_METRIC,
-       OPT_FILL, OPT_SWEEP, OPT_CROSSOVER, OPT_SHAPE, OPT_HOPS, OPT_FORMAT };
+       OPT_FILL, OPT_SWEEP, OPT_CROSSOVER, OPT_SHAPE, OPT_HOPS, OPT_FORMAT, OPT_SWEEP_POINTS };
 
 static const struct option long_options[] = {
     {"preset", required_argument, NULL, OPT_PRESET},
@@ -132,6 +135,7 @@ static const struct option long_options[] = {
     {"shape", required_argument, NULL, OPT_SHAPE},
     {"hops", required_argument, NULL, OPT_HOPS},
     {"format", required_argument, NULL, OPT_FORMAT},
+    {"sweep-points", required_argument, NULL, OPT_SWEEP_POINTS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -206,6 +210,10 @@ static int parse_one(options *o, int c, const char *arg, int *params_set)
     case OPT_HOPS:
         o->hops_text = arg;
         return 0;
+    case OPT_SWEEP_POINTS:
+        if ((st = parse_long(arg, 2, 10000000, &o->sweep_points)))
+            return bad_value("--sweep-points", arg, st, "2..1e7");
+        return 0;
     case 'h':
         fputs(usage_text, stdout);
         exit(EXIT_SUCCESS);
@@ -259,7 +267,9 @@ static int parse_options(int argc, char **argv, options *o)
         return usage_error("--hops '%s': needs --shape", o->hops_text);
     if (o->hops_text)
         return check_hops(o);
-    if (o->mode == MODE_SWEEP && o->nodes > MAX_SWEEP_NODES)
+    if (o->sweep_points && o->mode != MODE_SWEEP)
+        return usage_error("--sweep-points '%ld': needs --sweep", o->sweep_points);
+    if (o->mode == MODE_SWEEP && !o->sweep_points && o->nodes > MAX_SWEEP_NODES)
         return usage_error("--nodes '%ld': --sweep prints a line per N, at most 1e8", o->nodes);
     return 0;
 }
@@ -465,6 +475,18 @@ static char *format_3f(char *buf, double v)
     return buf;
 }
 
+/* Next N of a sweep: N + 1, or the next log-spaced integer (always > N,
+ * ending exactly at the last). */
+static long next_n(long n, double ratio, long last)
+{
+    if (ratio <= 1 || n >= last)
+        return n + 1;
+    long next = (long)ceil((double)n * ratio);
+    if (next <= n)
+        next = n + 1;
+    return next > last ? (n < last ? last : last + 1) : next;
+}
+
 static int sweep(const options *o)
 {
     const model_params *p = &o->params;
@@ -480,7 +502,10 @@ static int sweep(const options *o)
     for (size_t i = 0; o->want_multicast && i < o->ndims; i++)
         printf("\tmulticast_%ldd_ns", o->dims[i]);
     putchar('\n');
-    for (long N = 1L << min_dims; N <= o->nodes; N++) {
+    double ratio = o->sweep_points
+                       ? pow((double)o->nodes / (double)(1L << min_dims), 1.0 / (double)(o->sweep_points - 1))
+                       : 1;
+    for (long N = 1L << min_dims; N <= o->nodes; N = next_n(N, ratio, o->nodes)) {
         double avg[TOPO_MAX_DIMS];
         char *q = line + sprintf(line, "%ld", N);
         for (size_t i = 0; i < o->ndims; i++)

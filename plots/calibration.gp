@@ -1,0 +1,79 @@
+# calibration.gp: measured ping-pong latency against message size with 95%
+# error bars, the fitted model (o(m) breakpoints marked), and the residual
+# panel; plus latency against hop count when the data has several.
+#
+# gnuplot -e "data='bench.tsv'; params='x.params'; out='plots/out/calib'; term='png'" calibration.gp
+
+set datafile separator "\t"
+set datafile commentschars "#"
+load params
+if (term eq "png") { set terminal pngcairo size 1000,800 enhanced font "DejaVu Sans,11"; set output out.".png" }
+if (term eq "svg") { set terminal svg size 1000,800 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
+
+# o(m) from the params file: the segments if present, else the line
+nseg = exists("o_segments") ? o_segments : 0
+segfrom(i) = value(sprintf("o_seg%d_from_bytes", i))
+segns(i) = value(sprintf("o_seg%d_ns", i))
+segslope(i) = value(sprintf("o_seg%d_ns_per_byte", i))
+segof(m) = (nseg >= 4 && m >= segfrom(4)) ? 4 : (nseg >= 3 && m >= segfrom(3)) ? 3 : (nseg >= 2 && m >= segfrom(2)) ? 2 : 1
+o(m) = nseg > 0 ? segns(segof(m)) + segslope(segof(m)) * (m - segfrom(segof(m))) \
+                : o0_ns + o1_ns_per_byte * (m - mref_bytes)
+# SPEC.md §4: half a round trip = 2 o(m) + Hm lp + Fm lf + Sm ls
+model(m, h, rh, f, rf, s, rs) = 2*o(m) + (h+rh)/2.0*lp_ns + (f+rf)/2.0*lf_ns + (s+rs)/2.0*ls_ns
+# columns: 1 pattern 2 src 3 dst 4 hops 5 fwd 6 sw 7 rhops 8 rfwd 9 rsw 10 size
+#          11 reps 12 samples 13 min 14 median 15 mean 16 sd 17 ci95 18 max 19 flag
+pp(x) = strcol(1) eq "pp" ? x : NaN
+
+
+stats data using (pp($4)) nooutput
+hmin = STATS_min
+hmax = STATS_max
+onehop(x) = ($4 == hmin && $7 == hmin) ? pp(x) : NaN
+
+set multiplot
+set lmargin 12
+set rmargin 4
+set logscale x 2
+set format x "%g"
+set grid
+set origin 0,0.35
+set size 1,0.65
+set bmargin 0
+set format x ""
+set ylabel "ping-pong latency / 2 (ns)"
+set logscale y
+set key top left
+set title sprintf("calibration: %s (hop count %g); model from %s", data, hmin, params) noenhanced
+do for [i=2:nseg] { set arrow from segfrom(i), graph 0 to segfrom(i), graph 1 nohead dt 2 lc "gray50" }
+plot data using (onehop($10)):15:17 with yerrorbars pt 7 ps 0.6 lc "royalblue" title "measured mean ± 95% CI", \
+     data using (onehop($10)):13 with points pt 6 ps 1.0 lc "black" title "measured min (fitted statistic)", \
+     data using (onehop($10)):(model($10,$4,$7,$5,$8,$6,$9)) smooth unique with lines lw 2 lc "red" title sprintf("model (%d o(m) segment%s)", nseg > 0 ? nseg : 1, nseg > 1 ? "s" : "")
+unset arrow
+unset title
+set origin 0,0.05
+set size 1,0.3
+set tmargin 0
+set bmargin 3
+set format x "%g"
+unset logscale y
+set xlabel "message size (bytes)"
+set ylabel "residual (%)"
+set key off
+plot data using (onehop($10)):(100*($13 - model($10,$4,$7,$5,$8,$6,$9))/(model($10,$4,$7,$5,$8,$6,$9))) with impulses lw 2 lc "black", 0 with lines lc "gray50"
+unset multiplot
+
+# latency against hop count (only when the data has several hop counts)
+if (hmax > hmin) {
+    if (term eq "png") { set output out."-hops.png" }
+    if (term eq "svg") { set output out."-hops.svg" }
+    reset
+    set datafile separator "\t"
+    set grid
+    set key top left
+    set title sprintf("latency against hop count: %s", data) noenhanced
+    set xlabel "mean hops of request and response, (H + H')/2"
+    set ylabel "ping-pong latency / 2 (ns)"
+    set logscale y
+    plot data using (pp(($4+$7)/2.0)):13 with points pt 7 ps 1.0 lc "royalblue" title "measured min", \
+         data using (pp(($4+$7)/2.0)):(model($10,$4,$7,$5,$8,$6,$9)) with points pt 6 ps 1.6 lc "red" title "model"
+}

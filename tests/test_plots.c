@@ -1,0 +1,111 @@
+/* Tests for plots/: the gnuplot scripts run on fixture data (a committed
+ * bench TSV and params file) and produce every expected figure, each a
+ * valid PNG or SVG with more in it than a blank plot, with no gnuplot
+ * warning (plots.sh fails on any gnuplot stderr output). */
+#include <sys/stat.h>
+
+#include "tests/runcmd.h"
+
+static char dir[] = "/tmp/scitorus-plots-XXXXXX";
+static void setup(void) { cr_assert_not_null(mkdtemp(dir)); }
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+TestSuite(plots, .init = setup, .fini = teardown, .timeout = 120);
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static int is_png(const char *path, unsigned *w, unsigned *h)
+{
+    unsigned char b[24];
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 0;
+    size_t n = fread(b, 1, sizeof b, fp);
+    fclose(fp);
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (n < 24 || memcmp(b, sig, 8) || memcmp(b + 12, "IHDR", 4))
+        return 0;
+    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
+    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+    return 1;
+}
+
+/* The size of a blank pngcairo image of w x h (the oracle for "not
+ * empty"): a plot with border, tics and labels compresses far worse. */
+static long blank_png_size(unsigned w, unsigned h)
+{
+    char path[300], cmd[600];
+    snprintf(path, sizeof path, "%s/blank-%ux%u.png", dir, w, h);
+    snprintf(cmd, sizeof cmd, "gnuplot -e \"set terminal pngcairo size %u,%u; set output '%s';"
+                              " unset border; unset tics; unset key; set yrange [0:1];\""
+                              " -e \"plot [0:1] 2 notitle\" 2>/dev/null",
+             w, h, path);
+    cr_assert_eq(system(cmd), 0);
+    return file_size(path);
+}
+
+Test(plots, every_figure_is_drawn)
+{
+    char root[512], script[600], params[600], bench[600];
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(root, sizeof root, "%s", r);
+    snprintf(script, sizeof script, "%s/plots/plots.sh", root);
+    snprintf(params, sizeof params, "%s/tests/fixtures/plots/ring2.params", root);
+    snprintf(bench, sizeof bench, "%s/tests/fixtures/plots/ring2.tsv", root);
+    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1), params, bench, NULL);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+    cr_assert_str_empty(res.err, "gnuplot printed: %s", res.err);
+    static const char *const names[] = {
+        "crossover-current", "crossover-current-log", "crossover-enhanced",
+        "crossover-enhanced-log", "crossover-ring2", "crossover-ring2-log", "calibration-ring2",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char png[600], svg[600];
+        unsigned w, h;
+        snprintf(png, sizeof png, "%s/%s.png", dir, names[i]);
+        snprintf(svg, sizeof svg, "%s/%s.svg", dir, names[i]);
+        cr_assert(strstr(res.out, png), "%s not listed in: %s", png, res.out);
+        cr_assert(is_png(png, &w, &h), "%s is not a PNG", png);
+        long blank = blank_png_size(w, h);
+        cr_assert_gt(file_size(png), 3 * blank, "%s: %ld bytes, blank %ld", png,
+                     file_size(png), blank);
+        FILE *fp = fopen(svg, "r");
+        cr_assert_not_null(fp, "%s missing", svg);
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf - 1, fp);
+        buf[n] = '\0';
+        fclose(fp);
+        cr_assert_not_null(strstr(buf, "<svg"), "%s is not SVG", svg);
+        cr_assert_gt(file_size(svg), 20000, "%s looks empty", svg);
+    }
+    run_free(&res);
+}
+
+/* The crossover labels come from scimodel, not from the script. */
+Test(plots, crossover_labels_come_from_the_model)
+{
+    char script[600];
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(script, sizeof script, "%s/plots/plots.sh", r);
+    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1), NULL);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+    char svg[600];
+    snprintf(svg, sizeof svg, "%s/crossover-enhanced.svg", dir);
+    FILE *fp = fopen(svg, "r");
+    cr_assert_not_null(fp);
+    char *buf = run_slurp(fp);
+    fclose(fp);
+    /* SPEC.md §2: enhanced 1D -> 2D at 8.21, 2D -> 3D at 44.72 */
+    cr_assert_not_null(strstr(buf, "crossover: 8.2 nodes"), "no 8.2 label");
+    cr_assert_not_null(strstr(buf, "crossover: 44.7 nodes"), "no 44.7 label");
+    free(buf);
+    run_free(&res);
+}
