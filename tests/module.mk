@@ -1,0 +1,53 @@
+# tests/: hardening targets (issue 6).
+#
+# make fuzz [FUZZ_SECONDS=60]   each libFuzzer target for FUZZ_SECONDS
+# make memcheck                 valgrind over scimodel's modes and calibrate --data
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := params benchdata parsers
+FUZZ_CC      := clang
+FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
+FUZZ_LIB     := topo/topo.c topo/parse.c topo/atomicfile.c model/params.c model/model.c \
+                bench/benchdata.c
+FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+.PHONY: fuzz fuzz-build memcheck
+fuzz fuzz-build memcheck: EXTRA_DEB_PACKAGES := clang libclang-rt-14-dev valgrind
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(FUZZ_LIB) | deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+# New inputs go to build/fuzz/corpus-<target> (the committed seeds stay
+# small); crashes to tests/fuzz/artifacts/ (ignored by git until a crash
+# becomes a regression input under tests/fuzz/regressions/).
+fuzz: $(FUZZ_BINS)
+	@mkdir -p tests/fuzz/artifacts
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz/corpus-$$t; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	    -artifact_prefix=tests/fuzz/artifacts/$$t- -print_final_stats=1 \
+	    build/fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>&1 | \
+	    grep -E '^(stat::number_of_executed_units|stat::peak_rss|==.*ERROR|SUMMARY)|Done' || true; \
+	  if ls tests/fuzz/artifacts/$$t-* >/dev/null 2>&1; then echo "fuzz: $$t: CRASH, see tests/fuzz/artifacts"; exit 1; fi; \
+	done
+
+MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+memcheck: bin/scimodel bin/calibrate | deps
+	@set -e; for args in "--dims 1..4 --nodes 1000" "--preset enhanced --crossover --format tsv" \
+	    "--sweep --nodes 2000 --dims 1..4" "--sweep --sweep-points 50 --nodes 1000000" \
+	    "--shape 4x4x4 --format tsv" "--shape 4x4x4 --hops 1,0,3" \
+	    "--fill interpolate --metric multicast --crossover" \
+	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1"; do \
+	  $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err; rc=$$?; \
+	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scimodel $$args: errors"; exit 1; fi; \
+	  echo "memcheck: scimodel $$args: clean (exit $$rc)"; \
+	done; \
+	$(MEMCHECK) bin/calibrate --data tests/fixtures/plots/ring2.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || \
+	  { cat build/memcheck.err; echo "memcheck: calibrate --data: errors"; exit 1; }; \
+	echo "memcheck: calibrate --data tests/fixtures/plots/ring2.tsv: clean"; \
+	$(MEMCHECK) bin/calibrate --data tests/fuzz/corpus/benchdata/short.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err; \
+	  [ $$? != 99 ] || { cat build/memcheck.err; exit 1; }; \
+	echo "memcheck: calibrate on an incomplete file: clean"
