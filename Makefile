@@ -92,7 +92,7 @@ $(foreach t,$(TESTS),$(eval $(call test_template,$(t))))
 check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
 	@export SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin \
 	        SCITORUS_ROOT=$(CURDIR) \
-	        ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	        ASAN_OPTIONS=abort_on_error=0 \
 	        LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
 	pass=0; fail=0; status=0; \

@@ -89,6 +89,8 @@ static int read_comment(bench_data *d, char *line, long no, bench_read_error *er
         return fail(err, no, "malformed header key%s", "");
     memcpy(d->header_key[d->header_count], text, klen);
     d->header_key[d->header_count][klen] = '\0';
+    if (bench_data_header(d, d->header_key[d->header_count]))
+        return fail(err, no, "duplicate header key '%s'", d->header_key[d->header_count]);
     const char *value = colon[1] ? colon + 2 : "";
     snprintf(d->header_value[d->header_count], sizeof d->header_value[0], "%s", value);
     d->header_count++;

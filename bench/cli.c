@@ -40,7 +40,7 @@ typedef struct cli {
     long hops[TOPO_MAX_DIMS];
     int have_hops, have_dst, all_dst, have_topology, floor_only;
     long dst;
-    const char *out_path, *resume_path, *mpi_send, *cpus_text;
+    const char *out_path, *resume_path, *mpi_send, *cpus_text, *hops_text;
     char command[2048];
     bench_data resume_data;
 } cli;
@@ -197,6 +197,7 @@ static int parse_option(cli *c, int opt, const char *arg)
         if (st || strstr(arg, ".."))
             return bad(c, "--hops", arg, st ? st : PARSE_SYNTAX, "h1,h2,... one per dimension");
         c->have_hops = (int)n;
+        c->hops_text = arg;
         return 0;
     case O_DST:
         if ((st = parse_long(arg, 0, 1000000, &c->dst)))
@@ -306,7 +307,7 @@ static int choose_destinations(cli *c)
     long h[TOPO_MAX_DIMS], src[TOPO_MAX_DIMS] = {0};
     int badd;
     if ((c->have_hops > 0) + c->have_dst + c->all_dst > 1)
-        return usage_error(c, "--hops/--dst/--all-dst: give only one");
+        return usage_error(c, "--hops/--dst/--all-dst: give only one of them");
     c->cfg.ndst = c->all_dst ? s->nodes - 1 : 1;
     c->cfg.dsts = malloc((size_t)c->cfg.ndst * sizeof *c->cfg.dsts);
     if (!c->cfg.dsts)
@@ -324,10 +325,12 @@ static int choose_destinations(cli *c)
     }
     if (c->have_hops) {
         if (c->have_hops != s->dims)
-            return usage_error(c, "--hops: %d values for %d dimensions", c->have_hops, s->dims);
+            return usage_error(c, "--hops '%s': %d values for %d dimensions", c->hops_text,
+                               c->have_hops, s->dims);
         if (topo_hops_check(s, c->hops, &badd))
-            return usage_error(c, "--hops: %s", badd < 0 ? "all zero (source = destination)"
-                                                        : "a hop count is not below n_i");
+            return usage_error(c, "--hops '%s': %s", c->hops_text,
+                               badd < 0 ? "all zero (source = destination)"
+                                        : "a hop count is not below n_i");
         memcpy(h, c->hops, sizeof h);
     } else {
         for (int i = 0; i < s->dims; i++)
@@ -408,7 +411,10 @@ static int load_resume(cli *c)
         return EXIT_FAILURE;
     }
     if (rc) {
-        fprintf(stderr, "%s: %s:%ld: %s\n", c->prog, path, err.line, err.msg);
+        if (err.line > 0)
+            fprintf(stderr, "%s: %s:%ld: %s\n", c->prog, path, err.line, err.msg);
+        else
+            fprintf(stderr, "%s: %s: %s\n", c->prog, path, err.msg);
         return EXIT_FAILURE;
     }
     const char *cmd = bench_data_header(&c->resume_data, "command");

@@ -508,8 +508,10 @@ static int load_files(const char *const *files, int nfiles, stat_kind s, pointse
         int rc = bench_data_read(files[f], &d, &err);
         if (rc == -1)
             return fail("'%s': %s", files[f], err.msg);
-        if (rc)
+        if (rc && err.line > 0)
             return fail("%s:%ld: %s", files[f], err.line, err.msg);
+        if (rc)
+            return fail("%s: %s", files[f], err.msg);
         if (d.incomplete)
             fprintf(stderr, "calibrate: note: %s is marked incomplete; using its %ld finished"
                             " points\n", files[f], d.count);

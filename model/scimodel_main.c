@@ -114,8 +114,10 @@ static int load_params(const char *path, model_params *p)
     int rc = model_params_read(path, p, &err);
     if (rc == -1)
         fprintf(stderr, "scimodel: --params '%s': %s\n", path, err.msg);
-    else if (rc)
+    else if (rc && err.line > 0)
         fprintf(stderr, "scimodel: %s:%ld: %s\n", path, err.line, err.msg);
+    else if (rc)
+        fprintf(stderr, "scimodel: %s: %s\n", path, err.msg);
     return rc ? EXIT_FAILURE : 0;
 }
 
