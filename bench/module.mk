@@ -9,3 +9,11 @@ PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c $(BENCH_COMMON)
 TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c
+
+# make bench: scibench against its floor, mpibench against OSU osu_latency
+BENCH_TARGETS += bench-shm bench-mpi
+.PHONY: bench-shm bench-mpi
+bench-shm: bin/scibench
+	bench/bench.sh shm bin
+bench-mpi: bin/mpibench
+	bench/bench.sh mpi bin
