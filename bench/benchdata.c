@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "topo/atomicfile.h"
 #include "topo/parse.h"
 
 #define MAGIC "# scitorus-bench 1"
@@ -203,15 +203,12 @@ static int read_lines(FILE *fp, bench_data *d, bench_read_error *err)
 
 int bench_data_read(const char *path, bench_data *d, bench_read_error *err)
 {
-    struct stat st;
     memset(d, 0, sizeof *d);
-    FILE *fp = fopen(path, "r");
-    if (!fp || fstat(fileno(fp), &st) != 0 || S_ISDIR(st.st_mode)) {
+    FILE *fp = file_open_input(path);
+    if (!fp) {
         err->line = 0;
-        err->sys_errno = fp ? EISDIR : errno;
+        err->sys_errno = errno;
         snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
-        if (fp)
-            fclose(fp);
         return -1;
     }
     int rc = read_lines(fp, d, err);

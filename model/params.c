@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "topo/atomicfile.h"
 #include "topo/parse.h"
@@ -248,19 +247,16 @@ static int finish(reader *r, model_params *p, long lines, model_params_error *er
 int model_params_read(const char *path, model_params *p, model_params_error *err)
 {
     reader r;
-    struct stat st;
     char *buf = NULL;
     size_t cap = 0;
     long line = 0;
     int rc = 0;
 
-    FILE *fp = fopen(path, "r");
-    if (!fp || fstat(fileno(fp), &st) != 0 || S_ISDIR(st.st_mode)) {
+    FILE *fp = file_open_input(path);
+    if (!fp) {
         err->line = 0;
-        err->sys_errno = fp ? EISDIR : errno;
+        err->sys_errno = errno;
         snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
-        if (fp)
-            fclose(fp);
         return -1;
     }
     memset(p, 0, sizeof *p);

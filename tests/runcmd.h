@@ -128,4 +128,33 @@ static inline void run_assert_error(const run_result *r, int status, const char 
     cr_assert_null(strstr(r->err, "runtime error"), "%s", what);
 }
 
+/* A private temporary directory for one test: tmpl is "/tmp/...-XXXXXX". */
+static inline void run_tmpdir_make(char *tmpl)
+{
+    cr_assert_not_null(mkdtemp(tmpl), "mkdtemp %s", tmpl);
+}
+
+static inline void run_tmpdir_remove(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* Waits up to limit_s for pid (started by the test) to end; returns its exit
+ * status or 128 + signal, or -1 after killing its process group on timeout. */
+static inline int run_wait_exit(pid_t pid, int limit_s)
+{
+    int st;
+    for (int i = 0; i < limit_s * 100; i++) {
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        usleep(10000);
+    }
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    return -1;
+}
+
 #endif

@@ -114,7 +114,7 @@ static const char garbage[] = "\x89\x01\xff\xfe\x00\x13" "binary" "\x00\x7f\x80"
 
 Test(badinput, params_file_formats)
 {
-    cr_assert_not_null(mkdtemp(dir));
+    run_tmpdir_make(dir);
     char *big = big_line("o0_ns = ");
     static const struct { const char *name, *data; size_t len; int status; const char *word; } c[] = {
         {"empty.params", "", 0, 1, "missing required key 'o0_ns'"},
@@ -137,6 +137,7 @@ Test(badinput, params_file_formats)
         run_free(&r);
     }
     free(big);
+    run_tmpdir_remove(dir);
 }
 
 #define HDR "# scitorus-bench 1\n# topology: ring 2\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\n"
@@ -145,7 +146,7 @@ Test(badinput, params_file_formats)
 
 Test(badinput, bench_file_formats)
 {
-    cr_assert_not_null(mkdtemp(dir));
+    run_tmpdir_make(dir);
     char *big = big_line("pp\t");
     char *bigf = malloc(strlen(big) + sizeof HDR);
     strcpy(bigf, HDR);
@@ -175,4 +176,5 @@ Test(badinput, bench_file_formats)
     }
     free(big);
     free(bigf);
+    run_tmpdir_remove(dir);
 }

@@ -13,14 +13,12 @@
 static char dir[] = "/tmp/scitorus-fault-XXXXXX";
 static int mounted;
 
-static void setup(void) { cr_assert_not_null(mkdtemp(dir)); }
+static void setup(void) { run_tmpdir_make(dir); }
 static void teardown(void)
 {
-    char cmd[128];
     if (mounted)
         umount2(dir, MNT_DETACH);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    (void)system(cmd);
+    run_tmpdir_remove(dir);
 }
 TestSuite(faults, .init = setup, .fini = teardown, .timeout = 120);
 
@@ -81,19 +79,6 @@ static pid_t spawn(char *const argv[])
     return pid;
 }
 
-static int wait_exit(pid_t pid, int limit_s)
-{
-    int st;
-    for (int i = 0; i < limit_s * 100; i++) {
-        if (waitpid(pid, &st, WNOHANG) == pid)
-            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        usleep(10000);
-    }
-    kill(-pid, SIGKILL);
-    waitpid(pid, &st, 0);
-    return -1;
-}
-
 Test(faults, killed_parent_leaves_no_orphan_and_no_file)
 {
     char out[300];
@@ -107,7 +92,7 @@ Test(faults, killed_parent_leaves_no_orphan_and_no_file)
         n = pids_with(out, procs, 8);
     cr_assert_eq(n, 2, "expected parent and child, found %d", n);
     kill(pid, SIGKILL);
-    cr_assert_eq(wait_exit(pid, 10), 128 + SIGKILL);
+    cr_assert_eq(run_wait_exit(pid, 10), 128 + SIGKILL);
     for (int i = 0; i < 300 && pids_with(out, procs, 8) > 0; i++)
         usleep(10000);
     cr_assert_eq(pids_with(out, procs, 8), 0, "orphaned benchmark process");
@@ -130,7 +115,7 @@ Test(faults, killed_mpi_rank_ends_the_job)
     cr_assert_eq(n, 2, "expected 2 ranks, found %d", n);
     usleep(300000);
     kill(ranks[1], SIGKILL);
-    int status = wait_exit(pid, 30);
+    int status = run_wait_exit(pid, 30);
     cr_assert(status != 0 && status != -1 && status != 124, "mpirun exit %d", status);
     for (int i = 0; i < 300 && pids_with(out, ranks, 8) > 0; i++)
         usleep(10000);

@@ -8,16 +8,12 @@
 #include <unistd.h>
 
 #include "model/params.h"
+#include "tests/runcmd.h"
 
 static char tmpdir[] = "/tmp/scitorus-params-XXXXXX";
 
-static void setup(void) { cr_assert_not_null(mkdtemp(tmpdir)); }
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    cr_assert_eq(system(cmd), 0);
-}
+static void setup(void) { run_tmpdir_make(tmpdir); }
+static void teardown(void) { run_tmpdir_remove(tmpdir); }
 
 static const char *write_file(const char *name, const char *text)
 {

@@ -7,13 +7,8 @@
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-plots-XXXXXX";
-static void setup(void) { cr_assert_not_null(mkdtemp(dir)); }
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
-}
+static void setup(void) { run_tmpdir_make(dir); }
+static void teardown(void) { run_tmpdir_remove(dir); }
 TestSuite(plots, .init = setup, .fini = teardown, .timeout = 120);
 
 static long file_size(const char *path)

@@ -11,13 +11,8 @@
 
 static char dir[] = "/tmp/scitorus-sb-XXXXXX";
 
-static void setup(void) { cr_assert_not_null(mkdtemp(dir)); }
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
-}
+static void setup(void) { run_tmpdir_make(dir); }
+static void teardown(void) { run_tmpdir_remove(dir); }
 
 TestSuite(scibench, .init = setup, .fini = teardown, .timeout = 120);
 
@@ -159,19 +154,6 @@ static pid_t start_sweep(const char *out, const char *errfile, const char *extra
     return pid;
 }
 
-static int wait_exit(pid_t pid, int limit_s)
-{
-    int st;
-    for (int i = 0; i < limit_s * 100; i++) {
-        if (waitpid(pid, &st, WNOHANG) == pid)
-            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        usleep(10000);
-    }
-    kill(pid, SIGKILL);
-    waitpid(pid, &st, 0);
-    return -1;
-}
-
 /* Every finished row complete; ends '# incomplete'. */
 static long assert_incomplete(const char *out)
 {
@@ -190,7 +172,7 @@ Test(scibench, killed_peer_makes_survivor_exit_1)
     pid_t kids[8];
     cr_assert_eq(children_of(pid, kids, 8), 1);
     kill(kids[0], SIGKILL);
-    cr_assert_eq(wait_exit(pid, 10), 1);
+    cr_assert_eq(run_wait_exit(pid, 10), 1);
     assert_incomplete(out);
 }
 
@@ -201,7 +183,7 @@ Test(scibench, sigint_keeps_finished_points_and_resume_completes)
     pid_t kids[8];
     cr_assert_eq(children_of(pid, kids, 8), 1);
     kill(pid, SIGINT);
-    cr_assert_eq(wait_exit(pid, 10), 1);
+    cr_assert_eq(run_wait_exit(pid, 10), 1);
     cr_assert_eq(kill(kids[0], 0), -1, "child process left behind");
     long before = assert_incomplete(out);
     run_result r = run_cmd(run_prog("scibench", 0), 120, "--resume", out, NULL);

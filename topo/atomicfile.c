@@ -78,3 +78,16 @@ void atomic_file_abort(atomic_file *af)
         unlink(af->tmp_path);
     release(af);
 }
+
+FILE *file_open_input(const char *path)
+{
+    struct stat st;
+    FILE *fp = fopen(path, "r");
+    if (fp && fstat(fileno(fp), &st) == 0 && !S_ISDIR(st.st_mode))
+        return fp;
+    if (fp) {
+        fclose(fp);
+        errno = EISDIR;
+    }
+    return NULL;
+}

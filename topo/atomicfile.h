@@ -1,6 +1,7 @@
 /* atomicfile: write an output file under a temporary name in the same
  * directory and rename it into place on success, so an interrupted or
- * failed run never leaves a half-written file at the target path. */
+ * failed run never leaves a half-written file at the target path; and open
+ * an input file, refusing directories, for the readers. */
 #ifndef SCITORUS_ATOMICFILE_H
 #define SCITORUS_ATOMICFILE_H
 
@@ -23,5 +24,9 @@ int atomic_file_commit(atomic_file *af);
 
 /* Closes and removes the temporary file; frees af's strings. */
 void atomic_file_abort(atomic_file *af);
+
+/* Opens path for reading.  Returns the stream, or NULL with errno set
+ * (EISDIR for a directory, which fopen would accept). */
+FILE *file_open_input(const char *path);
 
 #endif
