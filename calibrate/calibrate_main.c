@@ -691,6 +691,16 @@ int main(int argc, char **argv)
         goto out;
     }
     print_params(&o, &ps, &res);
+    if (res.clamped[0])
+        printf("\nnote: negative within 2 standard errors of zero, written as 0 (a time or a"
+               " slope cannot be negative): %s\n", res.clamped);
+    if (res.infeasible) {
+        rc = fail("%s is significantly negative: the model does not describe this data "
+                  "(see the residuals); no params file written, the data is kept in %s",
+                  res.infeasible_what, o.data[0]);
+        fit_result_free(&res);
+        goto out;
+    }
     if (o.nvalidate)
         rc = validate(&o, &res.params);
     snprintf(params_path, sizeof params_path, "data/params/%s-%s.params", host, o.backend);

@@ -178,6 +178,23 @@ typedef struct solved {
     double chi2;
 } solved;
 
+/* Standard error of coefficient j, with the covariance scaled by chi2/dof
+ * when the points scatter more than their error bars say. */
+static double coef_err(const solved *sol, size_t j, int dof)
+{
+    double scale = dof > 0 && sol->chi2 / dof > 1 ? sol->chi2 / dof : 1;
+    return sqrt(scale * gsl_matrix_get(sol->cov, j, j));
+}
+
+/* 0 when some o(m) slope or intercept is significantly negative. */
+static int segments_feasible(const design *d, const solved *sol, int dof)
+{
+    for (size_t j = 0; j < (size_t)(2 * d->segments); j++)
+        if (gsl_vector_get(sol->c, j) + FIT_CLAMP_SIGMAS * coef_err(sol, j, dof) < 0)
+            return 0;
+    return 1;
+}
+
 static int solve(const design *d, const fit_point *pts, size_t n, double mref, int robust,
                  solved *out)
 {
@@ -254,7 +271,9 @@ static void try_cuts(search *s, design *d, int seg, size_t first)
 {
     if (seg == d->segments) {
         solved sol = {NULL, NULL, 0};
-        if (solve(d, s->pts, s->n, s->opt->mref_bytes, 0, &sol) == 0) {
+        int dof = (int)s->n - design_cols(d);
+        if (solve(d, s->pts, s->n, s->opt->mref_bytes, 0, &sol) == 0 &&
+            (d->segments == 1 || segments_feasible(d, &sol, dof))) {
             /* a breakpoint chosen by search is a parameter too */
             double b = bic(sol.chi2, s->n, design_cols(d) + d->segments - 1);
             if (b < s->best_bic) {
@@ -296,6 +315,40 @@ static size_t distinct_sizes(const fit_point *pts, size_t n, double *out)
 static void set_source(fit_result *res, model_param_id id, const char *src)
 {
     snprintf(res->params.source[id], sizeof res->params.source[id], "%s", src);
+}
+
+/* One value: clamp to 0 if negative within FIT_CLAMP_SIGMAS errors. */
+static void clamp_one(fit_result *res, const char *name, double *v, double err)
+{
+    size_t len = strlen(res->clamped);
+    if (*v >= 0)
+        return;
+    if (isnan(err) || *v + FIT_CLAMP_SIGMAS * err < 0) {
+        res->infeasible = 1;
+        snprintf(res->infeasible_what, sizeof res->infeasible_what, "%s = %.4g +- %.2g", name,
+                 *v, err);
+        return;
+    }
+    snprintf(res->clamped + len, sizeof res->clamped - len, "%s%s %.3g +- %.2g", len ? ", " : "",
+             name, *v, err);
+    *v = 0;
+}
+
+static void clamp_negatives(fit_result *res)
+{
+    model_params *p = &res->params;
+    double *v[MODEL_P_COUNT] = {&p->o0_ns, &p->o1_ns_per_byte, &p->lp_ns, &p->lf_ns, &p->ls_ns};
+    for (int k = 0; k < MODEL_P_COUNT; k++)
+        if (res->measured[k])
+            clamp_one(res, model_param_key[k], v[k], p->err[k]);
+    for (int i = 0; i < p->o_segments; i++) {
+        char name[40];
+        snprintf(name, sizeof name, "o_seg%d_ns_per_byte", i + 1);
+        /* searched segmentations have no significantly negative slope */
+        clamp_one(res, name, &p->oseg[i].ns_per_byte, fabs(p->oseg[i].ns_per_byte));
+        snprintf(name, sizeof name, "o_seg%d_ns", i + 1);
+        clamp_one(res, name, &p->oseg[i].ns, fabs(p->oseg[i].ns));
+    }
 }
 
 static void fill_result(const design *d, const solved *sol, const fit_point *pts, size_t n,
@@ -345,6 +398,7 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
         p->oseg[i] = (model_oseg){d->from[i], gsl_vector_get(sol->c, (size_t)(2 * i)),
                                   gsl_vector_get(sol->c, (size_t)(2 * i + 1))};
     res->segments = d->segments;
+    clamp_negatives(res);
 
     /* residuals, chi2/dof and weighted R^2 */
     double sw = 0, swy = 0, sst = 0;

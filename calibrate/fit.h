@@ -18,6 +18,8 @@
 #define FIT_SPEED_OF_LIGHT_M_PER_S 299792458.0
 #define FIT_CABLE_VELOCITY_FACTOR 0.5
 #define FIT_DEFAULT_CABLE_M 1.0
+/* "significantly negative": more than two standard errors below zero */
+#define FIT_CLAMP_SIGMAS 2.0
 
 typedef struct fit_point {
     double size_bytes;
@@ -46,6 +48,13 @@ typedef struct fit_result {
     double chi2, chi2_dof, r2;
     double bic;
     size_t n;                        /* points used */
+    /* Negative times and slopes mean nothing physically: a fitted value
+     * below zero but within FIT_CLAMP_SIGMAS standard errors of it is set
+     * to 0 and named in `clamped`; a significantly negative one sets
+     * `infeasible` (the model does not describe the data). */
+    char clamped[256];
+    int infeasible;
+    char infeasible_what[128];
     double *residual_ns;             /* y - prediction, n entries (malloc'ed) */
     double *predicted_ns;
 } fit_result;

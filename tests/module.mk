@@ -3,7 +3,7 @@
 # make fuzz [FUZZ_SECONDS=60]   each libFuzzer target for FUZZ_SECONDS
 # make memcheck                 valgrind over scimodel's modes and calibrate --data
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := params benchdata parsers
+FUZZ_TARGETS ?= params benchdata parsers
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
 FUZZ_LIB     := topo/topo.c topo/parse.c topo/atomicfile.c model/params.c model/model.c \
@@ -31,7 +31,9 @@ fuzz: $(FUZZ_BINS)
 	    -artifact_prefix=tests/fuzz/artifacts/$$t- -print_final_stats=1 \
 	    build/fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>&1 | \
 	    grep -E '^(stat::number_of_executed_units|stat::peak_rss|==.*ERROR|SUMMARY)|Done' || true; \
-	  if ls tests/fuzz/artifacts/$$t-* >/dev/null 2>&1; then echo "fuzz: $$t: CRASH, see tests/fuzz/artifacts"; exit 1; fi; \
+	  if ls tests/fuzz/artifacts/$$t-crash-* tests/fuzz/artifacts/$$t-leak-* tests/fuzz/artifacts/$$t-timeout-* \
+	        tests/fuzz/artifacts/$$t-oom-* >/dev/null 2>&1; then \
+	    echo "fuzz: $$t: CRASH, see tests/fuzz/artifacts"; exit 1; fi; \
 	done
 
 MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect

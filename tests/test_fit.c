@@ -5,6 +5,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <string.h>
 
 #include "calibrate/fit.h"
 #include "model/model.h"
@@ -258,5 +259,36 @@ Test(fit, robust_fit_shrugs_off_an_outlier)
     opt.robust = 1;
     cr_assert_eq(fit_run(pts, n, &opt, &res), 0);
     cr_assert(fabs(res.params.lf_ns - 60) < 1, "lf %g", res.params.lf_ns);
+    fit_result_free(&res);
+}
+
+/* A flat o(m) measured with noise can fit a slightly negative slope: it is
+ * written as 0 and named; a clearly falling one is reported infeasible
+ * (params files reject negative values, and scimodel would refuse it). */
+Test(fit, negative_values_are_clamped_or_refused)
+{
+    fit_point pts[6];
+    long h = 1;
+    model_params flat = truth();
+    flat.o1_ns_per_byte = 0;
+    for (int i = 0; i < 6; i++) {
+        pts[i] = make_point(&flat, "2", &h, 1 << i, NULL, 0);
+        pts[i].y_ns -= 0.001 * (1 << i);   /* -0.0005 ns/B per o: noise-sized */
+        pts[i].sigma_ns = 1;
+    }
+    fit_options opt;
+    fit_result res;
+    fit_options_default(&opt);
+    opt.max_segments = 1;
+    cr_assert_eq(fit_run(pts, 6, &opt, &res), 0);
+    cr_assert_eq(res.params.o1_ns_per_byte, 0);
+    cr_assert_not_null(strstr(res.clamped, "o1_ns_per_byte"), "%s", res.clamped);
+    cr_assert_not(res.infeasible);
+    fit_result_free(&res);
+    for (int i = 0; i < 6; i++)
+        pts[i].y_ns -= 2.0 * (1 << i);     /* a steep fall: not noise */
+    cr_assert_eq(fit_run(pts, 6, &opt, &res), 0);
+    cr_assert(res.infeasible);
+    cr_assert_not_null(strstr(res.infeasible_what, "o1_ns_per_byte"));
     fit_result_free(&res);
 }
