@@ -2,6 +2,8 @@
  * counts, dimension-order routing and the destination enumerator. */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "topo/topo.h"
 
@@ -151,4 +153,46 @@ Test(topo, iterator_visits_every_other_node_once)
         n++;
     }
     cr_assert_eq(n, 29);
+}
+
+#include <sys/stat.h>
+
+#include "topo/atomicfile.h"
+
+/* Writing "atomically" to /dev/null must not rename a regular file over the
+ * device node (a bad-input test once replaced this machine's /dev/null). */
+Test(atomicfile, device_targets_are_written_in_place)
+{
+    atomic_file af;
+    struct stat st;
+    cr_assert_eq(atomic_file_open(&af, "/dev/null"), 0);
+    fputs("discarded\n", af.fp);
+    cr_assert_eq(atomic_file_commit(&af), 0);
+    cr_assert_eq(stat("/dev/null", &st), 0);
+    cr_assert(S_ISCHR(st.st_mode), "/dev/null is no longer a character device");
+}
+
+Test(atomicfile, regular_files_are_replaced_whole)
+{
+    char dir[] = "/tmp/scitorus-af-XXXXXX", path[64];
+    atomic_file af;
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out", dir);
+    FILE *fp = fopen(path, "w");
+    fputs("old\n", fp);
+    fclose(fp);
+    cr_assert_eq(atomic_file_open(&af, path), 0);
+    fputs("new\n", af.fp);
+    fp = fopen(path, "r");   /* until commit, readers see the old file */
+    char buf[16] = "";
+    cr_assert_not_null(fgets(buf, sizeof buf, fp));
+    fclose(fp);
+    cr_assert_str_eq(buf, "old\n");
+    cr_assert_eq(atomic_file_commit(&af), 0);
+    fp = fopen(path, "r");
+    cr_assert_not_null(fgets(buf, sizeof buf, fp));
+    fclose(fp);
+    cr_assert_str_eq(buf, "new\n");
+    unlink(path);
+    rmdir(dir);
 }

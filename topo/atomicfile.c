@@ -15,12 +15,30 @@ static void release(atomic_file *af)
     af->fp = NULL;
 }
 
+/* Non-regular targets are written in place (see the header). */
+static int open_direct(atomic_file *af, const char *path)
+{
+    af->tmp_path = NULL;
+    af->path = strdup(path);
+    af->fp = af->path ? fopen(path, "w") : NULL;
+    if (!af->fp) {
+        int e = af->path ? errno : ENOMEM;
+        release(af);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
 int atomic_file_open(atomic_file *af, const char *path)
 {
     static const char suffix[] = ".tmp.XXXXXX";
     size_t len = strlen(path);
+    struct stat st;
     int fd;
 
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return open_direct(af, path);
     af->fp = NULL;
     af->path = strdup(path);
     af->tmp_path = malloc(len + sizeof suffix);
@@ -57,6 +75,15 @@ fail:;
 int atomic_file_commit(atomic_file *af)
 {
     int e = 0;
+    if (!af->tmp_path) {   /* direct: a device or a FIFO, nothing to rename */
+        if (fflush(af->fp) != 0 || ferror(af->fp))
+            e = errno ? errno : EIO;
+        if (fclose(af->fp) != 0 && !e)
+            e = errno ? errno : EIO;
+        release(af);
+        errno = e;
+        return e ? -1 : 0;
+    }
     if (fflush(af->fp) != 0 || ferror(af->fp) || fsync(fileno(af->fp)) != 0)
         e = errno ? errno : EIO;
     if (fclose(af->fp) != 0 && !e)

@@ -10,11 +10,13 @@
 typedef struct atomic_file {
     FILE *fp;          /* write here */
     char *path;        /* final name (owned copy) */
-    char *tmp_path;    /* "<path>.tmp.XXXXXX" (owned) */
+    char *tmp_path;    /* "<path>.tmp.XXXXXX" (owned); NULL when direct */
 } atomic_file;
 
-/* Creates the temporary file.  Returns 0, or -1 with errno set (nothing is
- * left behind). */
+/* Creates the temporary file.  A target that exists and is not a regular
+ * file (/dev/null, /dev/stdout, a FIFO, a terminal) is opened and written
+ * directly instead: renaming over it would replace the device node with a
+ * regular file.  Returns 0, or -1 with errno set (nothing is left behind). */
 int atomic_file_open(atomic_file *af, const char *path);
 
 /* Flushes, fsyncs, closes and renames onto the final path.  Returns 0, or -1
