@@ -22,7 +22,7 @@ dimlabel(i) = system(sprintf("head -1 '%s' | cut -f%d | sed 's/^[a-z]*_\\([0-9]*
 
 set multiplot layout 1,2 title title font ",14"
 set grid
-set key top left
+set key outside right top
 set xlabel "total number of nodes N"
 # log y in both variants: 1D grows linearly, and the differences between
 # 2D, 3D and 4D that decide the crossovers are a few percent
@@ -56,6 +56,7 @@ do for [panel in "avg multicast"] {
     }
     set yrange [ybot/1.1:ytop*1.1]
     set ytics autofreq
+    set format y (ytop/ybot >= 1000 ? "10^{%L}" : "%g")
     if (ytop/ybot < 1000) { do for [k=-4:8] { set ytics add (2*10**k, 5*10**k) } }
     plot for [i=first:first+nd-1] sweep skip 1 using 1:(column(i)*scale) with lines lw 2 title dimlabel(i), \
          xo skip 1 using (is(panel) ? inrange($4) : NaN):(ybot/1.1):(0):(ytop*1.1-ybot/1.1) with vectors nohead dt 2 lc "gray40" notitle, \
