@@ -304,7 +304,7 @@ static int choose_cpus(cli *c)
 static int choose_destinations(cli *c)
 {
     topo_shape *s = &c->cfg.shape;
-    long h[TOPO_MAX_DIMS], src[TOPO_MAX_DIMS] = {0};
+    long h[TOPO_MAX_DIMS];
     int badd;
     if ((c->have_hops > 0) + c->have_dst + c->all_dst > 1)
         return usage_error(c, "--hops/--dst/--all-dst: give only one of them");
@@ -337,7 +337,6 @@ static int choose_destinations(cli *c)
             h[i] = s->n[i] / 2;
     }
     /* node 0 is the source: the destination's coordinates are the hops */
-    (void)src;
     c->cfg.dsts[0] = topo_coords_to_rank(s, h);
     return 0;
 }

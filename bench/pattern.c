@@ -15,6 +15,9 @@
 #define BATCH_TIMER_FACTOR 100
 /* Warm-up per point: caches, page faults, CPU frequency. */
 #define WARMUP_ITERATIONS 200
+/* One-way: the batch's single acknowledgement costs about one round trip,
+ * so at least 100 messages per batch keep it near 1% of OW = time / reps. */
+#define OW_MIN_REPS 100
 #define WARMUP_MIN_NS 5e6
 
 typedef struct engine {
@@ -208,7 +211,8 @@ static int measure_point(engine *e, long dst, long size, double batch_min_ns,
         warm++;
     } while (warm < WARMUP_ITERATIONS || be->now_ns() - t0 < WARMUP_MIN_NS);
     double iter_ns = (be->now_ns() - t0) / (double)warm;
-    while ((double)reps * iter_ns < batch_min_ns)
+    while ((double)reps * iter_ns < batch_min_ns ||
+           (cfg->pattern == BENCH_OW && reps < OW_MIN_REPS))
         reps *= 2;
 
     bench_stats_reset(st);
