@@ -216,3 +216,27 @@ Test(scibench, usage_errors)
         run_free(&r);
     }
 }
+
+/* One-way (thesis Fig. 6): a burst of reps messages and one acknowledgement;
+ * the batch is long enough to amortize the acknowledgement, and a
+ * destination more than one hop away is refused. */
+Test(scibench, one_way_pattern)
+{
+    const char *out = file("ow.tsv");
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--pattern", "ow", "--sizes", "8,1024",
+                           "--max-time", "0.2", "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    bench_data d = read_ok(out);
+    cr_assert_eq(d.count, 2);
+    cr_assert_str_eq(bench_data_header(&d, "pattern"), "ow");
+    for (int i = 0; i < 2; i++) {
+        cr_assert_str_eq(d.points[i].pattern, "ow");
+        cr_assert_geq(d.points[i].reps, 100);
+        cr_assert_gt(d.points[i].min_ns, 0);
+    }
+    bench_data_free(&d);
+    run_free(&r);
+    r = run_cmd(run_prog("scibench", 0), 30, "--pattern", "ow", "--ring", "4", NULL);
+    run_assert_error(&r, 2, "--pattern ow", "ow over 2 hops");
+    run_free(&r);
+}
