@@ -196,3 +196,19 @@ Test(calibrate, usage_errors)
         run_free(&r);
     }
 }
+
+/* --backend mpi: calibrate starts mpibench through mpirun and fits it. */
+Test(calibrate, mpi_backend_through_mpirun)
+{
+    const char *params = path("mpi.params"), *data = path("mpi.tsv");
+    run_result r = run_cmd("/usr/bin/timeout", 200, "120", CALIBRATE, "--backend", "mpi",
+                           "--mpirun", "mpirun --oversubscribe", "--bench",
+                           run_prog("mpibench", 1), "--sizes", "8,64,512,4096", "--max-time",
+                           "0.2", "--rel-error", "0.01", "-q", "--bench-out", data, "-o",
+                           params, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    model_params p = read_params(params);
+    cr_assert_str_eq(p.source[MODEL_P_O0], "measured");
+    cr_assert_gt(p.o0_ns, 0);
+    run_free(&r);
+}
