@@ -95,10 +95,12 @@ check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
 	        ASAN_OPTIONS=abort_on_error=0 \
 	        LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
-	pass=0; fail=0; status=0; \
+	pass=0; fail=0; status=0; : >build/check-failures.log; \
 	for t in $(TEST_BINS); do \
 	  echo "== $$t"; \
 	  $$t --jobs 1 2>&1 | tee build/last-test.log; rc=$${PIPESTATUS[0]}; \
+	  grep -E '^\[(----|FAIL)\]|CRASH|ERROR: (Address|Leak)Sanitizer|runtime error:' \
+	    build/last-test.log | grep -vE '^\[----\] *$$' | sed "s|^|$$(basename $$t): |" >>build/check-failures.log; \
 	  line=$$(grep 'Synthesis:' build/last-test.log | tail -n 1); \
 	  p=$$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$$line"); \
 	  f=$$(sed -n 's/.*Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2/p' <<<"$$line"); \
@@ -106,6 +108,9 @@ check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
 	  for x in $$f; do fail=$$((fail + x)); done; \
 	  if [ $$rc -ne 0 ]; then status=1; [ -n "$$line" ] || fail=$$((fail + 1)); fi; \
 	done; \
+	if [ -s build/check-failures.log ]; then \
+	  echo "== failures (assertion lines; full logs above)"; head -n 60 build/check-failures.log; \
+	fi; \
 	echo "check: $$pass passed, $$fail failed"; exit $$status
 
 # --- packages ---------------------------------------------------------------
