@@ -88,13 +88,16 @@ $(foreach t,$(TESTS),$(eval $(call test_template,$(t))))
 # command-line tests exercise ASan/UBSan builds too.  The closing line sums the
 # Criterion syntheses of all binaries.
 # Tests run one at a time (--jobs 1): several of them time real message
-# passing on a 2-core machine, and parallel tests would be the noise.
+# passing on a 2-core machine, and parallel tests would be the noise.  The
+# `sync` first writes back what the build left dirty, so the kernel's
+# writeback does not steal CPU from the first timed runs.
 check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
 	@export SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin \
 	        SCITORUS_ROOT=$(CURDIR) \
 	        ASAN_OPTIONS=abort_on_error=0 \
 	        LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
+	sync; \
 	pass=0; fail=0; status=0; : >build/check-failures.log; \
 	for t in $(TEST_BINS); do \
 	  echo "== $$t"; \
