@@ -13,6 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "bench/benchdata.h"
 #include "calibrate/fit.h"
 #include "model/params.h"
@@ -85,7 +88,8 @@ static const char usage_text[] =
 "                      points of the same configuration from several files\n"
 "                      are merged by their weighted median (SKaMPI)\n"
 "  --validate FILE     predict every point of FILE with the fitted parameters\n"
-"                      and print predicted vs measured (repeatable)\n"
+"                      and print predicted vs measured (repeatable; repeated\n"
+"                      configurations are merged as for --data)\n"
 "\n"
 "Model:\n"
 "  --stat S            min (default, as the thesis) | median | mean\n"
@@ -611,6 +615,7 @@ static int validate(const options *o, const model_params *p)
     int rc = load_files(o->validate, o->nvalidate, o->stat, &vs);
     if (rc)
         return rc;
+    merge_repeats(&vs);   /* held-out runs repeated like --data's */
     double *err = malloc((vs.n ? vs.n : 1) * sizeof *err), worst = 0;
     printf("\nvalidation (held-out data):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm", "Fm",
            "Sm", "measured", "predicted", "error");
@@ -622,13 +627,8 @@ static int validate(const options *o, const model_params *p)
                vs.pts[i].hm, vs.pts[i].fm, vs.pts[i].sm, vs.pts[i].y_ns, pred, 100 * err[i]);
     }
     if (err && vs.n) {
-        for (size_t a = 1; a < vs.n; a++)   /* small n: insertion sort */
-            for (size_t b = a; b > 0 && err[b] < err[b - 1]; b--) {
-                double t = err[b];
-                err[b] = err[b - 1];
-                err[b - 1] = t;
-            }
-        double med = vs.n % 2 ? err[vs.n / 2] : (err[vs.n / 2 - 1] + err[vs.n / 2]) / 2;
+        gsl_sort(err, 1, vs.n);
+        double med = gsl_stats_median_from_sorted_data(err, 1, vs.n);
         printf("  median error %.2f%%, max error %.2f%% over %zu points\n", 100 * med,
                100 * worst, vs.n);
     }
