@@ -692,8 +692,8 @@ int main(int argc, char **argv)
     }
     print_params(&o, &ps, &res);
     if (res.clamped[0])
-        printf("\nnote: negative within 2 standard errors of zero, written as 0 (a time or a"
-               " slope cannot be negative): %s\n", res.clamped);
+        printf("\nnote: negative within 2 standard errors of zero, held at 0 and the rest"
+               " refitted (a time or a slope cannot be negative): %s\n", res.clamped);
     if (res.infeasible) {
         rc = fail("%s is significantly negative: the model does not describe this data "
                   "(see the residuals); no params file written, the data is kept in %s",

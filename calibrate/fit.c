@@ -132,6 +132,17 @@ typedef struct design {
     double from[MODEL_MAX_OSEG];     /* segment i starts at from[i] bytes */
     int free_net[NET];
     double net_fixed[NET];           /* value used when not free */
+    /* Active set of the non-negativity bounds: a column whose estimate came
+     * out negative (within FIT_CLAMP_SIGMAS errors) is held at 0 and the
+     * rest refitted, so the other parameters absorb it.  Zeroing it after
+     * the fit instead shifts the model by o1 (m - mref) at every size (the
+     * fit then misses its own data: 2-node ring at 1..16 B, o1 -0.39 +-
+     * 0.52, every point 30 ns above the model). held_* keep the estimate
+     * for the report. */
+    int o_held[2 * MODEL_MAX_OSEG];
+    int net_held[NET];
+    double o_held_value[2 * MODEL_MAX_OSEG], o_held_err[2 * MODEL_MAX_OSEG];
+    double net_held_value[NET], net_held_err[NET];
 } design;
 
 static int segment_of(const design *d, double m)
@@ -144,7 +155,35 @@ static int segment_of(const design *d, double m)
 
 static int design_cols(const design *d)
 {
-    return 2 * d->segments + d->free_net[0] + d->free_net[1] + d->free_net[2];
+    int p = d->free_net[0] + d->free_net[1] + d->free_net[2];
+    for (int j = 0; j < 2 * d->segments; j++)
+        p += !d->o_held[j];
+    return p;
+}
+
+/* Position in the solution vector of o column j (2s: intercept of segment
+ * s, 2s+1: its slope), or -1 when held at 0. */
+static int o_pos(const design *d, int j)
+{
+    if (d->o_held[j])
+        return -1;
+    int pos = 0;
+    for (int i = 0; i < j; i++)
+        pos += !d->o_held[i];
+    return pos;
+}
+
+/* Position of network parameter k, or -1 when not fitted. */
+static int net_pos(const design *d, int k)
+{
+    if (!d->free_net[k])
+        return -1;
+    int pos = 0;
+    for (int j = 0; j < 2 * d->segments; j++)
+        pos += !d->o_held[j];
+    for (int i = 0; i < k; i++)
+        pos += d->free_net[i];
+    return pos;
 }
 
 /* The reference size of segment s: mref for the single line (the thesis's
@@ -158,11 +197,12 @@ static void fill_row(const design *d, const fit_point *pt, double mref, gsl_matr
                      double *y_fixed)
 {
     int s = segment_of(d, pt->size_bytes), col = 0;
-    for (int k = 0; k < 2 * d->segments; k++)
-        gsl_matrix_set(X, i, (size_t)k, 0.0);
-    gsl_matrix_set(X, i, (size_t)(2 * s), 2.0);
-    gsl_matrix_set(X, i, (size_t)(2 * s + 1), 2.0 * (pt->size_bytes - seg_ref(d, s, mref)));
-    col = 2 * d->segments;
+    for (int j = 0; j < 2 * d->segments; j++)
+        if (!d->o_held[j])
+            gsl_matrix_set(X, i, (size_t)col++,
+                           j == 2 * s       ? 2.0
+                           : j == 2 * s + 1 ? 2.0 * (pt->size_bytes - seg_ref(d, s, mref))
+                                            : 0.0);
     *y_fixed = 0;
     for (int k = 0; k < NET; k++) {
         if (d->free_net[k])
@@ -189,9 +229,12 @@ static double coef_err(const solved *sol, size_t j, int dof)
 /* 0 when some o(m) slope or intercept is significantly negative. */
 static int segments_feasible(const design *d, const solved *sol, int dof)
 {
-    for (size_t j = 0; j < (size_t)(2 * d->segments); j++)
-        if (gsl_vector_get(sol->c, j) + FIT_CLAMP_SIGMAS * coef_err(sol, j, dof) < 0)
+    for (int j = 0; j < 2 * d->segments; j++) {
+        int pos = o_pos(d, j);
+        if (pos >= 0 && gsl_vector_get(sol->c, (size_t)pos) +
+                                FIT_CLAMP_SIGMAS * coef_err(sol, (size_t)pos, dof) < 0)
             return 0;
+    }
     return 1;
 }
 
@@ -317,10 +360,27 @@ static void set_source(fit_result *res, model_param_id id, const char *src)
     snprintf(res->params.source[id], sizeof res->params.source[id], "%s", src);
 }
 
+/* Coefficient / covariance at a solution position; a held column is 0. */
+static double sol_coef(const solved *sol, int pos)
+{
+    return pos < 0 ? 0.0 : gsl_vector_get(sol->c, (size_t)pos);
+}
+
+static double sol_cov(const solved *sol, int a, int b)
+{
+    return a < 0 || b < 0 ? 0.0 : gsl_matrix_get(sol->cov, (size_t)a, (size_t)b);
+}
+
+static void note_clamped(fit_result *res, const char *name, double v, double err)
+{
+    size_t len = strlen(res->clamped);
+    snprintf(res->clamped + len, sizeof res->clamped - len, "%s%s %.3g +- %.2g", len ? ", " : "",
+             name, v, err);
+}
+
 /* One value: clamp to 0 if negative within FIT_CLAMP_SIGMAS errors. */
 static void clamp_one(fit_result *res, const char *name, double *v, double err)
 {
-    size_t len = strlen(res->clamped);
     if (*v >= 0)
         return;
     if (isnan(err) || *v + FIT_CLAMP_SIGMAS * err < 0) {
@@ -329,8 +389,7 @@ static void clamp_one(fit_result *res, const char *name, double *v, double err)
                  *v, err);
         return;
     }
-    snprintf(res->clamped + len, sizeof res->clamped - len, "%s%s %.3g +- %.2g", len ? ", " : "",
-             name, *v, err);
+    note_clamped(res, name, *v, err);
     *v = 0;
 }
 
@@ -358,20 +417,22 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
     double mref = opt->mref_bytes;
     int dof = (int)n - design_cols(d);
     double scale = dof > 0 && sol->chi2 / dof > 1 ? sol->chi2 / dof : 1;
-    int col = 2 * d->segments;
     double *net[NET] = {&p->lp_ns, &p->lf_ns, &p->ls_ns};
 
     memset(p, 0, sizeof *p);
     model_params_clear_optional(p);
     p->mref_bytes = mref;
+    res->clamped[0] = '\0';
     for (int k = 0; k < NET; k++) {
         model_param_id id = net_id[k];
-        if (d->free_net[k]) {
-            *net[k] = gsl_vector_get(sol->c, (size_t)col);
-            p->err[id] = sqrt(scale * gsl_matrix_get(sol->cov, (size_t)col, (size_t)col));
-            col++;
+        int pos = net_pos(d, k);
+        if (pos >= 0 || d->net_held[k]) {
+            *net[k] = sol_coef(sol, pos);
+            p->err[id] = pos >= 0 ? sqrt(scale * sol_cov(sol, pos, pos)) : d->net_held_err[k];
             res->measured[id] = 1;
             set_source(res, id, "measured");
+            if (d->net_held[k])
+                note_clamped(res, model_param_key[id], d->net_held_value[k], d->net_held_err[k]);
         } else {
             *net[k] = d->net_fixed[k];
             char src[40];
@@ -380,23 +441,32 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
         }
     }
     /* o(m): segments; o0/o1 from the segment that holds mref */
-    int s = segment_of(d, mref);
-    double a = gsl_vector_get(sol->c, (size_t)(2 * s)), b = gsl_vector_get(sol->c, (size_t)(2 * s + 1));
+    int s = segment_of(d, mref), ia = o_pos(d, 2 * s), ib = o_pos(d, 2 * s + 1);
+    double a = sol_coef(sol, ia), b = sol_coef(sol, ib);
     double dm = mref - seg_ref(d, s, mref);
-    double vaa = gsl_matrix_get(sol->cov, (size_t)(2 * s), (size_t)(2 * s));
-    double vbb = gsl_matrix_get(sol->cov, (size_t)(2 * s + 1), (size_t)(2 * s + 1));
-    double vab = gsl_matrix_get(sol->cov, (size_t)(2 * s), (size_t)(2 * s + 1));
+    double vaa = sol_cov(sol, ia, ia), vbb = sol_cov(sol, ib, ib), vab = sol_cov(sol, ia, ib);
     p->o0_ns = a + b * dm;
     p->o1_ns_per_byte = b;
-    p->err[MODEL_P_O0] = sqrt(scale * (vaa + dm * dm * vbb + 2 * dm * vab));
-    p->err[MODEL_P_O1] = sqrt(scale * vbb);
+    p->err[MODEL_P_O0] = ia < 0 && dm == 0 ? d->o_held_err[2 * s]
+                                           : sqrt(scale * (vaa + dm * dm * vbb + 2 * dm * vab));
+    p->err[MODEL_P_O1] = ib < 0 ? d->o_held_err[2 * s + 1] : sqrt(scale * vbb);
     res->measured[MODEL_P_O0] = res->measured[MODEL_P_O1] = 1;
     set_source(res, MODEL_P_O0, "measured");
     set_source(res, MODEL_P_O1, "measured");
     p->o_segments = d->segments > 1 ? d->segments : 0;
     for (int i = 0; i < p->o_segments; i++)
-        p->oseg[i] = (model_oseg){d->from[i], gsl_vector_get(sol->c, (size_t)(2 * i)),
-                                  gsl_vector_get(sol->c, (size_t)(2 * i + 1))};
+        p->oseg[i] = (model_oseg){d->from[i], sol_coef(sol, o_pos(d, 2 * i)),
+                                  sol_coef(sol, o_pos(d, 2 * i + 1))};
+    for (int j = 0; j < 2 * d->segments; j++) {
+        char name[40];
+        if (!d->o_held[j])
+            continue;
+        if (d->segments == 1)
+            snprintf(name, sizeof name, "%s", model_param_key[j ? MODEL_P_O1 : MODEL_P_O0]);
+        else
+            snprintf(name, sizeof name, "o_seg%d_%s", j / 2 + 1, j % 2 ? "ns_per_byte" : "ns");
+        note_clamped(res, name, d->o_held_value[j], d->o_held_err[j]);
+    }
     res->segments = d->segments;
     clamp_negatives(res);
 
@@ -419,6 +489,46 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
     res->r2 = sst > 0 ? 1 - res->chi2 / sst : NAN;
     p->fit_r2 = res->r2;
     p->fit_chi2_dof = res->chi2_dof;
+}
+
+/* Holds at 0 the column whose estimate is the most negative in standard
+ * errors, if any is negative but within FIT_CLAMP_SIGMAS of 0, and returns 1
+ * (refit).  One at a time, as an active-set method adds constraints; a
+ * significantly negative one is left for fill_result to call infeasible.
+ * (A held column is not released again: with one bound active at a time,
+ * as in every case seen, releasing never applies.) */
+static int hold_negative(design *d, const solved *sol, size_t n)
+{
+    int dof = (int)n - design_cols(d), worst_j = -1, worst_k = -1;
+    double worst = 0;
+    if (design_cols(d) < 2)
+        return 0;   /* keep at least one column */
+    for (int j = 0; j < 2 * d->segments; j++) {
+        int pos = o_pos(d, j);
+        double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
+        if (pos >= 0 && v < 0 && v + FIT_CLAMP_SIGMAS * e >= 0 && v / e < worst)
+            worst = v / e, worst_j = j, worst_k = -1;
+    }
+    for (int k = 0; k < NET; k++) {
+        int pos = net_pos(d, k);
+        double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
+        if (pos >= 0 && v < 0 && v + FIT_CLAMP_SIGMAS * e >= 0 && v / e < worst)
+            worst = v / e, worst_j = -1, worst_k = k;
+    }
+    if (worst_j >= 0) {
+        int pos = o_pos(d, worst_j);
+        d->o_held[worst_j] = 1;
+        d->o_held_value[worst_j] = sol_coef(sol, pos);
+        d->o_held_err[worst_j] = coef_err(sol, (size_t)pos, dof);
+    } else if (worst_k >= 0) {
+        int pos = net_pos(d, worst_k);
+        d->free_net[worst_k] = 0;
+        d->net_fixed[worst_k] = 0;
+        d->net_held[worst_k] = 1;
+        d->net_held_value[worst_k] = sol_coef(sol, pos);
+        d->net_held_err[worst_k] = coef_err(sol, (size_t)pos, dof);
+    }
+    return worst_j >= 0 || worst_k >= 0;
 }
 
 int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *res)
@@ -451,7 +561,10 @@ int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *
     solved sol = {NULL, NULL, 0};
     if (rc == 0 && isinf(s.best_bic))
         rc = -1;
-    if (rc == 0 && (rc = solve(&s.best, pts, n, opt->mref_bytes, opt->robust, &sol)) == 0) {
+    while (rc == 0 && (rc = solve(&s.best, pts, n, opt->mref_bytes, opt->robust, &sol)) == 0 &&
+           hold_negative(&s.best, &sol, n))
+        solved_free(&sol);
+    if (rc == 0) {
         res->bic = s.best_bic;
         fill_result(&s.best, &sol, pts, n, opt, res);
     }

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <string.h>
 
@@ -290,5 +291,48 @@ Test(fit, negative_values_are_clamped_or_refused)
     cr_assert_eq(fit_run(pts, 6, &opt, &res), 0);
     cr_assert(res.infeasible);
     cr_assert_not_null(strstr(res.infeasible_what, "o1_ns_per_byte"));
+    fit_result_free(&res);
+}
+
+/* A slope held at 0 is a constraint of the fit, not an edit after it: the
+ * other parameters are refitted.  Oracle: with o1 = 0, o0 and lf set the two
+ * hop counts' levels independently, so the least-squares model of each ring
+ * is the weighted mean of its points (the normal equations).  Zeroing o1
+ * after the fit instead leaves both rings off by 2 o1 (m - 64) at the small
+ * sizes (CI: a 2-node ring's points 30 ns above their own fit). */
+Test(fit, clamped_slope_refits_the_other_parameters)
+{
+    static const double m[5] = {1, 2, 4, 8, 16};
+    static const double sigma[5] = {0.5, 2, 1, 3, 0.7};
+    fit_point pts[10];
+    double y[2][5], w[5];
+    long h1 = 1, h4 = 4;
+    model_params t = truth();
+    t.o1_ns_per_byte = 0;
+    for (int i = 0; i < 5; i++) {
+        pts[i] = make_point(&t, "2", &h1, m[i], NULL, 0);
+        pts[5 + i] = make_point(&t, "8", &h4, m[i], NULL, 0);
+        for (int r = 0; r < 2; r++) {
+            pts[5 * r + i].y_ns -= 0.3 * m[i] - 1.5;   /* falls with m: o1 < 0 */
+            pts[5 * r + i].sigma_ns = sigma[i] * 5;  /* ... within 2 errors */
+            y[r][i] = pts[5 * r + i].y_ns;
+        }
+        w[i] = 1 / (pts[i].sigma_ns * pts[i].sigma_ns);
+    }
+    fit_options opt;
+    fit_result res;
+    fit_options_default(&opt);
+    opt.max_segments = 1;
+    cr_assert_eq(fit_run(pts, 10, &opt, &res), 0);
+    cr_assert_eq(res.params.o1_ns_per_byte, 0);
+    cr_assert_not_null(strstr(res.clamped, "o1_ns_per_byte"), "%s", res.clamped);
+    cr_assert_not(res.infeasible);
+    for (int r = 0; r < 2; r++) {
+        double mean = gsl_stats_wmean(w, 1, y[r], 1, 5);
+        for (int i = 0; i < 5; i++)
+            cr_assert(fabs(res.predicted_ns[5 * r + i] - mean) < 1e-6 * mean,
+                      "ring %d, %g B: model %.6f, weighted mean %.6f", r ? 8 : 2, m[i],
+                      res.predicted_ns[5 * r + i], mean);
+    }
     fit_result_free(&res);
 }
