@@ -694,6 +694,10 @@ int main(int argc, char **argv)
     if (res.clamped[0])
         printf("\nnote: negative within 2 standard errors of zero, held at 0 and the rest"
                " refitted (a time or a slope cannot be negative): %s\n", res.clamped);
+    if (res.falling[0])
+        printf("\nwarning: o(m) falls with the message size in this data, more than 2 standard"
+               " errors below 0: %s; held at 0 and the rest refitted (see the residuals; small"
+               " messages often take another code path)\n", res.falling);
     if (res.infeasible) {
         rc = fail("%s is significantly negative: the model does not describe this data "
                   "(see the residuals); no params file written, the data is kept in %s",

@@ -140,6 +140,7 @@ typedef struct design {
      * 0.52, every point 30 ns above the model). held_* keep the estimate
      * for the report. */
     int o_held[2 * MODEL_MAX_OSEG];
+    int o_held_falling[2 * MODEL_MAX_OSEG];   /* significantly negative */
     int net_held[NET];
     double o_held_value[2 * MODEL_MAX_OSEG], o_held_err[2 * MODEL_MAX_OSEG];
     double net_held_value[NET], net_held_err[NET];
@@ -422,7 +423,7 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
     memset(p, 0, sizeof *p);
     model_params_clear_optional(p);
     p->mref_bytes = mref;
-    res->clamped[0] = '\0';
+    res->clamped[0] = res->falling[0] = '\0';
     for (int k = 0; k < NET; k++) {
         model_param_id id = net_id[k];
         int pos = net_pos(d, k);
@@ -465,7 +466,13 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
             snprintf(name, sizeof name, "%s", model_param_key[j ? MODEL_P_O1 : MODEL_P_O0]);
         else
             snprintf(name, sizeof name, "o_seg%d_%s", j / 2 + 1, j % 2 ? "ns_per_byte" : "ns");
-        note_clamped(res, name, d->o_held_value[j], d->o_held_err[j]);
+        if (d->o_held_falling[j]) {
+            size_t len = strlen(res->falling);
+            snprintf(res->falling + len, sizeof res->falling - len, "%s%s %.3g +- %.2g",
+                     len ? ", " : "", name, d->o_held_value[j], d->o_held_err[j]);
+        } else {
+            note_clamped(res, name, d->o_held_value[j], d->o_held_err[j]);
+        }
     }
     res->segments = d->segments;
     clamp_negatives(res);
@@ -492,11 +499,16 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
 }
 
 /* Holds at 0 the column whose estimate is the most negative in standard
- * errors, if any is negative but within FIT_CLAMP_SIGMAS of 0, and returns 1
- * (refit).  One at a time, as an active-set method adds constraints; a
- * significantly negative one is left for fill_result to call infeasible.
- * (A held column is not released again: with one bound active at a time,
- * as in every case seen, releasing never applies.) */
+ * errors and returns 1 (refit); 0 when none is negative.  One at a time, as
+ * an active-set method adds constraints.  An o(m) column is held even when
+ * significantly negative: small messages are often slower than slightly
+ * larger ones (other code paths; seen here, 1 B 15 ns above 16 B, and in
+ * OSU tables), which a line o0 + o1 m >= 0 cannot follow; the best
+ * non-negative line is still the useful answer, with a warning.  A
+ * significantly negative lp, lf or ls means the model does not describe
+ * the data: left for fill_result to call infeasible.  (A held column is
+ * not released again: with one bound active at a time, as in every case
+ * seen, releasing never applies.) */
 static int hold_negative(design *d, const solved *sol, size_t n)
 {
     int dof = (int)n - design_cols(d), worst_j = -1, worst_k = -1;
@@ -506,7 +518,7 @@ static int hold_negative(design *d, const solved *sol, size_t n)
     for (int j = 0; j < 2 * d->segments; j++) {
         int pos = o_pos(d, j);
         double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
-        if (pos >= 0 && v < 0 && v + FIT_CLAMP_SIGMAS * e >= 0 && v / e < worst)
+        if (pos >= 0 && v < 0 && v / e < worst)
             worst = v / e, worst_j = j, worst_k = -1;
     }
     for (int k = 0; k < NET; k++) {
@@ -520,6 +532,8 @@ static int hold_negative(design *d, const solved *sol, size_t n)
         d->o_held[worst_j] = 1;
         d->o_held_value[worst_j] = sol_coef(sol, pos);
         d->o_held_err[worst_j] = coef_err(sol, (size_t)pos, dof);
+        d->o_held_falling[worst_j] =
+            d->o_held_value[worst_j] + FIT_CLAMP_SIGMAS * d->o_held_err[worst_j] < 0;
     } else if (worst_k >= 0) {
         int pos = net_pos(d, worst_k);
         d->free_net[worst_k] = 0;

@@ -49,10 +49,14 @@ typedef struct fit_result {
     double bic;
     size_t n;                        /* points used */
     /* Negative times and slopes mean nothing physically: a fitted value
-     * below zero but within FIT_CLAMP_SIGMAS standard errors of it is set
-     * to 0 and named in `clamped`; a significantly negative one sets
-     * `infeasible` (the model does not describe the data). */
+     * below zero but within FIT_CLAMP_SIGMAS standard errors of it is held
+     * at 0, the others refitted, and named in `clamped`; a significantly
+     * negative lp, lf or ls (or o0 of a segmented o(m)) sets `infeasible`
+     * (the model does not describe the data). */
     char clamped[256];
+    /* o(m) intercepts or slopes significantly below zero (o(m) falls with
+     * m in the data): held at 0 all the same, named here for a warning. */
+    char falling[256];
     int infeasible;
     char infeasible_what[128];
     double *residual_ns;             /* y - prediction, n entries (malloc'ed) */
