@@ -23,7 +23,8 @@ typedef struct bench_msg {
     int32_t node;          /* virtual node it arrives at (this hop) */
     int32_t target;        /* virtual node at the end of its route */
     int32_t in_dim;        /* dimension of the link it arrived on */
-    int32_t pad;
+    int32_t net;           /* which network, when several are measured
+                              interleaved (scibench --interleave); else 0 */
     int64_t len;           /* payload bytes */
 } bench_msg;
 

@@ -43,6 +43,13 @@ typedef struct cli {
     const char *out_path, *resume_path, *mpi_send, *cpus_text, *hops_text;
     char command[2048];
     bench_data resume_data;
+    /* --interleave SHAPE=FILE: more networks, measured with the main one */
+    struct {
+        topo_shape shape;
+        const char *text, *path;
+        long dst;   /* its destination (symmetric), unless --all-dst */
+    } extra[BENCH_MAX_NETS - 1];
+    int nextra;
 } cli;
 
 static const char usage_fmt[] =
@@ -98,12 +105,19 @@ static const char shm_opts[] =
 "  --procs P           processes (default 2), pinned to distinct CPUs\n"
 "  --cpus LIST         CPUs to pin to, e.g. 2,3 (default: the first P allowed)\n"
 "  --floor             only measure the bare floor (one cache-line flag bouncing\n"
-"                      between two CPUs) and print it\n";
+"                      between two CPUs) and print it\n"
+"  --interleave S=FILE also measure the ring or torus S (8, 4x4) into FILE, up\n"
+"                      to 7 times: the networks' points are measured batch by\n"
+"                      batch in turn, so a change of the machine's speed during\n"
+"                      the run hits them alike (compare hop counts on a noisy\n"
+"                      or shared machine); ping-pong, symmetric destinations or\n"
+"                      --all-dst; each point's --max-time is shared among them\n";
 static const char shm_examples[] =
 "  scibench --sizes 1..4096 -o ring2.tsv\n"
 "  scibench --ring 8 --sizes 8,64 --inject-forward 2000\n"
 "  scibench --torus 3x3 --all-dst --sizes 64\n"
-"  scibench --floor\n";
+"  scibench --floor\n"
+"  scibench --ring 2 -o r2.tsv --interleave 8=r8.tsv --interleave 6=r6.tsv\n";
 static const char mpi_intro[] =
 "MPI point-to-point latency benchmark (start it with mpirun); each rank is a\n"
 "node of the ring or torus, rank 0 measures with MPI_Wtime.\n";
@@ -144,7 +158,8 @@ static int bad(const cli *c, const char *opt, const char *arg, parse_status st, 
 }
 
 enum { O_PATTERN = 256, O_RING, O_TORUS, O_HOPS, O_DST, O_ALL_DST, O_SIZES, O_REL, O_MAXS,
-       O_MAXT, O_TIMEOUT, O_INJF, O_INJS, O_RESUME, O_PROCS, O_CPUS, O_FLOOR, O_SEND, O_ROUTE };
+       O_MAXT, O_TIMEOUT, O_INJF, O_INJS, O_RESUME, O_PROCS, O_CPUS, O_FLOOR, O_SEND, O_ROUTE,
+       O_INTERLEAVE };
 
 static const struct option long_options[] = {
     {"pattern", required_argument, NULL, O_PATTERN}, {"ring", required_argument, NULL, O_RING},
@@ -159,6 +174,7 @@ static const struct option long_options[] = {
     {"resume", required_argument, NULL, O_RESUME}, {"procs", required_argument, NULL, O_PROCS},
     {"cpus", required_argument, NULL, O_CPUS}, {"floor", no_argument, NULL, O_FLOOR},
     {"mpi-send", required_argument, NULL, O_SEND}, {"route", required_argument, NULL, O_ROUTE},
+    {"interleave", required_argument, NULL, O_INTERLEAVE},
     {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -175,6 +191,30 @@ static int set_topology(cli *c, const char *opt, const char *arg)
         return usage_error(c, "--ring '%s': a ring takes one number (use --torus)", arg);
     if (c->cfg.shape.nodes > BENCH_MAX_NODES)
         return usage_error(c, "%s '%s': more than %d nodes", opt, arg, BENCH_MAX_NODES);
+    return 0;
+}
+
+/* --interleave SHAPE=FILE */
+static int add_interleave(cli *c, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    char text[64];
+    topo_parse_error e;
+    if (c->nextra == BENCH_MAX_NETS - 1)
+        return usage_error(c, "--interleave '%s': at most %d extra networks", arg,
+                           BENCH_MAX_NETS - 1);
+    if (!eq || eq == arg || !eq[1] || (size_t)(eq - arg) >= sizeof text)
+        return usage_error(c, "--interleave '%s': expected SHAPE=FILE, e.g. 8=ring8.tsv", arg);
+    memcpy(text, arg, (size_t)(eq - arg));
+    text[eq - arg] = '\0';
+    topo_shape *sh = &c->extra[c->nextra].shape;
+    if (topo_shape_parse(text, sh, &e))
+        return usage_error(c, "--interleave '%s': %s at character %zu", arg, e.what, e.pos + 1);
+    if (sh->nodes > BENCH_MAX_NODES)
+        return usage_error(c, "--interleave '%s': more than %d nodes", arg, BENCH_MAX_NODES);
+    c->extra[c->nextra].text = arg;
+    c->extra[c->nextra].path = eq + 1;
+    c->nextra++;
     return 0;
 }
 
@@ -257,6 +297,8 @@ static int parse_option(cli *c, int opt, const char *arg)
     case 'q':
         c->cfg.quiet = 1;
         return 0;
+    case O_INTERLEAVE:
+        return add_interleave(c, arg);
     default:
         return EXIT_USAGE;
     }
@@ -264,10 +306,10 @@ static int parse_option(cli *c, int opt, const char *arg)
 
 static int backend_only(cli *c, int opt)
 {
-    static const int shm_only[] = {O_PROCS, O_CPUS, O_FLOOR};
+    static const int shm_only[] = {O_PROCS, O_CPUS, O_FLOOR, O_INTERLEAVE};
     static const int mpi_only[] = {O_SEND, O_ROUTE};
     const int *list = c->is_shm ? mpi_only : shm_only;
-    int n = c->is_shm ? 2 : 3;
+    int n = c->is_shm ? 2 : 4;
     for (int i = 0; i < n; i++)
         if (list[i] == opt)
             return 1;
@@ -445,12 +487,16 @@ static int load_resume(cli *c)
 }
 
 /* topology line of the header (mpibench knows its shape only after init) */
-static void fill_shape_header(const cli *c, bench_data *h)
+static void set_shape_header(const topo_shape *sh, bench_data *h)
 {
     char shape[TOPO_MAX_DIMS * 21];
-    topo_shape_format(&c->cfg.shape, shape, sizeof shape);
-    bench_data_set_header(h, "topology", "%s %s",
-                          c->cfg.shape.dims == 1 ? "ring" : "torus", shape);
+    topo_shape_format(sh, shape, sizeof shape);
+    bench_data_set_header(h, "topology", "%s %s", sh->dims == 1 ? "ring" : "torus", shape);
+}
+
+static void fill_shape_header(const cli *c, bench_data *h)
+{
+    set_shape_header(&c->cfg.shape, h);
 }
 
 static void fill_header(cli *c, bench_data *h)
@@ -550,47 +596,119 @@ static int mpi_topology(cli *c, int ranks, bench_data *header)
     return 0;
 }
 
-/* Output goes to an atomic file (or stdout); on failure the finished points
- * are kept and the file is marked incomplete. */
-static int measure(cli *c, int *argc, char ***argv)
+/* The networks of a run: the main one, then each --interleave network, a
+ * copy of the main configuration on its own shape with its symmetric
+ * destination (or every destination).  Returns how many, or -(exit status)
+ * on a usage error. */
+static int interleave_configs(cli *c, bench_config *cfgs, const char **paths)
+{
+    cfgs[0] = c->cfg;
+    paths[0] = c->out_path;
+    if (!c->nextra)
+        return 1;
+    if (c->cfg.done)
+        return -usage_error(c, "--resume: a run with --interleave cannot be resumed; run it"
+                               " again");
+    if (c->have_dst || c->have_hops)
+        return -usage_error(c, "--interleave: --dst and --hops name one network's node; the"
+                               " networks take their symmetric destinations or --all-dst");
+    if (c->cfg.pattern == BENCH_OW)
+        return -usage_error(c, "--interleave: measures ping-pong only (--pattern pp)");
+    for (int k = 0; k < c->nextra; k++) {
+        const topo_shape *sh = &c->extra[k].shape;
+        bench_config *g = &cfgs[k + 1];
+        if (sh->nodes < c->bcfg.procs)
+            return -usage_error(c, "--interleave '%s': more processes (%d) than its %ld nodes",
+                                c->extra[k].text, c->bcfg.procs, sh->nodes);
+        for (int j = 0; j <= k; j++)
+            if (paths[j] && strcmp(paths[j], c->extra[k].path) == 0)
+                return -usage_error(c, "--interleave '%s': '%s' is already an output of this"
+                                       " run", c->extra[k].text, c->extra[k].path);
+        paths[k + 1] = c->extra[k].path;
+        *g = c->cfg;
+        g->shape = *sh;
+        g->ndst = c->all_dst ? sh->nodes - 1 : 1;
+        g->dsts = malloc((size_t)g->ndst * sizeof *g->dsts);
+        if (!g->dsts) {
+            fprintf(stderr, "%s: out of memory\n", c->prog);
+            for (int j = 1; j <= k; j++)
+                free(cfgs[j].dsts);
+            return -EXIT_FAILURE;
+        }
+        if (c->all_dst) {
+            for (long i = 1; i < sh->nodes; i++)
+                g->dsts[i - 1] = i;
+        } else {
+            long h[TOPO_MAX_DIMS];
+            for (int i = 0; i < sh->dims; i++)
+                h[i] = sh->n[i] / 2;
+            g->dsts[0] = topo_coords_to_rank(sh, h);
+        }
+    }
+    return 1 + c->nextra;
+}
+
+/* Output goes to atomic files (or stdout); on failure the finished points
+ * are kept and each file is marked incomplete. */
+static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
+                   const char *const *paths, int nnets)
 {
     bench_comm *comm;
-    bench_data header;
-    atomic_file af = {NULL, NULL, NULL};
-    FILE *out = stdout;
+    bench_data header[BENCH_MAX_NETS];
+    atomic_file af[BENCH_MAX_NETS];
+    FILE *out[BENCH_MAX_NETS];
     double floor_ns = 0;
-    int rc;
+    int rc = 0, opened = 0;
 
-    fill_header(c, &header);
+    fill_header(c, &header[0]);
     if (c->be->floor && c->be->floor(c->cpus, c->bcfg.ncpus, FLOOR_BATCHES, &floor_ns) == 0)
-        bench_data_set_header(&header, "floor_ns", "%.1f", floor_ns);
+        bench_data_set_header(&header[0], "floor_ns", "%.1f", floor_ns);
     if ((rc = c->be->init(&comm, argc, argv, &c->bcfg))) {
         fprintf(stderr, "%s: cannot start: %s\n", c->prog, error_text(rc));
         return EXIT_FAILURE;
     }
-    if (!c->is_shm && (rc = mpi_topology(c, c->be->size(comm), &header))) {
+    if (!c->is_shm && (rc = mpi_topology(c, c->be->size(comm), &header[0]))) {
         c->be->finalize(comm, 0);
         return rc;
     }
-    bench_data_set_header(&header, "procs", "%d", c->be->size(comm));
-    int root = c->be->rank(comm) == bench_host(c->cfg.src, c->be->size(comm));
-    if (root && c->out_path && atomic_file_open(&af, c->out_path)) {
-        fprintf(stderr, "%s: -o '%s': %s\n", c->prog, c->out_path, strerror(errno));
+    bench_data_set_header(&header[0], "procs", "%d", c->be->size(comm));
+    const bench_config *cfg = c->is_shm ? cfgs : &c->cfg;   /* mpibench: chosen just now */
+    int root = c->be->rank(comm) == bench_host(cfg[0].src, c->be->size(comm));
+    for (int k = 0; k < nnets; k++) {
+        af[k] = (atomic_file){NULL, NULL, NULL};
+        out[k] = stdout;
+        if (k > 0) {
+            header[k] = header[0];
+            set_shape_header(&cfg[k].shape, &header[k]);
+        }
+    }
+    for (int k = 0; root && k < nnets && !rc; k++, opened++) {
+        if (paths[k] && atomic_file_open(&af[k], paths[k])) {
+            fprintf(stderr, "%s: %s '%s': %s\n", c->prog, k ? "--interleave" : "-o", paths[k],
+                    strerror(errno));
+            rc = BENCH_ERR_SYSTEM;
+        } else if (af[k].fp) {
+            out[k] = af[k].fp;
+        }
+    }
+    if (rc) {
+        for (int k = 0; k < opened; k++)
+            atomic_file_abort(&af[k]);
         c->be->finalize(comm, 1);
         return EXIT_FAILURE;
     }
-    if (root && af.fp)
-        out = af.fp;
-    rc = bench_run(c->be, comm, &c->cfg, &header, out);
-    if (root && rc) {
-        bench_data_write_incomplete(out);
-        fprintf(stderr, "%s: %s; %s\n", c->prog, error_text(rc),
-                c->out_path ? "finished points kept, file marked '# incomplete'"
-                            : "output marked '# incomplete'");
-    }
-    if (root && af.fp && atomic_file_commit(&af)) {
-        fprintf(stderr, "%s: -o '%s': %s\n", c->prog, c->out_path, strerror(errno));
-        rc = rc ? rc : BENCH_ERR_SYSTEM;
+    rc = bench_run(c->be, comm, cfg, nnets, header, out);
+    for (int k = 0; root && k < nnets; k++) {
+        if (rc) {
+            bench_data_write_incomplete(out[k]);
+            fprintf(stderr, "%s: %s; %s\n", c->prog, error_text(rc),
+                    paths[k] ? "finished points kept, file marked '# incomplete'"
+                             : "output marked '# incomplete'");
+        }
+        if (af[k].fp && atomic_file_commit(&af[k])) {
+            fprintf(stderr, "%s: '%s': %s\n", c->prog, paths[k], strerror(errno));
+            rc = rc ? rc : BENCH_ERR_SYSTEM;
+        }
     }
     int frc = c->be->finalize(comm, rc != 0);
     if (!rc && frc)
@@ -616,12 +734,19 @@ int bench_main(int argc, char **argv, const bench_backend *be)
         free(c.cfg.dsts);
         return rc;
     }
-    if (c.resume_path && !c.resume_data.incomplete) {
+    bench_config cfgs[BENCH_MAX_NETS];
+    const char *paths[BENCH_MAX_NETS];
+    int nnets = interleave_configs(&c, cfgs, paths);
+    if (nnets < 0) {
+        rc = -nnets;
+    } else if (c.resume_path && !c.resume_data.incomplete) {
         fprintf(stderr, "%s: %s is already complete; nothing to resume\n", c.prog, c.resume_path);
         rc = 0;
     } else {
-        rc = measure(&c, &argc, &argv);
+        rc = measure(&c, &argc, &argv, cfgs, paths, nnets);
     }
+    for (int k = 1; k < nnets; k++)
+        free(cfgs[k].dsts);
     free(c.cfg.dsts);
     bench_data_free(&c.resume_data);
     return rc;

@@ -20,10 +20,19 @@
 #define OW_MIN_REPS 100
 #define WARMUP_MIN_NS 5e6
 
+/* One network (ring or torus) being measured.  Several are measured
+ * interleaved, batch by batch, by scibench --interleave. */
+typedef struct network {
+    const bench_config *cfg;
+    long *coords;                 /* coordinates of every node, nodes x dims */
+    long stride[TOPO_MAX_DIMS];   /* rank distance of one step in dimension i */
+} network;
+
 typedef struct engine {
     const bench_backend *be;
     bench_comm *comm;
-    const bench_config *cfg;
+    network *nets;                /* msg->net indexes this */
+    int nnets;
     int rank, procs;
     /* Receives alternate between rx[0] and rx[1], and the source sends from
      * tx: a message never lands in the buffer just sent from.  osu_latency
@@ -33,8 +42,6 @@ typedef struct engine {
     int rx_next;
     unsigned char *tx;            /* the source's payload */
     unsigned char *relay;         /* copy buffer for hops inside one process */
-    long *coords;                 /* coordinates of every node, nodes x dims */
-    long stride[TOPO_MAX_DIMS];   /* rank distance of one step in dimension i */
     size_t cap;
     long completed;               /* PP round trips / OW acks seen at the source */
 } engine;
@@ -58,7 +65,8 @@ static int deliver(engine *e, bench_msg *msg, const void *payload);
  * changes dimension (thesis: an agent node). */
 static int handle(engine *e, bench_msg *msg, unsigned char *payload)
 {
-    const bench_config *cfg = e->cfg;
+    const network *nw = &e->nets[msg->net];
+    const bench_config *cfg = nw->cfg;
     if (msg->node == msg->target) {
         if (msg->kind == BENCH_MSG_RESPONSE) {
             e->completed++;
@@ -69,28 +77,28 @@ static int handle(engine *e, bench_msg *msg, unsigned char *payload)
         /* B has received (copied out) the m bytes and sends them back.
          * Measured with mpibench on 2 ranks, 64 KiB: echoing the received
          * buffer ~9.3 us, replying from a separate buffer ~30 us. */
-        bench_msg reply = {BENCH_MSG_RESPONSE, 0, msg->node, (int32_t)cfg->src, -1, 0,
+        bench_msg reply = {BENCH_MSG_RESPONSE, 0, msg->node, (int32_t)cfg->src, -1, msg->net,
                            cfg->pattern == BENCH_OW ? 0 : msg->len};
         return deliver(e, &reply, payload);
     }
     /* Dimension-order routing as topo_route_step, from a precomputed table:
      * rank <-> coordinates costs divisions, and this is the measured path. */
     const topo_shape *sh = &cfg->shape;
-    const long *cur = e->coords + (long)msg->node * sh->dims;
-    const long *dst = e->coords + (long)msg->target * sh->dims;
+    const long *cur = nw->coords + (long)msg->node * sh->dims;
+    const long *dst = nw->coords + (long)msg->target * sh->dims;
     int dim = 0;
     while (cur[dim] == dst[dim])
         dim++;
     spin_ns(e->be, dim == msg->in_dim ? cfg->inject_forward_ns : cfg->inject_switch_ns);
-    msg->node += (int32_t)(cur[dim] == sh->n[dim] - 1 ? -(sh->n[dim] - 1) * e->stride[dim]
-                                                      : e->stride[dim]);
+    msg->node += (int32_t)(cur[dim] == sh->n[dim] - 1 ? -(sh->n[dim] - 1) * nw->stride[dim]
+                                                      : nw->stride[dim]);
     msg->in_dim = dim;
     return deliver(e, msg, payload);
 }
 
 static int deliver(engine *e, bench_msg *msg, const void *payload)
 {
-    if (e->cfg->route == BENCH_ROUTE_NETWORK)
+    if (e->nets[msg->net].cfg->route == BENCH_ROUTE_NETWORK)
         msg->node = msg->target;   /* the network forwards; no relay ranks */
     int to = bench_host(msg->node, e->procs);
     if (to != e->rank)
@@ -104,7 +112,7 @@ static int deliver(engine *e, bench_msg *msg, const void *payload)
 /* Receives and handles one message.  Returns 1 on STOP. */
 static int serve_one(engine *e)
 {
-    bench_msg msg;
+    bench_msg msg = {0};   /* backends that do not carry msg.net leave it 0 */
     unsigned char *buf = e->rx[e->rx_next];
     int rc = e->be->recv(e->comm, &msg, buf, e->cap);
     if (rc)
@@ -115,24 +123,26 @@ static int serve_one(engine *e)
     return handle(e, &msg, buf);
 }
 
-/* The first hop of a request from the source. */
-static int start_request(engine *e, long dst, long size, int last, const unsigned char *payload)
+/* The first hop of a request from the source of network k. */
+static int start_request(engine *e, int k, long dst, long size, int last,
+                         const unsigned char *payload)
 {
-    bench_msg msg = {BENCH_MSG_REQUEST, last, (int32_t)e->cfg->src, (int32_t)dst, -1, 0, size};
+    bench_msg msg = {BENCH_MSG_REQUEST, last, (int32_t)e->nets[k].cfg->src, (int32_t)dst, -1, k,
+                     size};
     return handle(e, &msg, (unsigned char *)payload);
 }
 
-/* Runs `reps` iterations of the pattern; returns elapsed ns in *ns. */
-static int iterate(engine *e, long dst, long size, long reps, const unsigned char *payload,
-                   double *ns)
+/* Runs `reps` iterations of the pattern on network k; elapsed ns in *ns. */
+static int iterate(engine *e, int k, long dst, long size, long reps,
+                   const unsigned char *payload, double *ns)
 {
     double t0 = e->be->now_ns();
-    int rc;
-    long want = e->completed + (e->cfg->pattern == BENCH_PP ? reps : 1);
+    int rc, pp = e->nets[k].cfg->pattern == BENCH_PP;
+    long want = e->completed + (pp ? reps : 1);
     for (long r = 0; r < reps; r++) {
-        if ((rc = start_request(e, dst, size, r == reps - 1, payload)))
+        if ((rc = start_request(e, k, dst, size, r == reps - 1, payload)))
             return rc;
-        while (e->cfg->pattern == BENCH_PP && e->completed < want - (reps - 1 - r))
+        while (pp && e->completed < want - (reps - 1 - r))
             if ((rc = serve_one(e)) != 0)
                 return rc < 0 ? rc : BENCH_ERR_SYSTEM;
     }
@@ -191,45 +201,68 @@ static const bench_point *find_done(const bench_config *cfg, long dst, long size
     return NULL;
 }
 
-/* Measures one (destination, size) point on process 0. */
-static int measure_point(engine *e, long dst, long size, double batch_min_ns,
-                         bench_stats *st, bench_point *pt)
-{
-    const bench_config *cfg = e->cfg;
-    const bench_backend *be = e->be;
-    double per_iter_div = cfg->pattern == BENCH_PP ? 2.0 : 1.0, ns;
-    long reps = 1;
-    int rc;
+/* One (network, destination, size) point being measured on process 0. */
+typedef struct point_run {
+    int net;
+    long index;               /* 1-based, in its network's point order */
+    long dst, size, reps;
+    double start_ns;          /* when its timed batches began */
+    bench_stats st;
+    int active;               /* still taking batches */
+} point_run;
 
-    memset(e->tx, (int)(size & 0xff), (size_t)size);
-    /* warm-up, and the time of one iteration to size the batches */
+/* Warm-up, and the time of one iteration to size the batches. */
+static int point_start(engine *e, point_run *p, double batch_min_ns)
+{
+    const bench_config *cfg = e->nets[p->net].cfg;
+    const bench_backend *be = e->be;
+    double ns;
+    int rc;
+    memset(e->tx, (int)(p->size & 0xff), (size_t)p->size);
     double t0 = be->now_ns();
     long warm = 0;
     do {
-        if ((rc = iterate(e, dst, size, 1, e->tx, &ns)))
+        if ((rc = iterate(e, p->net, p->dst, p->size, 1, e->tx, &ns)))
             return rc;
         warm++;
     } while (warm < WARMUP_ITERATIONS || be->now_ns() - t0 < WARMUP_MIN_NS);
     double iter_ns = (be->now_ns() - t0) / (double)warm;
-    while ((double)reps * iter_ns < batch_min_ns ||
-           (cfg->pattern == BENCH_OW && reps < OW_MIN_REPS))
-        reps *= 2;
+    p->reps = 1;
+    while ((double)p->reps * iter_ns < batch_min_ns ||
+           (cfg->pattern == BENCH_OW && p->reps < OW_MIN_REPS))
+        p->reps *= 2;
+    bench_stats_reset(&p->st);
+    p->start_ns = be->now_ns();
+    p->active = 1;
+    return 0;
+}
 
-    bench_stats_reset(st);
-    double start = be->now_ns();
-    do {
-        if ((rc = iterate(e, dst, size, reps, e->tx, &ns)))
-            return rc;
-        bench_stats_add(st, ns / (double)reps / per_iter_div);
-    } while (!bench_stats_converged(st, cfg->rel_error, cfg->min_samples) &&
-             st->n < cfg->max_samples && be->now_ns() - start < cfg->max_time_s * 1e9);
+/* One timed batch; clears p->active when the point has converged or
+ * reached its sample or time cap. */
+static int point_batch(engine *e, point_run *p)
+{
+    const bench_config *cfg = e->nets[p->net].cfg;
+    double ns;
+    int rc = iterate(e, p->net, p->dst, p->size, p->reps, e->tx, &ns);
+    if (rc)
+        return rc;
+    bench_stats_add(&p->st, ns / (double)p->reps / (cfg->pattern == BENCH_PP ? 2.0 : 1.0));
+    if (bench_stats_converged(&p->st, cfg->rel_error, cfg->min_samples) ||
+        p->st.n >= cfg->max_samples || e->be->now_ns() - p->start_ns >= cfg->max_time_s * 1e9)
+        p->active = 0;
+    return 0;
+}
 
+static void point_result(const engine *e, const point_run *p, bench_point *pt)
+{
+    const bench_config *cfg = e->nets[p->net].cfg;
+    const bench_stats *st = &p->st;
     snprintf(pt->pattern, sizeof pt->pattern, "%s", cfg->pattern == BENCH_PP ? "pp" : "ow");
     pt->src = cfg->src;
-    pt->dst = dst;
-    fill_counts(cfg, dst, pt);
-    pt->size_bytes = size;
-    pt->reps = reps;
+    pt->dst = p->dst;
+    fill_counts(cfg, p->dst, pt);
+    pt->size_bytes = p->size;
+    pt->reps = p->reps;
     pt->samples = st->n;
     pt->min_ns = st->min;
     pt->median_ns = bench_stats_median(st);
@@ -238,7 +271,6 @@ static int measure_point(engine *e, long dst, long size, double batch_min_ns,
     pt->ci95_ns = bench_stats_ci95(st);
     pt->max_ns = st->max;
     pt->noisy = bench_stats_noisy(st);
-    return 0;
 }
 
 static void progress(const bench_config *cfg, const bench_point *pt, long index, long total)
@@ -251,38 +283,90 @@ static void progress(const bench_config *cfg, const bench_point *pt, long index,
             pt->noisy ? ", noisy" : "");
 }
 
-static int measure_all(engine *e, bench_data *header, FILE *out)
+/* Measures runs[0..n) together: each warms up, then they take one batch
+ * each in turn until all are done; each point is written (and reported)
+ * as it finishes.  The lone point of a plain run is a group of one. */
+static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns,
+                         FILE **outs, const long *totals)
 {
-    const bench_config *cfg = e->cfg;
+    long active = 0;
+    int rc = 0;
+    for (long i = 0; i < n && !rc; i++)
+        if ((rc = point_start(e, &runs[i], batch_min_ns)) == 0)
+            active++;
+    while (active && !rc)
+        for (long i = 0; i < n && !rc; i++) {
+            point_run *p = &runs[i];
+            if (!p->active || (rc = point_batch(e, p)) != 0 || p->active)
+                continue;
+            bench_point pt;
+            point_result(e, p, &pt);
+            bench_data_write_point(outs[p->net], &pt);
+            fflush(outs[p->net]);
+            progress(e->nets[p->net].cfg, &pt, p->index, totals[p->net]);
+            active--;
+        }
+    return rc;
+}
+
+/* Every point of every network.  With several networks (--interleave) all
+ * points are measured together, batch by batch in turn, so a change of the
+ * machine's speed during the run (this VM's core-to-core latency was seen
+ * to jump 3.5x between two runs a second apart, and back) falls on every
+ * network and every size alike; a network's rows then come in the order
+ * its points finish.  With one network, point by point in order, and the
+ * points of a resumed run are copied. */
+static int measure_all(engine *e, bench_data *headers, FILE **outs)
+{
     double res, ovh;
-    bench_stats st;
-    long index = 0, total = cfg->ndst * (long)cfg->nsizes;
+    long totals[BENCH_MAX_NETS], n = 0, made = 0;
     int rc = 0;
 
     bench_timer_measure(e->be, &res, &ovh);
-    bench_data_set_header(header, "timer", "%s resolution_ns=%.0f overhead_ns=%.0f",
-                          e->be->timer_name, res, ovh);
-    bench_data_write_header(out, header);
-    fflush(out);
-    if (bench_stats_init(&st, cfg->max_samples))
+    double batch_min_ns = BATCH_TIMER_FACTOR * (res + ovh);
+    for (int k = 0; k < e->nnets; k++) {
+        const bench_config *cfg = e->nets[k].cfg;
+        bench_data_set_header(&headers[k], "timer", "%s resolution_ns=%.0f overhead_ns=%.0f",
+                              e->be->timer_name, res, ovh);
+        bench_data_write_header(outs[k], &headers[k]);
+        fflush(outs[k]);
+        totals[k] = cfg->ndst * (long)cfg->nsizes;
+        n += totals[k];
+    }
+    point_run *runs = calloc((size_t)(e->nnets > 1 ? n : 1), sizeof *runs);
+    if (!runs)
         return BENCH_ERR_SYSTEM;
-    for (long d = 0; d < cfg->ndst && !rc; d++) {
-        for (size_t s = 0; s < cfg->nsizes && !rc; s++) {
-            bench_point pt;
-            const bench_point *done = find_done(cfg, cfg->dsts[d], cfg->sizes[s]);
-            index++;
-            if (done)
-                pt = *done;
-            else if ((rc = measure_point(e, cfg->dsts[d], cfg->sizes[s],
-                                         BATCH_TIMER_FACTOR * (res + ovh), &st, &pt)))
+    for (int k = 0; k < e->nnets && !rc; k++) {
+        const bench_config *cfg = e->nets[k].cfg;
+        for (long i = 0; i < totals[k] && !rc; i++) {
+            point_run *p = &runs[e->nnets > 1 ? made : 0];
+            p->net = k;
+            p->index = i + 1;
+            p->dst = cfg->dsts[i / (long)cfg->nsizes];
+            p->size = cfg->sizes[i % (long)cfg->nsizes];
+            const bench_point *done = find_done(cfg, p->dst, p->size);
+            if (done) {
+                bench_data_write_point(outs[k], done);
+                fflush(outs[k]);
+                continue;
+            }
+            if (bench_stats_init(&p->st, cfg->max_samples)) {
+                rc = BENCH_ERR_SYSTEM;
                 break;
-            bench_data_write_point(out, &pt);
-            fflush(out);
-            if (!done)
-                progress(cfg, &pt, index, total);
+            }
+            if (e->nnets > 1) {
+                made++;
+                continue;
+            }
+            rc = measure_group(e, p, 1, batch_min_ns, outs, totals);
+            bench_stats_free(&p->st);
         }
     }
-    bench_stats_free(&st);
+    if (e->nnets > 1 && !rc)
+        rc = measure_group(e, runs, made, batch_min_ns, outs, totals);
+    for (long i = 0; e->nnets > 1 && i < made; i++)
+        bench_stats_free(&runs[i].st);
+    free(runs);
     return rc;
 }
 
@@ -305,28 +389,45 @@ static void free_buffers(engine *e)
     free(e->rx[1]);
     free(e->tx);
     free(e->relay);
-    free(e->coords);
+    for (int k = 0; e->nets && k < e->nnets; k++)
+        free(e->nets[k].coords);
+    free(e->nets);
 }
 
-int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg,
-              bench_data *header, FILE *out)
+static int network_init(network *nw, const bench_config *cfg)
 {
-    engine e = {be, comm, cfg, be->rank(comm), be->size(comm), {NULL, NULL}, 0, NULL, NULL,
-                NULL, {0}, 0, 0};
     const topo_shape *sh = &cfg->shape;
-    int rc;
-    e.coords = malloc((size_t)(sh->nodes * sh->dims) * sizeof *e.coords);
-    if (!e.coords)
+    nw->cfg = cfg;
+    nw->coords = malloc((size_t)(sh->nodes * sh->dims) * sizeof *nw->coords);
+    if (!nw->coords)
         return BENCH_ERR_SYSTEM;
     for (long r = 0; r < sh->nodes; r++)
-        topo_rank_to_coords(sh, r, e.coords + r * sh->dims);
-    e.stride[sh->dims - 1] = 1;
+        topo_rank_to_coords(sh, r, nw->coords + r * sh->dims);
+    nw->stride[sh->dims - 1] = 1;
     for (int i = sh->dims - 2; i >= 0; i--)
-        e.stride[i] = e.stride[i + 1] * sh->n[i + 1];
-    e.cap = 1;
-    for (size_t i = 0; i < cfg->nsizes; i++)
-        if ((size_t)cfg->sizes[i] > e.cap)
-            e.cap = (size_t)cfg->sizes[i];
+        nw->stride[i] = nw->stride[i + 1] * sh->n[i + 1];
+    return 0;
+}
+
+int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfgs, int nnets,
+              bench_data *headers, FILE **outs)
+{
+    engine e = {be, comm, NULL, nnets, be->rank(comm), be->size(comm), {NULL, NULL}, 0, NULL,
+                NULL, 1, 0};
+    int rc = 0;
+    if (nnets < 1 || nnets > BENCH_MAX_NETS)
+        return BENCH_ERR_SYSTEM;
+    e.nets = calloc((size_t)nnets, sizeof *e.nets);
+    for (int k = 0; e.nets && k < nnets && !rc; k++) {
+        rc = network_init(&e.nets[k], &cfgs[k]);
+        for (size_t i = 0; i < cfgs[k].nsizes; i++)
+            if ((size_t)cfgs[k].sizes[i] > e.cap)
+                e.cap = (size_t)cfgs[k].sizes[i];
+    }
+    if (rc || !e.nets) {
+        free_buffers(&e);
+        return BENCH_ERR_SYSTEM;
+    }
     e.rx[0] = page_alloc(e.cap);
     e.rx[1] = page_alloc(e.cap);
     e.tx = page_alloc(e.cap);
@@ -336,8 +437,8 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
         return BENCH_ERR_SYSTEM;
     }
     if ((rc = be->barrier(comm)) == 0) {
-        if (e.rank == bench_host(cfg->src, e.procs)) {
-            rc = measure_all(&e, header, out);
+        if (e.rank == bench_host(cfgs[0].src, e.procs)) {
+            rc = measure_all(&e, headers, outs);
             /* tell every other process to stop, even after a failure */
             bench_msg stop = {BENCH_MSG_STOP, 0, 0, 0, -1, 0, 0};
             for (int p = 0; p < e.procs && rc != BENCH_ERR_PEER; p++)

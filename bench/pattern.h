@@ -13,6 +13,8 @@
 #include "topo/topo.h"
 
 #define BENCH_MAX_SIZES 4096
+/* Networks measured interleaved in one run (scibench --interleave). */
+#define BENCH_MAX_NETS 8
 
 typedef enum bench_pattern { BENCH_PP = 0, BENCH_OW = 1 } bench_pattern;
 typedef enum bench_route { BENCH_ROUTE_SOFTWARE = 0, BENCH_ROUTE_NETWORK = 1 } bench_route;
@@ -44,13 +46,16 @@ static inline int bench_host(long node, int procs)
     return (int)(node < procs ? node : node % procs);  /* no division on a 2-ring */
 }
 
-/* Runs the benchmark in every process.  Process 0 (the host of the source
- * node) measures, writes the header already in *header and every point to
- * out as it finishes; the other processes serve their nodes until told to
- * stop.  Returns 0, or a BENCH_ERR_* code (then out holds the finished
- * points only, and the caller marks the file incomplete). */
-int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg,
-              bench_data *header, FILE *out);
+/* Runs the benchmark in every process, on nnets (1..BENCH_MAX_NETS)
+ * networks at once: cfgs[k] is measured into outs[k] with headers[k].  The
+ * networks share the processes and their source node's host; their points
+ * are measured interleaved, batch by batch.  Process 0 (the host of the
+ * source node) measures, writes each header and every point as it
+ * finishes; the other processes serve their nodes until told to stop.
+ * Returns 0, or a BENCH_ERR_* code (then each out holds its finished points
+ * only, and the caller marks the files incomplete). */
+int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfgs, int nnets,
+              bench_data *headers, FILE **outs);
 
 /* Measures the timer: resolution (smallest observed step, at least the
  * clock's reported tick) and overhead (mean cost of one reading), in ns. */

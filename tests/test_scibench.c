@@ -237,12 +237,111 @@ Test(scibench, usage_errors)
         {"--procs", "1", "--procs '1'"},
         {"--mpi-send", "ssend", "not an option of scibench"},
         {"--dst", "9", "--dst '9'"},
+        {"--interleave", "8", "--interleave '8'"},
+        {"--interleave", "=x.tsv", "--interleave '=x.tsv'"},
+        {"--interleave", "8=", "--interleave '8='"},
+        {"--interleave", "1=x.tsv", "--interleave '1=x.tsv'"},
+        {"--interleave", "3y=x.tsv", "--interleave '3y=x.tsv'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r = run_cmd(run_prog("scibench", 0), 30, cases[i][0], cases[i][1], NULL);
         run_assert_error(&r, 2, cases[i][2], cases[i][2]);
         run_free(&r);
     }
+}
+
+/* --interleave: every network gets its own complete file, with its own
+ * topology header and the counts of its symmetric destination (ring 8:
+ * 4 hops, 3 forwards; torus 2x3: 1+1 hops with one switch), or every
+ * destination with --all-dst. */
+Test(scibench, interleaved_networks_each_get_their_file)
+{
+    char a[256], b[256], c[256], ib[300], ic[300];
+    snprintf(a, sizeof a, "%s", file("i-r2.tsv"));
+    snprintf(b, sizeof b, "%s", file("i-r8.tsv"));
+    snprintf(c, sizeof c, "%s", file("i-t23.tsv"));
+    snprintf(ib, sizeof ib, "8=%s", b);
+    snprintf(ic, sizeof ic, "2x3=%s", c);
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--ring", "2", "-o", a, "--interleave",
+                           ib, "--interleave", ic, "--sizes", "8,64", "--max-time", "0.1", "-q",
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    assert_quiet(r.err);
+    run_free(&r);
+    static const struct {
+        const char *topology;
+        long hops, fwd, sw;
+    } want[3] = {{"ring 2", 1, 0, 0}, {"ring 8", 4, 3, 0}, {"torus 2x3", 2, 0, 1}};
+    const char *paths[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) {
+        bench_data d = read_ok(paths[k]);
+        cr_assert_not(d.incomplete);
+        cr_assert_str_eq(bench_data_header(&d, "topology"), want[k].topology);
+        cr_assert_not_null(strstr(bench_data_header(&d, "command"), "--interleave"));
+        cr_assert_eq(d.count, 2, "%s: %ld rows", paths[k], d.count);
+        long sizes = 0;
+        for (long i = 0; i < d.count; i++) {
+            const bench_point *p = &d.points[i];
+            cr_assert_eq(p->hops, want[k].hops, "%s", want[k].topology);
+            cr_assert_eq(p->fwd, want[k].fwd, "%s", want[k].topology);
+            cr_assert_eq(p->sw, want[k].sw, "%s", want[k].topology);
+            cr_assert_gt(p->min_ns, 0);
+            sizes += p->size_bytes;
+        }
+        cr_assert_eq(sizes, 8 + 64, "%s: both sizes, once each", want[k].topology);
+        bench_data_free(&d);
+    }
+    r = run_cmd(run_prog("scibench", 0), 60, "--ring", "2", "-o", a, "--interleave", ib,
+                "--all-dst", "--sizes", "8", "--max-time", "0.05", "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data d = read_ok(b);
+    cr_assert_eq(d.count, 7, "ring 8 --all-dst: %ld rows", d.count);
+    bench_data_free(&d);
+    /* its files cannot be resumed one at a time: refused, file untouched */
+    FILE *fp = fopen(a, "a");
+    cr_assert_not_null(fp);
+    fputs("# incomplete\n", fp);
+    fclose(fp);
+    r = run_cmd(run_prog("scibench", 0), 30, "--resume", a, NULL);
+    run_assert_error(&r, 2, "cannot be resumed", "--resume of an interleaved run");
+    run_free(&r);
+    d = read_ok(a);
+    cr_assert(d.incomplete);
+    cr_assert_eq(d.count, 1);
+    bench_data_free(&d);
+}
+
+/* What --interleave cannot do is refused before anything runs. */
+Test(scibench, interleave_usage_errors)
+{
+    char x[300];
+    snprintf(x, sizeof x, "8=%s", file("x.tsv"));
+    static const char *const cases[][3] = {
+        {"--dst", "1", "--dst and --hops name one network"},
+        {"--pattern", "ow", "measures ping-pong only"},
+        {"--procs", "3", "more processes (3) than its"},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        run_result r = run_cmd(run_prog("scibench", 0), 30, "--ring", i == 1 ? "2" : "4",
+                               "--interleave", i == 2 ? "2=y.tsv" : x, cases[i][0], cases[i][1],
+                               NULL);
+        run_assert_error(&r, 2, cases[i][2], cases[i][2]);
+        run_free(&r);
+    }
+    run_result r = run_cmd(run_prog("scibench", 0), 30, "-o", file("x.tsv"), "--interleave", x,
+                           NULL);
+    run_assert_error(&r, 2, "already an output of this run", "same file twice");
+    run_free(&r);
+    r = run_cmd(run_prog("scibench", 0), 30, "--interleave", "2=a", "--interleave", "2=b",
+                "--interleave", "2=c", "--interleave", "2=d", "--interleave", "2=e",
+                "--interleave", "2=f", "--interleave", "2=g", "--interleave", "2=h", NULL);
+    run_assert_error(&r, 2, "at most 7 extra networks", "eight --interleave");
+    run_free(&r);
+    r = run_cmd(run_prog("mpibench", 0), 30, "--interleave", x, NULL);
+    run_assert_error(&r, 2, "not an option of mpibench", "mpibench --interleave");
+    run_free(&r);
+    cr_assert_neq(access(file("x.tsv"), F_OK), 0, "x.tsv written by a refused run");
 }
 
 /* One-way (thesis Fig. 6): a burst of reps messages and one acknowledgement;
