@@ -114,54 +114,51 @@ Test(calibrate, injected_delays_are_recovered)
  * slot's first cache line (<= 24 B): scibench's relays store and forward,
  * so from 32 B on every hop also pays the payload's extra cache lines,
  * while the model's lf -- SCI's cut-through forwarding -- is independent
- * of m (at 1 KiB the 3-hop prediction is off by ~35%; see README). */
-#define FIG13_ROUNDS 5
-Test(calibrate, predicts_three_hop_ring_within_5_percent)
+ * of m (at 1 KiB the 3-hop prediction is off by ~35%; see README).
+ *
+ * The three rings are measured in one scibench run with --interleave, all
+ * their points batch by batch in turn: this VM's core-to-core latency
+ * jumps between regimes (ring 2 at 85 ns, then 280 ns a second later) and
+ * rings measured one after the other were predicted 62% off in CI.  Each
+ * of FIG13_RUNS runs is fitted and validated on its own; the median run's
+ * worst point must be within 5%. */
+#define FIG13_RUNS 3
+static double fig13_run(int run)
 {
-    /* FIG13_ROUNDS interleaved rounds of the three rings; calibrate merges
-     * each ring's runs by their weighted median (the held-out ring's too),
-     * so a spell of this VM's host stealing a vCPU in one round (seen: the
-     * 8-ring at 1215 ns instead of 370 ns for about a second, while the
-     * 2-ring stayed at 93 ns) cannot bias a ring. */
-    char *argv[3 * FIG13_ROUNDS + 12];
-    int n = 0;
-    argv[n++] = NULL;   /* the program path, set last: run_prog's buffers rotate */
-    char *file[3][FIG13_ROUNDS];
-    for (int round = 0; round < FIG13_ROUNDS; round++)
-        for (int ring = 0; ring < 3; ring++) {
-            static const char *const rings[3] = {"2", "8", "6"};
-            char name[32];
-            snprintf(name, sizeof name, "r%s-%d.tsv", rings[ring], round);
-            file[ring][round] = strdup(bench_run(name, "--ring", rings[ring], NULL, "0", "0",
-                                                 "1..16", "0.2", "0.0002"));
-        }
-    argv[n++] = "--data";
-    for (int ring = 0; ring < 2; ring++)
-        for (int round = 0; round < FIG13_ROUNDS; round++)
-            argv[n++] = file[ring][round];
-    for (int round = 0; round < FIG13_ROUNDS; round++) {
-        argv[n++] = "--validate";
-        argv[n++] = file[2][round];
-    }
-    char *params = strdup(path("fig13.params"));
-    argv[n++] = "--segments";
-    argv[n++] = "1";
-    argv[n++] = "-o";
-    argv[n++] = params;
-    argv[n] = NULL;
-    argv[0] = (char *)CALIBRATE;
-    run_result r = run_argv(argv, 60);
+    char r2[64], r6[64], r8[64], p[64], i6[96], i8[96];
+    snprintf(r2, sizeof r2, "%s", path("fig13-r2.tsv"));
+    snprintf(r6, sizeof r6, "%s", path("fig13-r6.tsv"));
+    snprintf(r8, sizeof r8, "%s", path("fig13-r8.tsv"));
+    snprintf(p, sizeof p, "%s", path("fig13.params"));
+    snprintf(i8, sizeof i8, "8=%s", r8);
+    snprintf(i6, sizeof i6, "6=%s", r6);
+    run_result b = run_cmd(run_prog("scibench", 1), 120, "--ring", "2", "-o", r2, "--interleave",
+                           i8, "--interleave", i6, "--sizes", "1..16", "--max-time", "0.2",
+                           "--rel-error", "0.0002", "-q", NULL);
+    cr_assert_eq(b.status, 0, "scibench --interleave: %s", b.err);
+    run_free(&b);
+    run_result r = run_cmd(CALIBRATE, 60, "--data", r2, r8, "--validate", r6, "--segments", "1",
+                           "-o", p, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "lp and lf are collinear"), "%s", r.out);
     const char *max = strstr(r.out, "max error ");
     cr_assert_not_null(max, "%s", r.out);
     double worst = atof(max + strlen("max error "));
-    cr_assert_leq(worst, 5.0, "%s", r.out);
-    cr_assert_not_null(strstr(r.out, "lp and lf are collinear"), "%s", r.out);
+    if (worst > 5)   /* shown in CI's log even when the median run passes */
+        cr_log_warn("Fig. 13 run %d: worst 3-hop error %.2f%%\n%s", run, worst, r.out);
     run_free(&r);
-    for (int ring = 0; ring < 3; ring++)
-        for (int round = 0; round < FIG13_ROUNDS; round++)
-            free(file[ring][round]);
-    free(params);
+    return worst;
+}
+
+Test(calibrate, predicts_three_hop_ring_within_5_percent)
+{
+    double worst[FIG13_RUNS];
+    for (int run = 0; run < FIG13_RUNS; run++)
+        worst[run] = fig13_run(run);
+    gsl_sort(worst, 1, FIG13_RUNS);
+    double median = gsl_stats_median_from_sorted_data(worst, 1, FIG13_RUNS);
+    cr_assert_leq(median, 5.0, "worst 3-hop errors of %d runs: %.2f%% .. %.2f%%, median %.2f%%",
+                  FIG13_RUNS, worst[0], worst[FIG13_RUNS - 1], median);
 }
 
 /* The user's first command, scaled down: measure a 2-node ring and fit. */
