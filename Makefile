@@ -109,7 +109,10 @@ check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
 	  f=$$(sed -n 's/.*Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2/p' <<<"$$line"); \
 	  pass=$$((pass + $${p:-0})); \
 	  for x in $$f; do fail=$$((fail + x)); done; \
-	  if [ $$rc -ne 0 ]; then status=1; [ -n "$$line" ] || fail=$$((fail + 1)); fi; \
+	  if [ $$rc -ne 0 ]; then \
+	    status=1; [ -n "$$line" ] || fail=$$((fail + 1)); \
+	    echo "$$(basename $$t): exit status $$rc ($${line:-no synthesis line})" >>build/check-failures.log; \
+	  fi; \
 	done; \
 	if [ -s build/check-failures.log ]; then \
 	  echo "== failures (assertion lines; full logs above)"; head -n 60 build/check-failures.log; \

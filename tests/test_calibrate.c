@@ -144,8 +144,10 @@ static double fig13_run(int run)
     const char *max = strstr(r.out, "max error ");
     cr_assert_not_null(max, "%s", r.out);
     double worst = atof(max + strlen("max error "));
-    if (worst > 5)   /* shown in CI's log even when the median run passes */
-        cr_log_warn("Fig. 13 run %d: worst 3-hop error %.2f%%\n%s", run, worst, r.out);
+    /* in CI's log even when the median run passes (not cr_log_warn: a
+     * logged warning makes Criterion exit 1) */
+    fprintf(stderr, "Fig. 13 run %d: worst 3-hop error %.2f%%\n%s", run, worst,
+            worst > 5 ? r.out : "");
     run_free(&r);
     return worst;
 }
