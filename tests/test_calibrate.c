@@ -121,7 +121,11 @@ Test(calibrate, injected_delays_are_recovered)
  * jumps between regimes (ring 2 at 85 ns, then 280 ns a second later) and
  * rings measured one after the other were predicted 62% off in CI.  Each
  * of FIG13_RUNS runs is fitted and validated on its own; the median run's
- * worst point must be within 5%. */
+ * worst point must be within 5%.  The point statistic is the median of the
+ * batches, not calibrate's default minimum: a batch here lasts a few us,
+ * and the minimum of 1000 of them is an extreme value that scattered the
+ * per-hop increments of six interleaved rings over 62-97 ns where their
+ * medians stayed within 88-96 ns. */
 #define FIG13_RUNS 3
 static double fig13_run(int run)
 {
@@ -137,8 +141,8 @@ static double fig13_run(int run)
                            "--rel-error", "0.0002", "-q", NULL);
     cr_assert_eq(b.status, 0, "scibench --interleave: %s", b.err);
     run_free(&b);
-    run_result r = run_cmd(CALIBRATE, 60, "--data", r2, r8, "--validate", r6, "--segments", "1",
-                           "-o", p, NULL);
+    run_result r = run_cmd(CALIBRATE, 60, "--stat", "median", "--data", r2, r8, "--validate", r6,
+                           "--segments", "1", "-o", p, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "lp and lf are collinear"), "%s", r.out);
     const char *max = strstr(r.out, "max error ");
