@@ -53,22 +53,27 @@ static const char *bench(const char *name, const char *topo_opt, const char *top
     return bench_run(name, topo_opt, topo, dst_opt, fwd, sw, "64,1024", "0.3", "0.005");
 }
 
-/* Fits four configurations (2-, 4- and 8-node rings, a 3x3 torus) measured
- * back to back. */
+/* Fits four configurations (2-, 4- and 8-node rings, a 3x3 torus, every
+ * destination) measured interleaved in one scibench run. */
 static model_params fit_set(const char *tag, const char *fwd, const char *sw)
 {
-    char name[5][64];
-    const char *files[4];
-    snprintf(name[0], 64, "%s-ring2.tsv", tag);
-    snprintf(name[1], 64, "%s-ring4.tsv", tag);
-    snprintf(name[2], 64, "%s-ring8.tsv", tag);
-    snprintf(name[3], 64, "%s-torus.tsv", tag);
-    snprintf(name[4], 64, "%s.params", tag);
-    files[0] = bench(name[0], "--ring", "2", NULL, fwd, sw);
-    files[1] = bench(name[1], "--ring", "4", "--all-dst", fwd, sw);
-    files[2] = bench(name[2], "--ring", "8", NULL, fwd, sw);
-    files[3] = bench(name[3], "--torus", "3x3", "--all-dst", fwd, sw);
-    const char *params = path(name[4]);
+    char name[4][64], inter[3][300], files[4][256];
+    static const char *const shape[4] = {"2", "4", "8", "3x3"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(name[k], sizeof name[k], "%s-%s.tsv", tag, shape[k]);
+        snprintf(files[k], sizeof files[k], "%s", path(name[k]));
+        if (k)
+            snprintf(inter[k - 1], sizeof inter[k - 1], "%s=%s", shape[k], files[k]);
+    }
+    run_result b = run_cmd(run_prog("scibench", 1), 120, "--ring", "2", "-o", files[0],
+                           "--interleave", inter[0], "--interleave", inter[1], "--interleave",
+                           inter[2], "--all-dst", "--sizes", "64,1024", "--max-time", "0.3",
+                           "--rel-error", "0.005", "--inject-forward", fwd, "--inject-switch", sw,
+                           "-q", NULL);
+    cr_assert_eq(b.status, 0, "%s", b.err);
+    run_free(&b);
+    snprintf(name[0], sizeof name[0], "%s.params", tag);
+    const char *params = path(name[0]);
     run_result r = run_cmd(CALIBRATE, 60, "--data", files[0], files[1], files[2], files[3],
                            "--segments", "1", "-o", params, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -102,6 +107,8 @@ Test(calibrate, injected_delays_are_recovered)
         dlf[round] = inj.lf_ns - plain.lf_ns;
         dls[round] = inj.ls_ns - plain.ls_ns;
     }
+    fprintf(stderr, "injected: lf grew %.1f %.1f %.1f, ls grew %.1f %.1f %.1f ns\n", dlf[0],
+            dlf[1], dlf[2], dls[0], dls[1], dls[2]);
     double glf = median3(dlf), gls = median3(dls);
     cr_assert(fabs(glf - 3000) <= 300, "lf grew by %.1f ns (median; rounds %.1f .. %.1f)", glf,
               dlf[0], dlf[2]);
