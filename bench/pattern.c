@@ -26,6 +26,7 @@ typedef struct network {
     const bench_config *cfg;
     long *coords;                 /* coordinates of every node, nodes x dims */
     long stride[TOPO_MAX_DIMS];   /* rank distance of one step in dimension i */
+    int *host;                    /* process of every node (bench_host) */
 } network;
 
 typedef struct engine {
@@ -57,50 +58,60 @@ static void spin_ns(const bench_backend *be, double ns)
 }
 
 /* Sends msg (already addressed to msg->node) to the process hosting it. */
-static int deliver(engine *e, bench_msg *msg, const void *payload);
+static int deliver(engine *e, const network *nw, bench_msg *msg, unsigned char *payload);
 
-/* The message arrived at msg->node.  Either it is at the end of its route
- * (reply, or count a completed round trip), or the node relays it: a
- * forward when it continues in the same dimension, a switch when it
- * changes dimension (thesis: an agent node). */
-static int handle(engine *e, bench_msg *msg, unsigned char *payload)
+/* msg is at msg->node, not its target: one hop on, by dimension-order
+ * routing as topo_route_step, from precomputed tables (rank <-> coordinates
+ * costs divisions, and this is the measured path).  The node forwards when
+ * the message continues in the dimension it came in on, and switches when
+ * it changes dimension (thesis: an agent node); where the message starts
+ * (in_dim -1: the source, or the destination sending the reply) it does
+ * neither, and no delay is injected. */
+static int hop(engine *e, const network *nw, bench_msg *msg, unsigned char *payload)
 {
-    const network *nw = &e->nets[msg->net];
     const bench_config *cfg = nw->cfg;
-    if (msg->node == msg->target) {
-        if (msg->kind == BENCH_MSG_RESPONSE) {
-            e->completed++;
-            return 0;
-        }
-        if (cfg->pattern == BENCH_OW && !msg->last)
-            return 0;
-        /* B has received (copied out) the m bytes and sends them back.
-         * Measured with mpibench on 2 ranks, 64 KiB: echoing the received
-         * buffer ~9.3 us, replying from a separate buffer ~30 us. */
-        bench_msg reply = {BENCH_MSG_RESPONSE, 0, msg->node, (int32_t)cfg->src, -1, msg->net,
-                           cfg->pattern == BENCH_OW ? 0 : msg->len};
-        return deliver(e, &reply, payload);
-    }
-    /* Dimension-order routing as topo_route_step, from a precomputed table:
-     * rank <-> coordinates costs divisions, and this is the measured path. */
     const topo_shape *sh = &cfg->shape;
     const long *cur = nw->coords + (long)msg->node * sh->dims;
     const long *dst = nw->coords + (long)msg->target * sh->dims;
     int dim = 0;
     while (cur[dim] == dst[dim])
         dim++;
-    spin_ns(e->be, dim == msg->in_dim ? cfg->inject_forward_ns : cfg->inject_switch_ns);
+    if (msg->in_dim >= 0)
+        spin_ns(e->be, dim == msg->in_dim ? cfg->inject_forward_ns : cfg->inject_switch_ns);
     msg->node += (int32_t)(cur[dim] == sh->n[dim] - 1 ? -(sh->n[dim] - 1) * nw->stride[dim]
                                                       : nw->stride[dim]);
     msg->in_dim = dim;
-    return deliver(e, msg, payload);
+    return deliver(e, nw, msg, payload);
 }
 
-static int deliver(engine *e, bench_msg *msg, const void *payload)
+/* The message arrived at msg->node: the end of its route (reply, or count
+ * a completed round trip), or a relay. */
+static int handle(engine *e, bench_msg *msg, unsigned char *payload)
 {
-    if (e->nets[msg->net].cfg->route == BENCH_ROUTE_NETWORK)
+    const network *nw = &e->nets[msg->net];
+    const bench_config *cfg = nw->cfg;
+    if (msg->node != msg->target)
+        return hop(e, nw, msg, payload);
+    if (msg->kind == BENCH_MSG_RESPONSE) {
+        e->completed++;
+        return 0;
+    }
+    if (cfg->pattern == BENCH_OW && !msg->last)
+        return 0;
+    /* B has received (copied out) the m bytes and sends them back from
+     * where they landed.  Measured with mpibench on 2 ranks, 64 KiB:
+     * echoing the received buffer ~9.3 us, replying from a separate buffer
+     * ~30 us. */
+    bench_msg reply = {BENCH_MSG_RESPONSE, 0, msg->node, (int32_t)cfg->src, -1, msg->net,
+                       cfg->pattern == BENCH_OW ? 0 : msg->len};
+    return hop(e, nw, &reply, payload);
+}
+
+static int deliver(engine *e, const network *nw, bench_msg *msg, unsigned char *payload)
+{
+    if (nw->cfg->route == BENCH_ROUTE_NETWORK)
         msg->node = msg->target;   /* the network forwards; no relay ranks */
-    int to = bench_host(msg->node, e->procs);
+    int to = nw->host[msg->node];
     if (to != e->rank)
         return e->be->send(e->comm, to, msg, payload);
     /* Both nodes live in this process (P does not divide the hop): the
@@ -129,7 +140,7 @@ static int start_request(engine *e, int k, long dst, long size, int last,
 {
     bench_msg msg = {BENCH_MSG_REQUEST, last, (int32_t)e->nets[k].cfg->src, (int32_t)dst, -1, k,
                      size};
-    return handle(e, &msg, (unsigned char *)payload);
+    return hop(e, &e->nets[k], &msg, (unsigned char *)payload);
 }
 
 /* Runs `reps` iterations of the pattern on network k; elapsed ns in *ns. */
@@ -389,20 +400,25 @@ static void free_buffers(engine *e)
     free(e->rx[1]);
     free(e->tx);
     free(e->relay);
-    for (int k = 0; e->nets && k < e->nnets; k++)
+    for (int k = 0; e->nets && k < e->nnets; k++) {
         free(e->nets[k].coords);
+        free(e->nets[k].host);
+    }
     free(e->nets);
 }
 
-static int network_init(network *nw, const bench_config *cfg)
+static int network_init(network *nw, const bench_config *cfg, int procs)
 {
     const topo_shape *sh = &cfg->shape;
     nw->cfg = cfg;
     nw->coords = malloc((size_t)(sh->nodes * sh->dims) * sizeof *nw->coords);
-    if (!nw->coords)
+    nw->host = malloc((size_t)sh->nodes * sizeof *nw->host);
+    if (!nw->coords || !nw->host)
         return BENCH_ERR_SYSTEM;
-    for (long r = 0; r < sh->nodes; r++)
+    for (long r = 0; r < sh->nodes; r++) {
         topo_rank_to_coords(sh, r, nw->coords + r * sh->dims);
+        nw->host[r] = bench_host(r, procs);   /* no division per hop */
+    }
     nw->stride[sh->dims - 1] = 1;
     for (int i = sh->dims - 2; i >= 0; i--)
         nw->stride[i] = nw->stride[i + 1] * sh->n[i + 1];
@@ -419,7 +435,7 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
         return BENCH_ERR_SYSTEM;
     e.nets = calloc((size_t)nnets, sizeof *e.nets);
     for (int k = 0; e.nets && k < nnets && !rc; k++) {
-        rc = network_init(&e.nets[k], &cfgs[k]);
+        rc = network_init(&e.nets[k], &cfgs[k], e.procs);
         for (size_t i = 0; i < cfgs[k].nsizes; i++)
             if ((size_t)cfgs[k].sizes[i] > e.cap)
                 e.cap = (size_t)cfgs[k].sizes[i];

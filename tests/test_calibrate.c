@@ -95,7 +95,7 @@ static double median3(double *v)
  * bounce: 27, 57 or 250 ns), so a growth compares runs of one round only. */
 Test(calibrate, injected_delays_are_recovered)
 {
-    double dlf[3], dls[3];
+    double dlf[3], dls[3], do0[3];
     for (int round = 0; round < 3; round++) {
         char a[32], b[32];
         snprintf(a, sizeof a, "plain%d", round);
@@ -106,10 +106,15 @@ Test(calibrate, injected_delays_are_recovered)
         cr_assert_str_eq(inj.source[MODEL_P_LS], "measured");
         dlf[round] = inj.lf_ns - plain.lf_ns;
         dls[round] = inj.ls_ns - plain.ls_ns;
+        do0[round] = inj.o0_ns - plain.o0_ns;
     }
     fprintf(stderr, "injected: lf grew %.1f %.1f %.1f, ls grew %.1f %.1f %.1f ns\n", dlf[0],
             dlf[1], dlf[2], dls[0], dls[1], dls[2]);
-    double glf = median3(dlf), gls = median3(dls);
+    double glf = median3(dlf), gls = median3(dls), go0 = median3(do0);
+    /* delays are injected at forwards and switches only: not where a
+     * message starts (the source, the reply at the destination), which
+     * once put 2 x 5000 / 2 ns into o0 */
+    cr_assert(fabs(go0) < 1000, "o0 moved by %.1f ns with the injection", go0);
     cr_assert(fabs(glf - 3000) <= 300, "lf grew by %.1f ns (median; rounds %.1f .. %.1f)", glf,
               dlf[0], dlf[2]);
     cr_assert(fabs(gls - 5000) <= 500, "ls grew by %.1f ns (median; rounds %.1f .. %.1f)", gls,

@@ -139,6 +139,26 @@ Test(scibench, injected_forward_delay_is_seen)
               growth[ROUNDS - 1]);
 }
 
+/* A 2-node ring has no forward and no switch: injected delays must not
+ * show (they once did at the source and at the reply's first hop, 5000 ns
+ * here).  Two runs; the VM's regimes move PP by ~200 ns at most. */
+Test(scibench, no_delay_injected_where_messages_start)
+{
+    double pp[2];
+    for (int k = 0; k < 2; k++) {
+        const char *out = file("start.tsv");
+        run_result r = run_cmd(run_prog("scibench", 1), 60, "--sizes", "8", "--max-time", "0.2",
+                               "--inject-forward", k ? "5000" : "0", "--inject-switch",
+                               k ? "5000" : "0", "-q", "-o", out, NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_free(&r);
+        bench_data d = read_ok(out);
+        pp[k] = d.points[0].median_ns;
+        bench_data_free(&d);
+    }
+    cr_assert_lt(pp[1], pp[0] + 1000, "PP %.1f ns with injection, %.1f without", pp[1], pp[0]);
+}
+
 /* Pids of the direct children of pid. */
 static int children_of(pid_t pid, pid_t *out, int cap)
 {
