@@ -80,11 +80,21 @@ struct bench_comm {
     shm_shared *shared;
     double timeout_ns;
     pid_t *children;                 /* rank 0 only */
-    uint64_t *sent;                  /* per destination: messages sent */
-    uint64_t *acked_seen;            /* per destination: last credit seen */
-    uint64_t *received;              /* per source: messages consumed */
+    struct shm_peer *peer;           /* per other process, indexed by rank */
     int next_src;                    /* round-robin start for recv */
 };
+
+/* This process's view of the two channels to and from one other process,
+ * with the addresses worked out once: send and recv are the measured path. */
+typedef struct shm_peer {
+    unsigned char *tx_slots;         /* channel rank -> peer: its first slot */
+    shm_credit *tx_credit;           /*   and the credit line the peer writes */
+    unsigned char *rx_slots;         /* channel peer -> rank */
+    shm_credit *rx_credit;
+    uint64_t sent;                   /* messages sent to the peer */
+    uint64_t acked_seen;             /* last credit seen from it */
+    uint64_t received;               /* messages consumed from it */
+} shm_peer;
 
 static double shm_now_ns(void)
 {
@@ -112,15 +122,20 @@ static unsigned char *chan_base(const bench_comm *c, int from, int to)
     return c->map + sizeof(shm_shared) + index * chan_bytes(c);
 }
 
-static shm_credit *chan_credit(const bench_comm *c, int from, int to)
+static void set_peers(bench_comm *c)
 {
-    return (shm_credit *)chan_base(c, from, to);
+    for (int p = 0; p < c->procs; p++) {
+        shm_peer *q = &c->peer[p];
+        q->tx_credit = (shm_credit *)chan_base(c, c->rank, p);
+        q->tx_slots = (unsigned char *)q->tx_credit + sizeof(shm_credit);
+        q->rx_credit = (shm_credit *)chan_base(c, p, c->rank);
+        q->rx_slots = (unsigned char *)q->rx_credit + sizeof(shm_credit);
+    }
 }
 
-static shm_slot *chan_slot(const bench_comm *c, int from, int to, uint64_t seq)
+static shm_slot *slot_at(const bench_comm *c, unsigned char *slots, uint64_t seq)
 {
-    return (shm_slot *)(chan_base(c, from, to) + sizeof(shm_credit) +
-                        ((seq - 1) & (c->slots - 1)) * c->slot_bytes);
+    return (shm_slot *)(slots + ((seq - 1) & (c->slots - 1)) * c->slot_bytes);
 }
 
 /* Dead peers, Ctrl-C and timeouts, checked every POLLS_PER_CHECK spins. */
@@ -146,17 +161,17 @@ static int check_health(bench_comm *c, double *since_ns)
 
 static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *payload)
 {
-    uint64_t seq = ++c->sent[to];
+    shm_peer *q = &c->peer[to];
+    uint64_t seq = ++q->sent;
     double since = 0;
     int polls = 0, rc;
     /* wait for a free slot: at most SLOTS unconsumed messages */
-    while (seq - c->acked_seen[to] > c->slots) {
-        c->acked_seen[to] = atomic_load_explicit(&chan_credit(c, c->rank, to)->acked,
-                                                 memory_order_acquire);
+    while (seq - q->acked_seen > c->slots) {
+        q->acked_seen = atomic_load_explicit(&q->tx_credit->acked, memory_order_acquire);
         if (++polls == POLLS_PER_CHECK && (polls = 0, rc = check_health(c, &since)))
             return rc;
     }
-    shm_slot *slot = chan_slot(c, c->rank, to, seq);
+    shm_slot *slot = slot_at(c, q->tx_slots, seq);
     slot->msg = *msg;
     memcpy(slot->payload, payload, (size_t)msg->len);
     atomic_store_explicit(&slot->seq, seq, memory_order_release);
@@ -172,16 +187,17 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
      * loop is the latency being measured. */
     for (;;) {
         if (from != c->rank) {
-            uint64_t want = c->received[from] + 1;
-            shm_slot *slot = chan_slot(c, from, c->rank, want);
+            shm_peer *q = &c->peer[from];
+            uint64_t want = q->received + 1;
+            shm_slot *slot = slot_at(c, q->rx_slots, want);
             if (atomic_load_explicit(&slot->seq, memory_order_acquire) == want) {
                 *msg = slot->msg;
                 if ((size_t)msg->len > cap)
                     return BENCH_ERR_SYSTEM;
                 memcpy(payload, slot->payload, (size_t)msg->len);
-                c->received[from] = want;
+                q->received = want;
                 if ((want & (c->ack_every - 1)) == 0)
-                    atomic_store_explicit(&chan_credit(c, from, c->rank)->acked, want,
+                    atomic_store_explicit(&q->rx_credit->acked, want,
                                           memory_order_release);
                 c->next_src = from;
                 return 0;
@@ -221,20 +237,16 @@ static int pin(int cpu)
 
 static int alloc_counters(bench_comm *c)
 {
-    c->sent = calloc((size_t)c->procs, sizeof *c->sent);
-    c->acked_seen = calloc((size_t)c->procs, sizeof *c->acked_seen);
-    c->received = calloc((size_t)c->procs, sizeof *c->received);
+    c->peer = calloc((size_t)c->procs, sizeof *c->peer);
     c->children = calloc((size_t)c->procs, sizeof *c->children);
-    return c->sent && c->acked_seen && c->received && c->children ? 0 : -1;
+    return c->peer && c->children ? 0 : -1;
 }
 
 static void free_comm(bench_comm *c)
 {
     if (c->map)
         munmap(c->map, c->map_bytes);
-    free(c->sent);
-    free(c->acked_seen);
-    free(c->received);
+    free(c->peer);
     free(c->children);
     free(c);
 }
@@ -300,6 +312,7 @@ static int shm_init(bench_comm **out, int *argc, char ***argv, const bench_backe
         }
         c->children[r] = pid;
     }
+    set_peers(c);
     if (cfg->ncpus > 0 && pin(cfg->cpus[c->rank % cfg->ncpus]) != 0 && c->rank == 0) {
         fprintf(stderr, "scibench: warning: cannot pin to CPU %d: %s\n", cfg->cpus[0],
                 strerror(errno));
