@@ -41,7 +41,7 @@ typedef struct engine {
      * (Open MPI, 2 ranks, this machine); so did mpibench before. */
     unsigned char *rx[2];
     int rx_next;
-    unsigned char *tx;            /* the source's payload */
+    unsigned char *tx;            /* what the source sends, and the reply */
     unsigned char *relay;         /* copy buffer for hops inside one process */
     size_t cap;
     long completed;               /* PP round trips / OW acks seen at the source */
@@ -98,13 +98,15 @@ static int handle(engine *e, bench_msg *msg, unsigned char *payload)
     }
     if (cfg->pattern == BENCH_OW && !msg->last)
         return 0;
-    /* B has received (copied out) the m bytes and sends them back from
-     * where they landed.  Measured with mpibench on 2 ranks, 64 KiB:
-     * echoing the received buffer ~9.3 us, replying from a separate buffer
-     * ~30 us. */
+    /* B has received (copied out) the m bytes and sends m bytes back from
+     * its own send buffer, as osu_latency's rank 1 does.  Echoing the
+     * received buffer instead makes a single-copy MPI transport pull the
+     * bytes B's core has just written: mpibench at 64 KiB took 9.3-11.7 us
+     * that way against osu_latency's 6.5-7.4 us, and 6.3-7.1 us from the
+     * send buffer (2 ranks on one host, alternating runs). */
     bench_msg reply = {BENCH_MSG_RESPONSE, 0, msg->node, (int32_t)cfg->src, -1, msg->net,
                        cfg->pattern == BENCH_OW ? 0 : msg->len};
-    return hop(e, nw, &reply, payload);
+    return hop(e, nw, &reply, e->tx);
 }
 
 static int deliver(engine *e, const network *nw, bench_msg *msg, unsigned char *payload)
