@@ -62,7 +62,8 @@ typedef struct bench_backend {
     /* Sends a message to process `to`: header and len payload bytes. */
     int (*send)(bench_comm *comm, int to, const bench_msg *msg, const void *payload);
     /* Receives the next message for this process (from any process) into
-     * msg and payload (room for cap bytes). */
+     * msg, every field of it (net 0 where the backend carries no network
+     * index), and payload (room for cap bytes). */
     int (*recv)(bench_comm *comm, bench_msg *msg, void *payload, size_t cap);
     int (*barrier)(bench_comm *comm);
     double (*now_ns)(void);

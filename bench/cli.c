@@ -47,7 +47,6 @@ typedef struct cli {
     struct {
         topo_shape shape;
         const char *text, *path;
-        long dst;   /* its destination (symmetric), unless --all-dst */
     } extra[BENCH_MAX_NETS - 1];
     int nextra;
 } cli;
@@ -342,29 +341,37 @@ static int choose_cpus(cli *c)
     return 0;
 }
 
+/* Every destination of node 0 (all), or the symmetric one, n_i/2 hops away
+ * in every dimension; or the one of the hop vector h when given.  NULL when
+ * out of memory. */
+static long *destinations(const topo_shape *s, int all, const long *h, long *ndst)
+{
+    long sym[TOPO_MAX_DIMS];
+    *ndst = all ? s->nodes - 1 : 1;
+    long *d = malloc((size_t)*ndst * sizeof *d);
+    if (!d || all) {
+        for (long i = 1; d && i < s->nodes; i++)
+            d[i - 1] = i;
+        return d;
+    }
+    if (!h) {
+        for (int i = 0; i < s->dims; i++)
+            sym[i] = s->n[i] / 2;
+        h = sym;
+    }
+    d[0] = topo_coords_to_rank(s, h);   /* node 0 is the source: coordinates = hops */
+    return d;
+}
+
 /* Destinations: --hops, --dst, --all-dst, or the symmetric one. */
 static int choose_destinations(cli *c)
 {
     topo_shape *s = &c->cfg.shape;
-    long h[TOPO_MAX_DIMS];
     int badd;
     if ((c->have_hops > 0) + c->have_dst + c->all_dst > 1)
         return usage_error(c, "--hops/--dst/--all-dst: give only one of them");
-    c->cfg.ndst = c->all_dst ? s->nodes - 1 : 1;
-    c->cfg.dsts = malloc((size_t)c->cfg.ndst * sizeof *c->cfg.dsts);
-    if (!c->cfg.dsts)
-        return EXIT_FAILURE;
-    if (c->all_dst) {
-        for (long i = 1; i < s->nodes; i++)
-            c->cfg.dsts[i - 1] = i;
-        return 0;
-    }
-    if (c->have_dst) {
-        if (c->dst <= 0 || c->dst >= s->nodes)
-            return usage_error(c, "--dst '%ld': expected a node 1..%ld", c->dst, s->nodes - 1);
-        c->cfg.dsts[0] = c->dst;
-        return 0;
-    }
+    if (c->have_dst && (c->dst <= 0 || c->dst >= s->nodes))
+        return usage_error(c, "--dst '%ld': expected a node 1..%ld", c->dst, s->nodes - 1);
     if (c->have_hops) {
         if (c->have_hops != s->dims)
             return usage_error(c, "--hops '%s': %d values for %d dimensions", c->hops_text,
@@ -373,13 +380,12 @@ static int choose_destinations(cli *c)
             return usage_error(c, "--hops '%s': %s", c->hops_text,
                                badd < 0 ? "all zero (source = destination)"
                                         : "a hop count is not below n_i");
-        memcpy(h, c->hops, sizeof h);
-    } else {
-        for (int i = 0; i < s->dims; i++)
-            h[i] = s->n[i] / 2;
     }
-    /* node 0 is the source: the destination's coordinates are the hops */
-    c->cfg.dsts[0] = topo_coords_to_rank(s, h);
+    c->cfg.dsts = destinations(s, c->all_dst, c->have_hops ? c->hops : NULL, &c->cfg.ndst);
+    if (!c->cfg.dsts)
+        return EXIT_FAILURE;
+    if (c->have_dst)
+        c->cfg.dsts[0] = c->dst;
     return 0;
 }
 
@@ -627,22 +633,11 @@ static int interleave_configs(cli *c, bench_config *cfgs, const char **paths)
         paths[k + 1] = c->extra[k].path;
         *g = c->cfg;
         g->shape = *sh;
-        g->ndst = c->all_dst ? sh->nodes - 1 : 1;
-        g->dsts = malloc((size_t)g->ndst * sizeof *g->dsts);
-        if (!g->dsts) {
+        if (!(g->dsts = destinations(sh, c->all_dst, NULL, &g->ndst))) {
             fprintf(stderr, "%s: out of memory\n", c->prog);
             for (int j = 1; j <= k; j++)
                 free(cfgs[j].dsts);
             return -EXIT_FAILURE;
-        }
-        if (c->all_dst) {
-            for (long i = 1; i < sh->nodes; i++)
-                g->dsts[i - 1] = i;
-        } else {
-            long h[TOPO_MAX_DIMS];
-            for (int i = 0; i < sh->dims; i++)
-                h[i] = sh->n[i] / 2;
-            g->dsts[0] = topo_coords_to_rank(sh, h);
         }
     }
     return 1 + c->nextra;
@@ -658,7 +653,7 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
     atomic_file af[BENCH_MAX_NETS];
     FILE *out[BENCH_MAX_NETS];
     double floor_ns = 0;
-    int rc = 0, opened = 0;
+    int rc = 0;
 
     fill_header(c, &header[0]);
     if (c->be->floor && c->be->floor(c->cpus, c->bcfg.ncpus, FLOOR_BATCHES, &floor_ns) == 0)
@@ -682,7 +677,7 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
             set_shape_header(&cfg[k].shape, &header[k]);
         }
     }
-    for (int k = 0; root && k < nnets && !rc; k++, opened++) {
+    for (int k = 0; root && k < nnets && !rc; k++) {
         if (paths[k] && atomic_file_open(&af[k], paths[k])) {
             fprintf(stderr, "%s: %s '%s': %s\n", c->prog, k ? "--interleave" : "-o", paths[k],
                     strerror(errno));
@@ -692,8 +687,8 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
         }
     }
     if (rc) {
-        for (int k = 0; k < opened; k++)
-            atomic_file_abort(&af[k]);
+        for (int k = 0; k < nnets; k++)
+            atomic_file_abort(&af[k]);   /* nothing to do where none was opened */
         c->be->finalize(comm, 1);
         return EXIT_FAILURE;
     }

@@ -125,7 +125,7 @@ static int deliver(engine *e, const network *nw, bench_msg *msg, unsigned char *
 /* Receives and handles one message.  Returns 1 on STOP. */
 static int serve_one(engine *e)
 {
-    bench_msg msg = {0};   /* backends that do not carry msg.net leave it 0 */
+    bench_msg msg;   /* recv fills it whole */
     unsigned char *buf = e->rx[e->rx_next];
     int rc = e->be->recv(e->comm, &msg, buf, e->cap);
     if (rc)
@@ -298,12 +298,15 @@ static void progress(const bench_config *cfg, const bench_point *pt, long index,
 
 /* Measures runs[0..n) together: each warms up, then they take one batch
  * each in turn until all are done; each point is written (and reported)
- * as it finishes.  The lone point of a plain run is a group of one. */
+ * as it finishes. */
 static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns,
                          FILE **outs, const long *totals)
 {
-    long active = 0;
+    long active = 0, ready = 0;
     int rc = 0;
+    for (; ready < n && !rc; ready++)
+        if (bench_stats_init(&runs[ready].st, e->nets[runs[ready].net].cfg->max_samples))
+            rc = BENCH_ERR_SYSTEM;
     for (long i = 0; i < n && !rc; i++)
         if ((rc = point_start(e, &runs[i], batch_min_ns)) == 0)
             active++;
@@ -319,20 +322,22 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
             progress(e->nets[p->net].cfg, &pt, p->index, totals[p->net]);
             active--;
         }
+    for (long i = 0; i < ready; i++)
+        bench_stats_free(&runs[i].st);
     return rc;
 }
 
 /* Every point of every network.  With several networks (--interleave) all
- * points are measured together, batch by batch in turn, so a change of the
- * machine's speed during the run (this VM's core-to-core latency was seen
- * to jump 3.5x between two runs a second apart, and back) falls on every
+ * points are measured as one group, batch by batch in turn, so a change of
+ * the machine's speed during the run (this VM's core-to-core latency was
+ * seen to jump 3x between two runs a second apart, and back) falls on every
  * network and every size alike; a network's rows then come in the order
- * its points finish.  With one network, point by point in order, and the
- * points of a resumed run are copied. */
+ * its points finish.  With one network, point by point in order, after the
+ * points a resumed run already has (its first ones). */
 static int measure_all(engine *e, bench_data *headers, FILE **outs)
 {
     double res, ovh;
-    long totals[BENCH_MAX_NETS], n = 0, made = 0;
+    long totals[BENCH_MAX_NETS], n = 0, todo = 0;
     int rc = 0;
 
     bench_timer_measure(e->be, &res, &ovh);
@@ -346,39 +351,27 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
         totals[k] = cfg->ndst * (long)cfg->nsizes;
         n += totals[k];
     }
-    point_run *runs = calloc((size_t)(e->nnets > 1 ? n : 1), sizeof *runs);
+    point_run *runs = calloc((size_t)(n ? n : 1), sizeof *runs);
     if (!runs)
         return BENCH_ERR_SYSTEM;
-    for (int k = 0; k < e->nnets && !rc; k++) {
+    for (int k = 0; k < e->nnets; k++) {
         const bench_config *cfg = e->nets[k].cfg;
-        for (long i = 0; i < totals[k] && !rc; i++) {
-            point_run *p = &runs[e->nnets > 1 ? made : 0];
-            p->net = k;
-            p->index = i + 1;
-            p->dst = cfg->dsts[i / (long)cfg->nsizes];
-            p->size = cfg->sizes[i % (long)cfg->nsizes];
+        for (long i = 0; i < totals[k]; i++) {
+            point_run *p = &runs[todo];
+            *p = (point_run){.net = k, .index = i + 1, .dst = cfg->dsts[i / (long)cfg->nsizes],
+                             .size = cfg->sizes[i % (long)cfg->nsizes]};
             const bench_point *done = find_done(cfg, p->dst, p->size);
-            if (done) {
+            if (done)
                 bench_data_write_point(outs[k], done);
-                fflush(outs[k]);
-                continue;
-            }
-            if (bench_stats_init(&p->st, cfg->max_samples)) {
-                rc = BENCH_ERR_SYSTEM;
-                break;
-            }
-            if (e->nnets > 1) {
-                made++;
-                continue;
-            }
-            rc = measure_group(e, p, 1, batch_min_ns, outs, totals);
-            bench_stats_free(&p->st);
+            else
+                todo++;
         }
+        fflush(outs[k]);
     }
-    if (e->nnets > 1 && !rc)
-        rc = measure_group(e, runs, made, batch_min_ns, outs, totals);
-    for (long i = 0; e->nnets > 1 && i < made; i++)
-        bench_stats_free(&runs[i].st);
+    if (e->nnets > 1)
+        rc = measure_group(e, runs, todo, batch_min_ns, outs, totals);
+    for (long i = 0; e->nnets == 1 && i < todo && !rc; i++)
+        rc = measure_group(e, &runs[i], 1, batch_min_ns, outs, totals);
     free(runs);
     return rc;
 }

@@ -132,9 +132,9 @@ typedef struct design {
     double from[MODEL_MAX_OSEG];     /* segment i starts at from[i] bytes */
     int free_net[NET];
     double net_fixed[NET];           /* value used when not free */
-    /* Active set of the non-negativity bounds: a column whose estimate came
-     * out negative (within FIT_CLAMP_SIGMAS errors) is held at 0 and the
-     * rest refitted, so the other parameters absorb it.  Zeroing it after
+    /* Active set of the non-negativity bounds (see hold_negative): a column
+     * whose estimate came out negative is held at 0 and the rest refitted,
+     * so the other parameters absorb it.  Zeroing it after
      * the fit instead shifts the model by o1 (m - mref) at every size (the
      * fit then misses its own data: 2-node ring at 1..16 B, o1 -0.39 +-
      * 0.52, every point 30 ns above the model). held_* keep the estimate
@@ -154,24 +154,26 @@ static int segment_of(const design *d, double m)
     return s;
 }
 
-static int design_cols(const design *d)
+/* Fitted o columns before o column j (2s: intercept of segment s, 2s+1:
+ * its slope): its position in the solution vector unless held at 0. */
+static int o_cols_before(const design *d, int j)
 {
-    int p = d->free_net[0] + d->free_net[1] + d->free_net[2];
-    for (int j = 0; j < 2 * d->segments; j++)
-        p += !d->o_held[j];
-    return p;
-}
-
-/* Position in the solution vector of o column j (2s: intercept of segment
- * s, 2s+1: its slope), or -1 when held at 0. */
-static int o_pos(const design *d, int j)
-{
-    if (d->o_held[j])
-        return -1;
     int pos = 0;
     for (int i = 0; i < j; i++)
         pos += !d->o_held[i];
     return pos;
+}
+
+static int design_cols(const design *d)
+{
+    return o_cols_before(d, 2 * d->segments) + d->free_net[0] + d->free_net[1] +
+           d->free_net[2];
+}
+
+/* Position in the solution vector of o column j, or -1 when held at 0. */
+static int o_pos(const design *d, int j)
+{
+    return d->o_held[j] ? -1 : o_cols_before(d, j);
 }
 
 /* Position of network parameter k, or -1 when not fitted. */
@@ -179,9 +181,7 @@ static int net_pos(const design *d, int k)
 {
     if (!d->free_net[k])
         return -1;
-    int pos = 0;
-    for (int j = 0; j < 2 * d->segments; j++)
-        pos += !d->o_held[j];
+    int pos = o_cols_before(d, 2 * d->segments);
     for (int i = 0; i < k; i++)
         pos += d->free_net[i];
     return pos;
@@ -372,11 +372,17 @@ static double sol_cov(const solved *sol, int a, int b)
     return a < 0 || b < 0 ? 0.0 : gsl_matrix_get(sol->cov, (size_t)a, (size_t)b);
 }
 
+/* Appends "name value +- err" to a comma-separated list (res->clamped,
+ * res->falling). */
+static void note_held(char *list, size_t cap, const char *name, double v, double err)
+{
+    size_t len = strlen(list);
+    snprintf(list + len, cap - len, "%s%s %.3g +- %.2g", len ? ", " : "", name, v, err);
+}
+
 static void note_clamped(fit_result *res, const char *name, double v, double err)
 {
-    size_t len = strlen(res->clamped);
-    snprintf(res->clamped + len, sizeof res->clamped - len, "%s%s %.3g +- %.2g", len ? ", " : "",
-             name, v, err);
+    note_held(res->clamped, sizeof res->clamped, name, v, err);
 }
 
 /* One value: clamp to 0 if negative within FIT_CLAMP_SIGMAS errors. */
@@ -466,13 +472,11 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
             snprintf(name, sizeof name, "%s", model_param_key[j ? MODEL_P_O1 : MODEL_P_O0]);
         else
             snprintf(name, sizeof name, "o_seg%d_%s", j / 2 + 1, j % 2 ? "ns_per_byte" : "ns");
-        if (d->o_held_falling[j]) {
-            size_t len = strlen(res->falling);
-            snprintf(res->falling + len, sizeof res->falling - len, "%s%s %.3g +- %.2g",
-                     len ? ", " : "", name, d->o_held_value[j], d->o_held_err[j]);
-        } else {
+        if (d->o_held_falling[j])
+            note_held(res->falling, sizeof res->falling, name, d->o_held_value[j],
+                      d->o_held_err[j]);
+        else
             note_clamped(res, name, d->o_held_value[j], d->o_held_err[j]);
-        }
     }
     res->segments = d->segments;
     clamp_negatives(res);
