@@ -39,6 +39,8 @@ int bench_shm_floor(const int *cpus, int ncpus, int batches, double *floor_ns);
 #define BENCH_ERR_TIMEOUT (-3)    /* no progress for --timeout seconds */
 #define BENCH_ERR_INTERRUPT (-4)  /* SIGINT/SIGTERM */
 #define BENCH_ERR_SYSTEM (-1)     /* errno-style failure */
+#define BENCH_ERR_OVERRUN (-5)    /* a message was overwritten unread: the
+                                     patterns broke the window they declared */
 
 typedef struct bench_comm bench_comm;   /* a backend's private state */
 
@@ -49,6 +51,12 @@ typedef struct bench_backend_config {
     size_t max_payload_bytes;    /* largest message */
     double timeout_s;            /* give up after this long without progress */
     int send_mode;               /* mpi: 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend+Wait */
+    /* The most messages the patterns ever leave unreceived between two
+     * processes: 1 for ping-pong (one message in flight in the whole
+     * system; a process sends to a peer only after the peer received its
+     * last message), 0 for "unbounded" (one-way bursts).  shm: a window of
+     * 1 is a one-slot inbox, written with no credit round. */
+    int window;
 } bench_backend_config;
 
 typedef struct bench_backend {

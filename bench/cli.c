@@ -542,6 +542,8 @@ static const char *error_text(int rc)
     case BENCH_ERR_PEER: return "a peer process died";
     case BENCH_ERR_TIMEOUT: return "no progress within --timeout";
     case BENCH_ERR_INTERRUPT: return "interrupted";
+    case BENCH_ERR_OVERRUN: return "a message was overwritten before it was read (internal"
+                                   " error: please report it)";
     default: return strerror(errno ? errno : EIO);
     }
 }
@@ -556,6 +558,7 @@ static int check_config(cli *c)
         if (c->cfg.sizes[i] > max)
             max = c->cfg.sizes[i];
     c->bcfg.max_payload_bytes = (size_t)max;
+    c->bcfg.window = c->cfg.pattern == BENCH_PP;   /* see bench_backend_config */
     if (c->cfg.pattern == BENCH_OW) {
         for (long d = 0; d < c->cfg.ndst; d++) {
             long h[TOPO_MAX_DIMS], z[TOPO_MAX_DIMS] = {0};

@@ -8,7 +8,9 @@ scibench_SRCS = bench/scibench_main.c bench/backend_shm.c $(BENCH_COMMON)
 PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c $(BENCH_COMMON)
-TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c
+TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c \
+         tests/test_shm.c
+test_shm_EXTRA = bench/backend_shm.c bench/signals.c
 
 # make bench: scibench against its floor, mpibench against OSU osu_latency
 BENCH_TARGETS += bench-shm bench-mpi
