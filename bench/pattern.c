@@ -42,7 +42,7 @@ typedef struct engine {
     unsigned char *rx[2];
     int rx_next;
     unsigned char *tx;            /* what the source sends, and the reply */
-    unsigned char *relay;         /* copy buffer for hops inside one process */
+    unsigned char *relay[2];      /* copy buffers for hops inside one process */
     size_t cap;
     long completed;               /* PP round trips / OW acks seen at the source */
 } engine;
@@ -57,9 +57,6 @@ static void spin_ns(const bench_backend *be, double ns)
         ;
 }
 
-/* Sends msg (already addressed to msg->node) to the process hosting it. */
-static int deliver(engine *e, const network *nw, bench_msg *msg, unsigned char *payload);
-
 /* msg is at msg->node, not its target: one hop on, by dimension-order
  * routing as topo_route_step, from precomputed tables (rank <-> coordinates
  * costs divisions, and this is the measured path).  The node forwards when
@@ -67,7 +64,7 @@ static int deliver(engine *e, const network *nw, bench_msg *msg, unsigned char *
  * it changes dimension (thesis: an agent node); where the message starts
  * (in_dim -1: the source, or the destination sending the reply) it does
  * neither, and no delay is injected. */
-static int hop(engine *e, const network *nw, bench_msg *msg, unsigned char *payload)
+static inline void step(const engine *e, const network *nw, bench_msg *msg)
 {
     const bench_config *cfg = nw->cfg;
     const topo_shape *sh = &cfg->shape;
@@ -81,45 +78,50 @@ static int hop(engine *e, const network *nw, bench_msg *msg, unsigned char *payl
     msg->node += (int32_t)(cur[dim] == sh->n[dim] - 1 ? -(sh->n[dim] - 1) * nw->stride[dim]
                                                       : nw->stride[dim]);
     msg->in_dim = dim;
-    return deliver(e, nw, msg, payload);
-}
-
-/* The message arrived at msg->node: the end of its route (reply, or count
- * a completed round trip), or a relay. */
-static int handle(engine *e, bench_msg *msg, unsigned char *payload)
-{
-    const network *nw = &e->nets[msg->net];
-    const bench_config *cfg = nw->cfg;
-    if (msg->node != msg->target)
-        return hop(e, nw, msg, payload);
-    if (msg->kind == BENCH_MSG_RESPONSE) {
-        e->completed++;
-        return 0;
-    }
-    if (cfg->pattern == BENCH_OW && !msg->last)
-        return 0;
-    /* B has received (copied out) the m bytes and sends m bytes back from
-     * its own send buffer, as osu_latency's rank 1 does.  Echoing the
-     * received buffer instead makes a single-copy MPI transport pull the
-     * bytes B's core has just written: mpibench at 64 KiB took 9.3-11.7 us
-     * that way against osu_latency's 6.5-7.4 us, and 6.3-7.1 us from the
-     * send buffer (2 ranks on one host, alternating runs). */
-    bench_msg reply = {BENCH_MSG_RESPONSE, 0, msg->node, (int32_t)cfg->src, -1, msg->net,
-                       cfg->pattern == BENCH_OW ? 0 : msg->len};
-    return hop(e, nw, &reply, e->tx);
-}
-
-static int deliver(engine *e, const network *nw, bench_msg *msg, unsigned char *payload)
-{
-    if (nw->cfg->route == BENCH_ROUTE_NETWORK)
+    if (cfg->route == BENCH_ROUTE_NETWORK)
         msg->node = msg->target;   /* the network forwards; no relay ranks */
-    int to = nw->host[msg->node];
-    if (to != e->rank)
-        return e->be->send(e->comm, to, msg, payload);
-    /* Both nodes live in this process (P does not divide the hop): the
-     * message is still copied, as a store-and-forward node would. */
-    memcpy(e->relay, payload, (size_t)msg->len);
-    return handle(e, msg, e->relay);
+}
+
+/* msg (payload: its bytes) is at msg->node.  Carries it on until it leaves
+ * this process or ends its route here: at its target a request is answered
+ * (a ping-pong's, or a one-way burst's last) and a response completes a
+ * round trip; elsewhere it hops on, to the process hosting the next node.
+ * A loop rather than functions calling each other: nothing recurses, and
+ * consecutive hops inside one process alternate between two relay buffers
+ * (one buffer was copied onto itself, which memcpy does not allow). */
+static inline int route(engine *e, bench_msg *msg, const unsigned char *payload)
+{
+    for (int r = 0;; r ^= 1) {
+        const network *nw = &e->nets[msg->net];
+        const bench_config *cfg = nw->cfg;
+        if (msg->node == msg->target) {
+            if (msg->kind == BENCH_MSG_RESPONSE) {
+                e->completed++;
+                return 0;
+            }
+            if (cfg->pattern == BENCH_OW && !msg->last)
+                return 0;
+            /* B has received (copied out) the m bytes and sends m bytes
+             * back from its own send buffer, as osu_latency's rank 1 does.
+             * Echoing the received buffer instead makes a single-copy MPI
+             * transport pull the bytes B's core has just written: mpibench
+             * at 64 KiB took 9.3-11.7 us that way against osu_latency's
+             * 6.5-7.4 us, and 6.3-7.1 us from the send buffer (2 ranks on
+             * one host, alternating runs). */
+            *msg = (bench_msg){BENCH_MSG_RESPONSE, 0, msg->node, (int32_t)cfg->src, -1, msg->net,
+                               cfg->pattern == BENCH_OW ? 0 : msg->len};
+            payload = e->tx;
+        }
+        step(e, nw, msg);
+        int to = nw->host[msg->node];
+        if (to != e->rank)
+            return e->be->send(e->comm, to, msg, payload);
+        /* Both nodes live in this process (P does not divide the hop): the
+         * message is still copied, as a store-and-forward node would, into
+         * the relay buffer it did not just come from. */
+        memcpy(e->relay[r], payload, (size_t)msg->len);
+        payload = e->relay[r];
+    }
 }
 
 /* Receives and handles one message.  Returns 1 on STOP. */
@@ -133,7 +135,7 @@ static int serve_one(engine *e)
     e->rx_next ^= 1;
     if (msg.kind == BENCH_MSG_STOP)
         return 1;
-    return handle(e, &msg, buf);
+    return route(e, &msg, buf);
 }
 
 /* The first hop of a request from the source of network k. */
@@ -142,7 +144,7 @@ static int start_request(engine *e, int k, long dst, long size, int last,
 {
     bench_msg msg = {BENCH_MSG_REQUEST, last, (int32_t)e->nets[k].cfg->src, (int32_t)dst, -1, k,
                      size};
-    return hop(e, &e->nets[k], &msg, (unsigned char *)payload);
+    return route(e, &msg, payload);
 }
 
 /* Runs `reps` iterations of the pattern on network k; elapsed ns in *ns. */
@@ -394,7 +396,8 @@ static void free_buffers(engine *e)
     free(e->rx[0]);
     free(e->rx[1]);
     free(e->tx);
-    free(e->relay);
+    free(e->relay[0]);
+    free(e->relay[1]);
     for (int k = 0; e->nets && k < e->nnets; k++) {
         free(e->nets[k].coords);
         free(e->nets[k].host);
@@ -423,8 +426,8 @@ static int network_init(network *nw, const bench_config *cfg, int procs)
 int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfgs, int nnets,
               bench_data *headers, FILE **outs)
 {
-    engine e = {be, comm, NULL, nnets, be->rank(comm), be->size(comm), {NULL, NULL}, 0, NULL,
-                NULL, 1, 0};
+    engine e = {.be = be, .comm = comm, .nnets = nnets, .rank = be->rank(comm),
+                .procs = be->size(comm), .cap = 1};
     int rc = 0;
     if (nnets < 1 || nnets > BENCH_MAX_NETS)
         return BENCH_ERR_SYSTEM;
@@ -442,8 +445,9 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
     e.rx[0] = page_alloc(e.cap);
     e.rx[1] = page_alloc(e.cap);
     e.tx = page_alloc(e.cap);
-    e.relay = page_alloc(e.cap);
-    if (!e.rx[0] || !e.rx[1] || !e.tx || !e.relay) {
+    e.relay[0] = page_alloc(e.cap);
+    e.relay[1] = page_alloc(e.cap);
+    if (!e.rx[0] || !e.rx[1] || !e.tx || !e.relay[0] || !e.relay[1]) {
         free_buffers(&e);
         return BENCH_ERR_SYSTEM;
     }
