@@ -29,10 +29,18 @@ typedef struct bench_msg {
 } bench_msg;
 
 /* Bare floor of the shm transport (scibench --floor): one cache-line flag
- * bouncing between two processes pinned to cpus[0] and cpus[1], no payload,
- * no copy.  *floor_ns is half the round trip, the median of `batches`
- * batches.  Returns 0 or a BENCH_ERR_* code. */
-int bench_shm_floor(const int *cpus, int ncpus, int batches, double *floor_ns);
+ * bouncing between two processes pinned to cfg->cpus[0] and [1], no payload,
+ * no copy.  With payload > 0, batches of the same bounce carrying `payload`
+ * bytes after the flag, copied in by the sender and out by the receiver
+ * before it replies, alternate with the flag's (both see the same machine):
+ * a message with no header and no benchmark around it, what any transport
+ * that really copies pays at that size.  Half round trips, medians of
+ * `batches` batches each, in *floor_ns and *copy_ns (NULL: not wanted).
+ * Gives up on a dead or stuck (cfg->timeout_s) peer.  Returns 0 or a
+ * BENCH_ERR_* code. */
+typedef struct bench_backend_config bench_backend_config;
+int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload,
+                    double *floor_ns, double *copy_ns);
 
 /* Reasons a call gives up (besides 0 = success). */
 #define BENCH_ERR_PEER (-2)       /* a peer process died */
@@ -44,7 +52,7 @@ int bench_shm_floor(const int *cpus, int ncpus, int batches, double *floor_ns);
 
 typedef struct bench_comm bench_comm;   /* a backend's private state */
 
-typedef struct bench_backend_config {
+struct bench_backend_config {
     int procs;                   /* processes wanted (shm) */
     const int *cpus;             /* CPUs to pin process i to (shm), ncpus of them */
     int ncpus;
@@ -57,7 +65,7 @@ typedef struct bench_backend_config {
      * last message), 0 for "unbounded" (one-way bursts).  shm: a window of
      * 1 is a one-slot inbox, written with no credit round. */
     int window;
-} bench_backend_config;
+};
 
 typedef struct bench_backend {
     const char *name;            /* "shm", "mpi" */
@@ -78,7 +86,8 @@ typedef struct bench_backend {
     /* Timer resolution in ns as the clock reports it. */
     double (*tick_ns)(void);
     /* Bare transport floor (shm only; NULL elsewhere): see bench_shm_floor. */
-    int (*floor)(const int *cpus, int ncpus, int batches, double *floor_ns);
+    int (*floor)(const bench_backend_config *cfg, int batches, size_t payload, double *floor_ns,
+                 double *copy_ns);
     /* Ends this process's part; status != 0 means abort the others too. */
     int (*finalize)(bench_comm *comm, int status);
 } bench_backend;

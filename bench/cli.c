@@ -38,7 +38,7 @@ typedef struct cli {
     bench_backend_config bcfg;
     int cpus[MAX_PROCS];
     long hops[TOPO_MAX_DIMS];
-    int have_hops, have_dst, all_dst, have_topology, floor_only;
+    int have_hops, have_dst, all_dst, have_topology, floor_only, have_sizes;
     long dst;
     const char *out_path, *resume_path, *mpi_send, *cpus_text, *hops_text;
     char command[2048];
@@ -104,7 +104,9 @@ static const char shm_opts[] =
 "  --procs P           processes (default 2), pinned to distinct CPUs\n"
 "  --cpus LIST         CPUs to pin to, e.g. 2,3 (default: the first P allowed)\n"
 "  --floor             only measure the bare floor (one cache-line flag bouncing\n"
-"                      between two CPUs) and print it\n"
+"                      between two CPUs) and print it; with --sizes, also that\n"
+"                      bounce carrying each size, copied in and out (a message\n"
+"                      with no header and no benchmark around it), alternately\n"
 "  --interleave S=FILE also measure the ring or torus S (8, 4x4) into FILE, up\n"
 "                      to 7 times: the networks' points are measured batch by\n"
 "                      batch in turn, so a change of the machine's speed during\n"
@@ -115,7 +117,7 @@ static const char shm_examples[] =
 "  scibench --sizes 1..4096 -o ring2.tsv\n"
 "  scibench --ring 8 --sizes 8,64 --inject-forward 2000\n"
 "  scibench --torus 3x3 --all-dst --sizes 64\n"
-"  scibench --floor\n"
+"  scibench --floor --sizes 8,4096\n"
 "  scibench --ring 2 -o r2.tsv --interleave 8=r8.tsv --interleave 6=r6.tsv\n";
 static const char mpi_intro[] =
 "MPI point-to-point latency benchmark (start it with mpirun); each rank is a\n"
@@ -247,6 +249,7 @@ static int parse_option(cli *c, int opt, const char *arg)
         c->all_dst = 1;
         return 0;
     case O_SIZES:
+        c->have_sizes = 1;
         st = parse_list(arg, PARSE_RANGE_POW2, 0, MAX_SIZE_BYTES, c->cfg.sizes, BENCH_MAX_SIZES,
                         &c->cfg.nsizes, &pos);
         return st ? bad(c, "--sizes", arg, st, "1,8,64 or 1..65536 or 64..4096:64 (0..2^30)") : 0;
@@ -575,15 +578,28 @@ static int check_config(cli *c)
     return 0;
 }
 
+/* --floor: the flag alone; with --sizes, for each size the flag and the
+ * same bounce carrying that many bytes, measured alternately. */
 static int run_floor(cli *c)
 {
-    double floor_ns;
-    int rc = c->be->floor(c->cpus, c->bcfg.ncpus, FLOOR_BATCHES, &floor_ns);
-    if (rc) {
-        fprintf(stderr, "scibench: --floor: %s\n", error_text(rc));
-        return EXIT_FAILURE;
+    double floor_ns, copy_ns;
+    if (c->have_sizes)
+        printf("# copy: the floor's bounce carrying size bytes, copied in by the sender and"
+               " out by the receiver; half round trips, medians of %d batches, alternating\n"
+               "# columns: size_bytes floor_ns copy_ns\n", FLOOR_BATCHES);
+    for (size_t i = 0; i < (c->have_sizes ? c->cfg.nsizes : 1); i++) {
+        size_t size = c->have_sizes ? (size_t)c->cfg.sizes[i] : 0;
+        int rc = c->be->floor(&c->bcfg, FLOOR_BATCHES, size, &floor_ns, &copy_ns);
+        if (rc) {
+            fprintf(stderr, "scibench: --floor: %s\n", error_text(rc));
+            return EXIT_FAILURE;
+        }
+        if (c->have_sizes)
+            printf("%zu\t%.1f\t%.1f\n", size, floor_ns, copy_ns);
+        else
+            printf("floor_ns\t%.1f\n", floor_ns);
+        fflush(stdout);
     }
-    printf("floor_ns\t%.1f\n", floor_ns);
     return 0;
 }
 
@@ -659,7 +675,7 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
     int rc = 0;
 
     fill_header(c, &header[0]);
-    if (c->be->floor && c->be->floor(c->cpus, c->bcfg.ncpus, FLOOR_BATCHES, &floor_ns) == 0)
+    if (c->be->floor && c->be->floor(&c->bcfg, FLOOR_BATCHES, 0, &floor_ns, NULL) == 0)
         bench_data_set_header(&header[0], "floor_ns", "%.1f", floor_ns);
     if ((rc = c->be->init(&comm, argc, argv, &c->bcfg))) {
         fprintf(stderr, "%s: cannot start: %s\n", c->prog, error_text(rc));

@@ -76,6 +76,40 @@ Test(scibench, short_run_parses_and_grows_with_size)
     run_free(&r);
 }
 
+/* --floor alone prints the flag floor; with --sizes, one row per size of
+ * the flag and the same bounce carrying that many bytes, copied in and out:
+ * copying 64 KiB each way costs more than copying 8 B. */
+Test(scibench, floor_and_copy_rows)
+{
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--floor", NULL);
+    double f;
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(sscanf(r.out, "floor_ns\t%lf", &f), 1, "%s", r.out);
+    cr_assert_gt(f, 0);
+    run_free(&r);
+    r = run_cmd(run_prog("scibench", 0), 60, "--floor", "--sizes", "8,65536", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    long size[2];
+    double floor_ns[2], copy_ns[2];
+    int rows = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (*line == '#')
+            continue;
+        cr_assert_lt(rows, 2, "%s", r.out);
+        cr_assert_eq(sscanf(line, "%ld\t%lf\t%lf", &size[rows], &floor_ns[rows], &copy_ns[rows]),
+                     3, "%s", line);
+        rows++;
+    }
+    cr_assert_eq(rows, 2, "%s", r.out);
+    cr_assert_eq(size[0], 8);
+    cr_assert_eq(size[1], 65536);
+    for (int i = 0; i < 2; i++)
+        cr_assert(floor_ns[i] > 0 && copy_ns[i] > 0);
+    cr_assert_gt(copy_ns[1], copy_ns[0], "%s", r.out);
+    run_free(&r);
+}
+
 Test(scibench, torus_rows_record_request_and_response_paths)
 {
     const char *out = file("torus.tsv");
