@@ -2,10 +2,10 @@
 # bench.sh: the benchmarks' speed figures for `make bench` (issue 3),
 # measured side by side, medians of RUNS runs (default 5).
 #
-#   bench.sh shm BIN_DIR   scibench PP at 8 B against the bare floor, and the
-#                          floor's bounce carrying the same 8 B (copied in and
-#                          out, no header, no benchmark) as what a copying
-#                          transport cannot beat on this machine
+#   bench.sh shm BIN_DIR   scibench PP at 8 B against the bare floor, and
+#                          beside it the floor's bounce carrying the same 8 B
+#                          (copied in and out, no header, no benchmark): how
+#                          much of the ratio copying alone takes here
 #   bench.sh mpi BIN_DIR   mpibench PP against OSU osu_latency (when the
 #                          environment variable OSU_LATENCY names it)
 #
@@ -52,7 +52,7 @@ if [ "$mode" = shm ]; then
         printf '  floor %.1f ns (%d runs):\n' "$f" "$n"
         printf '    scibench PP          %7.1f ns  ratio %.2f  (target <= 1.15)\n' \
             "$(col "$tmp/kept" "$g" 5 | median)" "$(col "$tmp/kept" "$g" 6 | median)"
-        printf '    bare 8 B copy loop   %7.1f ns  ratio %.2f  (no header, no benchmark: the least a copy costs)\n' \
+        printf '    bare 8 B copy loop   %7.1f ns  ratio %.2f  (the floor with 8 B copied in and out, nothing else)\n' \
             "$(col "$tmp/kept" "$g" 4 | median)" "$(col "$tmp/kept" "$g" 7 | median)"
     done
     echo "  (ratios: medians over runs of value / mean of the run's two floors)"
