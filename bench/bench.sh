@@ -35,6 +35,17 @@ regimes() {
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 # column K of group G's lines of FILE
 col() { awk -v g="$2" -v k="$3" '$1 == g { print $k }' "$1"; }
+# keep FILE TITLE: FILE's runs grouped by regime into $tmp/kept; says how many
+keep() {
+    regimes "$1" > "$tmp/kept"
+    echo "$2; $(wc -l < "$tmp/kept") of $runs runs kept (floors before and after within 10%)"
+}
+# the kept groups, and a group's title line
+groups() { cut -d' ' -f1 "$tmp/kept" | sort -u; }
+group_title() {
+    printf '  floor %.1f ns (%d runs):\n' "$( (col "$tmp/kept" "$1" 2; col "$tmp/kept" "$1" 3) | median)" \
+        "$(col "$tmp/kept" "$1" 1 | wc -l)"
+}
 
 if [ "$mode" = shm ]; then
     for i in $(seq "$runs"); do
@@ -44,12 +55,9 @@ if [ "$mode" = shm ]; then
         f2=$(floor)
         echo "$f1 $f2 $copy $pp" | awk '{ f = ($1 + $2) / 2; print $0, $4 / f, $3 / f }' >> "$tmp/shm"
     done
-    regimes "$tmp/shm" > "$tmp/kept"
-    echo "bench-shm: 8 B ping-pong, half round trip; $(wc -l < "$tmp/kept") of $runs runs kept (floors before and after within 10%)"
-    for g in $(cut -d' ' -f1 "$tmp/kept" | sort -u); do
-        n=$(col "$tmp/kept" "$g" 1 | wc -l)
-        f=$( (col "$tmp/kept" "$g" 2; col "$tmp/kept" "$g" 3) | median)
-        printf '  floor %.1f ns (%d runs):\n' "$f" "$n"
+    keep "$tmp/shm" "bench-shm: 8 B ping-pong, half round trip"
+    for g in $(groups); do
+        group_title "$g"
         printf '    scibench PP          %7.1f ns  ratio %.2f  (target <= 1.15)\n' \
             "$(col "$tmp/kept" "$g" 5 | median)" "$(col "$tmp/kept" "$g" 6 | median)"
         printf '    bare 8 B copy loop   %7.1f ns  ratio %.2f  (the floor with 8 B copied in and out, nothing else)\n' \
@@ -80,12 +88,9 @@ else
         echo "$f1 $(floor)$m$o" >> "$tmp/mpi"
     done
 fi
-regimes "$tmp/mpi" > "$tmp/kept"
-echo "bench-mpi: PP half round trip, 2 ranks on one host; $(wc -l < "$tmp/kept") of $runs runs kept (floors before and after within 10%)"
-for g in $(cut -d' ' -f1 "$tmp/kept" | sort -u); do
-    n=$(col "$tmp/kept" "$g" 1 | wc -l)
-    f=$( (col "$tmp/kept" "$g" 2; col "$tmp/kept" "$g" 3) | median)
-    printf '  floor %.1f ns (%d runs):\n' "$f" "$n"
+keep "$tmp/mpi" "bench-mpi: PP half round trip, 2 ranks on one host"
+for g in $(groups); do
+    group_title "$g"
     if [ -z "${OSU_LATENCY:-}" ]; then
         printf '  %8s %14s\n' size mpibench_ns
     else
