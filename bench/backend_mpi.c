@@ -15,7 +15,6 @@
 struct bench_comm {
     int rank, size;
     int send_mode;          /* 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend + MPI_Wait */
-    int dims_code;          /* in_dim values: -1..TOPO_MAX_DIMS-1 -> 0..16 */
 };
 
 /* tag = ((target * 17 + in_dim + 1) * 2 + last) * 3 + kind; the node a
