@@ -9,11 +9,12 @@
 #   bench.sh mpi BIN_DIR   mpibench PP against OSU osu_latency (when the
 #                          environment variable OSU_LATENCY names it)
 #
-# Every run is bracketed by two `scibench --floor` measurements.  Some
-# machines (VMs whose virtual CPUs move between host cores) change their
-# core-to-core latency between runs, by 5x on the development VM: a run whose
-# two floors differ by more than 10% is dropped, and the rest are grouped by
-# floor (a group per regime), so no ratio mixes two machines.
+# Every run is bracketed by `scibench --floor` measurements (bench-mpi takes
+# one more between mpibench and OSU).  Some machines (VMs whose virtual CPUs
+# move between host cores) change their core-to-core latency between runs,
+# by 5x on the development VM: a run whose floors differ by more than 10% is
+# dropped, and the rest are grouped by floor (a group per regime), so no
+# ratio mixes two machines.
 set -euo pipefail
 mode=$1 bin=$2
 runs=${RUNS:-5}
@@ -38,13 +39,15 @@ col() { awk -v g="$2" -v k="$3" '$1 == g { print $k }' "$1"; }
 # keep FILE TITLE: FILE's runs grouped by regime into $tmp/kept; says how many
 keep() {
     regimes "$1" > "$tmp/kept"
-    echo "$2; $(wc -l < "$tmp/kept") of $runs runs kept (floors before and after within 10%)"
+    echo "$2; $(wc -l < "$tmp/kept") of $runs runs kept (their floors within 10% of each other)"
 }
 # the kept groups, and a group's title line
 groups() { cut -d' ' -f1 "$tmp/kept" | sort -u; }
 group_title() {
-    printf '  floor %.1f ns (%d runs):\n' "$( (col "$tmp/kept" "$1" 2; col "$tmp/kept" "$1" 3) | median)" \
-        "$(col "$tmp/kept" "$1" 1 | wc -l)"
+    local n
+    n=$(col "$tmp/kept" "$1" 1 | wc -l)
+    printf '  floor %.1f ns (%d runs)%s:\n' "$( (col "$tmp/kept" "$1" 2; col "$tmp/kept" "$1" 3) | median)" \
+        "$n" "$([ "$n" -ge 3 ] || echo ', too few to trust: raise RUNS')"
 }
 
 if [ "$mode" = shm ]; then
@@ -68,9 +71,10 @@ if [ "$mode" = shm ]; then
 fi
 
 sizes="8 64 512 4096 65536"
+# mpibench's mean (column 15), as osu_latency reports the mean of its loop
 mpibench() {
     timeout 120 mpirun "${mpirun_args[@]}" "$bin/mpibench" -q --sizes "${sizes// /,}" \
-        --max-time 1 --rel-error 0.002 | grep -v '^#' | awk '{ printf " %s", $14 }'
+        --max-time 1 --rel-error 0.002 | grep -v '^#' | awk '{ printf " %s", $15 }'
 }
 osu() {
     # OSU 5.x sweeps 0 B..4 MiB; the sizes compared are picked out
@@ -81,11 +85,19 @@ osu() {
 if [ -z "${OSU_LATENCY:-}" ]; then
     for i in $(seq "$runs"); do echo "$(floor) $(floor)$(mpibench)" >> "$tmp/mpi"; done
 else
-    # mpibench and OSU back to back, in alternating order, inside one bracket
+    # mpibench and OSU back to back, in alternating order, with a floor
+    # before, between and after (the lowest and highest of them are kept)
     for i in $(seq "$runs"); do
         f1=$(floor)
-        if [ $((i % 2)) = 1 ]; then m=$(mpibench); o=$(osu); else o=$(osu); m=$(mpibench); fi
-        echo "$f1 $(floor)$m$o" >> "$tmp/mpi"
+        if [ $((i % 2)) = 1 ]; then
+            m=$(mpibench); f2=$(floor); o=$(osu)
+        else
+            o=$(osu); f2=$(floor); m=$(mpibench)
+        fi
+        echo "$f1 $f2 $(floor)" | awk '{ lo = $1; hi = $1; for (i = 2; i <= 3; i++) {
+                                          if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+                                        printf "%s %s", lo, hi }' >> "$tmp/mpi"
+        echo "$m$o" >> "$tmp/mpi"
     done
 fi
 keep "$tmp/mpi" "bench-mpi: PP half round trip, 2 ranks on one host"
@@ -112,6 +124,6 @@ done
 if [ -z "${OSU_LATENCY:-}" ]; then
     echo "  (OSU comparison skipped: set OSU_LATENCY=/path/to/osu_latency, built beside the project)"
 else
-    echo "  (ratio: median over runs of mpibench / osu_latency measured back to back;"
-    echo "   target within 0.90..1.10 at every size)"
+    echo "  (means, as osu_latency reports; ratio: median over runs of mpibench /"
+    echo "   osu_latency measured back to back; target within 0.90..1.10 at every size)"
 fi
