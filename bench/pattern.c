@@ -20,13 +20,23 @@
 #define OW_MIN_REPS 100
 #define WARMUP_MIN_NS 5e6
 
+/* Where a message goes first from where it starts: the next node, the
+ * dimension of that link (the message's in_dim there) and the process
+ * hosting the node. */
+typedef struct first_hop {
+    int32_t node, dim, host;
+} first_hop;
+
 /* One network (ring or torus) being measured.  Several are measured
  * interleaved, batch by batch, by scibench --interleave. */
 typedef struct network {
     const bench_config *cfg;
+    int32_t src;                  /* cfg->src, and whether cfg->pattern is */
+    int ow;                       /* one-way: read on the measured path */
     long *coords;                 /* coordinates of every node, nodes x dims */
     long stride[TOPO_MAX_DIMS];   /* rank distance of one step in dimension i */
     int *host;                    /* process of every node (bench_host) */
+    first_hop *reply;             /* per node: the first hop of its reply */
 } network;
 
 typedef struct engine {
@@ -73,7 +83,7 @@ static inline void step(const engine *e, const network *nw, bench_msg *msg)
     int dim = 0;
     while (cur[dim] == dst[dim])
         dim++;
-    if (msg->in_dim >= 0)
+    if (msg->in_dim >= 0)   /* (never where e is NULL: network_init) */
         spin_ns(e->be, dim == msg->in_dim ? cfg->inject_forward_ns : cfg->inject_switch_ns);
     msg->node += (int32_t)(cur[dim] == sh->n[dim] - 1 ? -(sh->n[dim] - 1) * nw->stride[dim]
                                                       : nw->stride[dim]);
@@ -89,22 +99,26 @@ static inline void step(const engine *e, const network *nw, bench_msg *msg)
  * A loop rather than functions calling each other: nothing recurses, and
  * consecutive hops inside one process alternate between two relay buffers
  * (one buffer was copied onto itself, which memcpy does not allow).
- * Inlined into its two callers (GCC declined the hint): the engine's cost
- * over a bare send/recv loop, from batches of each alternating in one run,
- * was 6.5 ns a half round trip inlined and 9 ns called (8 B, medians of
- * six runs each; this VM's run-to-run noise is +-4 ns). */
+ *
+ * The reply leaves from a table (network.reply), not from step(): what
+ * delays the reply is the chain of loads from the arrived header to the
+ * address and contents of the outgoing one, and the table cuts it to two
+ * (with shm_send's kept peer pointer: 8 B ping-pong 19.0 -> 12.9 ns above
+ * the floor, medians of 12 alternating runs).  Inlined into its two callers (GCC declined the hint): the
+ * engine's cost over a bare send/recv loop was 6.5 ns a half round trip
+ * inlined and 9 ns called. */
 static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg,
                                                        const unsigned char *payload)
 {
     for (int r = 0;; r ^= 1) {
         const network *nw = &e->nets[msg->net];
-        const bench_config *cfg = nw->cfg;
+        int to;
         if (msg->node == msg->target) {
             if (msg->kind == BENCH_MSG_RESPONSE) {
                 e->completed++;
                 return 0;
             }
-            if (cfg->pattern == BENCH_OW && !msg->last)
+            if (nw->ow && !msg->last)
                 return 0;
             /* B has received (copied out) the m bytes and sends m bytes
              * back from its own send buffer, as osu_latency's rank 1 does.
@@ -113,12 +127,15 @@ static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg
              * at 64 KiB took 9.3-11.7 us that way against osu_latency's
              * 6.5-7.4 us, and 6.3-7.1 us from the send buffer (2 ranks on
              * one host, alternating runs). */
-            *msg = (bench_msg){BENCH_MSG_RESPONSE, 0, msg->node, (int32_t)cfg->src, -1, msg->net,
-                               cfg->pattern == BENCH_OW ? 0 : msg->len};
+            const first_hop *h = &nw->reply[msg->node];
+            *msg = (bench_msg){BENCH_MSG_RESPONSE, 0, h->node, nw->src, h->dim, msg->net,
+                               nw->ow ? 0 : msg->len};
             payload = e->tx;
+            to = h->host;
+        } else {
+            step(e, nw, msg);
+            to = nw->host[msg->node];
         }
-        step(e, nw, msg);
-        int to = nw->host[msg->node];
         if (to != e->rank)
             return e->be->send(e->comm, to, msg, payload);
         /* Both nodes live in this process (P does not divide the hop): the
@@ -143,12 +160,26 @@ static int serve_one(engine *e)
     return route(e, &msg, buf);
 }
 
-/* The first hop of a request from the source of network k. */
-static int start_request(engine *e, int k, long dst, long size, int last,
-                         const unsigned char *payload)
+/* The first hop of a request from the source of network k to dst. */
+static first_hop request_hop(const engine *e, int k, long dst)
 {
-    bench_msg msg = {BENCH_MSG_REQUEST, last, (int32_t)e->nets[k].cfg->src, (int32_t)dst, -1, k,
-                     size};
+    bench_msg m = {BENCH_MSG_REQUEST, 0, e->nets[k].src, (int32_t)dst, -1, k, 0};
+    step(e, &e->nets[k], &m);   /* in_dim -1: nothing injected where it starts */
+    return (first_hop){m.node, m.in_dim, e->nets[k].host[m.node]};
+}
+
+/* Sends a request from the source of network k (first: its first hop, worked
+ * out once per batch, so that nothing in it waits for the reply just in). */
+static int start_request(engine *e, int k, const first_hop *first, long dst, long size,
+                         int last, const unsigned char *payload)
+{
+    if (first->host != e->rank) {
+        bench_msg msg = {BENCH_MSG_REQUEST, last, first->node, (int32_t)dst, first->dim, k,
+                         size};
+        return e->be->send(e->comm, first->host, &msg, payload);
+    }
+    /* the first hop stays in this process: relay it as any other */
+    bench_msg msg = {BENCH_MSG_REQUEST, last, e->nets[k].src, (int32_t)dst, -1, k, size};
     return route(e, &msg, payload);
 }
 
@@ -159,8 +190,9 @@ static int iterate(engine *e, int k, long dst, long size, long reps,
     double t0 = e->be->now_ns();
     int rc, pp = e->nets[k].cfg->pattern == BENCH_PP;
     long want = e->completed + (pp ? reps : 1);
+    first_hop first = request_hop(e, k, dst);
     for (long r = 0; r < reps; r++) {
-        if ((rc = start_request(e, k, dst, size, r == reps - 1, payload)))
+        if ((rc = start_request(e, k, &first, dst, size, r == reps - 1, payload)))
             return rc;
         while (pp && e->completed < want - (reps - 1 - r))
             if ((rc = serve_one(e)) != 0)
@@ -406,6 +438,7 @@ static void free_buffers(engine *e)
     for (int k = 0; e->nets && k < e->nnets; k++) {
         free(e->nets[k].coords);
         free(e->nets[k].host);
+        free(e->nets[k].reply);
     }
     free(e->nets);
 }
@@ -425,6 +458,17 @@ static int network_init(network *nw, const bench_config *cfg, int procs)
     nw->stride[sh->dims - 1] = 1;
     for (int i = sh->dims - 2; i >= 0; i--)
         nw->stride[i] = nw->stride[i + 1] * sh->n[i + 1];
+    nw->src = (int32_t)cfg->src;
+    nw->ow = cfg->pattern == BENCH_OW;
+    /* every node's reply starts toward the source, whatever the request */
+    if (!(nw->reply = malloc((size_t)sh->nodes * sizeof *nw->reply)))
+        return BENCH_ERR_SYSTEM;
+    for (long r = 0; r < sh->nodes; r++) {
+        bench_msg m = {BENCH_MSG_RESPONSE, 0, (int32_t)r, nw->src, -1, 0, 0};
+        if (r != cfg->src)
+            step(NULL, nw, &m);   /* in_dim -1: nothing injected */
+        nw->reply[r] = (first_hop){m.node, m.in_dim, nw->host[m.node]};
+    }
     return 0;
 }
 

@@ -176,6 +176,40 @@ Test(scibench, injected_forward_delay_is_seen)
 /* A 2-node ring has no forward and no switch: injected delays must not
  * show (they once did at the source and at the reply's first hop, 5000 ns
  * here).  Two runs; the VM's regimes move PP by ~200 ns at most. */
+/* The engine's route is the path topo counts: on a 4x4 torus over 2
+ * processes (hops in the first dimension stay inside a process and are
+ * relayed there; some requests' first hop too), with 3000 ns injected at
+ * every forward and 7000 ns at every switch, each destination's half round
+ * trip grows by ((F + F') x 3000 + (S + S') x 7000) / 2, the counts being
+ * the row's own, from the topology. */
+Test(scibench, injected_delays_follow_the_counted_torus_path)
+{
+    bench_data d[2];
+    for (int k = 0; k < 2; k++) {
+        const char *out = file(k ? "torus-inj.tsv" : "torus-0.tsv");
+        run_result r = run_cmd(run_prog("scibench", 1), 90, "--torus", "4x4", "--all-dst",
+                               "--sizes", "8", "--max-time", "0.1", "--inject-forward",
+                               k ? "3000" : "0", "--inject-switch", k ? "7000" : "0", "-q", "-o",
+                               out, NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_free(&r);
+        d[k] = read_ok(out);
+    }
+    cr_assert_eq(d[0].count, 15);
+    cr_assert_eq(d[1].count, 15);
+    for (long i = 0; i < 15; i++) {
+        const bench_point *a = &d[0].points[i], *b = &d[1].points[i];
+        cr_assert_eq(a->dst, b->dst);
+        double want = ((b->fwd + b->rfwd) * 3000.0 + (b->sw + b->rsw) * 7000.0) / 2;
+        double got = b->median_ns - a->median_ns;
+        cr_assert(want > 0 && fabs(got - want) <= 0.1 * want,
+                  "dst %ld (F %ld+%ld, S %ld+%ld): grew %.1f ns, want %.1f", b->dst, b->fwd,
+                  b->rfwd, b->sw, b->rsw, got, want);
+    }
+    bench_data_free(&d[0]);
+    bench_data_free(&d[1]);
+}
+
 Test(scibench, no_delay_injected_where_messages_start)
 {
     double pp[2];
