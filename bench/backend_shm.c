@@ -87,6 +87,8 @@ struct bench_comm {
     pid_t *children;                 /* rank 0 only */
     struct shm_peer *peer;           /* per other process, indexed by rank */
     int next_src;                    /* round-robin start for recv */
+    int last_to;                     /* the process sent to last, and */
+    struct shm_peer *last_peer;      /* its peer entry (see shm_send) */
 };
 
 /* This process's view of the two channels to and from one other process,
@@ -166,7 +168,21 @@ static int check_health(bench_comm *c, double *since_ns)
 
 static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *payload)
 {
-    shm_peer *q = &c->peer[to];
+    /* A reply's destination comes at the end of a chain of loads that
+     * starts at the message just in; indexing the peers with it would put
+     * the slot's address at the end of that chain too.  Sending to the same
+     * process as last time (a ping-pong always does), the address comes
+     * from a pointer kept here, and the branch is predicted: 8 B ping-pong
+     * 16.9 against 18.7 ns above the floor (medians of 16 alternating runs).
+     * An if, not ?: -- a conditional move would wait for `to` again. */
+    shm_peer *q;
+    if (to == c->last_to) {
+        q = c->last_peer;
+    } else {
+        q = &c->peer[to];
+        c->last_to = to;
+        c->last_peer = q;
+    }
     uint64_t seq = ++q->sent;
     double since = 0;
     int polls = 0, rc;
@@ -279,6 +295,7 @@ static int shm_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     if (!c)
         return BENCH_ERR_SYSTEM;
     c->procs = cfg->procs;
+    c->last_to = -1;
     c->timeout_ns = cfg->timeout_s * 1e9;
     c->slot_bytes = ALIGN_UP(sizeof(shm_slot) + cfg->max_payload_bytes, SLOT_ALIGN);
     if (cfg->window == 1) {
