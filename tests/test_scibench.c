@@ -178,10 +178,13 @@ Test(scibench, injected_forward_delay_is_seen)
  * here).  Two runs; the VM's regimes move PP by ~200 ns at most. */
 /* The engine's route is the path topo counts: on a 4x4 torus over 2
  * processes (hops in the first dimension stay inside a process and are
- * relayed there; some requests' first hop too), with 3000 ns injected at
- * every forward and 7000 ns at every switch, each destination's half round
- * trip grows by ((F + F') x 3000 + (S + S') x 7000) / 2, the counts being
- * the row's own, from the topology. */
+ * relayed there; some requests' first hop too), with 20 us injected at
+ * every forward and 50 us at every switch, each destination's half round
+ * trip grows by ((F + F') x 20000 + (S + S') x 50000) / 2 ns, the counts
+ * being the row's own, from the topology.  (The two runs are not
+ * interleaved; delays this long keep the VM's latency regime changes,
+ * under 1 us a round trip here, well inside the 10%: with 3 and 7 us one
+ * run in five was 10.1% off.) */
 Test(scibench, injected_delays_follow_the_counted_torus_path)
 {
     bench_data d[2];
@@ -189,7 +192,7 @@ Test(scibench, injected_delays_follow_the_counted_torus_path)
         const char *out = file(k ? "torus-inj.tsv" : "torus-0.tsv");
         run_result r = run_cmd(run_prog("scibench", 1), 90, "--torus", "4x4", "--all-dst",
                                "--sizes", "8", "--max-time", "0.1", "--inject-forward",
-                               k ? "3000" : "0", "--inject-switch", k ? "7000" : "0", "-q", "-o",
+                               k ? "20000" : "0", "--inject-switch", k ? "50000" : "0", "-q", "-o",
                                out, NULL);
         cr_assert_eq(r.status, 0, "%s", r.err);
         run_free(&r);
@@ -197,15 +200,19 @@ Test(scibench, injected_delays_follow_the_counted_torus_path)
     }
     cr_assert_eq(d[0].count, 15);
     cr_assert_eq(d[1].count, 15);
+    double worst = 0;
     for (long i = 0; i < 15; i++) {
         const bench_point *a = &d[0].points[i], *b = &d[1].points[i];
         cr_assert_eq(a->dst, b->dst);
-        double want = ((b->fwd + b->rfwd) * 3000.0 + (b->sw + b->rsw) * 7000.0) / 2;
+        double want = ((b->fwd + b->rfwd) * 20000.0 + (b->sw + b->rsw) * 50000.0) / 2;
         double got = b->median_ns - a->median_ns;
         cr_assert(want > 0 && fabs(got - want) <= 0.1 * want,
                   "dst %ld (F %ld+%ld, S %ld+%ld): grew %.1f ns, want %.1f", b->dst, b->fwd,
                   b->rfwd, b->sw, b->rsw, got, want);
+        worst = fmax(worst, fabs(got - want) / want);
     }
+    fprintf(stderr, "torus injected: worst destination %.2f%% off its counted growth\n",
+            100 * worst);
     bench_data_free(&d[0]);
     bench_data_free(&d[1]);
 }
