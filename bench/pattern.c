@@ -31,8 +31,10 @@ typedef struct first_hop {
  * interleaved, batch by batch, by scibench --interleave. */
 typedef struct network {
     const bench_config *cfg;
-    int32_t src;                  /* cfg->src, and whether cfg->pattern is */
-    int ow;                       /* one-way: read on the measured path */
+    /* cfg->src and whether cfg->pattern is one-way, here for the measured
+     * path: one dependent load fewer */
+    int32_t src;
+    int ow;
     long *coords;                 /* coordinates of every node, nodes x dims */
     long stride[TOPO_MAX_DIMS];   /* rank distance of one step in dimension i */
     int *host;                    /* process of every node (bench_host) */
@@ -104,9 +106,9 @@ static inline void step(const engine *e, const network *nw, bench_msg *msg)
  * delays the reply is the chain of loads from the arrived header to the
  * address and contents of the outgoing one, and the table cuts it to two
  * (with shm_send's kept peer pointer: 8 B ping-pong 19.0 -> 12.9 ns above
- * the floor, medians of 12 alternating runs).  Inlined into its two callers (GCC declined the hint): the
- * engine's cost over a bare send/recv loop was 6.5 ns a half round trip
- * inlined and 9 ns called. */
+ * the floor, medians of 12 alternating runs).  Inlined into its two
+ * callers (GCC declined the hint): the engine's cost over a bare send/recv
+ * loop was 6.5 ns a half round trip inlined and 9 ns called. */
 static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg,
                                                        const unsigned char *payload)
 {
