@@ -170,31 +170,40 @@ static first_hop request_hop(const engine *e, int k, long dst)
     return (first_hop){m.node, m.in_dim, e->nets[k].host[m.node]};
 }
 
-/* Sends a request from the source of network k (first: its first hop, worked
- * out once per batch, so that nothing in it waits for the reply just in). */
-static int start_request(engine *e, int k, const first_hop *first, long dst, long size,
-                         int last, const unsigned char *payload)
+/* One (network, destination, size) point being measured on process 0. */
+typedef struct point_run {
+    int net;
+    long index;               /* 1-based, in its network's point order */
+    long dst, size, reps;
+    first_hop first;          /* its requests' first hop, worked out once */
+    double start_ns;          /* when its timed batches began */
+    bench_stats st;
+    int active;               /* still taking batches */
+} point_run;
+
+/* Sends one of p's requests (its bytes: e->tx) from the source.  The first
+ * hop comes from p: nothing in the request waits for the reply just in. */
+static int start_request(engine *e, const point_run *p, int last)
 {
-    if (first->host != e->rank) {
-        bench_msg msg = {BENCH_MSG_REQUEST, last, first->node, (int32_t)dst, first->dim, k,
-                         size};
-        return e->be->send(e->comm, first->host, &msg, payload);
+    if (p->first.host != e->rank) {
+        bench_msg msg = {BENCH_MSG_REQUEST, last, p->first.node, (int32_t)p->dst, p->first.dim,
+                         p->net, p->size};
+        return e->be->send(e->comm, p->first.host, &msg, e->tx);
     }
     /* the first hop stays in this process: relay it as any other */
-    bench_msg msg = {BENCH_MSG_REQUEST, last, e->nets[k].src, (int32_t)dst, -1, k, size};
-    return route(e, &msg, payload);
+    bench_msg msg = {BENCH_MSG_REQUEST, last, e->nets[p->net].src, (int32_t)p->dst, -1, p->net,
+                     p->size};
+    return route(e, &msg, e->tx);
 }
 
-/* Runs `reps` iterations of the pattern on network k; elapsed ns in *ns. */
-static int iterate(engine *e, int k, long dst, long size, long reps,
-                   const unsigned char *payload, double *ns)
+/* Runs `reps` iterations of point p's pattern; elapsed ns in *ns. */
+static int iterate(engine *e, const point_run *p, long reps, double *ns)
 {
     double t0 = e->be->now_ns();
-    int rc, pp = e->nets[k].cfg->pattern == BENCH_PP;
+    int rc, pp = e->nets[p->net].cfg->pattern == BENCH_PP;
     long want = e->completed + (pp ? reps : 1);
-    first_hop first = request_hop(e, k, dst);
     for (long r = 0; r < reps; r++) {
-        if ((rc = start_request(e, k, &first, dst, size, r == reps - 1, payload)))
+        if ((rc = start_request(e, p, r == reps - 1)))
             return rc;
         while (pp && e->completed < want - (reps - 1 - r))
             if ((rc = serve_one(e)) != 0)
@@ -255,16 +264,6 @@ static const bench_point *find_done(const bench_config *cfg, long dst, long size
     return NULL;
 }
 
-/* One (network, destination, size) point being measured on process 0. */
-typedef struct point_run {
-    int net;
-    long index;               /* 1-based, in its network's point order */
-    long dst, size, reps;
-    double start_ns;          /* when its timed batches began */
-    bench_stats st;
-    int active;               /* still taking batches */
-} point_run;
-
 /* Warm-up, and the time of one iteration to size the batches. */
 static int point_start(engine *e, point_run *p, double batch_min_ns)
 {
@@ -273,10 +272,11 @@ static int point_start(engine *e, point_run *p, double batch_min_ns)
     double ns;
     int rc;
     memset(e->tx, (int)(p->size & 0xff), (size_t)p->size);
+    p->first = request_hop(e, p->net, p->dst);
     double t0 = be->now_ns();
     long warm = 0;
     do {
-        if ((rc = iterate(e, p->net, p->dst, p->size, 1, e->tx, &ns)))
+        if ((rc = iterate(e, p, 1, &ns)))
             return rc;
         warm++;
     } while (warm < WARMUP_ITERATIONS || be->now_ns() - t0 < WARMUP_MIN_NS);
@@ -297,7 +297,7 @@ static int point_batch(engine *e, point_run *p)
 {
     const bench_config *cfg = e->nets[p->net].cfg;
     double ns;
-    int rc = iterate(e, p->net, p->dst, p->size, p->reps, e->tx, &ns);
+    int rc = iterate(e, p, p->reps, &ns);
     if (rc)
         return rc;
     bench_stats_add(&p->st, ns / (double)p->reps / (cfg->pattern == BENCH_PP ? 2.0 : 1.0));
