@@ -35,8 +35,9 @@ typedef struct bench_msg {
  * before it replies, alternate with the flag's (both see the same machine):
  * a message with no header and no benchmark around it, a reference for
  * what copying adds to the floor (not a bound: at 1 KiB scibench measured
- * 166-178 ns against this loop's 179-192 ns, alternating runs).  Half round trips, medians of
- * `batches` batches each, in *floor_ns and *copy_ns (NULL: not wanted).
+ * 166-178 ns against this loop's 179-192 ns, alternating runs).  Half
+ * round trips, medians of `batches` batches each, in *floor_ns and
+ * *copy_ns (NULL: not wanted).
  * Gives up on a dead or stuck (cfg->timeout_s) peer.  Returns 0 or a
  * BENCH_ERR_* code. */
 typedef struct bench_backend_config bench_backend_config;

@@ -25,6 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "bench/backend.h"
 #include "bench/signals.h"
 
@@ -407,16 +410,10 @@ const bench_backend bench_backend_shm = {
  * 128 bytes, as many as copy about 2.5 MB each way (at least one). */
 #define FLOOR_ROUNDS 20000
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median_of(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    gsl_sort(v, 1, (size_t)n);
+    return gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
 }
 
 /* Waits for seq in *flag, then (copy) takes len bytes out from after it.
