@@ -503,11 +503,6 @@ static void set_shape_header(const topo_shape *sh, bench_data *h)
     bench_data_set_header(h, "topology", "%s %s", sh->dims == 1 ? "ring" : "torus", shape);
 }
 
-static void fill_shape_header(const cli *c, bench_data *h)
-{
-    set_shape_header(&c->cfg.shape, h);
-}
-
 static void fill_header(cli *c, bench_data *h)
 {
     char host[256] = "unknown", when[64];
@@ -533,7 +528,7 @@ static void fill_header(cli *c, bench_data *h)
                               c->cfg.route == BENCH_ROUTE_NETWORK ? "network" : "software");
     }
     bench_data_set_header(h, "procs", "%d", c->bcfg.procs);
-    fill_shape_header(c, h);
+    set_shape_header(&c->cfg.shape, h);
     bench_data_set_header(h, "pattern", "%s", c->cfg.pattern == BENCH_PP ? "pp" : "ow");
     bench_data_set_header(h, "inject", "forward_ns=%g switch_ns=%g", c->cfg.inject_forward_ns,
                           c->cfg.inject_switch_ns);
@@ -615,7 +610,7 @@ static int mpi_topology(cli *c, int ranks, bench_data *header)
     if (c->cfg.shape.nodes != ranks)
         return usage_error(c, "%ld nodes but %d MPI ranks: each rank is one node",
                            c->cfg.shape.nodes, ranks);
-    fill_shape_header(c, header);
+    set_shape_header(&c->cfg.shape, header);
     if ((rc = choose_destinations(c)) || (rc = check_config(c)))
         return rc;
     return 0;
