@@ -173,9 +173,6 @@ Test(scibench, injected_forward_delay_is_seen)
               growth[ROUNDS - 1]);
 }
 
-/* A 2-node ring has no forward and no switch: injected delays must not
- * show (they once did at the source and at the reply's first hop, 5000 ns
- * here).  Two runs; the VM's regimes move PP by ~200 ns at most. */
 /* The engine's route is the path topo counts: on a 4x4 torus over 2
  * processes (hops in the first dimension stay inside a process and are
  * relayed there; some requests' first hop too), with 20 us injected at
@@ -217,6 +214,9 @@ Test(scibench, injected_delays_follow_the_counted_torus_path)
     bench_data_free(&d[1]);
 }
 
+/* A 2-node ring has no forward and no switch: injected delays must not
+ * show (they once did at the source and at the reply's first hop, 5000 ns
+ * here).  Two runs; the VM's regimes move PP by ~200 ns at most. */
 Test(scibench, no_delay_injected_where_messages_start)
 {
     double pp[2];
