@@ -52,8 +52,8 @@ group_title() {
 
 if [ "$mode" = shm ]; then
     for i in $(seq "$runs"); do
-        f1=$(floor)
-        copy=$("$bin/scibench" --floor --sizes 8 | grep -v '^#' | cut -f3)
+        # the first floor comes with the copy loop, measured alternately with it
+        read -r f1 copy < <("$bin/scibench" --floor --sizes 8 | grep -v '^#' | cut -f2,3)
         pp=$("$bin/scibench" -q --sizes 8 --max-time 1 --rel-error 0.002 | grep -v '^#' | cut -f14)
         f2=$(floor)
         echo "$f1 $f2 $copy $pp" | awk '{ f = ($1 + $2) / 2; print $0, $4 / f, $3 / f }' >> "$tmp/shm"
