@@ -53,6 +53,8 @@ static int by_key(const void *pa, const void *pb)
 static void merge(trace_matrix *m)
 {
     size_t out = 0;
+    if (m->nrows == 0)
+        return;
     qsort(m->rows, m->nrows, sizeof *m->rows, by_key);
     for (size_t i = 0; i < m->nrows; i++) {
         if (out && by_key(&m->rows[out - 1], &m->rows[i]) == 0)

@@ -120,7 +120,8 @@ int match_trace(const trace_dir *d, match_result *m)
         return -1;
     }
     /* sum records of one stream */
-    qsort(c.s, c.n, sizeof *c.s, stream_cmp);
+    if (c.n)
+        qsort(c.s, c.n, sizeof *c.s, stream_cmp);
     size_t out = 0;
     for (size_t i = 0; i < c.n; i++) {
         if (out && stream_cmp(&c.s[out - 1], &c.s[i]) == 0) {

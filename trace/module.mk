@@ -22,3 +22,13 @@ PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/mode_run.c trace/mode_summary.c \
                 trace/mode_matrix.c trace/tracefile.c trace/build_matrix.c trace/expand.c \
                 trace/match.c
+
+# The MPI helper programs the trace tests run (plain mpicc: they run with
+# the library preloaded, which ASan would refuse).
+bin/test/trace_app: tests/trace_app.c | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
+TESTS += tests/test_trace.c tests/test_expand.c
+test_expand_EXTRA = trace/expand.c
+test_trace_EXTRA = trace/tracefile.c
+CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/halo3d
