@@ -73,10 +73,13 @@ static uint64_t rec_size(const trace_rec *x)
     return (x->bytes + x->messages / 2) / x->messages;
 }
 
-static int add_rank(builder *b, const trace_rank *r, int with_collectives, trace_error *err)
+static int add_rank(builder *b, const trace_rank *r, int with_collectives, uint64_t calls,
+                    trace_error *err)
 {
     for (size_t i = 0; i < r->nrecs; i++) {
         const trace_rec *x = &r->recs[i];
+        if (calls && !(calls >> x->kind & 1))
+            continue;
         enum trace_class cls = trace_kind_class(x->kind);
         b->m->folded_rows += x->folded;
         if ((cls == TRACE_SEND || cls == TRACE_COLL_DIRECT) && x->peer >= 0 && x->messages) {
@@ -99,8 +102,8 @@ static int add_rank(builder *b, const trace_rank *r, int with_collectives, trace
     return 0;
 }
 
-int trace_matrix_build(const trace_dir *d, int with_collectives, trace_matrix *m,
-                       trace_error *err)
+int trace_matrix_build(const trace_dir *d, int with_collectives, uint64_t calls,
+                       trace_matrix *m, trace_error *err)
 {
     builder b = {.m = m};
     memset(m, 0, sizeof *m);
@@ -109,7 +112,7 @@ int trace_matrix_build(const trace_dir *d, int with_collectives, trace_matrix *m
         if (!d->loaded[s])
             continue;
         b.src = s;
-        if (add_rank(&b, &d->ranks[s], with_collectives, err) != 0) {
+        if (add_rank(&b, &d->ranks[s], with_collectives, calls, err) != 0) {
             trace_matrix_free(m);
             return -1;
         }

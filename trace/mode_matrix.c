@@ -7,10 +7,11 @@
 
 #include "trace/build_matrix.h"
 #include "trace/modes.h"
+#include "trace/tracekinds.h"
 
 static const char help[] =
-"Usage: scitrace matrix [--collectives expand|p2p-only] [--allow-missing]\n"
-"                       -o FILE DIR\n"
+"Usage: scitrace matrix [--collectives expand|p2p-only] [--calls LIST]\n"
+"                       [--allow-missing] -o FILE DIR\n"
 "Write the traffic matrix of the trace in DIR to FILE (SPEC.md section 10):\n"
 "\n"
 "  # scitorus-traffic 1\n"
@@ -27,6 +28,8 @@ static const char help[] =
 "  --collectives C       expand (default): collectives as the point-to-point\n"
 "                        messages of the algorithms in `scitrace --help`;\n"
 "                        p2p-only: leave every collective out\n"
+"  --calls LIST          only these calls, by the names `scitrace summary`\n"
+"                        prints (e.g. alltoall or isend,irecv); default all\n"
 "  --allow-missing       write the matrix even when ranks left no rank file\n"
 "                        (their sends are then absent); default: refuse\n"
 "  -h, --help            this text\n"
@@ -34,17 +37,34 @@ static const char help[] =
 "Exit status: 0 written, 1 a rank file is malformed or missing or FILE\n"
 "cannot be written, 2 usage error.\n";
 
+/* --calls a,b,c: a bit per kind named. */
+static int parse_calls(const char *arg, uint64_t *calls)
+{
+    char buf[512], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int k = trace_kind_from_name(t);
+        if (k < 0)
+            return scitrace_usage_error("matrix: --calls '%s': '%s' is not a call scitrace "
+                                        "records (scitrace --help)", arg, t);
+        *calls |= (uint64_t)1 << k;
+    }
+    return *calls ? 0 : scitrace_usage_error("matrix: --calls '%s': no call named", arg);
+}
+
 int scitrace_matrix(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
         {"collectives", required_argument, NULL, 'c'},
         {"allow-missing", no_argument, NULL, 'm'},
+        {"calls", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *out = NULL;
     int with = 1, allow_missing = 0, c;
+    uint64_t calls = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
@@ -55,6 +75,10 @@ int scitrace_matrix(int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case 'm': allow_missing = 1; break;
+        case 'k':
+            if (parse_calls(optarg, &calls))
+                return EXIT_USAGE;
+            break;
         case 'h': fputs(help, stdout); return 0;
         default:
             return scitrace_usage_error("matrix: unknown option or missing argument '%s'",
@@ -82,7 +106,7 @@ int scitrace_matrix(int argc, char **argv)
                 goto out;
         }
     trace_matrix m;
-    if (trace_matrix_build(&d, with, &m, &err) != 0) {
+    if (trace_matrix_build(&d, with, calls, &m, &err) != 0) {
         fprintf(stderr, "scitrace: %s: %s\n", dir, err.msg);
         goto out;
     }

@@ -212,7 +212,7 @@ int scitrace_summary(int argc, char **argv)
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
-    if (trace_matrix_build(&d, with, &m, &err) != 0) {
+    if (trace_matrix_build(&d, with, 0, &m, &err) != 0) {
         fprintf(stderr, "scitrace: %s: %s\n", d.path, err.msg);
         trace_dir_free(&d);
         return 1;

@@ -32,3 +32,23 @@ TESTS += tests/test_trace.c tests/test_expand.c
 test_expand_EXTRA = trace/expand.c
 test_trace_EXTRA = trace/tracefile.c
 CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/halo3d
+
+# NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
+DEB_PACKAGES += netpipe-openmpi
+
+# make trace-demo: halo3d traced on 8 ranks (part of make demo), its
+# summary, traffic matrix and figures.  make bench: bench-trace
+# (trace/bench_trace.sh; OSU_ALLTOALL=/path/to/osu_alltoall adds OSU).
+MPIRUN_TRACE      := mpirun --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root)
+TRACE_DEMO_DIR    := build/trace/halo3d-8
+TRACE_DEMO_MATRIX := data/traffic/halo3d-8.tsv
+.PHONY: trace-demo bench-trace
+trace-demo: bin/scitrace bin/halo3d $(TRACE_LIB)
+	@rm -rf $(TRACE_DEMO_DIR); mkdir -p $(dir $(TRACE_DEMO_DIR)) $(dir $(TRACE_DEMO_MATRIX))
+	bin/scitrace run -d $(TRACE_DEMO_DIR) -- $(MPIRUN_TRACE) -np 8 bin/halo3d
+	bin/scitrace summary --top 4 $(TRACE_DEMO_DIR)
+	bin/scitrace matrix -o $(TRACE_DEMO_MATRIX) $(TRACE_DEMO_DIR)
+	@trace/plot.sh $(TRACE_DEMO_MATRIX) $(PLOTS_OUT) halo3d-8 > build/trace-plots.txt
+BENCH_TARGETS += bench-trace
+bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
+	trace/bench_trace.sh bin
