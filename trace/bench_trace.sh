@@ -3,7 +3,10 @@
 #
 #   bench_trace.sh BIN_DIR
 #
-# 1. Overhead per message: mpibench PP (8 B and 512 B, 2 ranks) without and
+# 1. Overhead per message: (a) one process sending itself 1-byte messages
+#    (bin/test/trace_app selfcost), untraced and traced, RUNS pairs in
+#    alternating order: no second core, so no latency regime in the way;
+#    (b) mpibench PP (8 B and 512 B, 2 ranks) without and
 #    with libscitrace.so, RUNS pairs (default 5) in alternating order, each
 #    pair bracketed by `scibench --floor`; pairs whose floors differ by more
 #    than 10% (the VM changed latency regime) are dropped.  A PP half round
@@ -34,7 +37,21 @@ pp() {
         --max-time 1 --rel-error 0.002 | grep -v '^#' | awk '{ printf " %s", $14 }'
 }
 
-echo "bench-trace: 1. tracing overhead, mpibench PP half round trip, 2 ranks on one host"
+selfcost() {
+    local pre=()
+    [ "$1" = traced ] && pre=(-x "LD_PRELOAD=$lib" -x "SCITRACE_DIR=$tmp/self")
+    timeout 120 mpirun "${mpirun_args[@]}" -np 1 "${pre[@]}" "$bin/test/trace_app" selfcost 200000 |
+        awk '{ print $5 }'
+}
+echo "bench-trace: 1a. tracing overhead, one rank sending itself 1 B (Isend + Recv + Wait)"
+for i in $(seq "$runs"); do
+    if [ $((i % 2)) = 1 ]; then a=$(selfcost plain); b=$(selfcost traced); else b=$(selfcost traced); a=$(selfcost plain); fi
+    echo "$a $b" >> "$tmp/self.txt"
+done
+printf '  plain %.1f ns  traced %.1f ns  added %.1f ns per message (medians of %d pairs; target < 50 ns)\n' \
+    "$(cut -d' ' -f1 "$tmp/self.txt" | median)" "$(cut -d' ' -f2 "$tmp/self.txt" | median)" \
+    "$(awk '{ print $2 - $1 }' "$tmp/self.txt" | median)" "$runs"
+echo "bench-trace: 1b. tracing overhead, mpibench PP half round trip, 2 ranks on one host"
 for i in $(seq "$runs"); do
     f1=$(floor)
     if [ $((i % 2)) = 1 ]; then a=$(pp plain); b=$(pp traced); else b=$(pp traced); a=$(pp plain); fi
