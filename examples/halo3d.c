@@ -137,6 +137,11 @@ int main(int argc, char **argv)
 {
     run r = {{DEFAULT_NX, DEFAULT_NY, DEFAULT_NZ}, DEFAULT_STEPS};
     int rank, size, dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1}, params[4];
+    for (int i = 1; i < argc; i++)   /* --help without starting MPI (help2man, no mpirun) */
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -173,7 +173,7 @@ int scitrace_run(int argc, char **argv)
         args[n++] = cmd[i];
     args[n] = NULL;
 
-    fprintf(stderr, "scitrace: tracing into %s\n", absdir);
+    fprintf(stderr, "scitrace: tracing into %s\n", dir);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "scitrace: run: fork: %s\n", strerror(errno));
