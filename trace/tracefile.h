@@ -8,7 +8,7 @@
  *   host NAME
  *   command ARGV...             the traced program's command line
  *   table USED CAPACITY         aggregate table use (bounded memory)
- *   dropped MESSAGES BYTES      calls counted only (table 15/16 full)
+ *   dropped MESSAGES BYTES      calls counted only (table 7/8 full)
  *   untraced_starts N           persistent starts not recorded
  *   comm ID HASH SEQ N W0..WN-1 communicator ID: members as world ranks;
  *                               (HASH, SEQ) name it across rank files
