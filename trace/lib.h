@@ -46,13 +46,24 @@ int trace_comm_info(MPI_Comm comm, int *comm_id, int *n, int *me);
 void trace_record(enum trace_kind kind, int peer, int comm_id, int tag, uint64_t size_bytes,
                   uint64_t count);
 
+/* Datatype sizes: the last type asked about is remembered (a loop sends one
+ * type); MPI_Type_free forgets it, since a new type may reuse the handle. */
+typedef struct trace_type_cache {
+    MPI_Datatype type;
+    int size;
+} trace_type_cache;
+extern trace_type_cache trace_last_type;
+uint64_t trace_bytes_slow(int count, MPI_Datatype dt);
+
+/* Called by the MPI_Type_free wrapper: forget the remembered type size. */
+void trace_type_freed(void);
+
 /* Bytes of count elements of dt (0 for an invalid datatype). */
 static inline uint64_t trace_bytes(int count, MPI_Datatype dt)
 {
-    int sz = 0;
-    if (count <= 0 || PMPI_Type_size(dt, &sz) != MPI_SUCCESS || sz < 0)
-        return 0;
-    return (uint64_t)count * (uint64_t)sz;
+    if (dt == trace_last_type.type && dt && count > 0)
+        return (uint64_t)count * (uint64_t)trace_last_type.size;
+    return trace_bytes_slow(count, dt);
 }
 
 /* Records one point-to-point message with comm-relative peer r. */
@@ -61,6 +72,10 @@ static inline void trace_p2p(enum trace_kind kind, MPI_Comm comm, int r, int tag
 {
     if (!trace_enabled || r == MPI_PROC_NULL)
         return;
+    if (comm == MPI_COMM_WORLD && r >= 0) {   /* world ranks need no translation */
+        trace_record(kind, r, 0, tag, trace_bytes(count, dt), 1);
+        return;
+    }
     int id, w = trace_world_rank(comm, r, &id);
     if (w != -2)
         trace_record(kind, w, id, tag, trace_bytes(count, dt), 1);

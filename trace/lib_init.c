@@ -89,3 +89,9 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)
         trace_comm_created(*newcomm);
     return rc;
 }
+
+int MPI_Type_free(MPI_Datatype *type)
+{
+    trace_type_freed();
+    return PMPI_Type_free(type);
+}

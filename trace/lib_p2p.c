@@ -73,14 +73,22 @@ int MPI_Request_free(MPI_Request *req)
 }
 
 /* A completed receive: the source and tag it matched, the bytes it got. */
-static void record_received(enum trace_kind kind, MPI_Comm comm, const MPI_Status *s)
+static inline void record_received(enum trace_kind kind, MPI_Comm comm, const MPI_Status *s)
 {
-    int bytes = 0;
     if (!trace_enabled || s->MPI_SOURCE == MPI_PROC_NULL)
         return;
-    PMPI_Get_count(s, MPI_BYTE, &bytes);
-    trace_p2p(kind, comm, s->MPI_SOURCE, s->MPI_TAG, bytes == MPI_UNDEFINED ? 0 : bytes,
-              MPI_BYTE);
+#ifdef OPEN_MPI
+    /* Open MPI keeps the bytes received in the status: no MPI_Get_count */
+    uint64_t bytes = s->_ucount;
+#else
+    int n = 0;
+    PMPI_Get_count(s, MPI_BYTE, &n);
+    uint64_t bytes = n == MPI_UNDEFINED ? 0 : (uint64_t)n;
+#endif
+    int id, w = comm == MPI_COMM_WORLD ? (id = 0, s->MPI_SOURCE)
+                                       : trace_world_rank(comm, s->MPI_SOURCE, &id);
+    if (w != -2)
+        trace_record(kind, w, id, s->MPI_TAG, bytes, 1);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,

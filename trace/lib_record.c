@@ -66,6 +66,9 @@ typedef struct persist {
 static struct {
     entry table[TABLE_CAP];
     recent_key recent[RECENT];
+    recent_key last[TRACE_NKINDS];   /* each kind's last key: no hash at all */
+    MPI_Datatype last_type;
+    int last_type_size;
     unsigned used;
     uint64_t dropped_messages, dropped_bytes, untraced_starts;
     comm_rec *comms;
@@ -131,8 +134,10 @@ static void write_event(int kind, int peer, int comm, int tag, uint64_t size, ui
             (unsigned long long)count);
 }
 
-void trace_record(enum trace_kind kind, int peer, int comm, int tag, uint64_t size,
-                  uint64_t count)
+/* A key not found among the last ones: the table (kept out of the fast
+ * path so that a repeated call saves no registers it does not use). */
+static __attribute__((noinline)) entry *slow_entry(enum trace_kind kind, int peer, int comm,
+                                                   int tag, uint64_t size)
 {
     uint32_t h = key_hash(kind, peer, comm, tag, size);
     recent_key *r = &st.recent[h & (RECENT - 1)];
@@ -152,6 +157,21 @@ void trace_record(enum trace_kind kind, int peer, int comm, int tag, uint64_t si
         if (e)
             *r = (recent_key){size, peer, comm, tag, (int)kind + 1, e};
     }
+    if (e)
+        st.last[kind] = (recent_key){size, peer, comm, tag, (int)kind + 1, e};
+    return e;
+}
+
+void trace_record(enum trace_kind kind, int peer, int comm, int tag, uint64_t size,
+                  uint64_t count)
+{
+    recent_key *l = &st.last[kind];
+    entry *e;
+    if (l->kind_plus1 && l->size_bytes == size && l->peer == peer && l->tag == tag &&
+        l->comm == comm)
+        e = l->e;
+    else
+        e = slow_entry(kind, peer, comm, tag, size);
     if (e) {
         e->messages += count;
         e->bytes += size * count;
@@ -161,6 +181,22 @@ void trace_record(enum trace_kind kind, int peer, int comm, int tag, uint64_t si
     }
     if (st.events_on)
         write_event(kind, peer, comm, tag, size, count);
+}
+
+trace_type_cache trace_last_type;
+
+uint64_t trace_bytes_slow(int count, MPI_Datatype dt)
+{
+    int sz = 0;
+    if (count <= 0 || PMPI_Type_size(dt, &sz) != MPI_SUCCESS || sz < 0)
+        return 0;
+    trace_last_type = (trace_type_cache){dt, sz};
+    return (uint64_t)count * (uint64_t)sz;
+}
+
+void trace_type_freed(void)
+{
+    trace_last_type.type = NULL;
 }
 
 /* --- communicators ----------------------------------------------------- */
