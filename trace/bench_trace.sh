@@ -51,6 +51,18 @@ done
 printf '  plain %.1f ns  traced %.1f ns  added %.1f ns per message (medians of %d pairs; target < 50 ns)\n' \
     "$(cut -d' ' -f1 "$tmp/self.txt" | median)" "$(cut -d' ' -f2 "$tmp/self.txt" | median)" \
     "$(awk '{ print $2 - $1 }' "$tmp/self.txt" | median)" "$runs"
+# instructions: callgrind counts them exactly, free of the VM's drift
+if command -v valgrind > /dev/null; then
+    instr() {
+        local pre=()
+        [ "$1" = traced ] && pre=(-x "LD_PRELOAD=$lib" -x "SCITRACE_DIR=$tmp/self")
+        timeout 300 mpirun "${mpirun_args[@]}" -np 1 "${pre[@]}" valgrind --tool=callgrind \
+            --callgrind-out-file=/dev/null "$bin/test/trace_app" selfcost 20000 2>&1 |
+            awk '/refs:/ { gsub(",", "", $NF); print $NF }'
+    }
+    a=$(instr plain); b=$(instr traced)
+    echo "  instructions (callgrind, 180000 messages): $(( (b - a) / 180000 )) added per message"
+fi
 echo "bench-trace: 1b. tracing overhead, mpibench PP half round trip, 2 ranks on one host"
 for i in $(seq "$runs"); do
     f1=$(floor)
