@@ -11,6 +11,7 @@
 
 #include "model/model.h"
 #include "model/params.h"
+#include "topo/atomicfile.h"
 #include "topo/parse.h"
 #include "topo/topo.h"
 
@@ -608,9 +609,6 @@ int main(int argc, char **argv)
             rc = crossover_table(&o);
         break;
     }
-    if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "scimodel: writing output: %s\n", strerror(errno));
-        rc = EXIT_FAILURE;
-    }
-    return rc;
+    int wrc = file_close_stdout("scimodel");   /* a full disk is a failure too */
+    return rc ? rc : wrc;
 }
