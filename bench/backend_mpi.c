@@ -92,7 +92,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     start_watchdog(cfg->timeout_s);
     /* Ctrl-C or mpirun's SIGTERM (it sends SIGKILL 1 s later): rank 0
      * stops at the next message and keeps its finished points */
-    bench_signals_install();
+    bench_signals_install_stop();
     *out = c;
     return 0;
 }

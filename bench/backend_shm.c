@@ -432,6 +432,8 @@ static inline int floor_wait(_Atomic uint64_t *flag, uint64_t seq, unsigned char
         polls = 0;
         if (waitpid(child, NULL, WNOHANG) != 0)
             return BENCH_ERR_PEER;
+        if (bench_interrupted())
+            return BENCH_ERR_INTERRUPT;
         if (shm_now_ns() - batch_ns > timeout_ns)
             return BENCH_ERR_TIMEOUT;
     }
@@ -513,7 +515,7 @@ int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload
         half[kinds == 1 ? b : b % 2 * batches + b / 2] = (shm_now_ns() - t0) / (double)rounds / 2;
     }
     int st = 0;
-    if (rc == BENCH_ERR_TIMEOUT)
+    if (rc == BENCH_ERR_TIMEOUT || rc == BENCH_ERR_INTERRUPT)
         kill(pid, SIGKILL);
     if (rc != BENCH_ERR_PEER)   /* (that one has reaped the child) */
         waitpid(pid, &st, 0);

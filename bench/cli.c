@@ -726,9 +726,19 @@ static int commit_output(cli *c, atomic_file *af, FILE *out, const char *path, i
     int resumed = c->resume_path && path && file_same(path, c->resume_path);
     if (rc)
         bench_data_write_incomplete(out);
+    if (af->fp && (fflush(af->fp) != 0 || ferror(af->fp))) {
+        /* rows were lost on the way (a full disk): keep nothing, as the
+         * file could end in the middle of a row */
+        int e = errno;
+        atomic_file_abort(af);
+        fprintf(stderr, "%s: '%s': writing failed (%s); nothing written, any previous file"
+                        " left as it was\n", c->prog, path, file_strerror(e ? e : EIO));
+        return -1;
+    }
     if (!af->fp) {
         if (rc)
-            fprintf(stderr, "%s: %s; output marked '# incomplete'\n", c->prog, error_text(rc));
+            fprintf(stderr, "%s: %s%s\n", c->prog, error_text(rc),
+                    rc == BENCH_ERR_OUTPUT ? "" : "; output marked '# incomplete'");
         return 0;
     }
     if (rc && !resumed ? atomic_file_commit_partial(af, where, sizeof where)
@@ -758,6 +768,8 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
     double floor_ns = 0;
     int rc = 0;
 
+    /* from here on Ctrl-C or SIGTERM ends the run with its finished points */
+    bench_signals_install_stop();
     fill_header(c, &header[0]);
     if (c->be->floor && c->be->floor(&c->bcfg, FLOOR_BATCHES, 0, &floor_ns, NULL) == 0)
         bench_data_set_header(&header[0], "floor_ns", "%.1f", floor_ns);

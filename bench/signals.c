@@ -19,7 +19,7 @@ static void on_child(int sig)
     child_died = 1;
 }
 
-void bench_signals_install(void)
+void bench_signals_install_stop(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -30,8 +30,16 @@ void bench_signals_install(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void bench_signals_install(void)
+{
+    struct sigaction sa;
+    bench_signals_install_stop();
+    memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_child;
     sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigemptyset(&sa.sa_mask);
     sigaction(SIGCHLD, &sa, NULL);
 }
 

@@ -378,7 +378,7 @@ static int mkdirs(const char *path)
 static int run_child(char *const argv[])
 {
     pid_t parent = getpid();
-    bench_signals_install();   /* no SA_RESTART: waitpid returns EINTR */
+    bench_signals_install_stop();   /* no SA_RESTART: waitpid returns EINTR */
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
