@@ -811,7 +811,10 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
     for (int k = 0; root && k < nnets; k++)
         if (commit_output(c, &af[k], out[k], paths[k], rc) && !rc)
             rc = BENCH_ERR_SYSTEM;
-    int frc = c->be->finalize(comm, rc != 0);
+    /* An interrupted rank other than the root leaves the ending to the
+     * root, which writes its '# incomplete' file first and then aborts the
+     * job (an abort from here could kill the root before it has written). */
+    int frc = c->be->finalize(comm, rc != 0 && (root || rc != BENCH_ERR_INTERRUPT));
     if (!rc && frc)
         fprintf(stderr, "%s: %s\n", c->prog, error_text(frc));
     return rc || frc ? EXIT_FAILURE : 0;
