@@ -159,6 +159,31 @@ static void wait_started(const char *needle, int want)
     cr_assert_geq(procs_with(needle), want, "no process for %s", needle);
 }
 
+/* Waits (up to 20 s) until pid has a file in dir open: its output, named
+ * or not (an O_TMPFILE reads "dir/#123 (deleted)"). */
+static void wait_output_open(pid_t pid)
+{
+    for (int i = 0; i < 2000; i++, usleep(10000)) {
+        char fds[64];
+        snprintf(fds, sizeof fds, "/proc/%d/fd", pid);
+        DIR *d = opendir(fds);
+        struct dirent *e;
+        int found = 0;
+        while (d && (e = readdir(d)) && !found) {
+            char link[600], target[600];
+            snprintf(link, sizeof link, "%s/%s", fds, e->d_name);
+            ssize_t n = readlink(link, target, sizeof target - 1);
+            target[n > 0 ? n : 0] = '\0';
+            found = strncmp(target, dir, strlen(dir)) == 0;
+        }
+        if (d)
+            closedir(d);
+        if (found)
+            return;
+    }
+    cr_assert_fail("process %d never opened its output", pid);
+}
+
 static int ends_incomplete(const char *path)
 {
     char *s = read_text(path);
@@ -232,8 +257,8 @@ Test(reliability, sigkill_leaves_no_temporary)
     path_in(out, sizeof out, "killed.tsv");
     char *argv[] = {(char *)run_prog("scibench", 1), LONG_RUN, "-o", out, NULL};
     pid_t pid = spawn(argv, NULL);
-    wait_started(out, 2);
-    usleep(1000000);
+    wait_output_open(pid);
+    usleep(200000);
     kill(pid, SIGKILL);
     cr_assert_eq(run_wait_exit(pid, 10), 128 + SIGKILL);
     for (int i = 0; i < 300 && procs_with(out) > 0; i++)
