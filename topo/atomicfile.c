@@ -123,7 +123,10 @@ int atomic_file_open(atomic_file *af, const char *path)
         errno = ENOMEM;
         return -1;
     }
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;   /* now, not after an hour of measuring */
+        rc = -1;
+    } else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         rc = open_direct(af, path);
     else if ((rc = open_unnamed(af)) != 0 && (errno == EOPNOTSUPP || errno == EISDIR))
         rc = open_named(af);   /* EISDIR: kernels before 3.11 */
