@@ -172,6 +172,8 @@ double model_metric_ns(const model_params *p, model_metric metric, model_fill fi
         return NAN;
     if (metric == MODEL_METRIC_AVG)
         return model_avg_ns_continuous(p, dims, nodes, size_bytes);
+    if (metric == MODEL_METRIC_BINOMIAL)
+        return model_bcast_binomial_interpolated(p, dims, nodes, size_bytes);
     if (fill == MODEL_FILL_INTERPOLATE)
         return model_multicast_ns_interpolated(p, dims, nodes, size_bytes);
     return model_multicast_ns_continuous(p, dims, nodes, size_bytes);
@@ -182,7 +184,7 @@ double model_curve_ns(const model_params *p, const model_curve *curve, int dims,
 {
     if (nodes < pow(2, dims))
         return NAN;
-    if (curve->metric == MODEL_METRIC_MULTICAST || curve->pattern == TOPO_PATTERN_UNIFORM)
+    if (curve->metric != MODEL_METRIC_AVG || curve->pattern == TOPO_PATTERN_UNIFORM)
         return model_metric_ns(p, curve->metric, curve->fill, dims, nodes, size_bytes);
     if (curve->fill == MODEL_FILL_CONTINUOUS && curve->pattern != TOPO_PATTERN_TRANSPOSE)
         return model_pattern_ns_continuous(p, curve->pattern, dims, nodes, size_bytes);
@@ -214,6 +216,9 @@ static double xo_diff(double nodes, void *arg)
  * between integer tori at least 2^D apart (interpolate), so no sign change
  * hides inside a step; the step only bounds the bracket Brent refines. */
 #define XO_SCAN_FACTOR 1.001
+/* The binomial broadcast costs O(N D) per value: scan it in 1 % steps
+ * (between integer tori it is linear, so a step only widens the bracket). */
+#define XO_BCAST_SCAN_FACTOR 1.01
 #define XO_REL_TOL 1e-12
 #define XO_MAX_ITER 200
 
@@ -231,20 +236,24 @@ int model_crossover_curve(const model_params *p, const model_curve *curve, int f
 {
     xo_ctx ctx = {p, curve, from_dims, to_dims, size_bytes};
     double lo = pow(2, to_dims), hi;
+    double max_nodes = curve->metric == MODEL_METRIC_BINOMIAL ? MODEL_BCAST_XO_MAX_NODES
+                                                              : MODEL_CROSSOVER_MAX_NODES;
+    double factor = curve->metric == MODEL_METRIC_BINOMIAL ? XO_BCAST_SCAN_FACTOR
+                                                           : XO_SCAN_FACTOR;
 
     /* start where both curves exist (tornado needs n >= 3) */
-    while (isnan(xo_diff(lo, &ctx)) && lo < MODEL_CROSSOVER_MAX_NODES)
-        lo = fmin(lo * XO_SCAN_FACTOR, MODEL_CROSSOVER_MAX_NODES);
+    while (isnan(xo_diff(lo, &ctx)) && lo < max_nodes)
+        lo = fmin(lo * factor, max_nodes);
     if (xo_diff(lo, &ctx) < 0) {
         *status = MODEL_XO_LOWER_BOUND;
         *nodes = lo;
         return 0;
     }
     for (;; lo = hi) {
-        hi = fmin(lo * XO_SCAN_FACTOR, MODEL_CROSSOVER_MAX_NODES);
+        hi = fmin(lo * factor, max_nodes);
         if (xo_diff(hi, &ctx) < 0)
             break;
-        if (hi >= MODEL_CROSSOVER_MAX_NODES) {
+        if (hi >= max_nodes) {
             *status = MODEL_XO_NONE;
             *nodes = NAN;
             return 0;

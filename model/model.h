@@ -104,6 +104,24 @@ double model_pattern_ns_continuous(const model_params *p, topo_pattern pattern, 
 double model_pattern_ns_interpolated(const model_params *p, topo_pattern pattern,
                                      int dims, double nodes, double size_bytes);
 
+/* ---- broadcast (SPEC.md §8; model/broadcast.c) ---------------------------
+ * Binomial tree over the ranks (row-major) from rank 0: in round r every
+ * rank i < 2^r that holds the data sends to i + 2^r (if < N).  A child's
+ * arrival t(c) = t(p) + j o(m) + (L_request(p -> c) - o(m)), j the 1-based
+ * index of the send among its parent's sends after the parent received.
+ * Returns max_c t(c), exact, in O(N D) time and O(log N) memory (a
+ * depth-first walk of the tree); NaN if N > MODEL_BCAST_MAX_NODES.
+ * argmax (may be NULL) gets the rank that receives last. */
+#define MODEL_BCAST_MAX_NODES (1L << 30)
+double model_bcast_binomial_ns(const model_params *p, const topo_shape *shape,
+                               double size_bytes, long *argmax);
+/* Binomial broadcast on the integer tori n^D, linear in N between them
+ * (the --fill interpolate rule); NaN below 2^D or beyond the cap. */
+double model_bcast_binomial_interpolated(const model_params *p, int dims, double nodes,
+                                         double size_bytes);
+/* Binomial crossovers are searched up to this N (each step costs O(N D)). */
+#define MODEL_BCAST_XO_MAX_NODES 1048576.0   /* 2^20 */
+
 /* Exact enumeration over all destinations of source src: the sum and the
  * average of the request latency.  O(N D); the oracle for the closed forms. */
 void model_enumerate(const model_params *p, const topo_shape *shape, long src,
@@ -113,7 +131,12 @@ void model_enumerate(const model_params *p, const topo_shape *shape, long src,
  * the smaller).  Returns 0, or -1 if n^D would exceed TOPO_MAX_NODES. */
 int model_nearest_torus(int dims, double nodes, topo_shape *shape);
 
-typedef enum model_metric { MODEL_METRIC_AVG, MODEL_METRIC_MULTICAST } model_metric;
+/* avg: mean request latency (of a pattern); multicast: one-to-all as N - 1
+ * unicasts (SPEC.md §2); binomial: MPI's binomial-tree broadcast (§8),
+ * always exact on integer tori, interpolated between them. */
+typedef enum model_metric {
+    MODEL_METRIC_AVG, MODEL_METRIC_MULTICAST, MODEL_METRIC_BINOMIAL
+} model_metric;
 typedef enum model_fill { MODEL_FILL_CONTINUOUS, MODEL_FILL_INTERPOLATE } model_fill;
 
 /* Value of a metric for D dimensions at N nodes.  fill applies to the

@@ -2,7 +2,7 @@
  * options (scimodel_options.c) and dispatches to one mode per file:
  * scimodel_report.c (the per-dimension report), scimodel_crossover.c,
  * scimodel_sweep.c, scimodel_shape.c (--shape, --shape --hops),
- * scimodel_pattern.c (--pattern tables), scimodel_broadcast.c (--bcast).
+ * scimodel_broadcast.c (--bcast); --pattern is a setting of every mode.
  * scimodel_output.c holds the printing helpers they share. */
 #ifndef SCITORUS_SCIMODEL_H
 #define SCITORUS_SCIMODEL_H
@@ -29,7 +29,7 @@ typedef struct scimodel_options {
     size_t ndims;
     long nodes;
     long size_bytes;
-    int want_avg, want_multicast;
+    int want_avg, want_multicast, want_binomial;   /* curves to show */
     model_fill fill;
     scimodel_mode mode;
     int tsv;
@@ -42,6 +42,7 @@ typedef struct scimodel_options {
     topo_pattern pattern;  /* --pattern (default uniform) */
     int pattern_given;
     int progress;          /* progress lines on stderr (long sweeps) */
+    int bcast_given;       /* --bcast: report broadcast times, not averages */
 } scimodel_options;
 
 /* scimodel_options.c: parses argv into *o.  Returns 0, or the exit status
@@ -54,6 +55,7 @@ int scimodel_crossover(const scimodel_options *o);
 int scimodel_sweep(const scimodel_options *o);
 int scimodel_shape(const scimodel_options *o);
 int scimodel_p2p(const scimodel_options *o);
+int scimodel_broadcast(const scimodel_options *o);   /* report/--shape with --bcast */
 
 /* scimodel_report.c: 1 when the output names pattern and links in extra
  * columns (either option given, or bi links from a params file); the

@@ -19,7 +19,10 @@ int main(int argc, char **argv)
     int rc = scimodel_parse_options(argc, argv, &o);
     if (rc)
         return rc;
-    rc = modes[o.mode](&o);
+    if (o.bcast_given && (o.mode == MODE_REPORT || o.mode == MODE_SHAPE))
+        rc = scimodel_broadcast(&o);
+    else
+        rc = modes[o.mode](&o);
     if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
         fprintf(stderr, "scimodel: writing output: %s\n", strerror(errno));
         rc = EXIT_FAILURE;

@@ -47,6 +47,13 @@ static const char usage_text[] =
 "                      transpose (SPEC.md §8): the mean request latency over\n"
 "                      the pattern's messages, in the report, --shape,\n"
 "                      --crossover and --sweep\n"
+"  --bcast A           multicast (N - 1 unicasts, the thesis's) | binomial (MPI's\n"
+"                      binomial tree from rank 0, ranks row-major; SPEC.md §8):\n"
+"                      broadcast time per D at the nearest integer torus (or\n"
+"                      for --shape), crossovers and --sweep of that curve.\n"
+"                      binomial is exact on integer tori, O(N D) per torus\n"
+"                      (2^20 nodes: about 0.5 s), interpolated between them;\n"
+"                      its crossovers are searched up to 2^20 nodes\n"
 "\n"
 "Settings:\n"
 "  --dims LIST         dimensions: 3, 1..4 or 1,2,4 (1..16; default 1..4);\n"
@@ -78,7 +85,7 @@ static const char usage_text[] =
 
 enum { OPT_PRESET = 256, OPT_PARAMS, OPT_DIMS, OPT_NODES, OPT_SIZE, OPT_METRIC,
        OPT_FILL, OPT_SWEEP, OPT_CROSSOVER, OPT_SHAPE, OPT_HOPS, OPT_FORMAT,
-       OPT_SWEEP_POINTS, OPT_LINKS, OPT_PATTERN, OPT_END };
+       OPT_SWEEP_POINTS, OPT_LINKS, OPT_PATTERN, OPT_BCAST, OPT_END };
 
 static const struct option long_options[] = {
     {"preset", required_argument, NULL, OPT_PRESET},
@@ -96,6 +103,7 @@ static const struct option long_options[] = {
     {"sweep-points", required_argument, NULL, OPT_SWEEP_POINTS},
     {"links", required_argument, NULL, OPT_LINKS},
     {"pattern", required_argument, NULL, OPT_PATTERN},
+    {"bcast", required_argument, NULL, OPT_BCAST},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -130,6 +138,9 @@ static const struct conflict {
     {OPT_SHAPE, OPT_NODES, "--shape already fixes the node count"},
     {OPT_SHAPE, OPT_DIMS, "--shape already fixes the dimensions"},
     {OPT_CROSSOVER, OPT_NODES, "--crossover searches every N up to 1e9"},
+    {OPT_BCAST, OPT_METRIC, "--bcast chooses the broadcast curve"},
+    {OPT_BCAST, OPT_PATTERN, "a broadcast is one-to-all, not a traffic pattern"},
+    {OPT_BCAST, OPT_HOPS, "a broadcast has no single hop vector"},
 };
 
 static int bad_value(const char *opt, const char *arg, parse_status st, const char *range)
@@ -247,6 +258,15 @@ static int parse_one(scimodel_options *o, int c, const char *arg)
             return scimodel_usage_error("--links '%s': unknown kind of links, expected uni or bi",
                                         arg);
         o->links_given = 1;
+        return 0;
+    case OPT_BCAST:
+        if (parse_choice("--bcast", arg, (const char *const[]){"multicast", "binomial"}, 2,
+                         &choice))
+            return SCIMODEL_EXIT_USAGE;
+        o->want_avg = 0;
+        o->want_multicast = choice == 0;
+        o->want_binomial = choice == 1;
+        o->bcast_given = 1;
         return 0;
     case OPT_PATTERN:
         if (topo_pattern_parse(arg, &o->pattern))

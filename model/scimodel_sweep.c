@@ -47,6 +47,8 @@ static void print_header(const scimodel_options *o)
         else
             printf("\tmulticast_%ldd_ns", o->dims[i]);
     }
+    for (size_t i = 0; o->want_binomial && i < o->ndims; i++)
+        printf("\tbinomial_%s_%ldd_ns", topo_links_name(o->params.links), o->dims[i]);
     putchar('\n');
 }
 
@@ -58,6 +60,7 @@ int scimodel_sweep(const scimodel_options *o)
     char line[64 + 2 * TOPO_MAX_DIMS * 32];
     model_curve avg_curve = {MODEL_METRIC_AVG, o->fill, o->pattern};
     model_curve mc_curve = {MODEL_METRIC_MULTICAST, o->fill, TOPO_PATTERN_UNIFORM};
+    model_curve bin_curve = {MODEL_METRIC_BINOMIAL, o->fill, TOPO_PATTERN_UNIFORM};
     print_header(o);
     long first = 1L << min_dims;
     double ratio = o->sweep_points
@@ -66,7 +69,7 @@ int scimodel_sweep(const scimodel_options *o)
     for (long N = first; N <= o->nodes; N = next_n(N, ratio, o->nodes)) {
         double avg[TOPO_MAX_DIMS];
         char *q = line + sprintf(line, "%ld", N);
-        for (size_t i = 0; i < o->ndims; i++)
+        for (size_t i = 0; o->want_avg && i < o->ndims; i++)
             avg[i] = model_curve_ns(p, &avg_curve, (int)o->dims[i], (double)N, m);
         for (size_t i = 0; o->want_avg && i < o->ndims; i++) {
             *q++ = '\t';
@@ -74,11 +77,17 @@ int scimodel_sweep(const scimodel_options *o)
         }
         for (size_t i = 0; o->want_multicast && i < o->ndims; i++) {
             /* continuous fill, uniform: T_mu = (N - 1) L_avg, no need to recompute */
-            double mc = o->fill == MODEL_FILL_CONTINUOUS && o->pattern == TOPO_PATTERN_UNIFORM
+            double mc = o->want_avg && o->fill == MODEL_FILL_CONTINUOUS &&
+                                o->pattern == TOPO_PATTERN_UNIFORM
                             ? (double)(N - 1) * avg[i]
                             : model_curve_ns(p, &mc_curve, (int)o->dims[i], (double)N, m);
             *q++ = '\t';
             q = scimodel_format_3f(q, mc);
+        }
+        for (size_t i = 0; o->want_binomial && i < o->ndims; i++) {
+            *q++ = '\t';
+            q = scimodel_format_3f(q, model_curve_ns(p, &bin_curve, (int)o->dims[i],
+                                                     (double)N, m));
         }
         *q++ = '\n';
         fwrite(line, 1, (size_t)(q - line), stdout);

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "model/model.h"
 
@@ -255,4 +256,75 @@ Test(patterns, large_shapes)
         cr_assert(isfinite(model_pattern_ns_shape(&p, &s, pat, 64)));
     cr_assert_eq(topo_shape_equal(5, 1000, &s), 0);   /* 1e15 nodes */
     cr_assert(isfinite(model_avg_ns_shape(&p, &s, 64)));
+}
+
+/* Brute-force event simulation of SPEC.md §8's binomial broadcast: rounds
+ * r = 0, 1, ...; in each, every rank i < 2^r that holds the data sends to
+ * i + 2^r; a sender is busy o(m) per send (free_at), the message arrives
+ * L_request - o(m) after the send ends. */
+static double simulate_binomial(const model_params *p, const long *n, int D)
+{
+    long N = 1;
+    for (int i = 0; i < D; i++)
+        N *= n[i];
+    double *t = calloc((size_t)N, sizeof *t), *free_at = calloc((size_t)N, sizeof *free_at);
+    char *has = calloc((size_t)N, 1);
+    double o = model_overhead_ns(p, 64), max = 0;
+    has[0] = 1;
+    for (long r = 1; r / 2 < N; r *= 2) {   /* r = 2^round */
+        for (long i = 0; i < r && i < N; i++) {
+            if (!has[i] || i + r >= N)
+                continue;
+            long a[8], b[8];
+            coords(n, D, i, a);
+            coords(n, D, i + r, b);
+            if (free_at[i] < t[i])
+                free_at[i] = t[i];
+            free_at[i] += o;                       /* the send occupies the sender */
+            t[i + r] = free_at[i] + walk(p, n, D, a, b) - o;
+            has[i + r] = 2;                        /* holds it from the next round on */
+        }
+        for (long i = 0; i < N; i++)
+            if (has[i] == 2)
+                has[i] = 1;
+    }
+    for (long i = 0; i < N; i++) {
+        cr_assert(has[i], "rank %ld never received", i);
+        if (t[i] > max)
+            max = t[i];
+    }
+    free(t);
+    free(free_at);
+    free(has);
+    return max;
+}
+
+Test(broadcast, binomial_equals_event_simulation)
+{
+    static const char *const bshapes[] = {"2", "3", "5", "8", "13", "64", "100", "2x2", "3x5",
+                                          "4x4", "7x6", "8x8", "2x2x2", "3x4x5", "4x4x4",
+                                          "2x3x2x3", "3x3x3x3", "2x2x2x2x2", "9x9x2"};
+    for (int l = 0; l < 2; l++) {
+        model_params p = preset_links(l ? TOPO_LINKS_BI : TOPO_LINKS_UNI);
+        for (size_t i = 0; i < sizeof bshapes / sizeof bshapes[0]; i++) {
+            topo_shape s;
+            cr_assert_eq(topo_shape_parse(bshapes[i], &s, NULL), 0);
+            assert_rel(model_bcast_binomial_ns(&p, &s, 64, NULL),
+                       simulate_binomial(&p, s.n, s.dims), 1e-12, bshapes[i]);
+        }
+    }
+}
+
+/* Two ranks: one request.  Four on a ring: 0 -> 1 (round 0), then 0 -> 2
+ * (second send of rank 0) and 1 -> 3 (2 hops): SPEC.md §8 by hand. */
+Test(broadcast, binomial_small_rings_by_hand)
+{
+    model_params p = preset_links(TOPO_LINKS_UNI);
+    topo_shape s;
+    double o = 2085, L1 = 4177, L2 = 4244;   /* SPEC.md §2 (1 and 2 hops) */
+    cr_assert_eq(topo_shape_parse("2", &s, NULL), 0);
+    cr_assert_eq(model_bcast_binomial_ns(&p, &s, 64, NULL), L1);
+    cr_assert_eq(topo_shape_parse("4", &s, NULL), 0);
+    /* t1 = L1; t2 = 2o + L2 - o; t3 = t1 + o + L2 - o */
+    cr_assert_eq(model_bcast_binomial_ns(&p, &s, 64, NULL), fmax(o + L2, L1 + L2));
 }
