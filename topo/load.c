@@ -220,6 +220,54 @@ static void count_class(void *arg, const segment *seg, int k, long dst, double w
         p->ejflow[p->uniform ? 0 : dst] += w;
 }
 
+/* Uniform traffic: every link of a (dimension, way) type and every
+ * ejection channel sees the same input streams; one pass over source 0's
+ * destinations fills a table by type and input class. */
+typedef struct uniform_table {
+    int dims;
+    double start[2 * TOPO_MAX_DIMS][2 * TOPO_MAX_DIMS + 1];
+    double eject[2 * TOPO_MAX_DIMS + 1];
+} uniform_table;
+
+static void count_uniform(void *arg, const segment *seg, int k, long dst, double w)
+{
+    uniform_table *u = arg;
+    (void)dst;
+    for (int m = 0; m < k; m++)
+        u->start[2 * seg[m].dim + seg[m].way][seg_class(seg, m)] += w;
+    if (k > 0)
+        u->eject[1 + 2 * seg[k - 1].dim + seg[k - 1].way] += w;
+}
+
+static void uniform_streams(const topo_shape *s, topo_links links, const double *c,
+                            double *s2, double *ej, double *ej_s2)
+{
+    uniform_table u;
+    double type_s2[2 * TOPO_MAX_DIMS], e = 0, e2 = 0;
+    int types = 2 * s->dims;
+    memset(&u, 0, sizeof u);
+    each_message(s, links, TOPO_PATTERN_UNIFORM, count_uniform, &u);
+    for (int t = 0; t < types; t++) {
+        double starts = 0, sq = 0;
+        for (int k = 0; k <= types; k++) {
+            starts += u.start[t][k];
+            sq += u.start[t][k] * u.start[t][k];
+        }
+        double through = c[t] - starts;   /* link t of node 0 stands for its type */
+        type_s2[t] = sq + (through > 1e-12 * c[t] ? through * through : 0);
+    }
+    for (int k = 0; k <= types; k++) {
+        e += u.eject[k];
+        e2 += u.eject[k] * u.eject[k];
+    }
+    for (long l = 0; l < 2 * s->dims * s->nodes; l++)
+        s2[l] = type_s2[l % types];
+    for (long x = 0; x < s->nodes; x++) {
+        ej[x] = e;
+        ej_s2[x] = e2;
+    }
+}
+
 int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_pattern pattern,
                             const double *c, double *s2, double *ej, double *ej_s2)
 {
@@ -227,6 +275,10 @@ int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_patt
     int uniform = pattern == TOPO_PATTERN_UNIFORM;
     if (entries > TOPO_LOAD_MAX_LINKS || topo_pattern_check(shape, pattern))
         return -1;
+    if (uniform) {
+        uniform_streams(shape, links, c, s2, ej, ej_s2);
+        return 0;
+    }
     double *flow = malloc(sizeof *flow * (size_t)entries);
     double *starts = calloc((size_t)entries, sizeof *starts);
     double *ejflow = malloc(sizeof *ejflow * (size_t)shape->nodes);
