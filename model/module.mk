@@ -5,7 +5,7 @@ PROGRAMS += scimodel
 scimodel_SRCS = model/scimodel_main.c model/scimodel_options.c model/scimodel_output.c \
                 model/scimodel_report.c model/scimodel_crossover.c model/scimodel_sweep.c \
                 model/scimodel_shape.c model/scimodel_broadcast.c model/scimodel_load.c
-TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c tests/test_patterns.c tests/test_load.c
+TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c tests/test_patterns.c tests/test_load.c tests/test_scimodel_modes.c
 
 # make bench: the model's speed figures (issue 2)
 PROGRAMS += bench-model

@@ -43,7 +43,7 @@ typedef struct scimodel_options {
     int links_given;       /* --links or a params file's `links` */
     topo_pattern pattern;  /* --pattern (default uniform) */
     int pattern_given;
-    int progress;          /* progress lines on stderr (long sweeps) */
+    double progress_s;     /* progress line on stderr this often (0: never) */
     int bcast_given;       /* --bcast: report broadcast times, not averages */
     int shape_given;       /* --shape (MODE_LOAD keeps it) */
     double rates[64];      /* --load: --rates (messages/ns/node) or --utilisation */

@@ -15,6 +15,7 @@
 #define MAX_SIZE_BYTES (1L << 40)
 #define MAX_SWEEP_NODES 100000000L    /* one output line per N */
 #define MAX_SWEEP_POINTS 10000000L
+#define DEFAULT_PROGRESS_S 2.0        /* a 1e6-line sweep takes about 1 s */
 
 static const char usage_text[] =
 "Usage: scimodel [OPTIONS]\n"
@@ -37,7 +38,8 @@ static const char usage_text[] =
 "                      '-' where a D does not exist yet); for plots.  Cost:\n"
 "                      one line per N (--nodes 1e8: 1e8 lines, about 10 GB\n"
 "                      and a minute); --fill interpolate costs more per\n"
-"                      line.  Progress goes to stderr every 2 s.\n"
+"                      line.  Progress goes to stderr every 2 s\n"
+"                      (--progress S: every S seconds, 0 never)\n"
 "  --sweep-points K    with --sweep: about K log-spaced integer N instead of\n"
 "                      every one (for log-scale plots up to 1e15 nodes);\n"
 "                      cost proportional to K times the number of D\n"
@@ -100,7 +102,7 @@ static const char usage_text[] =
 enum { OPT_PRESET = 256, OPT_PARAMS, OPT_DIMS, OPT_NODES, OPT_SIZE, OPT_METRIC,
        OPT_FILL, OPT_SWEEP, OPT_CROSSOVER, OPT_SHAPE, OPT_HOPS, OPT_FORMAT,
        OPT_SWEEP_POINTS, OPT_LINKS, OPT_PATTERN, OPT_BCAST, OPT_LOAD, OPT_RATES,
-       OPT_UTIL, OPT_END };
+       OPT_UTIL, OPT_PROGRESS, OPT_END };
 
 static const struct option long_options[] = {
     {"preset", required_argument, NULL, OPT_PRESET},
@@ -122,6 +124,7 @@ static const struct option long_options[] = {
     {"load", no_argument, NULL, OPT_LOAD},
     {"rates", required_argument, NULL, OPT_RATES},
     {"utilisation", required_argument, NULL, OPT_UTIL},
+    {"progress", required_argument, NULL, OPT_PROGRESS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -337,6 +340,11 @@ static int parse_one(scimodel_options *o, int c, const char *arg)
     case OPT_RATES:
         o->rates_are_util = 0;
         return parse_rates(o, "--rates", arg, HUGE_VAL);
+    case OPT_PROGRESS:
+        if (parse_double(arg, 0, 86400, &o->progress_s))
+            return scimodel_usage_error("--progress '%s': expected seconds, 0..86400 (0: none)",
+                                        arg);
+        return 0;
     case OPT_UTIL:
         o->rates_are_util = 1;
         return parse_rates(o, "--utilisation", arg, 1);
@@ -444,7 +452,7 @@ int scimodel_parse_options(int argc, char **argv, scimodel_options *o)
     o->nodes = DEFAULT_NODES;
     o->size_bytes = DEFAULT_SIZE_BYTES;
     o->want_avg = o->want_multicast = 1;
-    o->progress = 1;
+    o->progress_s = DEFAULT_PROGRESS_S;
     opterr = 1;
     while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (c == 'h') {
