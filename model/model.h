@@ -90,7 +90,7 @@ int model_pattern_enumerate(const topo_shape *shape, topo_links links,
                             double *messages);
 /* Continuous form for D equal dimensions of real size n = N^(1/D), using
  * each closed form's even-n expression: uniform (SPEC.md §2, §7); neighbor
- * uni H = n/2, bi H = 1, k = 1; tornado H = D (n/2 - 1), k = D, for n >= 3;
+ * uni H = n/2, bi H = 1, k = 1; tornado H = D (n/2 - 1), k = D, for n >= 4;
  * complement uni H = D n/2, bi H = D n/4, k = D.  Transpose has none. */
 int model_pattern_counts_continuous(topo_links links, topo_pattern pattern, int dims,
                                     double nodes, model_avg_counts *out);

@@ -150,8 +150,8 @@ int model_pattern_counts_continuous(topo_links links, topo_pattern pattern, int 
         set_counts(bi ? 1 : n / 2, 1, out);
         return 0;
     case TOPO_PATTERN_TORNADO:
-        if (n < 3)
-            return -1;   /* n = 2: d = s, no messages */
+        if (n < 4)
+            return -1;   /* the even form n/2 - 1 needs n >= 4 for a whole hop */
         set_counts(D * (n / 2 - 1), D, out);
         return 0;
     case TOPO_PATTERN_COMPLEMENT:
