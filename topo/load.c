@@ -147,16 +147,20 @@ typedef struct segment {
 } segment;
 
 /* Segments of the route a -> b (rank src) with the tie choice tie_up;
- * returns how many. */
+ * returns how many.  *tie (may be NULL) gets whether a bi-link tie occurs. */
 static int segments(const topo_shape *s, topo_links links, long src, const long *a,
-                    const long *b, int tie_up, segment *seg)
+                    const long *b, int tie_up, segment *seg, int *tie)
 {
     long x = src;
     int k = 0;
+    if (tie)
+        *tie = 0;
     for (int i = 0; i < s->dims; i++) {
         long n = s->n[i], h = ((b[i] - a[i]) % n + n) % n;
         if (h == 0)
             continue;
+        if (tie && links == TOPO_LINKS_BI && 2 * h == n)
+            *tie = 1;
         int way = links == TOPO_LINKS_BI && (n - h < h || (n - h == h && !tie_up));
         seg[k++] = (segment){i, way, x};
         x += (b[i] - a[i]) * stride_of(s, i);
@@ -191,33 +195,95 @@ static void each_message(const topo_shape *s, topo_links links, topo_pattern pat
         for (long j = 0; j < count; j++) {
             long d = pattern == TOPO_PATTERN_UNIFORM ? j + 1 : dst[j];
             topo_rank_to_coords(s, d, b);
-            int m = segments(s, links, src, a, b, 1, seg);
-            int m2 = segments(s, links, src, a, b, 0, alt);
-            int tie = m == m2 && memcmp(seg, alt, sizeof seg[0] * (size_t)m) != 0;
+            int tie, m = segments(s, links, src, a, b, 1, seg, &tie);
             fn(ctx, seg, m, d, tie ? 0.5 / (double)count : 1.0 / (double)count);
             if (tie)
-                fn(ctx, alt, m2, d, 0.5 / (double)count);
+                fn(ctx, alt, segments(s, links, src, a, b, 0, alt, NULL), d,
+                   0.5 / (double)count);
         }
     }
 }
 
-typedef struct stream_pass {
-    const topo_shape *s;
-    int cls;               /* input class counted in this pass */
-    double *flow;          /* per link (by type for uniform: index of node 0) */
-    double *ejflow;        /* per node */
-    int uniform;
-} stream_pass;
+/* Non-uniform patterns: every segment start (link, input class, weight) and
+ * every arrival (node, class, weight) of one pass over the messages,
+ * bucketed by link / node (a counting sort), then summed per class. */
+typedef struct start_event {
+    long where;     /* link index, or node for arrivals */
+    int cls;
+    double w;
+} start_event;
 
-static void count_class(void *arg, const segment *seg, int k, long dst, double w)
+typedef struct event_list {
+    start_event *ev;
+    long n, cap;
+    int failed;
+} event_list;
+
+typedef struct stream_ctx {
+    const topo_shape *s;
+    event_list starts, arrivals;
+} stream_ctx;
+
+static void push_event(event_list *l, long where, int cls, double w)
 {
-    stream_pass *p = arg;
+    if (l->n == l->cap) {
+        long cap = l->cap ? 2 * l->cap : 1 << 16;
+        start_event *ev = realloc(l->ev, sizeof *ev * (size_t)cap);
+        if (!ev) {
+            l->failed = 1;
+            return;
+        }
+        l->ev = ev;
+        l->cap = cap;
+    }
+    l->ev[l->n++] = (start_event){where, cls, w};
+}
+
+static void record(void *arg, const segment *seg, int k, long dst, double w)
+{
+    stream_ctx *c = arg;
     for (int m = 0; m < k; m++)
-        if (seg_class(seg, m) == p->cls)
-            p->flow[topo_link_index(p->s, p->uniform ? 0 : seg[m].node, seg[m].dim,
-                                    seg[m].way)] += w;
-    if (k > 0 && 1 + 2 * seg[k - 1].dim + seg[k - 1].way == p->cls)
-        p->ejflow[p->uniform ? 0 : dst] += w;
+        push_event(&c->starts, topo_link_index(c->s, seg[m].node, seg[m].dim, seg[m].way),
+                   seg_class(seg, m), w);
+    if (k > 0)
+        push_event(&c->arrivals, dst, 1 + 2 * seg[k - 1].dim + seg[k - 1].way, w);
+}
+
+/* Sums the events of every place by class: sum[x] gets the total, sq[x]
+ * the sum of squares of the per-class totals.  Returns -1 without memory. */
+static int bucket_sums(const event_list *l, long places, int classes, double *sum, double *sq)
+{
+    long *first = calloc((size_t)places + 1, sizeof *first);
+    start_event *sorted = malloc(sizeof *sorted * (size_t)(l->n ? l->n : 1));
+    double per[2 * TOPO_MAX_DIMS + 1];
+    if (!first || !sorted) {
+        free(first);
+        free(sorted);
+        return -1;
+    }
+    for (long i = 0; i < l->n; i++)
+        first[l->ev[i].where + 1]++;
+    for (long x = 0; x < places; x++)
+        first[x + 1] += first[x];
+    for (long i = 0; i < l->n; i++)
+        sorted[first[l->ev[i].where]++] = l->ev[i];
+    for (long x = places; x > 0; x--)   /* first[x] was advanced to the end */
+        first[x] = first[x - 1];
+    first[0] = 0;
+    for (long x = 0; x < places; x++) {
+        if (first[x] == first[x + 1])
+            continue;
+        memset(per, 0, sizeof per[0] * (size_t)classes);
+        for (long i = first[x]; i < first[x + 1]; i++)
+            per[sorted[i].cls] += sorted[i].w;
+        for (int k = 0; k < classes; k++) {
+            sum[x] += per[k];
+            sq[x] += per[k] * per[k];
+        }
+    }
+    free(first);
+    free(sorted);
+    return 0;
 }
 
 /* Uniform traffic: every link of a (dimension, way) type and every
@@ -279,43 +345,28 @@ int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_patt
         uniform_streams(shape, links, c, s2, ej, ej_s2);
         return 0;
     }
-    double *flow = malloc(sizeof *flow * (size_t)entries);
+    stream_ctx ctx = {shape, {0}, {0}};
     double *starts = calloc((size_t)entries, sizeof *starts);
-    double *ejflow = malloc(sizeof *ejflow * (size_t)shape->nodes);
-    if (!flow || !starts || !ejflow) {
-        free(flow);
-        free(starts);
-        free(ejflow);
-        return -1;
-    }
+    int classes = 2 * shape->dims + 1, rc = -1;
     memset(s2, 0, sizeof *s2 * (size_t)entries);
     memset(ej, 0, sizeof *ej * (size_t)shape->nodes);
     memset(ej_s2, 0, sizeof *ej_s2 * (size_t)shape->nodes);
-    /* one pass per input class keeps memory at a few arrays of 2 D N */
-    for (int cls = 0; cls <= 2 * shape->dims; cls++) {
-        stream_pass p = {shape, cls, flow, ejflow, uniform};
-        memset(flow, 0, sizeof *flow * (size_t)entries);
-        memset(ejflow, 0, sizeof *ejflow * (size_t)shape->nodes);
-        each_message(shape, links, pattern, count_class, &p);
-        for (long l = 0; l < entries; l++) {
-            /* uniform: node 0's entry stands for every node (symmetry) */
-            double f = uniform ? flow[l % (2 * shape->dims)] : flow[l];
-            s2[l] += f * f;
-            starts[l] += f;
-        }
-        for (long x = 0; x < shape->nodes; x++) {
-            double f = uniform ? ejflow[0] : ejflow[x];
-            ej[x] += f;
-            ej_s2[x] += f * f;
-        }
-    }
+    if (!starts)
+        return -1;
+    each_message(shape, links, pattern, record, &ctx);
+    if (ctx.starts.failed || ctx.arrivals.failed ||
+        bucket_sums(&ctx.starts, entries, classes, starts, s2) ||
+        bucket_sums(&ctx.arrivals, shape->nodes, classes, ej, ej_s2))
+        goto out;
     for (long l = 0; l < entries; l++) {
         double through = c[l] - starts[l];   /* continuing on the same ring */
         if (through > 1e-12 * c[l])
             s2[l] += through * through;
     }
-    free(flow);
+    rc = 0;
+out:
+    free(ctx.starts.ev);
+    free(ctx.arrivals.ev);
     free(starts);
-    free(ejflow);
-    return 0;
+    return rc;
 }
