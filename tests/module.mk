@@ -42,7 +42,10 @@ memcheck: bin/scimodel bin/calibrate | deps
 	    "--sweep --nodes 2000 --dims 1..4" "--sweep --sweep-points 50 --nodes 1000000" \
 	    "--shape 4x4x4 --format tsv" "--shape 4x4x4 --hops 1,0,3" \
 	    "--fill interpolate --metric multicast --crossover" \
-	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1"; do \
+	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1" \
+	    "--links bi --pattern complement --nodes 4096" "--pattern transpose --shape 16x16 --links bi" \
+	    "--bcast binomial --nodes 4096" "--load --nodes 1000 --links bi" \
+	    "--load --shape 6x6x6 --pattern tornado --rates 0.001" "--nodes 3"; do \
 	  rc=0; $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scimodel $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scimodel $$args: clean (exit $$rc)"; \
