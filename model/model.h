@@ -112,7 +112,8 @@ double model_pattern_ns_interpolated(const model_params *p, topo_pattern pattern
  * Returns max_c t(c), exact, in O(N D) time and O(log N) memory (a
  * depth-first walk of the tree); NaN if N > MODEL_BCAST_MAX_NODES.
  * argmax (may be NULL) gets the rank that receives last. */
-#define MODEL_BCAST_MAX_NODES (1L << 30)
+/* 2^26 nodes: a few seconds (2^20 take about 40 ms, make bench). */
+#define MODEL_BCAST_MAX_NODES (1L << 26)
 double model_bcast_binomial_ns(const model_params *p, const topo_shape *shape,
                                double size_bytes, long *argmax);
 /* Binomial broadcast on the integer tori n^D, linear in N between them
