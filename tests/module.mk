@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= params benchdata parsers
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
-FUZZ_LIB     := topo/topo.c topo/parse.c topo/atomicfile.c model/params.c model/model.c \
+FUZZ_LIB     := topo/topo.c topo/pattern.c topo/load.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
                 bench/benchdata.c
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
@@ -49,7 +49,10 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	    "--sweep --nodes 2000 --dims 1..4" "--sweep --sweep-points 50 --nodes 1000000" \
 	    "--shape 4x4x4 --format tsv" "--shape 4x4x4 --hops 1,0,3" \
 	    "--fill interpolate --metric multicast --crossover" \
-	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1"; do \
+	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1" \
+	    "--links bi --pattern complement --nodes 4096" "--pattern transpose --shape 16x16 --links bi" \
+	    "--bcast binomial --nodes 4096" "--load --nodes 1000 --links bi" \
+	    "--load --shape 6x6x6 --pattern tornado --rates 0.001" "--nodes 3"; do \
 	  rc=0; $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scimodel $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scimodel $$args: clean (exit $$rc)"; \
