@@ -444,8 +444,11 @@ static int parse_args(cli *c, int argc, char **argv, int from_resume)
 {
     int opt, rc;
     optind = 1;
-    opterr = should_print(c);
+    opterr = should_print(c) && !c->context[0];   /* a recorded command: our message */
     while ((opt = getopt_long(argc, argv, "o:qh", long_options, NULL)) != -1) {
+        if (opt == '?' && c->context[0])
+            return usage_error(c, "'%s': not an option of %s, or its value is missing",
+                               argv[optind - 1], c->prog);
         if (opt == 'h') {
             printf(usage_fmt, c->prog, c->is_shm ? shm_intro : mpi_intro,
                    c->is_shm ? shm_opts : mpi_opts, c->is_shm ? shm_examples : mpi_examples);

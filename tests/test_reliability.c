@@ -492,6 +492,10 @@ Test(reliability, resume_errors_leak_nothing_and_name_the_line)
     snprintf(where, sizeof where, "%s:5:", bad);
     run_assert_error(&r, 2, where, "bad recorded command");
     run_free(&r);
+    incomplete_copy(bad, "shm", "# command: scibench --bogus 3\n");
+    r = run_cmd(run_prog("scibench", 0), 20, "--resume", bad, NULL);
+    run_assert_error(&r, 2, where, "unknown option in the recorded command");
+    run_free(&r);
     r = run_cmd(run_prog("scibench", 0), 20, "--resume", none, NULL);
     run_assert_error(&r, 1, "command", "no recorded command");
     run_free(&r);
