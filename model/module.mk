@@ -1,8 +1,8 @@
 # model/: parameters and params files, the closed-form torus model,
 # crossovers, and the scimodel command.
-LIB_SRCS += model/params.c model/model.c
+LIB_SRCS += model/params.c model/model.c model/traffic.c model/projection.c
 PROGRAMS += scimodel
-scimodel_SRCS = model/scimodel_main.c
+scimodel_SRCS = model/scimodel_main.c model/scimodel_traffic.c
 TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c
 
 # make bench: the model's speed figures (issue 2)

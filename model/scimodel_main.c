@@ -11,6 +11,7 @@
 
 #include "model/model.h"
 #include "model/params.h"
+#include "model/scimodel_traffic.h"
 #include "topo/parse.h"
 #include "topo/topo.h"
 
@@ -218,6 +219,7 @@ static int parse_one(options *o, int c, const char *arg, int *params_set)
         return 0;
     case 'h':
         fputs(usage_text, stdout);
+        fputs(scimodel_traffic_usage, stdout);
         exit(EXIT_SUCCESS);
     default:
         return EXIT_USAGE;  /* getopt already printed the message */
@@ -581,6 +583,8 @@ static int p2p(const options *o)
 int main(int argc, char **argv)
 {
     options o;
+    if (scimodel_traffic_wanted(argc, argv))
+        return scimodel_traffic_main(argc, argv);
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc;
