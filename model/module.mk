@@ -3,7 +3,8 @@
 LIB_SRCS += model/params.c model/model.c model/traffic.c model/projection.c
 PROGRAMS += scimodel
 scimodel_SRCS = model/scimodel_main.c model/scimodel_traffic.c
-TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c
+TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c \
+            tests/test_projection.c tests/test_traffic_cli.c
 
 # make bench: the model's speed figures (issue 2)
 PROGRAMS += bench-model
