@@ -5,7 +5,6 @@
 #ifndef SCITORUS_PROJECTION_H
 #define SCITORUS_PROJECTION_H
 
-#include "model/links_compat.h"
 #include "model/params.h"
 #include "model/traffic.h"
 #include "topo/topo.h"

@@ -34,8 +34,8 @@ const char scimodel_traffic_usage[] =
 "  --dims LIST         candidates: for each D the smallest torus n^D holding\n"
 "                      the nodes (default 1..4 without --shape)\n"
 "  --shape S           a candidate of that exact shape (repeatable)\n"
-"  --links L           uni (default: SCI rings) | bi (pairs of opposite rings,\n"
-"                      shorter way, SPEC.md §7)\n"
+"  --links L           uni (SCI rings) | bi (pairs of opposite rings, shorter\n"
+"                      way, SPEC.md §7); default: the params' links, uni\n"
 "  --slots K           K ranks per node: ranks rK..rK+K-1 on node r (default 1);\n"
 "                      messages inside a node cost 2 o_intra(m)\n"
 "  --intra-params FILE o_intra(m) from this params file (e.g. a shared-memory\n"
@@ -61,6 +61,7 @@ typedef struct traffic_opts {
     model_params inter, intra;
     int have_intra;
     topo_links links;
+    int links_given;
     long slots, anneal_steps;
     long dims[TOPO_MAX_DIMS];
     size_t ndims;
@@ -156,6 +157,7 @@ static int parse_one(traffic_opts *o, int c, const char *arg, int *params_set)
     case OPT_LINKS:
         if (topo_links_parse(arg, &o->links))
             return usage_error("--links '%s': unknown value (uni, bi)", arg);
+        o->links_given = 1;
         return 0;
     case OPT_SLOTS:
         if ((st = parse_long(arg, 1, TRAFFIC_MAX_RANKS, &o->slots)))
@@ -213,6 +215,10 @@ static int parse_options(int argc, char **argv, traffic_opts *o)
             return rc;
     if (optind < argc)
         return usage_error("'%s': unexpected argument", argv[optind]);
+    /* --links wins over a params file's `links` key, as in the other modes */
+    if (o->links_given)
+        o->inter.links = o->links;
+    o->links = o->inter.links;
     if (!o->have_intra)
         o->intra = o->inter;
     if (!o->ndims && !o->nshapes) {

@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= params benchdata parsers
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
-FUZZ_LIB     := topo/topo.c topo/parse.c topo/atomicfile.c model/params.c model/model.c \
+FUZZ_LIB     := topo/topo.c topo/pattern.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c \
                 bench/benchdata.c
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
