@@ -16,3 +16,9 @@ BENCH_TARGETS += bench-model
 .PHONY: bench-model
 bench-model: bin/bench-model bin/scimodel
 	bin/bench-model bin
+
+# make bench: projecting a 10^5-row traffic matrix onto 4 candidates (issue 12)
+BENCH_TARGETS += bench-projection
+.PHONY: bench-projection
+bench-projection: bin/scimodel
+	model/bench_projection.sh bin $(or $(RUNS),5)

@@ -321,26 +321,26 @@ static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, lon
     printf("  %ld rank%s per node (%ld nodes), %s links; parameters: %s; same-node messages: "
            "2 o(m) of %s\n", o->slots, o->slots > 1 ? "s" : "", nodes,
            topo_links_name(o->links), o->inter.name, o->have_intra ? o->intra.name : o->inter.name);
-    printf("\n  D  shape            placement        messages     total (us)      mean (ns)"
+    printf("\n  D  shape            placement        messages     total (ms)      mean (ns)"
            "         hop-bytes  busiest link (bytes)\n");
     for (size_t i = 0; i < n; i++) {
         const proj_result *r = &rows[i].r;
         printf("%3d  %-16s %-12.40s %12.0f %14.3f %14.3f %17.0f %21.0f%s\n",
                rows[i].cand->shape.dims, rows[i].cand->name, rows[i].placement, r->messages,
-               r->total_ns / 1e3, r->mean_ns, r->hop_bytes, r->max_link_bytes,
+               r->total_ns / 1e6, r->mean_ns, r->hop_bytes, r->max_link_bytes,
                i == best ? "  <- best" : "");
     }
     for (size_t i = 1; i < n; i++)
         if (strcmp(rows[i].placement, "optimize") == 0 && rows[i - 1].cand == rows[i].cand) {
             double a = rows[i - 1].r.total_ns, b = rows[i].r.total_ns;
-            printf("\n  optimize %s: %.3f us -> %.3f us, %.2f%% below row-major",
-                   rows[i].cand->name, a / 1e3, b / 1e3, a > 0 ? 100 * (a - b) / a : 0);
+            printf("\n  optimize %s: %.3f ms -> %.3f ms, %.2f%% below row-major",
+                   rows[i].cand->name, a / 1e6, b / 1e6, a > 0 ? 100 * (a - b) / a : 0);
         }
     if (strcmp(o->placement, "optimize") == 0)
         putchar('\n');
     const result_row *w = &rows[best];
-    printf("\nbest: %dD %s (%s), total %.3f us, mean %.3f ns per message\n",
-           w->cand->shape.dims, w->cand->name, w->placement, w->r.total_ns / 1e3, w->r.mean_ns);
+    printf("\nbest: %dD %s (%s), total %.3f ms, mean %.3f ns per message\n",
+           w->cand->shape.dims, w->cand->name, w->placement, w->r.total_ns / 1e6, w->r.mean_ns);
 }
 
 static int run(const traffic_opts *o, const traffic_matrix *t)
