@@ -53,4 +53,4 @@ memcheck: bin/scimodel bin/calibrate | deps
 	rc=0; $(MEMCHECK) bin/calibrate --data tests/fuzz/corpus/benchdata/short.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  [ $$rc != 99 ] || { cat build/memcheck.err; exit 1; }; \
 	echo "memcheck: calibrate on an incomplete file: clean"
-TESTS += tests/test_badinput.c tests/test_faults.c
+TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c
