@@ -3,11 +3,11 @@
 # make fuzz [FUZZ_SECONDS=60]   each libFuzzer target for FUZZ_SECONDS
 # make memcheck                 valgrind over scimodel's modes and calibrate --data
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= params benchdata parsers
+FUZZ_TARGETS ?= params benchdata parsers traffic
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
 FUZZ_LIB     := topo/topo.c topo/pattern.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c \
-                bench/benchdata.c
+                model/traffic.c model/projection.c bench/benchdata.c
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 .PHONY: fuzz fuzz-build memcheck
@@ -42,7 +42,9 @@ memcheck: bin/scimodel bin/calibrate | deps
 	    "--sweep --nodes 2000 --dims 1..4" "--sweep --sweep-points 50 --nodes 1000000" \
 	    "--shape 4x4x4 --format tsv" "--shape 4x4x4 --hops 1,0,3" \
 	    "--fill interpolate --metric multicast --crossover" \
-	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1"; do \
+	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1" \
+	    "--traffic tests/fixtures/traffic/halo3d-64.tsv --dims 1..4 --links bi" \
+	    "--traffic tests/fixtures/traffic/halo3d-64-scrambled.tsv --dims 3 --placement optimize --anneal-steps 2000"; do \
 	  rc=0; $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scimodel $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scimodel $$args: clean (exit $$rc)"; \
