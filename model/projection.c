@@ -208,6 +208,7 @@ typedef struct anneal_ctx {
     size_t *adj_start;   /* rows touching logical node j: adj[adj_start[j] .. [j+1]) */
     size_t *adj;         /* (rows whose two ranks share a node are left out:
                           * no move changes their cost) */
+    long moves, budget;  /* for c->progress: moves made (annealing, then polish) */
     struct anneal_state *pool[4];   /* gsl_siman makes 3 copies; made up front so
                                      * its copy constructor cannot fail */
     int pool_used;
@@ -284,10 +285,17 @@ static long neighbour(const anneal_ctx *x, const gsl_rng *r, long u)
  * which is where a better place usually is: on a scrambled 4x4x4 halo
  * exchange (uni links) 200000 moves then win back 94% of the latency the
  * scramble added, instead of 84% with random moves only. */
+static void count_move(anneal_ctx *x)
+{
+    if (x->c->progress && ++x->moves % PROJ_PROGRESS_MOVES == 0)
+        x->c->progress(x->c->progress_arg, x->moves, x->budget);
+}
+
 static void siman_step(const gsl_rng *r, void *xp, double step_size)
 {
     anneal_state *st = xp;
-    const anneal_ctx *x = st->ctx;
+    anneal_ctx *x = st->ctx;
+    count_move(x);
     long N = x->s->nodes;
     long j = (long)gsl_rng_uniform_int(r, (unsigned long)x->nodes);
     size_t deg = x->adj_start[j + 1] - x->adj_start[j];
@@ -469,6 +477,7 @@ static void polish(anneal_state *st, long budget)
             for (long q = 0; q < N && budget > 0; q++, budget--) {
                 long p = st->pos[j];
                 double e = st->energy;
+                count_move(st->ctx);
                 if (q == p)
                     continue;
                 move(st, j, q);
@@ -498,6 +507,8 @@ int proj_optimize(const proj_config *c, const traffic_matrix *t, const topo_shap
         start->at[pos[j]] = (int32_t)j;
     }
     start->energy = e0;
+    x.budget = 2 * steps;   /* annealing, then at most as many polish moves */
+    x.moves = -ANNEAL_SAMPLE_MOVES;   /* the temperature probe's are not counted */
     anneal(&x, start, steps);
     polish(start, steps);
     /* The running energy adds many differences; judge the result afresh. */

@@ -15,7 +15,14 @@ typedef struct proj_config {
     const model_params *intra;   /* same-node messages cost 2 o_intra(m) */
     topo_links links;            /* uni (SCI) or bi rings, SPEC.md §7 */
     long slots;                  /* K ranks per node: ranks rK..rK+K-1 on node r */
+    /* Optional (NULL: none): proj_optimize calls it every
+     * PROJ_PROGRESS_MOVES moves with the moves made and the budget, so a
+     * command line can report progress on long runs. */
+    void (*progress)(void *arg, long moves_done, long moves_total);
+    void *progress_arg;
 } proj_config;
+
+#define PROJ_PROGRESS_MOVES 4096L
 
 typedef struct proj_result {
     double messages;          /* all messages of the matrix */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/model.h"
 #include "model/params.h"
@@ -274,6 +275,32 @@ static int project_one(const proj_config *pc, const traffic_matrix *t, const can
 
 /* Rows of one candidate: the placement asked for (optimize: row-major
  * first, then the annealed one). */
+/* Progress of a long annealing on stderr, every PROGRESS_SECONDS. */
+#define PROGRESS_SECONDS 2.0
+
+typedef struct progress_state {
+    const char *shape;
+    double start, last;
+} progress_state;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void anneal_progress(void *arg, long done, long total)
+{
+    progress_state *ps = arg;
+    double t = now_s();
+    if (t - ps->last >= PROGRESS_SECONDS) {
+        fprintf(stderr, "scimodel: optimizing %s: %ld of at most %ld moves (%.0f s)\n",
+                ps->shape, done, total, t - ps->start);
+        ps->last = t;
+    }
+}
+
 static int project_candidate(const traffic_opts *o, const proj_config *pc,
                              const traffic_matrix *t, const candidate *cand, long nodes,
                              long *pos, result_row *rows, size_t *nrows)
@@ -294,7 +321,11 @@ static int project_candidate(const traffic_opts *o, const proj_config *pc,
                 PROJ_ANNEAL_MAX_NODES);
         return EXIT_FAILURE;
     }
-    if (proj_optimize(pc, t, &cand->shape, o->anneal_steps, pos, NULL, NULL)) {
+    progress_state ps = {cand->name, now_s(), now_s()};
+    proj_config with_progress = *pc;
+    with_progress.progress = anneal_progress;
+    with_progress.progress_arg = &ps;
+    if (proj_optimize(&with_progress, t, &cand->shape, o->anneal_steps, pos, NULL, NULL)) {
         fprintf(stderr, "scimodel: %s: out of memory for the annealing\n", cand->name);
         return EXIT_FAILURE;
     }
@@ -349,7 +380,7 @@ static int run(const traffic_opts *o, const traffic_matrix *t)
     result_row rows[2 * MAX_CANDIDATES];
     size_t ncand, nrows = 0, best = 0;
     long nodes = proj_nodes_needed(t, o->slots);
-    proj_config pc = {&o->inter, &o->intra, o->links, o->slots};
+    proj_config pc = {&o->inter, &o->intra, o->links, o->slots, NULL, NULL};
     int rc = make_candidates(o, nodes, cand, &ncand);
     if (rc)
         return rc;

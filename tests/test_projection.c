@@ -131,7 +131,7 @@ Test(projection, matches_brute_force_on_shapes_placements_links_slots)
                     traffic_matrix t;
                     long ranks = shape.nodes * K - (K > 1);   /* last node half full */
                     random_matrix(&t, ranks, 200, (unsigned)(s * 7 + K * 3 + bi + 1));
-                    proj_config c = {&cur, &shm, bi ? TOPO_LINKS_BI : TOPO_LINKS_UNI, K};
+                    proj_config c = {&cur, &shm, bi ? TOPO_LINKS_BI : TOPO_LINKS_UNI, K, NULL, NULL};
                     long nodes = proj_nodes_needed(&t, K), pos[64];
                     cr_assert_eq(nodes, shape.nodes);
                     if (placed)
@@ -169,7 +169,7 @@ Test(projection, hand_checked_route)
     traffic_matrix t = {.ranks = 9, .rows = 1, .row = &row};
     topo_shape shape;
     topo_shape_parse("3x3", &shape, NULL);
-    proj_config c = {&cur, &cur, TOPO_LINKS_UNI, 1};
+    proj_config c = {&cur, &cur, TOPO_LINKS_UNI, 1, NULL, NULL};
     long pos[9];
     proj_row_major(9, pos);
     proj_result r;
@@ -223,7 +223,7 @@ Test(projection, optimize_never_loses_to_row_major)
             topo_shape_parse(shapes[s], &shape, NULL);
             traffic_matrix t;
             random_matrix(&t, shape.nodes - 1, 100, (unsigned)s + 5);  /* one free node */
-            proj_config c = {&cur, &cur, bi ? TOPO_LINKS_BI : TOPO_LINKS_UNI, 1};
+            proj_config c = {&cur, &cur, bi ? TOPO_LINKS_BI : TOPO_LINKS_UNI, 1, NULL, NULL};
             long pos[64], nodes = proj_nodes_needed(&t, 1);
             proj_row_major(nodes, pos);
             double row_major = proj_total_ns(&c, &t, &shape, pos), e0, e1;
@@ -274,7 +274,7 @@ Test(projection, optimize_unscrambles_a_3d_halo_exchange, .timeout = 120)
     topo_shape shape;
     topo_shape_equal(3, n, &shape);
     for (int bi = 0; bi <= 1; bi++) {
-        proj_config c = {&cur, &cur, bi ? TOPO_LINKS_BI : TOPO_LINKS_UNI, 1};
+        proj_config c = {&cur, &cur, bi ? TOPO_LINKS_BI : TOPO_LINKS_UNI, 1, NULL, NULL};
         proj_row_major(P, pos);
         double target = proj_total_ns(&c, &plain, &shape, pos);
         double before = proj_total_ns(&c, &scrambled, &shape, pos), e0, e1;
@@ -303,7 +303,7 @@ Test(projection, optimize_wins_back_most_of_a_scrambled_4x4x4_halo, .timeout = 1
     halo3d(&scrambled, n, perm);
     topo_shape shape;
     topo_shape_equal(3, n, &shape);
-    proj_config c = {&cur, &cur, TOPO_LINKS_UNI, 1};
+    proj_config c = {&cur, &cur, TOPO_LINKS_UNI, 1, NULL, NULL};
     proj_row_major(P, pos);
     double target = proj_total_ns(&c, &plain, &shape, pos);
     double before = proj_total_ns(&c, &scrambled, &shape, pos), e0, e1;

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (traffic_read(path, &t, &err) == 0) {
         model_params p;
         model_params_preset("current", &p);
-        proj_config c = {&p, &p, TOPO_LINKS_BI, 2};
+        proj_config c = {&p, &p, TOPO_LINKS_BI, 2, NULL, NULL};
         topo_shape s;
         long pos[FUZZ_MAX_RANKS];
         proj_result r;
