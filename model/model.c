@@ -241,9 +241,19 @@ int model_crossover_curve(const model_params *p, const model_curve *curve, int f
     double factor = curve->metric == MODEL_METRIC_BINOMIAL ? XO_BCAST_SCAN_FACTOR
                                                            : XO_SCAN_FACTOR;
 
-    /* start where both curves exist (tornado needs n >= 3) */
-    while (isnan(xo_diff(lo, &ctx)) && lo < max_nodes)
-        lo = fmin(lo * factor, max_nodes);
+    /* start where both curves exist (tornado needs n >= 4): step past
+     * the gap, then bisect back to its edge */
+    if (isnan(xo_diff(lo, &ctx))) {
+        double gap = lo;
+        while (isnan(xo_diff(lo, &ctx)) && lo < max_nodes) {
+            gap = lo;
+            lo = fmin(lo * factor, max_nodes);
+        }
+        for (int i = 0; i < 60 && lo - gap > 1e-12 * lo; i++) {
+            double mid = (gap + lo) / 2;
+            *(isnan(xo_diff(mid, &ctx)) ? &gap : &lo) = mid;
+        }
+    }
     if (xo_diff(lo, &ctx) < 0) {
         *status = MODEL_XO_LOWER_BOUND;
         *nodes = lo;

@@ -90,7 +90,7 @@ int model_pattern_enumerate(const topo_shape *shape, topo_links links,
                             double *messages);
 /* Continuous form for D equal dimensions of real size n = N^(1/D), using
  * each closed form's even-n expression: uniform (SPEC.md §2, §7); neighbor
- * uni H = n/2, bi H = 1, k = 1; tornado H = D (n/2 - 1), k = D, for n >= 3;
+ * uni H = n/2, bi H = 1, k = 1; tornado H = D (n/2 - 1), k = D, for n >= 4;
  * complement uni H = D n/2, bi H = D n/4, k = D.  Transpose has none. */
 int model_pattern_counts_continuous(topo_links links, topo_pattern pattern, int dims,
                                     double nodes, model_avg_counts *out);
@@ -112,7 +112,8 @@ double model_pattern_ns_interpolated(const model_params *p, topo_pattern pattern
  * Returns max_c t(c), exact, in O(N D) time and O(log N) memory (a
  * depth-first walk of the tree); NaN if N > MODEL_BCAST_MAX_NODES.
  * argmax (may be NULL) gets the rank that receives last. */
-#define MODEL_BCAST_MAX_NODES (1L << 30)
+/* 2^26 nodes: a few seconds (2^20 take about 40 ms, make bench). */
+#define MODEL_BCAST_MAX_NODES (1L << 26)
 double model_bcast_binomial_ns(const model_params *p, const topo_shape *shape,
                                double size_bytes, long *argmax);
 /* Binomial broadcast on the integer tori n^D, linear in N between them
@@ -121,6 +122,59 @@ double model_bcast_binomial_interpolated(const model_params *p, int dims, double
                                          double size_bytes);
 /* Binomial crossovers are searched up to this N (each step costs O(N D)). */
 #define MODEL_BCAST_XO_MAX_NODES 1048576.0   /* 2^20 */
+
+/* ---- latency under load (SPEC.md §9; model/load.c) -----------------------
+ * Open loop: every node injects m-byte messages at rate lambda (per ns,
+ * Poisson) to its pattern's destinations.  Every directed link, and every
+ * node's injection and ejection channel (c = 1), is an M/D/1 queue with
+ * service time t(m) = m / link_bw_bytes_per_ns, independent of the others:
+ *   rho_l = lambda c_l t,  W_l = rho_l t / (2 (1 - rho_l)),
+ *   L(lambda) = mean over messages of L_request + sum over its links of W_l,
+ *   lambda_sat = 1 / (t max_l c_l).
+ * An approximation: no flow control, and a queue's arrivals are taken as
+ * Poisson although they are the smoothed departures of upstream queues.
+ * The refined latency (model_load_latency's latency_ns) corrects for that:
+ * messages arriving over the same input of a channel (the previous link of
+ * the ring, a turn from one dimension and way, the injection channel) are
+ * spaced by t and never queue behind each other, so a tagged message only
+ * waits for work from the other inputs: W_l = W_MD1(rho_l) (1 - sum_k f_k^2),
+ * f_k the share of l's traffic from input k.  That is exact to first order
+ * in rho (the chance of finding l busy with another input's message is
+ * rho - rho_k, residual t/2) and Karol, Hluchyj and Morgan's output-queue
+ * result ((K-1)/K) rho t/(2 (1 - rho)) for K equal inputs; the injection
+ * channel, fed by a Poisson source, keeps the full M/D/1 wait. */
+typedef struct model_load {
+    topo_shape shape;
+    topo_links links;
+    topo_pattern pattern;
+    double *c;                 /* per directed link, topo_link_index order */
+    double *s2;                /* sum over the link's inputs of (share)^2 x c^2 */
+    double *ej, *ej_s2;        /* per node: ejection load and its inputs' squares */
+    double senders;            /* sources that send */
+    double c_max;              /* busiest channel, injection (1) included */
+    long bottleneck;           /* topo_link_index of a busiest network link, or -1
+                                * when the injection/ejection channels are busiest */
+    long bottlenecks;          /* network links at c_max (to 1e-12) */
+    model_avg_counts counts;   /* zero-load mean counts of the pattern */
+} model_load;
+
+/* Computes the channel loads (topo_link_loads) and zero-load counts.
+ * Returns 0, or -1 (pattern undefined or silent, too many links, no
+ * memory); model_load_free releases it. */
+int model_load_init(model_load *ld, const topo_shape *shape, topo_links links,
+                    topo_pattern pattern);
+void model_load_free(model_load *ld);
+/* t(m) in ns. */
+double model_load_link_ns(const model_params *p, double size_bytes);
+/* lambda_sat in messages per ns per node. */
+double model_load_saturation(const model_params *p, const model_load *ld, double size_bytes);
+/* Mean latency at rate lambda (messages/ns/node), refined as above, its
+ * queueing part (wait_ns), and SPEC.md §9's independent-queue latency
+ * (independent_ns); the last two may be NULL.  Returns 0, or -1 if
+ * lambda >= lambda_sat or lambda < 0. */
+int model_load_latency(const model_params *p, const model_load *ld, double size_bytes,
+                       double rate_per_ns, double *latency_ns, double *wait_ns,
+                       double *independent_ns);
 
 /* Exact enumeration over all destinations of source src: the sum and the
  * average of the request latency.  O(N D); the oracle for the closed forms. */

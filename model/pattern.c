@@ -6,6 +6,9 @@
 
 #include "model/model.h"
 
+/* Relative rounding of pow(n^D, 1/D) (a few ulps; 1e-12 is ample). */
+#define ROOT_TOL 1e-12
+
 /* Links crossed in one ring of n nodes for the positive-way offset h. */
 static double ring_dist(topo_links links, long n, long h)
 {
@@ -140,7 +143,8 @@ int model_pattern_counts_continuous(topo_links links, topo_pattern pattern, int 
 {
     double n = pow(nodes, 1.0 / dims), D = dims;
     int bi = links == TOPO_LINKS_BI;
-    if (n < 2)
+    /* pow(4^D, 1/D) may come out a hair below 4: compare with a margin */
+    if (n < 2 * (1 - ROOT_TOL))
         return -1;
     switch (pattern) {
     case TOPO_PATTERN_UNIFORM:
@@ -150,8 +154,8 @@ int model_pattern_counts_continuous(topo_links links, topo_pattern pattern, int 
         set_counts(bi ? 1 : n / 2, 1, out);
         return 0;
     case TOPO_PATTERN_TORNADO:
-        if (n < 3)
-            return -1;   /* n = 2: d = s, no messages */
+        if (n < 4 * (1 - ROOT_TOL))
+            return -1;   /* the even form n/2 - 1 needs n >= 4 for a whole hop */
         set_counts(D * (n / 2 - 1), D, out);
         return 0;
     case TOPO_PATTERN_COMPLEMENT:

@@ -2,7 +2,8 @@
  * options (scimodel_options.c) and dispatches to one mode per file:
  * scimodel_report.c (the per-dimension report), scimodel_crossover.c,
  * scimodel_sweep.c, scimodel_shape.c (--shape, --shape --hops),
- * scimodel_broadcast.c (--bcast); --pattern is a setting of every mode.
+ * scimodel_broadcast.c (--bcast), scimodel_load.c (--load); --pattern is
+ * a setting of every mode.
  * scimodel_output.c holds the printing helpers they share. */
 #ifndef SCITORUS_SCIMODEL_H
 #define SCITORUS_SCIMODEL_H
@@ -21,6 +22,7 @@ typedef enum scimodel_mode {
     MODE_SWEEP,       /* --sweep */
     MODE_SHAPE,       /* --shape S */
     MODE_P2P,         /* --shape S --hops H */
+    MODE_LOAD,        /* --load (with --shape or per D at --nodes) */
 } scimodel_mode;
 
 typedef struct scimodel_options {
@@ -41,8 +43,13 @@ typedef struct scimodel_options {
     int links_given;       /* --links or a params file's `links` */
     topo_pattern pattern;  /* --pattern (default uniform) */
     int pattern_given;
-    int progress;          /* progress lines on stderr (long sweeps) */
+    double progress_s;     /* progress line on stderr this often (0: never) */
     int bcast_given;       /* --bcast: report broadcast times, not averages */
+    int shape_given;       /* --shape (MODE_LOAD keeps it) */
+    double rates[64];      /* --load: --rates (messages/ns/node) or --utilisation */
+    size_t nrates;
+    int rates_are_util;    /* rates[] are fractions of the saturation rate */
+    const char *rates_text;
 } scimodel_options;
 
 /* scimodel_options.c: parses argv into *o.  Returns 0, or the exit status
@@ -56,6 +63,7 @@ int scimodel_sweep(const scimodel_options *o);
 int scimodel_shape(const scimodel_options *o);
 int scimodel_p2p(const scimodel_options *o);
 int scimodel_broadcast(const scimodel_options *o);   /* report/--shape with --bcast */
+int scimodel_load(const scimodel_options *o);
 
 /* scimodel_report.c: 1 when the output names pattern and links in extra
  * columns (either option given, or bi links from a params file); the

@@ -18,18 +18,20 @@ static double bcast_ns(const scimodel_options *o, const topo_shape *s, long *las
 
 static void row(const scimodel_options *o, const topo_shape *s, double at_n_ns)
 {
-    char name[TOPO_MAX_DIMS * 21], v[40], a[40];
+    char name[TOPO_MAX_DIMS * 21], v[40], a[40], lr[24] = "-";
     long last;
     double t = bcast_ns(o, s, &last);
+    if (!isnan(t))
+        snprintf(lr, sizeof lr, "%ld", last);
     const char *alg = o->want_binomial ? "binomial" : "multicast";
     topo_shape_format(s, name, sizeof name);
     *scimodel_format_3f(v, t) = '\0';
     *scimodel_format_3f(a, at_n_ns) = '\0';
     if (o->tsv)
-        printf("%d\t%ld\t%s\t%s\t%s\t%s\t%ld\t%s\n", s->dims, s->nodes, name,
-               topo_links_name(o->params.links), alg, v, last, a);
+        printf("%d\t%ld\t%s\t%s\t%s\t%s\t%s\t%s\n", s->dims, s->nodes, name,
+               topo_links_name(o->params.links), alg, v, lr, a);
     else
-        printf("%3d  %-22s %12ld %16s %10ld %16s\n", s->dims, name, s->nodes, v, last, a);
+        printf("%3d  %-22s %12ld %16s %10s %16s\n", s->dims, name, s->nodes, v, lr, a);
 }
 
 int scimodel_broadcast(const scimodel_options *o)
@@ -57,13 +59,11 @@ int scimodel_broadcast(const scimodel_options *o)
         int D = (int)o->dims[i];
         if (model_nearest_torus(D, (double)o->nodes, &near))
             continue;
-        if (o->want_binomial && near.nodes > MODEL_BCAST_MAX_NODES)
-            continue;
         row(o, &near, model_curve_ns(&o->params, &curve, D, (double)o->nodes, m));
     }
     if (!o->tsv) {
         printf("  ('at N' interpolates between the tori n^D; '-' where no D-dimensional torus"
-               " is that small)\n");
+               " is that small, or the binomial tree has over 2^26 nodes)\n");
         return scimodel_crossover(o);
     }
     return 0;

@@ -14,7 +14,7 @@ int main(int argc, char **argv)
     static int (*const modes[])(const scimodel_options *) = {
         [MODE_REPORT] = scimodel_report,     [MODE_CROSSOVER] = scimodel_crossover,
         [MODE_SWEEP] = scimodel_sweep,       [MODE_SHAPE] = scimodel_shape,
-        [MODE_P2P] = scimodel_p2p,
+        [MODE_P2P] = scimodel_p2p,           [MODE_LOAD] = scimodel_load,
     };
     scimodel_options o;
     if (scimodel_traffic_wanted(argc, argv))

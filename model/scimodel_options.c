@@ -2,6 +2,7 @@
  * every value checked, an option given twice or two options that conflict
  * refused with exit 2 and a message naming both (issue 14 #20). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #define MAX_SIZE_BYTES (1L << 40)
 #define MAX_SWEEP_NODES 100000000L    /* one output line per N */
 #define MAX_SWEEP_POINTS 10000000L
+#define DEFAULT_PROGRESS_S 2.0        /* a 1e6-line sweep takes about 1 s */
 
 static const char usage_text[] =
 "Usage: scimodel [OPTIONS]\n"
@@ -32,12 +34,13 @@ static const char usage_text[] =
 "  (none)              per dimension at --nodes N: continuous shape n^D and the\n"
 "                      nearest integer torus, average hops, forwards, switches,\n"
 "                      average latency, multi-unicast total; then crossovers\n"
-"  --crossover         only the crossover table (every pair of requested D)\n"
+"  --crossover         only the crossover table (consecutive requested D)\n"
 "  --sweep             one line per integer N from 2^min(D) to --nodes (TSV,\n"
 "                      '-' where a D does not exist yet); for plots.  Cost:\n"
 "                      one line per N (--nodes 1e8: 1e8 lines, about 10 GB\n"
-"                      and a minute); --fill interpolate costs more per\n"
-"                      line.  Progress goes to stderr every 2 s.\n"
+"                      and over a minute); --fill interpolate costs more per\n"
+"                      line.  Progress goes to stderr every 2 s\n"
+"                      (--progress S: every S seconds, 0 never)\n"
 "  --sweep-points K    with --sweep: about K log-spaced integer N instead of\n"
 "                      every one (for log-scale plots up to 1e15 nodes);\n"
 "                      cost proportional to K times the number of D\n"
@@ -53,8 +56,21 @@ static const char usage_text[] =
 "                      broadcast time per D at the nearest integer torus (or\n"
 "                      for --shape), crossovers and --sweep of that curve.\n"
 "                      binomial is exact on integer tori, O(N D) per torus\n"
-"                      (2^20 nodes: about 0.5 s), interpolated between them;\n"
-"                      its crossovers are searched up to 2^20 nodes\n"
+"                      (2^20 nodes: about 0.05 s; at most 2^26), interpolated\n"
+"                      between them; its crossovers are searched up to\n"
+"                      2^20 nodes\n"
+"  --load              latency under load (SPEC.md §9): every node injects\n"
+"                      m-byte messages (Poisson) to the pattern's destinations;\n"
+"                      per D at the nearest integer torus to --nodes (or for\n"
+"                      --shape): saturation rate, bottleneck links, latency\n"
+"                      against offered load (an M/D/1 queue per channel,\n"
+"                      refined for the spacing of one input's messages; the\n"
+"                      independent-queue value beside it).  Link speed from\n"
+"                      the params key link_bw_bytes_per_ns (presets 1.0)\n"
+"  --rates LIST        with --load: messages/ns/node, e.g. 0.0005,0.001\n"
+"                      (each below every shape's saturation rate)\n"
+"  --utilisation LIST  with --load: fractions of the saturation rate,\n"
+"                      0.1..0.9 (default; a..b steps 0.1, a..b:s by s) or 0.5\n"
 "\n"
 "Settings:\n"
 "  --dims LIST         dimensions: 3, 1..4 or 1,2,4 (1..16; default 1..4);\n"
@@ -81,12 +97,14 @@ static const char usage_text[] =
 "  scimodel --preset enhanced --crossover --format tsv\n"
 "  scimodel --links bi --crossover --metric avg\n"
 "  scimodel --pattern neighbor --shape 8x8x8\n"
+"  scimodel --load --links bi --nodes 4096 --utilisation 0.5\n"
 "  scimodel --params data/params/node17-shm.params --sweep --nodes 1000 --dims 1..4\n"
 "  scimodel --shape 4x4x4 --hops 1,0,3\n";
 
 enum { OPT_PRESET = 256, OPT_PARAMS, OPT_DIMS, OPT_NODES, OPT_SIZE, OPT_METRIC,
        OPT_FILL, OPT_SWEEP, OPT_CROSSOVER, OPT_SHAPE, OPT_HOPS, OPT_FORMAT,
-       OPT_SWEEP_POINTS, OPT_LINKS, OPT_PATTERN, OPT_BCAST, OPT_END };
+       OPT_SWEEP_POINTS, OPT_LINKS, OPT_PATTERN, OPT_BCAST, OPT_LOAD, OPT_RATES,
+       OPT_UTIL, OPT_PROGRESS, OPT_END };
 
 static const struct option long_options[] = {
     {"preset", required_argument, NULL, OPT_PRESET},
@@ -105,6 +123,10 @@ static const struct option long_options[] = {
     {"links", required_argument, NULL, OPT_LINKS},
     {"pattern", required_argument, NULL, OPT_PATTERN},
     {"bcast", required_argument, NULL, OPT_BCAST},
+    {"load", no_argument, NULL, OPT_LOAD},
+    {"rates", required_argument, NULL, OPT_RATES},
+    {"utilisation", required_argument, NULL, OPT_UTIL},
+    {"progress", required_argument, NULL, OPT_PROGRESS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -142,6 +164,11 @@ static const struct conflict {
     {OPT_BCAST, OPT_METRIC, "--bcast chooses the broadcast curve"},
     {OPT_BCAST, OPT_PATTERN, "a broadcast is one-to-all, not a traffic pattern"},
     {OPT_BCAST, OPT_HOPS, "a broadcast has no single hop vector"},
+    {OPT_RATES, OPT_UTIL, "give the load one way"},
+    {OPT_LOAD, OPT_SWEEP, "give only one of --load, --sweep, --crossover, --bcast"},
+    {OPT_LOAD, OPT_CROSSOVER, "give only one of --load, --sweep, --crossover, --bcast"},
+    {OPT_LOAD, OPT_BCAST, "give only one of --load, --sweep, --crossover, --bcast"},
+    {OPT_LOAD, OPT_HOPS, "--load averages over the pattern's messages"},
 };
 
 static int bad_value(const char *opt, const char *arg, parse_status st, const char *range)
@@ -187,6 +214,44 @@ static void sort_dims(scimodel_options *o)
         if (k == 0 || o->dims[i] != o->dims[k - 1])
             o->dims[k++] = o->dims[i];
     o->ndims = k;
+}
+
+/* "0.001,0.002" or (utilisation) "0.1..0.9" / "0.1..0.9:0.2": rates in
+ * (0, max); a range steps by 0.1 unless given. */
+static int parse_rates(scimodel_options *o, const char *opt, const char *arg, double max)
+{
+    char buf[512], *save = NULL;
+    double step = 0.1;
+    if (strlen(arg) >= sizeof buf)
+        return scimodel_usage_error("%s '%.40s...': too long", opt, arg);
+    snprintf(buf, sizeof buf, "%s", arg);
+    o->nrates = 0;
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *dots = strstr(item, ".."), *colon = dots ? strchr(dots, ':') : NULL;
+        double a, b = 0;
+        if (colon) {
+            *colon = '\0';
+            if (parse_double(colon + 1, 1e-6, 1, &step))
+                return scimodel_usage_error("%s '%s': bad step '%s'", opt, arg, colon + 1);
+        }
+        if (dots)
+            *dots = '\0';
+        if (parse_double(item, 0, max, &a) || a <= 0 || a >= max ||
+            (dots && (parse_double(dots + 2, 0, max, &b) || b >= max || b < a)))
+            return scimodel_usage_error("%s '%s': expected %s", opt, arg,
+                                        max == 1 ? "fractions of the saturation rate in (0, 1), "
+                                                   "e.g. 0.1..0.9 or 0.2,0.5"
+                                                 : "rates > 0 in messages/ns/node, e.g. 0.001,0.002");
+        for (double v = a; o->nrates < 64; v += step) {
+            o->rates[o->nrates++] = v;
+            if (!dots || v + step > b + 1e-9)
+                break;
+        }
+    }
+    if (o->nrates == 0)
+        return scimodel_usage_error("%s '%s': no values", opt, arg);
+    o->rates_text = arg;
+    return 0;
 }
 
 static int parse_one(scimodel_options *o, int c, const char *arg)
@@ -244,7 +309,9 @@ static int parse_one(scimodel_options *o, int c, const char *arg)
         if (topo_shape_parse(arg, &o->shape, &perr))
             return scimodel_usage_error("--shape '%s': %s at character %zu", arg, perr.what,
                                         perr.pos + 1);
-        o->mode = MODE_SHAPE;
+        if (o->mode != MODE_LOAD)
+            o->mode = MODE_SHAPE;
+        o->shape_given = 1;
         o->shape_text = arg;
         return 0;
     case OPT_HOPS:
@@ -269,6 +336,20 @@ static int parse_one(scimodel_options *o, int c, const char *arg)
         o->want_binomial = choice == 1;
         o->bcast_given = 1;
         return 0;
+    case OPT_LOAD:
+        o->mode = MODE_LOAD;   /* --shape given before keeps shape_given */
+        return 0;
+    case OPT_RATES:
+        o->rates_are_util = 0;
+        return parse_rates(o, "--rates", arg, HUGE_VAL);
+    case OPT_PROGRESS:
+        if (parse_double(arg, 0, 86400, &o->progress_s))
+            return scimodel_usage_error("--progress '%s': expected seconds, 0..86400 (0: none)",
+                                        arg);
+        return 0;
+    case OPT_UTIL:
+        o->rates_are_util = 1;
+        return parse_rates(o, "--utilisation", arg, 1);
     case OPT_PATTERN:
         if (topo_pattern_parse(arg, &o->pattern))
             return scimodel_usage_error("--pattern '%s': unknown pattern, expected uniform, "
@@ -314,6 +395,20 @@ static int check_combinations(scimodel_options *o, const seen_opts *s)
             return scimodel_usage_error("%s conflicts with %s: %s", TEXT(s, k->b),
                                         TEXT(s, k->a), k->why);
     }
+    if ((SEEN(s, OPT_RATES) || SEEN(s, OPT_UTIL)) && o->mode != MODE_LOAD)
+        return scimodel_usage_error("%s: needs --load", SEEN(s, OPT_RATES) ? TEXT(s, OPT_RATES)
+                                                                          : TEXT(s, OPT_UTIL));
+    if (o->mode == MODE_LOAD && o->nrates == 0) {   /* default: 10 % .. 90 % */
+        o->rates_are_util = 1;
+        for (int i = 1; i <= 9; i++)
+            o->rates[o->nrates++] = i / 10.0;
+    }
+    if (o->mode == MODE_LOAD && o->shape_given && o->pattern_given) {
+        const char *why = topo_pattern_check(&o->shape, o->pattern);
+        if (why)
+            return scimodel_usage_error("--pattern '%s' on --shape '%s': %s",
+                                        topo_pattern_name(o->pattern), o->shape_text, why);
+    }
     if (o->hops_text && o->mode != MODE_SHAPE)
         return scimodel_usage_error("--hops '%s': needs --shape", o->hops_text);
     if (o->hops_text && o->pattern_given)
@@ -339,7 +434,7 @@ static int check_combinations(scimodel_options *o, const seen_opts *s)
             return scimodel_usage_error("--pattern '%s' on --shape '%s': %s",
                                         topo_pattern_name(o->pattern), o->shape_text, why);
     }
-    if (o->pattern == TOPO_PATTERN_TRANSPOSE && o->mode != MODE_SHAPE &&
+    if (o->pattern == TOPO_PATTERN_TRANSPOSE && !o->shape_given &&
         (o->ndims != 1 || o->dims[0] != 2))
         return scimodel_usage_error("--pattern 'transpose': needs --dims 2 (a square 2D "
                                     "torus) or a --shape n x n");
@@ -359,7 +454,7 @@ int scimodel_parse_options(int argc, char **argv, scimodel_options *o)
     o->nodes = DEFAULT_NODES;
     o->size_bytes = DEFAULT_SIZE_BYTES;
     o->want_avg = o->want_multicast = 1;
-    o->progress = 1;
+    o->progress_s = DEFAULT_PROGRESS_S;
     opterr = 1;
     while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (c == 'h') {

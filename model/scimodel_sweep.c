@@ -1,15 +1,14 @@
 /* scimodel_sweep: one TSV line per N (every integer N, or --sweep-points
  * log-spaced ones) with every requested D's curve, for plots; progress on
- * stderr every PROGRESS_SECONDS for long sweeps (issue 14 #10). */
+ * stderr every --progress seconds (default 2) for long sweeps (issue 14 #10). */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
 
 #include "model/scimodel.h"
 
-/* A sweep of 1e6 lines takes about 1 s; report progress beyond that. */
-#define PROGRESS_SECONDS 2.0
-#define PROGRESS_CHECK_LINES 4096   /* look at the clock this often */
+/* Look at the clock every this many lines (a line takes about 1 us). */
+#define PROGRESS_CHECK_LINES 1024
 
 /* Next N of a sweep: N + 1, or the next log-spaced integer (always > N,
  * ending exactly at the last). */
@@ -91,9 +90,9 @@ int scimodel_sweep(const scimodel_options *o)
         }
         *q++ = '\n';
         fwrite(line, 1, (size_t)(q - line), stdout);
-        if (o->progress && ++lines % PROGRESS_CHECK_LINES == 0) {
+        if (o->progress_s > 0 && ++lines % PROGRESS_CHECK_LINES == 0) {
             double t = now_s();
-            if (t - last_report >= PROGRESS_SECONDS) {
+            if (t - last_report >= o->progress_s) {
                 fprintf(stderr, "scimodel: sweep at N = %ld of %ld (%.0f s)\n", N, o->nodes,
                         t - start);
                 last_report = t;

@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= params benchdata parsers traffic
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
-FUZZ_LIB     := topo/topo.c topo/pattern.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c \
+FUZZ_LIB     := topo/topo.c topo/pattern.c topo/load.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
                 model/traffic.c model/projection.c bench/benchdata.c
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
@@ -43,6 +43,9 @@ memcheck: bin/scimodel bin/calibrate | deps
 	    "--shape 4x4x4 --format tsv" "--shape 4x4x4 --hops 1,0,3" \
 	    "--fill interpolate --metric multicast --crossover" \
 	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1" \
+	    "--links bi --pattern complement --nodes 4096" "--pattern transpose --shape 16x16 --links bi" \
+	    "--bcast binomial --nodes 4096" "--load --nodes 1000 --links bi" \
+	    "--load --shape 6x6x6 --pattern tornado --rates 0.001" "--nodes 3" \
 	    "--traffic tests/fixtures/traffic/halo3d-64.tsv --dims 1..4 --links bi" \
 	    "--traffic tests/fixtures/traffic/halo3d-64-scrambled.tsv --dims 3 --placement optimize --anneal-steps 2000"; do \
 	  rc=0; $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err || rc=$$?; \

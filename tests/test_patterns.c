@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "model/model.h"
 
@@ -327,4 +329,37 @@ Test(broadcast, binomial_small_rings_by_hand)
     cr_assert_eq(topo_shape_parse("4", &s, NULL), 0);
     /* t1 = L1; t2 = 2o + L2 - o; t3 = t1 + o + L2 - o */
     cr_assert_eq(model_bcast_binomial_ns(&p, &s, 64, NULL), fmax(o + L2, L1 + L2));
+}
+
+/* params files carry the kind of links and the link bandwidth (SPEC.md
+ * §7, §9): written when not the default, read back, defaults otherwise. */
+Test(links, params_file_roundtrip)
+{
+    model_params p, q;
+    model_params_error err;
+    char path[] = "/tmp/scitorus-links-rt-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert_eq(model_params_preset("enhanced", &p), 0);
+    cr_assert_eq(p.links, TOPO_LINKS_UNI);
+    cr_assert_eq(p.link_bw_bytes_per_ns, 1.0);
+    p.links = TOPO_LINKS_BI;
+    p.link_bw_bytes_per_ns = 2.5;
+    cr_assert_eq(model_params_write(path, &p, NULL), 0);
+    cr_assert_eq(model_params_read(path, &q, &err), 0, "%s", err.msg);
+    cr_assert_eq(q.links, TOPO_LINKS_BI);
+    cr_assert_eq(q.link_bw_bytes_per_ns, 2.5);
+    cr_assert_eq(model_params_preset("current", &p), 0);
+    cr_assert_eq(model_params_write(path, &p, NULL), 0);
+    FILE *fp = fopen(path, "r");
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    cr_assert_null(strstr(buf, "links"), "defaults are not written: %s", buf);
+    cr_assert_eq(model_params_read(path, &q, &err), 0);
+    cr_assert_eq(q.links, TOPO_LINKS_UNI);
+    cr_assert_eq(q.link_bw_bytes_per_ns, 1.0);
+    unlink(path);
 }

@@ -140,6 +140,44 @@ const char *topo_pattern_check(const topo_shape *shape, topo_pattern pattern);
  * uniform or a pattern not defined on shape. */
 int topo_pattern_dests(const topo_shape *shape, topo_pattern pattern, long src, long *dst);
 
+/* ---- channel loads (SPEC.md §9; topo/load.c) -------------------------------
+ * Directed link l = (node x, dimension i, way w): from x to x + e_i (w = 0,
+ * the positive way) or to x - e_i (w = 1, bi links only), stored at
+ * c[topo_link_index(shape, x, i, w)].  c_l is the expected number of
+ * crossings of l per message injected per node, every sending source
+ * choosing uniformly among its pattern's destinations; on bi links a tie
+ * (h_i = n_i/2) puts half a crossing on each way. */
+static inline long topo_link_index(const topo_shape *shape, long node, int dim, int way)
+{
+    return (node * shape->dims + dim) * 2 + way;
+}
+/* Entries of the c array: 2 D N.  Loads are refused above this (memory). */
+#define TOPO_LOAD_MAX_LINKS (1L << 26)
+
+/* Fills c (2 D N entries, zeroed here) for pattern on shape.  uniform:
+ * every link of a dimension and way carries the same load (the torus looks
+ * the same from every node), from a closed form over n_i; other patterns:
+ * one pass over the sources, each route added to per-ring difference
+ * arrays (O(N D), whatever the route lengths).  senders (may be NULL) gets
+ * the number of sources that send.  Returns 0, or -1 for a pattern not
+ * defined on shape, no messages, or 2 D N > TOPO_LOAD_MAX_LINKS. */
+int topo_link_loads(const topo_shape *shape, topo_links links, topo_pattern pattern,
+                    double *c, double *senders);
+
+/* Input streams of every channel, for the load model's refinement (a
+ * deterministic server's departures are spaced by its service time, so
+ * messages that arrive over the same input never queue behind each other).
+ * A link's inputs: the node's injection channel (its first link), each
+ * (dimension, way) the route turned from at the node, and the previous link
+ * of the same ring.  Fills s2[l] = sum over the inputs of link l of (the
+ * input's crossings per injected message per node)^2 (2 D N entries); for
+ * the ejection channel of node x, ej[x] = messages ending at x and
+ * ej_s2[x] = sum over the (dimension, way) they arrive by of squares (N
+ * entries each).  Same weights and ties as topo_link_loads, whose c it
+ * takes.  Returns 0 or -1 as topo_link_loads. */
+int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_pattern pattern,
+                            const double *c, double *s2, double *ej, double *ej_s2);
+
 /* Enumerator over all N - 1 destinations of a source, in rank order. */
 typedef struct topo_iter {
     const topo_shape *shape;
