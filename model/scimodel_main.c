@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "model/scimodel.h"
+#include "model/scimodel_traffic.h"
 #include "topo/atomicfile.h"
 
 int main(int argc, char **argv)
@@ -15,6 +16,8 @@ int main(int argc, char **argv)
         [MODE_P2P] = scimodel_p2p,           [MODE_LOAD] = scimodel_load,
     };
     scimodel_options o;
+    if (scimodel_traffic_wanted(argc, argv))
+        return scimodel_traffic_main(argc, argv);
     int rc = scimodel_parse_options(argc, argv, &o);
     if (rc)
         return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/scimodel.h"
+#include "model/scimodel_traffic.h"
 #include "topo/parse.h"
 
 #define DEFAULT_NODES 1000
@@ -458,6 +459,7 @@ int scimodel_parse_options(int argc, char **argv, scimodel_options *o)
     while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         if (c == 'h') {
             fputs(usage_text, stdout);
+            fputs(scimodel_traffic_usage, stdout);
             exit(EXIT_SUCCESS);
         }
         if (c >= OPT_PRESET && c < OPT_END) {

@@ -4,11 +4,11 @@
 # make memcheck                 valgrind over scimodel's modes, calibrate --data,
 #                               scibench and mpibench (under mpirun)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= params benchdata parsers
+FUZZ_TARGETS ?= params benchdata parsers traffic
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
 FUZZ_LIB     := topo/topo.c topo/pattern.c topo/load.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
-                bench/benchdata.c
+                model/traffic.c model/projection.c bench/benchdata.c
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 .PHONY: fuzz fuzz-build memcheck
@@ -52,7 +52,9 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1" \
 	    "--links bi --pattern complement --nodes 4096" "--pattern transpose --shape 16x16 --links bi" \
 	    "--bcast binomial --nodes 4096" "--load --nodes 1000 --links bi" \
-	    "--load --shape 6x6x6 --pattern tornado --rates 0.001" "--nodes 3"; do \
+	    "--load --shape 6x6x6 --pattern tornado --rates 0.001" "--nodes 3" \
+	    "--traffic tests/fixtures/traffic/halo3d-64.tsv --dims 1..4 --links bi" \
+	    "--traffic tests/fixtures/traffic/halo3d-64-scrambled.tsv --dims 3 --placement optimize --anneal-steps 2000"; do \
 	  rc=0; $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scimodel $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scimodel $$args: clean (exit $$rc)"; \
@@ -73,4 +75,4 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	  --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-mpi.tsv > build/memcheck.err 2>&1 || rc=$$?; \
 	if [ $$rc != 0 ]; then cat build/memcheck.err; echo "memcheck: mpibench: errors (exit $$rc)"; exit 1; fi; \
 	echo "memcheck: mpirun -np 2 mpibench --sizes 8,1024: clean"
-TESTS += tests/test_badinput.c tests/test_faults.c tests/test_reliability.c
+TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
