@@ -156,8 +156,14 @@ demo: all
 	bin/scimodel --params $(DEMO_PARAMS) --dims 1..4 --nodes 1000
 	@echo
 	@$(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) > build/demo-plots.txt
+	@echo
+	@$(MAKE) --no-print-directory trace-demo
+	@echo
+	bin/scimodel --params $(DEMO_PARAMS) --traffic $(TRACE_DEMO_MATRIX) --dims 1..4
+	@echo
 	@echo "demo: wrote"; echo "  $(DEMO_BENCH)"; echo "  $(DEMO_PARAMS)"; \
-	  grep -v '^plots/plots.sh' build/demo-plots.txt | sed 's/^/  /'
+	  grep -v '^plots/plots.sh' build/demo-plots.txt | sed 's/^/  /'; \
+	  echo "  $(TRACE_DEMO_MATRIX)"; sed 's/^/  /' build/trace-plots.txt
 
 bench: $(BENCH_TARGETS)
 
