@@ -54,3 +54,5 @@ memcheck: bin/scimodel bin/calibrate | deps
 	  [ $$rc != 99 ] || { cat build/memcheck.err; exit 1; }; \
 	echo "memcheck: calibrate on an incomplete file: clean"
 TESTS += tests/test_badinput.c tests/test_faults.c
+# issue 14: validation and bounded-time tests (#6, #7, #14, #15, #16)
+TESTS += tests/test_validation.c

