@@ -125,3 +125,100 @@ Test(validation, params_at_the_bounds_accepted)
     cr_assert_eq(p.o0_ns, 1e9);
     cr_assert_eq(p.fit_r2, -48.6);
 }
+
+/* ---- #16: bench rows against their header and each other --------------- */
+
+#define MAGIC "# scitorus-bench 1\n"
+#define COLS "# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\n"
+#define STATS "\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n"
+
+Test(validation, bench_rows_checked_against_header_and_topology)
+{
+    static const struct { const char *text; long line; const char *word; } c[] = {
+        {MAGIC "# columns: a b c\n", 2, "columns"},
+        {MAGIC "# topology: blob 3\n" COLS, 2, "topology"},
+        {MAGIC "# topology: ring 3x3\n" COLS, 2, "topology"},
+        {MAGIC "# topology: torus 9\n" COLS, 2, "topology"},
+        /* hops=1 with fwd=7, sw=9 */
+        {MAGIC "# topology: ring 2\n" COLS "pp\t0\t1\t1\t7\t9\t1\t0\t0\t8" STATS, 4, "do not match"},
+        {MAGIC COLS "pp\t0\t1\t1\t7\t9\t1\t0\t0\t8" STATS, 3, "contradict"},
+        /* a 3x3 torus row with dst 99 */
+        {MAGIC "# topology: torus 3x3\n" COLS "pp\t0\t99\t2\t0\t1\t4\t2\t1\t8" STATS, 4,
+         "dst 99 is not a node"},
+        /* the right counts for another destination: 0 -> 4 is (1,1), not (0,1) */
+        {MAGIC "# topology: torus 3x3\n" COLS "pp\t0\t1\t1\t0\t0\t2\t1\t0\t8" STATS
+               "pp\t0\t4\t1\t0\t0\t2\t1\t0\t8" STATS, 5, "do not match"},
+        {MAGIC COLS "pp\t1\t1\t1\t0\t0\t1\t0\t0\t8" STATS, 3, "same node"},
+        /* mean > max, median > max, min_ns = 0 */
+        {MAGIC COLS "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t101.0\t109.0\t1.0\t0.8\t103.0\tok\n",
+         3, "mean_ns"},
+        {MAGIC COLS "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t104.0\t101.0\t1.0\t0.8\t103.0\tok\n",
+         3, "median_ns"},
+        {MAGIC COLS "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t0.0\t0.0\t0.0\t0.0\t0.0\t0.0\tok\n", 3,
+         "min_ns must be > 0"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        bench_data d;
+        bench_read_error e;
+        const char *f = put("bad.tsv", c[i].text, strlen(c[i].text));
+        cr_assert_eq(bench_data_read(f, &d, &e), -2, "case %zu accepted", i);
+        cr_assert_eq(e.line, c[i].line, "case %zu: line %ld: %s", i, e.line, e.msg);
+        cr_assert_not_null(strstr(e.msg, c[i].word), "case %zu: %s", i, e.msg);
+    }
+}
+
+/* Every route of a 3x3 torus and of a 5-ring, with the counts topo/ gives
+ * (the oracle), is accepted; and so is the committed fixture. */
+Test(validation, bench_rows_with_true_counts_accepted)
+{
+    static const char *const shapes[] = {"torus 3x3", "ring 5", "torus 2x3x2"};
+    for (size_t k = 0; k < 3; k++) {
+        topo_shape sh;
+        cr_assert_eq(topo_shape_parse(strchr(shapes[k], ' ') + 1, &sh, NULL), 0);
+        size_t cap = 1 << 14, len = 0;
+        char *text = malloc(cap);
+        len += (size_t)snprintf(text, cap, MAGIC "# topology: %s\n" COLS, shapes[k]);
+        topo_iter it;
+        topo_iter_init(&it, &sh, 0);
+        while (topo_iter_next(&it)) {
+            topo_counts q, r;
+            topo_request_counts(&sh, it.hops, &q);
+            topo_response_counts(&sh, it.hops, &r);
+            len += (size_t)snprintf(text + len, cap - len, "pp\t0\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t8" STATS,
+                                    it.dst_rank, q.links, q.forwards, q.switches, r.links,
+                                    r.forwards, r.switches);
+        }
+        bench_data d;
+        bench_read_error e;
+        const char *f = put("good.tsv", text, len);
+        cr_assert_eq(bench_data_read(f, &d, &e), 0, "%s: line %ld: %s", shapes[k], e.line, e.msg);
+        cr_assert_eq(d.count, sh.nodes - 1);
+        bench_data_free(&d);
+        free(text);
+    }
+    char fixture[512];
+    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/plots/ring2.tsv",
+             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(fixture, &d, &e), 0, "line %ld: %s", e.line, e.msg);
+    bench_data_free(&d);
+}
+
+/* calibrate refuses such a file before fitting: exit 1, file:line, no
+ * params file written. */
+Test(validation, calibrate_refuses_contradictory_rows)
+{
+    static const char text[] = MAGIC "# topology: ring 2\n" COLS
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8" STATS
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t64\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n"
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t512\t16\t8\t200.0\t201.0\t250.0\t1.0\t0.8\t203.0\tok\n";
+    const char *f = put("mean.tsv", text, sizeof text - 1);
+    char out[300], where[300];
+    snprintf(out, sizeof out, "%s/out.params", tmpdir);
+    snprintf(where, sizeof where, "%s:6:", f);
+    run_result r = run_cmd(run_prog("calibrate", 0), 30, "--data", f, "-o", out, NULL);
+    run_assert_error(&r, 1, where, "calibrate --data mean.tsv");
+    run_free(&r);
+    cr_assert_neq(access(out, F_OK), 0, "a params file was written");
+}
