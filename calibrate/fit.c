@@ -469,15 +469,20 @@ typedef struct search {
     double best_bic;
 } search;
 
-/* Fits d jointly; a multi-segment d must have no significantly negative o
- * slope or intercept.  Keeps d when its BIC is the best so far.  net_out
- * (may be NULL) gets lp, lf, ls as fitted or fixed.  Returns 0 when solved. */
+/* Fits d jointly and keeps it when its BIC is the best so far.  With free
+ * network parameters, which the segments share, a multi-segment d must also
+ * have no o slope or intercept significantly negative in the joint fit
+ * (fit_segments judged each segment alone); with none free, the joint
+ * fit's segments are fit_segments' own lines and its rule stands alone.
+ * net_out (may be NULL) gets lp, lf, ls as fitted or fixed.  Returns 0
+ * when solved. */
 static int evaluate(search *s, const design *d, double *net_out)
 {
     solved sol = {NULL, NULL, 0};
     int dof = (int)s->n - design_cols(d);
+    int shared = d->free_net[0] || d->free_net[1] || d->free_net[2];
     int rc = solve(d, s->pts, s->n, s->opt->mref_bytes, 0, &sol);
-    if (rc == 0 && (d->segments == 1 || segments_feasible(d, &sol, dof))) {
+    if (rc == 0 && (d->segments == 1 || !shared || segments_feasible(d, &sol, dof))) {
         /* a breakpoint chosen by search is a parameter too */
         double b = bic(sol.chi2, s->n, design_cols(d) + d->segments - 1);
         if (b < s->best_bic) {

@@ -222,3 +222,185 @@ Test(validation, calibrate_refuses_contradictory_rows)
     run_free(&r);
     cr_assert_neq(access(out, F_OK), 0, "a params file was written");
 }
+
+/* ---- #6: the breakpoint search against an exhaustive one --------------- */
+
+/* A 2-node ring's points (Hm = 1, Fm = Sm = 0) at S distinct sizes, o(m)
+ * piecewise linear with knees at random sizes (sometimes falling at the
+ * small sizes, as real stacks do), relative noise `noise`. */
+static size_t ring2_points(gsl_rng *rng, size_t S, double noise, fit_point *pts)
+{
+    double m = 1, slope = gsl_rng_uniform(rng) < 0.3 ? -0.5 : 0.05, o = 60;
+    for (size_t i = 0; i < S; i++) {
+        if (i > 0 && gsl_rng_uniform(rng) < 0.2)   /* a knee: jump and new slope */
+            o += 40 * gsl_rng_uniform(rng), slope = 0.2 * gsl_rng_uniform(rng);
+        double step = 1 + floor(20 * gsl_rng_uniform(rng));
+        o += slope * step;
+        m += step;
+        double y = 2 * o + 6.671281904;
+        double sigma = noise * y * (0.5 + gsl_rng_uniform(rng));
+        pts[i] = (fit_point){m, 1, 0, 0, y + gsl_ran_gaussian(rng, sigma), sigma};
+    }
+    return S;
+}
+
+/* Oracle for one segment: GSL's weighted line through pts[a..b) of (m, z),
+ * z = y - lp (= 2 o(m)).  chi2, and the segment's coefficients and
+ * standard errors (intercept at its first size, slope). */
+typedef struct oracle_seg { double chi2, a, b, va, vb; size_t n; } oracle_seg;
+
+/* The admissibility rule: neither coefficient more than 2 standard errors
+ * below 0, the covariance scaled by the segment's own chi2/dof (when over
+ * 1). */
+static int oracle_ok(const oracle_seg *s, double scale)
+{
+    return s->a + 2 * sqrt(scale * s->va) >= 0 && s->b + 2 * sqrt(scale * s->vb) >= 0;
+}
+
+static double oracle_scale(double chi2, double dof)
+{
+    return dof > 0 && chi2 / dof > 1 ? chi2 / dof : 1;
+}
+
+static oracle_seg oracle_line(const fit_point *pts, size_t a, size_t b, double lp)
+{
+    size_t n = b - a;
+    gsl_matrix *X = gsl_matrix_alloc(n, 2), *cov = gsl_matrix_alloc(2, 2);
+    gsl_vector *y = gsl_vector_alloc(n), *w = gsl_vector_alloc(n), *c = gsl_vector_alloc(2);
+    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        gsl_matrix_set(X, i, 0, 1);
+        gsl_matrix_set(X, i, 1, pts[a + i].size_bytes - pts[a].size_bytes);
+        gsl_vector_set(y, i, pts[a + i].y_ns - lp);
+        gsl_vector_set(w, i, 1 / (pts[a + i].sigma_ns * pts[a + i].sigma_ns));
+    }
+    oracle_seg s;
+    cr_assert_eq(gsl_multifit_wlinear(X, w, y, c, cov, &s.chi2, ws), 0);
+    s.n = n;
+    s.a = gsl_vector_get(c, 0);
+    s.b = gsl_vector_get(c, 1);
+    s.va = gsl_matrix_get(cov, 0, 0);
+    s.vb = gsl_matrix_get(cov, 1, 1);
+    gsl_multifit_linear_free(ws);
+    gsl_matrix_free(X);
+    gsl_matrix_free(cov);
+    gsl_vector_free(y);
+    gsl_vector_free(w);
+    gsl_vector_free(c);
+    return s;
+}
+
+typedef struct oracle_best {
+    double chi2;
+    size_t first[MODEL_MAX_OSEG];
+} oracle_best;
+
+/* Every segmentation of pts[0..S) (sorted, one point per size) into K
+ * segments of >= 3 sizes, each segment admissible (slope and intercept not
+ * more than 2 standard errors below 0): the smallest chi2 per K. */
+static void oracle_search(const fit_point *pts, size_t S, double lp, int K, int k,
+                          size_t start, double chi2, size_t *first, oracle_best *best)
+{
+    first[k] = start;
+    if (k == K - 1) {
+        if (S - start < FIT_MIN_SIZES_PER_SEGMENT)
+            return;
+        oracle_seg s = oracle_line(pts, start, S, lp);
+        if (!oracle_ok(&s, oracle_scale(s.chi2, (double)s.n - 2)) || chi2 + s.chi2 >= best->chi2)
+            return;
+        best->chi2 = chi2 + s.chi2;
+        memcpy(best->first, first, sizeof best->first);
+        return;
+    }
+    for (size_t end = start + FIT_MIN_SIZES_PER_SEGMENT; end + FIT_MIN_SIZES_PER_SEGMENT <= S; end++) {
+        oracle_seg s = oracle_line(pts, start, end, lp);
+        if (!oracle_ok(&s, oracle_scale(s.chi2, (double)s.n - 2)))
+            continue;
+        oracle_search(pts, S, lp, K, k + 1, end, chi2 + s.chi2, first, best);
+    }
+}
+
+Test(validation, breakpoints_match_an_exhaustive_search, .timeout = 300)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 14);
+    int chosen_multi = 0;
+    for (int trial = 0; trial < 40; trial++) {
+        fit_point pts[16];
+        size_t S = ring2_points(rng, 9 + (size_t)trial % 8, trial % 3 ? 0.003 : 0.02, pts);
+        double lp = fit_lp_from_cable(FIT_DEFAULT_CABLE_M);
+        /* the public search, K = 1..4, on o(m) = (y - lp) / 2 */
+        fit_seg_point q[16];
+        fit_segmentation seg[MODEL_MAX_OSEG];
+        for (size_t i = 0; i < S; i++)
+            q[i] = (fit_seg_point){pts[i].size_bytes, (pts[i].y_ns - lp) / 2,
+                                   4 / (pts[i].sigma_ns * pts[i].sigma_ns)};
+        cr_assert_eq(fit_segments(q, S, MODEL_MAX_OSEG, 1, seg), 0);
+        double bic_best = INFINITY;
+        int k_best = 0;
+        oracle_best ob[MODEL_MAX_OSEG + 1];
+        for (int K = 1; K <= MODEL_MAX_OSEG; K++) {
+            size_t first[MODEL_MAX_OSEG] = {0};
+            ob[K].chi2 = INFINITY;
+            if (K == 1)
+                ob[K].chi2 = oracle_line(pts, 0, S, lp).chi2, ob[K].first[0] = 0;
+            else
+                oracle_search(pts, S, lp, K, 0, 0, 0, first, &ob[K]);
+            cr_assert_eq(isinf(seg[K - 1].chi2), isinf(ob[K].chi2), "trial %d K %d", trial, K);
+            if (isinf(ob[K].chi2))
+                continue;
+            /* chi2 of o(m) with weights 4/sigma^2 equals that of 2 o(m) */
+            cr_assert_float_eq(seg[K - 1].chi2, ob[K].chi2, 1e-6 * (1 + ob[K].chi2),
+                               "trial %d K %d: %g vs %g", trial, K, seg[K - 1].chi2, ob[K].chi2);
+            for (int i = 0; i < K; i++)
+                cr_assert_eq(seg[K - 1].from[i], pts[ob[K].first[i]].size_bytes,
+                             "trial %d K %d segment %d", trial, K, i);
+            /* the model-selection rule: BIC, a breakpoint counting as a parameter */
+            double b = (double)S * log(ob[K].chi2 / (double)S + 1e-300) +
+                       (2 * K + K - 1) * log((double)S);
+            if (b < bic_best)
+                bic_best = b, k_best = K;
+        }
+        /* and fit_run picks the same number of segments and breakpoints */
+        fit_options opt;
+        fit_result res;
+        fit_options_default(&opt);
+        cr_assert_eq(fit_run(pts, S, &opt, &res), 0);
+        cr_assert_eq(res.segments, k_best, "trial %d: %d segments, exhaustive %d", trial,
+                     res.segments, k_best);
+        for (int i = 1; k_best > 1 && i < k_best; i++)
+            cr_assert_eq(res.params.oseg[i].from_bytes, pts[ob[k_best].first[i]].size_bytes,
+                         "trial %d segment %d", trial, i);
+        chosen_multi += k_best > 1;
+        fit_result_free(&res);
+    }
+    cr_assert_gt(chosen_multi, 5, "the trials must exercise breakpoints (%d did)", chosen_multi);
+    gsl_rng_free(rng);
+}
+
+/* 10^4 distinct sizes, one knee: the search completes (it was O(S^4): 400
+ * sizes took minutes) and finds the knee. */
+Test(validation, ten_thousand_sizes_fit, .timeout = 300)
+{
+    size_t S = 10000;
+    fit_point *pts = malloc(S * sizeof *pts);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 10000);
+    for (size_t i = 0; i < S; i++) {
+        double m = (double)i + 1, o = m < 5000 ? 50 + 0.05 * m : 400 + 0.01 * m;
+        double y = 2 * o + 6.671281904, sigma = 0.002 * y;
+        pts[i] = (fit_point){m, 1, 0, 0, y + gsl_ran_gaussian(rng, sigma), sigma};
+    }
+    fit_options opt;
+    fit_result res;
+    fit_options_default(&opt);
+    cr_assert_eq(fit_run(pts, S, &opt, &res), 0);
+    cr_assert_geq(res.segments, 2);
+    int found = 0;
+    for (int i = 1; i < res.params.o_segments; i++)
+        found |= fabs(res.params.oseg[i].from_bytes - 5000) <= 2;
+    cr_assert(found, "no breakpoint at 5000 B");
+    fit_result_free(&res);
+    gsl_rng_free(rng);
+    free(pts);
+}
