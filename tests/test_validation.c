@@ -380,7 +380,7 @@ Test(validation, breakpoints_match_an_exhaustive_search, .timeout = 300)
 
 /* 10^4 distinct sizes, one knee: the search completes (it was O(S^4): 400
  * sizes took minutes) and finds the knee. */
-Test(validation, ten_thousand_sizes_fit, .timeout = 300)
+Test(validation, ten_thousand_sizes_fit, .timeout = 120)
 {
     size_t S = 10000;
     fit_point *pts = malloc(S * sizeof *pts);
@@ -403,4 +403,94 @@ Test(validation, ten_thousand_sizes_fit, .timeout = 300)
     fit_result_free(&res);
     gsl_rng_free(rng);
     free(pts);
+}
+
+/* ---- #7: merging repeated runs ------------------------------------------ */
+
+/* A ring-2 file of `runs` runs of `sizes` sizes (8, 16, ...), in run order.
+ * Size s's runs: run 0 at v + 5, run 1 at v - 3 with a small spread (the
+ * heavy weight), the others at v (v = 100 + s / 8): the weighted median
+ * is v - 3, the plain median v. */
+static const char *repeated_file(const char *name, long runs, long sizes)
+{
+    size_t cap = (size_t)(runs * sizes) * 96 + 512, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)snprintf(text, cap, MAGIC "# topology: ring 2\n" COLS);
+    for (long r = 0; r < runs; r++)
+        for (long i = 1; i <= sizes; i++) {
+            double v = 100 + i + (r == 0 ? 5 : r == 1 ? -3 : 0);
+            len += (size_t)snprintf(text + len, cap - len,
+                                    "pp\t0\t1\t1\t0\t0\t1\t0\t0\t%ld\t16\t8\t%.1f\t%.1f\t%.1f\t%.2f"
+                                    "\t%.2f\t%.1f\tok\n", 8 * i, v, v + 1, v + 1, r == 1 ? 0.6 : 3.0,
+                                    1.0, v + 5);
+        }
+    const char *f = put(name, text, len);
+    free(text);
+    return f;
+}
+
+/* The merged value of every size is its weighted median, in file order. */
+Test(validation, repeated_runs_merge_to_the_weighted_median)
+{
+    const char *f = repeated_file("rep.tsv", 3, 12);
+    char out[300];
+    snprintf(out, sizeof out, "%s/rep.params", tmpdir);
+    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--data", f, "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "calibrate: 12 points"), "%s", r.out);
+    const char *p = strstr(r.out, "residuals");
+    cr_assert_not_null(p);
+    p = strchr(strchr(p, '\n') + 1, '\n') + 1;   /* past the column names */
+    for (long i = 1; i <= 12; i++) {
+        double size, hm, fm, sm, measured;
+        cr_assert_eq(sscanf(p, "%lf %lf %lf %lf %lf", &size, &hm, &fm, &sm, &measured), 5, "%s", p);
+        cr_assert_eq(size, 8 * i, "row %ld", i);
+        cr_assert_float_eq(measured, 100 + i - 3, 1e-9, "size %g: %g", size, measured);
+        p = strchr(p, '\n') + 1;
+    }
+    run_free(&r);
+}
+
+/* 2 x 10^5 rows: two runs of every destination of a 100x100 torus at 10
+ * sizes, 10^5 configurations (the pairwise merge compared every row with
+ * every configuration: 10^5 rows took 17 s).  The counts from topo/, the
+ * values from the model with the current preset.  A hang guard, not a
+ * timing: `make bench` has the figures. */
+Test(validation, two_hundred_thousand_rows_merge, .timeout = 200)
+{
+    topo_shape sh;
+    cr_assert_eq(topo_shape_parse("100x100", &sh, NULL), 0);
+    model_params t;
+    model_params_preset("current", &t);
+    size_t cap = 2 * 10 * (size_t)sh.nodes * 110 + 512, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)snprintf(text, cap, MAGIC "# topology: torus 100x100\n" COLS);
+    for (int run = 0; run < 2; run++) {
+        topo_iter it;
+        topo_iter_init(&it, &sh, 0);
+        while (topo_iter_next(&it)) {
+            topo_counts q, r;
+            topo_request_counts(&sh, it.hops, &q);
+            topo_response_counts(&sh, it.hops, &r);
+            for (long m = 8; m <= 4096; m *= 2) {
+                double y = 2 * model_overhead_ns(&t, (double)m) +
+                           (q.links + r.links) / 2.0 * t.lp_ns +
+                           (q.forwards + r.forwards) / 2.0 * t.lf_ns +
+                           (q.switches + r.switches) / 2.0 * t.ls_ns + run;
+                len += (size_t)snprintf(text + len, cap - len,
+                                        "pp\t0\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t16\t8\t%.1f"
+                                        "\t%.1f\t%.1f\t2.00\t1.00\t%.1f\tok\n", it.dst_rank, q.links,
+                                        q.forwards, q.switches, r.links, r.forwards, r.switches, m,
+                                        y, y + 1, y + 1, y + 9);
+            }
+        }
+    }
+    const char *f = put("big.tsv", text, len);
+    free(text);
+    char out[300];
+    snprintf(out, sizeof out, "%s/big.params", tmpdir);
+    run_result r = run_cmd(run_prog("calibrate", 0), 90, "--data", f, "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %.300s", r.status, r.err);
+    cr_assert_not_null(strstr(r.out, "calibrate: 99990 points"), "%.200s", r.out);
+    run_free(&r);
 }
