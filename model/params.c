@@ -175,9 +175,10 @@ static char *trim(char *s)
 /* Physically meaningful ranges of the values (issue 14).  A value outside
  * its range is a typo or a broken fit, and the model would only turn it into
  * inf, a 300-digit number or a bogus crossover, so the reader refuses it at
- * file:line.  The first row whose pattern (fnmatch) matches the key applies;
- * a key no row matches need only be finite.  A new key gets a row here (or
- * is covered by its unit suffix), with the reason for its limits. */
+ * file:line.  The first row whose pattern (fnmatch) matches the key applies
+ * (the last row: any other number only needs to be finite and not
+ * negative).  A new key gets a row here, above the last, with the reason
+ * for its limits (or is covered by its unit suffix). */
 typedef struct param_bound {
     const char *pattern;
     double min, max;
@@ -197,6 +198,7 @@ static const param_bound param_bounds[] = {
     {"*_bytes", 0, PARAM_MAX_BYTES, "no single message is larger than 1 TiB"},
     {"*_ns", 0, PARAM_MAX_NS,
      "an overhead or a hop of 1 s is a stalled machine, not a latency"},
+    {"*", 0, DBL_MAX, "a time, size, rate or count is not negative"},
 };
 
 static const param_bound *bound_of(const char *key)
