@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,8 +20,10 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "bench/benchdata.h"
+#include "bench/signals.h"
 #include "calibrate/fit.h"
 #include "model/params.h"
+#include "topo/atomicfile.h"
 #include "topo/parse.h"
 #include "topo/topo.h"
 
@@ -55,6 +59,8 @@ typedef struct options {
     fit_options fit;
     double cable_m;
     int lp_given;
+    const char *lp_opt;            /* the option that fixed lp, for conflicts */
+    const char *measure_opt;       /* the first option that only measuring uses */
     char command[2048];
 } options;
 
@@ -106,6 +112,9 @@ static const char usage_text[] =
 "  -q, --quiet         no benchmark progress\n"
 "  -h, --help          this text\n"
 "\n"
+"Stopping calibrate (Ctrl-C, SIGTERM, even SIGKILL) stops the benchmark it\n"
+"runs; the benchmark keeps its finished points as scibench --help says.\n"
+"\n"
 "Exit status: 0 success, 1 a measurement or file failed or the data cannot be\n"
 "fitted, 2 usage error.\n"
 "\n"
@@ -156,18 +165,35 @@ static const struct option long_options[] = {
     {"quiet", 0, NULL, 'q'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
 
-/* --fix lf=60,ls=670 */
+/* Records that opt fixes lp; a second option that does is a conflict. */
+static int fix_lp(options *o, const char *opt)
+{
+    if (o->lp_opt && strcmp(o->lp_opt, opt) != 0)
+        return usage_error("%s and %s: both fix lp; give one", o->lp_opt, opt);
+    o->lp_opt = opt;
+    o->lp_given = 1;
+    return 0;
+}
+
+/* --fix lf=60,ls=670: every item K=V, each key once. */
 static int parse_fix(options *o, const char *arg)
 {
     static const struct { const char *key; model_param_id id; } keys[] = {
         {"lp", MODEL_P_LP}, {"lf", MODEL_P_LF}, {"ls", MODEL_P_LS}};
-    char copy[256], *save = NULL;
+    char copy[256];
+    int seen[3] = {0, 0, 0};
     if (strlen(arg) >= sizeof copy)
         return usage_error("--fix '%.40s...': too long", arg);
     snprintf(copy, sizeof copy, "%s", arg);
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    for (char *t = copy, *next; t; t = next) {
+        next = strchr(t, ',');
+        if (next)
+            *next++ = '\0';
         char *eq = strchr(t, '=');
         size_t k = 0;
+        if (!*t)
+            return usage_error("--fix '%s': an empty item; expected K=V pairs like lf=60,ls=670",
+                               arg);
         if (!eq)
             return usage_error("--fix '%s': expected K=V pairs like lf=60", arg);
         *eq = '\0';
@@ -175,14 +201,16 @@ static int parse_fix(options *o, const char *arg)
             k++;
         if (k == 3)
             return usage_error("--fix '%s': '%s' is not lp, lf or ls", arg, t);
+        if (seen[k]++)
+            return usage_error("--fix '%s': %s given twice", arg, t);
         double v;
         parse_status st = parse_double(eq + 1, 0, 1e9, &v);
         if (st)
             return usage_error("--fix '%s': '%s': %s", arg, eq + 1, parse_status_text(st));
+        if (keys[k].id == MODEL_P_LP && fix_lp(o, "--fix lp"))
+            return EXIT_USAGE;
         o->fit.fixed[keys[k].id] = 1;
         o->fit.fixed_value[keys[k].id] = v;
-        if (keys[k].id == MODEL_P_LP)
-            o->lp_given = 1;
     }
     return 0;
 }
@@ -194,11 +222,24 @@ static int check_number(const char *opt, const char *arg, double min, double max
     return st ? usage_error("%s '%s': %s", opt, arg, parse_status_text(st)) : 0;
 }
 
+/* Options that only a measurement uses: with --data they would do nothing. */
+static const struct { int code; const char *name; } measuring_options[] = {
+    {O_RING, "--ring"}, {O_TORUS, "--torus"}, {O_ALLDST, "--all-dst"}, {O_SIZES, "--sizes"},
+    {O_REL, "--rel-error"}, {O_MAXT, "--max-time"}, {O_QUICK, "--quick"},
+    {O_INJF, "--inject-forward"}, {O_INJS, "--inject-switch"}, {O_NP, "--np"},
+    {O_HOSTFILE, "--hostfile"}, {O_MPIRUN, "--mpirun"}, {O_BENCH, "--bench"},
+    {O_BENCHOUT, "--bench-out"},
+};
+
 static int parse_one(options *o, int c, const char *arg)
 {
     double v;
     long l;
     parse_status st;
+    for (size_t i = 0; !o->measure_opt && i < sizeof measuring_options / sizeof *measuring_options;
+         i++)
+        if (measuring_options[i].code == c)
+            o->measure_opt = measuring_options[i].name;
     switch (c) {
     case O_BACKEND:
         if (strcmp(arg, "shm") && strcmp(arg, "mpi"))
@@ -244,13 +285,15 @@ static int parse_one(options *o, int c, const char *arg)
         if ((st = parse_double(arg, 0, 1e9, &v)))
             return usage_error("--lp '%s': %s, expected ns >= 0", arg, parse_status_text(st));
         o->fit.fixed_value[MODEL_P_LP] = v;
-        o->lp_given = 1;
-        return 0;
+        return fix_lp(o, "--lp");
     case O_CABLE:
         if ((st = parse_double(arg, 0, 1e6, &o->cable_m)))
             return usage_error("--cable-length '%s': %s, expected metres >= 0", arg,
                                parse_status_text(st));
         o->fit.fixed_value[MODEL_P_LP] = fit_lp_from_cable(o->cable_m);
+        if (o->lp_opt && strcmp(o->lp_opt, "--cable-length") != 0)
+            return usage_error("%s and --cable-length: both fix lp; give one", o->lp_opt);
+        o->lp_opt = "--cable-length";
         return 0;
     case O_FIX: return parse_fix(o, arg);
     case O_PRESET:
@@ -294,9 +337,9 @@ static int parse_options(int argc, char **argv, options *o)
             return rc;
     if (o->ring && o->torus)
         return usage_error("--ring '%s': give only one of --ring and --torus", o->ring);
-    if (o->ndata && (o->ring || o->torus || o->all_dst || o->sizes))
-        return usage_error("--data: fits existing files; --ring, --torus, --all-dst and "
-                           "--sizes are for measuring");
+    if (o->ndata && o->measure_opt)
+        return usage_error("--data and %s: --data fits existing files; %s is for measuring",
+                           o->measure_opt, o->measure_opt);
     return 0;
 }
 
@@ -328,21 +371,46 @@ static int mkdirs(const char *path)
     return 0;
 }
 
+/* Runs the benchmark (scibench, or mpirun + mpibench) and waits for it.
+ * The child never outlives calibrate: it gets SIGTERM when calibrate dies,
+ * even by SIGKILL (PR_SET_PDEATHSIG), and a SIGINT or SIGTERM to
+ * calibrate is passed on as SIGTERM (mpirun stops its ranks).  Either
+ * way the benchmark stops at once and, being interrupted, keeps its
+ * finished points without replacing an existing file (scibench --help).
+ * Returns the child's exit status (128 + signal), -1 on a system error,
+ * or -2 when calibrate itself was interrupted. */
 static int run_child(char *const argv[])
 {
+    pid_t parent = getpid();
+    bench_signals_install_stop();   /* no SA_RESTART: waitpid returns EINTR */
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(1);   /* calibrate died before prctl took effect */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGCHLD, SIG_DFL);
         execvp(argv[0], argv);
         fprintf(stderr, "calibrate: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
+    int st, forwarded = 0;
+    if (bench_interrupted())   /* a signal that came before the fork */
+        kill(pid, SIGTERM), forwarded = 1;
+    while (waitpid(pid, &st, 0) < 0) {
         if (errno != EINTR)
             return -1;
+        if (bench_interrupted() && !forwarded)
+            kill(pid, SIGTERM), forwarded = 1;
+    }
+    signal(SIGINT, SIG_DFL);   /* fitting: a signal ends calibrate as usual */
+    signal(SIGTERM, SIG_DFL);
+    if (bench_interrupted())
+        return -2;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -409,6 +477,10 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
         fputc('\n', stderr);
     }
     int rc = run_child(argv);
+    if (rc == -2)
+        return fail("interrupted; the benchmark stopped and kept its finished points (in '%s',"
+                    " or '%s%s' beside an existing file); nothing fitted", bench_path, bench_path,
+                    ATOMIC_FILE_PARTIAL_SUFFIX);
     if (rc != 0)
         return fail("the benchmark failed (exit status %d); nothing fitted", rc);
     return 0;
@@ -656,17 +728,27 @@ static void print_params(const options *o, const pointset *ps, const fit_result 
                r->predicted_ns[i], 100 * r->residual_ns[i] / ps->pts[i].y_ns);
 }
 
-static int validate(const options *o, const model_params *p)
+/* Reads the --validate files, before any measuring (a bad file must not
+ * cost minutes of measurement first); each must hold ping-pong points. */
+static int load_validate(const options *o, pointset *vs)
 {
-    pointset vs = {0};
-    int rc = load_files(o->validate, o->nvalidate, o->stat, &vs);
-    if (rc)
-        return rc;
-    if (merge_repeats(&vs)) {   /* held-out runs repeated like --data's */
-        free(vs.pts);
-        free(vs.src);
-        return fail("out of memory");
+    for (int f = 0; f < o->nvalidate; f++) {
+        size_t before = vs->n;
+        int rc = load_files(&o->validate[f], 1, o->stat, vs);
+        if (rc)
+            return rc;
+        if (vs->n == before)
+            return fail("--validate '%s': no ping-pong points to validate against",
+                        o->validate[f]);
     }
+    return 0;
+}
+
+static int validate(pointset *vs0, const model_params *p)
+{
+    pointset vs = *vs0;
+    if (merge_repeats(&vs))   /* held-out runs repeated like --data's */
+        return fail("out of memory");
     double *err = malloc((vs.n ? vs.n : 1) * sizeof *err), worst = 0;
     printf("\nvalidation (held-out data):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm", "Fm",
            "Sm", "measured", "predicted", "error");
@@ -684,8 +766,7 @@ static int validate(const options *o, const model_params *p)
                100 * worst, vs.n);
     }
     free(err);
-    free(vs.pts);
-    free(vs.src);
+    *vs0 = vs;
     return 0;
 }
 
@@ -705,7 +786,7 @@ static int write_params(const options *o, const fit_result *r, const char *host,
     if (mkdirs(path))
         return fail("cannot create the directory of '%s': %s", path, strerror(errno));
     if (model_params_write(path, &r->params, comments))
-        return fail("-o '%s': %s", path, strerror(errno));
+        return fail("-o '%s': %s", path, file_strerror(errno));
     return 0;
 }
 
@@ -713,15 +794,17 @@ int main(int argc, char **argv)
 {
     options o;
     char host[256] = "localhost", bench_path[PATH_MAX], params_path[PATH_MAX];
-    pointset ps = {0};
+    pointset ps = {0}, vs = {0};
     fit_result res;
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc;
     gethostname(host, sizeof host - 1);
+    if ((rc = load_validate(&o, &vs)))
+        goto out;
     if (!o.ndata) {
         if ((rc = measure(&o, host, bench_path, sizeof bench_path)))
-            return rc;
+            goto out;
         o.data[o.ndata++] = bench_path;
     }
     if ((rc = load_files(o.data, o.ndata, o.stat, &ps)))
@@ -760,7 +843,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (o.nvalidate)
-        rc = validate(&o, &res.params);
+        rc = validate(&vs, &res.params);
     snprintf(params_path, sizeof params_path, "data/params/%s-%s.params", host, o.backend);
     if (!rc && (rc = write_params(&o, &res, host, o.out_params ? o.out_params : params_path)) == 0)
         printf("\nwrote %s (data: %s%s)\nuse it:  scimodel --params %s --dims 1..4 --nodes 1000\n",
@@ -770,5 +853,9 @@ int main(int argc, char **argv)
 out:
     free(ps.pts);
     free(ps.src);
-    return rc;
+    free(vs.pts);
+    free(vs.src);
+    /* a full disk or a closed pipe on standard output is a failure too */
+    int wrc = file_close_stdout("calibrate");
+    return rc ? rc : wrc;
 }

@@ -38,6 +38,8 @@ void model_params_clear_optional(model_params *p)
     }
     p->fit_r2 = NAN;
     p->fit_chi2_dof = NAN;
+    p->links = TOPO_LINKS_UNI;
+    p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;
 }
 
 int model_params_preset(const char *name, model_params *p)
@@ -83,12 +85,13 @@ typedef struct key_slot {
     int seen;
 } key_slot;
 
-#define MAX_SLOTS (7 + 2 * MODEL_P_COUNT + 1 + 3 * MODEL_MAX_OSEG + 2)
+#define MAX_SLOTS (7 + 2 * MODEL_P_COUNT + 1 + 3 * MODEL_MAX_OSEG + 2 + 2)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
     int count;
     double o_segments;
+    char links[8];         /* `links = "uni" | "bi"` (SPEC.md §7) */
 } reader;
 
 static void add_slot(reader *r, const char *name, double *value, char *str,
@@ -130,6 +133,8 @@ static void build_slots(reader *r, model_params *p)
         snprintf(name, sizeof name, "o_seg%d_ns_per_byte", i + 1);
         add_slot(r, name, &p->oseg[i].ns_per_byte, NULL, 0, 0);
     }
+    add_slot(r, "links", NULL, r->links, sizeof r->links, 0);
+    add_slot(r, "link_bw_bytes_per_ns", &p->link_bw_bytes_per_ns, NULL, 0, 0);
 }
 
 static key_slot *find_slot(reader *r, const char *name)
@@ -188,6 +193,7 @@ typedef struct param_bound {
 #define PARAM_MAX_NS 1e9                    /* 1 s */
 #define PARAM_MAX_NS_PER_BYTE 1e6           /* 1 kB/s */
 #define PARAM_MAX_BYTES 1099511627776.0     /* 2^40 B = 1 TiB */
+#define PARAM_MAX_BYTES_PER_NS 1e6          /* 1 PB/s */
 
 static const param_bound param_bounds[] = {
     {"fit_r2", -DBL_MAX, 1, "R^2 = 1 - chi^2/SST is at most 1"},
@@ -198,6 +204,8 @@ static const param_bound param_bounds[] = {
     {"*_bytes", 0, PARAM_MAX_BYTES, "no single message is larger than 1 TiB"},
     {"*_ns", 0, PARAM_MAX_NS,
      "an overhead or a hop of 1 s is a stalled machine, not a latency"},
+    {"link_bw_bytes_per_ns", 0, PARAM_MAX_BYTES_PER_NS,
+     "1e6 B/ns is 1 PB/s, ten thousand times the fastest link built"},
     {"*", 0, DBL_MAX, "a time, size, rate or count is not negative"},
 };
 
@@ -256,6 +264,13 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
         return fail(err, line, "duplicate key '%.60s'", key);
     s->seen = 1;
     if (s->string) {
+        if (s->string == r->links) {
+            topo_links links;
+            if (parse_string(value, s->string, s->string_len) ||
+                topo_links_parse(s->string, &links))
+                return fail(err, line, "'links' must be \"uni\" or \"bi\", got '%.60s'", value);
+            return 0;
+        }
         if (parse_string(value, s->string, s->string_len))
             return fail(err, line, "'%.60s' needs a double-quoted string", key);
         return 0;
@@ -268,6 +283,8 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
         return fail(err, line, "'%.60s' is not a finite number", value);
     if (check_bounds(key, v, line, err))
         return -2;
+    if (v == 0 && strcmp(key, "link_bw_bytes_per_ns") == 0)
+        return fail(err, line, "'%.60s' must be positive", key);
     *s->value = v;
     return 0;
 }
@@ -278,6 +295,8 @@ static int finish(reader *r, model_params *p, long lines, model_params_error *er
     for (int i = 0; i < r->count; i++)
         if (r->slot[i].required && !r->slot[i].seen)
             return fail(err, lines, "missing required key '%s'", r->slot[i].name);
+    if (find_slot(r, "links")->seen)
+        topo_links_parse(r->links, &p->links);   /* checked in read_line */
     if (!find_slot(r, "o_segments")->seen)
         return 0;
     double k = r->o_segments;
@@ -311,7 +330,7 @@ int model_params_read(const char *path, model_params *p, model_params_error *err
     if (!fp) {
         err->line = 0;
         err->sys_errno = errno;
-        snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
+        snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
         return -1;
     }
     memset(p, 0, sizeof *p);
@@ -386,6 +405,10 @@ int model_params_write(const char *path, const model_params *p, const char *comm
                     i + 1, p->oseg[i].from_bytes, i + 1, p->oseg[i].ns, i + 1,
                     p->oseg[i].ns_per_byte);
     }
+    if (p->links != TOPO_LINKS_UNI)
+        fprintf(fp, "links = \"%s\"\n", topo_links_name(p->links));
+    if (p->link_bw_bytes_per_ns != MODEL_DEFAULT_LINK_BW_BYTES_PER_NS)
+        fprintf(fp, "link_bw_bytes_per_ns = %.10g\n", p->link_bw_bytes_per_ns);
     if (!isnan(p->fit_r2))
         fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);
     if (!isnan(p->fit_chi2_dof))

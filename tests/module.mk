@@ -1,13 +1,14 @@
 # tests/: hardening targets (issue 6).
 #
 # make fuzz [FUZZ_SECONDS=60]   each libFuzzer target for FUZZ_SECONDS
-# make memcheck                 valgrind over scimodel's modes and calibrate --data
+# make memcheck                 valgrind over scimodel's modes, calibrate --data,
+#                               scibench and mpibench (under mpirun)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= params benchdata parsers
+FUZZ_TARGETS ?= params benchdata parsers traffic
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
-FUZZ_LIB     := topo/topo.c topo/parse.c topo/atomicfile.c model/params.c model/model.c \
-                bench/benchdata.c
+FUZZ_LIB     := topo/topo.c topo/pattern.c topo/load.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
+                model/traffic.c model/projection.c bench/benchdata.c
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 .PHONY: fuzz fuzz-build memcheck
@@ -37,12 +38,23 @@ fuzz: $(FUZZ_BINS)
 	done
 
 MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
-memcheck: bin/scimodel bin/calibrate | deps
+# The benchmarks' runs measure (they spin two CPUs for a few seconds);
+# mpibench runs under mpirun, each rank under valgrind, with Open MPI's own
+# suppressions and tests/valgrind-openmpi.supp (what MPI_Init keeps).
+MEMCHECK_MPI := $(MEMCHECK) --num-callers=40 \
+                $(addprefix --suppressions=,$(wildcard /usr/share/openmpi/openmpi-valgrind.supp)) \
+                --suppressions=tests/valgrind-openmpi.supp
+memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	@set -e; for args in "--dims 1..4 --nodes 1000" "--preset enhanced --crossover --format tsv" \
 	    "--sweep --nodes 2000 --dims 1..4" "--sweep --sweep-points 50 --nodes 1000000" \
 	    "--shape 4x4x4 --format tsv" "--shape 4x4x4 --hops 1,0,3" \
 	    "--fill interpolate --metric multicast --crossover" \
-	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1"; do \
+	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1" \
+	    "--links bi --pattern complement --nodes 4096" "--pattern transpose --shape 16x16 --links bi" \
+	    "--bcast binomial --nodes 4096" "--load --nodes 1000 --links bi" \
+	    "--load --shape 6x6x6 --pattern tornado --rates 0.001" "--nodes 3" \
+	    "--traffic tests/fixtures/traffic/halo3d-64.tsv --dims 1..4 --links bi" \
+	    "--traffic tests/fixtures/traffic/halo3d-64-scrambled.tsv --dims 3 --placement optimize --anneal-steps 2000"; do \
 	  rc=0; $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scimodel $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scimodel $$args: clean (exit $$rc)"; \
@@ -52,7 +64,17 @@ memcheck: bin/scimodel bin/calibrate | deps
 	echo "memcheck: calibrate --data tests/fixtures/plots/ring2.tsv: clean"; \
 	rc=0; $(MEMCHECK) bin/calibrate --data tests/fuzz/corpus/benchdata/short.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  [ $$rc != 99 ] || { cat build/memcheck.err; exit 1; }; \
-	echo "memcheck: calibrate on an incomplete file: clean"
-TESTS += tests/test_badinput.c tests/test_faults.c
+	echo "memcheck: calibrate on an incomplete file: clean"; \
+	for args in "--sizes 8,1024 --max-time 0.05 -q -o build/memcheck.tsv" "--floor --sizes 8" \
+	    "--resume build/memcheck.tsv" "--cpus 0,0"; do \
+	  rc=0; $(MEMCHECK) bin/scibench $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
+	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scibench $$args: errors"; exit 1; fi; \
+	  echo "memcheck: scibench $$args: clean (exit $$rc)"; \
+	done; \
+	rc=0; timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 $(MEMCHECK_MPI) bin/mpibench \
+	  --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-mpi.tsv > build/memcheck.err 2>&1 || rc=$$?; \
+	if [ $$rc != 0 ]; then cat build/memcheck.err; echo "memcheck: mpibench: errors (exit $$rc)"; exit 1; fi; \
+	echo "memcheck: mpirun -np 2 mpibench --sizes 8,1024: clean"
+TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
 # issue 14: validation and bounded-time tests (#6, #7, #14, #15, #16)
 TESTS += tests/test_validation.c
