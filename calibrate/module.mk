@@ -4,3 +4,9 @@ TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
 calibrate_SRCS = calibrate/calibrate_main.c bench/signals.c
 TESTS    += tests/test_calibrate.c
+
+# make bench: calibrate's bounded-time figures (issue 14: 10^4 sizes, 10^6 rows)
+BENCH_TARGETS += bench-calibrate
+.PHONY: bench-calibrate
+bench-calibrate: bin/calibrate
+	calibrate/bench.sh bin
