@@ -15,6 +15,7 @@
 struct bench_comm {
     int rank, size;
     int send_mode;          /* 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend + MPI_Wait */
+    int recv_mode;          /* 0 MPI_Recv, 1 MPI_Irecv + MPI_Wait */
 };
 
 /* tag = ((target * 17 + in_dim + 1) * 2 + last) * 3 + kind; the node a
@@ -79,6 +80,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
     c->send_mode = cfg->send_mode;
+    c->recv_mode = cfg->recv_mode;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     long need = ((long)c->size * DIM_CODES * 2 + 1) * KINDS;
     if (flag && need > *ub) {
@@ -123,8 +125,17 @@ static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
     int count;
     if (bench_interrupted())
         return BENCH_ERR_INTERRUPT;
-    if (MPI_Recv(payload, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st) !=
-        MPI_SUCCESS)
+    int rc;
+    if (c->recv_mode == 1) {
+        MPI_Request req;
+        rc = MPI_Irecv(payload, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
+                       &req);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&req, &st);
+    } else {
+        rc = MPI_Recv(payload, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    }
+    if (rc != MPI_SUCCESS)
         return BENCH_ERR_SYSTEM;
     progress_count++;
     MPI_Get_count(&st, MPI_BYTE, &count);

@@ -186,6 +186,10 @@ static int read_lines(FILE *fp, bench_data *d, bench_read_error *err)
         }
         if (line[0] == '#')
             rc = read_comment(d, line, no, err);
+        else if (len && d->count == 0 && bench_data_header(d, "pattern") &&
+                 strcmp(bench_data_header(d, "pattern"), "logp") == 0)
+            rc = fail(err, no, "a LogP parameter file (pattern logp), not ping-pong data: fit it"
+                               " with calibrate --logp%s", "");
         else if (len)
             rc = read_row(d, line, no, err);
     }
