@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
@@ -21,6 +22,12 @@
  * shared machine (a 20 us send measured at 4 ms), not the cost: left out
  * of the mean and its interval. */
 #define OUTLIER_FACTOR 3.0
+/* A stream sample is a mean over tens of messages: its noise is one-sided
+ * (no stream runs faster than its gap; one slows down when a process loses
+ * the CPU, and Open MPI oversubscribed yields it whenever it waits, so on a
+ * loaded machine half of them may be hit), so streams over 1.5 x the
+ * fastest are left out. */
+#define STREAM_OUTLIER_FACTOR 1.5
 /* The waiting time delta before a timed receive: twice the round trip seen
  * so far plus 1 us, so the reply has arrived (LogP/MPI: delta > RTT). */
 #define DELTA_RTT_FACTOR 2.0
@@ -128,17 +135,19 @@ static void series_add(series *s, double v)
 }
 
 /* Mean and its Student-t interval at level conf over the samples up to
- * OUTLIER_FACTOR x their median (all of them when the median is <= 0). */
-static estimate series_estimate(const series *s, double conf, double *scratch)
+ * outlier x their median (of_min: x their minimum); all of them when that
+ * reference is <= 0. */
+static estimate series_estimate(const series *s, double conf, double outlier, int of_min,
+                                double *scratch)
 {
     estimate e = {0, INFINITY};
     if (s->n == 0)
         return e;
     memcpy(scratch, s->x, (size_t)s->n * sizeof *scratch);
     gsl_sort(scratch, 1, (size_t)s->n);
-    double median = gsl_stats_median_from_sorted_data(scratch, 1, (size_t)s->n);
+    double ref = of_min ? scratch[0] : gsl_stats_median_from_sorted_data(scratch, 1, (size_t)s->n);
     size_t k = (size_t)s->n;
-    while (median > 0 && k > 1 && scratch[k - 1] > OUTLIER_FACTOR * median)
+    while (ref > 0 && k > 1 && scratch[k - 1] > outlier * ref)
         k--;
     e.mean = gsl_stats_mean(scratch, 1, k);
     if (k >= 2)
@@ -154,9 +163,20 @@ static int narrow(const estimate *e, double eps)
 
 /* ---- the two processes' send and receive ----------------------------- */
 
-static void spin_until(const bench_backend *be, double t_ns)
+/* The injected delays run on CLOCK_MONOTONIC, whatever the backend times
+ * with: a clock that steps when a process changes CPU would stretch a
+ * busy-wait (a mirror waiting out its gap took 8.5 ms round trips, at one
+ * size in three runs, with MPI_Wtime). */
+static double mono_ns(void)
 {
-    while (be->now_ns() < t_ns)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void spin_until(double t_ns)
+{
+    while (mono_ns() < t_ns)
         ;
 }
 
@@ -164,7 +184,7 @@ static void spin_until(const bench_backend *be, double t_ns)
 static void pace(engine *e)
 {
     if (e->cfg->inject_gap_ns > 0)
-        spin_until(e->be, e->next_send_ns);
+        spin_until(e->next_send_ns);
 }
 
 /* Sends len bytes to the peer; last asks it for an equal-sized reply. */
@@ -172,10 +192,10 @@ static int lsend(engine *e, long len, int last)
 {
     const logp_config *cfg = e->cfg;
     pace(e);
-    double start = cfg->inject_gap_ns > 0 || cfg->inject_os_ns > 0 ? e->be->now_ns() : 0;
+    double start = cfg->inject_gap_ns > 0 || cfg->inject_os_ns > 0 ? mono_ns() : 0;
     e->next_send_ns = start + cfg->inject_gap_ns;
     if (cfg->inject_os_ns > 0)
-        spin_until(e->be, start + cfg->inject_os_ns);
+        spin_until(start + cfg->inject_os_ns);
     bench_msg m = {e->rank ? BENCH_MSG_RESPONSE : BENCH_MSG_REQUEST, last, e->peer, e->peer, -1,
                    0, len};
     return e->be->send(e->comm, e->peer, &m, e->tx);
@@ -185,7 +205,7 @@ static int lrecv(engine *e, bench_msg *m)
 {
     int rc = e->be->recv(e->comm, m, e->rx, e->cap);
     if (!rc && e->cfg->inject_or_ns > 0)
-        spin_until(e->be, e->be->now_ns() + e->cfg->inject_or_ns);
+        spin_until(mono_ns() + e->cfg->inject_or_ns);
     return rc;
 }
 
@@ -251,7 +271,9 @@ static int overhead_pair(engine *e, long m, series *os, series *orr, series *rtt
     pace(e);
     if ((rc = lsend(e, m, 1)))
         return rc;
-    spin_until(e->be, e->be->now_ns() + delta_ns);
+    double wait_from = e->be->now_ns();
+    while (e->be->now_ns() < wait_from + delta_ns)
+        ;
     double t3 = e->be->now_ns();
     if ((rc = lrecv(e, &r)))
         return rc;
@@ -289,8 +311,10 @@ static int saturation(engine *e, sweep_state *s)
         gsl_sort(t, 1, SAT_REPEAT);
         g = (gsl_stats_median_from_sorted_data(t, 1, SAT_REPEAT) - rtt0) / (double)(n - 1);
         s->sat_change = prev > 0 ? fabs(g - prev) / prev : INFINITY;
+        /* stop when the next length would overrun the time budget */
+        double spent = e->be->now_ns() - start;
         if ((s->sat_converged = s->sat_change < SAT_CHANGE) || 2 * n > SAT_MAX_N ||
-            e->be->now_ns() - start > SAT_MAX_NS)
+            spent + 2.0 * SAT_REPEAT * (double)n * fmax(g, 0) > SAT_MAX_NS)
             break;
         prev = g;
     }
@@ -335,18 +359,19 @@ static int measure_overheads(engine *e, sweep_state *s, long m, estimate est[3],
         if (sr[0].n < next_check)
             continue;
         next_check += next_check / 2;
-        est[0] = series_estimate(&sr[0], cfg->conf, s->scratch);
-        est[1] = series_estimate(&sr[1], cfg->conf, s->scratch);
-        rt = series_estimate(&sr[2], cfg->conf, s->scratch);
+        est[0] = series_estimate(&sr[0], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+        est[1] = series_estimate(&sr[1], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+        rt = series_estimate(&sr[2], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
         if (narrow(&est[0], cfg->eps) && narrow(&est[1], cfg->eps))
             break;
     }
-    est[0] = series_estimate(&sr[0], cfg->conf, s->scratch);
-    est[1] = series_estimate(&sr[1], cfg->conf, s->scratch);
+    est[0] = series_estimate(&sr[0], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+    est[1] = series_estimate(&sr[1], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
     return 0;
 }
 
-/* g(m) from streams, the round trip subtracted: T = (n - 1) g + RTT. */
+/* g(m) from streams of n messages: T = (n - 1) g + RTT, the median round
+ * trip (one slowed by a lost CPU would eat into g) subtracted. */
 static int measure_gap(engine *e, sweep_state *s, long m, double rtt_ns, estimate *g)
 {
     series gs;
@@ -360,7 +385,7 @@ static int measure_gap(engine *e, sweep_state *s, long m, double rtt_ns, estimat
             break;
         series_add(&gs, (t - rtt_ns) / (double)(n - 1));
         if (gs.n >= STREAM_MIN_SAMPLES) {
-            *g = series_estimate(&gs, e->cfg->conf, s->scratch);
+            *g = series_estimate(&gs, e->cfg->conf, STREAM_OUTLIER_FACTOR, 1, s->scratch);
             if (narrow(g, e->cfg->eps))
                 break;
         }
@@ -380,8 +405,11 @@ static int measure_size(engine *e, sweep_state *s, long m, logp_row *row)
     if (!rc)
         rc = measure_overheads(e, s, m, est, sr);
     if (!rc) {
-        rt = series_estimate(&sr[2], e->cfg->conf, s->scratch);
-        rc = measure_gap(e, s, m, rt.mean, &est[2]);
+        rt = series_estimate(&sr[2], e->cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+        memcpy(s->scratch, sr[2].x, (size_t)sr[2].n * sizeof *s->scratch);
+        gsl_sort(s->scratch, 1, (size_t)sr[2].n);
+        rc = measure_gap(e, s, m, gsl_stats_median_from_sorted_data(s->scratch, 1,
+                                                                    (size_t)sr[2].n), &est[2]);
     }
     if (!rc) {
         *row = (logp_row){.size_bytes = m, .os_ns = fmax(est[0].mean, 0), .os_ci_ns = est[0].ci,

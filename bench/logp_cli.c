@@ -232,7 +232,9 @@ static int parse_args(lcli *c, int argc, char **argv, int from_resume)
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":o:qh", long_options, NULL)) != -1) {
-        const char *word = argv[optind - 1];
+        /* the option's own word, not its separate value */
+        const char *word = optarg && optind >= 2 && argv[optind - 1] == optarg
+                               ? argv[optind - 2] : argv[optind - 1];
         if (opt == 'h') {
             print_help(c);
             exit(EXIT_SUCCESS);
