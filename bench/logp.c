@@ -411,6 +411,9 @@ static int measure_size(engine *e, sweep_state *s, long m, logp_row *row)
         rc = measure_gap(e, s, m, gsl_stats_median_from_sorted_data(s->scratch, 1,
                                                                     (size_t)sr[2].n), &est[2]);
     }
+    for (int i = 0; i < 3; i++)   /* under two samples kept: no interval, say 100% */
+        if (!isfinite(est[i].ci))
+            est[i].ci = fabs(est[i].mean);
     if (!rc) {
         *row = (logp_row){.size_bytes = m, .os_ns = fmax(est[0].mean, 0), .os_ci_ns = est[0].ci,
                           .or_ns = fmax(est[1].mean, 0), .or_ci_ns = est[1].ci,
