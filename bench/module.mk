@@ -15,6 +15,7 @@ test_shm_EXTRA = bench/backend_shm.c bench/signals.c
 # recovery, bad input, resume
 TESTS += tests/test_logp.c
 test_logp_EXTRA = bench/logp.c bench/pattern.c
+CHECK_PREREQS += bin/san/calibrate
 
 # make bench: scibench against its floor, mpibench against OSU osu_latency
 BENCH_TARGETS += bench-shm bench-mpi

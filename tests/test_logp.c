@@ -275,3 +275,87 @@ Test(logp, sigint_keeps_finished_sizes_and_resume_completes, .init = setup, .fin
     logp_data_free(&d);
     run_free(&r);
 }
+
+/* ---- calibrate --logp --------------------------------------------------- */
+
+#include "model/params.h"
+
+static const char *sample(const char *name)
+{
+    static char path[2][600];
+    static int k;
+    const char *root = getenv("SCITORUS_ROOT");
+    char *p = path[k++ % 2];
+    snprintf(p, sizeof path[0], "%s/%s", root ? root : ".", name);
+    return p;
+}
+
+Test(logp, calibrate_writes_logp_keys_that_params_reads_back, .init = setup, .fini = teardown)
+{
+    const char *params = file("logp.params"), *lgs = file("logp.lgs");
+    const char *in = sample("data/sample/logp-mpi-send-recv.tsv");
+    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--logp", in, "--loggopsim", lgs, "-o",
+                           params, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "identity RTT(m)/2 = os(m) + L + or(m)"), "%s", r.out);
+    model_params p;
+    model_params_error e;
+    cr_assert_eq(model_params_read(params, &p, &e), 0, "%s:%ld: %s", params, e.line, e.msg);
+    cr_assert(p.logp.present);
+    logp_data d = read_ok(in);
+    cr_assert_float_eq(p.logp.L_ns, fmax(d.L_ns, 0), 1e-6);
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++)
+        cr_assert(p.logp.segments[q] >= 1 && p.logp.segments[q] <= MODEL_MAX_OSEG);
+    /* the fitted g(m) follows the measured one at the 2^k sizes above 4 KiB
+     * (the rendezvous regime: a line through them) within 20% */
+    for (long i = 0; i < d.count; i++) {
+        const logp_row *row = &d.rows[i];
+        if (row->size_bytes < 8192 || (row->size_bytes & (row->size_bytes - 1)))
+            continue;
+        double fit = model_logp_ns(&p, MODEL_LOGP_G, (double)row->size_bytes);
+        cr_assert_lt(fabs(fit - row->g_ns), 0.2 * row->g_ns, "g(%ld): fit %.0f, measured %.0f",
+                     row->size_bytes, fit, row->g_ns);
+    }
+    logp_data_free(&d);
+    FILE *fp = fopen(lgs, "r");
+    char text[1024] = "";
+    cr_assert_not_null(fp);
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    text[n] = '\0';
+    fclose(fp);
+    cr_assert_not_null(strstr(text, "\n-L "), "%s", text);
+    cr_assert_not_null(strstr(text, " -o "), "%s", text);
+    cr_assert_not_null(strstr(text, " -G "), "%s", text);
+    run_free(&r);
+}
+
+Test(logp, calibrate_rejects_the_wrong_kind_of_file)
+{
+    const char *logp = sample("data/sample/logp-shm.tsv");
+    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--data", logp, "-o", "/dev/null",
+                           NULL);
+    run_assert_error(&r, 1, "fit it with calibrate --logp", "a LogP file to --data");
+    run_free(&r);
+    r = run_cmd(run_prog("calibrate", 0), 60, "--logp", sample("tests/fixtures/plots/ring2.tsv"),
+                "-o", "/dev/null", NULL);
+    run_assert_error(&r, 1, "not a LogP file", "a ping-pong file to --logp");
+    run_free(&r);
+    r = run_cmd(run_prog("calibrate", 0), 60, "--loggopsim", "x.lgs", NULL);
+    run_assert_error(&r, 2, "--loggopsim 'x.lgs'", "--loggopsim without --logp");
+    run_free(&r);
+}
+
+Test(logp, params_reader_wants_every_logp_key_or_none, .init = setup, .fini = teardown)
+{
+    const char *path = file("half.params");
+    FILE *fp = fopen(path, "w");
+    cr_assert_not_null(fp);
+    fputs("o0_ns = 1\no1_ns_per_byte = 0\nmref_bytes = 64\nlp_ns = 7\nlf_ns = 60\nls_ns = 670\n"
+          "L_ns = 80\nos_segments = 1\nos_seg1_from_bytes = 0\nos_seg1_ns = 10\n"
+          "os_seg1_ns_per_byte = 0\n", fp);
+    fclose(fp);
+    model_params p;
+    model_params_error e;
+    cr_assert_eq(model_params_read(path, &p, &e), -2);
+    cr_assert_not_null(strstr(e.msg, "or_segments"), "%s", e.msg);
+}
