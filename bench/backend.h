@@ -62,6 +62,7 @@ struct bench_backend_config {
     size_t max_payload_bytes;    /* largest message */
     double timeout_s;            /* give up after this long without progress */
     int send_mode;               /* mpi: 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend+Wait */
+    int recv_mode;               /* mpi: 0 MPI_Recv, 1 MPI_Irecv+Wait (--mpi-recv) */
     /* The most messages the patterns ever leave unreceived between two
      * processes: 1 for ping-pong (one message in flight in the whole
      * system; a process sends to a peer only after the peer received its

@@ -15,6 +15,7 @@
 struct bench_comm {
     int rank, size;
     int send_mode;          /* 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend + MPI_Wait */
+    int recv_mode;          /* 0 MPI_Recv, 1 MPI_Irecv + MPI_Wait */
 };
 
 /* tag = ((target * 17 + in_dim + 1) * 2 + last) * 3 + kind; the node a
@@ -79,6 +80,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
     c->send_mode = cfg->send_mode;
+    c->recv_mode = cfg->recv_mode;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     long need = ((long)c->size * DIM_CODES * 2 + 1) * KINDS;
     if (flag && need > *ub) {
@@ -128,11 +130,15 @@ static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
         return BENCH_ERR_INTERRUPT;
     /* MPI_Irecv + MPI_Test rather than MPI_Recv, which no signal ends: a
      * stop request is seen while waiting (MPI_Recv spins in the same
-     * progress engine, so the latency is the same) */
+     * progress engine, so the latency is the same).  --mpi-recv irecv
+     * (LogP/MPI's Irecv variant) waits with MPI_Wait instead, as a program
+     * that posts MPI_Irecv does (the watchdog still ends a stuck rank). */
     MPI_Request req;
-    int done = 0;
+    int done = c->recv_mode == 1;
     if (MPI_Irecv(payload, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
                   &req) != MPI_SUCCESS)
+        return BENCH_ERR_SYSTEM;
+    if (done && MPI_Wait(&req, &st) != MPI_SUCCESS)
         return BENCH_ERR_SYSTEM;
     while (!done) {
         if (MPI_Test(&req, &done, &st) != MPI_SUCCESS)

@@ -100,6 +100,9 @@ static int parse_topology(const char *value, topo_shape *shape)
 static int check_header(row_context *ctx, const char *key, const char *value, long no,
                         bench_read_error *err)
 {
+    if (strcmp(key, "pattern") == 0 && strcmp(value, "logp") == 0)   /* bench/logpdata.h */
+        return fail(err, no, "a LogP parameter file (pattern logp), not ping-pong data: fit it"
+                             " with calibrate --logp%s", "");
     if (strcmp(key, "columns") == 0 && strcmp(value, columns) != 0)
         return fail(err, no, "'# columns:' is not the one this format has ('%s')", columns);
     if (strcmp(key, "topology") == 0) {

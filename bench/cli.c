@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench/benchdata.h"
+#include "bench/logp_cli.h"
 #include "bench/pattern.h"
 #include "bench/signals.h"
 #include "topo/atomicfile.h"
@@ -63,6 +64,8 @@ static const char usage_fmt[] =
 "  --pattern P         pp (ping-pong, default; latency = round trip / 2) | ow\n"
 "                      (one-way: reps messages back to back, one ack; latency =\n"
 "                      time / reps; a direct link, 1 hop)\n"
+"                      | logp (LogP parameters os, or, g, L of two processes;\n"
+"                      its own options: --pattern logp --help)\n"
 "  --ring N            nodes on one unidirectional ring (default 2)\n"
 "  --torus AxB[xC]     nodes on a torus of unidirectional rings\n"
 "  --hops h1,h2,..     destination of node 0 by its hop vector\n"
@@ -237,7 +240,7 @@ static int parse_option(cli *c, int opt, const char *arg)
     switch (opt) {
     case O_PATTERN:
         if (strcmp(arg, "pp") && strcmp(arg, "ow"))
-            return usage_error(c, "--pattern '%s': expected pp or ow", arg);
+            return usage_error(c, "--pattern '%s': expected pp, ow or logp", arg);
         c->cfg.pattern = arg[0] == 'o' ? BENCH_OW : BENCH_PP;
         c->have_pattern = 1;
         return 0;
@@ -832,6 +835,8 @@ int bench_main(int argc, char **argv, const bench_backend *be)
     int rc, nnets = 0;
     bench_config cfgs[BENCH_MAX_NETS];
     const char *paths[BENCH_MAX_NETS];
+    if (bench_logp_wanted(argc, argv))   /* a pattern with its own options */
+        return bench_logp_main(argc, argv, be);
     defaults(&c, be);
     record_command(&c, argc, argv);
     if ((rc = parse_args(&c, argc, argv, 0)))

@@ -22,6 +22,7 @@
 #include "bench/benchdata.h"
 #include "bench/signals.h"
 #include "calibrate/fit.h"
+#include "calibrate/logp_fit.h"
 #include "model/params.h"
 #include "topo/atomicfile.h"
 #include "topo/parse.h"
@@ -62,6 +63,7 @@ typedef struct options {
     const char *lp_opt;            /* the option that fixed lp, for conflicts */
     const char *measure_opt;       /* the first option that only measuring uses */
     char command[2048];
+    const char *logp, *loggopsim;   /* --logp FILE, --loggopsim FILE (issue 13) */
 } options;
 
 static const char usage_text[] =
@@ -108,6 +110,15 @@ static const char usage_text[] =
 "  --preset P          where undetermined parameters come from (current)\n"
 "  --segments N        at most N linear pieces of o(m) (1..4, default 4;\n"
 "                      chosen by BIC)\n"
+"\n"
+"LogP (SPEC.md §11; a file of scibench/mpibench --pattern logp):\n"
+"  --logp FILE         fit piecewise-linear os(m), or(m), g(m) and take L into\n"
+"                      the params file (os_*, or_*, g_*, L_ns keys); with --data,\n"
+"                      also check PP(m)/2 = os(m) + L + or(m) size by size against\n"
+"                      the ping-pong files (without --data nothing is measured:\n"
+"                      o, lp, lf, ls come from --preset, marked so)\n"
+"  --loggopsim FILE    also write L, o, g, G, O as LogGOPSim's options\n"
+"\n"
 "  -o FILE             params file (default data/params/<host>-<backend>.params)\n"
 "  -q, --quiet         no benchmark progress\n"
 "  -h, --help          this text\n"
@@ -122,7 +133,8 @@ static const char usage_text[] =
 "  calibrate\n"
 "  calibrate --ring 8 --all-dst --sizes 64,1024 -o ring8.params\n"
 "  calibrate --backend mpi --np 2 --hostfile hosts\n"
-"  calibrate --data ring2.tsv ring8.tsv torus3x3.tsv --validate ring6.tsv\n";
+"  calibrate --data ring2.tsv ring8.tsv torus3x3.tsv --validate ring6.tsv\n"
+"  calibrate --data ring2.tsv --logp logp.tsv --loggopsim logp.loggopsim\n";
 
 static int usage_error(const char *fmt, ...)
 {
@@ -150,7 +162,7 @@ static int fail(const char *fmt, ...)
 
 enum { O_BACKEND = 256, O_RING, O_TORUS, O_ALLDST, O_SIZES, O_REL, O_MAXT, O_QUICK, O_INJF,
        O_INJS, O_NP, O_HOSTFILE, O_MPIRUN, O_BENCH, O_BENCHOUT, O_DATA, O_VALIDATE, O_STAT,
-       O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS };
+       O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS, O_LOGP, O_LOGGOPSIM };
 
 static const struct option long_options[] = {
     {"backend", 1, NULL, O_BACKEND}, {"ring", 1, NULL, O_RING}, {"torus", 1, NULL, O_TORUS},
@@ -162,6 +174,7 @@ static const struct option long_options[] = {
     {"data", 1, NULL, O_DATA}, {"validate", 1, NULL, O_VALIDATE}, {"stat", 1, NULL, O_STAT},
     {"robust", 0, NULL, O_ROBUST}, {"lp", 1, NULL, O_LP}, {"cable-length", 1, NULL, O_CABLE},
     {"fix", 1, NULL, O_FIX}, {"preset", 1, NULL, O_PRESET}, {"segments", 1, NULL, O_SEGMENTS},
+    {"logp", 1, NULL, O_LOGP}, {"loggopsim", 1, NULL, O_LOGGOPSIM},
     {"quiet", 0, NULL, 'q'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
 
@@ -306,6 +319,8 @@ static int parse_one(options *o, int c, const char *arg)
             return usage_error("--segments '%s': %s, expected 1..4", arg, parse_status_text(st));
         o->fit.max_segments = (int)l;
         return 0;
+    case O_LOGP: o->logp = arg; return 0;
+    case O_LOGGOPSIM: o->loggopsim = arg; return 0;
     case 'q': o->quiet = 1; return 0;
     case 'o': o->out_params = arg; return 0;
     case 'h': fputs(usage_text, stdout); exit(EXIT_SUCCESS);
@@ -340,6 +355,9 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->ndata && o->measure_opt)
         return usage_error("--data and %s: --data fits existing files; %s is for measuring",
                            o->measure_opt, o->measure_opt);
+    if (o->loggopsim && !o->logp)
+        return usage_error("--loggopsim '%s': exports the fit of --logp FILE; give --logp",
+                           o->loggopsim);
     return 0;
 }
 
@@ -790,6 +808,35 @@ static int write_params(const options *o, const fit_result *r, const char *host,
     return 0;
 }
 
+/* --logp: the LogP fit into p (calibrate/logp_fit.c), checked against
+ * the --data files. */
+static int with_logp(const options *o, model_params *p)
+{
+    calibrate_logp_options lo = {o->logp, o->data, o->ndata, o->loggopsim,
+                                 o->fit.max_segments};
+    printf("\n");
+    return calibrate_logp(&lo, p);
+}
+
+/* --logp without --data: o, lp, lf, ls from the preset, marked so. */
+static int logp_only(options *o, const char *host)
+{
+    char path[PATH_MAX];
+    fit_result r;
+    memset(&r, 0, sizeof r);
+    r.params = o->fit.preset;
+    for (int k = 0; k < MODEL_P_COUNT; k++)
+        snprintf(r.params.source[k], sizeof r.params.source[k], "preset %s",
+                 o->fit.preset_name);
+    int rc = calibrate_logp(&(calibrate_logp_options){o->logp, NULL, 0, o->loggopsim,
+                                                      o->fit.max_segments}, &r.params);
+    snprintf(path, sizeof path, "data/params/%s-logp.params", host);
+    if (!rc && (rc = write_params(o, &r, host, o->out_params ? o->out_params : path)) == 0)
+        printf("\nwrote %s (o, lp, lf, ls: preset %s, not measured; give --data PP.tsv to fit"
+               " them)\n", o->out_params ? o->out_params : path, o->fit.preset_name);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -800,6 +847,8 @@ int main(int argc, char **argv)
     if (rc)
         return rc;
     gethostname(host, sizeof host - 1);
+    if (o.logp && !o.ndata)   /* LogP alone: nothing measured, nothing else fitted */
+        return logp_only(&o, host);
     if ((rc = load_validate(&o, &vs)))
         goto out;
     if (!o.ndata) {
@@ -844,6 +893,8 @@ int main(int argc, char **argv)
     }
     if (o.nvalidate)
         rc = validate(&vs, &res.params);
+    if (!rc && o.logp)
+        rc = with_logp(&o, &res.params);
     snprintf(params_path, sizeof params_path, "data/params/%s-%s.params", host, o.backend);
     if (!rc && (rc = write_params(&o, &res, host, o.out_params ? o.out_params : params_path)) == 0)
         printf("\nwrote %s (data: %s%s)\nuse it:  scimodel --params %s --dims 1..4 --nodes 1000\n",

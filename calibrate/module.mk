@@ -2,7 +2,7 @@
 LIB_SRCS += calibrate/fit.c
 TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
-calibrate_SRCS = calibrate/calibrate_main.c bench/signals.c
+calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c bench/signals.c
 TESTS    += tests/test_calibrate.c
 
 # make bench: calibrate's bounded-time figures (issue 14: 10^4 sizes, 10^6 rows)

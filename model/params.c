@@ -19,6 +19,8 @@ const char *const model_param_key[MODEL_P_COUNT] = {
     [MODEL_P_LP] = "lp_ns", [MODEL_P_LF] = "lf_ns", [MODEL_P_LS] = "ls_ns",
 };
 
+const char *const model_logp_key[MODEL_LOGP_COUNT] = {"os", "or", "g"};
+
 /* thesis Table 1 (o at 64 B and its slope, lp for 1 m of cable, lf, ls) and
  * §6.2 (the "enhanced" switch halves ls). */
 static const struct preset {
@@ -40,6 +42,7 @@ void model_params_clear_optional(model_params *p)
     p->fit_chi2_dof = NAN;
     p->links = TOPO_LINKS_UNI;
     p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;
+    memset(&p->logp, 0, sizeof p->logp);
 }
 
 int model_params_preset(const char *name, model_params *p)
@@ -73,6 +76,22 @@ double model_overhead_ns(const model_params *p, double size_bytes)
     return s->ns + s->ns_per_byte * (size_bytes - s->from_bytes);
 }
 
+/* Piecewise linear, as o(m): segment i covers [from_i, from_{i+1}). */
+static double segments_ns(const model_oseg *seg, int n, double size_bytes)
+{
+    int i = 0;
+    while (i + 1 < n && size_bytes >= seg[i + 1].from_bytes)
+        i++;
+    return seg[i].ns + seg[i].ns_per_byte * (size_bytes - seg[i].from_bytes);
+}
+
+double model_logp_ns(const model_params *p, model_logp_q q, double size_bytes)
+{
+    if (!p->logp.present || p->logp.segments[q] < 1)
+        return NAN;
+    return segments_ns(p->logp.seg[q], p->logp.segments[q], size_bytes);
+}
+
 /* ---- reader --------------------------------------------------------------- */
 
 /* Where a numeric key's value goes; `seen` catches duplicates. */
@@ -85,13 +104,16 @@ typedef struct key_slot {
     int seen;
 } key_slot;
 
-#define MAX_SLOTS (7 + 2 * MODEL_P_COUNT + 1 + 3 * MODEL_MAX_OSEG + 2 + 2)
+/* LogP: L_ns, and per quantity <q>_segments and 3 keys a segment */
+#define LOGP_SLOTS (1 + MODEL_LOGP_COUNT * (1 + 3 * MODEL_MAX_OSEG))
+#define MAX_SLOTS (7 + 2 * MODEL_P_COUNT + 1 + 3 * MODEL_MAX_OSEG + 2 + 2 + LOGP_SLOTS)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
     int count;
     double o_segments;
     char links[8];         /* `links = "uni" | "bi"` (SPEC.md §7) */
+    double logp_segments[MODEL_LOGP_COUNT];
 } reader;
 
 static void add_slot(reader *r, const char *name, double *value, char *str,
@@ -104,6 +126,27 @@ static void add_slot(reader *r, const char *name, double *value, char *str,
     s->string_len = len;
     s->required = required;
     s->seen = 0;
+}
+
+/* The optional LogP keys (calibrate --logp). */
+static void build_logp_slots(reader *r, model_params *p)
+{
+    char name[40];
+    add_slot(r, "L_ns", &p->logp.L_ns, NULL, 0, 0);
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++) {
+        const char *k = model_logp_key[q];
+        snprintf(name, sizeof name, "%s_segments", k);
+        add_slot(r, name, &r->logp_segments[q], NULL, 0, 0);
+        for (int i = 0; i < MODEL_MAX_OSEG; i++) {
+            model_oseg *sg = &p->logp.seg[q][i];
+            snprintf(name, sizeof name, "%s_seg%d_from_bytes", k, i + 1);
+            add_slot(r, name, &sg->from_bytes, NULL, 0, 0);
+            snprintf(name, sizeof name, "%s_seg%d_ns", k, i + 1);
+            add_slot(r, name, &sg->ns, NULL, 0, 0);
+            snprintf(name, sizeof name, "%s_seg%d_ns_per_byte", k, i + 1);
+            add_slot(r, name, &sg->ns_per_byte, NULL, 0, 0);
+        }
+    }
 }
 
 static void build_slots(reader *r, model_params *p)
@@ -135,6 +178,7 @@ static void build_slots(reader *r, model_params *p)
     }
     add_slot(r, "links", NULL, r->links, sizeof r->links, 0);
     add_slot(r, "link_bw_bytes_per_ns", &p->link_bw_bytes_per_ns, NULL, 0, 0);
+    build_logp_slots(r, p);
 }
 
 static key_slot *find_slot(reader *r, const char *name)
@@ -289,6 +333,44 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
     return 0;
 }
 
+/* LogP keys: all of L_ns and the three <q>_segments with their segments,
+ * or none. */
+static int finish_logp(reader *r, model_params *p, long lines, model_params_error *err)
+{
+    char name[40];
+    int any = find_slot(r, "L_ns")->seen;
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++) {
+        snprintf(name, sizeof name, "%s_segments", model_logp_key[q]);
+        any |= find_slot(r, name)->seen;
+    }
+    if (!any)
+        return 0;
+    if (!find_slot(r, "L_ns")->seen)
+        return fail(err, lines, "missing key 'L_ns' (LogP keys)%s", "");
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++) {
+        const char *k = model_logp_key[q];
+        snprintf(name, sizeof name, "%s_segments", k);
+        double n = r->logp_segments[q];
+        if (!find_slot(r, name)->seen)
+            return fail(err, lines, "missing key '%s' (LogP keys)", name);
+        if (n != floor(n) || n < 1 || n > MODEL_MAX_OSEG)
+            return fail(err, lines, "%s must be 1..4", name);
+        p->logp.segments[q] = (int)n;
+        for (int i = 0; i < p->logp.segments[q]; i++) {
+            static const char *const part[] = {"from_bytes", "ns", "ns_per_byte"};
+            for (int j = 0; j < 3; j++) {
+                snprintf(name, sizeof name, "%s_seg%d_%s", k, i + 1, part[j]);
+                if (!find_slot(r, name)->seen)
+                    return fail(err, lines, "missing key '%s' (LogP segments)", name);
+            }
+            if (i && p->logp.seg[q][i].from_bytes <= p->logp.seg[q][i - 1].from_bytes)
+                return fail(err, lines, "%s segments' from_bytes not increasing", k);
+        }
+    }
+    p->logp.present = 1;
+    return 0;
+}
+
 /* Cross-key checks once the whole file is read. */
 static int finish(reader *r, model_params *p, long lines, model_params_error *err)
 {
@@ -297,6 +379,9 @@ static int finish(reader *r, model_params *p, long lines, model_params_error *er
             return fail(err, lines, "missing required key '%s'", r->slot[i].name);
     if (find_slot(r, "links")->seen)
         topo_links_parse(r->links, &p->links);   /* checked in read_line */
+    int rc = finish_logp(r, p, lines, err);
+    if (rc)
+        return rc;
     if (!find_slot(r, "o_segments")->seen)
         return 0;
     double k = r->o_segments;
@@ -376,6 +461,23 @@ static void write_comments(FILE *fp, const char *comments)
     }
 }
 
+/* LogP keys (SPEC.md §11), when present. */
+static void write_logp(FILE *fp, const model_logp *l)
+{
+    if (!l->present)
+        return;
+    fprintf(fp, "# LogP (calibrate --logp): os(m), or(m), g(m) piecewise linear like o(m)\n"
+                "L_ns = %.10g\n", l->L_ns);
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++) {
+        const char *k = model_logp_key[q];
+        fprintf(fp, "%s_segments = %d\n", k, l->segments[q]);
+        for (int i = 0; i < l->segments[q]; i++)
+            fprintf(fp, "%s_seg%d_from_bytes = %.10g\n%s_seg%d_ns = %.10g\n"
+                        "%s_seg%d_ns_per_byte = %.10g\n", k, i + 1, l->seg[q][i].from_bytes, k,
+                    i + 1, l->seg[q][i].ns, k, i + 1, l->seg[q][i].ns_per_byte);
+    }
+}
+
 int model_params_write(const char *path, const model_params *p, const char *comments)
 {
     atomic_file af;
@@ -413,5 +515,6 @@ int model_params_write(const char *path, const model_params *p, const char *comm
         fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);
     if (!isnan(p->fit_chi2_dof))
         fprintf(fp, "fit_chi2_dof = %.8g\n", p->fit_chi2_dof);
+    write_logp(fp, &p->logp);
     return atomic_file_commit(&af);
 }

@@ -27,6 +27,20 @@ typedef struct model_oseg {
     double ns_per_byte;    /* slope on the segment */
 } model_oseg;
 
+/* LogP parameters (SPEC.md §11, calibrate --logp): L and piecewise-linear
+ * os(m), or(m), g(m), each segment as model_oseg.  Keys L_ns,
+ * <q>_segments, <q>_seg<i>_from_bytes, <q>_seg<i>_ns, <q>_seg<i>_ns_per_byte
+ * for q = os, or, g. */
+typedef enum model_logp_q { MODEL_LOGP_OS = 0, MODEL_LOGP_OR, MODEL_LOGP_G, MODEL_LOGP_COUNT } model_logp_q;
+extern const char *const model_logp_key[MODEL_LOGP_COUNT];   /* "os", "or", "g" */
+
+typedef struct model_logp {
+    int present;                 /* 0: the file has no LogP keys */
+    double L_ns;
+    int segments[MODEL_LOGP_COUNT];
+    model_oseg seg[MODEL_LOGP_COUNT][MODEL_MAX_OSEG];
+} model_logp;
+
 typedef struct model_params {
     double o0_ns, o1_ns_per_byte, mref_bytes, lp_ns, lf_ns, ls_ns;
 
@@ -51,6 +65,8 @@ typedef struct model_params {
     double link_bw_bytes_per_ns;
 
     char name[256];   /* "preset current" or the file name, for reports */
+
+    model_logp logp;  /* optional (calibrate --logp) */
 } model_params;
 
 /* Default link bandwidth: IEEE 1596 SCI, 1 GB/s = 1 byte/ns (SPEC.md §9). */
@@ -71,6 +87,9 @@ void model_params_clear_optional(model_params *p);
 /* o(m) in ns for a message of size_bytes (the segments if any, else
  * o0 + o1 (m - mref)). */
 double model_overhead_ns(const model_params *p, double size_bytes);
+
+/* os(m), or(m) or g(m) in ns from p->logp (which present). */
+double model_logp_ns(const model_params *p, model_logp_q q, double size_bytes);
 
 /* Why a params file was rejected. */
 typedef struct model_params_error {

@@ -3,6 +3,7 @@
 # given, a bench TSV and a params file).  Called by `make plots`.
 #
 #   plots.sh OUTDIR SCIMODEL [PARAMS] [BENCH]
+#   LOGP="a.tsv b.tsv" plots.sh ...   LogP files for the logp figure
 #
 # Fails (exit 1) if gnuplot fails or prints anything on stderr: a warning
 # usually means a figure that silently lost data.
@@ -88,6 +89,15 @@ if [ -n "$bench" ] && [ -n "$params" ]; then
         gp calibration.gp "data='$bench'; params='$params'; out='$out/calibration-$name'; term='$term'"
         written+=("$out/calibration-$name.$term")
         [ -f "$out/calibration-$name-hops.$term" ] && written+=("$out/calibration-$name-hops.$term")
+    done
+fi
+# LogP figure (issue 13): LOGP="a.tsv b.tsv" (one panel per file), else
+# the committed samples in data/sample/logp-*.tsv
+logp=${LOGP:-$(ls "$here"/../data/sample/logp-*.tsv 2>/dev/null | tr '\n' ' ')}
+if [ -n "${logp// /}" ]; then
+    for term in png svg; do
+        gp logp.gp "files='$logp'; out='$out/logp'; term='$term'"
+        written+=("$out/logp.$term")
     done
 fi
 printf '%s\n' "${written[@]}"

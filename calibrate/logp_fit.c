@@ -1,0 +1,215 @@
+/* logp_fit: calibrate --logp, the LogP fit, identity check and export. */
+#include "calibrate/logp_fit.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "bench/benchdata.h"
+#include "bench/logpdata.h"
+#include "calibrate/fit.h"
+#include "topo/atomicfile.h"
+
+/* A standard error is never taken below 0.1% of the value or 0.01 ns (as
+ * calibrate's ping-pong points): no point gets an infinite weight. */
+#define SIGMA_FLOOR_FRACTION 1e-3
+#define SIGMA_FLOOR_NS 0.01
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("calibrate: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 1;
+}
+
+static double row_value(const logp_row *r, int q, double *ci)
+{
+    *ci = q == MODEL_LOGP_OS ? r->os_ci_ns : q == MODEL_LOGP_OR ? r->or_ci_ns : r->g_ci_ns;
+    return q == MODEL_LOGP_OS ? r->os_ns : q == MODEL_LOGP_OR ? r->or_ns : r->g_ns;
+}
+
+/* One quantity as the o(m) fit sees it: y = 2 o(m) with o = the quantity,
+ * no links, forwards or switches (their parameters fixed at 0), sigma
+ * from the confidence half-width at level conf. */
+static int fit_quantity(const logp_data *d, int q, double conf, int max_segments,
+                        model_oseg *seg, int *nseg)
+{
+    fit_point *pts = calloc((size_t)d->count, sizeof *pts);
+    fit_options opt;
+    fit_result res;
+    double z = gsl_cdf_ugaussian_Pinv(0.5 + conf / 2), ci;
+    if (!pts)
+        return -1;
+    for (long i = 0; i < d->count; i++) {
+        double v = row_value(&d->rows[i], q, &ci);
+        pts[i] = (fit_point){.size_bytes = (double)d->rows[i].size_bytes, .y_ns = 2 * v,
+                             .sigma_ns = fmax(2 * ci / z, fmax(SIGMA_FLOOR_FRACTION * 2 * v,
+                                                               SIGMA_FLOOR_NS))};
+    }
+    fit_options_default(&opt);
+    for (int k = MODEL_P_LP; k <= MODEL_P_LS; k++) {
+        opt.fixed[k] = 1;
+        opt.fixed_value[k] = 0;
+    }
+    opt.max_segments = max_segments;
+    int rc = fit_run(pts, (size_t)d->count, &opt, &res);
+    if (rc == 0) {
+        const model_params *f = &res.params;
+        if (f->o_segments > 0) {
+            *nseg = f->o_segments;
+            memcpy(seg, f->oseg, (size_t)f->o_segments * sizeof *seg);
+        } else {   /* one line o0 + o1 (m - mref), from the smallest size */
+            double m0 = pts[0].size_bytes;
+            for (long i = 1; i < d->count; i++)
+                m0 = fmin(m0, pts[i].size_bytes);
+            *nseg = 1;
+            seg[0] = (model_oseg){m0, f->o0_ns + f->o1_ns_per_byte * (m0 - f->mref_bytes),
+                                  f->o1_ns_per_byte};
+        }
+    }
+    fit_result_free(&res);
+    free(pts);
+    return rc;
+}
+
+static void print_fit(const logp_data *d, const char *path, const model_params *p, double raw_L)
+{
+    const char *v = bench_data_header(&d->hdr, "variant");
+    const char *b = bench_data_header(&d->hdr, "backend");
+    printf("calibrate: LogP from %s (backend %s, variant %s, %ld sizes, confidence %s)\n\n", path,
+           b ? b : "?", v ? v : "?", d->count,
+           bench_data_header(&d->hdr, "confidence") ? bench_data_header(&d->hdr, "confidence")
+                                                    : "?");
+    printf("  L = %.1f ns", p->logp.L_ns);
+    if (raw_L < 0)
+        printf("  (the file's L_ns %.1f is negative: os + or exceed half the smallest round"
+               " trip, the overheads overlap with the wire; held at 0)", raw_L);
+    printf("\n  %-4s %7s %10s %12s %12s\n", "", "segment", "from (B)", "ns at from", "ns/B");
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++)
+        for (int i = 0; i < p->logp.segments[q]; i++)
+            printf("  %-4s %7d %10.0f %12.1f %12.4f\n", model_logp_key[q], i + 1,
+                   p->logp.seg[q][i].from_bytes, p->logp.seg[q][i].ns,
+                   p->logp.seg[q][i].ns_per_byte);
+}
+
+/* The same run's round trip against os + L + or, size by size. */
+static void print_self_check(const logp_data *d, double L)
+{
+    printf("\nidentity RTT(m)/2 = os(m) + L + or(m), the LogP run's own m-byte round trips:\n"
+           "  %8s %12s %14s %8s\n", "size", "rtt/2 (ns)", "os+L+or (ns)", "diff");
+    for (long i = 0; i < d->count; i++) {
+        const logp_row *r = &d->rows[i];
+        double sum = r->os_ns + L + r->or_ns, half = r->rtt_ns / 2;
+        printf("  %8ld %12.1f %14.1f %7.1f%%\n", r->size_bytes, half, sum,
+               half > 0 ? 100 * (sum - half) / half : 0);
+    }
+}
+
+/* Against ping-pong files: each 1-hop pp point (mean) whose size the LogP
+ * file has. */
+static int print_pp_check(const calibrate_logp_options *o, const logp_data *d, double L)
+{
+    for (int f = 0; f < o->npp; f++) {
+        bench_data pp;
+        bench_read_error err;
+        int rc = bench_data_read(o->pp_paths[f], &pp, &err);
+        if (rc && err.line > 0)
+            return fail("%s:%ld: %s", o->pp_paths[f], err.line, err.msg);
+        if (rc)
+            return fail("'%s': %s", o->pp_paths[f], err.msg);
+        printf("\nidentity PP(m)/2 = os(m) + L + or(m) against %s (ping-pong means, 1 hop):\n"
+               "  %8s %12s %14s %8s\n", o->pp_paths[f], "size", "PP/2 (ns)", "os+L+or (ns)",
+               "diff");
+        long matched = 0;
+        for (long i = 0; i < pp.count; i++) {
+            const bench_point *pt = &pp.points[i];
+            const logp_row *r = logp_data_find(d, pt->size_bytes);
+            if (strcmp(pt->pattern, "pp") || pt->hops != 1 || pt->rhops != 1 || !r)
+                continue;
+            double sum = r->os_ns + L + r->or_ns;
+            printf("  %8ld %12.1f %14.1f %7.1f%%\n", pt->size_bytes, pt->mean_ns, sum,
+                   100 * (sum - pt->mean_ns) / pt->mean_ns);
+            matched++;
+        }
+        if (!matched)
+            printf("  (no 1-hop ping-pong point at a size of the LogP file)\n");
+        bench_data_free(&pp);
+    }
+    return 0;
+}
+
+/* LogGOPSim (Hoefler et al.): -L -o -g -G -O, integers in ns (ns/B for G
+ * and O).  o: the mean of os(0) and or(0) (LogGOPSim has one overhead);
+ * O: the mean of their slopes on the last segment (large messages); g:
+ * g(0); G: g's slope on its last segment. */
+static int write_loggopsim(const char *path, const char *from, const model_params *p)
+{
+    const model_logp *l = &p->logp;
+    const model_oseg *os = &l->seg[MODEL_LOGP_OS][l->segments[MODEL_LOGP_OS] - 1];
+    const model_oseg *orr = &l->seg[MODEL_LOGP_OR][l->segments[MODEL_LOGP_OR] - 1];
+    const model_oseg *g = &l->seg[MODEL_LOGP_G][l->segments[MODEL_LOGP_G] - 1];
+    double o = (model_logp_ns(p, MODEL_LOGP_OS, 0) + model_logp_ns(p, MODEL_LOGP_OR, 0)) / 2;
+    double O = (os->ns_per_byte + orr->ns_per_byte) / 2, g0 = model_logp_ns(p, MODEL_LOGP_G, 0);
+    atomic_file af;
+    if (atomic_file_open(&af, path))
+        return fail("--loggopsim '%s': %s", path, strerror(errno));
+    fprintf(af.fp, "# LogGOPSim parameters from %s (scitorus calibrate --logp)\n"
+                   "# exact: L %.3f ns, o %.3f ns, g %.3f ns, G %.5f ns/B, O %.5f ns/B\n"
+                   "# (LogGOPSim takes integers: per-byte terms under 0.5 ns/B round to 0)\n"
+                   "-L %.0f -o %.0f -g %.0f -G %.0f -O %.0f\n",
+            from, l->L_ns, o, g0, g->ns_per_byte, O, l->L_ns, o, g0, g->ns_per_byte, O);
+    if (atomic_file_commit(&af))
+        return fail("--loggopsim '%s': %s", path, strerror(errno));
+    printf("\nwrote %s (LogGOPSim: -L %.0f -o %.0f -g %.0f -G %.0f -O %.0f)\n", path, l->L_ns, o,
+           g0, g->ns_per_byte, O);
+    return 0;
+}
+
+int calibrate_logp(const calibrate_logp_options *o, model_params *p)
+{
+    logp_data d;
+    bench_read_error err;
+    int rc = logp_data_read(o->logp_path, &d, &err);
+    if (rc && err.line > 0)
+        return fail("%s:%ld: %s", o->logp_path, err.line, err.msg);
+    if (rc)
+        return fail("--logp '%s': %s", o->logp_path, err.msg);
+    const char *conf_text = bench_data_header(&d.hdr, "confidence");
+    double conf = conf_text ? atof(conf_text) : 0.9;
+    if (!(conf > 0 && conf < 1))
+        conf = 0.9;
+    if (d.count < 2 || !isfinite(d.L_ns)) {
+        logp_data_free(&d);
+        return fail("%s: %s", o->logp_path, d.count < 2 ? "fewer than two sizes: nothing to fit"
+                                                        : "no L_ns header line");
+    }
+    if (d.incomplete)
+        fprintf(stderr, "calibrate: note: %s is marked incomplete; using its %ld finished"
+                        " sizes\n", o->logp_path, d.count);
+    memset(&p->logp, 0, sizeof p->logp);
+    for (int q = 0; q < MODEL_LOGP_COUNT && !rc; q++)
+        if (fit_quantity(&d, q, conf, o->max_segments, p->logp.seg[q], &p->logp.segments[q]))
+            rc = fail("%s: the least-squares fit of %s(m) failed", o->logp_path,
+                      model_logp_key[q]);
+    if (!rc) {
+        p->logp.present = 1;
+        p->logp.L_ns = fmax(d.L_ns, 0);
+        print_fit(&d, o->logp_path, p, d.L_ns);
+        print_self_check(&d, d.L_ns);
+        rc = print_pp_check(o, &d, d.L_ns);
+    }
+    if (!rc && o->loggopsim_path)
+        rc = write_loggopsim(o->loggopsim_path, o->logp_path, p);
+    logp_data_free(&d);
+    return rc;
+}

@@ -1,0 +1,368 @@
+/* Tests for --pattern logp (issue 13): the nonlinearity search on synthetic
+ * curves, recovery of injected os, or and g with both backends, bad input,
+ * and an interrupted run that keeps its finished sizes. */
+#include <fcntl.h>
+#include <math.h>
+
+#include "bench/logp.h"
+#include "bench/logpdata.h"
+#include "tests/runcmd.h"
+
+TestSuite(logp, .timeout = 240);
+
+/* ---- the nonlinearity search on synthetic curves ----------------------- */
+
+typedef double (*curve_fn)(double m);
+
+static double linear(double m) { return 500 + 0.25 * m; }
+/* a knee at 1000 B: the slope goes from 0.25 to 2 ns/B (an eager ->
+ * rendezvous switch, say) */
+static double knee(double m) { return m <= 1000 ? 500 + 0.25 * m : 750 + 2 * (m - 1000); }
+
+static int by_size(const void *a, const void *b)
+{
+    long x = ((const logp_row *)a)->size_bytes, y = ((const logp_row *)b)->size_bytes;
+    return (x > y) - (x < y);
+}
+
+static logp_row row_of(long m, curve_fn os)
+{
+    logp_row r = {.size_bytes = m, .os_ns = os((double)m), .or_ns = 300 + 0.1 * (double)m,
+                  .g_ns = 900 + 0.5 * (double)m, .rtt_ns = 1, .round_trips = 2};
+    return r;
+}
+
+/* Runs the search as the benchmark does: the 2^k sweep 0..65536, then each
+ * size it asks for, until it asks for none.  Returns the inserted sizes. */
+static long search(curve_fn os, long *inserted, long cap)
+{
+    logp_row rows[LOGP_MAX_SIZES];
+    long sizes[LOGP_MAX_SIZES], next, n, extra = 0;
+    n = logp_sweep_sizes(0, 65536, sizes, LOGP_MAX_SIZES);
+    cr_assert_eq(n, 18, "0, 1, 2, ..., 65536");
+    for (long i = 0; i < n; i++)
+        rows[i] = row_of(sizes[i], os);
+    while (logp_next_size(rows, n, LOGP_DEFAULT_MAX_DIFF, LOGP_DEFAULT_EPS, &next)) {
+        cr_assert_lt(extra, cap, "the search did not stop");
+        for (long i = 0; i < n; i++)
+            cr_assert_neq(rows[i].size_bytes, next, "size %ld asked for twice", next);
+        inserted[extra++] = next;
+        rows[n++] = row_of(next, os);
+        qsort(rows, (size_t)n, sizeof *rows, by_size);
+    }
+    return extra;
+}
+
+Test(logp, search_inserts_nothing_on_a_linear_curve)
+{
+    long ins[LOGP_MAX_EXTRA_SIZES];
+    cr_assert_eq(search(linear, ins, LOGP_MAX_EXTRA_SIZES), 0);
+}
+
+Test(logp, search_inserts_sizes_at_a_knee_and_only_there)
+{
+    long ins[LOGP_MAX_EXTRA_SIZES];
+    long n = search(knee, ins, LOGP_MAX_EXTRA_SIZES);
+    cr_assert_geq(n, 2, "%ld sizes inserted", n);
+    long nearest = 1L << 40;
+    for (long i = 0; i < n; i++) {
+        /* the knee lies between the sweep's 512 and 2048 B */
+        cr_assert(ins[i] > 512 && ins[i] < 2048, "inserted %ld B, away from the knee", ins[i]);
+        if (labs(ins[i] - 1000) < labs(nearest - 1000))
+            nearest = ins[i];
+    }
+    /* halving stops at LogP/MPI's smallest interval, max(32 B, eps m) */
+    cr_assert_leq(labs(nearest - 1000), 64, "closest inserted size %ld B", nearest);
+}
+
+Test(logp, sweep_sizes_and_round_trip_cap)
+{
+    long s[LOGP_MAX_SIZES];
+    cr_assert_eq(logp_sweep_sizes(100, 1000, s, LOGP_MAX_SIZES), 5);
+    cr_assert(s[0] == 100 && s[1] == 128 && s[3] == 512 && s[4] == 1000);
+    cr_assert_eq(logp_sweep_sizes(8, 8, s, LOGP_MAX_SIZES), 1);
+    cr_assert_eq(logp_rtt_cap(18, 1024), 72, "LogP/MPI: x4 up to 1 KiB");
+    cr_assert_eq(logp_rtt_cap(18, 65536), 36);
+    cr_assert_eq(logp_rtt_cap(18, 65537), 18);
+}
+
+/* ---- injected delays, both backends ------------------------------------ */
+
+static char dir[] = "/tmp/scitorus-logp-XXXXXX";
+static void setup(void) { run_tmpdir_make(dir); }
+static void teardown(void) { run_tmpdir_remove(dir); }
+
+static const char *file(const char *name)
+{
+    static char path[4][600];
+    static int k;
+    char *p = path[k++ % 4];
+    snprintf(p, sizeof path[0], "%s/%s", dir, name);
+    return p;
+}
+
+static logp_data read_ok(const char *path)
+{
+    logp_data d;
+    bench_read_error e;
+    int rc = logp_data_read(path, &d, &e);
+    cr_assert_eq(rc, 0, "%s:%ld: %s", path, e.line, e.msg);
+    return d;
+}
+
+/* Known costs, in both processes: 40 us in every send, 60 us after every
+ * receive, sends at least 160 us apart (so g = 160 us, above os and or).
+ * Tens of microseconds: the transports' own costs up to 1 KiB (under 1 us
+ * with shared memory, 0.5-2.5 us with Open MPI on this loaded VM) stay
+ * inside 10%. */
+#define OS_NS 40000.0
+#define OR_NS 60000.0
+#define GAP_NS 160000.0
+/* The injected costs are busy-waits on the wall clock: a process that
+ * loses its CPU in a stream stretches it.  On this 2-core VM shared with
+ * builds (load 2.5-3.5) g came out at 1.5-1.9 x the injection in one run
+ * in three at nice 0; the benchmark runs at a higher priority than the
+ * builds (as root; elsewhere nice only warns and runs it as it is). */
+#define NICE_BOOST "-10"
+#define INJ_OS "40000"
+#define INJ_OR "60000"
+#define INJ_GAP "160000"
+
+/* Every size (strict), or every size the benchmark did not flag: on this
+ * shared 2-core VM, Open MPI oversubscribed yields the CPU whenever it
+ * waits, and at some sizes every round trip took 5-12 ms instead of 100 us
+ * (or and g then wide, flagged); at least half the sizes must be clean.  MPI
+ * up to 256 B only: above, os came out 2-4 us over the injection under
+ * load (the eager copy of 832 B is not 4 us unloaded: 0.5 us). */
+static void assert_recovered(const char *path, const char *backend, int strict, long sizes)
+{
+    logp_data d = read_ok(path);
+    long clean = 0;
+    cr_assert_not(d.incomplete);
+    cr_assert_str_eq(bench_data_header(&d.hdr, "backend"), backend);
+    cr_assert_geq(d.count, sizes, "%s: %ld sizes, expected at least %ld", backend, d.count, sizes);
+    for (long i = 0; i < d.count; i++) {
+        const logp_row *r = &d.rows[i];
+        if (!strict && strcmp(r->flag, "ok") != 0)
+            continue;
+        clean++;
+        cr_assert_lt(fabs(r->os_ns - OS_NS), 0.1 * OS_NS, "%s %ld B: os %.0f ns, injected"
+                     " %.0f", backend, r->size_bytes, r->os_ns, OS_NS);
+        cr_assert_lt(fabs(r->or_ns - OR_NS), 0.1 * OR_NS, "%s %ld B: or %.0f ns, injected"
+                     " %.0f", backend, r->size_bytes, r->or_ns, OR_NS);
+        cr_assert_lt(fabs(r->g_ns - GAP_NS), 0.1 * GAP_NS, "%s %ld B: g %.0f ns, injected"
+                     " %.0f", backend, r->size_bytes, r->g_ns, GAP_NS);
+    }
+    cr_assert_geq(2 * clean, d.count, "%s: %ld of %ld sizes clean", backend, clean, d.count);
+    logp_data_free(&d);
+}
+
+Test(logp, shm_recovers_injected_os_or_g, .init = setup, .fini = teardown)
+{
+    const char *out = file("shm.tsv");
+    run_result r = run_cmd("/usr/bin/nice", 120, "-n", NICE_BOOST, run_prog("scibench", 1),
+                           "--pattern", "logp", "--max-size",
+                           "1024", "--inject-os", INJ_OS, "--inject-or", INJ_OR, "--inject-gap",
+                           INJ_GAP, "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    assert_recovered(out, "shm", 1, 12);   /* 0, 1, 2, ..., 1024 */
+    run_free(&r);
+}
+
+Test(logp, mpi_recovers_injected_os_or_g_with_isend_irecv, .init = setup, .fini = teardown)
+{
+    const char *out = file("mpi.tsv");
+    run_result r = run_cmd("/usr/bin/nice", 120, "-n", NICE_BOOST, "/usr/bin/timeout", "100",
+                           "mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                           run_prog("mpibench", 1), "--pattern", "logp", "--max-size", "256",
+                           "--mpi-send", "isend", "--mpi-recv",
+                           "irecv", "--inject-os", INJ_OS, "--inject-or", INJ_OR,
+                           "--inject-gap", INJ_GAP, "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    assert_recovered(out, "mpi", 0, 10);   /* 0, 1, 2, ..., 256 */
+    logp_data d = read_ok(out);
+    cr_assert_str_eq(bench_data_header(&d.hdr, "variant"), "isend/irecv");
+    logp_data_free(&d);
+    run_free(&r);
+}
+
+/* ---- bad input ---------------------------------------------------------- */
+
+Test(logp, usage_errors_name_the_argument)
+{
+    static const char *const cases[][5] = {
+        {"--eps", "0", NULL, NULL, "--eps '0'"},
+        {"--conf", "1.5", NULL, NULL, "--conf '1.5'"},
+        {"--conf", "1", NULL, NULL, "--conf '1'"},
+        {"--max-diff", "-1", NULL, NULL, "--max-diff '-1'"},
+        {"--min-size", "64", "--max-size", "8", "--max-size 8: below --min-size 64"},
+        {"--max-rtt", "1", NULL, NULL, "--max-rtt '1'"},
+        {"--ring", "4", NULL, NULL, "'--ring': not an option of --pattern logp"},
+        {"--mpi-recv", "irecv", NULL, NULL, "--mpi-recv: not an option of scibench"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r = run_cmd(run_prog("scibench", 0), 30, "--pattern", "logp", cases[i][0],
+                               cases[i][1], cases[i][2], cases[i][3], NULL);
+        run_assert_error(&r, 2, cases[i][4], cases[i][4]);
+        run_free(&r);
+    }
+    run_result r = run_cmd("/usr/bin/timeout", 60, "50", "mpirun", "--allow-run-as-root",
+                           "--oversubscribe", "-np", "2", run_prog("mpibench", 1), "--pattern",
+                           "logp", "--mpi-recv", "wait", NULL);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "--mpi-recv 'wait': expected recv or irecv"), "%s", r.err);
+    run_free(&r);
+}
+
+Test(logp, three_ranks_is_a_usage_error)
+{
+    run_result r = run_cmd("/usr/bin/timeout", 60, "50", "mpirun", "--allow-run-as-root",
+                           "--oversubscribe", "-np", "3", run_prog("mpibench", 1), "--pattern",
+                           "logp", NULL);
+    cr_assert_neq(r.status, 0);
+    cr_assert_not_null(strstr(r.err, "needs exactly 2 processes"), "%s", r.err);
+    run_free(&r);
+}
+
+/* ---- an interrupted run keeps its finished sizes; --resume completes it -- */
+
+static pid_t start_slow_run(const char *out, const char *errfile)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 2);
+        int nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        /* 1 ms gaps: each size's streams take tens of milliseconds */
+        execl(run_prog("scibench", 0), "scibench", "--pattern", "logp", "--max-size", "256",
+              "--inject-gap", "1000000", "--max-rtt", "5", "--timeout", "5", "-o", out, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 3000; i++) {
+        char buf[8192] = "";
+        FILE *fp = fopen(errfile, "r");
+        if (fp) {
+            size_t n = fread(buf, 1, sizeof buf - 1, fp);
+            buf[n] = '\0';
+            fclose(fp);
+        }
+        if (strstr(buf, "      1 B: os"))
+            return pid;
+        usleep(10000);
+    }
+    cr_assert_fail("scibench did not finish a size in 30 s");
+    return pid;
+}
+
+Test(logp, sigint_keeps_finished_sizes_and_resume_completes, .init = setup, .fini = teardown)
+{
+    const char *out = file("int.tsv"), *err = file("int.err");
+    pid_t pid = start_slow_run(out, err);
+    kill(pid, SIGINT);
+    cr_assert_eq(run_wait_exit(pid, 20), 1);
+    logp_data d = read_ok(out);
+    cr_assert(d.incomplete);
+    cr_assert_geq(d.count, 2, "sizes 0 and 1 were finished");
+    cr_assert(isfinite(d.L_ns), "L_ns in the header once the smallest size is in");
+    logp_row first = d.rows[1];
+    long before = d.count;
+    logp_data_free(&d);
+
+    run_result r = run_cmd(run_prog("scibench", 0), 200, "--resume", out, "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    d = read_ok(out);
+    cr_assert_not(d.incomplete);
+    cr_assert_geq(d.count, 10, "0..256: 10 sizes (had %ld before resume)", before);
+    const logp_row *again = logp_data_find(&d, first.size_bytes);
+    cr_assert_not_null(again);
+    cr_assert_float_eq(again->os_ns, first.os_ns, 0.05, "a finished size is kept, not redone");
+    cr_assert_float_eq(again->g_ns, first.g_ns, 0.05);
+    logp_data_free(&d);
+    run_free(&r);
+}
+
+/* ---- calibrate --logp --------------------------------------------------- */
+
+#include "model/params.h"
+
+static const char *sample(const char *name)
+{
+    static char path[2][600];
+    static int k;
+    const char *root = getenv("SCITORUS_ROOT");
+    char *p = path[k++ % 2];
+    snprintf(p, sizeof path[0], "%s/%s", root ? root : ".", name);
+    return p;
+}
+
+Test(logp, calibrate_writes_logp_keys_that_params_reads_back, .init = setup, .fini = teardown)
+{
+    const char *params = file("logp.params"), *lgs = file("logp.lgs");
+    const char *in = sample("data/sample/logp-mpi-send-recv.tsv");
+    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--logp", in, "--loggopsim", lgs, "-o",
+                           params, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "identity RTT(m)/2 = os(m) + L + or(m)"), "%s", r.out);
+    model_params p;
+    model_params_error e;
+    cr_assert_eq(model_params_read(params, &p, &e), 0, "%s:%ld: %s", params, e.line, e.msg);
+    cr_assert(p.logp.present);
+    logp_data d = read_ok(in);
+    cr_assert_float_eq(p.logp.L_ns, fmax(d.L_ns, 0), 1e-6);
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++)
+        cr_assert(p.logp.segments[q] >= 1 && p.logp.segments[q] <= MODEL_MAX_OSEG);
+    /* the fitted g(m) follows the measured one at the 2^k sizes above 4 KiB
+     * (the rendezvous regime: a line through them) within 20% */
+    for (long i = 0; i < d.count; i++) {
+        const logp_row *row = &d.rows[i];
+        if (row->size_bytes < 8192 || (row->size_bytes & (row->size_bytes - 1)))
+            continue;
+        double fit = model_logp_ns(&p, MODEL_LOGP_G, (double)row->size_bytes);
+        cr_assert_lt(fabs(fit - row->g_ns), 0.2 * row->g_ns, "g(%ld): fit %.0f, measured %.0f",
+                     row->size_bytes, fit, row->g_ns);
+    }
+    logp_data_free(&d);
+    FILE *fp = fopen(lgs, "r");
+    char text[1024] = "";
+    cr_assert_not_null(fp);
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    text[n] = '\0';
+    fclose(fp);
+    cr_assert_not_null(strstr(text, "\n-L "), "%s", text);
+    cr_assert_not_null(strstr(text, " -o "), "%s", text);
+    cr_assert_not_null(strstr(text, " -G "), "%s", text);
+    run_free(&r);
+}
+
+Test(logp, calibrate_rejects_the_wrong_kind_of_file)
+{
+    const char *logp = sample("data/sample/logp-shm.tsv");
+    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--data", logp, "-o", "/dev/null",
+                           NULL);
+    run_assert_error(&r, 1, "fit it with calibrate --logp", "a LogP file to --data");
+    run_free(&r);
+    r = run_cmd(run_prog("calibrate", 0), 60, "--logp", sample("tests/fixtures/plots/ring2.tsv"),
+                "-o", "/dev/null", NULL);
+    run_assert_error(&r, 1, "not a LogP file", "a ping-pong file to --logp");
+    run_free(&r);
+    r = run_cmd(run_prog("calibrate", 0), 60, "--loggopsim", "x.lgs", NULL);
+    run_assert_error(&r, 2, "--loggopsim 'x.lgs'", "--loggopsim without --logp");
+    run_free(&r);
+}
+
+Test(logp, params_reader_wants_every_logp_key_or_none, .init = setup, .fini = teardown)
+{
+    const char *path = file("half.params");
+    FILE *fp = fopen(path, "w");
+    cr_assert_not_null(fp);
+    fputs("o0_ns = 1\no1_ns_per_byte = 0\nmref_bytes = 64\nlp_ns = 7\nlf_ns = 60\nls_ns = 670\n"
+          "L_ns = 80\nos_segments = 1\nos_seg1_from_bytes = 0\nos_seg1_ns = 10\n"
+          "os_seg1_ns_per_byte = 0\n", fp);
+    fclose(fp);
+    model_params p;
+    model_params_error e;
+    cr_assert_eq(model_params_read(path, &p, &e), -2);
+    cr_assert_not_null(strstr(e.msg, "or_segments"), "%s", e.msg);
+}
