@@ -97,7 +97,8 @@ static const char usage_text[] =
 "  --lp NS             fix lp (propagation per link)\n"
 "  --cable-length M    fix lp from the cable: M metres at c/2 (default 1 m =\n"
 "                      6.67 ns)\n"
-"  --fix K=V[,K=V]     fix lp, lf or ls, e.g. --fix lf=60,ls=670\n"
+
+"  --fix K=V[,K=V]     fix lp, lf, ls or lb, e.g. --fix lf=60,ls=670,lb=0\n"
 "  --preset P          where undetermined parameters come from (current)\n"
 "  --segments N        at most N linear pieces of o(m) (1..4, default 4;\n"
 "                      chosen by BIC)\n"
@@ -159,7 +160,8 @@ static const struct option long_options[] = {
 static int parse_fix(options *o, const char *arg)
 {
     static const struct { const char *key; model_param_id id; } keys[] = {
-        {"lp", MODEL_P_LP}, {"lf", MODEL_P_LF}, {"ls", MODEL_P_LS}};
+        {"lp", MODEL_P_LP}, {"lf", MODEL_P_LF}, {"ls", MODEL_P_LS}, {"lb", MODEL_P_LB}};
+    const size_t nkeys = sizeof keys / sizeof keys[0];
     char copy[256], *save = NULL;
     if (strlen(arg) >= sizeof copy)
         return usage_error("--fix '%.40s...': too long", arg);
@@ -170,10 +172,10 @@ static int parse_fix(options *o, const char *arg)
         if (!eq)
             return usage_error("--fix '%s': expected K=V pairs like lf=60", arg);
         *eq = '\0';
-        while (k < 3 && strcmp(t, keys[k].key) != 0)
+        while (k < nkeys && strcmp(t, keys[k].key) != 0)
             k++;
-        if (k == 3)
-            return usage_error("--fix '%s': '%s' is not lp, lf or ls", arg, t);
+        if (k == nkeys)
+            return usage_error("--fix '%s': '%s' is not lp, lf, ls or lb", arg, t);
         double v;
         parse_status st = parse_double(eq + 1, 0, 1e9, &v);
         if (st)
@@ -284,6 +286,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->backend = "shm";
     o->cable_m = FIT_DEFAULT_CABLE_M;
     fit_options_default(&o->fit);
+    o->fit.fixed[MODEL_P_LB] = 0;   /* SPEC.md §6: measured where the data allows */
     record_command(o, argc, argv);
     while ((c = getopt_long(argc, argv, "o:qh", long_options, NULL)) != -1)
         if ((rc = parse_one(o, c, optarg)))
@@ -568,6 +571,11 @@ static void explain(const options *o, const pointset *ps, const fit_result *r)
                    all_zero(ps, 1) ? "no path switches dimension: measure a torus"
                                    : "not separable here", preset);
     }
+    if (!r->measured[MODEL_P_LB] && !o->fit.fixed[MODEL_P_LB])
+        printf("  lb: needs multi-hop data at two or more sizes; taken as %g (cut-through, as"
+               " preset %s)\n", r->params.lb_ns_per_byte, preset);
+    else if (r->measured[MODEL_P_LB])
+        printf("  lb: measured (the relays' cost per byte, store and forward)\n");
     if (r->lp_lf_collinear && r->measured[MODEL_P_LF])
         printf("  lp and lf are collinear in this data (on a ring F = H - 1): lp is fixed at"
                " %.3g ns, so lf absorbs any error in lp\n", r->params.lp_ns);
@@ -582,12 +590,13 @@ static void explain(const options *o, const pointset *ps, const fit_result *r)
 static void print_params(const options *o, const pointset *ps, const fit_result *r)
 {
     const model_params *p = &r->params;
-    const double v[MODEL_P_COUNT] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns, p->lf_ns, p->ls_ns};
+    const double v[MODEL_P_ALL] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns, p->lf_ns, p->ls_ns,
+                                     p->lb_ns_per_byte};
     printf("calibrate: %zu points, statistic %s, %s fit\n\n", ps->n,
            o->stat == STAT_MIN ? "min" : o->stat == STAT_MEDIAN ? "median" : "mean",
            o->fit.robust ? "robust (bisquare)" : "weighted least-squares");
     printf("  %-16s %12s  %-12s %s\n", "parameter", "value", "std. error", "source");
-    for (int k = 0; k < MODEL_P_COUNT; k++) {
+    for (int k = 0; k < MODEL_P_ALL; k++) {
         char err[32] = "";
         if (!isnan(p->err[k]))
             snprintf(err, sizeof err, "+- %.3g", p->err[k]);

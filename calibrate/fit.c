@@ -15,12 +15,12 @@
 #define FIT_RANK_TOL 1e-9
 /* A parameter with a null-vector component above this is undetermined. */
 #define FIT_NULL_COMPONENT 1e-6
-#define NET 3   /* network parameters lp, lf, ls */
+#define NET 4   /* network parameters lp, lf, ls, lb */
 /* Distinct sizes per o(m) segment: two would fit a segment exactly and let
  * noise buy extra segments; three leave each segment a residual. */
 #define MIN_SIZES_PER_SEGMENT 3
 
-static const model_param_id net_id[NET] = {MODEL_P_LP, MODEL_P_LF, MODEL_P_LS};
+static const model_param_id net_id[NET] = {MODEL_P_LP, MODEL_P_LF, MODEL_P_LS, MODEL_P_LB};
 
 void fit_options_default(fit_options *opt)
 {
@@ -31,6 +31,12 @@ void fit_options_default(fit_options *opt)
     opt->max_segments = MODEL_MAX_OSEG;
     opt->fixed[MODEL_P_LP] = 1;
     opt->fixed_value[MODEL_P_LP] = fit_lp_from_cable(FIT_DEFAULT_CABLE_M);
+    /* The thesis's model is cut-through (lb = 0, as every preset); a caller
+     * that fits store-and-forward relays (calibrate) frees it.  On the
+     * thesis's own data a free lb costs the other parameters precision:
+     * with 1% noise o1's standard error grows from 0.048 to 0.076 ns/B. */
+    opt->fixed[MODEL_P_LB] = 1;
+    opt->fixed_value[MODEL_P_LB] = 0;
 }
 
 double fit_lp_from_cable(double metres)
@@ -38,14 +44,17 @@ double fit_lp_from_cable(double metres)
     return metres / (FIT_SPEED_OF_LIGHT_M_PER_S * FIT_CABLE_VELOCITY_FACTOR) * 1e9;
 }
 
+/* The design-matrix column of network parameter k: Hm, Fm, Sm, and for lb
+ * (SPEC.md §6) the relays' bytes (Fm + Sm) m. */
 static double net_x(const fit_point *pt, int k)
 {
-    return k == 0 ? pt->hm : k == 1 ? pt->fm : pt->sm;
+    return k == 0 ? pt->hm : k == 1 ? pt->fm : k == 2 ? pt->sm
+                                              : (pt->fm + pt->sm) * pt->size_bytes;
 }
 
 static double net_value(const model_params *p, int k)
 {
-    return k == 0 ? p->lp_ns : k == 1 ? p->lf_ns : p->ls_ns;
+    return k == 0 ? p->lp_ns : k == 1 ? p->lf_ns : k == 2 ? p->ls_ns : p->lb_ns_per_byte;
 }
 
 double fit_predict_ns(const model_params *p, const fit_point *pt)
@@ -107,7 +116,7 @@ static int null_columns(const fit_point *pts, size_t n, double mref, const int *
 static int decide_network(const fit_point *pts, size_t n, const fit_options *opt, int *free_net,
                           fit_result *res)
 {
-    int all[NET] = {1, 1, 1}, und[2 + NET], p, rc;
+    int all[NET] = {1, 1, 1, 1}, und[2 + NET], p, rc;
     /* diagnostic: with every network parameter free, are lp and lf apart? */
     if ((rc = null_columns(pts, n, opt->mref_bytes, all, und, &p)))
         return rc;
@@ -166,8 +175,10 @@ static int o_cols_before(const design *d, int j)
 
 static int design_cols(const design *d)
 {
-    return o_cols_before(d, 2 * d->segments) + d->free_net[0] + d->free_net[1] +
-           d->free_net[2];
+    int cols = o_cols_before(d, 2 * d->segments);
+    for (int k = 0; k < NET; k++)
+        cols += d->free_net[k];
+    return cols;
 }
 
 /* Position in the solution vector of o column j, or -1 when held at 0. */
@@ -403,8 +414,9 @@ static void clamp_one(fit_result *res, const char *name, double *v, double err)
 static void clamp_negatives(fit_result *res)
 {
     model_params *p = &res->params;
-    double *v[MODEL_P_COUNT] = {&p->o0_ns, &p->o1_ns_per_byte, &p->lp_ns, &p->lf_ns, &p->ls_ns};
-    for (int k = 0; k < MODEL_P_COUNT; k++)
+    double *v[MODEL_P_ALL] = {&p->o0_ns, &p->o1_ns_per_byte, &p->lp_ns, &p->lf_ns, &p->ls_ns,
+                                &p->lb_ns_per_byte};
+    for (int k = 0; k < MODEL_P_ALL; k++)
         if (res->measured[k])
             clamp_one(res, model_param_key[k], v[k], p->err[k]);
     for (int i = 0; i < p->o_segments; i++) {
@@ -424,7 +436,7 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
     double mref = opt->mref_bytes;
     int dof = (int)n - design_cols(d);
     double scale = dof > 0 && sol->chi2 / dof > 1 ? sol->chi2 / dof : 1;
-    double *net[NET] = {&p->lp_ns, &p->lf_ns, &p->ls_ns};
+    double *net[NET] = {&p->lp_ns, &p->lf_ns, &p->ls_ns, &p->lb_ns_per_byte};
 
     memset(p, 0, sizeof *p);
     model_params_clear_optional(p);

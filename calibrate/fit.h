@@ -1,6 +1,6 @@
 /* fit: the calibration fitter (SPEC.md §4).  Each measured ping-pong point
- * is one equation of a linear model in (o(m), lp, lf, ls):
- *     y = 2 o(m) + Hm lp + Fm lf + Sm ls,
+ * is one equation of a linear model in (o(m), lp, lf, ls, lb):
+ *     y = 2 o(m) + Hm lp + Fm lf + Sm ls + (Fm + Sm) m lb,
  * Hm, Fm, Sm the means of request and response counts, o(m) piecewise
  * linear in m (one segment = the thesis's o0 + o1 (m - mref)).  Weighted
  * least squares with GSL, identifiability from the SVD of the design
@@ -30,9 +30,12 @@ typedef struct fit_point {
 
 typedef struct fit_options {
     /* Parameters held fixed (not fitted), by model_param_id; value in
-     * fixed_value.  MODEL_P_O0/O1 cannot be fixed (o(m) is always fitted). */
-    int fixed[MODEL_P_COUNT];
-    double fixed_value[MODEL_P_COUNT];
+     * fixed_value.  MODEL_P_O0/O1 cannot be fixed (o(m) is always fitted).
+     * fit_options_default fixes lp (the cable) and lb = 0 (cut-through,
+     * the thesis's model); clear fixed[MODEL_P_LB] to fit the relays'
+     * per-byte cost (SPEC.md §6). */
+    int fixed[MODEL_P_ALL];
+    double fixed_value[MODEL_P_ALL];
     model_params preset;     /* fills what the data cannot determine */
     char preset_name[32];
     double mref_bytes;       /* 64 */
@@ -42,7 +45,7 @@ typedef struct fit_options {
 
 typedef struct fit_result {
     model_params params;             /* values, err, source, segments, fit_r2/chi2 */
-    int measured[MODEL_P_COUNT];     /* 1 where the data determined the value */
+    int measured[MODEL_P_ALL];     /* 1 where the data determined the value */
     int lp_lf_collinear;             /* the data alone cannot separate lp and lf */
     int segments;
     double chi2, chi2_dof, r2;

@@ -21,7 +21,10 @@ typedef struct model_avg_counts {
 } model_avg_counts;
 
 /* Latency of one route with H links, F forwards and S switches (real
- * numbers: calibrate passes request/response means) for an m-byte message: 2 o(m) + H lp + F lf + S ls (thesis eqs. 1-9). */
+ * numbers: calibrate passes request/response means) for an m-byte message:
+ * 2 o(m) + H lp + F lf + S ls (thesis eqs. 1-9) + (F + S) m lb (SPEC.md §6,
+ * store and forward; 0 for cut-through).  Every other latency here (point
+ * to point, averages, continuous forms, crossovers) is built on it. */
 double model_route_ns(const model_params *p, double size_bytes, double links,
                       double forwards, double switches);
 

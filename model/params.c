@@ -12,9 +12,10 @@
 #include "topo/atomicfile.h"
 #include "topo/parse.h"
 
-const char *const model_param_key[MODEL_P_COUNT] = {
+const char *const model_param_key[MODEL_P_ALL] = {
     [MODEL_P_O0] = "o0_ns", [MODEL_P_O1] = "o1_ns_per_byte",
     [MODEL_P_LP] = "lp_ns", [MODEL_P_LF] = "lf_ns", [MODEL_P_LS] = "ls_ns",
+    [MODEL_P_LB] = "lb_ns_per_byte",
 };
 
 /* thesis Table 1 (o at 64 B and its slope, lp for 1 m of cable, lf, ls) and
@@ -30,7 +31,7 @@ static const struct preset {
 void model_params_clear_optional(model_params *p)
 {
     p->o_segments = 0;
-    for (int i = 0; i < MODEL_P_COUNT; i++) {
+    for (int i = 0; i < MODEL_P_ALL; i++) {
         p->err[i] = NAN;
         p->source[i][0] = '\0';
     }
@@ -81,7 +82,7 @@ typedef struct key_slot {
     int seen;
 } key_slot;
 
-#define MAX_SLOTS (7 + 2 * MODEL_P_COUNT + 1 + 3 * MODEL_MAX_OSEG + 2)
+#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 1 + 3 * MODEL_MAX_OSEG + 2)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
@@ -111,7 +112,8 @@ static void build_slots(reader *r, model_params *p)
     add_slot(r, "lp_ns", &p->lp_ns, NULL, 0, 1);
     add_slot(r, "lf_ns", &p->lf_ns, NULL, 0, 1);
     add_slot(r, "ls_ns", &p->ls_ns, NULL, 0, 1);
-    for (int i = 0; i < MODEL_P_COUNT; i++) {
+    add_slot(r, "lb_ns_per_byte", &p->lb_ns_per_byte, NULL, 0, 0);   /* SPEC.md §6 */
+    for (int i = 0; i < MODEL_P_ALL; i++) {
         snprintf(name, sizeof name, "%s_err", model_param_key[i]);
         add_slot(r, name, &p->err[i], NULL, 0, 0);
         snprintf(name, sizeof name, "%s_source", model_param_key[i]);
@@ -302,19 +304,22 @@ static void write_comments(FILE *fp, const char *comments)
 int model_params_write(const char *path, const model_params *p, const char *comments)
 {
     atomic_file af;
-    const double value[MODEL_P_COUNT] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns,
-                                         p->lf_ns, p->ls_ns};
+    const double value[MODEL_P_ALL] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns,
+                                         p->lf_ns, p->ls_ns, p->lb_ns_per_byte};
     if (atomic_file_open(&af, path) != 0)
         return -1;
     FILE *fp = af.fp;
     fprintf(fp, "# scitorus params (SPEC.md §4); gnuplot: load \"<this file>\"\n");
     write_comments(fp, comments);
-    for (int i = 0; i < MODEL_P_COUNT; i++) {
+    for (int i = 0; i < MODEL_P_ALL; i++) {
+        /* lb is optional: a cut-through file nobody fitted stays as it was */
+        if (i == MODEL_P_LB && value[i] == 0 && !p->source[i][0] && isnan(p->err[i]))
+            continue;
         fprintf(fp, "%s = %.10g\n", model_param_key[i], value[i]);
         if (i == MODEL_P_O1)
             fprintf(fp, "mref_bytes = %.10g\n", p->mref_bytes);
     }
-    for (int i = 0; i < MODEL_P_COUNT; i++) {
+    for (int i = 0; i < MODEL_P_ALL; i++) {
         if (!isnan(p->err[i]))
             fprintf(fp, "%s_err = %.6g\n", model_param_key[i], p->err[i]);
         if (p->source[i][0])

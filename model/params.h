@@ -13,7 +13,11 @@ typedef enum model_param_id {
     MODEL_P_LP,       /* lp_ns: propagation per link */
     MODEL_P_LF,       /* lf_ns: forwarding through a node */
     MODEL_P_LS,       /* ls_ns: switching dimension */
-    MODEL_P_COUNT
+    MODEL_P_COUNT,    /* the thesis's five, SPEC.md §4's unknowns */
+    /* lb_ns_per_byte: per byte at every relay (SPEC.md §6; optional key,
+     * default 0 = cut-through, the thesis's model) */
+    MODEL_P_LB = MODEL_P_COUNT,
+    MODEL_P_ALL       /* every parameter: the arrays below are this long */
 } model_param_id;
 
 /* At most 4 segments (issue 4: segments chosen by BIC, at most 4). */
@@ -27,6 +31,9 @@ typedef struct model_oseg {
 
 typedef struct model_params {
     double o0_ns, o1_ns_per_byte, mref_bytes, lp_ns, lf_ns, ls_ns;
+    /* Store and forward (SPEC.md §6): every intermediate node (F + S of
+     * them) pays m lb again; 0 for SCI's cut-through and every preset. */
+    double lb_ns_per_byte;
 
     /* Piecewise o(m); o_segments == 0 means the single line o0/o1/mref.
      * Segments are sorted by from_bytes; segment i covers
@@ -37,15 +44,16 @@ typedef struct model_params {
     /* Optional, written by calibrate: standard errors (NaN = unknown) and
      * where each value came from ("measured", "fixed", "preset current";
      * empty = not stated), indexed by model_param_id. */
-    double err[MODEL_P_COUNT];
-    char source[MODEL_P_COUNT][40];
+    double err[MODEL_P_ALL];
+    char source[MODEL_P_ALL][40];
     double fit_r2, fit_chi2_dof;   /* NaN when not fitted */
 
     char name[256];   /* "preset current" or the file name, for reports */
 } model_params;
 
-/* Key names of the six required keys, by model_param_id, plus "mref_bytes". */
-extern const char *const model_param_key[MODEL_P_COUNT];
+/* Key names by model_param_id (the six required keys are these but
+ * lb_ns_per_byte, plus "mref_bytes"). */
+extern const char *const model_param_key[MODEL_P_ALL];
 
 /* Fills *p with preset "current" or "enhanced" (thesis Table 1, §6.2).
  * Returns 0, or -1 for an unknown name. */
@@ -70,12 +78,14 @@ typedef struct model_params_error {
  * blank lines; string values in double quotes for *_source keys.
  * Rejects: unknown key, missing required key, duplicate key, non-numeric,
  * negative, NaN or infinite value, malformed line, a directory.
+ * lb_ns_per_byte is optional (default 0).
  * Returns 0, -1 for a file that cannot be opened or read (err->sys_errno),
  * or -2 for a malformed file (err->line, err->msg). */
 int model_params_read(const char *path, model_params *p, model_params_error *err);
 
 /* Writes p to path atomically (temporary name + rename), gnuplot-loadable:
- * required keys, then every optional field that is set, with `comments`
+ * required keys, then every optional field that is set (lb_ns_per_byte
+ * when non-zero or stated by a source), with `comments`
  * (may be NULL; each line is prefixed with "# ") at the top.
  * Returns 0, or -1 with errno set (a previous file at path is untouched). */
 int model_params_write(const char *path, const model_params *p, const char *comments);

@@ -286,6 +286,9 @@ static void print_params(const model_params *p, double size_bytes)
            p->o_segments ? " (piecewise o(m) from the file used)" : "");
     printf("  lp %g ns (per link)   lf %g ns (forward)   ls %g ns (switch)\n",
            p->lp_ns, p->lf_ns, p->ls_ns);
+    if (p->lb_ns_per_byte != 0)   /* SPEC.md §6; cut-through files print as before */
+        printf("  lb %g ns/B (store and forward: m lb at each of the H - 1 relays)\n",
+               p->lb_ns_per_byte);
 }
 
 static void print_shape_row_tsv(int dims, double nodes, const char *shape,
