@@ -576,6 +576,8 @@ static void explain(const options *o, const pointset *ps, const fit_result *r)
                " preset %s)\n", r->params.lb_ns_per_byte, preset);
     else if (r->measured[MODEL_P_LB])
         printf("  lb: measured (the relays' cost per byte, store and forward)\n");
+    else
+        printf("  lb: fixed at %g ns/B (--fix)\n", r->params.lb_ns_per_byte);
     if (r->lp_lf_collinear && r->measured[MODEL_P_LF])
         printf("  lp and lf are collinear in this data (on a ring F = H - 1): lp is fixed at"
                " %.3g ns, so lf absorbs any error in lp\n", r->params.lp_ns);

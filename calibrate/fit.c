@@ -125,6 +125,14 @@ static int decide_network(const fit_point *pts, size_t n, const fit_options *opt
         free_net[k] = !opt->fixed[net_id[k]];
     if ((rc = null_columns(pts, n, opt->mref_bytes, free_net, und, &p)))
         return rc;
+    /* lb first (SPEC.md §6: undetermined means 0, cut-through): one
+     * multi-hop size makes its column (Fm + Sm) m a multiple of the relays'
+     * counts, and lf, ls are measurable once lb is taken as 0. */
+    if (free_net[NET - 1] && und[p - 1]) {
+        free_net[NET - 1] = 0;
+        if ((rc = null_columns(pts, n, opt->mref_bytes, free_net, und, &p)))
+            return rc;
+    }
     for (int k = 0, j = 2; k < NET; k++) {
         if (!free_net[k])
             continue;
