@@ -76,6 +76,11 @@ static const char usage_fmt[] =
 "  --rel-error E       target relative standard error (default 0.01)\n"
 "  --max-samples N     at most N batches per point (default 1000; at least 8)\n"
 "  --max-time S        at most S seconds per point (default 5)\n"
+"  --interleave-sizes  measure every size (and destination) of the run batch\n"
+"                      by batch in turn instead of one after another, so a\n"
+"                      change of the machine's speed hits every point alike;\n"
+"                      each point keeps its stopping rule, and --max-time is\n"
+"                      shared among the points measured together\n"
 "\n"
 "Output and behaviour:\n"
 "  -o FILE             write the data there (atomically: temporary name, then\n"
@@ -160,7 +165,7 @@ static int bad(const cli *c, const char *opt, const char *arg, parse_status st, 
 
 enum { O_PATTERN = 256, O_RING, O_TORUS, O_HOPS, O_DST, O_ALL_DST, O_SIZES, O_REL, O_MAXS,
        O_MAXT, O_TIMEOUT, O_INJF, O_INJS, O_RESUME, O_PROCS, O_CPUS, O_FLOOR, O_SEND, O_ROUTE,
-       O_INTERLEAVE };
+       O_INTERLEAVE, O_ISIZES };
 
 static const struct option long_options[] = {
     {"pattern", required_argument, NULL, O_PATTERN}, {"ring", required_argument, NULL, O_RING},
@@ -176,6 +181,7 @@ static const struct option long_options[] = {
     {"cpus", required_argument, NULL, O_CPUS}, {"floor", no_argument, NULL, O_FLOOR},
     {"mpi-send", required_argument, NULL, O_SEND}, {"route", required_argument, NULL, O_ROUTE},
     {"interleave", required_argument, NULL, O_INTERLEAVE},
+    {"interleave-sizes", no_argument, NULL, O_ISIZES},
     {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -301,6 +307,9 @@ static int parse_option(cli *c, int opt, const char *arg)
         return 0;
     case O_INTERLEAVE:
         return add_interleave(c, arg);
+    case O_ISIZES:
+        c->cfg.interleave_sizes = 1;
+        return 0;
     default:
         return EXIT_USAGE;
     }

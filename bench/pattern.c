@@ -368,13 +368,15 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
     return rc;
 }
 
-/* Every point of every network.  With several networks (--interleave) all
- * points are measured as one group, batch by batch in turn, so a change of
- * the machine's speed during the run (this VM's core-to-core latency was
- * seen to jump 3x between two runs a second apart, and back) falls on every
- * network and every size alike; a network's rows then come in the order
- * its points finish.  With one network, point by point in order, after the
- * points a resumed run already has (its first ones). */
+/* Every point of every network.  With several networks (--interleave) or
+ * --interleave-sizes all points are measured as one group, batch by batch
+ * in turn, so a change of the machine's speed during the run (this VM's
+ * core-to-core latency was seen to jump 3x between two runs a second
+ * apart, and back) falls on every network and every size alike instead of
+ * bending the curve; a network's rows then come in the order its points
+ * finish.  Otherwise point by point in order, after the points a resumed
+ * run already has (its first ones).  Each point keeps its own SKaMPI
+ * stopping rule either way. */
 static int measure_all(engine *e, bench_data *headers, FILE **outs)
 {
     double res, ovh;
@@ -409,9 +411,10 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
         }
         fflush(outs[k]);
     }
-    if (e->nnets > 1)
+    int grouped = e->nnets > 1 || e->nets[0].cfg->interleave_sizes;
+    if (grouped)
         rc = measure_group(e, runs, todo, batch_min_ns, outs, totals);
-    for (long i = 0; e->nnets == 1 && i < todo && !rc; i++)
+    for (long i = 0; !grouped && i < todo && !rc; i++)
         rc = measure_group(e, &runs[i], 1, batch_min_ns, outs, totals);
     free(runs);
     return rc;

@@ -35,6 +35,9 @@ typedef struct bench_config {
     double inject_switch_ns;      /* busy-wait at every switch */
     bench_route route;            /* mpi: relay in software or send direct */
     int quiet;                    /* no progress lines */
+    /* --interleave-sizes: every point of the run takes its batches in turn
+     * (as the networks of --interleave do), not one point after another */
+    int interleave_sizes;
     const char *prog;             /* "scibench" / "mpibench", for messages */
     /* points already measured (resume): skipped, copied to the output */
     const bench_data *done;

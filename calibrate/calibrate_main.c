@@ -574,6 +574,9 @@ static void explain(const options *o, const pointset *ps, const fit_result *r)
     if (!r->measured[MODEL_P_LB] && !o->fit.fixed[MODEL_P_LB])
         printf("  lb: needs multi-hop data at two or more sizes; taken as %g (cut-through, as"
                " preset %s)\n", r->params.lb_ns_per_byte, preset);
+    else if (r->lb_dropped)
+        printf("  lb: 0 within %.2g ns/B: a free lb (%.3g ns/B) does not improve the fit enough"
+               " (BIC); cut-through\n", r->lb_free_err, r->lb_free_value);
     else if (r->measured[MODEL_P_LB])
         printf("  lb: measured (the relays' cost per byte, store and forward)\n");
     else

@@ -61,6 +61,11 @@ typedef struct fit_result {
      * m in the data): held at 0 all the same, named here for a warning. */
     char falling[256];
     int infeasible;
+    /* lb was determined by the data but BIC preferred cut-through (lb = 0):
+     * measured as 0, with the error of a free fit; lb_free_value is what
+     * the free fit gave. */
+    int lb_dropped;
+    double lb_free_value, lb_free_err;
     char infeasible_what[128];
     double *residual_ns;             /* y - prediction, n entries (malloc'ed) */
     double *predicted_ns;
