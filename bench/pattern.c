@@ -19,6 +19,8 @@
  * so at least 100 messages per batch keep it near 1% of OW = time / reps. */
 #define OW_MIN_REPS 100
 #define WARMUP_MIN_NS 5e6
+/* warm-up iterations timed together (see point_start) */
+#define WARMUP_CHUNK 8
 
 /* Where a message goes first from where it starts: the next node, the
  * dimension of that link (the message's in_dim there) and the process
@@ -273,14 +275,18 @@ static int point_start(engine *e, point_run *p, double batch_min_ns)
     int rc;
     memset(e->tx, (int)(p->size & 0xff), (size_t)p->size);
     p->first = request_hop(e, p->net, p->dst);
-    double t0 = be->now_ns();
+    double t0 = be->now_ns(), iter_ns = INFINITY;
     long warm = 0;
+    /* The batch size comes from the fastest chunk of the warm-up, not its
+     * mean: one descheduling of the peer (another job on a 2-core machine)
+     * inflated the mean of a whole warm-up and left an 8 B point with
+     * 1-iteration batches, each a few timer ticks long. */
     do {
-        if ((rc = iterate(e, p, 1, &ns)))
+        if ((rc = iterate(e, p, WARMUP_CHUNK, &ns)))
             return rc;
-        warm++;
+        iter_ns = fmin(iter_ns, ns / WARMUP_CHUNK);
+        warm += WARMUP_CHUNK;
     } while (warm < WARMUP_ITERATIONS || be->now_ns() - t0 < WARMUP_MIN_NS);
-    double iter_ns = (be->now_ns() - t0) / (double)warm;
     p->reps = 1;
     while ((double)p->reps * iter_ns < batch_min_ns ||
            (cfg->pattern == BENCH_OW && p->reps < OW_MIN_REPS))
