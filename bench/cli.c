@@ -104,7 +104,8 @@ static const char usage_fmt[] =
 static const char shm_intro[] =
 "Shared-memory latency benchmark between processes on one host, the analogue\n"
 "of the thesis's SCI benchmark: remote writes into the receiver's inbox, local\n"
-"polling.  Virtual node i runs on process i mod P.\n";
+"polling.  Virtual node i runs on process i mod P (on a torus: the sum of\n"
+"its coordinates mod P, so that every hop of a 4x4 torus crosses processes).\n";
 static const char shm_opts[] =
 "  --procs P           processes (default 2), pinned to distinct CPUs\n"
 "  --cpus LIST         CPUs to pin to, e.g. 2,3 (default: the first P allowed)\n"

@@ -43,7 +43,9 @@ typedef struct bench_config {
     const bench_data *done;
 } bench_config;
 
-/* Virtual node -> process that hosts it (node i on process i mod P). */
+/* Virtual node -> process that hosts it (node i on process i mod P): the
+ * source node 0's process.  The engine places a torus's nodes by the sum of
+ * their coordinates mod P (network_init; the same on rings). */
 static inline int bench_host(long node, int procs)
 {
     return (int)(node < procs ? node : node % procs);  /* no division on a 2-ring */

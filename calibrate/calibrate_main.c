@@ -18,6 +18,7 @@
 
 #include "bench/benchdata.h"
 #include "calibrate/fit.h"
+#include "calibrate/full.h"
 #include "model/params.h"
 #include "topo/parse.h"
 #include "topo/topo.h"
@@ -33,6 +34,9 @@
 #define DEFAULT_MAX_TIME "2"
 /* tighter than the benchmarks' 1%: the fit's o(64) error follows the points' */
 #define DEFAULT_REL_ERROR "0.001"
+/* --full: one interleaved run of four networks; --max-time is the whole
+ * run's (every point shares it), so 20 s keeps --full under a minute */
+#define FULL_MAX_TIME "20"
 /* sem of a median is about sqrt(pi/2) = 1.2533 times that of a mean
  * (normal samples) */
 #define MEDIAN_SEM_FACTOR 1.2533
@@ -51,6 +55,10 @@ typedef struct options {
     int nvalidate;
     const char *out_params, *out_bench;
     stat_kind stat;
+    int stat_given;
+    int full;                      /* --full: measure, fit, validate (full.h) */
+    full_plan plan;
+    const char *validation_out;    /* held-out table as TSV (for the plot) */
     fit_options fit;
     double cable_m;
     int lp_given;
@@ -74,8 +82,19 @@ static const char usage_text[] =
 "                      measurable on rings > 2 nodes and tori)\n"
 "  --sizes LIST        message sizes (default 1..65536)\n"
 "  --rel-error E       target relative standard error per point (0.001)\n"
-"  --max-time S        seconds per point at most (default 2)\n"
+"  --max-time S        seconds per point at most (default 2); the sizes are\n"
+"                      measured interleaved and share it\n"
 "  --quick             sizes 1..4096, --rel-error 0.05, --max-time 0.5\n"
+"  --full              measure, interleaved in one run, the 2-node ring, an\n"
+"                      8-node ring (--ring 4 for 4), the 3x3 torus and the\n"
+"                      6-node ring; fit o(m), lf, ls and lb on all but the\n"
+"                      6-node ring and validate on it (table of predicted vs\n"
+"                      measured, median and max error); lp fixed from the\n"
+"                      cable.  --max-time is the whole run's (default 20 s).\n"
+"                      Files: data/bench/<host>-<backend>-full-*.tsv and\n"
+"                      data/params/<host>-<backend>-full.params\n"
+"  --validation-out F  write the held-out table as TSV (--full: data/bench/\n"
+"                      <host>-<backend>-full-validation.tsv) for the plot\n"
 "  --inject-forward NS, --inject-switch NS   passed to the benchmark\n"
 "  --np N              mpi: ranks (default: the topology's nodes)\n"
 "  --hostfile F        mpi: mpirun --hostfile F\n"
@@ -113,6 +132,7 @@ static const char usage_text[] =
 "  calibrate\n"
 "  calibrate --ring 8 --all-dst --sizes 64,1024 -o ring8.params\n"
 "  calibrate --backend mpi --np 2 --hostfile hosts\n"
+"  calibrate --full\n"
 "  calibrate --data ring2.tsv ring8.tsv torus3x3.tsv --validate ring6.tsv\n";
 
 static int usage_error(const char *fmt, ...)
@@ -141,7 +161,7 @@ static int fail(const char *fmt, ...)
 
 enum { O_BACKEND = 256, O_RING, O_TORUS, O_ALLDST, O_SIZES, O_REL, O_MAXT, O_QUICK, O_INJF,
        O_INJS, O_NP, O_HOSTFILE, O_MPIRUN, O_BENCH, O_BENCHOUT, O_DATA, O_VALIDATE, O_STAT,
-       O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS };
+       O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS, O_FULL, O_VALOUT };
 
 static const struct option long_options[] = {
     {"backend", 1, NULL, O_BACKEND}, {"ring", 1, NULL, O_RING}, {"torus", 1, NULL, O_TORUS},
@@ -153,6 +173,7 @@ static const struct option long_options[] = {
     {"data", 1, NULL, O_DATA}, {"validate", 1, NULL, O_VALIDATE}, {"stat", 1, NULL, O_STAT},
     {"robust", 0, NULL, O_ROBUST}, {"lp", 1, NULL, O_LP}, {"cable-length", 1, NULL, O_CABLE},
     {"fix", 1, NULL, O_FIX}, {"preset", 1, NULL, O_PRESET}, {"segments", 1, NULL, O_SEGMENTS},
+    {"full", 0, NULL, O_FULL}, {"validation-out", 1, NULL, O_VALOUT},
     {"quiet", 0, NULL, 'q'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
 
@@ -239,6 +260,7 @@ static int parse_one(options *o, int c, const char *arg)
         else if (!strcmp(arg, "median")) o->stat = STAT_MEDIAN;
         else if (!strcmp(arg, "mean")) o->stat = STAT_MEAN;
         else return usage_error("--stat '%s': expected min, median or mean", arg);
+        o->stat_given = 1;
         return 0;
     case O_ROBUST: o->fit.robust = 1; return 0;
     case O_LP:
@@ -259,6 +281,8 @@ static int parse_one(options *o, int c, const char *arg)
             return usage_error("--preset '%s': unknown preset (current, enhanced)", arg);
         snprintf(o->fit.preset_name, sizeof o->fit.preset_name, "%s", arg);
         return 0;
+    case O_FULL: o->full = 1; return 0;
+    case O_VALOUT: o->validation_out = arg; return 0;
     case O_SEGMENTS:
         if ((st = parse_long(arg, 1, MODEL_MAX_OSEG, &l)))
             return usage_error("--segments '%s': %s, expected 1..4", arg, parse_status_text(st));
@@ -299,6 +323,12 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->ndata && (o->ring || o->torus || o->all_dst || o->sizes))
         return usage_error("--data: fits existing files; --ring, --torus, --all-dst and "
                            "--sizes are for measuring");
+    if (o->full && (o->ndata || o->nvalidate || o->torus || o->out_bench))
+        return usage_error("--full: measures its own networks and validates on the 6-node ring;"
+                           " not with --data, --validate, --torus or --bench-out");
+    if (o->full && o->ring && strcmp(o->ring, "4") && strcmp(o->ring, "8"))
+        return usage_error("--ring '%s': --full fits on the 2-node ring, a 4- or 8-node ring"
+                           " and the 3x3 torus; expected 4 or 8", o->ring);
     return 0;
 }
 
@@ -355,7 +385,7 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
     int n = 0, mpi = strcmp(o->backend, "mpi") == 0;
     topo_shape shape;
     topo_parse_error perr;
-    const char *t = o->torus ? o->torus : o->ring ? o->ring : "2";
+    const char *t = o->full ? "2" : o->torus ? o->torus : o->ring ? o->ring : "2";
     if (topo_shape_parse(t, &shape, &perr))
         return usage_error("%s '%s': %s", o->torus ? "--torus" : "--ring", t, perr.what);
     snprintf(topo, sizeof topo, "%s%s", o->torus ? "torus" : "ring", t);
@@ -363,7 +393,9 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
     snprintf(prog, sizeof prog, "%s/%s", dir, mpi ? "mpibench" : "scibench");
     if (o->bench_prog)
         snprintf(prog, sizeof prog, "%s", o->bench_prog);
-    if (o->out_bench)
+    if (o->full)
+        snprintf(bench_path, len, "%s", o->plan.path[0]);
+    else if (o->out_bench)
         snprintf(bench_path, len, "%s", o->out_bench);
     else
         snprintf(bench_path, len, "data/bench/%s-%s-%s.tsv", host, o->backend, topo);
@@ -385,14 +417,22 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
         }
     }
     argv[n++] = prog;
-    argv[n++] = o->torus ? "--torus" : "--ring";
+    argv[n++] = o->torus && !o->full ? "--torus" : "--ring";
     argv[n++] = (char *)t;
+    /* Size-interleaved (issue 10): every point takes its batches in turn,
+     * so a change of the machine's speed during the run hits every size
+     * (and with --full every network) alike instead of bending the curve. */
+    for (int k = 1; o->full && k < FULL_NETS; k++)
+        argv[n++] = "--interleave", argv[n++] = o->plan.interleave[k];
+    if (!o->full)
+        argv[n++] = "--interleave-sizes";
     argv[n++] = "--sizes";
     argv[n++] = (char *)(o->sizes ? o->sizes : o->quick ? QUICK_SIZES : DEFAULT_SIZES);
     argv[n++] = "--rel-error";
     argv[n++] = (char *)(o->rel_error ? o->rel_error : o->quick ? QUICK_REL_ERROR : DEFAULT_REL_ERROR);
     argv[n++] = "--max-time";
-    argv[n++] = (char *)(o->max_time ? o->max_time : o->quick ? QUICK_MAX_TIME : DEFAULT_MAX_TIME);
+    argv[n++] = (char *)(o->max_time ? o->max_time : o->quick ? QUICK_MAX_TIME
+                                                   : o->full ? FULL_MAX_TIME : DEFAULT_MAX_TIME);
     if (o->all_dst)
         argv[n++] = "--all-dst";
     if (o->inject_forward)
@@ -631,6 +671,7 @@ static int validate(const options *o, const model_params *p)
         return rc;
     merge_repeats(&vs);   /* held-out runs repeated like --data's */
     double *err = malloc((vs.n ? vs.n : 1) * sizeof *err), worst = 0;
+    full_row *rows = malloc((vs.n ? vs.n : 1) * sizeof *rows);
     printf("\nvalidation (held-out data):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm", "Fm",
            "Sm", "measured", "predicted", "error");
     for (size_t i = 0; err && i < vs.n; i++) {
@@ -639,6 +680,9 @@ static int validate(const options *o, const model_params *p)
         worst = fmax(worst, err[i]);
         printf("  %8.0f %5.1f %5.1f %5.1f %12.1f %12.1f %7.2f%%\n", vs.pts[i].size_bytes,
                vs.pts[i].hm, vs.pts[i].fm, vs.pts[i].sm, vs.pts[i].y_ns, pred, 100 * err[i]);
+        if (rows)
+            rows[i] = (full_row){vs.pts[i].size_bytes, vs.pts[i].hm, vs.pts[i].fm, vs.pts[i].sm,
+                                 vs.pts[i].y_ns, pred};
     }
     if (err && vs.n) {
         gsl_sort(err, 1, vs.n);
@@ -646,10 +690,21 @@ static int validate(const options *o, const model_params *p)
         printf("  median error %.2f%%, max error %.2f%% over %zu points\n", 100 * med,
                100 * worst, vs.n);
     }
+    if (o->validation_out && rows && vs.n) {
+        char fitted[1024] = "";
+        size_t len = 0;
+        for (int i = 0; i < o->ndata && len < sizeof fitted; i++)
+            len += (size_t)snprintf(fitted + len, sizeof fitted - len, "%s%s", i ? " " : "",
+                                    o->data[i]);
+        if (mkdirs(o->validation_out) ||
+            full_write_validation(o->validation_out, o->validate[0], fitted, rows, vs.n))
+            rc = fail("--validation-out '%s': %s", o->validation_out, strerror(errno));
+    }
+    free(rows);
     free(err);
     free(vs.pts);
     free(vs.src);
-    return 0;
+    return rc;
 }
 
 static int write_params(const options *o, const fit_result *r, const char *host,
@@ -682,10 +737,24 @@ int main(int argc, char **argv)
     if (rc)
         return rc;
     gethostname(host, sizeof host - 1);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (o.full && full_plan_make(&o.plan, "data/bench", host, o.backend,
+                                 o.ring ? o.ring : FULL_DEFAULT_RING))
+        return fail("--full: file names for host '%s' too long", host);
+    int measured = !o.ndata;
     if (!o.ndata) {
         if ((rc = measure(&o, host, bench_path, sizeof bench_path)))
             return rc;
         o.data[o.ndata++] = bench_path;
+    }
+    if (o.full) {   /* fit on all but the 6-node ring, validate on it */
+        for (int k = 1; k < FULL_NETS; k++)
+            if (k != FULL_HELD_OUT)
+                o.data[o.ndata++] = o.plan.path[k];
+        o.validate[o.nvalidate++] = o.plan.path[FULL_HELD_OUT];
+        if (!o.validation_out)
+            o.validation_out = o.plan.validation;
     }
     if ((rc = load_files(o.data, o.ndata, o.stat, &ps)))
         goto out;
@@ -721,11 +790,18 @@ int main(int argc, char **argv)
     }
     if (o.nvalidate)
         rc = validate(&o, &res.params);
-    snprintf(params_path, sizeof params_path, "data/params/%s-%s.params", host, o.backend);
+    snprintf(params_path, sizeof params_path, "data/params/%s-%s%s.params", host, o.backend,
+             o.full ? "-full" : "");
     if (!rc && (rc = write_params(&o, &res, host, o.out_params ? o.out_params : params_path)) == 0)
         printf("\nwrote %s (data: %s%s)\nuse it:  scimodel --params %s --dims 1..4 --nodes 1000\n",
                o.out_params ? o.out_params : params_path, o.data[0], o.ndata > 1 ? ", ..." : "",
                o.out_params ? o.out_params : params_path);
+    if (!rc && o.full)
+        printf("held-out table: %s (plots/validation.gp draws it)\n", o.validation_out);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!rc && measured)
+        printf("calibrate: measured and fitted in %.1f s\n",
+               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     fit_result_free(&res);
 out:
     free(ps.pts);

@@ -2,5 +2,5 @@
 LIB_SRCS += calibrate/fit.c
 TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
-calibrate_SRCS = calibrate/calibrate_main.c
+calibrate_SRCS = calibrate/calibrate_main.c calibrate/full.c
 TESTS    += tests/test_calibrate.c
