@@ -42,6 +42,11 @@
 #define MEDIAN_SEM_FACTOR 1.2533
 
 typedef enum { STAT_MIN, STAT_MEDIAN, STAT_MEAN } stat_kind;
+typedef enum { WEIGHT_RELATIVE, WEIGHT_SEM } weight_kind;
+/* --weights relative: each point's nominal error, a fraction of its value
+ * small enough that chi^2/dof > 1 and the fit's own scatter sets the
+ * standard errors (fit.c scales the covariance by chi^2/dof when > 1) */
+#define RELATIVE_SIGMA 1e-4
 
 typedef struct options {
     const char *backend;           /* shm | mpi */
@@ -56,6 +61,7 @@ typedef struct options {
     const char *out_params, *out_bench;
     stat_kind stat;
     int stat_given;
+    weight_kind weights;
     int full;                      /* --full: measure, fit, validate (full.h) */
     full_plan plan;
     const char *validation_out;    /* held-out table as TSV (for the plot) */
@@ -113,6 +119,9 @@ static const char usage_text[] =
 "Model:\n"
 "  --stat S            min (default, as the thesis) | median | mean\n"
 "  --robust            gsl_multifit_robust (bisquare) instead of weighted LS\n"
+"  --weights W         relative (default: every point's error the same\n"
+"                      fraction of its value, estimated from the residuals)\n"
+"                      | sem (each point's standard error from its batches)\n"
 "  --lp NS             fix lp (propagation per link)\n"
 "  --cable-length M    fix lp from the cable: M metres at c/2 (default 1 m =\n"
 "                      6.67 ns)\n"
@@ -161,7 +170,7 @@ static int fail(const char *fmt, ...)
 
 enum { O_BACKEND = 256, O_RING, O_TORUS, O_ALLDST, O_SIZES, O_REL, O_MAXT, O_QUICK, O_INJF,
        O_INJS, O_NP, O_HOSTFILE, O_MPIRUN, O_BENCH, O_BENCHOUT, O_DATA, O_VALIDATE, O_STAT,
-       O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS, O_FULL, O_VALOUT };
+       O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS, O_FULL, O_VALOUT, O_WEIGHTS };
 
 static const struct option long_options[] = {
     {"backend", 1, NULL, O_BACKEND}, {"ring", 1, NULL, O_RING}, {"torus", 1, NULL, O_TORUS},
@@ -174,6 +183,7 @@ static const struct option long_options[] = {
     {"robust", 0, NULL, O_ROBUST}, {"lp", 1, NULL, O_LP}, {"cable-length", 1, NULL, O_CABLE},
     {"fix", 1, NULL, O_FIX}, {"preset", 1, NULL, O_PRESET}, {"segments", 1, NULL, O_SEGMENTS},
     {"full", 0, NULL, O_FULL}, {"validation-out", 1, NULL, O_VALOUT},
+    {"weights", 1, NULL, O_WEIGHTS},
     {"quiet", 0, NULL, 'q'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
 
@@ -282,6 +292,11 @@ static int parse_one(options *o, int c, const char *arg)
         snprintf(o->fit.preset_name, sizeof o->fit.preset_name, "%s", arg);
         return 0;
     case O_FULL: o->full = 1; return 0;
+    case O_WEIGHTS:
+        if (!strcmp(arg, "relative")) o->weights = WEIGHT_RELATIVE;
+        else if (!strcmp(arg, "sem")) o->weights = WEIGHT_SEM;
+        else return usage_error("--weights '%s': expected relative or sem", arg);
+        return 0;
     case O_VALOUT: o->validation_out = arg; return 0;
     case O_SEGMENTS:
         if ((st = parse_long(arg, 1, MODEL_MAX_OSEG, &l)))
@@ -463,14 +478,26 @@ typedef struct pointset {
     bench_point *src;         /* the row each point came from */
     size_t n, cap;
     long skipped_ow;
+    weight_kind weights;      /* how each point's sigma is set (stat_of) */
 } pointset;
 
-static double stat_of(const bench_point *p, stat_kind s, double *sigma)
+static double stat_of(const bench_point *p, stat_kind s, weight_kind w, double *sigma)
 {
     double sem = p->samples > 0 ? p->sd_ns / sqrt((double)p->samples) : p->sd_ns;
     double y = s == STAT_MIN ? p->min_ns : s == STAT_MEDIAN ? p->median_ns : p->mean_ns;
     if (s == STAT_MEDIAN)
         sem *= MEDIAN_SEM_FACTOR;
+    if (w == WEIGHT_RELATIVE) {
+        /* Multiplicative noise: a change of the machine's speed scales
+         * every latency, so each point's error is a fixed fraction of its
+         * value; the fraction is estimated from the residuals (the fit
+         * scales its covariance by chi^2/dof).  The batches' own standard
+         * error misleads here: one descheduled batch (a 228 us outlier
+         * among 100 ns batches) gives a point a hundredth of the weight of
+         * its neighbours while its minimum or median did not move. */
+        *sigma = fmax(RELATIVE_SIGMA * y, 0.01);
+        return y;
+    }
     /* never a zero weight: at least 0.1% of the value or 0.01 ns */
     double floor_ns = fmax(1e-3 * y, 0.01);
     *sigma = sem > floor_ns ? sem : floor_ns;
@@ -503,7 +530,7 @@ static int add_point(pointset *ps, const bench_point *p, stat_kind s)
     f->hm = (p->hops + p->rhops) / 2.0;
     f->fm = (p->fwd + p->rfwd) / 2.0;
     f->sm = (p->sw + p->rsw) / 2.0;
-    f->y_ns = stat_of(p, s, &f->sigma_ns);
+    f->y_ns = stat_of(p, s, ps->weights, &f->sigma_ns);
     ps->src[ps->n++] = *p;
     return 0;
 }
@@ -665,7 +692,7 @@ static void print_params(const options *o, const pointset *ps, const fit_result 
 
 static int validate(const options *o, const model_params *p)
 {
-    pointset vs = {0};
+    pointset vs = {.weights = o->weights};
     int rc = load_files(o->validate, o->nvalidate, o->stat, &vs);
     if (rc)
         return rc;
@@ -756,6 +783,7 @@ int main(int argc, char **argv)
         if (!o.validation_out)
             o.validation_out = o.plan.validation;
     }
+    ps.weights = o.weights;
     if ((rc = load_files(o.data, o.ndata, o.stat, &ps)))
         goto out;
     merge_repeats(&ps);

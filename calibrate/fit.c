@@ -149,6 +149,12 @@ typedef struct design {
     double from[MODEL_MAX_OSEG];     /* segment i starts at from[i] bytes */
     int free_net[NET];
     double net_fixed[NET];           /* value used when not free */
+    /* lb piecewise on o(m)'s segments (SPEC.md §6): the relays pay what
+     * the sender and receiver pay, copies, so their cost per byte changes
+     * where o(m)'s does.  Columns, when free: segment 0's slope (through
+     * 0: its intercept is lf), then each further segment's intercept and
+     * slope -- 2 segments - 1 of them (lb_cols). */
+    int lb_pieces;
     /* Active set of the non-negativity bounds (see hold_negative): a column
      * whose estimate came out negative is held at 0 and the rest refitted,
      * so the other parameters absorb it.  Zeroing it after
@@ -181,11 +187,17 @@ static int o_cols_before(const design *d, int j)
     return pos;
 }
 
+/* Columns of network parameter k when free (lb piecewise: several). */
+static int net_cols(const design *d, int k)
+{
+    return k == NET - 1 && d->lb_pieces ? 2 * d->segments - 1 : 1;
+}
+
 static int design_cols(const design *d)
 {
     int cols = o_cols_before(d, 2 * d->segments);
     for (int k = 0; k < NET; k++)
-        cols += d->free_net[k];
+        cols += d->free_net[k] * net_cols(d, k);
     return cols;
 }
 
@@ -225,11 +237,42 @@ static void fill_row(const design *d, const fit_point *pt, double mref, gsl_matr
                                             : 0.0);
     *y_fixed = 0;
     for (int k = 0; k < NET; k++) {
-        if (d->free_net[k])
+        if (d->free_net[k] && k == NET - 1 && d->lb_pieces) {
+            double relays = pt->fm + pt->sm;   /* the lb block, see design */
+            for (int j = 0; j < 2 * d->segments - 1; j++) {
+                int seg = (j + 1) / 2;
+                double x = seg != s ? 0 : j == 0 ? relays * pt->size_bytes
+                                      : j % 2  ? relays
+                                               : relays * (pt->size_bytes - d->from[seg]);
+                gsl_matrix_set(X, i, (size_t)col++, x);
+            }
+        } else if (d->free_net[k]) {
             gsl_matrix_set(X, i, (size_t)col++, net_x(pt, k));
-        else
+        } else {
             *y_fixed += net_x(pt, k) * d->net_fixed[k];
+        }
     }
+}
+
+/* Piecewise lb is determined where every segment has relays (multi-hop
+ * points) at two or more sizes. */
+static int lb_pieces_ok(const design *d, const fit_point *pts, size_t n)
+{
+    for (int s = 0; s < d->segments; s++) {
+        double first = NAN;
+        int two = 0;
+        for (size_t i = 0; i < n && !two; i++) {
+            if (pts[i].fm + pts[i].sm <= 0 || segment_of(d, pts[i].size_bytes) != s)
+                continue;
+            if (isnan(first))
+                first = pts[i].size_bytes;
+            else
+                two = pts[i].size_bytes != first;
+        }
+        if (!two)
+            return 0;
+    }
+    return 1;
 }
 
 typedef struct solved {
@@ -330,9 +373,12 @@ typedef struct search {
 
 /* Tries every choice of breakpoints for d->segments segments, each segment
  * at least MIN_SIZES_PER_SEGMENT distinct sizes. */
-static void try_cuts(search *s, design *d, int seg, size_t first)
+/* Fits one segmentation d and keeps it in s->best if its BIC is lower;
+ * with lb free and several segments, also with lb piecewise on them. */
+static void try_design(search *s, design *d)
 {
-    if (seg == d->segments) {
+    int pieces_max = d->free_net[NET - 1] && d->segments > 1 && lb_pieces_ok(d, s->pts, s->n);
+    for (d->lb_pieces = 0; d->lb_pieces <= pieces_max; d->lb_pieces++) {
         solved sol = {NULL, NULL, 0};
         int dof = (int)s->n - design_cols(d);
         if (solve(d, s->pts, s->n, s->opt->mref_bytes, 0, &sol) == 0 &&
@@ -345,6 +391,14 @@ static void try_cuts(search *s, design *d, int seg, size_t first)
             }
         }
         solved_free(&sol);
+    }
+    d->lb_pieces = 0;
+}
+
+static void try_cuts(search *s, design *d, int seg, size_t first)
+{
+    if (seg == d->segments) {
+        try_design(s, d);
         return;
     }
     size_t remaining = (size_t)(d->segments - seg);
@@ -467,6 +521,20 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
             set_source(res, id, opt->fixed[id] ? "fixed" : src);
         }
     }
+    if (d->free_net[NET - 1] && d->lb_pieces) {
+        /* lb per segment (see design); lb_ns_per_byte: the slope of the
+         * segment that holds mref, for the one-line reports */
+        int base = net_pos(d, NET - 1), sm = segment_of(d, mref);
+        p->lb_segments = d->segments;
+        for (int i = 0; i < d->segments; i++) {
+            double slope = sol_coef(sol, base + (i ? 2 * i : 0));
+            double at = i ? sol_coef(sol, base + 2 * i - 1) : slope * d->from[0];
+            p->lbseg[i] = (model_oseg){d->from[i], at, slope};
+        }
+        int ps = base + (sm ? 2 * sm : 0);
+        p->lb_ns_per_byte = sol_coef(sol, ps);
+        p->err[MODEL_P_LB] = sqrt(scale * sol_cov(sol, ps, ps));
+    }
     /* o(m): segments; o0/o1 from the segment that holds mref */
     int s = segment_of(d, mref), ia = o_pos(d, 2 * s), ib = o_pos(d, 2 * s + 1);
     double a = sol_coef(sol, ia), b = sol_coef(sol, ib);
@@ -548,6 +616,8 @@ static int hold_negative(design *d, const solved *sol, size_t n)
     for (int k = 0; k < NET; k++) {
         int pos = net_pos(d, k);
         double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
+        if (k == NET - 1 && d->lb_pieces)
+            continue;   /* segments, as o(m)'s: their sum is what must be >= 0 */
         if (pos >= 0 && v < 0 && v + FIT_CLAMP_SIGMAS * e >= 0 && v / e < worst)
             worst = v / e, worst_j = -1, worst_k = k;
     }

@@ -13,7 +13,7 @@ double model_route_ns(const model_params *p, double size_bytes, double links,
      * are bit for bit what they were. */
     return 2 * model_overhead_ns(p, size_bytes) + links * p->lp_ns +
            forwards * p->lf_ns + switches * p->ls_ns +
-           (forwards + switches) * size_bytes * p->lb_ns_per_byte;
+           (forwards + switches) * model_relay_bytes_ns(p, size_bytes);
 }
 
 static double counts_ns(const model_params *p, double size_bytes, const topo_counts *c)

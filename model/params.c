@@ -31,6 +31,7 @@ static const struct preset {
 void model_params_clear_optional(model_params *p)
 {
     p->o_segments = 0;
+    p->lb_segments = 0;
     for (int i = 0; i < MODEL_P_ALL; i++) {
         p->err[i] = NAN;
         p->source[i][0] = '\0';
@@ -59,6 +60,23 @@ int model_params_preset(const char *name, model_params *p)
     return -1;
 }
 
+/* Segment i of segs holding size_bytes (sizes below the first: the first). */
+static const model_oseg *segment_at(const model_oseg *segs, int n, double size_bytes)
+{
+    int i = 0;
+    while (i + 1 < n && size_bytes >= segs[i + 1].from_bytes)
+        i++;
+    return &segs[i];
+}
+
+double model_relay_bytes_ns(const model_params *p, double size_bytes)
+{
+    if (p->lb_segments <= 0)
+        return size_bytes * p->lb_ns_per_byte;
+    const model_oseg *s = segment_at(p->lbseg, p->lb_segments, size_bytes);
+    return s->ns + s->ns_per_byte * (size_bytes - s->from_bytes);
+}
+
 double model_overhead_ns(const model_params *p, double size_bytes)
 {
     if (p->o_segments <= 0)
@@ -82,12 +100,12 @@ typedef struct key_slot {
     int seen;
 } key_slot;
 
-#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 1 + 3 * MODEL_MAX_OSEG + 2)
+#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 2 * (1 + 3 * MODEL_MAX_OSEG) + 2)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
     int count;
-    double o_segments;
+    double o_segments, lb_segments;
 } reader;
 
 static void add_slot(reader *r, const char *name, double *value, char *str,
@@ -129,6 +147,15 @@ static void build_slots(reader *r, model_params *p)
         add_slot(r, name, &p->oseg[i].ns, NULL, 0, 0);
         snprintf(name, sizeof name, "o_seg%d_ns_per_byte", i + 1);
         add_slot(r, name, &p->oseg[i].ns_per_byte, NULL, 0, 0);
+    }
+    add_slot(r, "lb_segments", &r->lb_segments, NULL, 0, 0);
+    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
+        snprintf(name, sizeof name, "lb_seg%d_from_bytes", i + 1);
+        add_slot(r, name, &p->lbseg[i].from_bytes, NULL, 0, 0);
+        snprintf(name, sizeof name, "lb_seg%d_ns", i + 1);
+        add_slot(r, name, &p->lbseg[i].ns, NULL, 0, 0);
+        snprintf(name, sizeof name, "lb_seg%d_ns_per_byte", i + 1);
+        add_slot(r, name, &p->lbseg[i].ns_per_byte, NULL, 0, 0);
     }
 }
 
@@ -219,31 +246,41 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
     return 0;
 }
 
+/* The segment keys <prefix>_segments, <prefix>_seg<i>_{from_bytes,ns,
+ * ns_per_byte}: all present, 1..4 segments, increasing starts. */
+static int finish_segments(reader *r, const char *prefix, double k, int *count,
+                           const model_oseg *seg, long lines, model_params_error *err)
+{
+    char name[40];
+    snprintf(name, sizeof name, "%s_segments", prefix);
+    if (!find_slot(r, name)->seen)
+        return 0;
+    if (k != floor(k) || k < 1 || k > MODEL_MAX_OSEG)
+        return fail(err, lines, "%s must be 1..4", name);
+    *count = (int)k;
+    for (int i = 0; i < *count; i++) {
+        static const char *const part[] = {"from_bytes", "ns", "ns_per_byte"};
+        for (int j = 0; j < 3; j++) {
+            snprintf(name, sizeof name, "%s_seg%d_%s", prefix, i + 1, part[j]);
+            if (!find_slot(r, name)->seen)
+                return fail(err, lines, "missing key '%s' (segments)", name);
+        }
+        if (i && seg[i].from_bytes <= seg[i - 1].from_bytes)
+            return fail(err, lines, "%s_from_bytes not increasing",
+                        (snprintf(name, sizeof name, "%s_seg%d", prefix, i + 1), name));
+    }
+    return 0;
+}
+
 /* Cross-key checks once the whole file is read. */
 static int finish(reader *r, model_params *p, long lines, model_params_error *err)
 {
     for (int i = 0; i < r->count; i++)
         if (r->slot[i].required && !r->slot[i].seen)
             return fail(err, lines, "missing required key '%s'", r->slot[i].name);
-    if (!find_slot(r, "o_segments")->seen)
-        return 0;
-    double k = r->o_segments;
-    if (k != floor(k) || k < 1 || k > MODEL_MAX_OSEG)
-        return fail(err, lines, "o_segments must be 1..4%s", "");
-    p->o_segments = (int)k;
-    for (int i = 0; i < p->o_segments; i++) {
-        static const char *const part[] = {"from_bytes", "ns", "ns_per_byte"};
-        char name[40];
-        for (int j = 0; j < 3; j++) {
-            snprintf(name, sizeof name, "o_seg%d_%s", i + 1, part[j]);
-            if (!find_slot(r, name)->seen)
-                return fail(err, lines, "missing key '%s' (o_segments)", name);
-        }
-        if (i && p->oseg[i].from_bytes <= p->oseg[i - 1].from_bytes)
-            return fail(err, lines, "o_seg%s_from_bytes not increasing",
-                        (snprintf(name, sizeof name, "%d", i + 1), name));
-    }
-    return 0;
+    int rc = finish_segments(r, "o", r->o_segments, &p->o_segments, p->oseg, lines, err);
+    return rc ? rc : finish_segments(r, "lb", r->lb_segments, &p->lb_segments, p->lbseg, lines,
+                                     err);
 }
 
 int model_params_read(const char *path, model_params *p, model_params_error *err)
@@ -332,6 +369,14 @@ int model_params_write(const char *path, const model_params *p, const char *comm
                         "o_seg%d_ns_per_byte = %.10g\n",
                     i + 1, p->oseg[i].from_bytes, i + 1, p->oseg[i].ns, i + 1,
                     p->oseg[i].ns_per_byte);
+    }
+    if (p->lb_segments > 0) {
+        fprintf(fp, "lb_segments = %d\n", p->lb_segments);
+        for (int i = 0; i < p->lb_segments; i++)
+            fprintf(fp, "lb_seg%d_from_bytes = %.10g\nlb_seg%d_ns = %.10g\n"
+                        "lb_seg%d_ns_per_byte = %.10g\n",
+                    i + 1, p->lbseg[i].from_bytes, i + 1, p->lbseg[i].ns, i + 1,
+                    p->lbseg[i].ns_per_byte);
     }
     if (!isnan(p->fit_r2))
         fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);

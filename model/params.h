@@ -41,6 +41,12 @@ typedef struct model_params {
     int o_segments;
     model_oseg oseg[MODEL_MAX_OSEG];
 
+    /* Piecewise relay cost (SPEC.md §6, "lb may be piecewise"): each relay
+     * pays g(m) = lbseg[i].ns + lbseg[i].ns_per_byte (m - lbseg[i].from_bytes)
+     * on segment i instead of m lb; lb_segments == 0 means m lb. */
+    int lb_segments;
+    model_oseg lbseg[MODEL_MAX_OSEG];
+
     /* Optional, written by calibrate: standard errors (NaN = unknown) and
      * where each value came from ("measured", "fixed", "preset current";
      * empty = not stated), indexed by model_param_id. */
@@ -66,6 +72,10 @@ void model_params_clear_optional(model_params *p);
 /* o(m) in ns for a message of size_bytes (the segments if any, else
  * o0 + o1 (m - mref)). */
 double model_overhead_ns(const model_params *p, double size_bytes);
+
+/* What one relay (forward or switch) pays for an m-byte message beyond lf
+ * or ls (SPEC.md §6): the lb segments if any, else m lb. */
+double model_relay_bytes_ns(const model_params *p, double size_bytes);
 
 /* Why a params file was rejected. */
 typedef struct model_params_error {
