@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,7 +207,7 @@ static int parse_fix(options *o, const char *arg)
         while (k < nkeys && strcmp(t, keys[k].key) != 0)
             k++;
         if (k == nkeys)
-            return usage_error("--fix '%s': '%s' is not lp, lf, ls or lb", arg, t);
+            return usage_error("--fix '%s': '%s' is not lp, lf or ls, nor lb", arg, t);
         double v;
         parse_status st = parse_double(eq + 1, 0, 1e9, &v);
         if (st)
@@ -386,10 +387,21 @@ static int run_child(char *const argv[])
         fprintf(stderr, "calibrate: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }
-    int st;
+    /* Ctrl-C reaches the benchmark too (one process group): it keeps its
+     * finished points and marks its files '# incomplete'; calibrate waits
+     * for that instead of dying first, then reports the failure. */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_int;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old_int);
+    int st, rc = 0;
     while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
+        if (errno != EINTR) {
+            rc = -1;
+            break;
+        }
+    sigaction(SIGINT, &old_int, NULL);
+    if (rc)
+        return rc;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -806,7 +818,7 @@ int main(int argc, char **argv)
         printf("\nnote: negative within 2 standard errors of zero, held at 0 and the rest"
                " refitted (a time or a slope cannot be negative): %s\n", res.clamped);
     if (res.falling[0])
-        printf("\nwarning: o(m) falls with the message size in this data, more than 2 standard"
+        printf("\nwarning: o(m) (or lb, the relays' cost) falls with the message size in this data, more than 2 standard"
                " errors below 0: %s; held at 0 and the rest refitted (see the residuals; small"
                " messages often take another code path)\n", res.falling);
     if (res.infeasible) {

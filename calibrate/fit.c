@@ -479,7 +479,7 @@ static void clamp_negatives(fit_result *res)
     double *v[MODEL_P_ALL] = {&p->o0_ns, &p->o1_ns_per_byte, &p->lp_ns, &p->lf_ns, &p->ls_ns,
                                 &p->lb_ns_per_byte};
     for (int k = 0; k < MODEL_P_ALL; k++)
-        if (res->measured[k])
+        if (res->measured[k] && !(k == MODEL_P_LB && p->lb_segments))   /* pieces: as o's */
             clamp_one(res, model_param_key[k], v[k], p->err[k]);
     for (int i = 0; i < p->o_segments; i++) {
         char name[40];
@@ -512,7 +512,11 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
             p->err[id] = pos >= 0 ? sqrt(scale * sol_cov(sol, pos, pos)) : d->net_held_err[k];
             res->measured[id] = 1;
             set_source(res, id, "measured");
-            if (d->net_held[k])
+            if (d->net_held[k] &&
+                d->net_held_value[k] + FIT_CLAMP_SIGMAS * d->net_held_err[k] < 0)
+                note_held(res->falling, sizeof res->falling, model_param_key[id],
+                          d->net_held_value[k], d->net_held_err[k]);
+            else if (d->net_held[k])
                 note_clamped(res, model_param_key[id], d->net_held_value[k], d->net_held_err[k]);
         } else {
             *net[k] = d->net_fixed[k];
@@ -618,7 +622,11 @@ static int hold_negative(design *d, const solved *sol, size_t n)
         double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
         if (k == NET - 1 && d->lb_pieces)
             continue;   /* segments, as o(m)'s: their sum is what must be >= 0 */
-        if (pos >= 0 && v < 0 && v + FIT_CLAMP_SIGMAS * e >= 0 && v / e < worst)
+        /* lb as o(m)'s slopes: a relay that seems to get cheaper with m is
+         * held at 0 even when significantly so (a change of the machine's
+         * speed during the run did that once: -0.077 +- 0.035 ns/B) */
+        int hold = v + FIT_CLAMP_SIGMAS * e >= 0 || k == NET - 1;
+        if (pos >= 0 && v < 0 && hold && v / e < worst)
             worst = v / e, worst_j = -1, worst_k = k;
     }
     if (worst_j >= 0) {

@@ -57,8 +57,9 @@ typedef struct fit_result {
      * negative lp, lf or ls (or o0 of a segmented o(m)) sets `infeasible`
      * (the model does not describe the data). */
     char clamped[256];
-    /* o(m) intercepts or slopes significantly below zero (o(m) falls with
-     * m in the data): held at 0 all the same, named here for a warning. */
+    /* o(m) intercepts or slopes, or lb, significantly below zero (o(m) or
+     * the relays' cost falls with m in the data): held at 0 all the same,
+     * named here for a warning. */
     char falling[256];
     int infeasible;
     /* lb was determined by the data but BIC preferred cut-through (lb = 0):

@@ -19,18 +19,21 @@ int full_plan_make(full_plan *plan, const char *dir, const char *host, const cha
     plan->shape[2] = FULL_TORUS;
     plan->shape[FULL_HELD_OUT] = "6";
     for (int k = 0; k < FULL_NETS; k++) {
-        char net[16];
+        char net[16], buf[PATH_MAX];   /* buf: host may not alias plan */
         snprintf(net, sizeof net, "%s", name[k] ? name[k] : strcmp(ring, "4") ? "ring8" : "ring4");
-        int len = snprintf(plan->path[k], sizeof plan->path[k], "%s/%s-%s-full-%s.tsv", dir,
-                           host, backend, net);
+        int len = snprintf(buf, sizeof buf, "%s/%s-%s-full-%s.tsv", dir, host, backend, net);
         if (len < 0 || (size_t)len >= sizeof plan->path[k])
             return -1;
-        snprintf(plan->interleave[k], sizeof plan->interleave[k], "%s=%s", plan->shape[k],
-                 plan->path[k]);
+        memcpy(plan->path[k], buf, (size_t)len + 1);
+        const char *shape = plan->shape[k];
+        snprintf(plan->interleave[k], sizeof plan->interleave[k], "%s=%s", shape, buf);
     }
-    int len = snprintf(plan->validation, sizeof plan->validation,
-                       "%s/%s-%s-full-validation.tsv", dir, host, backend);
-    return len < 0 || (size_t)len >= sizeof plan->validation ? -1 : 0;
+    char buf[PATH_MAX];
+    int len = snprintf(buf, sizeof buf, "%s/%s-%s-full-validation.tsv", dir, host, backend);
+    if (len < 0 || (size_t)len >= sizeof plan->validation)
+        return -1;
+    memcpy(plan->validation, buf, (size_t)len + 1);
+    return 0;
 }
 
 static int by_size(const void *a, const void *b)

@@ -4,3 +4,4 @@ TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
 calibrate_SRCS = calibrate/calibrate_main.c calibrate/full.c
 TESTS    += tests/test_calibrate.c
+TESTS    += tests/test_full.c

@@ -3,6 +3,7 @@
 # given, a bench TSV and a params file).  Called by `make plots`.
 #
 #   plots.sh OUTDIR SCIMODEL [PARAMS] [BENCH]
+#   VALIDATION=FILE plots.sh ...   also calibrate --full's held-out figure
 #
 # Fails (exit 1) if gnuplot fails or prints anything on stderr: a warning
 # usually means a figure that silently lost data.
@@ -42,6 +43,13 @@ if [ -n "$bench" ] && [ -n "$params" ]; then
         gp calibration.gp "data='$bench'; params='$params'; out='$out/calibration-$name'; term='$term'"
         written+=("$out/calibration-$name.$term")
         [ -f "$out/calibration-$name-hops.$term" ] && written+=("$out/calibration-$name-hops.$term")
+    done
+fi
+if [ -n "${VALIDATION:-}" ]; then
+    name=$(basename "$VALIDATION" .tsv)
+    for term in png svg; do
+        gp validation.gp "data='$VALIDATION'; out='$out/$name'; term='$term'"
+        written+=("$out/$name.$term")
     done
 fi
 printf '%s\n' "${written[@]}"
