@@ -131,17 +131,12 @@ static const char mpi_intro[] =
 static const char mpi_opts[] =
 "  --mpi-send M        send (MPI_Send, default) | ssend | isend (+MPI_Wait)\n"
 "  --route R           software (default: intermediate ranks relay) | network\n"
-"                      (send straight to the destination rank)\n"
-"  --interleave S=FILE also measure the ring or torus S into FILE, up to 7\n"
-"                      times, batch by batch in turn with the main network;\n"
-"                      then the networks' nodes share the ranks (node i on rank\n"
-"                      i mod P, a torus by its coordinate sum mod P) and need\n"
-"                      not match -np (at least one node per rank)\n";
+"                      (send straight to the destination rank)\n";
 static const char mpi_examples[] =
 "  mpirun -np 2 mpibench --sizes 1..65536 -o mpi-ring2.tsv\n"
 "  mpirun -np 2 --hostfile hosts --map-by node mpibench -o two-nodes.tsv\n"
 "  mpirun -np 8 mpibench --ring 8 --sizes 64\n"
-"  mpirun -np 2 mpibench --ring 2 -o r2.tsv --interleave 8=r8.tsv --interleave-sizes\n";
+"  mpirun -np 2 mpibench --sizes 1..65536 --interleave-sizes -o mpi-ring2.tsv\n";
 
 /* Under mpirun every rank parses the options; only one should complain. */
 static int should_print(const cli *c)
@@ -324,10 +319,10 @@ static int parse_option(cli *c, int opt, const char *arg)
 
 static int backend_only(cli *c, int opt)
 {
-    static const int shm_only[] = {O_PROCS, O_CPUS, O_FLOOR};
+    static const int shm_only[] = {O_PROCS, O_CPUS, O_FLOOR, O_INTERLEAVE};
     static const int mpi_only[] = {O_SEND, O_ROUTE};
     const int *list = c->is_shm ? mpi_only : shm_only;
-    int n = c->is_shm ? 2 : 3;
+    int n = c->is_shm ? 2 : 4;
     for (int i = 0; i < n; i++)
         if (list[i] == opt)
             return 1;
@@ -623,18 +618,9 @@ static int mpi_topology(cli *c, int ranks, bench_data *header)
         return usage_error(c, "needs at least 2 MPI ranks (mpirun -np 2 %s ...)", c->prog);
     if (!c->have_topology)
         topo_shape_equal(1, ranks, &c->cfg.shape);
-    /* --interleave: networks of different sizes share the ranks, node i on
-     * rank i mod P (the torus: its coordinate sum mod P), as scibench's */
-    if (c->cfg.shape.nodes != ranks && !c->nextra)
+    if (c->cfg.shape.nodes != ranks)
         return usage_error(c, "%ld nodes but %d MPI ranks: each rank is one node",
                            c->cfg.shape.nodes, ranks);
-    if (c->cfg.shape.nodes < ranks)
-        return usage_error(c, "%ld nodes but %d MPI ranks: at least one node per rank",
-                           c->cfg.shape.nodes, ranks);
-    for (int k = 0; k < c->nextra; k++)
-        if (c->extra[k].shape.nodes < ranks)
-            return usage_error(c, "--interleave '%s': fewer nodes than the %d MPI ranks",
-                               c->extra[k].text, ranks);
     set_shape_header(&c->cfg.shape, header);
     if ((rc = choose_destinations(c)) || (rc = check_config(c)))
         return rc;
@@ -684,7 +670,7 @@ static int interleave_configs(cli *c, bench_config *cfgs, const char **paths)
 
 /* Output goes to atomic files (or stdout); on failure the finished points
  * are kept and each file is marked incomplete. */
-static int measure(cli *c, int *argc, char ***argv, bench_config *cfgs,
+static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
                    const char *const *paths, int nnets)
 {
     bench_comm *comm;
@@ -706,9 +692,7 @@ static int measure(cli *c, int *argc, char ***argv, bench_config *cfgs,
         return rc;
     }
     bench_data_set_header(&header[0], "procs", "%d", c->be->size(comm));
-    if (!c->is_shm)
-        cfgs[0] = c->cfg;   /* mpibench: its destinations are chosen just now */
-    const bench_config *cfg = cfgs;
+    const bench_config *cfg = c->is_shm ? cfgs : &c->cfg;   /* mpibench: chosen just now */
     int root = c->be->rank(comm) == bench_host(cfg[0].src, c->be->size(comm));
     for (int k = 0; k < nnets; k++) {
         af[k] = (atomic_file){NULL, NULL, NULL};

@@ -339,6 +339,12 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->ndata && (o->ring || o->torus || o->all_dst || o->sizes))
         return usage_error("--data: fits existing files; --ring, --torus, --all-dst and "
                            "--sizes are for measuring");
+    /* mpibench's transport names the node by the receiving rank (its tag
+     * has no room for a virtual node or a network), so it cannot measure
+     * networks of different sizes interleaved on the same ranks yet */
+    if (o->full && strcmp(o->backend, "mpi") == 0)
+        return usage_error("--full: --backend mpi is not supported yet (mpibench cannot"
+                           " interleave networks); use --backend shm");
     if (o->full && (o->ndata || o->nvalidate || o->torus || o->out_bench))
         return usage_error("--full: measures its own networks and validates on the 6-node ring;"
                            " not with --data, --validate, --torus or --bench-out");
