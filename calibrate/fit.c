@@ -489,6 +489,16 @@ static void clamp_negatives(fit_result *res)
         snprintf(name, sizeof name, "o_seg%d_ns", i + 1);
         clamp_one(res, name, &p->oseg[i].ns, fabs(p->oseg[i].ns));
     }
+    /* the relay's cost per segment likewise: what a params file may hold */
+    for (int i = 0; i < p->lb_segments; i++) {
+        char name[40];
+        snprintf(name, sizeof name, "lb_seg%d_ns_per_byte", i + 1);
+        clamp_one(res, name, &p->lbseg[i].ns_per_byte, fabs(p->lbseg[i].ns_per_byte));
+        snprintf(name, sizeof name, "lb_seg%d_ns", i + 1);
+        clamp_one(res, name, &p->lbseg[i].ns, fabs(p->lbseg[i].ns));
+    }
+    if (p->lb_segments && p->lb_ns_per_byte < 0)
+        p->lb_ns_per_byte = 0;   /* the reported slope is one of the segments' */
 }
 
 static void fill_result(const design *d, const solved *sol, const fit_point *pts, size_t n,
