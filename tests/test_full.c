@@ -94,8 +94,14 @@ Test(full, measures_fits_and_validates)
  * '# incomplete'), calibrate stops with an error and writes no params. */
 Test(full, interrupted_run_keeps_finished_data)
 {
+    /* An error target no point reaches (each stops at scibench's 1000
+     * batches) and 20 us injected at every relay: the 2-node ring's points
+     * finish within a second, the others' take about 5 s (1000 x 60-120
+     * us each, interleaved), so the signal at 2 s lands in the middle
+     * whatever the machine's regime. */
     char *argv[] = {(char *)run_prog("calibrate", 0), "--full", "--sizes", "1..65536",
-                    "--max-time", "30", "-q", NULL};
+                    "--rel-error", "0.000001", "--max-time", "60", "--inject-forward", "20000",
+                    "--inject-switch", "20000", "-q", NULL};
     pid_t pid = fork();
     cr_assert_geq(pid, 0);
     if (pid == 0) {
@@ -105,7 +111,7 @@ Test(full, interrupted_run_keeps_finished_data)
         _exit(127);
     }
     setpgid(pid, pid);
-    sleep(3);
+    sleep(2);
     kill(-pid, SIGINT);   /* a terminal's Ctrl-C reaches the whole group */
     int st = run_wait_exit(pid, 60);
     cr_assert_neq(st, 0, "calibrate --full exited 0 after Ctrl-C");
