@@ -29,7 +29,7 @@ LDLIBS      := -lgsl -lgslcblas -lm
 TEST_LDLIBS := -lcriterion
 
 # Debian packages the project needs; `make deps` installs the missing ones.
-DEB_PACKAGES := libgsl-dev libcriterion-dev libopenmpi-dev openmpi-bin gnuplot-nox
+DEB_PACKAGES := libgsl-dev libcriterion-dev libopenmpi-dev openmpi-bin gnuplot-nox help2man
 
 LIB_SRCS      :=
 PROGRAMS      :=
@@ -37,7 +37,7 @@ TESTS         :=
 BENCH_TARGETS :=
 CHECK_PREREQS :=
 
-.PHONY: all check demo bench clean deps
+.PHONY: all check demo bench clean deps install uninstall
 all:
 
 include $(sort $(wildcard */module.mk))
@@ -182,3 +182,49 @@ bench: $(BENCH_TARGETS)
 
 clean:
 	rm -rf build bin plots/out
+
+# --- install ----------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=]: the programs into
+# $(PREFIX)/bin, libscitrace.so (when trace/ builds it) into $(PREFIX)/lib,
+# where `scitrace run` looks for it, the gnuplot scripts and plots.sh into
+# $(PREFIX)/share/scitorus/plots, and a man page per program, made by
+# help2man from its --help, into $(PREFIX)/share/man/man1.
+# make uninstall removes exactly those files (and the scitorus directory).
+# bench-* programs are `make bench` helpers, not installed.
+PREFIX           ?= /usr/local
+VERSION          := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+INSTALL_PROGRAMS := $(filter-out bench-%,$(PROGRAMS))
+INSTALL_LIBS     := $(TRACE_LIB)
+INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/plots.sh
+MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)
+I_BIN   = $(DESTDIR)$(PREFIX)/bin
+I_LIB   = $(DESTDIR)$(PREFIX)/lib
+I_MAN   = $(DESTDIR)$(PREFIX)/share/man/man1
+I_PLOTS = $(DESTDIR)$(PREFIX)/share/scitorus/plots
+
+# The NAME line of each man page (help2man would guess it from --help).
+scibench_MAN_NAME  := shared-memory ping-pong and one-way latency benchmark on rings and tori
+mpibench_MAN_NAME  := MPI ping-pong and one-way latency benchmark on rings and tori
+calibrate_MAN_NAME := fit the SCI torus latency parameters from benchmark data
+scimodel_MAN_NAME  := project latency through the closed-form D-dimensional SCI torus model
+scitrace_MAN_NAME  := trace an MPI application and turn the trace into a traffic matrix
+
+build/man/%.1: bin/% Makefile | deps
+	@mkdir -p $(@D)
+	help2man -L C.UTF-8 --no-info --no-discard-stderr --version-string='$* (scitorus) $(VERSION)' \
+	  --name='$(or $($*_MAN_NAME),part of scitorus)' --output=$@ ./bin/$*
+
+install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_LIBS) $(MAN_PAGES)
+	install -d $(I_BIN) $(I_MAN) $(I_PLOTS)
+	install -m 755 $(INSTALL_PROGRAMS:%=bin/%) $(I_BIN)/
+	$(if $(INSTALL_LIBS),install -d $(I_LIB) && install -m 755 $(INSTALL_LIBS) $(I_LIB)/)
+	install -m 644 $(MAN_PAGES) $(I_MAN)/
+	install -m 644 $(filter %.gp,$(INSTALL_PLOTS)) $(I_PLOTS)/
+	install -m 755 $(filter %.sh,$(INSTALL_PLOTS)) $(I_PLOTS)/
+	@echo "install: $(words $(INSTALL_PROGRAMS)) programs, $(words $(INSTALL_LIBS)) libraries, $(words $(MAN_PAGES)) man pages and $(words $(INSTALL_PLOTS)) plot files under $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -f $(INSTALL_PROGRAMS:%=$(I_BIN)/%) $(addprefix $(I_LIB)/,$(notdir $(INSTALL_LIBS))) \
+	  $(INSTALL_PROGRAMS:%=$(I_MAN)/%.1) $(addprefix $(I_PLOTS)/,$(notdir $(INSTALL_PLOTS)))
+	-rmdir $(I_PLOTS) $(DESTDIR)$(PREFIX)/share/scitorus 2>/dev/null
+	@echo "uninstall: removed scitorus from $(DESTDIR)$(PREFIX)"

@@ -1,7 +1,11 @@
 /* bench-model: the model's speed figures for `make bench` (issue 2):
  * process time of scimodel's headline report and of a 1e6-point sweep
  * (medians of several runs), and the speedup of the closed-form average
- * over exact enumeration at 1000 nodes (a ratio measured in this run). */
+ * over exact enumeration at 1000 nodes (a ratio measured in this run).
+ * Issue 11: pattern averages and channel loads on a 10^6-node shape, the
+ * uniform closed form at N = 1e15, the binomial broadcast on 2^20 nodes;
+ * each beside a reference measured in the same run (one pass over the
+ * 10^6 nodes converting rank to coordinates: the least any pass costs). */
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <stdio.h>
@@ -79,6 +83,129 @@ static void per_call_s(int closed, double *out)
         puts("");  /* keeps the work observable */
 }
 
+/* Process (CPU) seconds: the machine is shared, wall time counts the
+ * others' compiles too. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Process seconds of one call of what(), repeated for at least 0.2 s. */
+static double seconds_per(double (*what)(void))
+{
+    double sink = 0, t0 = cpu_s(), t;
+    long calls = 0;
+    do {
+        sink += what();
+        calls++;
+    } while ((t = cpu_s() - t0) < 0.2);
+    if (sink < 0)
+        puts("");
+    return t / (double)calls;
+}
+
+static topo_shape mega;   /* 100x100x100 */
+
+static double reference_pass(void)
+{
+    long c[TOPO_MAX_DIMS];
+    double sum = 0;
+    for (long r = 0; r < mega.nodes; r++) {
+        topo_rank_to_coords(&mega, r, c);
+        sum += (double)c[0];
+    }
+    return sum;
+}
+
+static double patterns_closed(void)
+{
+    model_avg_counts c;
+    double sum = 0;
+    for (int l = 0; l < 2; l++)
+        for (int pat = 0; pat < TOPO_PATTERN_TRANSPOSE; pat++)
+            if (model_pattern_counts_shape(&mega, l, pat, &c, NULL) == 0)
+                sum += c.hops;
+    return sum;
+}
+
+static double patterns_enumerated(void)
+{
+    model_avg_counts c;
+    double sum = 0;
+    for (int pat = 0; pat < TOPO_PATTERN_TRANSPOSE; pat++)
+        if (model_pattern_enumerate(&mega, TOPO_LINKS_BI, pat, &c, NULL) == 0)
+            sum += c.hops;
+    return sum;
+}
+
+static topo_pattern load_pattern;
+
+static double loads(void)
+{
+    model_load ld;
+    if (model_load_init(&ld, &mega, TOPO_LINKS_BI, load_pattern))
+        exit(EXIT_FAILURE);
+    double c = ld.c_max;
+    model_load_free(&ld);
+    return c;
+}
+
+static double uniform_1e15(void)
+{
+    model_params p;
+    topo_shape s;
+    model_params_preset("current", &p);
+    p.links = TOPO_LINKS_BI;
+    topo_shape_equal(5, 1000, &s);   /* 1e15 nodes */
+    return model_avg_ns_shape(&p, &s, 64) + model_avg_ns_continuous(&p, 5, 1e15, 64);
+}
+
+static double binomial_2_20(void)
+{
+    model_params p;
+    topo_shape s;
+    model_params_preset("current", &p);
+    topo_shape_equal(2, 1024, &s);
+    return model_bcast_binomial_ns(&p, &s, 64, NULL);
+}
+
+#define RUNS_I11 5
+
+static void issue11_figures(void)
+{
+    double ref[RUNS_I11], closed[RUNS_I11], enumer[RUNS_I11], lu[RUNS_I11], lc[RUNS_I11],
+        big[RUNS_I11], bin[RUNS_I11];
+    topo_shape_equal(3, 100, &mega);
+    for (int r = 0; r < RUNS_I11; r++) {
+        ref[r] = seconds_per(reference_pass);
+        closed[r] = seconds_per(patterns_closed);
+        enumer[r] = seconds_per(patterns_enumerated);
+        load_pattern = TOPO_PATTERN_UNIFORM;
+        lu[r] = seconds_per(loads);
+        load_pattern = TOPO_PATTERN_COMPLEMENT;
+        lc[r] = seconds_per(loads);
+        big[r] = seconds_per(uniform_1e15);
+        bin[r] = seconds_per(binomial_2_20);
+    }
+    double rf = median_of(ref, RUNS_I11);
+    printf("issue 11 (process time, medians of %d runs; reference: one rank->coords pass over 10^6 nodes "
+           "%.2f ms)\n", RUNS_I11, 1e3 * rf);
+    printf("  4 patterns x 2 links, closed form, 100x100x100   %10.3f ms  (%.3gx the reference)\n",
+           1e3 * median_of(closed, RUNS_I11), median_of(closed, RUNS_I11) / rf);
+    printf("  4 patterns, one pass over the sources, 10^6 nodes %9.3f ms  (%.3gx; target < 1 s)\n",
+           1e3 * median_of(enumer, RUNS_I11), median_of(enumer, RUNS_I11) / rf);
+    printf("  channel loads + input streams, uniform, 10^6      %9.3f ms  (%.3gx; target < 1 s)\n",
+           1e3 * median_of(lu, RUNS_I11), median_of(lu, RUNS_I11) / rf);
+    printf("  channel loads + input streams, complement, 10^6   %9.3f ms  (%.3gx; target < 1 s)\n",
+           1e3 * median_of(lc, RUNS_I11), median_of(lc, RUNS_I11) / rf);
+    printf("  uniform closed form at N = 1e15 (5D, bi)          %9.3f us\n",
+           1e6 * median_of(big, RUNS_I11));
+    printf("  binomial broadcast exact, 1024x1024 = 2^20 nodes  %9.3f ms  (%.3gx; target < 2 s)\n",
+           1e3 * median_of(bin, RUNS_I11), median_of(bin, RUNS_I11) / rf);
+}
+
 int main(int argc, char **argv)
 {
     char dir[4096];
@@ -103,5 +230,6 @@ int main(int argc, char **argv)
     printf("  average latency at 1000 nodes: closed form %.3g us, enumeration %.3g us,"
            " speedup %.0fx (target over 1000x)\n", 1e6 * median_of(closed, RUNS),
            1e6 * median_of(enumer, RUNS), median_of(ratio, RUNS));
+    issue11_figures();
     return 0;
 }

@@ -25,8 +25,8 @@ static double counts_ns(const model_params *p, double size_bytes, const topo_cou
 void model_point_to_point(const model_params *p, const topo_shape *shape,
                           const long *hops, double size_bytes, model_p2p *out)
 {
-    topo_request_counts(shape, hops, &out->request);
-    topo_response_counts(shape, hops, &out->response);
+    topo_request_counts_links(shape, p->links, hops, &out->request);
+    topo_response_counts_links(shape, p->links, hops, &out->response);
     out->request_ns = counts_ns(p, size_bytes, &out->request);
     out->response_ns = counts_ns(p, size_bytes, &out->response);
     out->transaction_ns = out->request_ns + out->response_ns;
@@ -41,12 +41,23 @@ static void finish_counts(double n_ratio, double hops_sum, double dims_sum,
     out->switches = out->dims - 1;
 }
 
-void model_avg_counts_shape(const topo_shape *shape, model_avg_counts *out)
+double model_ring_avg_dist(topo_links links, double n)
+{
+    if (links == TOPO_LINKS_UNI)
+        return (n - 1) / 2;   /* mean of 0..n-1 */
+    /* mean of min(h, n - h) over h = 0..n-1; continuous n: the even form */
+    if (n != floor(n) || fmod(n, 2) == 0)
+        return n / 4;
+    return (n * n - 1) / (4 * n);
+}
+
+void model_avg_counts_shape(const topo_shape *shape, topo_links links,
+                            model_avg_counts *out)
 {
     double N = (double)shape->nodes, hops = 0, dims = 0;
     for (int i = 0; i < shape->dims; i++) {
         double n = (double)shape->n[i];
-        hops += (n - 1) / 2;   /* mean of 0..n-1 over all n positions */
+        hops += model_ring_avg_dist(links, n);  /* over all n positions */
         dims += (n - 1) / n;   /* probability that h_i > 0 */
     }
     /* The sums above include the source itself (all zeros); N/(N-1)
@@ -54,10 +65,13 @@ void model_avg_counts_shape(const topo_shape *shape, model_avg_counts *out)
     finish_counts(N / (N - 1), hops, dims, out);
 }
 
-void model_avg_counts_continuous(int dims, double nodes, model_avg_counts *out)
+void model_avg_counts_continuous(topo_links links, int dims, double nodes,
+                                 model_avg_counts *out)
 {
     double n = pow(nodes, 1.0 / dims);
-    finish_counts(nodes / (nodes - 1), dims * (n - 1) / 2, dims * (n - 1) / n, out);
+    /* real n: uni (n-1)/2, bi n/4 (SPEC.md §7), whatever n's parity */
+    double a = links == TOPO_LINKS_UNI ? (n - 1) / 2 : n / 4;
+    finish_counts(nodes / (nodes - 1), dims * a, dims * (n - 1) / n, out);
 }
 
 static double avg_ns(const model_params *p, double size_bytes, const model_avg_counts *c)
@@ -68,7 +82,7 @@ static double avg_ns(const model_params *p, double size_bytes, const model_avg_c
 double model_avg_ns_shape(const model_params *p, const topo_shape *shape, double size_bytes)
 {
     model_avg_counts c;
-    model_avg_counts_shape(shape, &c);
+    model_avg_counts_shape(shape, p->links, &c);
     return avg_ns(p, size_bytes, &c);
 }
 
@@ -82,7 +96,7 @@ double model_avg_ns_continuous(const model_params *p, int dims, double nodes,
                                double size_bytes)
 {
     model_avg_counts c;
-    model_avg_counts_continuous(dims, nodes, &c);
+    model_avg_counts_continuous(p->links, dims, nodes, &c);
     return avg_ns(p, size_bytes, &c);
 }
 
@@ -104,6 +118,17 @@ static double floor_root(int dims, double nodes)
     return n;
 }
 
+/* Exact multi-unicast total on the integer torus n^D (n integral); the
+ * continuous form where n^D is too large to be a topo_shape. */
+static double multicast_on_torus(const model_params *p, int dims, double n,
+                                 double size_bytes)
+{
+    topo_shape s;
+    if (n <= (double)TOPO_MAX_NODES && topo_shape_equal(dims, (long)n, &s) == 0)
+        return model_multicast_ns_shape(p, &s, size_bytes);
+    return model_multicast_ns_continuous(p, dims, pow(n, dims), size_bytes);
+}
+
 double model_multicast_ns_interpolated(const model_params *p, int dims, double nodes,
                                        double size_bytes)
 {
@@ -111,11 +136,10 @@ double model_multicast_ns_interpolated(const model_params *p, int dims, double n
         return NAN;
     double n = floor_root(dims, nodes);
     double a = pow(n, dims), b = pow(n + 1, dims);
-    double ta = model_multicast_ns_continuous(p, dims, a, size_bytes);
+    double ta = multicast_on_torus(p, dims, n, size_bytes);
     if (nodes == a)
         return ta;
-    double tb = model_multicast_ns_continuous(p, dims, b, size_bytes);
-    /* On an integer torus n^D the continuous form is the exact sum. */
+    double tb = multicast_on_torus(p, dims, n + 1, size_bytes);
     return ta + (tb - ta) * (nodes - a) / (b - a);
 }
 
@@ -127,7 +151,7 @@ void model_enumerate(const model_params *p, const topo_shape *shape, long src,
     double sum = 0;
     topo_iter_init(&it, shape, src);
     while (topo_iter_next(&it)) {
-        topo_request_counts(shape, it.hops, &c);
+        topo_request_counts_links(shape, p->links, it.hops, &c);
         sum += counts_ns(p, size_bytes, &c);
     }
     *sum_ns = sum;
@@ -152,9 +176,23 @@ double model_metric_ns(const model_params *p, model_metric metric, model_fill fi
         return NAN;
     if (metric == MODEL_METRIC_AVG)
         return model_avg_ns_continuous(p, dims, nodes, size_bytes);
+    if (metric == MODEL_METRIC_BINOMIAL)
+        return model_bcast_binomial_interpolated(p, dims, nodes, size_bytes);
     if (fill == MODEL_FILL_INTERPOLATE)
         return model_multicast_ns_interpolated(p, dims, nodes, size_bytes);
     return model_multicast_ns_continuous(p, dims, nodes, size_bytes);
+}
+
+double model_curve_ns(const model_params *p, const model_curve *curve, int dims,
+                      double nodes, double size_bytes)
+{
+    if (nodes < pow(2, dims))
+        return NAN;
+    if (curve->metric != MODEL_METRIC_AVG || curve->pattern == TOPO_PATTERN_UNIFORM)
+        return model_metric_ns(p, curve->metric, curve->fill, dims, nodes, size_bytes);
+    if (curve->fill == MODEL_FILL_CONTINUOUS && curve->pattern != TOPO_PATTERN_TRANSPOSE)
+        return model_pattern_ns_continuous(p, curve->pattern, dims, nodes, size_bytes);
+    return model_pattern_ns_interpolated(p, curve->pattern, dims, nodes, size_bytes);
 }
 
 const char *model_crossover_status_name(model_crossover_status st)
@@ -165,8 +203,7 @@ const char *model_crossover_status_name(model_crossover_status st)
 
 typedef struct xo_ctx {
     const model_params *p;
-    model_metric metric;
-    model_fill fill;
+    const model_curve *curve;
     int from_dims, to_dims;
     double size_bytes;
 } xo_ctx;
@@ -175,14 +212,17 @@ typedef struct xo_ctx {
 static double xo_diff(double nodes, void *arg)
 {
     const xo_ctx *c = arg;
-    return model_metric_ns(c->p, c->metric, c->fill, c->to_dims, nodes, c->size_bytes) -
-           model_metric_ns(c->p, c->metric, c->fill, c->from_dims, nodes, c->size_bytes);
+    return model_curve_ns(c->p, c->curve, c->to_dims, nodes, c->size_bytes) -
+           model_curve_ns(c->p, c->curve, c->from_dims, nodes, c->size_bytes);
 }
 
 /* Scan step: 0.1 % in N.  The curves are smooth (continuous fill) or linear
  * between integer tori at least 2^D apart (interpolate), so no sign change
  * hides inside a step; the step only bounds the bracket Brent refines. */
 #define XO_SCAN_FACTOR 1.001
+/* The binomial broadcast costs O(N D) per value: scan it in 1 % steps
+ * (between integer tori it is linear, so a step only widens the bracket). */
+#define XO_BCAST_SCAN_FACTOR 1.01
 #define XO_REL_TOL 1e-12
 #define XO_MAX_ITER 200
 
@@ -190,19 +230,44 @@ int model_crossover(const model_params *p, model_metric metric, model_fill fill,
                     int from_dims, int to_dims, double size_bytes, double *nodes,
                     model_crossover_status *status)
 {
-    xo_ctx ctx = {p, metric, fill, from_dims, to_dims, size_bytes};
-    double lo = pow(2, to_dims), hi;
+    model_curve curve = {metric, fill, TOPO_PATTERN_UNIFORM};
+    return model_crossover_curve(p, &curve, from_dims, to_dims, size_bytes, nodes, status);
+}
 
+int model_crossover_curve(const model_params *p, const model_curve *curve, int from_dims,
+                          int to_dims, double size_bytes, double *nodes,
+                          model_crossover_status *status)
+{
+    xo_ctx ctx = {p, curve, from_dims, to_dims, size_bytes};
+    double lo = pow(2, to_dims), hi;
+    double max_nodes = curve->metric == MODEL_METRIC_BINOMIAL ? MODEL_BCAST_XO_MAX_NODES
+                                                              : MODEL_CROSSOVER_MAX_NODES;
+    double factor = curve->metric == MODEL_METRIC_BINOMIAL ? XO_BCAST_SCAN_FACTOR
+                                                           : XO_SCAN_FACTOR;
+
+    /* start where both curves exist (tornado needs n >= 4): step past
+     * the gap, then bisect back to its edge */
+    if (isnan(xo_diff(lo, &ctx))) {
+        double gap = lo;
+        while (isnan(xo_diff(lo, &ctx)) && lo < max_nodes) {
+            gap = lo;
+            lo = fmin(lo * factor, max_nodes);
+        }
+        for (int i = 0; i < 60 && lo - gap > 1e-12 * lo; i++) {
+            double mid = (gap + lo) / 2;
+            *(isnan(xo_diff(mid, &ctx)) ? &gap : &lo) = mid;
+        }
+    }
     if (xo_diff(lo, &ctx) < 0) {
         *status = MODEL_XO_LOWER_BOUND;
         *nodes = lo;
         return 0;
     }
     for (;; lo = hi) {
-        hi = fmin(lo * XO_SCAN_FACTOR, MODEL_CROSSOVER_MAX_NODES);
+        hi = fmin(lo * factor, max_nodes);
         if (xo_diff(hi, &ctx) < 0)
             break;
-        if (hi >= MODEL_CROSSOVER_MAX_NODES) {
+        if (hi >= max_nodes) {
             *status = MODEL_XO_NONE;
             *nodes = NAN;
             return 0;

@@ -1,5 +1,7 @@
 /* model: the closed-form latency model of D-dimensional SCI tori
- * (thesis eqs. 1-15, SPEC.md §2): point-to-point latency for a hop vector,
+ * (thesis eqs. 1-15, SPEC.md §2) on unidirectional or bidirectional links
+ * (SPEC.md §7: every function here takes the kind of links from
+ * p->links, or as an explicit argument where it has no params): point-to-point latency for a hop vector,
  * averages and one-to-all multi-unicast totals for integer shapes and for
  * continuous N (n = N^(1/D)), the interpolated fill, the exact enumeration
  * used as oracle, and crossovers between dimensions. */
@@ -23,13 +25,16 @@ typedef struct model_avg_counts {
 /* Latency of one route with H links, F forwards and S switches (real
  * numbers: calibrate passes request/response means) for an m-byte message:
  * 2 o(m) + H lp + F lf + S ls (thesis eqs. 1-9) + (F + S) m lb (SPEC.md §6,
- * store and forward; 0 for cut-through).  Every other latency here (point
- * to point, averages, continuous forms, crossovers) is built on it. */
+ * store and forward; 0 for cut-through).  Every latency scimodel prints
+ * goes through this function (or model_point_to_point): point to point,
+ * averages, continuous forms, crossovers. */
 double model_route_ns(const model_params *p, double size_bytes, double links,
                       double forwards, double switches);
 
 /* Point-to-point latencies for hop vector hops on shape (validated by the
- * caller with topo_hops_check). */
+ * caller with topo_hops_check; positive-way offsets as topo_hops gives
+ * them) on p->links: on bidirectional links the request takes the shorter
+ * way in every dimension and the response equals the request. */
 typedef struct model_p2p {
     topo_counts request, response;
     double request_ns, response_ns, transaction_ns;
@@ -37,11 +42,20 @@ typedef struct model_p2p {
 void model_point_to_point(const model_params *p, const topo_shape *shape,
                           const long *hops, double size_bytes, model_p2p *out);
 
-/* Closed-form averages for an integer shape (SPEC.md §2):
- * avg_hops = N/(N-1) sum (n_i - 1)/2, avg_dims = N/(N-1) sum (n_i - 1)/n_i. */
-void model_avg_counts_shape(const topo_shape *shape, model_avg_counts *out);
+/* Average number of links a message crosses in one ring of n nodes, over
+ * all n offsets (0 included): uni (n - 1)/2; bi a(n) = n/4 for even n,
+ * (n^2 - 1)/(4n) for odd n (SPEC.md §7).  n is real for the continuous
+ * forms, where bi uses n/4 (the even-n form, SPEC.md §7). */
+double model_ring_avg_dist(topo_links links, double n);
+
+/* Closed-form averages for an integer shape (SPEC.md §2, §7):
+ * avg_hops = N/(N-1) sum a(n_i), avg_dims = N/(N-1) sum (n_i - 1)/n_i,
+ * a(n) = model_ring_avg_dist(links, n). */
+void model_avg_counts_shape(const topo_shape *shape, topo_links links,
+                            model_avg_counts *out);
 /* The same for D equal dimensions of real size n = N^(1/D), N > 1. */
-void model_avg_counts_continuous(int dims, double nodes, model_avg_counts *out);
+void model_avg_counts_continuous(topo_links links, int dims, double nodes,
+                                 model_avg_counts *out);
 
 double model_avg_ns_shape(const model_params *p, const topo_shape *shape, double size_bytes);
 double model_multicast_ns_shape(const model_params *p, const topo_shape *shape,
@@ -57,6 +71,113 @@ double model_multicast_ns_continuous(const model_params *p, int dims, double nod
 double model_multicast_ns_interpolated(const model_params *p, int dims, double nodes,
                                        double size_bytes);
 
+/* ---- traffic patterns (SPEC.md §8; model/pattern.c) ----------------------
+ * The pattern's latency is the mean request latency over all its messages
+ * (all sources); latency is linear in H, F, S, so it is model_route_ns of
+ * the mean counts.  Every function below returns -1 (or NaN) where the
+ * pattern is not defined (transpose off a square 2D shape) or sends no
+ * message (tornado on 2^D). */
+
+/* Mean counts over the pattern's messages on an integer shape, in closed
+ * form: O(sum n_i), any N up to TOPO_MAX_NODES.  messages (may be NULL)
+ * gets the number of messages over all sources. */
+int model_pattern_counts_shape(const topo_shape *shape, topo_links links,
+                               topo_pattern pattern, model_avg_counts *out,
+                               double *messages);
+/* The same by routing every message, one pass over the sources (uniform:
+ * the N - 1 destinations of source 0, the torus being the same from every
+ * node): O(N D).  The closed form's check, and the loads' walk. */
+int model_pattern_enumerate(const topo_shape *shape, topo_links links,
+                            topo_pattern pattern, model_avg_counts *out,
+                            double *messages);
+/* Continuous form for D equal dimensions of real size n = N^(1/D), using
+ * each closed form's even-n expression: uniform (SPEC.md §2, §7); neighbor
+ * uni H = n/2, bi H = 1, k = 1; tornado H = D (n/2 - 1), k = D, for n >= 4;
+ * complement uni H = D n/2, bi H = D n/4, k = D.  Transpose has none. */
+int model_pattern_counts_continuous(topo_links links, topo_pattern pattern, int dims,
+                                    double nodes, model_avg_counts *out);
+/* Mean request latency of the pattern (NaN where undefined). */
+double model_pattern_ns_shape(const model_params *p, const topo_shape *shape,
+                              topo_pattern pattern, double size_bytes);
+double model_pattern_ns_continuous(const model_params *p, topo_pattern pattern, int dims,
+                                   double nodes, double size_bytes);
+/* Exact values on the integer tori n^D, linear in N between them (as
+ * --fill interpolate); NaN below the smallest torus with messages. */
+double model_pattern_ns_interpolated(const model_params *p, topo_pattern pattern,
+                                     int dims, double nodes, double size_bytes);
+
+/* ---- broadcast (SPEC.md §8; model/broadcast.c) ---------------------------
+ * Binomial tree over the ranks (row-major) from rank 0: in round r every
+ * rank i < 2^r that holds the data sends to i + 2^r (if < N).  A child's
+ * arrival t(c) = t(p) + j o(m) + (L_request(p -> c) - o(m)), j the 1-based
+ * index of the send among its parent's sends after the parent received.
+ * Returns max_c t(c), exact, in O(N D) time and O(log N) memory (a
+ * depth-first walk of the tree); NaN if N > MODEL_BCAST_MAX_NODES.
+ * argmax (may be NULL) gets the rank that receives last. */
+/* 2^26 nodes: a few seconds (2^20 take about 40 ms, make bench). */
+#define MODEL_BCAST_MAX_NODES (1L << 26)
+double model_bcast_binomial_ns(const model_params *p, const topo_shape *shape,
+                               double size_bytes, long *argmax);
+/* Binomial broadcast on the integer tori n^D, linear in N between them
+ * (the --fill interpolate rule); NaN below 2^D or beyond the cap. */
+double model_bcast_binomial_interpolated(const model_params *p, int dims, double nodes,
+                                         double size_bytes);
+/* Binomial crossovers are searched up to this N (each step costs O(N D)). */
+#define MODEL_BCAST_XO_MAX_NODES 1048576.0   /* 2^20 */
+
+/* ---- latency under load (SPEC.md §9; model/load.c) -----------------------
+ * Open loop: every node injects m-byte messages at rate lambda (per ns,
+ * Poisson) to its pattern's destinations.  Every directed link, and every
+ * node's injection and ejection channel (c = 1), is an M/D/1 queue with
+ * service time t(m) = m / link_bw_bytes_per_ns, independent of the others:
+ *   rho_l = lambda c_l t,  W_l = rho_l t / (2 (1 - rho_l)),
+ *   L(lambda) = mean over messages of L_request + sum over its links of W_l,
+ *   lambda_sat = 1 / (t max_l c_l).
+ * An approximation: no flow control, and a queue's arrivals are taken as
+ * Poisson although they are the smoothed departures of upstream queues.
+ * The refined latency (model_load_latency's latency_ns) corrects for that:
+ * messages arriving over the same input of a channel (the previous link of
+ * the ring, a turn from one dimension and way, the injection channel) are
+ * spaced by t and never queue behind each other, so a tagged message only
+ * waits for work from the other inputs: W_l = W_MD1(rho_l) (1 - sum_k f_k^2),
+ * f_k the share of l's traffic from input k.  That is exact to first order
+ * in rho (the chance of finding l busy with another input's message is
+ * rho - rho_k, residual t/2) and Karol, Hluchyj and Morgan's output-queue
+ * result ((K-1)/K) rho t/(2 (1 - rho)) for K equal inputs; the injection
+ * channel, fed by a Poisson source, keeps the full M/D/1 wait. */
+typedef struct model_load {
+    topo_shape shape;
+    topo_links links;
+    topo_pattern pattern;
+    double *c;                 /* per directed link, topo_link_index order */
+    double *s2;                /* sum over the link's inputs of (share)^2 x c^2 */
+    double *ej, *ej_s2;        /* per node: ejection load and its inputs' squares */
+    double senders;            /* sources that send */
+    double c_max;              /* busiest channel, injection (1) included */
+    long bottleneck;           /* topo_link_index of a busiest network link, or -1
+                                * when the injection/ejection channels are busiest */
+    long bottlenecks;          /* network links at c_max (to 1e-12) */
+    model_avg_counts counts;   /* zero-load mean counts of the pattern */
+} model_load;
+
+/* Computes the channel loads (topo_link_loads) and zero-load counts.
+ * Returns 0, or -1 (pattern undefined or silent, too many links, no
+ * memory); model_load_free releases it. */
+int model_load_init(model_load *ld, const topo_shape *shape, topo_links links,
+                    topo_pattern pattern);
+void model_load_free(model_load *ld);
+/* t(m) in ns. */
+double model_load_link_ns(const model_params *p, double size_bytes);
+/* lambda_sat in messages per ns per node. */
+double model_load_saturation(const model_params *p, const model_load *ld, double size_bytes);
+/* Mean latency at rate lambda (messages/ns/node), refined as above, its
+ * queueing part (wait_ns), and SPEC.md §9's independent-queue latency
+ * (independent_ns); the last two may be NULL.  Returns 0, or -1 if
+ * lambda >= lambda_sat or lambda < 0. */
+int model_load_latency(const model_params *p, const model_load *ld, double size_bytes,
+                       double rate_per_ns, double *latency_ns, double *wait_ns,
+                       double *independent_ns);
+
 /* Exact enumeration over all destinations of source src: the sum and the
  * average of the request latency.  O(N D); the oracle for the closed forms. */
 void model_enumerate(const model_params *p, const topo_shape *shape, long src,
@@ -66,7 +187,12 @@ void model_enumerate(const model_params *p, const topo_shape *shape, long src,
  * the smaller).  Returns 0, or -1 if n^D would exceed TOPO_MAX_NODES. */
 int model_nearest_torus(int dims, double nodes, topo_shape *shape);
 
-typedef enum model_metric { MODEL_METRIC_AVG, MODEL_METRIC_MULTICAST } model_metric;
+/* avg: mean request latency (of a pattern); multicast: one-to-all as N - 1
+ * unicasts (SPEC.md §2); binomial: MPI's binomial-tree broadcast (§8),
+ * always exact on integer tori, interpolated between them. */
+typedef enum model_metric {
+    MODEL_METRIC_AVG, MODEL_METRIC_MULTICAST, MODEL_METRIC_BINOMIAL
+} model_metric;
 typedef enum model_fill { MODEL_FILL_CONTINUOUS, MODEL_FILL_INTERPOLATE } model_fill;
 
 /* Value of a metric for D dimensions at N nodes.  fill applies to the
@@ -74,6 +200,21 @@ typedef enum model_fill { MODEL_FILL_CONTINUOUS, MODEL_FILL_INTERPOLATE } model_
  * where D does not exist (N < 2^D). */
 double model_metric_ns(const model_params *p, model_metric metric, model_fill fill,
                        int dims, double nodes, double size_bytes);
+
+/* A curve over N for one number of dimensions: what the crossovers and the
+ * sweep compare.  The pattern applies to the avg metric (multicast is the
+ * uniform one-to-all); fill as above, and a pattern without a continuous
+ * form (transpose) is always interpolated. */
+typedef struct model_curve {
+    model_metric metric;
+    model_fill fill;
+    topo_pattern pattern;
+} model_curve;
+
+/* Value of a curve for D dimensions at N nodes on p->links; NaN where D
+ * (or the pattern) does not exist at N. */
+double model_curve_ns(const model_params *p, const model_curve *curve, int dims,
+                      double nodes, double size_bytes);
 
 typedef enum model_crossover_status {
     MODEL_XO_CROSSOVER,    /* found inside the search range */
@@ -90,6 +231,12 @@ typedef enum model_crossover_status {
 int model_crossover(const model_params *p, model_metric metric, model_fill fill,
                     int from_dims, int to_dims, double size_bytes, double *nodes,
                     model_crossover_status *status);
+
+/* model_crossover for any curve; the search starts at the smallest N where
+ * both curves exist. */
+int model_crossover_curve(const model_params *p, const model_curve *curve, int from_dims,
+                          int to_dims, double size_bytes, double *nodes,
+                          model_crossover_status *status);
 
 const char *model_crossover_status_name(model_crossover_status st);
 

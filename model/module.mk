@@ -1,9 +1,14 @@
 # model/: parameters and params files, the closed-form torus model,
 # crossovers, and the scimodel command.
-LIB_SRCS += model/params.c model/model.c
+LIB_SRCS += model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
+            model/traffic.c model/projection.c
 PROGRAMS += scimodel
-scimodel_SRCS = model/scimodel_main.c
-TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c
+scimodel_SRCS = model/scimodel_main.c model/scimodel_options.c model/scimodel_output.c \
+                model/scimodel_report.c model/scimodel_crossover.c model/scimodel_sweep.c \
+                model/scimodel_shape.c model/scimodel_broadcast.c model/scimodel_load.c \
+                model/scimodel_traffic.c
+TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c tests/test_patterns.c tests/test_load.c tests/test_scimodel_modes.c \
+            tests/test_projection.c tests/test_traffic_cli.c
 
 # make bench: the model's speed figures (issue 2)
 PROGRAMS += bench-model
@@ -12,3 +17,9 @@ BENCH_TARGETS += bench-model
 .PHONY: bench-model
 bench-model: bin/bench-model bin/scimodel
 	bin/bench-model bin
+
+# make bench: projecting a 10^5-row traffic matrix onto 4 candidates (issue 12)
+BENCH_TARGETS += bench-projection
+.PHONY: bench-projection
+bench-projection: bin/scimodel
+	model/bench_projection.sh bin $(or $(RUNS),5)

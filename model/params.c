@@ -38,6 +38,8 @@ void model_params_clear_optional(model_params *p)
     }
     p->fit_r2 = NAN;
     p->fit_chi2_dof = NAN;
+    p->links = TOPO_LINKS_UNI;
+    p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;
 }
 
 int model_params_preset(const char *name, model_params *p)
@@ -100,12 +102,13 @@ typedef struct key_slot {
     int seen;
 } key_slot;
 
-#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 2 * (1 + 3 * MODEL_MAX_OSEG) + 2)
+#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 2 * (1 + 3 * MODEL_MAX_OSEG) + 2 + 2)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
     int count;
     double o_segments, lb_segments;
+    char links[8];         /* `links = "uni" | "bi"` (SPEC.md §7) */
 } reader;
 
 static void add_slot(reader *r, const char *name, double *value, char *str,
@@ -157,6 +160,8 @@ static void build_slots(reader *r, model_params *p)
         snprintf(name, sizeof name, "lb_seg%d_ns_per_byte", i + 1);
         add_slot(r, name, &p->lbseg[i].ns_per_byte, NULL, 0, 0);
     }
+    add_slot(r, "links", NULL, r->links, sizeof r->links, 0);
+    add_slot(r, "link_bw_bytes_per_ns", &p->link_bw_bytes_per_ns, NULL, 0, 0);
 }
 
 static key_slot *find_slot(reader *r, const char *name)
@@ -229,6 +234,13 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
         return fail(err, line, "duplicate key '%.60s'", key);
     s->seen = 1;
     if (s->string) {
+        if (s->string == r->links) {
+            topo_links links;
+            if (parse_string(value, s->string, s->string_len) ||
+                topo_links_parse(s->string, &links))
+                return fail(err, line, "'links' must be \"uni\" or \"bi\", got '%.60s'", value);
+            return 0;
+        }
         if (parse_string(value, s->string, s->string_len))
             return fail(err, line, "'%.60s' needs a double-quoted string", key);
         return 0;
@@ -242,6 +254,8 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
     /* R^2 of a poor fit may be negative; every other quantity may not. */
     if (v < 0 && strcmp(key, "fit_r2") != 0)
         return fail(err, line, "'%.60s' must not be negative", key);
+    if (v == 0 && strcmp(key, "link_bw_bytes_per_ns") == 0)
+        return fail(err, line, "'%.60s' must be positive", key);
     *s->value = v;
     return 0;
 }
@@ -278,6 +292,8 @@ static int finish(reader *r, model_params *p, long lines, model_params_error *er
     for (int i = 0; i < r->count; i++)
         if (r->slot[i].required && !r->slot[i].seen)
             return fail(err, lines, "missing required key '%s'", r->slot[i].name);
+    if (find_slot(r, "links")->seen)
+        topo_links_parse(r->links, &p->links);   /* checked in read_line */
     int rc = finish_segments(r, "o", r->o_segments, &p->o_segments, p->oseg, lines, err);
     return rc ? rc : finish_segments(r, "lb", r->lb_segments, &p->lb_segments, p->lbseg, lines,
                                      err);
@@ -378,6 +394,10 @@ int model_params_write(const char *path, const model_params *p, const char *comm
                     i + 1, p->lbseg[i].from_bytes, i + 1, p->lbseg[i].ns, i + 1,
                     p->lbseg[i].ns_per_byte);
     }
+    if (p->links != TOPO_LINKS_UNI)
+        fprintf(fp, "links = \"%s\"\n", topo_links_name(p->links));
+    if (p->link_bw_bytes_per_ns != MODEL_DEFAULT_LINK_BW_BYTES_PER_NS)
+        fprintf(fp, "link_bw_bytes_per_ns = %.10g\n", p->link_bw_bytes_per_ns);
     if (!isnan(p->fit_r2))
         fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);
     if (!isnan(p->fit_chi2_dof))

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "topo/topo.h"
+
 /* Parameters in the order calibrate's unknown vector uses (SPEC.md §4). */
 typedef enum model_param_id {
     MODEL_P_O0 = 0,   /* o0_ns: o(mref) */
@@ -54,8 +56,18 @@ typedef struct model_params {
     char source[MODEL_P_ALL][40];
     double fit_r2, fit_chi2_dof;   /* NaN when not fitted */
 
+    /* Kind of links (SPEC.md §7, key `links = "uni" | "bi"`, default uni:
+     * SCI) and the link bandwidth for the load model (SPEC.md §9, key
+     * `link_bw_bytes_per_ns`, > 0, default 1.0: the IEEE 1596 SCI link rate
+     * of 1 GB/s).  Every model_* function reads the links from here. */
+    topo_links links;
+    double link_bw_bytes_per_ns;
+
     char name[256];   /* "preset current" or the file name, for reports */
 } model_params;
+
+/* Default link bandwidth: IEEE 1596 SCI, 1 GB/s = 1 byte/ns (SPEC.md §9). */
+#define MODEL_DEFAULT_LINK_BW_BYTES_PER_NS 1.0
 
 /* Key names by model_param_id (the six required keys are these but
  * lb_ns_per_byte, plus "mref_bytes"). */
@@ -66,7 +78,8 @@ extern const char *const model_param_key[MODEL_P_ALL];
 int model_params_preset(const char *name, model_params *p);
 
 /* Sets every optional field to "not stated" (err NaN, source "", fit NaN,
- * o_segments 0). */
+ * o_segments 0) and the optional settings to their defaults (links uni,
+ * link_bw_bytes_per_ns 1.0). */
 void model_params_clear_optional(model_params *p);
 
 /* o(m) in ns for a message of size_bytes (the segments if any, else
@@ -87,7 +100,8 @@ typedef struct model_params_error {
 /* Reads a params file (SPEC.md §4): `key = value` lines, `#` comments and
  * blank lines; string values in double quotes for *_source keys.
  * Rejects: unknown key, missing required key, duplicate key, non-numeric,
- * negative, NaN or infinite value, malformed line, a directory.
+ * negative, NaN or infinite value, malformed line, a directory, `links`
+ * other than "uni" / "bi", a zero link_bw_bytes_per_ns.
  * lb_ns_per_byte is optional (default 0).
  * Returns 0, -1 for a file that cannot be opened or read (err->sys_errno),
  * or -2 for a malformed file (err->line, err->msg). */

@@ -31,8 +31,54 @@ crossover_figures() {   # NAME SCIMODEL-PARAMETER-ARGS...
     done
 }
 
+# Fig. 14-style crossovers per traffic pattern, for each kind of links
+pattern_figures() {   # PRESET LINKS
+    local tag=$1-$2 withxo=" "
+    for pat in uniform neighbor tornado complement; do
+        "$scimodel" --preset "$1" --links "$2" --pattern "$pat" --dims 1..4 --sweep \
+            --sweep-points 300 --nodes 1000000 --format tsv > "$out/data/$tag-$pat-sweep.tsv"
+        "$scimodel" --preset "$1" --links "$2" --pattern "$pat" --metric avg --dims 1..4 \
+            --crossover --format tsv > "$out/data/$tag-$pat-xo.tsv"
+        if awk -F'\t' 'NR > 1 && $6 != "-" && $6 <= 1000000 { f = 1 } END { exit !f }' \
+            "$out/data/$tag-$pat-xo.tsv"; then withxo+="$pat "; fi
+    done
+    for term in png svg; do
+        gp patterns.gp "dir='$out/data'; tag='$tag'; withxo='$withxo'; out='$out/patterns-$tag'; title='$1 preset, $2 links: mean latency of 1D..4D tori per traffic pattern'; term='$term'"
+        written+=("$out/patterns-$tag.$term")
+    done
+}
+
+# latency under load: uniform traffic near 4096 nodes, and saturation vs N
+load_figures() {   # PRESET LINKS
+    local tag=$1-$2
+    "$scimodel" --preset "$1" --links "$2" --load --nodes 4096 --dims 1..4 \
+        --utilisation 0.05..0.95:0.05 --format tsv > "$out/data/load-$tag.tsv"
+    : > "$out/data/load-sat-$tag.tsv"
+    for n in 16 64 256 1024 4096 16384 65536 262144 1000000; do
+        "$scimodel" --preset "$1" --links "$2" --load --nodes "$n" --dims 1..4 \
+            --utilisation 0.5 --format tsv |
+            awk -F'\t' 'NR > 1 { k = split($2, a, "x"); N = 1; for (i = 1; i <= k; i++) N *= a[i];
+                                 printf "%d\t%d\t%.9g\n", $1, N, $8 / $6 }' \
+            >> "$out/data/load-sat-$tag.tsv"
+    done
+    sort -k1,1n -k2,2n "$out/data/load-sat-$tag.tsv" |
+        awk -F'\t' 'NR > 1 && $1 != d { printf "\n\n" } { d = $1; print }' > "$out/data/load-sat.tmp"
+    mv "$out/data/load-sat.tmp" "$out/data/load-sat-$tag.tsv"
+    for term in png svg; do
+        gp load.gp "curves='$out/data/load-$tag.tsv'; sat='$out/data/load-sat-$tag.tsv'; out='$out/load-$tag'; title='$1 preset, $2 links, uniform traffic, 64-byte messages, 1 byte/ns links'; term='$term'"
+        written+=("$out/load-$tag.$term")
+    done
+}
+
 crossover_figures current --preset current
 crossover_figures enhanced --preset enhanced
+for preset in current enhanced; do
+    for links in uni bi; do
+        pattern_figures "$preset" "$links"
+    done
+done
+load_figures current uni
+load_figures current bi
 if [ -n "$params" ]; then
     name=$(basename "$params" .params)
     crossover_figures "$name" --params "$params"

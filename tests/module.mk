@@ -3,11 +3,11 @@
 # make fuzz [FUZZ_SECONDS=60]   each libFuzzer target for FUZZ_SECONDS
 # make memcheck                 valgrind over scimodel's modes and calibrate --data
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= params benchdata parsers
+FUZZ_TARGETS ?= params benchdata parsers traffic
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
-FUZZ_LIB     := topo/topo.c topo/parse.c topo/atomicfile.c model/params.c model/model.c \
-                bench/benchdata.c
+FUZZ_LIB     := topo/topo.c topo/pattern.c topo/load.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
+                model/traffic.c model/projection.c bench/benchdata.c
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 .PHONY: fuzz fuzz-build memcheck
@@ -42,7 +42,12 @@ memcheck: bin/scimodel bin/calibrate | deps
 	    "--sweep --nodes 2000 --dims 1..4" "--sweep --sweep-points 50 --nodes 1000000" \
 	    "--shape 4x4x4 --format tsv" "--shape 4x4x4 --hops 1,0,3" \
 	    "--fill interpolate --metric multicast --crossover" \
-	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1"; do \
+	    "--params tests/fixtures/plots/ring2.params --dims 1..4" "--nodes 1" \
+	    "--links bi --pattern complement --nodes 4096" "--pattern transpose --shape 16x16 --links bi" \
+	    "--bcast binomial --nodes 4096" "--load --nodes 1000 --links bi" \
+	    "--load --shape 6x6x6 --pattern tornado --rates 0.001" "--nodes 3" \
+	    "--traffic tests/fixtures/traffic/halo3d-64.tsv --dims 1..4 --links bi" \
+	    "--traffic tests/fixtures/traffic/halo3d-64-scrambled.tsv --dims 3 --placement optimize --anneal-steps 2000"; do \
 	  rc=0; $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scimodel $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scimodel $$args: clean (exit $$rc)"; \
@@ -53,4 +58,4 @@ memcheck: bin/scimodel bin/calibrate | deps
 	rc=0; $(MEMCHECK) bin/calibrate --data tests/fuzz/corpus/benchdata/short.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  [ $$rc != 99 ] || { cat build/memcheck.err; exit 1; }; \
 	echo "memcheck: calibrate on an incomplete file: clean"
-TESTS += tests/test_badinput.c tests/test_faults.c
+TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c

@@ -277,18 +277,21 @@ Test(model, store_and_forward_per_byte_cost)
     cr_assert_float_eq(b.response_ns - a.response_ns, 3 * 1024 * 0.5, 1e-9);
     /* one hop: no relay, nothing to pay */
     cr_assert_eq(model_route_ns(&q, 4096, 1, 0, 0), model_route_ns(&p, 4096, 1, 0, 0));
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        double sum, eavg;
-        cr_assert_eq(topo_shape_parse(shapes[i], &s, NULL), 0);
-        model_enumerate(&q, &s, s.nodes / 2, 64, &sum, &eavg);
-        assert_rel(model_avg_ns_shape(&q, &s, 64), eavg, 1e-12, shapes[i]);
-        assert_rel(model_multicast_ns_shape(&q, &s, 64), sum, 1e-12, shapes[i]);
-        /* average relays per request = avg_hops - 1 */
-        model_avg_counts c;
-        model_avg_counts_shape(&s, &c);
-        assert_rel(model_avg_ns_shape(&q, &s, 64) - model_avg_ns_shape(&p, &s, 64),
-                   (c.hops - 1) * 64 * 0.5, 1e-9, shapes[i]);
-    }
+    for (int bi = 0; bi < 2; bi++)   /* unidirectional and bidirectional rings */
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            double sum, eavg;
+            p.links = q.links = bi ? TOPO_LINKS_BI : TOPO_LINKS_UNI;
+            cr_assert_eq(topo_shape_parse(shapes[i], &s, NULL), 0);
+            model_enumerate(&q, &s, s.nodes / 2, 64, &sum, &eavg);
+            assert_rel(model_avg_ns_shape(&q, &s, 64), eavg, 1e-12, shapes[i]);
+            assert_rel(model_multicast_ns_shape(&q, &s, 64), sum, 1e-12, shapes[i]);
+            /* average relays per request = avg_hops - 1 */
+            model_avg_counts c;
+            model_avg_counts_shape(&s, q.links, &c);
+            assert_rel(model_avg_ns_shape(&q, &s, 64) - model_avg_ns_shape(&p, &s, 64),
+                       (c.hops - 1) * 64 * 0.5, 1e-9, shapes[i]);
+        }
+    p.links = q.links = TOPO_LINKS_UNI;
     /* continuous form on an integer torus is still exact */
     cr_assert_eq(topo_shape_parse("10x10x10", &s, NULL), 0);
     assert_rel(model_avg_ns_continuous(&q, 3, 1000, 64), model_avg_ns_shape(&q, &s, 64), 1e-12,

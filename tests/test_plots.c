@@ -61,6 +61,8 @@ Test(plots, every_figure_is_drawn)
     static const char *const names[] = {
         "crossover-current", "crossover-current-log", "crossover-enhanced",
         "crossover-enhanced-log", "crossover-ring2", "crossover-ring2-log", "calibration-ring2",
+        "patterns-current-uni", "patterns-current-bi", "patterns-enhanced-uni",
+        "patterns-enhanced-bi", "load-current-uni", "load-current-bi",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char png[600], svg[600];

@@ -1,5 +1,5 @@
 /* topo: torus shapes, coordinates, hop vectors and route counts on
- * unidirectional rings (SPEC.md §1). */
+ * unidirectional rings and bidirectional ring pairs (SPEC.md §1, §7). */
 #include "topo/topo.h"
 
 #include <limits.h>
@@ -162,6 +162,68 @@ void topo_response_counts(const topo_shape *shape, const long *hops, topo_counts
     for (int i = 0; i < shape->dims; i++)
         back[i] = hops[i] > 0 ? shape->n[i] - hops[i] : 0;
     counts_from(back, shape->dims, out);
+}
+
+const char *topo_links_name(topo_links links)
+{
+    return links == TOPO_LINKS_BI ? "bi" : "uni";
+}
+
+int topo_links_parse(const char *text, topo_links *links)
+{
+    if (strcmp(text, "uni") == 0)
+        *links = TOPO_LINKS_UNI;
+    else if (strcmp(text, "bi") == 0)
+        *links = TOPO_LINKS_BI;
+    else
+        return -1;
+    return 0;
+}
+
+void topo_route_dist(const topo_shape *shape, topo_links links, const long *hops,
+                     long *dist, int *dir)
+{
+    for (int i = 0; i < shape->dims; i++) {
+        long h = hops[i], back = shape->n[i] - h;
+        /* the tie h = n/2 goes the positive way (SPEC.md §7) */
+        int neg = links == TOPO_LINKS_BI && h > 0 && back < h;
+        dist[i] = neg ? back : h;
+        if (dir)
+            dir[i] = h == 0 ? 0 : neg ? -1 : 1;
+    }
+}
+
+void topo_request_counts_links(const topo_shape *shape, topo_links links,
+                               const long *hops, topo_counts *out)
+{
+    long dist[TOPO_MAX_DIMS];
+    topo_route_dist(shape, links, hops, dist, NULL);
+    counts_from(dist, shape->dims, out);
+}
+
+void topo_response_counts_links(const topo_shape *shape, topo_links links,
+                                const long *hops, topo_counts *out)
+{
+    if (links == TOPO_LINKS_BI)
+        topo_request_counts_links(shape, links, hops, out);
+    else
+        topo_response_counts(shape, hops, out);
+}
+
+int topo_route_step_links(const topo_shape *shape, topo_links links, long *cur,
+                          const long *dst, int *dir)
+{
+    for (int i = 0; i < shape->dims; i++) {
+        if (cur[i] == dst[i])
+            continue;
+        long n = shape->n[i], h = ((dst[i] - cur[i]) % n + n) % n;
+        int step = links == TOPO_LINKS_BI && n - h < h ? -1 : 1;
+        cur[i] = (cur[i] + step + n) % n;
+        if (dir)
+            *dir = step;
+        return i;
+    }
+    return -1;
 }
 
 int topo_route_step(const topo_shape *shape, long *cur, const long *dst)

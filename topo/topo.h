@@ -1,5 +1,7 @@
-/* topo: torus shapes of unidirectional rings (SCI), node coordinates, hop
- * vectors and the link / forward / switch counts of a route (SPEC.md §1).
+/* topo: torus shapes of unidirectional rings (SCI) or bidirectional ring
+ * pairs, node coordinates, hop vectors and the link / forward / switch
+ * counts of a route (SPEC.md §1, §7), the destinations of the traffic
+ * patterns (§8) and per-link route counts (§9).
  * model/ uses it for exact values, bench/ to place and route nodes. */
 #ifndef SCITORUS_TOPO_H
 #define SCITORUS_TOPO_H
@@ -25,6 +27,18 @@ typedef struct topo_counts {
     long forwards;    /* F = H - k: nodes that forward on the same ring */
     long switches;    /* S = k - 1: agent nodes that switch dimension */
 } topo_counts;
+
+/* Kind of links in every dimension (SPEC.md §7).  UNI: one ring per
+ * dimension, a message goes the positive way h_i = (d_i - s_i) mod n_i hops
+ * and the response the rest of the way round.  BI: a pair of opposite
+ * rings, a message takes the shorter way min(h_i, n_i - h_i) (ties, h_i =
+ * n_i / 2, the positive way) and the response the shortest way back. */
+typedef enum topo_links { TOPO_LINKS_UNI = 0, TOPO_LINKS_BI = 1 } topo_links;
+
+/* "uni" / "bi". */
+const char *topo_links_name(topo_links links);
+/* Parses "uni" or "bi".  Returns 0, or -1 for anything else. */
+int topo_links_parse(const char *text, topo_links *links);
 
 /* Why a parse failed; pos is the 0-based offset of the offending character. */
 typedef struct topo_parse_error {
@@ -70,6 +84,27 @@ void topo_request_counts(const topo_shape *shape, const long *hops, topo_counts 
  * hops[i] > 0, 0 elsewhere (SPEC.md §1). */
 void topo_response_counts(const topo_shape *shape, const long *hops, topo_counts *out);
 
+/* Links actually crossed in every dimension for the hop vector hops
+ * (positive-way offsets, as topo_hops gives them): dist[i] = hops[i] on UNI
+ * links; min(hops[i], n[i] - hops[i]) on BI links, ties the positive way.
+ * dir (may be NULL) gets +1 / -1 for the way taken, 0 where dist[i] = 0. */
+void topo_route_dist(const topo_shape *shape, topo_links links, const long *hops,
+                     long *dist, int *dir);
+
+/* Request / response counts for either kind of links.  UNI: the same as
+ * topo_request_counts / topo_response_counts; BI: counts of the dist
+ * vector, the response equal to the request (shortest way back). */
+void topo_request_counts_links(const topo_shape *shape, topo_links links,
+                               const long *hops, topo_counts *out);
+void topo_response_counts_links(const topo_shape *shape, topo_links links,
+                                const long *hops, topo_counts *out);
+
+/* One dimension-order step for either kind of links: like topo_route_step,
+ * but on BI links the step goes the shorter way round (dir gets +1 or -1;
+ * may be NULL).  Returns the dimension, or -1 when cur == dst. */
+int topo_route_step_links(const topo_shape *shape, topo_links links, long *cur,
+                          const long *dst, int *dir);
+
 /* Dimension-order routing, one step: from cur towards dst, returns the
  * dimension in which the next link is taken (the lowest i with
  * cur[i] != dst[i]) and advances cur[i] by one (mod n[i]); returns -1 when
@@ -77,6 +112,71 @@ void topo_response_counts(const topo_shape *shape, const long *hops, topo_counts
  * an agent node (a switch); one at which they use the same dimension
  * forwards. */
 int topo_route_step(const topo_shape *shape, long *cur, const long *dst);
+
+/* Traffic patterns (SPEC.md §8): which destinations a source sends to. */
+typedef enum topo_pattern {
+    TOPO_PATTERN_UNIFORM = 0,  /* all N - 1 other nodes */
+    TOPO_PATTERN_NEIGHBOR,     /* s + e_i and s - e_i in every dimension (once if n_i = 2) */
+    TOPO_PATTERN_TORNADO,      /* d_i = s_i + ceil(n_i/2) - 1 (none if d = s) */
+    TOPO_PATTERN_COMPLEMENT,   /* d_i = n_i - 1 - s_i (none if d = s) */
+    TOPO_PATTERN_TRANSPOSE,    /* D = 2, n_1 = n_2: (x, y) -> (y, x) */
+    TOPO_PATTERN_COUNT
+} topo_pattern;
+
+/* "uniform", "neighbor", ... */
+const char *topo_pattern_name(topo_pattern pattern);
+/* Parses a pattern name.  Returns 0, or -1 for an unknown name. */
+int topo_pattern_parse(const char *text, topo_pattern *pattern);
+/* Returns NULL if the pattern is defined on shape, else a static reason
+ * ("transpose needs a square 2D shape"). */
+const char *topo_pattern_check(const topo_shape *shape, topo_pattern pattern);
+
+/* Most destinations a source has in a pattern other than uniform. */
+#define TOPO_PATTERN_MAX_DESTS (2 * TOPO_MAX_DIMS)
+
+/* Destination ranks of source src under a pattern other than uniform
+ * (which has N - 1: use topo_iter).  dst gets up to TOPO_PATTERN_MAX_DESTS
+ * ranks; returns how many (0 when the source sends nothing), or -1 for
+ * uniform or a pattern not defined on shape. */
+int topo_pattern_dests(const topo_shape *shape, topo_pattern pattern, long src, long *dst);
+
+/* ---- channel loads (SPEC.md §9; topo/load.c) -------------------------------
+ * Directed link l = (node x, dimension i, way w): from x to x + e_i (w = 0,
+ * the positive way) or to x - e_i (w = 1, bi links only), stored at
+ * c[topo_link_index(shape, x, i, w)].  c_l is the expected number of
+ * crossings of l per message injected per node, every sending source
+ * choosing uniformly among its pattern's destinations; on bi links a tie
+ * (h_i = n_i/2) puts half a crossing on each way. */
+static inline long topo_link_index(const topo_shape *shape, long node, int dim, int way)
+{
+    return (node * shape->dims + dim) * 2 + way;
+}
+/* Entries of the c array: 2 D N.  Loads are refused above this (memory). */
+#define TOPO_LOAD_MAX_LINKS (1L << 26)
+
+/* Fills c (2 D N entries, zeroed here) for pattern on shape.  uniform:
+ * every link of a dimension and way carries the same load (the torus looks
+ * the same from every node), from a closed form over n_i; other patterns:
+ * one pass over the sources, each route added to per-ring difference
+ * arrays (O(N D), whatever the route lengths).  senders (may be NULL) gets
+ * the number of sources that send.  Returns 0, or -1 for a pattern not
+ * defined on shape, no messages, or 2 D N > TOPO_LOAD_MAX_LINKS. */
+int topo_link_loads(const topo_shape *shape, topo_links links, topo_pattern pattern,
+                    double *c, double *senders);
+
+/* Input streams of every channel, for the load model's refinement (a
+ * deterministic server's departures are spaced by its service time, so
+ * messages that arrive over the same input never queue behind each other).
+ * A link's inputs: the node's injection channel (its first link), each
+ * (dimension, way) the route turned from at the node, and the previous link
+ * of the same ring.  Fills s2[l] = sum over the inputs of link l of (the
+ * input's crossings per injected message per node)^2 (2 D N entries); for
+ * the ejection channel of node x, ej[x] = messages ending at x and
+ * ej_s2[x] = sum over the (dimension, way) they arrive by of squares (N
+ * entries each).  Same weights and ties as topo_link_loads, whose c it
+ * takes.  Returns 0 or -1 as topo_link_loads. */
+int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_pattern pattern,
+                            const double *c, double *s2, double *ej, double *ej_s2);
 
 /* Enumerator over all N - 1 destinations of a source, in rank order. */
 typedef struct topo_iter {

@@ -1,0 +1,82 @@
+/* broadcast: MPI's binomial-tree broadcast on a torus (SPEC.md §8), exact
+ * for integer shapes, and its interpolation between the tori n^D.  The
+ * multi-unicast broadcast is (N - 1) L_avg in model.c. */
+#include <math.h>
+
+#include "model/model.h"
+
+typedef struct bcast_walk {
+    const model_params *p;
+    const topo_shape *shape;
+    double size_bytes, o_ns;
+    double max_ns;
+    long argmax;
+} bcast_walk;
+
+/* Request latency from rank a to rank b (through model_route_ns, so every
+ * term of the point-to-point model applies). */
+static double request_ns(const bcast_walk *w, long a, long b)
+{
+    long ca[TOPO_MAX_DIMS], cb[TOPO_MAX_DIMS], h[TOPO_MAX_DIMS];
+    topo_counts c;
+    topo_rank_to_coords(w->shape, a, ca);
+    topo_rank_to_coords(w->shape, b, cb);
+    topo_hops(w->shape, ca, cb, h);
+    topo_request_counts_links(w->shape, w->p->links, h, &c);
+    return model_route_ns(w->p, w->size_bytes, (double)c.links, (double)c.forwards,
+                          (double)c.switches);
+}
+
+/* Rank `rank` received in round `round` (-1 for the root) at t_ns; it
+ * sends in rounds round + 1, round + 2, ... to rank + 2^r, the j-th of
+ * them leaving after j o(m).  Depth first: the depth is log2 N. */
+static void visit(bcast_walk *w, long rank, int round, double t_ns)
+{
+    if (t_ns > w->max_ns) {
+        w->max_ns = t_ns;
+        w->argmax = rank;
+    }
+    int j = 1;
+    for (int r = round + 1; r < 63 && rank + (1L << r) < w->shape->nodes; r++, j++) {
+        long child = rank + (1L << r);
+        visit(w, child, r, t_ns + j * w->o_ns + request_ns(w, rank, child) - w->o_ns);
+    }
+}
+
+double model_bcast_binomial_ns(const model_params *p, const topo_shape *shape,
+                               double size_bytes, long *argmax)
+{
+    bcast_walk w = {p, shape, size_bytes, model_overhead_ns(p, size_bytes), 0, 0};
+    if (shape->nodes > MODEL_BCAST_MAX_NODES)
+        return NAN;
+    visit(&w, 0, -1, 0);
+    if (argmax)
+        *argmax = w.argmax;
+    return w.max_ns;
+}
+
+static double on_torus(const model_params *p, int dims, double n, double size_bytes)
+{
+    topo_shape s;
+    if (pow(n, dims) > (double)MODEL_BCAST_MAX_NODES || topo_shape_equal(dims, (long)n, &s))
+        return NAN;
+    return model_bcast_binomial_ns(p, &s, size_bytes, NULL);
+}
+
+double model_bcast_binomial_interpolated(const model_params *p, int dims, double nodes,
+                                         double size_bytes)
+{
+    if (nodes < pow(2, dims))
+        return NAN;
+    double n = floor(pow(nodes, 1.0 / dims));
+    while (pow(n + 1, dims) <= nodes)
+        n += 1;
+    while (n > 2 && pow(n, dims) > nodes)
+        n -= 1;
+    double a = pow(n, dims), b = pow(n + 1, dims);
+    double ta = on_torus(p, dims, n, size_bytes);
+    if (nodes == a)
+        return ta;
+    double tb = on_torus(p, dims, n + 1, size_bytes);
+    return ta + (tb - ta) * (nodes - a) / (b - a);
+}

@@ -1,0 +1,84 @@
+/* scimodel: the command line's shared pieces.  scimodel_main.c parses the
+ * options (scimodel_options.c) and dispatches to one mode per file:
+ * scimodel_report.c (the per-dimension report), scimodel_crossover.c,
+ * scimodel_sweep.c, scimodel_shape.c (--shape, --shape --hops),
+ * scimodel_broadcast.c (--bcast), scimodel_load.c (--load); --pattern is
+ * a setting of every mode.
+ * scimodel_output.c holds the printing helpers they share. */
+#ifndef SCITORUS_SCIMODEL_H
+#define SCITORUS_SCIMODEL_H
+
+#include <stdio.h>
+
+#include "model/model.h"
+#include "model/params.h"
+#include "topo/topo.h"
+
+#define SCIMODEL_EXIT_USAGE 2
+
+typedef enum scimodel_mode {
+    MODE_REPORT,      /* default: per dimension at --nodes, then crossovers */
+    MODE_CROSSOVER,   /* --crossover */
+    MODE_SWEEP,       /* --sweep */
+    MODE_SHAPE,       /* --shape S */
+    MODE_P2P,         /* --shape S --hops H */
+    MODE_LOAD,        /* --load (with --shape or per D at --nodes) */
+} scimodel_mode;
+
+typedef struct scimodel_options {
+    model_params params;       /* params.links already set from --links */
+    long dims[TOPO_MAX_DIMS];  /* sorted ascending, no duplicates */
+    size_t ndims;
+    long nodes;
+    long size_bytes;
+    int want_avg, want_multicast, want_binomial;   /* curves to show */
+    model_fill fill;
+    scimodel_mode mode;
+    int tsv;
+    topo_shape shape;
+    long hops[TOPO_MAX_DIMS];
+    const char *hops_text;
+    const char *shape_text;
+    long sweep_points;     /* 0: every integer N; else about this many, log-spaced */
+    int links_given;       /* --links or a params file's `links` */
+    topo_pattern pattern;  /* --pattern (default uniform) */
+    int pattern_given;
+    double progress_s;     /* progress line on stderr this often (0: never) */
+    int bcast_given;       /* --bcast: report broadcast times, not averages */
+    int shape_given;       /* --shape (MODE_LOAD keeps it) */
+    double rates[64];      /* --load: --rates (messages/ns/node) or --utilisation */
+    size_t nrates;
+    int rates_are_util;    /* rates[] are fractions of the saturation rate */
+    const char *rates_text;
+} scimodel_options;
+
+/* scimodel_options.c: parses argv into *o.  Returns 0, or the exit status
+ * (2 usage, 1 a params file could not be read) after printing one line. */
+int scimodel_parse_options(int argc, char **argv, scimodel_options *o);
+
+/* The modes: each prints to stdout and returns 0 or an exit status. */
+int scimodel_report(const scimodel_options *o);
+int scimodel_crossover(const scimodel_options *o);
+int scimodel_sweep(const scimodel_options *o);
+int scimodel_shape(const scimodel_options *o);
+int scimodel_p2p(const scimodel_options *o);
+int scimodel_broadcast(const scimodel_options *o);   /* report/--shape with --bcast */
+int scimodel_load(const scimodel_options *o);
+
+/* scimodel_report.c: 1 when the output names pattern and links in extra
+ * columns (either option given, or bi links from a params file); the
+ * report's TSV header; one TSV report row for an integer shape. */
+int scimodel_named(const scimodel_options *o);
+void scimodel_report_header(const scimodel_options *o);
+void scimodel_shape_tsv(const scimodel_options *o, const topo_shape *s, double size_bytes);
+
+/* scimodel_output.c ------------------------------------------------------ */
+
+/* "parameters: ..." block with o(m), lp, lf, ls and the kind of links. */
+void scimodel_print_params(const model_params *p, double size_bytes);
+/* Appends v with 3 decimals ('-' for NaN) to buf; returns the new end. */
+char *scimodel_format_3f(char *buf, double v);
+/* One line "scimodel: ..." on stderr with " (try --help)"; returns 2. */
+int scimodel_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

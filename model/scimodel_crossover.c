@@ -1,0 +1,141 @@
+/* scimodel_crossover: where D + 1 dimensions start to beat D (SPEC.md §2)
+ * between consecutive requested dimensions (sorted, so --dims 4,1 compares
+ * 1 and 4), per metric, for uniform traffic or a --pattern, on either kind
+ * of links; and in words which D is best in which range of N. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/scimodel.h"
+
+typedef struct xo_row {
+    model_metric metric;
+    int from, to;
+    double nodes;
+    model_crossover_status status;
+} xo_row;
+
+static const char *metric_name(model_metric m)
+{
+    static const char *const names[] = {"avg", "multicast", "binomial"};
+    return names[m];
+}
+
+static int compute_crossovers(const scimodel_options *o, xo_row *rows, size_t *count)
+{
+    const model_metric metrics[3] = {MODEL_METRIC_AVG, MODEL_METRIC_MULTICAST,
+                                     MODEL_METRIC_BINOMIAL};
+    const int want[3] = {o->want_avg, o->want_multicast, o->want_binomial};
+    *count = 0;
+    for (int k = 0; k < 3; k++) {
+        model_curve curve = {metrics[k], o->fill, o->pattern};
+        for (size_t i = 0; want[k] && i + 1 < o->ndims; i++) {
+            xo_row *r = &rows[(*count)++];
+            r->metric = metrics[k];
+            r->from = (int)o->dims[i];
+            r->to = (int)o->dims[i + 1];
+            if (model_crossover_curve(&o->params, &curve, r->from, r->to,
+                                      (double)o->size_bytes, &r->nodes, &r->status)) {
+                fprintf(stderr, "scimodel: root finder failed for %dD -> %dD\n", r->from, r->to);
+                return EXIT_FAILURE;
+            }
+        }
+    }
+    return 0;
+}
+
+static void print_best_ranges(const scimodel_options *o, const xo_row *rows, size_t count,
+                              model_metric metric)
+{
+    char lo[32] = "2";
+    int D = -1;
+    static const char *const what[] = {"lowest average latency", "lowest multi-unicast total",
+                                       "fastest binomial broadcast"};
+    printf("  %s: ", what[metric]);
+    for (size_t i = 0; i < count; i++) {
+        const xo_row *r = &rows[i];
+        if (r->metric != metric)
+            continue;
+        if (D < 0)
+            D = r->from;
+        if (r->status == MODEL_XO_NONE) {
+            printf("%dD from N = %s up to %s (%dD never wins)\n", D, lo,
+                   metric == MODEL_METRIC_BINOMIAL ? "2^20" : "1e9", r->to);
+            return;
+        }
+        printf("%dD for %s <= N < %.2f; ", D, lo, r->nodes);
+        snprintf(lo, sizeof lo, "%.2f", r->nodes);
+        D = r->to;
+    }
+    if (D < 0)
+        D = (int)o->dims[0];
+    printf("%dD from N = %s up (among the requested dimensions)\n", D, lo);
+}
+
+static void print_tsv(const scimodel_options *o, const xo_row *rows, size_t count)
+{
+    int named = scimodel_named(o);
+    fputs(named ? "metric\tpattern\tlinks\tfrom_dims\tto_dims\tnodes\tstatus\n"
+                : "metric\tfrom_dims\tto_dims\tnodes\tstatus\n", stdout);
+    for (size_t i = 0; i < count; i++) {
+        printf("%s\t", metric_name(rows[i].metric));
+        if (named)
+            printf("%s\t%s\t", rows[i].metric == MODEL_METRIC_AVG
+                                   ? topo_pattern_name(o->pattern) : "broadcast",
+                   topo_links_name(o->params.links));
+        printf("%d\t%d\t", rows[i].from, rows[i].to);
+        if (rows[i].status == MODEL_XO_NONE)
+            printf("-");
+        else
+            printf("%.4f", rows[i].nodes);
+        printf("\t%s\n", model_crossover_status_name(rows[i].status));
+    }
+}
+
+int scimodel_crossover(const scimodel_options *o)
+{
+    xo_row rows[3 * TOPO_MAX_DIMS];
+    size_t count;
+    int rc = compute_crossovers(o, rows, &count);
+    if (rc)
+        return rc;
+    if (o->tsv) {
+        print_tsv(o, rows, count);
+        return 0;
+    }
+    if (o->want_binomial)
+        printf("\ncrossovers (binomial broadcast, exact on the integer tori n^D and "
+               "interpolated between them; %s links; searched from N = 2^D up to 2^20):\n",
+               topo_links_name(o->params.links));
+    else
+        printf("\ncrossovers (%s n = N^(1/D); %s traffic, %s links; searched from N = 2^D up "
+               "to 1e9):\n", o->fill == MODEL_FILL_INTERPOLATE
+                                ? "interpolated between integer tori," : "continuous",
+               topo_pattern_name(o->pattern), topo_links_name(o->params.links));
+    for (size_t i = 0; i < count; i++) {
+        const xo_row *r = &rows[i];
+        printf("  %-9s  %dD -> %dD  ", metric_name(r->metric), r->from, r->to);
+        if (r->status == MODEL_XO_CROSSOVER)
+            printf("%12.2f nodes\n", r->nodes);
+        else if (r->status == MODEL_XO_LOWER_BOUND)
+            printf("%12.2f nodes (lower bound: %dD already wins where it starts)\n",
+                   r->nodes, r->to);
+        else
+            printf("        none (%dD does not win below %s nodes)\n", r->to,
+                   r->metric == MODEL_METRIC_BINOMIAL ? "2^20" : "1e9");
+    }
+    if (o->ndims > 1 && (o->want_avg || o->want_multicast)) {
+        printf("\nbest number of dimensions by system size N:\n");
+        if (o->want_avg)
+            print_best_ranges(o, rows, count, MODEL_METRIC_AVG);
+        if (o->want_multicast)
+            print_best_ranges(o, rows, count, MODEL_METRIC_MULTICAST);
+    }
+    if (o->want_binomial)
+        /* the tree's depth jumps at powers of two and the curves cross back
+         * and forth: a first crossover does not say which D is best later */
+        printf("  binomial broadcast: the curves of different D cross more than once (the "
+               "tree deepens at every power of two);\n  the first crossover is shown, compare "
+               "at a given N with the table above or --sweep --bcast binomial\n");
+    return 0;
+}

@@ -1,0 +1,282 @@
+/* traffic: strict readers for traffic matrices and placement files
+ * (SPEC.md §10); every rejection names the line and what is wrong. */
+#include "model/traffic.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "topo/parse.h"
+
+#define TRAFFIC_MAGIC "# scitorus-traffic 1"
+#define TRAFFIC_COLUMNS "src dst size_bytes messages"
+
+static int fail(traffic_error *err, long line, const char *fmt, ...)
+{
+    va_list ap;
+    err->line = line;
+    err->sys_errno = 0;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return -2;
+}
+
+static int sys_fail(traffic_error *err, int e)
+{
+    err->line = 0;
+    err->sys_errno = e;
+    snprintf(err->msg, sizeof err->msg, "%s", strerror(e));
+    return -1;
+}
+
+/* Opens a regular file for reading.  stat() first and O_NONBLOCK, so a
+ * FIFO or a device is refused without ever blocking on it. */
+static FILE *open_regular(const char *path, traffic_error *err, int *rc)
+{
+    struct stat st;
+    int fd = -1;
+    FILE *fp;
+    if (stat(path, &st) != 0 || (fd = open(path, O_RDONLY | O_NONBLOCK)) < 0) {
+        *rc = sys_fail(err, errno);
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *rc = -1;
+        err->line = 0;
+        err->sys_errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        snprintf(err->msg, sizeof err->msg, "%s", S_ISDIR(st.st_mode) ? "is a directory"
+                                                                      : "not a regular file");
+        return NULL;
+    }
+    if (!(fp = fdopen(fd, "r"))) {
+        close(fd);
+        *rc = sys_fail(err, errno);
+    }
+    return fp;
+}
+
+/* Reads one line (without its end, CR of a CRLF dropped) into buf of
+ * TRAFFIC_MAX_LINE + 1 bytes.  Returns 1, 0 at end of file, -2 on a line
+ * too long or binary data (err filled), -1 on a read error. */
+static int read_line(FILE *fp, char *buf, long line, traffic_error *err)
+{
+    size_t n = 0;
+    int c;
+    while ((c = getc(fp)) != EOF && c != '\n') {
+        if (c == '\0')
+            return fail(err, line, "binary data (a NUL byte)");
+        if (n == TRAFFIC_MAX_LINE)
+            return fail(err, line, "line longer than %d characters", TRAFFIC_MAX_LINE);
+        buf[n++] = (char)c;
+    }
+    if (ferror(fp))
+        return sys_fail(err, errno ? errno : EIO);
+    if (c == EOF && n == 0)
+        return 0;
+    if (n && buf[n - 1] == '\r')
+        n--;
+    buf[n] = '\0';
+    return 1;
+}
+
+/* Splits s at tabs into exactly `want` fields; returns the count found (up
+ * to want + 1). */
+static int split_tabs(char *s, char **field, int want)
+{
+    int n = 0;
+    for (;;) {
+        if (n <= want)
+            field[n] = s;
+        n++;
+        char *t = strchr(s, '\t');
+        if (!t || n > want)
+            return n;
+        *t = '\0';
+        s = t + 1;
+    }
+}
+
+typedef struct field_spec {
+    const char *name;
+    long min, max;
+} field_spec;
+
+/* src and dst maxima are set from the ranks header. */
+static int parse_row(char *text, long line, long ranks, traffic_row *row, traffic_error *err)
+{
+    const field_spec spec[4] = {
+        {"src", 0, ranks - 1},
+        {"dst", 0, ranks - 1},
+        {"size_bytes", 0, TRAFFIC_MAX_SIZE_BYTES},
+        {"messages", 1, TRAFFIC_MAX_MESSAGES},
+    };
+    char *field[5];
+    long v[4];
+    int n = split_tabs(text, field, 4);
+    if (n != 4)
+        return fail(err, line, "expected 4 tab-separated fields (%s), got %d",
+                    TRAFFIC_COLUMNS, n > 4 ? 5 : n);
+    for (int i = 0; i < 4; i++) {
+        parse_status st = parse_long(field[i], spec[i].min, spec[i].max, &v[i]);
+        if (st == PARSE_RANGE && i < 2)
+            return fail(err, line, "%s '%.40s': rank out of range 0..%ld (# ranks: %ld)",
+                        spec[i].name, field[i], ranks - 1, ranks);
+        if (st)
+            return fail(err, line, "%s '%.40s': %s, expected %ld..%ld", spec[i].name,
+                        field[i], parse_status_text(st), spec[i].min, spec[i].max);
+    }
+    row->src = (int32_t)v[0];
+    row->dst = (int32_t)v[1];
+    row->size_bytes = v[2];
+    row->messages = v[3];
+    return 0;
+}
+
+/* A "# key: value" header line; only ranks and columns mean anything. */
+static int parse_header(const char *text, long line, int have_rows, long *ranks,
+                        traffic_error *err)
+{
+    const char *v;
+    if (strncmp(text, "# ranks:", 8) == 0) {
+        if (*ranks)
+            return fail(err, line, "duplicate '# ranks:' line");
+        if (have_rows)
+            return fail(err, line, "'# ranks:' after the first row");
+        v = text + 8 + strspn(text + 8, " ");
+        parse_status st = parse_long(v, 1, TRAFFIC_MAX_RANKS, ranks);
+        if (st)
+            return fail(err, line, "ranks '%.40s': %s, expected 1..%ld", v,
+                        parse_status_text(st), TRAFFIC_MAX_RANKS);
+    } else if (strncmp(text, "# columns:", 10) == 0) {
+        v = text + 10 + strspn(text + 10, " ");
+        if (strcmp(v, TRAFFIC_COLUMNS) != 0)
+            return fail(err, line, "columns '%.60s': expected '%s'", v, TRAFFIC_COLUMNS);
+    }
+    return 0;
+}
+
+static int read_matrix(FILE *fp, traffic_matrix *t, traffic_error *err)
+{
+    char buf[TRAFFIC_MAX_LINE + 1];
+    size_t cap = 0;
+    long line = 0;
+    int rc;
+    while ((rc = read_line(fp, buf, ++line, err)) == 1) {
+        if (line == 1) {
+            if (strcmp(buf, TRAFFIC_MAGIC) != 0)
+                return fail(err, line, "not a traffic matrix: expected '%s' first",
+                            TRAFFIC_MAGIC);
+            continue;
+        }
+        if (buf[0] == '#') {
+            if ((rc = parse_header(buf, line, t->rows > 0, &t->ranks, err)))
+                return rc;
+            continue;
+        }
+        if (buf[strspn(buf, " \t")] == '\0')
+            continue;
+        if (!t->ranks)
+            return fail(err, line, "a row before the '# ranks:' line");
+        if (t->rows == (size_t)TRAFFIC_MAX_ROWS)
+            return fail(err, line, "more than %ld rows", TRAFFIC_MAX_ROWS);
+        if (t->rows == cap) {
+            cap = cap ? 2 * cap : 1024;
+            traffic_row *grown = realloc(t->row, cap * sizeof *grown);
+            if (!grown)
+                return sys_fail(err, ENOMEM);
+            t->row = grown;
+        }
+        traffic_row *r = &t->row[t->rows];
+        if ((rc = parse_row(buf, line, t->ranks, r, err)))
+            return rc;
+        t->rows++;
+        t->messages += (double)r->messages;
+        t->bytes += (double)r->messages * (double)r->size_bytes;
+    }
+    if (rc)
+        return rc;
+    if (line == 1)
+        return fail(err, 0, "empty file");
+    if (!t->ranks)
+        return fail(err, 0, "no '# ranks:' line");
+    if (!t->rows)
+        return fail(err, 0, "no rows (the application sent no message?)");
+    return 0;
+}
+
+int traffic_read(const char *path, traffic_matrix *t, traffic_error *err)
+{
+    int rc = 0;
+    memset(t, 0, sizeof *t);
+    FILE *fp = open_regular(path, err, &rc);
+    if (!fp)
+        return rc;
+    rc = read_matrix(fp, t, err);
+    fclose(fp);
+    if (rc)
+        traffic_free(t);
+    return rc;
+}
+
+void traffic_free(traffic_matrix *t)
+{
+    free(t->row);
+    memset(t, 0, sizeof *t);
+}
+
+static int read_placement(FILE *fp, long count, long max_node, long *pos, char *used,
+                          traffic_error *err)
+{
+    char buf[TRAFFIC_MAX_LINE + 1];
+    long line = 0, j = 0, v;
+    int rc;
+    while ((rc = read_line(fp, buf, ++line, err)) == 1) {
+        char *s = buf + strspn(buf, " \t");
+        s[strcspn(s, "#")] = '\0';
+        size_t n = strlen(s);
+        while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+            s[--n] = '\0';
+        if (!n)
+            continue;
+        if (j == count)
+            return fail(err, line, "more lines than the %ld nodes placed", count);
+        parse_status st = parse_long(s, 0, max_node - 1, &v);
+        if (st)
+            return fail(err, line, "node '%.40s': %s, expected a torus node 0..%ld", s,
+                        parse_status_text(st), max_node - 1);
+        if (used[v])
+            return fail(err, line, "torus node %ld placed twice", v);
+        used[v] = 1;
+        pos[j++] = v;
+    }
+    if (rc)
+        return rc;
+    if (j < count)
+        return fail(err, line - 1, "%ld nodes placed, %ld needed (one line per node)", j,
+                    count);
+    return 0;
+}
+
+int traffic_placement_read(const char *path, long count, long max_node, long *pos,
+                           traffic_error *err)
+{
+    int rc = 0;
+    FILE *fp = open_regular(path, err, &rc);
+    if (!fp)
+        return rc;
+    char *used = calloc((size_t)max_node, 1);
+    if (!used)
+        rc = sys_fail(err, ENOMEM);
+    else
+        rc = read_placement(fp, count, max_node, pos, used, err);
+    free(used);
+    fclose(fp);
+    return rc;
+}

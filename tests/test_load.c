@@ -1,0 +1,342 @@
+/* Tests for the load model (SPEC.md §9): channel loads against counting
+ * every route link by link (written here), the saturation-rate identity of
+ * uniform traffic on unidirectional rings, and the loaded latency against a
+ * discrete-event simulation written here, in which messages cross the
+ * shape's links as FIFO queues hop by hop (Poisson injection, fixed seed). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+static model_params preset_links(topo_links links)
+{
+    model_params p;
+    cr_assert_eq(model_params_preset("current", &p), 0);
+    p.links = links;
+    return p;
+}
+
+/* ---- brute force: every route, link by link -------------------------------- */
+
+static void coords(const topo_shape *s, long r, long *c)
+{
+    for (int i = s->dims - 1; i >= 0; i--) {
+        c[i] = r % s->n[i];
+        r /= s->n[i];
+    }
+}
+
+static long rank_of(const topo_shape *s, const long *c)
+{
+    long r = 0;
+    for (int i = 0; i < s->dims; i++)
+        r = r * s->n[i] + c[i];
+    return r;
+}
+
+/* Appends the links of the route a -> b to path (link ids as
+ * topo_link_index numbers them); tie: way 0 if tie_up, else way 1.
+ * Returns the number of links. */
+static int route_links(const topo_shape *s, topo_links links, const long *a, const long *b,
+                       int tie_up, long *path)
+{
+    long cur[TOPO_MAX_DIMS];
+    int k = 0;
+    memcpy(cur, a, sizeof cur[0] * (size_t)s->dims);
+    for (int i = 0; i < s->dims; i++) {
+        long n = s->n[i], up = ((b[i] - a[i]) % n + n) % n;
+        int way = links == TOPO_LINKS_BI && (n - up < up || (n - up == up && !tie_up));
+        while (cur[i] != b[i]) {
+            path[k++] = topo_link_index(s, rank_of(s, cur), i, way);
+            cur[i] = (cur[i] + (way ? n - 1 : 1)) % n;
+        }
+    }
+    return k;
+}
+
+/* Destinations from SPEC.md §8 (written again here, not topo's). */
+static int pattern_dests(const topo_shape *s, topo_pattern pat, const long *a, long d[][8])
+{
+    int k = 0, same = 1;
+    if (pat == TOPO_PATTERN_UNIFORM) {
+        for (long r = 0; r < s->nodes; r++) {
+            coords(s, r, d[k]);
+            if (r != rank_of(s, a))
+                k++;
+        }
+        return k;
+    }
+    if (pat == TOPO_PATTERN_NEIGHBOR) {
+        for (int i = 0; i < s->dims; i++)
+            for (int sg = 1; sg >= -1; sg -= 2) {
+                memcpy(d[k], a, sizeof a[0] * (size_t)s->dims);
+                d[k][i] = (a[i] + sg + s->n[i]) % s->n[i];
+                if (!(sg == -1 && s->n[i] == 2))
+                    k++;
+            }
+        return k;
+    }
+    for (int i = 0; i < s->dims; i++) {
+        d[0][i] = pat == TOPO_PATTERN_COMPLEMENT ? s->n[i] - 1 - a[i]
+                  : pat == TOPO_PATTERN_TORNADO ? (a[i] + (s->n[i] + 1) / 2 - 1) % s->n[i]
+                                                : a[s->dims - 1 - i];
+        same &= d[0][i] == a[i];
+    }
+    return !same;
+}
+
+static long (*dests_buf)[8];
+
+/* c_l by routing every message of every source (ties: half each way). */
+static void brute_loads(const topo_shape *s, topo_links links, topo_pattern pat, double *c)
+{
+    long a[8], path[256];
+    memset(c, 0, sizeof *c * (size_t)(2 * s->dims * s->nodes));
+    for (long src = 0; src < s->nodes; src++) {
+        coords(s, src, a);
+        int k = pattern_dests(s, pat, a, dests_buf);
+        for (int j = 0; j < k; j++)
+            for (int tie = 0; tie < 2; tie++) {
+                int len = route_links(s, links, a, dests_buf[j], tie, path);
+                for (int h = 0; h < len; h++)
+                    c[path[h]] += 0.5 / k;   /* both tie choices, half weight each */
+            }
+    }
+}
+
+static const char *const load_shapes[] = {"2", "5", "8", "3x3", "4x4", "2x6", "5x4",
+                                          "3x3x3", "4x2x3", "2x2x2x2", "4x4x4"};
+
+Test(load, channel_loads_equal_counting_every_route)
+{
+    dests_buf = malloc(sizeof *dests_buf * 128);
+    for (int l = 0; l < 2; l++)
+        for (int pat = 0; pat < TOPO_PATTERN_COUNT; pat++)
+            for (size_t i = 0; i < sizeof load_shapes / sizeof load_shapes[0]; i++) {
+                topo_shape s;
+                cr_assert_eq(topo_shape_parse(load_shapes[i], &s, NULL), 0);
+                long e = 2 * s.dims * s.nodes;
+                double *want = malloc(sizeof *want * (size_t)e);
+                double *got = malloc(sizeof *got * (size_t)e);
+                int rc = topo_link_loads(&s, l, pat, got, NULL);
+                double total = 0;
+                memset(want, 0, sizeof *want * (size_t)e);
+                if (!topo_pattern_check(&s, pat))   /* transpose: square 2D only */
+                    brute_loads(&s, l, pat, want);
+                for (long x = 0; x < e; x++)
+                    total += want[x];
+                if (topo_pattern_check(&s, pat) || total == 0)
+                    cr_assert_eq(rc, -1, "%s %s", topo_pattern_name(pat), load_shapes[i]);
+                else {
+                    cr_assert_eq(rc, 0);
+                    for (long x = 0; x < e; x++)
+                        cr_assert(fabs(got[x] - want[x]) <= 1e-12 * (1 + want[x]),
+                                  "%s %s links %s: link %ld: %g vs %g", topo_pattern_name(pat),
+                                  topo_links_name(l), load_shapes[i], x, got[x], want[x]);
+                }
+                free(want);
+                free(got);
+            }
+    free(dests_buf);
+}
+
+/* SPEC.md §9 / issue 11: uniform traffic, uni rings:
+ * lambda_sat = min(1, 2 / (N/(N-1) (n_max - 1))) / t(m), exactly. */
+Test(load, saturation_rate_identity)
+{
+    static const char *const sh[] = {"2", "3", "7", "16", "2x2", "3x5", "9x4x2", "10x10x10",
+                                     "2x2x2x2", "6x3"};
+    const double sizes[] = {8, 64, 1000};
+    for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++)
+        for (int m = 0; m < 3; m++) {
+            model_params p = preset_links(TOPO_LINKS_UNI);
+            p.link_bw_bytes_per_ns = 0.5 + i;
+            topo_shape s;
+            model_load ld;
+            cr_assert_eq(topo_shape_parse(sh[i], &s, NULL), 0);
+            cr_assert_eq(model_load_init(&ld, &s, TOPO_LINKS_UNI, TOPO_PATTERN_UNIFORM), 0);
+            long nmax = 0;
+            for (int d = 0; d < s.dims; d++)
+                nmax = s.n[d] > nmax ? s.n[d] : nmax;
+            double N = (double)s.nodes, t = sizes[m] / p.link_bw_bytes_per_ns;
+            double want = fmin(1, 2 / (N / (N - 1) * (double)(nmax - 1))) / t;
+            double got = model_load_saturation(&p, &ld, sizes[m]);
+            cr_assert(fabs(got - want) <= 1e-15 * want, "%s: %.17g vs %.17g", sh[i], got, want);
+            double lat;
+            cr_assert_eq(model_load_latency(&p, &ld, sizes[m], got, &lat, NULL, NULL), -1,
+                         "at saturation: refused");
+            model_load_free(&ld);
+        }
+}
+
+/* ---- discrete-event simulation --------------------------------------------- */
+
+typedef struct ev {
+    double t;
+    long msg;
+    int hop;
+} ev;
+
+typedef struct heap {
+    ev *a;
+    long n, cap;
+} heap;
+
+static void hpush(heap *h, ev e)
+{
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 1024;
+        h->a = realloc(h->a, sizeof *h->a * (size_t)h->cap);
+    }
+    long i = h->n++;
+    while (i > 0 && h->a[(i - 1) / 2].t > e.t) {
+        h->a[i] = h->a[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->a[i] = e;
+}
+
+static ev hpop(heap *h)
+{
+    ev top = h->a[0], last = h->a[--h->n];
+    long i = 0;
+    for (;;) {
+        long c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->a[c + 1].t < h->a[c].t)
+            c++;
+        if (h->a[c].t >= last.t)
+            break;
+        h->a[i] = h->a[c];
+        i = c;
+    }
+    h->a[i] = last;
+    return top;
+}
+
+static double uniform01(unsigned long long *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;   /* Knuth's LCG */
+    return ((double)(*state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+#define PATH_MAX_LINKS 40
+
+/* Mean queueing delay per message (injection channel, every link, ejection
+ * channel, each a FIFO server of service time t) at rate lambda per node. */
+static double simulate_wait(const topo_shape *s, topo_links links, topo_pattern pat,
+                            double lambda, double t, long messages)
+{
+    unsigned long long rng = 12345;
+    long net = 2 * s->dims * s->nodes, a[8];
+    long (*path)[PATH_MAX_LINKS] = malloc(sizeof *path * (size_t)messages);
+    int *len = malloc(sizeof *len * (size_t)messages);
+    double *inject_t = malloc(sizeof *inject_t * (size_t)messages);
+    double *wait = calloc((size_t)messages, sizeof *wait);
+    double *free_at = calloc((size_t)(net + 2 * s->nodes), sizeof *free_at);
+    long (*d)[8] = malloc(sizeof *d * 128);
+    heap h = {0};
+    /* superposed Poisson processes of all senders: exponential gaps at the
+     * total rate, the sender uniform among those that send */
+    long senders[4096], ns = 0;
+    for (long r = 0; r < s->nodes; r++) {
+        coords(s, r, a);
+        if (pattern_dests(s, pat, a, d) > 0)
+            senders[ns++] = r;
+    }
+    double now = 0;
+    for (long m = 0; m < messages; m++) {
+        now += -log(uniform01(&rng)) / (lambda * (double)ns);
+        long src = senders[(long)(uniform01(&rng) * (double)ns)];
+        coords(s, src, a);
+        int k = pattern_dests(s, pat, a, d);
+        long *dst = d[(long)(uniform01(&rng) * k)];
+        path[m][0] = net + src;                                       /* injection */
+        len[m] = 1 + route_links(s, links, a, dst, uniform01(&rng) < 0.5, path[m] + 1);
+        path[m][len[m]++] = net + s->nodes + rank_of(s, dst);          /* ejection */
+        inject_t[m] = now;
+        hpush(&h, (ev){now, m, 0});
+    }
+    while (h.n) {
+        ev e = hpop(&h);
+        long ch = path[e.msg][e.hop];
+        double start = fmax(e.t, free_at[ch]);
+        free_at[ch] = start + t;
+        wait[e.msg] += start - e.t;
+        if (e.hop + 1 < len[e.msg])
+            hpush(&h, (ev){start + t, e.msg, e.hop + 1});
+    }
+    /* steady state: drop the first and last 10 % of messages */
+    double sum = 0;
+    long cnt = 0;
+    for (long m = messages / 10; m < messages - messages / 10; m++, cnt++)
+        sum += wait[m];
+    free(path);
+    free(len);
+    free(inject_t);
+    free(wait);
+    free(free_at);
+    free(d);
+    free(h.a);
+    return sum / (double)cnt;
+}
+
+/* The refined model's queueing delay against the simulation: within 10 %
+ * at 10 % of saturation everywhere, and up to 50 % of saturation for
+ * uniform and neighbor traffic on bidirectional tori.  Where many messages
+ * stay on one ring for several hops (one-way rings, transpose's long
+ * diagonals) it underestimates by up to 21 % at 30-50 % (measured with
+ * this simulation: tolerance 25 % there; README "Latency under load" says
+ * why: a message delayed upstream leaves in a bunch with the ones it
+ * queued behind, a second-order effect the first-order correction leaves
+ * out).  SPEC.md §9's independent queues overestimate
+ * every case (by 18-150 %): asserted too. */
+Test(load, latency_against_event_simulation, .timeout = 120)
+{
+    static const struct {
+        const char *shape;
+        topo_pattern pat;
+        topo_links links;
+        double tol_high;   /* tolerance at 30 and 50 % of saturation */
+    } cases[] = {
+        {"8", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.25},
+        {"4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.25},
+        {"4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
+        {"3x3x3", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
+        {"4x4", TOPO_PATTERN_NEIGHBOR, TOPO_LINKS_BI, 0.10},
+        {"4x4", TOPO_PATTERN_NEIGHBOR, TOPO_LINKS_UNI, 0.25},
+        {"6x6", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI, 0.25},
+        {"4x4", TOPO_PATTERN_TRANSPOSE, TOPO_LINKS_BI, 0.25},
+    };
+    const double util[] = {0.1, 0.3, 0.5};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        model_params p = preset_links(cases[i].links);
+        topo_shape s;
+        model_load ld;
+        cr_assert_eq(topo_shape_parse(cases[i].shape, &s, NULL), 0);
+        cr_assert_eq(model_load_init(&ld, &s, cases[i].links, cases[i].pat), 0);
+        double t = model_load_link_ns(&p, 64), sat = model_load_saturation(&p, &ld, 64);
+        for (int u = 0; u < 3; u++) {
+            double lat, w, indep;
+            cr_assert_eq(model_load_latency(&p, &ld, 64, util[u] * sat, &lat, &w, &indep), 0);
+            double sim = simulate_wait(&s, cases[i].links, cases[i].pat, util[u] * sat, t,
+                                       150000);
+            double iw = indep - (lat - w);
+            cr_log_info("%s %s %s u=%.1f: model wait %.3f ns, simulated %.3f ns (%+.1f%%); "
+                        "independent queues %.3f ns (%+.1f%%)",
+                        cases[i].shape, topo_pattern_name(cases[i].pat),
+                        topo_links_name(cases[i].links), util[u], w, sim,
+                        100 * (w - sim) / sim, iw, 100 * (iw - sim) / sim);
+            double tol = u == 0 ? 0.10 : cases[i].tol_high;
+            cr_expect(iw > sim, "independent queues overestimate");
+            cr_expect(fabs(w - sim) <= tol * sim, "%s %s %s u=%.1f: model %.3f sim %.3f",
+                      cases[i].shape, topo_pattern_name(cases[i].pat),
+                      topo_links_name(cases[i].links), util[u], w, sim);
+        }
+        model_load_free(&ld);
+    }
+}

@@ -1,0 +1,372 @@
+/* load: expected crossings of every directed link per injected message
+ * (SPEC.md §9), for the load model's queues.  Route counting only; the
+ * queueing is model/load.c. */
+#include "topo/topo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static long stride_of(const topo_shape *s, int dim)
+{
+    long st = 1;
+    for (int j = dim + 1; j < s->dims; j++)
+        st *= s->n[j];
+    return st;
+}
+
+/* Uniform traffic: per dimension, the positive way carries, over the N - 1
+ * destinations of a source, (N / n) sum_h up(h) crossings spread over the
+ * N links of that way (and likewise the negative way): c = N/(N-1) up/n. */
+static void uniform_loads(const topo_shape *s, topo_links links, double *c)
+{
+    double N = (double)s->nodes;
+    for (int i = 0; i < s->dims; i++) {
+        long n = s->n[i];
+        double up = 0, down = 0;
+        for (long h = 1; h < n; h++) {
+            long back = n - h;
+            if (links == TOPO_LINKS_UNI || h < back)
+                up += (double)h;
+            else if (back < h)
+                down += (double)back;
+            else {          /* tie: half each way */
+                up += (double)h / 2;
+                down += (double)h / 2;
+            }
+        }
+        double cu = N / (N - 1) * up / (double)n, cd = N / (N - 1) * down / (double)n;
+        for (long x = 0; x < s->nodes; x++) {
+            c[topo_link_index(s, x, i, 0)] = cu;
+            c[topo_link_index(s, x, i, 1)] = cd;
+        }
+    }
+}
+
+/* Adds weight w to the links of the arc of `len` links starting at node x
+ * (coordinate a in dimension i) going way `way`, as a circular difference
+ * on that ring: +w at the first link, -w after the last. */
+static void add_arc(const topo_shape *s, double *diff, long x, long a, int i, int way,
+                    long len, double w)
+{
+    long n = s->n[i], st = stride_of(s, i), base = x - a * st;
+    /* positive way: links at positions a .. a+len-1; negative: a .. a-len+1 */
+    long first = way == 0 ? a : ((a - len + 1) % n + n) % n;
+    long end = (first + len) % n;   /* one past the last, circularly */
+    diff[topo_link_index(s, base + first * st, i, way)] += w;
+    if (end != 0)
+        diff[topo_link_index(s, base + end * st, i, way)] -= w;
+    if (first + len > n)           /* wraps: positions 0 .. end-1 too */
+        diff[topo_link_index(s, base, i, way)] += w;
+}
+
+/* Adds one message s -> d with weight w (dimension order; on bi links the
+ * shorter way, a tie half each way). */
+static void add_route(const topo_shape *s, topo_links links, double *diff, long src,
+                      const long *a, const long *b, double w)
+{
+    long cur[TOPO_MAX_DIMS];
+    memcpy(cur, a, sizeof cur[0] * (size_t)s->dims);
+    long x = src;
+    for (int i = 0; i < s->dims; i++) {
+        long n = s->n[i], h = ((b[i] - a[i]) % n + n) % n, st = stride_of(s, i);
+        if (h == 0)
+            continue;
+        if (links == TOPO_LINKS_UNI || h < n - h)
+            add_arc(s, diff, x, cur[i], i, 0, h, w);
+        else if (n - h < h)
+            add_arc(s, diff, x, cur[i], i, 1, n - h, w);
+        else {
+            add_arc(s, diff, x, cur[i], i, 0, h, w / 2);
+            add_arc(s, diff, x, cur[i], i, 1, h, w / 2);
+        }
+        x += (b[i] - cur[i]) * st;
+        cur[i] = b[i];
+    }
+}
+
+/* Turns the difference arrays into loads: a running sum along every ring. */
+static void integrate(const topo_shape *s, double *c)
+{
+    for (int i = 0; i < s->dims; i++) {
+        long n = s->n[i], st = stride_of(s, i);
+        for (long x = 0; x < s->nodes; x++) {
+            if ((x / st) % n != 0)
+                continue;   /* start of every ring: coordinate i = 0 */
+            for (int way = 0; way < 2; way++) {
+                double run = 0;
+                for (long k = 0; k < n; k++) {
+                    double *v = &c[topo_link_index(s, x + k * st, i, way)];
+                    run += *v;
+                    *v = run;
+                }
+            }
+        }
+    }
+}
+
+int topo_link_loads(const topo_shape *shape, topo_links links, topo_pattern pattern,
+                    double *c, double *senders)
+{
+    long entries = 2 * shape->dims * shape->nodes;
+    long dst[TOPO_PATTERN_MAX_DESTS], a[TOPO_MAX_DIMS], b[TOPO_MAX_DIMS];
+    double active = 0;
+    if (entries > TOPO_LOAD_MAX_LINKS || topo_pattern_check(shape, pattern))
+        return -1;
+    memset(c, 0, sizeof *c * (size_t)entries);
+    if (pattern == TOPO_PATTERN_UNIFORM) {
+        uniform_loads(shape, links, c);
+        if (senders)
+            *senders = (double)shape->nodes;
+        return 0;
+    }
+    for (long src = 0; src < shape->nodes; src++) {
+        int k = topo_pattern_dests(shape, pattern, src, dst);
+        if (k <= 0)
+            continue;
+        active += 1;
+        topo_rank_to_coords(shape, src, a);
+        for (int j = 0; j < k; j++) {
+            topo_rank_to_coords(shape, dst[j], b);
+            add_route(shape, links, c, src, a, b, 1.0 / k);
+        }
+    }
+    if (active == 0)
+        return -1;
+    integrate(shape, c);
+    if (senders)
+        *senders = active;
+    return 0;
+}
+
+/* ---- input streams ---------------------------------------------------------- */
+
+/* One segment of a route: dimension, way, its first link's node. */
+typedef struct segment {
+    int dim, way;
+    long node;
+} segment;
+
+/* Segments of the route a -> b (rank src) with the tie choice tie_up;
+ * returns how many.  *tie (may be NULL) gets whether a bi-link tie occurs. */
+static int segments(const topo_shape *s, topo_links links, long src, const long *a,
+                    const long *b, int tie_up, segment *seg, int *tie)
+{
+    long x = src;
+    int k = 0;
+    if (tie)
+        *tie = 0;
+    for (int i = 0; i < s->dims; i++) {
+        long n = s->n[i], h = ((b[i] - a[i]) % n + n) % n;
+        if (h == 0)
+            continue;
+        if (tie && links == TOPO_LINKS_BI && 2 * h == n)
+            *tie = 1;
+        int way = links == TOPO_LINKS_BI && (n - h < h || (n - h == h && !tie_up));
+        seg[k++] = (segment){i, way, x};
+        x += (b[i] - a[i]) * stride_of(s, i);
+    }
+    return k;
+}
+
+/* Input class of a segment: 0 injection, 1 + 2 dim + way of the segment
+ * before it. */
+static int seg_class(const segment *seg, int k)
+{
+    return k == 0 ? 0 : 1 + 2 * seg[k - 1].dim + seg[k - 1].way;
+}
+
+/* Calls back for every message (both tie choices at half weight on bi
+ * links where a tie occurs) with its segments; uniform: only source 0's
+ * messages (the caller spreads them by symmetry). */
+typedef void (*seg_fn)(void *ctx, const segment *seg, int k, long dst, double w);
+
+static void each_message(const topo_shape *s, topo_links links, topo_pattern pattern,
+                         seg_fn fn, void *ctx)
+{
+    long dst[TOPO_PATTERN_MAX_DESTS], a[TOPO_MAX_DIMS], b[TOPO_MAX_DIMS];
+    segment seg[TOPO_MAX_DIMS], alt[TOPO_MAX_DIMS];
+    long last = pattern == TOPO_PATTERN_UNIFORM ? 1 : s->nodes;
+    for (long src = 0; src < last; src++) {
+        int k = 1;
+        topo_rank_to_coords(s, src, a);
+        if (pattern != TOPO_PATTERN_UNIFORM && (k = topo_pattern_dests(s, pattern, src, dst)) <= 0)
+            continue;
+        long count = pattern == TOPO_PATTERN_UNIFORM ? s->nodes - 1 : k;
+        for (long j = 0; j < count; j++) {
+            long d = pattern == TOPO_PATTERN_UNIFORM ? j + 1 : dst[j];
+            topo_rank_to_coords(s, d, b);
+            int tie, m = segments(s, links, src, a, b, 1, seg, &tie);
+            fn(ctx, seg, m, d, tie ? 0.5 / (double)count : 1.0 / (double)count);
+            if (tie)
+                fn(ctx, alt, segments(s, links, src, a, b, 0, alt, NULL), d,
+                   0.5 / (double)count);
+        }
+    }
+}
+
+/* Non-uniform patterns: every segment start (link, input class, weight) and
+ * every arrival (node, class, weight) of one pass over the messages,
+ * bucketed by link / node (a counting sort), then summed per class. */
+typedef struct start_event {
+    long where;     /* link index, or node for arrivals */
+    int cls;
+    double w;
+} start_event;
+
+typedef struct event_list {
+    start_event *ev;
+    long n, cap;
+    int failed;
+} event_list;
+
+typedef struct stream_ctx {
+    const topo_shape *s;
+    event_list starts, arrivals;
+} stream_ctx;
+
+static void push_event(event_list *l, long where, int cls, double w)
+{
+    if (l->n == l->cap) {
+        long cap = l->cap ? 2 * l->cap : 1 << 16;
+        start_event *ev = realloc(l->ev, sizeof *ev * (size_t)cap);
+        if (!ev) {
+            l->failed = 1;
+            return;
+        }
+        l->ev = ev;
+        l->cap = cap;
+    }
+    l->ev[l->n++] = (start_event){where, cls, w};
+}
+
+static void record(void *arg, const segment *seg, int k, long dst, double w)
+{
+    stream_ctx *c = arg;
+    for (int m = 0; m < k; m++)
+        push_event(&c->starts, topo_link_index(c->s, seg[m].node, seg[m].dim, seg[m].way),
+                   seg_class(seg, m), w);
+    if (k > 0)
+        push_event(&c->arrivals, dst, 1 + 2 * seg[k - 1].dim + seg[k - 1].way, w);
+}
+
+/* Sums the events of every place by class: sum[x] gets the total, sq[x]
+ * the sum of squares of the per-class totals.  Returns -1 without memory. */
+static int bucket_sums(const event_list *l, long places, int classes, double *sum, double *sq)
+{
+    long *first = calloc((size_t)places + 1, sizeof *first);
+    start_event *sorted = malloc(sizeof *sorted * (size_t)(l->n ? l->n : 1));
+    double per[2 * TOPO_MAX_DIMS + 1];
+    if (!first || !sorted) {
+        free(first);
+        free(sorted);
+        return -1;
+    }
+    for (long i = 0; i < l->n; i++)
+        first[l->ev[i].where + 1]++;
+    for (long x = 0; x < places; x++)
+        first[x + 1] += first[x];
+    for (long i = 0; i < l->n; i++)
+        sorted[first[l->ev[i].where]++] = l->ev[i];
+    for (long x = places; x > 0; x--)   /* first[x] was advanced to the end */
+        first[x] = first[x - 1];
+    first[0] = 0;
+    for (long x = 0; x < places; x++) {
+        if (first[x] == first[x + 1])
+            continue;
+        memset(per, 0, sizeof per[0] * (size_t)classes);
+        for (long i = first[x]; i < first[x + 1]; i++)
+            per[sorted[i].cls] += sorted[i].w;
+        for (int k = 0; k < classes; k++) {
+            sum[x] += per[k];
+            sq[x] += per[k] * per[k];
+        }
+    }
+    free(first);
+    free(sorted);
+    return 0;
+}
+
+/* Uniform traffic: every link of a (dimension, way) type and every
+ * ejection channel sees the same input streams; one pass over source 0's
+ * destinations fills a table by type and input class. */
+typedef struct uniform_table {
+    int dims;
+    double start[2 * TOPO_MAX_DIMS][2 * TOPO_MAX_DIMS + 1];
+    double eject[2 * TOPO_MAX_DIMS + 1];
+} uniform_table;
+
+static void count_uniform(void *arg, const segment *seg, int k, long dst, double w)
+{
+    uniform_table *u = arg;
+    (void)dst;
+    for (int m = 0; m < k; m++)
+        u->start[2 * seg[m].dim + seg[m].way][seg_class(seg, m)] += w;
+    if (k > 0)
+        u->eject[1 + 2 * seg[k - 1].dim + seg[k - 1].way] += w;
+}
+
+static void uniform_streams(const topo_shape *s, topo_links links, const double *c,
+                            double *s2, double *ej, double *ej_s2)
+{
+    uniform_table u;
+    double type_s2[2 * TOPO_MAX_DIMS], e = 0, e2 = 0;
+    int types = 2 * s->dims;
+    memset(&u, 0, sizeof u);
+    each_message(s, links, TOPO_PATTERN_UNIFORM, count_uniform, &u);
+    for (int t = 0; t < types; t++) {
+        double starts = 0, sq = 0;
+        for (int k = 0; k <= types; k++) {
+            starts += u.start[t][k];
+            sq += u.start[t][k] * u.start[t][k];
+        }
+        double through = c[t] - starts;   /* link t of node 0 stands for its type */
+        type_s2[t] = sq + (through > 1e-12 * c[t] ? through * through : 0);
+    }
+    for (int k = 0; k <= types; k++) {
+        e += u.eject[k];
+        e2 += u.eject[k] * u.eject[k];
+    }
+    for (long l = 0; l < 2 * s->dims * s->nodes; l++)
+        s2[l] = type_s2[l % types];
+    for (long x = 0; x < s->nodes; x++) {
+        ej[x] = e;
+        ej_s2[x] = e2;
+    }
+}
+
+int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_pattern pattern,
+                            const double *c, double *s2, double *ej, double *ej_s2)
+{
+    long entries = 2 * shape->dims * shape->nodes;
+    int uniform = pattern == TOPO_PATTERN_UNIFORM;
+    if (entries > TOPO_LOAD_MAX_LINKS || topo_pattern_check(shape, pattern))
+        return -1;
+    if (uniform) {
+        uniform_streams(shape, links, c, s2, ej, ej_s2);
+        return 0;
+    }
+    stream_ctx ctx = {shape, {0}, {0}};
+    double *starts = calloc((size_t)entries, sizeof *starts);
+    int classes = 2 * shape->dims + 1, rc = -1;
+    memset(s2, 0, sizeof *s2 * (size_t)entries);
+    memset(ej, 0, sizeof *ej * (size_t)shape->nodes);
+    memset(ej_s2, 0, sizeof *ej_s2 * (size_t)shape->nodes);
+    if (!starts)
+        return -1;
+    each_message(shape, links, pattern, record, &ctx);
+    if (ctx.starts.failed || ctx.arrivals.failed ||
+        bucket_sums(&ctx.starts, entries, classes, starts, s2) ||
+        bucket_sums(&ctx.arrivals, shape->nodes, classes, ej, ej_s2))
+        goto out;
+    for (long l = 0; l < entries; l++) {
+        double through = c[l] - starts[l];   /* continuing on the same ring */
+        if (through > 1e-12 * c[l])
+            s2[l] += through * through;
+    }
+    rc = 0;
+out:
+    free(ctx.starts.ev);
+    free(ctx.arrivals.ev);
+    free(starts);
+    return rc;
+}
