@@ -49,6 +49,7 @@ int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload
 #define BENCH_ERR_TIMEOUT (-3)    /* no progress for --timeout seconds */
 #define BENCH_ERR_INTERRUPT (-4)  /* SIGINT/SIGTERM */
 #define BENCH_ERR_SYSTEM (-1)     /* errno-style failure */
+#define BENCH_ERR_OUTPUT (-6)     /* writing the data file failed (disk full) */
 #define BENCH_ERR_OVERRUN (-5)    /* a message was overwritten unread: the
                                      patterns broke the window they declared */
 

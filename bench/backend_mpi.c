@@ -90,6 +90,9 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
         return BENCH_ERR_SYSTEM;
     }
     start_watchdog(cfg->timeout_s);
+    /* Ctrl-C or mpirun's SIGTERM (it sends SIGKILL 1 s later): rank 0
+     * stops at the next message and keeps its finished points */
+    bench_signals_install_stop();
     *out = c;
     return 0;
 }
@@ -123,9 +126,23 @@ static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
     int count;
     if (bench_interrupted())
         return BENCH_ERR_INTERRUPT;
-    if (MPI_Recv(payload, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st) !=
-        MPI_SUCCESS)
+    /* MPI_Irecv + MPI_Test rather than MPI_Recv, which no signal ends: a
+     * stop request is seen while waiting (MPI_Recv spins in the same
+     * progress engine, so the latency is the same) */
+    MPI_Request req;
+    int done = 0;
+    if (MPI_Irecv(payload, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
+                  &req) != MPI_SUCCESS)
         return BENCH_ERR_SYSTEM;
+    while (!done) {
+        if (MPI_Test(&req, &done, &st) != MPI_SUCCESS)
+            return BENCH_ERR_SYSTEM;
+        if (!done && bench_interrupted()) {
+            MPI_Cancel(&req);
+            MPI_Request_free(&req);
+            return BENCH_ERR_INTERRUPT;
+        }
+    }
     progress_count++;
     MPI_Get_count(&st, MPI_BYTE, &count);
     int tag = st.MPI_TAG;

@@ -417,12 +417,14 @@ static double median_of(double *v, int n)
 }
 
 /* Waits for seq in *flag, then (copy) takes len bytes out from after it.
- * The parent (child != 0) gives up when the child has ended or nothing
- * came for timeout_ns; the child dies with the parent (PR_SET_PDEATHSIG). */
+ * The parent (child != 0) gives up when the child has ended or its batch,
+ * begun at batch_ns, has lasted timeout_ns: the floor's unit of progress is
+ * a batch (a few ms), so two processes that share a CPU and pass a message
+ * per scheduler tick time out instead of running for hours.  The child dies
+ * with the parent (PR_SET_PDEATHSIG). */
 static inline int floor_wait(_Atomic uint64_t *flag, uint64_t seq, unsigned char *to, size_t len,
-                             pid_t child, double timeout_ns)
+                             pid_t child, double batch_ns, double timeout_ns)
 {
-    double since = 0;
     int polls = 0;
     while (atomic_load_explicit(flag, memory_order_acquire) != seq) {
         if (!child || ++polls < POLLS_PER_CHECK)
@@ -430,10 +432,9 @@ static inline int floor_wait(_Atomic uint64_t *flag, uint64_t seq, unsigned char
         polls = 0;
         if (waitpid(child, NULL, WNOHANG) != 0)
             return BENCH_ERR_PEER;
-        double now = shm_now_ns();
-        if (since == 0)
-            since = now;
-        else if (now - since > timeout_ns)
+        if (bench_interrupted())
+            return BENCH_ERR_INTERRUPT;
+        if (shm_now_ns() - batch_ns > timeout_ns)
             return BENCH_ERR_TIMEOUT;
     }
     if (len)
@@ -488,7 +489,7 @@ int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload
             pin(cfg->cpus[1]);
         for (uint64_t i = 1; i <= total; i++) {
             size_t len = ((i - 1) / (uint64_t)rounds) % 2 ? payload : 0;
-            floor_wait(ping, i, own, len, 0, 0);
+            floor_wait(ping, i, own, len, 0, 0, 0);
             floor_post(pong, i, own, len);
         }
         _exit(0);
@@ -508,13 +509,13 @@ int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload
         for (long r = 0; r < rounds && !rc; r++) {
             ++i;
             floor_post(ping, i, own, len);
-            rc = floor_wait(pong, i, own, len, pid, cfg->timeout_s * 1e9);
+            rc = floor_wait(pong, i, own, len, pid, t0, cfg->timeout_s * 1e9);
         }
         /* flag batches first in half[], copy batches after them */
         half[kinds == 1 ? b : b % 2 * batches + b / 2] = (shm_now_ns() - t0) / (double)rounds / 2;
     }
     int st = 0;
-    if (rc == BENCH_ERR_TIMEOUT)
+    if (rc == BENCH_ERR_TIMEOUT || rc == BENCH_ERR_INTERRUPT)
         kill(pid, SIGKILL);
     if (rc != BENCH_ERR_PEER)   /* (that one has reaped the child) */
         waitpid(pid, &st, 0);

@@ -25,6 +25,14 @@ const char *bench_data_header(const bench_data *d, const char *key)
     return NULL;
 }
 
+long bench_data_header_line(const bench_data *d, const char *key)
+{
+    for (int i = 0; i < d->header_count; i++)
+        if (strcmp(d->header_key[i], key) == 0)
+            return d->header_line[i];
+    return 0;
+}
+
 void bench_data_write_header(FILE *fp, const bench_data *d)
 {
     fprintf(fp, MAGIC "\n");
@@ -93,6 +101,7 @@ static int read_comment(bench_data *d, char *line, long no, bench_read_error *er
         return fail(err, no, "duplicate header key '%s'", d->header_key[d->header_count]);
     const char *value = colon[1] ? colon + 2 : "";
     snprintf(d->header_value[d->header_count], sizeof d->header_value[0], "%s", value);
+    d->header_line[d->header_count] = no;
     d->header_count++;
     return 0;
 }
@@ -208,7 +217,7 @@ int bench_data_read(const char *path, bench_data *d, bench_read_error *err)
     if (!fp) {
         err->line = 0;
         err->sys_errno = errno;
-        snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
+        snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
         return -1;
     }
     int rc = read_lines(fp, d, err);
@@ -229,8 +238,10 @@ void bench_data_set_header(bench_data *d, const char *key, const char *fmt, ...)
         i++;
     if (i == BENCH_HEADER_MAX)
         return;
-    if (i == d->header_count)
+    if (i == d->header_count) {
+        d->header_line[i] = 0;
         d->header_count++;
+    }
     snprintf(d->header_key[i], sizeof d->header_key[0], "%s", key);
     va_list ap;
     va_start(ap, fmt);

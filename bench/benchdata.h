@@ -27,6 +27,7 @@ typedef struct bench_data {
     int header_count;
     char header_key[BENCH_HEADER_MAX][32];
     char header_value[BENCH_HEADER_MAX][512];
+    long header_line[BENCH_HEADER_MAX];   /* 1-based line in the file read; 0 if set */
     int incomplete;            /* the file ends with "# incomplete" */
     long count, cap;
     bench_point *points;       /* malloc'ed, count entries */
@@ -34,6 +35,10 @@ typedef struct bench_data {
 
 /* Looks up a header value ("backend", "topology", ...); NULL if absent. */
 const char *bench_data_header(const bench_data *d, const char *key);
+
+/* The line a header key was read from (for messages); 0 when absent or
+ * not read from a file. */
+long bench_data_header_line(const bench_data *d, const char *key);
 
 /* Why a data file was rejected. */
 typedef struct bench_read_error {

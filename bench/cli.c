@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -38,11 +39,14 @@ typedef struct cli {
     bench_backend_config bcfg;
     int cpus[MAX_PROCS];
     long hops[TOPO_MAX_DIMS];
-    int have_hops, have_dst, all_dst, have_topology, floor_only, have_sizes;
+    int have_hops, have_dst, all_dst, have_topology, floor_only, have_sizes, have_pattern;
     long dst;
-    const char *out_path, *resume_path, *mpi_send, *cpus_text, *hops_text;
+    const char *out_path, *resume_path, *mpi_send, *cpus_text, *hops_text, *topology_opt;
     char command[2048];
     bench_data resume_data;
+    /* "FILE:LINE: recorded command" while parsing a --resume file's
+     * command line, so its errors name where they come from; else "" */
+    char context[PATH_MAX + 64];
     /* --interleave SHAPE=FILE: more networks, measured with the main one */
     struct {
         topo_shape shape;
@@ -95,7 +99,10 @@ static const char usage_fmt[] =
 "Output: SPEC.md §3 TSV (# header lines, one row per point: pattern src dst\n"
 "hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns\n"
 "ci95_ns max_ns flag), loads straight into gnuplot.  An interrupted run\n"
-"(Ctrl-C, a dead peer) keeps its finished points and ends '# incomplete'.\n"
+"(Ctrl-C, SIGTERM, a dead peer) keeps its finished points and ends\n"
+"'# incomplete'; it never replaces an existing FILE (which may hold a complete\n"
+"run): then it writes FILE.incomplete beside it and says so.  Nothing is left\n"
+"behind by a killed run (the data is a nameless temporary until the end).\n"
 "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
@@ -153,10 +160,12 @@ static int usage_error(const cli *c, const char *fmt, ...)
         return EXIT_USAGE;
     va_list ap;
     fprintf(stderr, "%s: ", c->prog);
+    if (c->context[0])
+        fprintf(stderr, "%s: ", c->context);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fputs(" (try --help)\n", stderr);
+    fputs(c->context[0] ? "\n" : " (try --help)\n", stderr);
     return EXIT_USAGE;
 }
 
@@ -194,6 +203,7 @@ static int set_topology(cli *c, const char *opt, const char *arg)
     if (c->have_topology)
         return usage_error(c, "%s '%s': give only one of --ring and --torus", opt, arg);
     c->have_topology = 1;
+    c->topology_opt = opt;
     if (topo_shape_parse(arg, &c->cfg.shape, &e))
         return usage_error(c, "%s '%s': %s at character %zu", opt, arg, e.what, e.pos + 1);
     if (strcmp(opt, "--ring") == 0 && c->cfg.shape.dims != 1)
@@ -237,6 +247,7 @@ static int parse_option(cli *c, int opt, const char *arg)
         if (strcmp(arg, "pp") && strcmp(arg, "ow"))
             return usage_error(c, "--pattern '%s': expected pp or ow", arg);
         c->cfg.pattern = arg[0] == 'o' ? BENCH_OW : BENCH_PP;
+        c->have_pattern = 1;
         return 0;
     case O_RING:
     case O_TORUS:
@@ -349,9 +360,15 @@ static int choose_cpus(cli *c)
     for (size_t i = 0; i < n; i++)
         c->cpus[i] = (int)list[i];
     c->bcfg.ncpus = (int)(n < (size_t)c->bcfg.procs ? n : (size_t)c->bcfg.procs);
-    if (c->cpus_text && n < (size_t)c->bcfg.procs)
-        return usage_error(c, "--cpus '%s': %zu CPUs for %d processes", c->cpus_text, n,
-                           c->bcfg.procs);
+    if (c->cpus_text && n != (size_t)c->bcfg.procs)
+        return usage_error(c, "--cpus '%s' and --procs %d: %zu CPUs for %d processes (one"
+                              " each)", c->cpus_text, c->bcfg.procs, n, c->bcfg.procs);
+    /* two processes spinning on one CPU pass a message per scheduler tick */
+    for (size_t i = 0; c->cpus_text && i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (list[i] == list[j])
+                return usage_error(c, "--cpus '%s': CPU %ld twice (each process needs a CPU"
+                                      " of its own)", c->cpus_text, list[i]);
     return 0;
 }
 
@@ -438,8 +455,11 @@ static int parse_args(cli *c, int argc, char **argv, int from_resume)
 {
     int opt, rc;
     optind = 1;
-    opterr = should_print(c);
+    opterr = should_print(c) && !c->context[0];   /* a recorded command: our message */
     while ((opt = getopt_long(argc, argv, "o:qh", long_options, NULL)) != -1) {
+        if (opt == '?' && c->context[0])
+            return usage_error(c, "'%s': not an option of %s, or its value is missing",
+                               argv[optind - 1], c->prog);
         if (opt == 'h') {
             printf(usage_fmt, c->prog, c->is_shm ? shm_intro : mpi_intro,
                    c->is_shm ? shm_opts : mpi_opts, c->is_shm ? shm_examples : mpi_examples);
@@ -479,8 +499,19 @@ static int load_resume(cli *c)
         return EXIT_FAILURE;
     }
     const char *cmd = bench_data_header(&c->resume_data, "command");
+    const char *backend = bench_data_header(&c->resume_data, "backend");
     if (!cmd) {
         fprintf(stderr, "%s: %s: no '# command:' header to resume from\n", c->prog, path);
+        return EXIT_FAILURE;
+    }
+    /* one file, one backend: an mpibench run must not continue a scibench
+     * file (their points are not the same measurement), nor the reverse */
+    if (!backend || strcmp(backend, c->be->name) != 0) {
+        fprintf(stderr, "%s: %s: --resume: the file was written by the %s backend%s; %s"
+                        " resumes %s files only\n", c->prog, path, backend ? backend : "(none)",
+                backend && strcmp(backend, "shm") == 0 ? " (scibench)"
+                : backend && strcmp(backend, "mpi") == 0 ? " (mpibench)" : "",
+                c->prog, c->be->name);
         return EXIT_FAILURE;
     }
     char copy[2048], *args[128], *save = NULL;
@@ -498,7 +529,11 @@ static int load_resume(cli *c)
     defaults(c, be);
     c->resume_data = keep;
     c->resume_path = path;
-    if ((rc = parse_args(c, n, args, 1)))
+    snprintf(c->context, sizeof c->context, "%s:%ld: recorded command", path,
+             bench_data_header_line(&c->resume_data, "command"));
+    rc = parse_args(c, n, args, 1);
+    c->context[0] = '\0';
+    if (rc)
         return rc;
     c->out_path = path;
     c->cfg.done = &c->resume_data;
@@ -551,6 +586,7 @@ static const char *error_text(int rc)
     case BENCH_ERR_PEER: return "a peer process died";
     case BENCH_ERR_TIMEOUT: return "no progress within --timeout";
     case BENCH_ERR_INTERRUPT: return "interrupted";
+    case BENCH_ERR_OUTPUT: return "writing the output failed (a full disk?)";
     case BENCH_ERR_OVERRUN: return "a message was overwritten before it was read (internal"
                                    " error: please report it)";
     default: return strerror(errno ? errno : EIO);
@@ -581,6 +617,26 @@ static int check_config(cli *c)
                                    q.links);
         }
     }
+    return 0;
+}
+
+/* --floor measures the bare transport, between two CPUs, into standard
+ * output: an option that shapes a benchmark run would be silently ignored,
+ * so it is refused, naming both. */
+static int check_floor(cli *c)
+{
+    const struct { int given; const char *name; } other[] = {
+        {c->have_topology, c->topology_opt}, {c->have_pattern, "--pattern"},
+        {c->all_dst, "--all-dst"}, {c->have_hops > 0, "--hops"}, {c->have_dst, "--dst"},
+        {c->nextra > 0, "--interleave"}, {c->resume_path != NULL, "--resume"},
+        {c->out_path != NULL, "-o (--floor prints to standard output)"},
+        {c->cfg.inject_forward_ns > 0, "--inject-forward"},
+        {c->cfg.inject_switch_ns > 0, "--inject-switch"},
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        if (other[i].given)
+            return usage_error(c, "--floor and %s: --floor measures only the bare flag bounce"
+                                  " (and --sizes copies) between two CPUs", other[i].name);
     return 0;
 }
 
@@ -648,13 +704,21 @@ static int interleave_configs(cli *c, bench_config *cfgs, const char **paths)
     for (int k = 0; k < c->nextra; k++) {
         const topo_shape *sh = &c->extra[k].shape;
         bench_config *g = &cfgs[k + 1];
-        if (sh->nodes < c->bcfg.procs)
+        if (sh->nodes < c->bcfg.procs) {
+            for (int i = 1; i <= k; i++)
+                free(cfgs[i].dsts);
             return -usage_error(c, "--interleave '%s': more processes (%d) than its %ld nodes",
                                 c->extra[k].text, c->bcfg.procs, sh->nodes);
+        }
+        /* the same file under two names (./a.tsv, a link) is the same file */
         for (int j = 0; j <= k; j++)
-            if (paths[j] && strcmp(paths[j], c->extra[k].path) == 0)
-                return -usage_error(c, "--interleave '%s': '%s' is already an output of this"
-                                       " run", c->extra[k].text, c->extra[k].path);
+            if (paths[j] && file_same(paths[j], c->extra[k].path)) {
+                for (int i = 1; i <= k; i++)
+                    free(cfgs[i].dsts);
+                return -usage_error(c, "--interleave '%s': '%s' is the same file as '%s', "
+                                       "already an output of this run", c->extra[k].text,
+                                    c->extra[k].path, paths[j]);
+            }
         paths[k + 1] = c->extra[k].path;
         *g = c->cfg;
         g->shape = *sh;
@@ -666,6 +730,47 @@ static int interleave_configs(cli *c, bench_config *cfgs, const char **paths)
         }
     }
     return 1 + c->nextra;
+}
+
+/* Ends one output.  A complete run replaces the file.  An interrupted one
+ * (rc != 0) is marked '# incomplete' and never destroys an existing file,
+ * which may hold a complete earlier run with more points: it goes beside
+ * it, to FILE.incomplete, unless FILE is the incomplete file this run
+ * resumes (the new one holds all its points and more).  Returns 0 or -1. */
+static int commit_output(cli *c, atomic_file *af, FILE *out, const char *path, int rc)
+{
+    char where[PATH_MAX + 16];
+    int resumed = c->resume_path && path && file_same(path, c->resume_path);
+    if (rc)
+        bench_data_write_incomplete(out);
+    if (af->fp && (fflush(af->fp) != 0 || ferror(af->fp))) {
+        /* rows were lost on the way (a full disk): keep nothing, as the
+         * file could end in the middle of a row */
+        int e = errno;
+        atomic_file_abort(af);
+        fprintf(stderr, "%s: '%s': writing failed (%s); nothing written, any previous file"
+                        " left as it was\n", c->prog, path, file_strerror(e ? e : EIO));
+        return -1;
+    }
+    if (!af->fp) {
+        if (rc)
+            fprintf(stderr, "%s: %s%s\n", c->prog, error_text(rc),
+                    rc == BENCH_ERR_OUTPUT ? "" : "; output marked '# incomplete'");
+        return 0;
+    }
+    if (rc && !resumed ? atomic_file_commit_partial(af, where, sizeof where)
+                       : atomic_file_commit(af)) {
+        fprintf(stderr, "%s: '%s': %s\n", c->prog, path, file_strerror(errno));
+        return -1;
+    }
+    if (rc && !resumed && strcmp(where, path) != 0)
+        fprintf(stderr, "%s: %s; finished points kept in '%s', marked '# incomplete' ('%s'"
+                        " exists and is left as it was; continue with --resume %s)\n",
+                c->prog, error_text(rc), where, path, where);
+    else if (rc)
+        fprintf(stderr, "%s: %s; finished points kept in '%s', marked '# incomplete'\n",
+                c->prog, error_text(rc), path);
+    return 0;
 }
 
 /* Output goes to atomic files (or stdout); on failure the finished points
@@ -680,6 +785,8 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
     double floor_ns = 0;
     int rc = 0;
 
+    /* from here on Ctrl-C or SIGTERM ends the run with its finished points */
+    bench_signals_install_stop();
     fill_header(c, &header[0]);
     if (c->be->floor && c->be->floor(&c->bcfg, FLOOR_BATCHES, 0, &floor_ns, NULL) == 0)
         bench_data_set_header(&header[0], "floor_ns", "%.1f", floor_ns);
@@ -695,7 +802,7 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
     const bench_config *cfg = c->is_shm ? cfgs : &c->cfg;   /* mpibench: chosen just now */
     int root = c->be->rank(comm) == bench_host(cfg[0].src, c->be->size(comm));
     for (int k = 0; k < nnets; k++) {
-        af[k] = (atomic_file){NULL, NULL, NULL};
+        af[k] = (atomic_file){NULL, NULL, NULL, 0};
         out[k] = stdout;
         if (k > 0) {
             header[k] = header[0];
@@ -705,7 +812,7 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
     for (int k = 0; root && k < nnets && !rc; k++) {
         if (paths[k] && atomic_file_open(&af[k], paths[k])) {
             fprintf(stderr, "%s: %s '%s': %s\n", c->prog, k ? "--interleave" : "-o", paths[k],
-                    strerror(errno));
+                    file_strerror(errno));
             rc = BENCH_ERR_SYSTEM;
         } else if (af[k].fp) {
             out[k] = af[k].fp;
@@ -718,19 +825,13 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
         return EXIT_FAILURE;
     }
     rc = bench_run(c->be, comm, cfg, nnets, header, out);
-    for (int k = 0; root && k < nnets; k++) {
-        if (rc) {
-            bench_data_write_incomplete(out[k]);
-            fprintf(stderr, "%s: %s; %s\n", c->prog, error_text(rc),
-                    paths[k] ? "finished points kept, file marked '# incomplete'"
-                             : "output marked '# incomplete'");
-        }
-        if (af[k].fp && atomic_file_commit(&af[k])) {
-            fprintf(stderr, "%s: '%s': %s\n", c->prog, paths[k], strerror(errno));
-            rc = rc ? rc : BENCH_ERR_SYSTEM;
-        }
-    }
-    int frc = c->be->finalize(comm, rc != 0);
+    for (int k = 0; root && k < nnets; k++)
+        if (commit_output(c, &af[k], out[k], paths[k], rc) && !rc)
+            rc = BENCH_ERR_SYSTEM;
+    /* An interrupted rank other than the root leaves the ending to the
+     * root, which writes its '# incomplete' file first and then aborts the
+     * job (an abort from here could kill the root before it has written). */
+    int frc = c->be->finalize(comm, rc != 0 && (root || rc != BENCH_ERR_INTERRUPT));
     if (!rc && frc)
         fprintf(stderr, "%s: %s\n", c->prog, error_text(frc));
     return rc || frc ? EXIT_FAILURE : 0;
@@ -739,24 +840,24 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
 int bench_main(int argc, char **argv, const bench_backend *be)
 {
     cli c;
-    int rc;
+    int rc, nnets = 0;
+    bench_config cfgs[BENCH_MAX_NETS];
+    const char *paths[BENCH_MAX_NETS];
     defaults(&c, be);
     record_command(&c, argc, argv);
     if ((rc = parse_args(&c, argc, argv, 0)))
         return rc;
-    if (c.resume_path && (rc = load_resume(&c)))
+    if (c.floor_only && (rc = check_floor(&c)))
         return rc;
-    if (c.is_shm && (rc = choose_cpus(&c)))
-        return rc;
-    if (c.floor_only)
-        return run_floor(&c);
-    if (c.is_shm && ((rc = choose_destinations(&c)) || (rc = check_config(&c)))) {
-        free(c.cfg.dsts);
-        return rc;
+    if ((c.resume_path && (rc = load_resume(&c))) || (c.is_shm && (rc = choose_cpus(&c))))
+        goto out;
+    if (c.floor_only) {
+        rc = run_floor(&c);
+        goto out;
     }
-    bench_config cfgs[BENCH_MAX_NETS];
-    const char *paths[BENCH_MAX_NETS];
-    int nnets = interleave_configs(&c, cfgs, paths);
+    if (c.is_shm && ((rc = choose_destinations(&c)) || (rc = check_config(&c))))
+        goto out;
+    nnets = interleave_configs(&c, cfgs, paths);
     if (nnets < 0) {
         rc = -nnets;
     } else if (c.resume_path && !c.resume_data.incomplete) {
@@ -767,7 +868,10 @@ int bench_main(int argc, char **argv, const bench_backend *be)
     }
     for (int k = 1; k < nnets; k++)
         free(cfgs[k].dsts);
+out:
     free(c.cfg.dsts);
     bench_data_free(&c.resume_data);
-    return rc;
+    /* what went to standard output must all be there: a full disk is an error */
+    int wrc = file_close_stdout(c.prog);
+    return rc ? rc : wrc;
 }

@@ -365,7 +365,8 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
             bench_point pt;
             point_result(e, p, &pt);
             bench_data_write_point(outs[p->net], &pt);
-            fflush(outs[p->net]);
+            if (fflush(outs[p->net]) != 0)   /* a full disk: stop now, not hours later */
+                rc = BENCH_ERR_OUTPUT;
             progress(e->nets[p->net].cfg, &pt, p->index, totals[p->net]);
             active--;
         }

@@ -19,17 +19,27 @@ static void on_child(int sig)
     child_died = 1;
 }
 
-void bench_signals_install(void)
+void bench_signals_install_stop(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;
-    sa.sa_flags = SA_RESTART;
+    /* no SA_RESTART: a blocking call (a write to a pipe nobody drains, an
+     * open) returns EINTR, so a stop request always reaches the program */
+    sa.sa_flags = 0;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void bench_signals_install(void)
+{
+    struct sigaction sa;
+    bench_signals_install_stop();
+    memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_child;
     sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigemptyset(&sa.sa_mask);
     sigaction(SIGCHLD, &sa, NULL);
 }
 

@@ -6,6 +6,8 @@
 
 /* Installs the handlers (idempotent). */
 void bench_signals_install(void);
+/* Installs only the SIGINT/SIGTERM ones (before any child is forked). */
+void bench_signals_install_stop(void);
 /* 1 once SIGINT or SIGTERM arrived. */
 int bench_interrupted(void);
 /* 1 once a child process ended (SIGCHLD). */

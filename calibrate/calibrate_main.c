@@ -4,11 +4,12 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,9 +19,11 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "bench/benchdata.h"
+#include "bench/signals.h"
 #include "calibrate/fit.h"
 #include "calibrate/full.h"
 #include "model/params.h"
+#include "topo/atomicfile.h"
 #include "topo/parse.h"
 #include "topo/topo.h"
 
@@ -33,11 +36,11 @@
 #define QUICK_REL_ERROR "0.05"
 #define QUICK_MAX_TIME "0.5"
 #define DEFAULT_MAX_TIME "2"
-/* tighter than the benchmarks' 1%: the fit's o(64) error follows the points' */
-#define DEFAULT_REL_ERROR "0.001"
 /* --full: one interleaved run of four networks; --max-time is the whole
  * run's (every point shares it), so 20 s keeps --full under a minute */
 #define FULL_MAX_TIME "20"
+/* tighter than the benchmarks' 1%: the fit's o(64) error follows the points' */
+#define DEFAULT_REL_ERROR "0.001"
 /* sem of a median is about sqrt(pi/2) = 1.2533 times that of a mean
  * (normal samples) */
 #define MEDIAN_SEM_FACTOR 1.2533
@@ -61,7 +64,6 @@ typedef struct options {
     int nvalidate;
     const char *out_params, *out_bench;
     stat_kind stat;
-    int stat_given;
     weight_kind weights;
     int full;                      /* --full: measure, fit, validate (full.h) */
     full_plan plan;
@@ -69,6 +71,8 @@ typedef struct options {
     fit_options fit;
     double cable_m;
     int lp_given;
+    const char *lp_opt;            /* the option that fixed lp, for conflicts */
+    const char *measure_opt;       /* the first option that only measuring uses */
     char command[2048];
 } options;
 
@@ -93,13 +97,13 @@ static const char usage_text[] =
 "                      measured interleaved and share it\n"
 "  --quick             sizes 1..4096, --rel-error 0.05, --max-time 0.5\n"
 "  --full              measure, interleaved in one run, the 2-node ring, an\n"
-"                      8-node ring (--ring 4 for 4), the 3x3 torus and the\n"
+"                      8-node ring (--ring 4 for 4), a 4x4 torus and the\n"
 "                      6-node ring; fit o(m), lf, ls and lb on all but the\n"
 "                      6-node ring and validate on it (table of predicted vs\n"
 "                      measured, median and max error); lp fixed from the\n"
 "                      cable.  --max-time is the whole run's (default 20 s).\n"
 "                      Files: data/bench/<host>-<backend>-full-*.tsv and\n"
-"                      data/params/<host>-<backend>-full.params\n"
+"                      data/params/<host>-<backend>-full.params (shm only)\n"
 "  --validation-out F  write the held-out table as TSV (--full: data/bench/\n"
 "                      <host>-<backend>-full-validation.tsv) for the plot\n"
 "  --inject-forward NS, --inject-switch NS   passed to the benchmark\n"
@@ -126,7 +130,6 @@ static const char usage_text[] =
 "  --lp NS             fix lp (propagation per link)\n"
 "  --cable-length M    fix lp from the cable: M metres at c/2 (default 1 m =\n"
 "                      6.67 ns)\n"
-
 "  --fix K=V[,K=V]     fix lp, lf, ls or lb, e.g. --fix lf=60,ls=670,lb=0\n"
 "  --preset P          where undetermined parameters come from (current)\n"
 "  --segments N        at most N linear pieces of o(m) (1..4, default 4;\n"
@@ -134,6 +137,9 @@ static const char usage_text[] =
 "  -o FILE             params file (default data/params/<host>-<backend>.params)\n"
 "  -q, --quiet         no benchmark progress\n"
 "  -h, --help          this text\n"
+"\n"
+"Stopping calibrate (Ctrl-C, SIGTERM, even SIGKILL) stops the benchmark it\n"
+"runs; the benchmark keeps its finished points as scibench --help says.\n"
 "\n"
 "Exit status: 0 success, 1 a measurement or file failed or the data cannot be\n"
 "fitted, 2 usage error.\n"
@@ -188,19 +194,36 @@ static const struct option long_options[] = {
     {"quiet", 0, NULL, 'q'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
 
-/* --fix lf=60,ls=670 */
+/* Records that opt fixes lp; a second option that does is a conflict. */
+static int fix_lp(options *o, const char *opt)
+{
+    if (o->lp_opt && strcmp(o->lp_opt, opt) != 0)
+        return usage_error("%s and %s: both fix lp; give one", o->lp_opt, opt);
+    o->lp_opt = opt;
+    o->lp_given = 1;
+    return 0;
+}
+
+/* --fix lf=60,ls=670: every item K=V, each key once. */
 static int parse_fix(options *o, const char *arg)
 {
     static const struct { const char *key; model_param_id id; } keys[] = {
         {"lp", MODEL_P_LP}, {"lf", MODEL_P_LF}, {"ls", MODEL_P_LS}, {"lb", MODEL_P_LB}};
     const size_t nkeys = sizeof keys / sizeof keys[0];
-    char copy[256], *save = NULL;
+    char copy[256];
+    int seen[4] = {0, 0, 0, 0};
     if (strlen(arg) >= sizeof copy)
         return usage_error("--fix '%.40s...': too long", arg);
     snprintf(copy, sizeof copy, "%s", arg);
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    for (char *t = copy, *next; t; t = next) {
+        next = strchr(t, ',');
+        if (next)
+            *next++ = '\0';
         char *eq = strchr(t, '=');
         size_t k = 0;
+        if (!*t)
+            return usage_error("--fix '%s': an empty item; expected K=V pairs like lf=60,ls=670",
+                               arg);
         if (!eq)
             return usage_error("--fix '%s': expected K=V pairs like lf=60", arg);
         *eq = '\0';
@@ -208,14 +231,16 @@ static int parse_fix(options *o, const char *arg)
             k++;
         if (k == nkeys)
             return usage_error("--fix '%s': '%s' is not lp, lf or ls, nor lb", arg, t);
+        if (seen[k]++)
+            return usage_error("--fix '%s': %s given twice", arg, t);
         double v;
         parse_status st = parse_double(eq + 1, 0, 1e9, &v);
         if (st)
             return usage_error("--fix '%s': '%s': %s", arg, eq + 1, parse_status_text(st));
+        if (keys[k].id == MODEL_P_LP && fix_lp(o, "--fix lp"))
+            return EXIT_USAGE;
         o->fit.fixed[keys[k].id] = 1;
         o->fit.fixed_value[keys[k].id] = v;
-        if (keys[k].id == MODEL_P_LP)
-            o->lp_given = 1;
     }
     return 0;
 }
@@ -227,11 +252,24 @@ static int check_number(const char *opt, const char *arg, double min, double max
     return st ? usage_error("%s '%s': %s", opt, arg, parse_status_text(st)) : 0;
 }
 
+/* Options that only a measurement uses: with --data they would do nothing. */
+static const struct { int code; const char *name; } measuring_options[] = {
+    {O_RING, "--ring"}, {O_TORUS, "--torus"}, {O_ALLDST, "--all-dst"}, {O_SIZES, "--sizes"},
+    {O_REL, "--rel-error"}, {O_MAXT, "--max-time"}, {O_QUICK, "--quick"},
+    {O_INJF, "--inject-forward"}, {O_INJS, "--inject-switch"}, {O_NP, "--np"},
+    {O_HOSTFILE, "--hostfile"}, {O_MPIRUN, "--mpirun"}, {O_BENCH, "--bench"},
+    {O_BENCHOUT, "--bench-out"}, {O_FULL, "--full"},
+};
+
 static int parse_one(options *o, int c, const char *arg)
 {
     double v;
     long l;
     parse_status st;
+    for (size_t i = 0; !o->measure_opt && i < sizeof measuring_options / sizeof *measuring_options;
+         i++)
+        if (measuring_options[i].code == c)
+            o->measure_opt = measuring_options[i].name;
     switch (c) {
     case O_BACKEND:
         if (strcmp(arg, "shm") && strcmp(arg, "mpi"))
@@ -271,20 +309,21 @@ static int parse_one(options *o, int c, const char *arg)
         else if (!strcmp(arg, "median")) o->stat = STAT_MEDIAN;
         else if (!strcmp(arg, "mean")) o->stat = STAT_MEAN;
         else return usage_error("--stat '%s': expected min, median or mean", arg);
-        o->stat_given = 1;
         return 0;
     case O_ROBUST: o->fit.robust = 1; return 0;
     case O_LP:
         if ((st = parse_double(arg, 0, 1e9, &v)))
             return usage_error("--lp '%s': %s, expected ns >= 0", arg, parse_status_text(st));
         o->fit.fixed_value[MODEL_P_LP] = v;
-        o->lp_given = 1;
-        return 0;
+        return fix_lp(o, "--lp");
     case O_CABLE:
         if ((st = parse_double(arg, 0, 1e6, &o->cable_m)))
             return usage_error("--cable-length '%s': %s, expected metres >= 0", arg,
                                parse_status_text(st));
         o->fit.fixed_value[MODEL_P_LP] = fit_lp_from_cable(o->cable_m);
+        if (o->lp_opt && strcmp(o->lp_opt, "--cable-length") != 0)
+            return usage_error("%s and --cable-length: both fix lp; give one", o->lp_opt);
+        o->lp_opt = "--cable-length";
         return 0;
     case O_FIX: return parse_fix(o, arg);
     case O_PRESET:
@@ -293,12 +332,12 @@ static int parse_one(options *o, int c, const char *arg)
         snprintf(o->fit.preset_name, sizeof o->fit.preset_name, "%s", arg);
         return 0;
     case O_FULL: o->full = 1; return 0;
+    case O_VALOUT: o->validation_out = arg; return 0;
     case O_WEIGHTS:
         if (!strcmp(arg, "relative")) o->weights = WEIGHT_RELATIVE;
         else if (!strcmp(arg, "sem")) o->weights = WEIGHT_SEM;
         else return usage_error("--weights '%s': expected relative or sem", arg);
         return 0;
-    case O_VALOUT: o->validation_out = arg; return 0;
     case O_SEGMENTS:
         if ((st = parse_long(arg, 1, MODEL_MAX_OSEG, &l)))
             return usage_error("--segments '%s': %s, expected 1..4", arg, parse_status_text(st));
@@ -336,21 +375,21 @@ static int parse_options(int argc, char **argv, options *o)
             return rc;
     if (o->ring && o->torus)
         return usage_error("--ring '%s': give only one of --ring and --torus", o->ring);
-    if (o->ndata && (o->ring || o->torus || o->all_dst || o->sizes))
-        return usage_error("--data: fits existing files; --ring, --torus, --all-dst and "
-                           "--sizes are for measuring");
+    if (o->ndata && o->measure_opt)
+        return usage_error("--data and %s: --data fits existing files; %s is for measuring",
+                           o->measure_opt, o->measure_opt);
     /* mpibench's transport names the node by the receiving rank (its tag
      * has no room for a virtual node or a network), so it cannot measure
      * networks of different sizes interleaved on the same ranks yet */
     if (o->full && strcmp(o->backend, "mpi") == 0)
         return usage_error("--full: --backend mpi is not supported yet (mpibench cannot"
                            " interleave networks); use --backend shm");
-    if (o->full && (o->ndata || o->nvalidate || o->torus || o->out_bench))
+    if (o->full && (o->nvalidate || o->torus || o->out_bench))
         return usage_error("--full: measures its own networks and validates on the 6-node ring;"
-                           " not with --data, --validate, --torus or --bench-out");
+                           " not with --validate, --torus or --bench-out");
     if (o->full && o->ring && strcmp(o->ring, "4") && strcmp(o->ring, "8"))
         return usage_error("--ring '%s': --full fits on the 2-node ring, a 4- or 8-node ring"
-                           " and the 3x3 torus; expected 4 or 8", o->ring);
+                           " and the 4x4 torus; expected 4 or 8", o->ring);
     return 0;
 }
 
@@ -382,32 +421,46 @@ static int mkdirs(const char *path)
     return 0;
 }
 
+/* Runs the benchmark (scibench, or mpirun + mpibench) and waits for it.
+ * The child never outlives calibrate: it gets SIGTERM when calibrate dies,
+ * even by SIGKILL (PR_SET_PDEATHSIG), and a SIGINT or SIGTERM to
+ * calibrate is passed on as SIGTERM (mpirun stops its ranks).  Either
+ * way the benchmark stops at once and, being interrupted, keeps its
+ * finished points without replacing an existing file (scibench --help).
+ * Returns the child's exit status (128 + signal), -1 on a system error,
+ * or -2 when calibrate itself was interrupted. */
 static int run_child(char *const argv[])
 {
+    pid_t parent = getpid();
+    bench_signals_install_stop();   /* no SA_RESTART: waitpid returns EINTR */
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(1);   /* calibrate died before prctl took effect */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGCHLD, SIG_DFL);
         execvp(argv[0], argv);
         fprintf(stderr, "calibrate: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }
-    /* Ctrl-C reaches the benchmark too (one process group): it keeps its
-     * finished points and marks its files '# incomplete'; calibrate waits
-     * for that instead of dying first, then reports the failure. */
-    struct sigaction ign = {.sa_handler = SIG_IGN}, old_int;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGINT, &ign, &old_int);
-    int st, rc = 0;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) {
-            rc = -1;
-            break;
-        }
-    sigaction(SIGINT, &old_int, NULL);
-    if (rc)
-        return rc;
+    int st, forwarded = 0;
+    if (bench_interrupted())   /* a signal that came before the fork */
+        kill(pid, SIGTERM), forwarded = 1;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR)
+            return -1;
+        if (bench_interrupted() && !forwarded)
+            kill(pid, SIGTERM), forwarded = 1;
+    }
+    signal(SIGINT, SIG_DFL);   /* fitting: a signal ends calibrate as usual */
+    signal(SIGTERM, SIG_DFL);
+    if (bench_interrupted())
+        return -2;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -484,6 +537,10 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
         fputc('\n', stderr);
     }
     int rc = run_child(argv);
+    if (rc == -2)
+        return fail("interrupted; the benchmark stopped and kept its finished points (in '%s',"
+                    " or '%s%s' beside an existing file); nothing fitted", bench_path, bench_path,
+                    ATOMIC_FILE_PARTIAL_SUFFIX);
     if (rc != 0)
         return fail("the benchmark failed (exit status %d); nothing fitted", rc);
     return 0;
@@ -681,7 +738,7 @@ static void print_params(const options *o, const pointset *ps, const fit_result 
 {
     const model_params *p = &r->params;
     const double v[MODEL_P_ALL] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns, p->lf_ns, p->ls_ns,
-                                     p->lb_ns_per_byte};
+                                   p->lb_ns_per_byte};
     printf("calibrate: %zu points, statistic %s, %s fit\n\n", ps->n,
            o->stat == STAT_MIN ? "min" : o->stat == STAT_MEDIAN ? "median" : "mean",
            o->fit.robust ? "robust (bisquare)" : "weighted least-squares");
@@ -708,12 +765,26 @@ static void print_params(const options *o, const pointset *ps, const fit_result 
                r->predicted_ns[i], 100 * r->residual_ns[i] / ps->pts[i].y_ns);
 }
 
-static int validate(const options *o, const model_params *p)
+/* Reads the --validate files, before any measuring (a bad file must not
+ * cost minutes of measurement first); each must hold ping-pong points. */
+static int load_validate(const options *o, pointset *vs)
 {
-    pointset vs = {.weights = o->weights};
-    int rc = load_files(o->validate, o->nvalidate, o->stat, &vs);
-    if (rc)
-        return rc;
+    for (int f = 0; f < o->nvalidate; f++) {
+        size_t before = vs->n;
+        int rc = load_files(&o->validate[f], 1, o->stat, vs);
+        if (rc)
+            return rc;
+        if (vs->n == before)
+            return fail("--validate '%s': no ping-pong points to validate against",
+                        o->validate[f]);
+    }
+    return 0;
+}
+
+static int validate(const options *o, pointset *vs0, const model_params *p)
+{
+    pointset vs = *vs0;
+    int rc = 0;
     merge_repeats(&vs);   /* held-out runs repeated like --data's */
     double *err = malloc((vs.n ? vs.n : 1) * sizeof *err), worst = 0;
     full_row *rows = malloc((vs.n ? vs.n : 1) * sizeof *rows);
@@ -747,8 +818,7 @@ static int validate(const options *o, const model_params *p)
     }
     free(rows);
     free(err);
-    free(vs.pts);
-    free(vs.src);
+    *vs0 = vs;
     return rc;
 }
 
@@ -768,7 +838,7 @@ static int write_params(const options *o, const fit_result *r, const char *host,
     if (mkdirs(path))
         return fail("cannot create the directory of '%s': %s", path, strerror(errno));
     if (model_params_write(path, &r->params, comments))
-        return fail("-o '%s': %s", path, strerror(errno));
+        return fail("-o '%s': %s", path, file_strerror(errno));
     return 0;
 }
 
@@ -776,7 +846,7 @@ int main(int argc, char **argv)
 {
     options o;
     char host[256] = "localhost", bench_path[PATH_MAX], params_path[PATH_MAX];
-    pointset ps = {0};
+    pointset ps = {0}, vs = {0};
     fit_result res;
     int rc = parse_options(argc, argv, &o);
     if (rc)
@@ -784,13 +854,18 @@ int main(int argc, char **argv)
     gethostname(host, sizeof host - 1);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    ps.weights = vs.weights = o.weights;
     if (o.full && full_plan_make(&o.plan, "data/bench", host, o.backend,
-                                 o.ring ? o.ring : FULL_DEFAULT_RING))
-        return fail("--full: file names for host '%s' too long", host);
+                                 o.ring ? o.ring : FULL_DEFAULT_RING)) {
+        rc = fail("--full: file names for host '%s' too long", host);
+        goto out;
+    }
+    if ((rc = load_validate(&o, &vs)))
+        goto out;
     int measured = !o.ndata;
     if (!o.ndata) {
         if ((rc = measure(&o, host, bench_path, sizeof bench_path)))
-            return rc;
+            goto out;
         o.data[o.ndata++] = bench_path;
     }
     if (o.full) {   /* fit on all but the 6-node ring, validate on it */
@@ -800,8 +875,9 @@ int main(int argc, char **argv)
         o.validate[o.nvalidate++] = o.plan.path[FULL_HELD_OUT];
         if (!o.validation_out)
             o.validation_out = o.plan.validation;
+        if ((rc = load_validate(&o, &vs)))
+            goto out;
     }
-    ps.weights = o.weights;
     if ((rc = load_files(o.data, o.ndata, o.stat, &ps)))
         goto out;
     merge_repeats(&ps);
@@ -835,7 +911,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (o.nvalidate)
-        rc = validate(&o, &res.params);
+        rc = validate(&o, &vs, &res.params);
     snprintf(params_path, sizeof params_path, "data/params/%s-%s%s.params", host, o.backend,
              o.full ? "-full" : "");
     if (!rc && (rc = write_params(&o, &res, host, o.out_params ? o.out_params : params_path)) == 0)
@@ -852,5 +928,9 @@ int main(int argc, char **argv)
 out:
     free(ps.pts);
     free(ps.src);
-    return rc;
+    free(vs.pts);
+    free(vs.src);
+    /* a full disk or a closed pipe on standard output is a failure too */
+    int wrc = file_close_stdout("calibrate");
+    return rc ? rc : wrc;
 }

@@ -311,7 +311,7 @@ int model_params_read(const char *path, model_params *p, model_params_error *err
     if (!fp) {
         err->line = 0;
         err->sys_errno = errno;
-        snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
+        snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
         return -1;
     }
     memset(p, 0, sizeof *p);

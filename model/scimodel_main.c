@@ -1,13 +1,12 @@
 /* scimodel: projects latency parameters through the closed-form torus
  * model (SPEC.md §2, §5, §7, §8).  This file only dispatches: options are
  * parsed in scimodel_options.c, each mode lives in scimodel_<mode>.c. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "model/scimodel.h"
 #include "model/scimodel_traffic.h"
+#include "topo/atomicfile.h"
 
 int main(int argc, char **argv)
 {
@@ -26,9 +25,6 @@ int main(int argc, char **argv)
         rc = scimodel_broadcast(&o);
     else
         rc = modes[o.mode](&o);
-    if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "scimodel: writing output: %s\n", strerror(errno));
-        rc = EXIT_FAILURE;
-    }
-    return rc;
+    int wrc = file_close_stdout("scimodel");   /* a full disk is a failure too */
+    return rc ? rc : wrc;
 }

@@ -17,6 +17,7 @@
 #include "model/params.h"
 #include "model/projection.h"
 #include "model/traffic.h"
+#include "topo/atomicfile.h"
 #include "topo/parse.h"
 #include "topo/topo.h"
 
@@ -431,9 +432,6 @@ int scimodel_traffic_main(int argc, char **argv)
         return traffic_error_report("--traffic", o.traffic_path, rc, &err);
     rc = run(&o, &t);
     traffic_free(&t);
-    if (!rc && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "scimodel: writing output: %s\n", strerror(errno));
-        rc = EXIT_FAILURE;
-    }
-    return rc;
+    int wrc = file_close_stdout("scimodel");   /* a full disk is a failure too */
+    return rc ? rc : wrc;
 }

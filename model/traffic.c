@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "topo/atomicfile.h"
 #include "topo/parse.h"
 
 #define TRAFFIC_MAGIC "# scitorus-traffic 1"
@@ -35,29 +36,15 @@ static int sys_fail(traffic_error *err, int e)
     return -1;
 }
 
-/* Opens a regular file for reading.  stat() first and O_NONBLOCK, so a
- * FIFO or a device is refused without ever blocking on it. */
+/* Opens a regular file for reading through the project's one input
+ * helper (topo/atomicfile.h): a FIFO or a device is refused without ever
+ * blocking on it, a directory too. */
 static FILE *open_regular(const char *path, traffic_error *err, int *rc)
 {
-    struct stat st;
-    int fd = -1;
-    FILE *fp;
-    if (stat(path, &st) != 0 || (fd = open(path, O_RDONLY | O_NONBLOCK)) < 0) {
+    FILE *fp = file_open_input(path);
+    if (!fp) {
         *rc = sys_fail(err, errno);
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        *rc = -1;
-        err->line = 0;
-        err->sys_errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        snprintf(err->msg, sizeof err->msg, "%s", S_ISDIR(st.st_mode) ? "is a directory"
-                                                                      : "not a regular file");
-        return NULL;
-    }
-    if (!(fp = fdopen(fd, "r"))) {
-        close(fd);
-        *rc = sys_fail(err, errno);
+        snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
     }
     return fp;
 }

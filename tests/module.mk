@@ -1,7 +1,8 @@
 # tests/: hardening targets (issue 6).
 #
 # make fuzz [FUZZ_SECONDS=60]   each libFuzzer target for FUZZ_SECONDS
-# make memcheck                 valgrind over scimodel's modes and calibrate --data
+# make memcheck                 valgrind over scimodel's modes, calibrate --data,
+#                               scibench and mpibench (under mpirun)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= params benchdata parsers traffic
 FUZZ_CC      := clang
@@ -37,7 +38,13 @@ fuzz: $(FUZZ_BINS)
 	done
 
 MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
-memcheck: bin/scimodel bin/calibrate | deps
+# The benchmarks' runs measure (they spin two CPUs for a few seconds);
+# mpibench runs under mpirun, each rank under valgrind, with Open MPI's own
+# suppressions and tests/valgrind-openmpi.supp (what MPI_Init keeps).
+MEMCHECK_MPI := $(MEMCHECK) --num-callers=40 \
+                $(addprefix --suppressions=,$(wildcard /usr/share/openmpi/openmpi-valgrind.supp)) \
+                --suppressions=tests/valgrind-openmpi.supp
+memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	@set -e; for args in "--dims 1..4 --nodes 1000" "--preset enhanced --crossover --format tsv" \
 	    "--sweep --nodes 2000 --dims 1..4" "--sweep --sweep-points 50 --nodes 1000000" \
 	    "--shape 4x4x4 --format tsv" "--shape 4x4x4 --hops 1,0,3" \
@@ -57,5 +64,15 @@ memcheck: bin/scimodel bin/calibrate | deps
 	echo "memcheck: calibrate --data tests/fixtures/plots/ring2.tsv: clean"; \
 	rc=0; $(MEMCHECK) bin/calibrate --data tests/fuzz/corpus/benchdata/short.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  [ $$rc != 99 ] || { cat build/memcheck.err; exit 1; }; \
-	echo "memcheck: calibrate on an incomplete file: clean"
-TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c
+	echo "memcheck: calibrate on an incomplete file: clean"; \
+	for args in "--sizes 8,1024 --max-time 0.05 -q -o build/memcheck.tsv" "--floor --sizes 8" \
+	    "--resume build/memcheck.tsv" "--cpus 0,0"; do \
+	  rc=0; $(MEMCHECK) bin/scibench $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
+	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scibench $$args: errors"; exit 1; fi; \
+	  echo "memcheck: scibench $$args: clean (exit $$rc)"; \
+	done; \
+	rc=0; timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 $(MEMCHECK_MPI) bin/mpibench \
+	  --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-mpi.tsv > build/memcheck.err 2>&1 || rc=$$?; \
+	if [ $$rc != 0 ]; then cat build/memcheck.err; echo "memcheck: mpibench: errors (exit $$rc)"; exit 1; fi; \
+	echo "memcheck: mpirun -np 2 mpibench --sizes 8,1024: clean"
+TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
