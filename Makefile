@@ -174,9 +174,15 @@ demo: all
 	@echo
 	@VALIDATION=$(FULL_VALID) $(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) > build/demo-plots.txt
 	@VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) >> build/demo-plots.txt
+	@echo
+	@$(MAKE) --no-print-directory trace-demo
+	@echo
+	bin/scimodel --params $(DEMO_PARAMS) --traffic $(TRACE_DEMO_MATRIX) --dims 1..4
+	@echo
 	@echo "demo: wrote"; echo "  $(DEMO_BENCH)"; echo "  $(DEMO_PARAMS)"; \
 	  echo "  $(FULL_PARAMS)"; echo "  $(FULL_VALID)"; \
-	  grep -v '^plots/plots.sh\|^VALIDATION=' build/demo-plots.txt | sort -u | sed 's/^/  /'
+	  grep -v '^plots/plots.sh\|^VALIDATION=' build/demo-plots.txt | sort -u | sed 's/^/  /'; \
+	  echo "  $(TRACE_DEMO_MATRIX)"; sed 's/^/  /' build/trace-plots.txt
 
 bench: $(BENCH_TARGETS)
 

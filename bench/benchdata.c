@@ -8,6 +8,7 @@
 
 #include "topo/atomicfile.h"
 #include "topo/parse.h"
+#include "topo/topo.h"
 
 #define MAGIC "# scitorus-bench 1"
 #define NFIELDS 19
@@ -71,8 +72,47 @@ static int fail(bench_read_error *err, long line, const char *fmt, const char *a
     return -2;
 }
 
+/* What the header says about the rows that follow: the shape of the
+ * `# topology:` line, when there is one (files written by hand or by old
+ * versions may lack it; their rows are still checked against each other). */
+typedef struct row_context {
+    int have_shape;
+    topo_shape shape;
+} row_context;
+
+/* "ring N" (one dimension) or "torus AxB..." (two or more), as the writer
+ * (bench/cli.c) puts it. */
+static int parse_topology(const char *value, topo_shape *shape)
+{
+    const char *rest;
+    if (strncmp(value, "ring ", 5) == 0)
+        rest = value + 5;
+    else if (strncmp(value, "torus ", 6) == 0)
+        rest = value + 6;
+    else
+        return -1;
+    if (topo_shape_parse(rest, shape, NULL) != 0)
+        return -1;
+    return (shape->dims == 1) == (rest == value + 5) ? 0 : -1;
+}
+
+/* The header lines the rows depend on are checked where they stand. */
+static int check_header(row_context *ctx, const char *key, const char *value, long no,
+                        bench_read_error *err)
+{
+    if (strcmp(key, "columns") == 0 && strcmp(value, columns) != 0)
+        return fail(err, no, "'# columns:' is not the one this format has ('%s')", columns);
+    if (strcmp(key, "topology") == 0) {
+        if (parse_topology(value, &ctx->shape) != 0)
+            return fail(err, no, "topology '%.60s' is not 'ring N' or 'torus AxB...'", value);
+        ctx->have_shape = 1;
+    }
+    return 0;
+}
+
 /* "# key: value" header line; "# incomplete" trailer. */
-static int read_comment(bench_data *d, char *line, long no, bench_read_error *err)
+static int read_comment(bench_data *d, row_context *ctx, char *line, long no,
+                        bench_read_error *err)
 {
     char *text = line + 1;
     while (*text == ' ')
@@ -103,7 +143,8 @@ static int read_comment(bench_data *d, char *line, long no, bench_read_error *er
     snprintf(d->header_value[d->header_count], sizeof d->header_value[0], "%s", value);
     d->header_line[d->header_count] = no;
     d->header_count++;
-    return 0;
+    return check_header(ctx, d->header_key[d->header_count - 1],
+                        d->header_value[d->header_count - 1], no, err);
 }
 
 static int split_fields(char *line, char **field)
@@ -120,7 +161,65 @@ static int split_fields(char *line, char **field)
     }
 }
 
-static int read_row(bench_data *d, char *line, long no, bench_read_error *err)
+/* A row's route against its topology: src and dst are nodes, and the six
+ * counts are those topo/ computes for src -> dst and back (SPEC.md §1, §3).
+ * Without a topology, what holds on every shape: F + S = H - 1 on the
+ * request and on the response, which use the same k dimensions (S = S'). */
+static int check_route(const row_context *ctx, const bench_point *p, long no,
+                       bench_read_error *err)
+{
+    char text[200];
+    if (p->src == p->dst)
+        return fail(err, no, "src and dst are the same node%s", "");
+    if (!ctx->have_shape) {
+        if (p->rhops == 0 || p->fwd + p->sw != p->hops - 1 || p->rfwd + p->rsw != p->rhops - 1 ||
+            p->sw != p->rsw)
+            return fail(err, no, "hops fwd sw rhops rfwd rsw contradict each other (need fwd + sw"
+                                 " = hops - 1, rfwd + rsw = rhops - 1, sw = rsw)%s", "");
+        return 0;
+    }
+    const topo_shape *sh = &ctx->shape;
+    if (p->src >= sh->nodes || p->dst >= sh->nodes) {
+        snprintf(text, sizeof text, "%s %ld is not a node of the topology (0..%ld)",
+                 p->src >= sh->nodes ? "src" : "dst", p->src >= sh->nodes ? p->src : p->dst,
+                 sh->nodes - 1);
+        return fail(err, no, "%s", text);
+    }
+    long s[TOPO_MAX_DIMS], t[TOPO_MAX_DIMS], h[TOPO_MAX_DIMS];
+    topo_counts q, r;
+    topo_rank_to_coords(sh, p->src, s);
+    topo_rank_to_coords(sh, p->dst, t);
+    topo_hops(sh, s, t, h);
+    topo_request_counts(sh, h, &q);
+    topo_response_counts(sh, h, &r);
+    if (p->hops != q.links || p->fwd != q.forwards || p->sw != q.switches ||
+        p->rhops != r.links || p->rfwd != r.forwards || p->rsw != r.switches) {
+        snprintf(text, sizeof text, "hops fwd sw rhops rfwd rsw %ld %ld %ld %ld %ld %ld do not match"
+                 " %ld -> %ld on the topology (%ld %ld %ld %ld %ld %ld)", p->hops, p->fwd, p->sw,
+                 p->rhops, p->rfwd, p->rsw, p->src, p->dst, q.links, q.forwards, q.switches,
+                 r.links, r.forwards, r.switches);
+        return fail(err, no, "%s", text);
+    }
+    return 0;
+}
+
+/* A row's statistics against each other: a positive minimum, the median
+ * and the mean between the minimum and the maximum. */
+static int check_stats(const bench_point *p, long no, bench_read_error *err)
+{
+    if (p->min_ns <= 0)
+        return fail(err, no, "min_ns must be > 0 (a latency)%s", "");
+    if (p->min_ns > p->max_ns)
+        return fail(err, no, "min_ns exceeds max_ns%s", "");
+    if (p->median_ns < p->min_ns || p->median_ns > p->max_ns)
+        return fail(err, no, "median_ns is not between min_ns and max_ns%s", "");
+    if (p->mean_ns < p->min_ns || p->mean_ns > p->max_ns)
+        return fail(err, no, "mean_ns is not between min_ns and max_ns%s", "");
+    return 0;
+}
+
+static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
+                    bench_read_error *err)
 {
     char *f[NFIELDS + 1];
     bench_point pt;
@@ -146,8 +245,11 @@ static int read_row(bench_data *d, char *line, long no, bench_read_error *err)
     pt.noisy = f[18][0] == 'n';
     if (pt.hops == 0 || pt.samples == 0 || pt.reps == 0)
         return fail(err, no, "a point needs hops, reps and samples > 0%s", "");
-    if (pt.min_ns > pt.max_ns)
-        return fail(err, no, "min_ns exceeds max_ns%s", "");
+    int rc = check_route(ctx, &pt, no, err);
+    if (rc == 0)
+        rc = check_stats(&pt, no, err);
+    if (rc)
+        return rc;
     if (d->count == d->cap) {
         long cap = d->cap ? 2 * d->cap : 64;
         bench_point *p = realloc(d->points, (size_t)cap * sizeof *p);
@@ -167,6 +269,7 @@ static int read_lines(FILE *fp, bench_data *d, bench_read_error *err)
     ssize_t len;
     long no = 0;
     int rc = 0;
+    row_context ctx = {0};
     while (rc == 0 && (len = getline(&line, &cap, fp)) >= 0) {
         no++;
         if (len > MAX_LINE_BYTES) {
@@ -194,9 +297,9 @@ static int read_lines(FILE *fp, bench_data *d, bench_read_error *err)
             break;
         }
         if (line[0] == '#')
-            rc = read_comment(d, line, no, err);
+            rc = read_comment(d, &ctx, line, no, err);
         else if (len)
-            rc = read_row(d, line, no, err);
+            rc = read_row(d, &ctx, line, no, err);
     }
     if (rc == 0 && no == 0)
         rc = fail(err, 0, "empty file%s", "");

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -579,11 +580,98 @@ static double stat_of(const bench_point *p, stat_kind s, weight_kind w, double *
     return y;
 }
 
-static int same_config(const bench_point *a, const bench_point *b)
+/* One point of the pointset for sorting: its row (the configuration), its
+ * value, and its position (first occurrences keep their order). */
+typedef struct merge_item {
+    const bench_point *row;
+    const fit_point *pt;
+    size_t pos;
+} merge_item;
+
+static int cmp_long(long a, long b)
 {
-    return a->dst == b->dst && a->src == b->src && a->hops == b->hops && a->fwd == b->fwd &&
-           a->sw == b->sw && a->rhops == b->rhops && a->rfwd == b->rfwd && a->rsw == b->rsw &&
-           a->size_bytes == b->size_bytes;
+    return (a > b) - (a < b);
+}
+
+/* Orders rows by configuration: src, dst, the six counts, size. */
+static int config_cmp(const bench_point *a, const bench_point *b)
+{
+    const long ka[9] = {a->src, a->dst, a->hops, a->fwd, a->sw, a->rhops, a->rfwd, a->rsw,
+                        a->size_bytes};
+    const long kb[9] = {b->src, b->dst, b->hops, b->fwd, b->sw, b->rhops, b->rfwd, b->rsw,
+                        b->size_bytes};
+    for (int i = 0; i < 9; i++)
+        if (ka[i] != kb[i])
+            return cmp_long(ka[i], kb[i]);
+    return 0;
+}
+
+/* By configuration, then value, then position: a configuration's runs
+ * become consecutive, sorted by value (ties in file order). */
+static int merge_item_cmp(const void *pa, const void *pb)
+{
+    const merge_item *a = pa, *b = pb;
+    int c = config_cmp(a->row, b->row);
+    if (c)
+        return c;
+    if (a->pt->y_ns != b->pt->y_ns)
+        return a->pt->y_ns < b->pt->y_ns ? -1 : 1;
+    return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* Weighted median of a group sorted by value: the first run at which the
+ * accumulated weight 1/sigma^2 reaches half the group's. */
+static size_t weighted_median(const merge_item *g, size_t k)
+{
+    double total = 0, acc = 0;
+    for (size_t a = 0; a < k; a++)
+        total += 1 / (g[a].pt->sigma_ns * g[a].pt->sigma_ns);
+    for (size_t a = 0; a < k; a++) {
+        acc += 1 / (g[a].pt->sigma_ns * g[a].pt->sigma_ns);
+        if (acc >= total / 2)
+            return g[a].pos;
+    }
+    return g[0].pos;
+}
+
+/* Merges repeated configurations by the weighted median of their values,
+ * weights 1/sigma^2 (SKaMPI's merging of several runs, manual §3.4).  Sort
+ * and one pass, O(n log n) (issue 14 #7: pairwise comparison was O(n^2),
+ * 10^6 rows over 200 s); a configuration's merged point stands where its
+ * first run stood.  Returns 0, -1 out of memory (ps unchanged). */
+static int merge_repeats(pointset *ps)
+{
+    size_t n = ps->n, out = 0;
+    merge_item *it = malloc((n ? n : 1) * sizeof *it);
+    size_t *pick = malloc((n ? n : 1) * sizeof *pick);   /* by first position */
+    fit_point *pts = malloc((n ? n : 1) * sizeof *pts);
+    bench_point *src = malloc((n ? n : 1) * sizeof *src);
+    if (!it || !pick || !pts || !src) {
+        free(it), free(pick), free(pts), free(src);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        it[i] = (merge_item){&ps->src[i], &ps->pts[i], i};
+        pick[i] = SIZE_MAX;
+    }
+    qsort(it, n, sizeof *it, merge_item_cmp);
+    for (size_t a = 0, b; a < n; a = b) {
+        size_t first = it[a].pos;
+        for (b = a + 1; b < n && config_cmp(it[a].row, it[b].row) == 0; b++)
+            if (it[b].pos < first)
+                first = it[b].pos;
+        pick[first] = weighted_median(&it[a], b - a);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (pick[i] != SIZE_MAX) {
+            pts[out] = ps->pts[pick[i]];
+            src[out++] = ps->src[pick[i]];
+        }
+    memcpy(ps->pts, pts, out * sizeof *pts);
+    memcpy(ps->src, src, out * sizeof *src);
+    ps->n = out;
+    free(it), free(pick), free(pts), free(src);
+    return 0;
 }
 
 static int add_point(pointset *ps, const bench_point *p, stat_kind s)
@@ -608,47 +696,6 @@ static int add_point(pointset *ps, const bench_point *p, stat_kind s)
     f->y_ns = stat_of(p, s, ps->weights, &f->sigma_ns);
     ps->src[ps->n++] = *p;
     return 0;
-}
-
-/* Merges repeated configurations by the weighted median of their values,
- * weights 1/sigma^2 (SKaMPI's merging of several runs, manual §3.4). */
-static void merge_repeats(pointset *ps)
-{
-    size_t out = 0;
-    char *used = calloc(ps->n ? ps->n : 1, 1);
-    size_t *idx = malloc((ps->n ? ps->n : 1) * sizeof *idx);
-    for (size_t i = 0; used && idx && i < ps->n; i++) {
-        if (used[i])
-            continue;
-        size_t k = 0;
-        for (size_t j = i; j < ps->n; j++)
-            if (!used[j] && same_config(&ps->src[i], &ps->src[j]))
-                used[j] = 1, idx[k++] = j;
-        /* insertion sort by value (k is the number of runs: small) */
-        for (size_t a = 1; a < k; a++)
-            for (size_t b = a; b > 0 && ps->pts[idx[b]].y_ns < ps->pts[idx[b - 1]].y_ns; b--) {
-                size_t t = idx[b];
-                idx[b] = idx[b - 1];
-                idx[b - 1] = t;
-            }
-        double total = 0, acc = 0;
-        for (size_t a = 0; a < k; a++)
-            total += 1 / (ps->pts[idx[a]].sigma_ns * ps->pts[idx[a]].sigma_ns);
-        size_t pick = idx[0];
-        for (size_t a = 0; a < k; a++) {
-            acc += 1 / (ps->pts[idx[a]].sigma_ns * ps->pts[idx[a]].sigma_ns);
-            if (acc >= total / 2) {
-                pick = idx[a];
-                break;
-            }
-        }
-        ps->pts[out] = ps->pts[pick];
-        ps->src[out++] = ps->src[pick];
-    }
-    if (used && idx)
-        ps->n = out;
-    free(used);
-    free(idx);
 }
 
 static int load_files(const char *const *files, int nfiles, stat_kind s, pointset *ps)
@@ -785,7 +832,8 @@ static int validate(const options *o, pointset *vs0, const model_params *p)
 {
     pointset vs = *vs0;
     int rc = 0;
-    merge_repeats(&vs);   /* held-out runs repeated like --data's */
+    if (merge_repeats(&vs))   /* held-out runs repeated like --data's */
+        return fail("out of memory");
     double *err = malloc((vs.n ? vs.n : 1) * sizeof *err), worst = 0;
     full_row *rows = malloc((vs.n ? vs.n : 1) * sizeof *rows);
     printf("\nvalidation (held-out data):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm", "Fm",
@@ -880,7 +928,10 @@ int main(int argc, char **argv)
     }
     if ((rc = load_files(o.data, o.ndata, o.stat, &ps)))
         goto out;
-    merge_repeats(&ps);
+    if (merge_repeats(&ps)) {
+        rc = fail("out of memory");
+        goto out;
+    }
     o.fit.fixed[MODEL_P_LP] = 1;   /* lp: --lp, --cable-length or 1 m (SPEC.md §4) */
     rc = fit_run(ps.pts, ps.n, &o.fit, &res);
     if (rc == -1) {

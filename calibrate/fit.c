@@ -16,9 +16,9 @@
 /* A parameter with a null-vector component above this is undetermined. */
 #define FIT_NULL_COMPONENT 1e-6
 #define NET 4   /* network parameters lp, lf, ls, lb */
-/* Distinct sizes per o(m) segment: two would fit a segment exactly and let
- * noise buy extra segments; three leave each segment a residual. */
-#define MIN_SIZES_PER_SEGMENT 3
+/* Rounds of the alternation between breakpoints and network parameters
+ * (fit_run): in every case seen the breakpoints repeat after one or two. */
+#define FIT_SEGMENT_ROUNDS 8
 
 static const model_param_id net_id[NET] = {MODEL_P_LP, MODEL_P_LF, MODEL_P_LS, MODEL_P_LB};
 
@@ -361,58 +361,263 @@ static double bic(double chi2, size_t n, int p)
     return (double)n * log(chi2 / (double)n + 1e-300) + p * log((double)n);
 }
 
+/* Weighted sums of the points of one or more distinct sizes, x and y
+ * relative to their weighted means (less cancellation in the differences
+ * of prefix sums).  Doubles: long double (x87) made the search 3x slower,
+ * and a segmentation only has to win by more than the rounding; the
+ * chosen one is refitted with GSL (evaluate). */
+typedef struct seg_sums {
+    double w, wx, wxx, wy, wxy, wyy;
+    size_t count;
+} seg_sums;
+
+static int seg_point_cmp(const void *pa, const void *pb)
+{
+    const fit_seg_point *a = pa, *b = pb;
+    return (a->x > b->x) - (a->x < b->x);
+}
+
+static seg_sums seg_diff(const seg_sums *hi, const seg_sums *lo)
+{
+    return (seg_sums){hi->w - lo->w,     hi->wx - lo->wx,   hi->wxx - lo->wxx, hi->wy - lo->wy,
+                      hi->wxy - lo->wxy, hi->wyy - lo->wyy, hi->count - lo->count};
+}
+
+/* chi^2 of the weighted line Y = A + B X over sums s, the residual of the
+ * normal equations: yWy - (wxx wy^2 - 2 wx wy wxy + w wxy^2) / det with
+ * det = w wxx - wx^2; INFINITY when the points do not span two sizes. */
+static double seg_chi2(const seg_sums *s)
+{
+    double det = s->w * s->wxx - s->wx * s->wx;
+    if (!(det > 0))
+        return INFINITY;
+    double q = s->wxx * s->wy * s->wy - 2 * s->wx * s->wy * s->wxy + s->w * s->wxy * s->wxy;
+    double chi2 = s->wyy - q / det;
+    return chi2 > 0 ? chi2 : 0;
+}
+
+/* The non-negativity rule of fit_segments for one segment whose first size
+ * is x0 (centred); yc the centre of y.  B = (w wxy - wx wy) / det,
+ * A = (wy - B wx) / w; cov(A, B) = [wxx, -wx; -wx, w] / det. */
+static int seg_admissible(const seg_sums *s, double x0, double yc)
+{
+    double det = s->w * s->wxx - s->wx * s->wx, chi2 = seg_chi2(s);
+    if (isinf(chi2))
+        return 0;
+    double b = (s->w * s->wxy - s->wx * s->wy) / det, a = (s->wy - b * s->wx) / s->w;
+    double dof = (double)s->count - 2;
+    double scale = dof > 0 && chi2 / dof > 1 ? chi2 / dof : 1;
+    double a0 = a + b * x0 + yc;   /* the intercept at the segment's start */
+    double var_b = scale * s->w / det;
+    double var_a0 = scale * (s->wxx - 2 * x0 * s->wx + x0 * x0 * s->w) / det;
+    return b + FIT_CLAMP_SIGMAS * sqrt(fabs(var_b)) >= 0 &&
+           a0 + FIT_CLAMP_SIGMAS * sqrt(fabs(var_a0)) >= 0;
+}
+
+/* Sorted copy of pts, the distinct sizes xs (centred by xc), and prefix
+ * sums P[0..S] over them.  Returns S, or 0 out of memory. */
+static size_t seg_prefix(const fit_seg_point *pts, size_t n, double *xs, seg_sums *P,
+                         double *xc, double *yc)
+{
+    fit_seg_point *q = malloc(n * sizeof *q);
+    if (!q)
+        return 0;
+    memcpy(q, pts, n * sizeof *q);
+    qsort(q, n, sizeof *q, seg_point_cmp);
+    double sw = 0, sx = 0, sy = 0;
+    for (size_t i = 0; i < n; i++)
+        sw += q[i].w, sx += q[i].w * q[i].x, sy += q[i].w * q[i].y;
+    *xc = sx / sw;
+    *yc = sy / sw;
+    size_t S = 0;
+    memset(&P[0], 0, sizeof P[0]);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || q[i].x != q[i - 1].x) {
+            xs[S++] = q[i].x;
+            P[S] = P[S - 1];
+        }
+        double w = q[i].w, x = q[i].x - *xc, y = q[i].y - *yc;
+        seg_sums *t = &P[S];
+        t->w += w, t->wx += w * x, t->wxx += w * x * x;
+        t->wy += w * y, t->wxy += w * x * y, t->wyy += w * y * y;
+        t->count++;
+    }
+    free(q);
+    return S;
+}
+
+/* The dynamic programme: cost[k][j] (k = 1..K segments) is the smallest
+ * chi^2 of the sizes 0..j-1 in k admissible segments, the last starting
+ * at arg[k][j].  Every segment's line is computed once, for all k. */
+static void seg_dp(const seg_sums *P, const double *xs, size_t S, int K, int nonneg,
+                   double xc, double yc, double **cost, size_t **arg)
+{
+    const size_t m = FIT_MIN_SIZES_PER_SEGMENT;
+    for (int k = 1; k <= K; k++)
+        for (size_t j = 0; j <= S; j++)
+            cost[k][j] = INFINITY, arg[k][j] = 0;
+    for (size_t j = m; j <= S; j++)
+        for (size_t i = 0; i + m <= j; i++) {
+            if (i > 0 && i < m)
+                continue;
+            seg_sums d = seg_diff(&P[j], &P[i]);
+            double c = seg_chi2(&d);
+            int checked = 0, ok = 1;
+            for (int k = i == 0 ? 1 : 2; k <= (i == 0 ? 1 : K); k++) {
+                double v = i == 0 ? c : cost[k - 1][i] + c;
+                if (!(v < cost[k][j]))
+                    continue;
+                if (!checked)   /* only for a segment that would improve */
+                    ok = !nonneg || seg_admissible(&d, xs[i] - xc, yc), checked = 1;
+                if (ok)
+                    cost[k][j] = v, arg[k][j] = i;
+            }
+        }
+}
+
+int fit_segments(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
+                 fit_segmentation *out)
+{
+    if (n == 0 || max_segments < 1 || max_segments > MODEL_MAX_OSEG)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!(pts[i].w > 0) || !isfinite(pts[i].w) || !isfinite(pts[i].x) || !isfinite(pts[i].y))
+            return -1;
+    int K = max_segments, rc = -2;
+    double *xs = malloc(n * sizeof *xs), *cost[MODEL_MAX_OSEG + 1] = {NULL};
+    size_t *arg[MODEL_MAX_OSEG + 1] = {NULL};
+    seg_sums *P = malloc((n + 1) * sizeof *P);
+    double xc, yc;
+    size_t S = xs && P ? seg_prefix(pts, n, xs, P, &xc, &yc) : 0;
+    for (int k = 1; S && k <= K; k++) {
+        cost[k] = malloc((S + 1) * sizeof *cost[k]);
+        arg[k] = malloc((S + 1) * sizeof *arg[k]);
+        if (!cost[k] || !arg[k])
+            S = 0;
+    }
+    if (S) {
+        rc = 0;
+        seg_dp(P, xs, S, K, nonneg, xc, yc, cost, arg);
+        for (int k = 1; k <= K; k++) {
+            fit_segmentation *o = &out[k - 1];
+            memset(o, 0, sizeof *o);
+            o->segments = k;
+            if (k == 1) {   /* the single line: any two sizes, never refused */
+                o->chi2 = seg_chi2(&P[S]);
+                o->from[0] = xs[0];
+                continue;
+            }
+            o->chi2 = cost[k][S];
+            for (size_t j = S, i = (size_t)k; !isinf(o->chi2) && i-- > 0; j = arg[i + 1][j]) {
+                o->first[i] = arg[i + 1][j];
+                o->from[i] = xs[o->first[i]];
+            }
+        }
+    }
+    for (int k = 1; k <= K; k++)
+        free(cost[k]), free(arg[k]);
+    free(xs);
+    free(P);
+    return rc;
+}
+
+/* The search over designs for fit_run: every candidate is fitted jointly
+ * (o(m) segments and the free network parameters) and scored by BIC. */
 typedef struct search {
     const fit_point *pts;
     size_t n;
     const fit_options *opt;
-    const double *sizes;       /* distinct sizes, sorted */
-    size_t nsizes;
     design best;
     double best_bic;
 } search;
 
-/* Tries every choice of breakpoints for d->segments segments, each segment
- * at least MIN_SIZES_PER_SEGMENT distinct sizes. */
-/* Fits one segmentation d and keeps it in s->best if its BIC is lower;
- * with lb free and several segments, also with lb piecewise on them. */
-static void try_design(search *s, design *d)
+/* Fits d jointly and keeps it when its BIC is the best so far; with lb
+ * free and several segments, also with lb piecewise on them (the relays
+ * pay copies, as o(m) does, so their cost per byte changes where o(m)'s
+ * does).  With free network parameters, which the segments share, a
+ * multi-segment d must also have no o slope or intercept significantly
+ * negative in the joint fit (fit_segments judged each segment alone); with
+ * none free, the joint fit's segments are fit_segments' own lines and its
+ * rule stands alone.  net_out (may be NULL) gets lp, lf, ls, lb as fitted
+ * (single lb) or fixed.  Returns 0 when solved. */
+static int evaluate(search *s, const design *d0, double *net_out)
 {
-    int pieces_max = d->free_net[NET - 1] && d->segments > 1 && lb_pieces_ok(d, s->pts, s->n);
-    for (d->lb_pieces = 0; d->lb_pieces <= pieces_max; d->lb_pieces++) {
+    design d = *d0;
+    int shared = d.free_net[0] || d.free_net[1] || d.free_net[2] || d.free_net[3];
+    int pieces_max = d.free_net[NET - 1] && d.segments > 1 && lb_pieces_ok(&d, s->pts, s->n);
+    int rc = 0;
+    for (d.lb_pieces = pieces_max; d.lb_pieces >= 0; d.lb_pieces--) {
         solved sol = {NULL, NULL, 0};
-        int dof = (int)s->n - design_cols(d);
-        if (solve(d, s->pts, s->n, s->opt->mref_bytes, 0, &sol) == 0 &&
-            (d->segments == 1 || segments_feasible(d, &sol, dof))) {
+        int dof = (int)s->n - design_cols(&d);
+        rc = solve(&d, s->pts, s->n, s->opt->mref_bytes, 0, &sol);
+        if (rc == 0 && (d.segments == 1 || !shared || segments_feasible(&d, &sol, dof))) {
             /* a breakpoint chosen by search is a parameter too */
-            double b = bic(sol.chi2, s->n, design_cols(d) + d->segments - 1);
+            double b = bic(sol.chi2, s->n, design_cols(&d) + d.segments - 1);
             if (b < s->best_bic) {
                 s->best_bic = b;
-                s->best = *d;
+                s->best = d;
             }
         }
+        for (int k = 0; rc == 0 && !d.lb_pieces && net_out && k < NET; k++)
+            net_out[k] = d.free_net[k] ? gsl_vector_get(sol.c, (size_t)net_pos(&d, k))
+                                       : d.net_fixed[k];
         solved_free(&sol);
     }
-    d->lb_pieces = 0;
+    return rc;
 }
 
-static void try_cuts(search *s, design *d, int seg, size_t first)
+/* The o(m) part of every point once the network's share is taken off:
+ * y = 2 o(m) + net, so o(m) = (y - net) / 2 with weight 4 / sigma^2 (the
+ * same chi^2). */
+static void o_targets(const fit_point *pts, size_t n, const double *net, fit_seg_point *q)
 {
-    if (seg == d->segments) {
-        try_design(s, d);
-        return;
+    for (size_t i = 0; i < n; i++) {
+        double y = pts[i].y_ns;
+        for (int k = 0; k < NET; k++)
+            y -= net_x(&pts[i], k) * net[k];
+        q[i] = (fit_seg_point){pts[i].size_bytes, y / 2,
+                               4 / (pts[i].sigma_ns * pts[i].sigma_ns)};
     }
-    size_t remaining = (size_t)(d->segments - seg);
-    if (d->segments == 1) {   /* the thesis's single line: any two sizes */
-        d->from[0] = s->sizes[0];
-        try_cuts(s, d, 1, 0);
-        return;
+}
+
+/* Breakpoints for K = 2..max_segments.  With the network parameters fixed
+ * (a 2-node ring) the chi^2 is a sum over segments and fit_segments is
+ * exact: the same segmentation as trying every one.  With free network
+ * parameters, which every segment shares, it alternates: breakpoints for
+ * the network values of the last joint fit, then the joint fit for those
+ * breakpoints, until the breakpoints repeat (at most FIT_SEGMENT_ROUNDS;
+ * chi^2 never rises).  O(rounds K S^2) for S distinct sizes, where trying
+ * every segmentation was O(S^(K-1)) joint fits. */
+static int search_segments(search *s, const design *base, const double *net1)
+{
+    int K = s->opt->max_segments, free_any = base->free_net[0] || base->free_net[1] ||
+                                             base->free_net[2] || base->free_net[3];
+    fit_seg_point *q = malloc(s->n * sizeof *q);
+    fit_segmentation seg[MODEL_MAX_OSEG];
+    int rc = q ? 0 : -2;
+    if (rc == 0) {
+        o_targets(s->pts, s->n, net1, q);
+        rc = fit_segments(q, s->n, K, 1, seg);
     }
-    for (size_t i = first; i + MIN_SIZES_PER_SEGMENT * remaining <= s->nsizes; i++) {
-        d->from[seg] = s->sizes[i];
-        try_cuts(s, d, seg + 1, i + MIN_SIZES_PER_SEGMENT);
-        if (seg == 0)
-            break;   /* the first segment starts at the smallest size */
+    for (int k = 2; rc == 0 && k <= K; k++) {
+        fit_segmentation cur = seg[k - 1];
+        for (int round = 0; !isinf(cur.chi2) && round < FIT_SEGMENT_ROUNDS; round++) {
+            design d = *base;
+            double net[NET];
+            fit_segmentation next[MODEL_MAX_OSEG];
+            d.segments = k;
+            memcpy(d.from, cur.from, sizeof d.from);
+            if (evaluate(s, &d, net) != 0 || !free_any)
+                break;
+            o_targets(s->pts, s->n, net, q);
+            if ((rc = fit_segments(q, s->n, k, 1, next)) != 0 ||
+                memcmp(next[k - 1].first, cur.first, sizeof cur.first) == 0)
+                break;
+            cur = next[k - 1];
+        }
     }
+    free(q);
+    return rc == -1 ? 0 : rc;
 }
 
 static size_t distinct_sizes(const fit_point *pts, size_t n, double *out)
@@ -674,8 +879,9 @@ int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *
         return -1;
     }
     gsl_error_handler_t *old = gsl_set_error_handler_off();
-    search s = {pts, n, opt, sizes, nsizes, {0}, INFINITY};
+    search s = {pts, n, opt, {0}, INFINITY};
     design d = {0};
+    double net1[NET];
     int rc = decide_network(pts, n, opt, d.free_net, res);
     for (int k = 0; k < NET; k++)
         d.net_fixed[k] = opt->fixed[net_id[k]] ? opt->fixed_value[net_id[k]]
@@ -687,10 +893,11 @@ int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *
     int lb_free = d.free_net[NET - 1];
     for (int with_lb = lb_free; rc == 0 && with_lb >= 0; with_lb--) {
         d.free_net[NET - 1] = with_lb;
-        for (int K = 1; K <= opt->max_segments && (K == 1 || (size_t)(MIN_SIZES_PER_SEGMENT * K) <= nsizes); K++) {
-            d.segments = K;
-            try_cuts(&s, &d, 0, 0);
-        }
+        d.segments = 1;   /* the thesis's single line */
+        d.from[0] = sizes[0];
+        if (evaluate(&s, &d, net1) == 0 && opt->max_segments > 1 &&
+            nsizes >= 2 * FIT_MIN_SIZES_PER_SEGMENT)
+            rc = search_segments(&s, &d, net1);
     }
     solved sol = {NULL, NULL, 0};
     if (rc == 0 && isinf(s.best_bic))

@@ -4,7 +4,8 @@
  * Hm, Fm, Sm the means of request and response counts, o(m) piecewise
  * linear in m (one segment = the thesis's o0 + o1 (m - mref)).  Weighted
  * least squares with GSL, identifiability from the SVD of the design
- * matrix, breakpoints of o(m) by exhaustive segmented least squares and BIC. */
+ * matrix, breakpoints of o(m) by segmented least squares (dynamic
+ * programming, fit_segments) and BIC. */
 #ifndef SCITORUS_FIT_H
 #define SCITORUS_FIT_H
 
@@ -82,6 +83,50 @@ double fit_lp_from_cable(double metres);
  * caller frees with fit_result_free. */
 int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *res);
 void fit_result_free(fit_result *res);
+
+/* ---- segmented least squares (the breakpoint search) ------------------
+ * Reusable for any quantity that is piecewise linear in the message size
+ * (o(m) here; lb(m), LogP's os(m), or(m), g(m)). */
+
+/* Distinct sizes per segment of a multi-segment fit: two would fit a
+ * segment exactly and let noise buy extra segments; three leave each
+ * segment a residual. */
+#define FIT_MIN_SIZES_PER_SEGMENT 3
+
+typedef struct fit_seg_point {
+    double x;        /* the message size (bytes) */
+    double y;        /* the value to fit (e.g. ns) */
+    double w;        /* its weight, 1 / sigma^2 (> 0) */
+} fit_seg_point;
+
+typedef struct fit_segmentation {
+    int segments;                 /* K */
+    double from[MODEL_MAX_OSEG];  /* segment i covers [from[i], from[i+1]); from[0] = smallest x */
+    size_t first[MODEL_MAX_OSEG]; /* index of from[i] among the distinct sizes */
+    double chi2;                  /* weighted residual sum of squares; INFINITY when none */
+} fit_segmentation;
+
+/* fit_segments: the best breakpoints for K = 1..max_segments independent
+ * weighted lines y = a_i + b_i (x - from[i]), one per segment.
+ *   pts - n points in any order (several may share an x);
+ *   max_segments - 1..MODEL_MAX_OSEG;
+ *   nonneg - when set, a segmentation of K >= 2 is admissible only if no
+ *       segment's slope or intercept a_i is more than FIT_CLAMP_SIGMAS
+ *       standard errors below 0 (errors from the segment's own fit, scaled
+ *       by its chi^2/dof when that exceeds 1);
+ *   out - (output) max_segments entries, out[K-1] the admissible
+ *       segmentation of K segments with the smallest chi2 (chi2 INFINITY
+ *       when there is none, e.g. fewer than FIT_MIN_SIZES_PER_SEGMENT K
+ *       distinct sizes).  K = 1 is the single line over all points (any two
+ *       distinct sizes; never refused).
+ * Each segment of K >= 2 spans at least FIT_MIN_SIZES_PER_SEGMENT distinct
+ * sizes.  Dynamic programming over the S distinct sizes, every segment's
+ * line from prefix sums: O(n log n + S^2 (1 + max_segments)) time,
+ * O(S max_segments) memory; 10^4 sizes take about a second.
+ * Returns 0, -1 for bad arguments (n == 0, max_segments out of range, a
+ * weight <= 0 or a non-finite value), -2 out of memory. */
+int fit_segments(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
+                 fit_segmentation *out);
 
 /* Prediction of the model in params for one point (SPEC.md §4). */
 double fit_predict_ns(const model_params *p, const fit_point *pt);

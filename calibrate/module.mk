@@ -5,3 +5,9 @@ PROGRAMS += calibrate
 calibrate_SRCS = calibrate/calibrate_main.c calibrate/full.c bench/signals.c
 TESTS    += tests/test_calibrate.c
 TESTS    += tests/test_full.c
+
+# make bench: calibrate's bounded-time figures (issue 14: 10^4 sizes, 10^6 rows)
+BENCH_TARGETS += bench-calibrate
+.PHONY: bench-calibrate
+bench-calibrate: bin/calibrate
+	calibrate/bench.sh bin

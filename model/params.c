@@ -4,6 +4,8 @@
 #include "model/params.h"
 
 #include <errno.h>
+#include <float.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +206,63 @@ static char *trim(char *s)
     return s;
 }
 
+/* Physically meaningful ranges of the values (issue 14).  A value outside
+ * its range is a typo or a broken fit, and the model would only turn it into
+ * inf, a 300-digit number or a bogus crossover, so the reader refuses it at
+ * file:line.  The first row whose pattern (fnmatch) matches the key applies
+ * (the last row: any other number only needs to be finite and not
+ * negative).  A new key gets a row here, above the last, with the reason
+ * for its limits (or is covered by its unit suffix). */
+typedef struct param_bound {
+    const char *pattern;
+    double min, max;
+    const char *why;
+} param_bound;
+
+#define PARAM_MAX_NS 1e9                    /* 1 s */
+#define PARAM_MAX_NS_PER_BYTE 1e6           /* 1 kB/s */
+#define PARAM_MAX_BYTES 1099511627776.0     /* 2^40 B = 1 TiB */
+#define PARAM_MAX_BYTES_PER_NS 1e6          /* 1 PB/s */
+
+static const param_bound param_bounds[] = {
+    {"fit_r2", -DBL_MAX, 1, "R^2 = 1 - chi^2/SST is at most 1"},
+    {"fit_chi2_dof", 0, DBL_MAX, "a sum of squares is not negative"},
+    {"*_err", 0, DBL_MAX, "a standard error is not negative"},
+    {"*_ns_per_byte", 0, PARAM_MAX_NS_PER_BYTE,
+     "1e6 ns/B is 1 kB/s, slower than any network or memory copy"},
+    {"*_bytes", 0, PARAM_MAX_BYTES, "no single message is larger than 1 TiB"},
+    {"*_ns", 0, PARAM_MAX_NS,
+     "an overhead or a hop of 1 s is a stalled machine, not a latency"},
+    {"link_bw_bytes_per_ns", 0, PARAM_MAX_BYTES_PER_NS,
+     "1e6 B/ns is 1 PB/s, ten thousand times the fastest link built"},
+    {"*", 0, DBL_MAX, "a time, size, rate or count is not negative"},
+};
+
+static const param_bound *bound_of(const char *key)
+{
+    for (size_t i = 0; i < sizeof param_bounds / sizeof param_bounds[0]; i++)
+        if (fnmatch(param_bounds[i].pattern, key, 0) == 0)
+            return &param_bounds[i];
+    return NULL;
+}
+
+/* 0 when v is within key's range, else -2 with err filled. */
+static int check_bounds(const char *key, double v, long line, model_params_error *err)
+{
+    const param_bound *b = bound_of(key);
+    char text[200];
+    if (!b || (v >= b->min && v <= b->max))
+        return 0;
+    if (v < 0 && b->min == 0) {
+        snprintf(text, sizeof text, "'%.60s' must not be negative", key);
+    } else {
+        snprintf(text, sizeof text, "'%.40s = %.6g' is out of range: %s must be %s%.6g (%s)",
+                 key, v, key, v < b->min ? "at least " : "at most ",
+                 v < b->min ? b->min : b->max, b->why);
+    }
+    return fail(err, line, "%s", text);
+}
+
 /* Parses a gnuplot string literal "..." (no escapes) into out. */
 static int parse_string(const char *v, char *out, size_t len)
 {
@@ -251,9 +310,8 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
         return fail(err, line, "'%.60s' has no value", key);
     if (st != PARSE_OK)
         return fail(err, line, "'%.60s' is not a finite number", value);
-    /* R^2 of a poor fit may be negative; every other quantity may not. */
-    if (v < 0 && strcmp(key, "fit_r2") != 0)
-        return fail(err, line, "'%.60s' must not be negative", key);
+    if (check_bounds(key, v, line, err))
+        return -2;
     if (v == 0 && strcmp(key, "link_bw_bytes_per_ns") == 0)
         return fail(err, line, "'%.60s' must be positive", key);
     *s->value = v;
@@ -317,9 +375,12 @@ int model_params_read(const char *path, model_params *p, model_params_error *err
     memset(p, 0, sizeof *p);
     model_params_clear_optional(p);
     build_slots(&r, p);
-    while (rc == 0 && getline(&buf, &cap, fp) >= 0) {
+    ssize_t len;
+    while (rc == 0 && (len = getline(&buf, &cap, fp)) >= 0) {
         line++;
-        if (strlen(buf) != strcspn(buf, "\n") + (strchr(buf, '\n') != NULL)) {
+        /* getline's length, not strlen: the string functions stop at a NUL,
+         * so a NUL would silently cut the line (issue 15) */
+        if (memchr(buf, '\0', (size_t)len)) {
             rc = fail(err, line, "NUL byte in line%s", "");
             break;
         }

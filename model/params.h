@@ -100,8 +100,9 @@ typedef struct model_params_error {
 /* Reads a params file (SPEC.md §4): `key = value` lines, `#` comments and
  * blank lines; string values in double quotes for *_source keys.
  * Rejects: unknown key, missing required key, duplicate key, non-numeric,
- * negative, NaN or infinite value, malformed line, a directory, `links`
- * other than "uni" / "bi", a zero link_bw_bytes_per_ns.
+ * negative, NaN or infinite value, a value outside its physically
+ * meaningful range (params.c, param_bounds), a NUL byte, malformed line, a
+ * directory, `links` other than "uni" / "bi", a zero link_bw_bytes_per_ns.
  * lb_ns_per_byte is optional (default 0).
  * Returns 0, -1 for a file that cannot be opened or read (err->sys_errno),
  * or -2 for a malformed file (err->line, err->msg). */

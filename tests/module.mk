@@ -76,3 +76,5 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	if [ $$rc != 0 ]; then cat build/memcheck.err; echo "memcheck: mpibench: errors (exit $$rc)"; exit 1; fi; \
 	echo "memcheck: mpirun -np 2 mpibench --sizes 8,1024: clean"
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
+# issue 14: validation and bounded-time tests (#6, #7, #14, #15, #16)
+TESTS += tests/test_validation.c

@@ -150,7 +150,7 @@ Test(badinput, bench_file_formats)
     char *bigf = malloc(strlen(big) + sizeof HDR);
     strcpy(bigf, HDR);
     strcat(bigf, big);
-    static const char crlf[] = "# scitorus-bench 1\r\n# columns: x\r\n" ROWCR("8") ROWCR("64");
+    static const char crlf[] = "# scitorus-bench 1\r\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\r\n" ROWCR("8") ROWCR("64");
     static const struct { const char *name, *data; int status; const char *word; } c[] = {
         {"empty.tsv", "", 1, "empty file"},
         {"garbage.tsv", garbage, 1, "NUL byte"},

@@ -84,7 +84,7 @@ Test(benchdata, crlf_and_missing_file)
 {
     bench_data d;
     bench_read_error e;
-    put("# scitorus-bench 1\r\n# columns: x\r\n" "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t"
+    put("# scitorus-bench 1\r\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\r\n" "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t"
         "101.0\t101.0\t1.0\t0.8\t103.0\tok\r\n");
     cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s", e.msg);
     cr_assert_eq(d.count, 1);

@@ -1,0 +1,134 @@
+/* trace_app: small MPI programs with a known communication pattern or a
+ * known way of failing, traced by tests/test_trace.c (not sanitized: it runs
+ * with libscitrace.so preloaded).  Usage: trace_app MODE [N]
+ *   mix         Comm_split (reversed keys) + Sendrecv, persistent ring, Bcast
+ *               on the split communicator (expected matrix: test_trace.c)
+ *   many N      rank 0 sends N messages to rank 1, size i % 4096 and tag
+ *               i % 1000 (4 million keys: the bounded table must fold);
+ *               prints each rank's peak RSS in KiB
+ *   abort       a message 0 -> 1, then rank 1 calls MPI_Abort
+ *   kill        a ring exchange, then rank 2 kills itself (SIGKILL) while
+ *               the others call MPI_Finalize
+ *   nofinalize  a ring exchange, then every rank exits without MPI_Finalize
+ *   selfcost N  each rank sends itself N 1-byte messages (MPI_Isend, MPI_Recv,
+ *               MPI_Wait) and prints the median ns per message over 9 rounds:
+ *               no other core involved, so the difference traced - untraced
+ *               is the tracer's cost per message whatever the latency regime */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define MANY_SIZES 4096
+#define MANY_TAGS 1000
+
+static void ring(int rank, int size)
+{
+    int out = rank, in = -1;
+    MPI_Sendrecv(&out, 1, MPI_INT, (rank + 1) % size, 7, &in, 1, MPI_INT,
+                 (rank + size - 1) % size, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static void mix(int rank, int size)
+{
+    MPI_Comm split;
+    int sr, sn, buf[25] = {0}, in[25], b8[2] = {1, 2};
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &split);
+    MPI_Comm_rank(split, &sr);
+    MPI_Comm_size(split, &sn);
+    MPI_Sendrecv(buf, 25, MPI_INT, (sr + 1) % sn, 1, in, 25, MPI_INT, (sr + sn - 1) % sn, 1,
+                 split, MPI_STATUS_IGNORE);
+    double pbuf[8] = {0}, pin[8];
+    MPI_Request req[2];
+    MPI_Send_init(pbuf, 8, MPI_DOUBLE, (rank + 1) % size, 2, MPI_COMM_WORLD, &req[0]);
+    MPI_Recv_init(pin, 8, MPI_DOUBLE, (rank + size - 1) % size, 2, MPI_COMM_WORLD, &req[1]);
+    for (int i = 0; i < 5; i++) {
+        MPI_Startall(2, req);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    }
+    MPI_Request_free(&req[0]);
+    MPI_Request_free(&req[1]);
+    MPI_Bcast(b8, 2, MPI_INT, 0, split);
+    MPI_Comm_free(&split);
+}
+
+static void many(int rank, long n)
+{
+    static char buf[MANY_SIZES];
+    for (long i = 0; i < n; i++) {
+        if (rank == 0)
+            MPI_Send(buf, (int)(i % MANY_SIZES), MPI_CHAR, 1, (int)(i % MANY_TAGS), MPI_COMM_WORLD);
+        else if (rank == 1)
+            MPI_Recv(buf, MANY_SIZES, MPI_CHAR, 0, (int)(i % MANY_TAGS), MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("trace_app: rank %d peak RSS %ld KiB\n", rank, ru.ru_maxrss);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void selfcost(int rank, long n)
+{
+    enum { ROUNDS = 9 };
+    char out = 1, in;
+    double ns[ROUNDS];
+    for (int k = 0; k < ROUNDS; k++) {
+        double t0 = MPI_Wtime();
+        for (long i = 0; i < n; i++) {
+            MPI_Request req;
+            MPI_Isend(&out, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &req);
+            MPI_Recv(&in, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+        ns[k] = (MPI_Wtime() - t0) * 1e9 / (double)n;
+    }
+    qsort(ns, ROUNDS, sizeof ns[0], by_value);
+    printf("trace_app: rank %d selfcost %.1f ns per message\n", rank, ns[ROUNDS / 2]);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    const char *mode = argc > 1 ? argv[1] : "";
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (strcmp(mode, "mix") == 0) {
+        mix(rank, size);
+    } else if (strcmp(mode, "many") == 0) {
+        many(rank, argc > 2 ? atol(argv[2]) : 1000);
+    } else if (strcmp(mode, "selfcost") == 0) {
+        selfcost(rank, argc > 2 ? atol(argv[2]) : 100000);
+    } else if (strcmp(mode, "abort") == 0) {
+        int x = 1;
+        if (rank == 0)
+            MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        if (rank == 1) {
+            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+        sleep(30);   /* killed by the abort long before */
+    } else if (strcmp(mode, "kill") == 0) {
+        ring(rank, size);
+        if (rank == 2) {
+            usleep(300000);   /* the others reach MPI_Finalize first */
+            raise(SIGKILL);
+        }
+    } else if (strcmp(mode, "nofinalize") == 0) {
+        ring(rank, size);
+        return 0;
+    } else {
+        fprintf(stderr, "trace_app: unknown mode '%s'\n", mode);
+    }
+    MPI_Finalize();
+    return 0;
+}

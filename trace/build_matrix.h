@@ -1,0 +1,42 @@
+/* build_matrix: a trace directory as rows (src, dst, size_bytes, messages)
+ * of world ranks, the traffic matrix of SPEC.md section 10: the recorded
+ * point-to-point sends, the v collectives as recorded, and (unless left
+ * out) every other collective expanded by trace/expand.h. */
+#ifndef SCITORUS_BUILD_MATRIX_H
+#define SCITORUS_BUILD_MATRIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/tracefile.h"
+
+typedef struct trace_matrix_row {
+    int src, dst;
+    uint64_t size_bytes, messages;
+} trace_matrix_row;
+
+typedef struct trace_matrix {
+    int ranks;
+    trace_matrix_row *rows;   /* sorted by src, dst, size; keys unique */
+    size_t nrows;
+    uint64_t folded_rows;     /* rows whose size is a mean (see tracefile.h) */
+} trace_matrix;
+
+/* Builds the matrix; with_collectives = 0 leaves the collectives out;
+ * calls, when not 0, keeps only the kinds whose bit (1 << kind) is set.
+ * Returns 0, or -1 with err filled (a collective whose communicator does not
+ * contain its rank or root: a damaged file). */
+int trace_matrix_build(const trace_dir *d, int with_collectives, uint64_t calls,
+                       trace_matrix *m, trace_error *err);
+void trace_matrix_free(trace_matrix *m);
+
+/* The "# collectives:" header line's value. */
+const char *trace_matrix_collectives_note(int with_collectives);
+
+/* Writes SPEC.md section 10's format to path (atomically: temporary name,
+ * then rename).  command and host describe the traced run.  Returns 0 or -1
+ * with errno set. */
+int trace_matrix_write(const trace_matrix *m, const char *path, const char *command,
+                       const char *host, const char *date, int with_collectives);
+
+#endif

@@ -1,0 +1,155 @@
+/* match: in-order stream matching of sends and receives (see match.h). */
+#include "trace/match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/tracekinds.h"
+
+/* MPI_ANY_TAG is -1 in Open MPI's mpi.h; the analyzer does not link MPI. */
+#define ANY_TAG (-1)
+
+typedef struct wildcard {
+    int src, dst, tag;       /* src -1: any; tag ANY_TAG or TRACE_TAG_FOLDED: any */
+    uint64_t comm_hash;
+    int comm_seq;
+    uint64_t count;
+} wildcard;
+
+static int stream_cmp(const void *pa, const void *pb)
+{
+    const match_stream *a = pa, *b = pb;
+    if (a->src != b->src)
+        return a->src < b->src ? -1 : 1;
+    if (a->dst != b->dst)
+        return a->dst < b->dst ? -1 : 1;
+    if (a->comm_hash != b->comm_hash)
+        return a->comm_hash < b->comm_hash ? -1 : 1;
+    if (a->comm_seq != b->comm_seq)
+        return a->comm_seq < b->comm_seq ? -1 : 1;
+    return (a->tag > b->tag) - (a->tag < b->tag);
+}
+
+typedef struct collector {
+    match_stream *s;
+    size_t n, cap;
+    wildcard *w;
+    size_t nw, capw;
+} collector;
+
+static int push_stream(collector *c, match_stream s)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 256;
+        match_stream *g = realloc(c->s, cap * sizeof *g);
+        if (!g)
+            return -1;
+        c->s = g, c->cap = cap;
+    }
+    c->s[c->n++] = s;
+    return 0;
+}
+
+static int push_wildcard(collector *c, wildcard w)
+{
+    if (c->nw == c->capw) {
+        size_t cap = c->capw ? c->capw * 2 : 64;
+        wildcard *g = realloc(c->w, cap * sizeof *g);
+        if (!g)
+            return -1;
+        c->w = g, c->capw = cap;
+    }
+    c->w[c->nw++] = w;
+    return 0;
+}
+
+static int collect(const trace_dir *d, collector *c, uint64_t *skipped)
+{
+    for (int r = 0; r < d->nranks; r++) {
+        const trace_rank *t = &d->ranks[r];
+        for (size_t i = 0; d->loaded[r] && i < t->nrecs; i++) {
+            const trace_rec *x = &t->recs[i];
+            enum trace_class cls = trace_kind_class(x->kind);
+            if (cls != TRACE_SEND && cls != TRACE_RECV)
+                continue;
+            const trace_comm *cm = &t->comms[x->comm];
+            int send = cls == TRACE_SEND;
+            int src = send ? r : x->peer, dst = send ? x->peer : r;
+            if ((src >= 0 && !d->loaded[src]) || !d->loaded[dst]) {
+                *skipped += x->messages;
+                continue;
+            }
+            if (!send && (src < 0 || x->tag == ANY_TAG || x->tag == TRACE_TAG_FOLDED)) {
+                if (push_wildcard(c, (wildcard){src, dst, x->tag, cm->hash, cm->seq,
+                                                x->messages}))
+                    return -1;
+                continue;
+            }
+            match_stream s = {src, dst, x->tag, cm->hash, cm->seq, send ? x->messages : 0,
+                              send ? 0 : x->messages};
+            if (push_stream(c, s))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* A wildcard receive takes leftover sends of the streams it can match. */
+static void absorb(match_result *m, wildcard *w)
+{
+    for (size_t i = 0; i < m->nstreams && w->count; i++) {
+        match_stream *s = &m->streams[i];
+        int tag_ok = w->tag == ANY_TAG || w->tag == TRACE_TAG_FOLDED || w->tag == s->tag ||
+                     s->tag == TRACE_TAG_FOLDED;
+        if (s->dst != w->dst || s->comm_hash != w->comm_hash || s->comm_seq != w->comm_seq ||
+            (w->src >= 0 && w->src != s->src) || !tag_ok || s->recvs >= s->sends)
+            continue;
+        uint64_t take = s->sends - s->recvs < w->count ? s->sends - s->recvs : w->count;
+        s->recvs += take;
+        w->count -= take;
+    }
+}
+
+int match_trace(const trace_dir *d, match_result *m)
+{
+    collector c = {0};
+    memset(m, 0, sizeof *m);
+    if (collect(d, &c, &m->skipped) != 0) {
+        free(c.s);
+        free(c.w);
+        return -1;
+    }
+    /* sum records of one stream */
+    if (c.n)
+        qsort(c.s, c.n, sizeof *c.s, stream_cmp);
+    size_t out = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        if (out && stream_cmp(&c.s[out - 1], &c.s[i]) == 0) {
+            c.s[out - 1].sends += c.s[i].sends;
+            c.s[out - 1].recvs += c.s[i].recvs;
+        } else {
+            c.s[out++] = c.s[i];
+        }
+    }
+    m->streams = c.s;
+    m->nstreams = out;
+    for (size_t i = 0; i < c.nw; i++)
+        absorb(m, &c.w[i]);
+    for (size_t i = 0; i < m->nstreams; i++) {
+        match_stream *s = &m->streams[i];
+        uint64_t k = s->sends < s->recvs ? s->sends : s->recvs;
+        m->matched += k;
+        m->unmatched_sends += s->sends - k;
+        m->unmatched_recvs += s->recvs - k;
+    }
+    for (size_t i = 0; i < c.nw; i++)
+        m->unmatched_recvs += c.w[i].count;
+    free(c.w);
+    return 0;
+}
+
+void match_free(match_result *m)
+{
+    free(m->streams);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,234 @@
+/* mode_summary: `scitrace summary DIR`, what a trace holds, for people:
+ * ranks and their status, calls, size histogram, busiest pairs, unmatched
+ * sends and receives, missing ranks. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/parse.h"
+#include "trace/build_matrix.h"
+#include "trace/match.h"
+#include "trace/modes.h"
+#include "trace/tracekinds.h"
+
+#define DEFAULT_TOP 10
+#define MAX_TOP 100000
+#define SHOW_UNMATCHED 10       /* unmatched streams listed by name */
+#define SIZE_CLASSES 65         /* 0, then [2^k, 2^(k+1)) for k = 0..63 */
+
+static const char help[] =
+"Usage: scitrace summary [--collectives expand|p2p-only] [--top N] DIR\n"
+"Describe the trace in DIR (rank files written by libscitrace.so):\n"
+"  - ranks, rank files found, and each rank's status when it is not\n"
+"    'finalized' (aborted, no-finalize); ranks that left no rank file\n"
+"  - per call: records, messages (calls for a collective) and bytes\n"
+"  - message-size histogram by power-of-two class, busiest rank pairs by\n"
+"    bytes: both over the traffic matrix (collectives expanded unless\n"
+"    --collectives p2p-only)\n"
+"  - matching: the point-to-point sends and receives of each (source,\n"
+"    destination, communicator, tag) stream matched in order; sends left\n"
+"    without a receive and receives left without a send (a deadlock or a\n"
+"    lost message), the first streams named\n"
+"\n"
+"  --collectives C   expand (default) | p2p-only, as for `scitrace matrix`\n"
+"  --top N           busiest pairs shown (default 10)\n"
+"  -h, --help        this text\n"
+"\n"
+"Missing ranks are reported (also on stderr) and do not make the summary\n"
+"fail.  Exit status: 0, 1 a rank file is malformed (the message names the\n"
+"file and line), 2 usage error.\n";
+
+static void print_ranks(const trace_dir *d)
+{
+    int done = 0;
+    printf("trace %s: %d ranks, %d rank files\n", d->path, d->nranks, d->nloaded);
+    for (int r = 0; r < d->nranks; r++) {
+        if (!d->loaded[r]) {
+            printf("  rank %d: no rank file (%s)\n", r,
+                   d->partial[r] ? "only an unfinished temporary one: it ended before MPI_Finalize"
+                                 : "it died before MPI_Finalize, or the file was removed");
+            fprintf(stderr, "scitrace: %s: rank %d left no rank file\n", d->path, r);
+        } else if (strcmp(d->ranks[r].status, "finalized") != 0) {
+            printf("  rank %d: status %s\n", r, d->ranks[r].status);
+        } else {
+            done++;
+        }
+        if (d->loaded[r] && (d->ranks[r].dropped_messages || d->ranks[r].untraced_starts))
+            printf("  rank %d: %llu messages counted without a key (table full), %llu persistent "
+                   "starts untraced\n", r, (unsigned long long)d->ranks[r].dropped_messages,
+                   (unsigned long long)d->ranks[r].untraced_starts);
+    }
+    for (int r = 0; r < d->nranks; r++)
+        if (d->loaded[r]) {
+            printf("command: %s (%s, %s); %d of %d ranks finalized\n", d->ranks[r].command,
+                   d->ranks[r].host, d->date, done, d->nranks);
+            break;
+        }
+}
+
+static void print_calls(const trace_dir *d)
+{
+    uint64_t recs[TRACE_NKINDS] = {0}, msgs[TRACE_NKINDS] = {0}, bytes[TRACE_NKINDS] = {0};
+    for (int r = 0; r < d->nranks; r++)
+        for (size_t i = 0; d->loaded[r] && i < d->ranks[r].nrecs; i++) {
+            const trace_rec *x = &d->ranks[r].recs[i];
+            recs[x->kind]++;
+            msgs[x->kind] += x->messages;
+            bytes[x->kind] += x->bytes;
+        }
+    printf("\n%-22s %8s %14s %18s\n", "call", "records", "messages", "bytes");
+    for (int k = 0; k < TRACE_NKINDS; k++)
+        if (recs[k])
+            printf("%-22s %8llu %14llu %18llu%s\n", trace_kind_name(k),
+                   (unsigned long long)recs[k], (unsigned long long)msgs[k],
+                   (unsigned long long)bytes[k],
+                   trace_kind_class(k) == TRACE_COLL ? "  (calls; bytes per block x calls)" : "");
+}
+
+static int size_class(uint64_t size)
+{
+    return size ? 64 - __builtin_clzll(size) : 0;
+}
+
+static void print_histogram(const trace_matrix *m)
+{
+    uint64_t msgs[SIZE_CLASSES] = {0}, bytes[SIZE_CLASSES] = {0};
+    for (size_t i = 0; i < m->nrows; i++) {
+        int c = size_class(m->rows[i].size_bytes);
+        msgs[c] += m->rows[i].messages;
+        bytes[c] += m->rows[i].messages * m->rows[i].size_bytes;
+    }
+    printf("\nmessage sizes (traffic matrix)\n%-24s %14s %18s\n", "size_bytes", "messages", "bytes");
+    for (int c = 0; c < SIZE_CLASSES; c++) {
+        char label[48];
+        if (!msgs[c])
+            continue;
+        if (c == 0)
+            snprintf(label, sizeof label, "0");
+        else
+            snprintf(label, sizeof label, "%llu..%llu", 1ull << (c - 1),
+                     c == 64 ? ~0ull : (1ull << c) - 1);
+        printf("%-24s %14llu %18llu\n", label, (unsigned long long)msgs[c],
+               (unsigned long long)bytes[c]);
+    }
+}
+
+typedef struct pair {
+    int src, dst;
+    uint64_t messages, bytes;
+} pair;
+
+static int by_bytes_desc(const void *pa, const void *pb)
+{
+    const pair *a = pa, *b = pb;
+    if (a->bytes != b->bytes)
+        return a->bytes < b->bytes ? 1 : -1;
+    return a->src != b->src ? a->src - b->src : a->dst - b->dst;
+}
+
+static int print_pairs(const trace_matrix *m, long top)
+{
+    pair *p = malloc((m->nrows + 1) * sizeof *p);
+    size_t n = 0;
+    if (!p)
+        return -1;
+    for (size_t i = 0; i < m->nrows; i++) {   /* rows are sorted by src, dst */
+        const trace_matrix_row *r = &m->rows[i];
+        if (!n || p[n - 1].src != r->src || p[n - 1].dst != r->dst)
+            p[n++] = (pair){r->src, r->dst, 0, 0};
+        p[n - 1].messages += r->messages;
+        p[n - 1].bytes += r->messages * r->size_bytes;
+    }
+    qsort(p, n, sizeof *p, by_bytes_desc);
+    printf("\nbusiest pairs (%zu pairs exchange messages)\n%6s %6s %14s %18s\n", n, "src", "dst",
+           "messages", "bytes");
+    for (size_t i = 0; i < n && i < (size_t)top; i++)
+        printf("%6d %6d %14llu %18llu\n", p[i].src, p[i].dst, (unsigned long long)p[i].messages,
+               (unsigned long long)p[i].bytes);
+    free(p);
+    return 0;
+}
+
+static void print_matching(const match_result *m)
+{
+    printf("\nmatching (point-to-point, per source/destination/communicator/tag stream, in order)\n");
+    printf("  %zu streams, %llu messages matched, %llu sends unmatched, %llu receives unmatched\n",
+           m->nstreams, (unsigned long long)m->matched, (unsigned long long)m->unmatched_sends,
+           (unsigned long long)m->unmatched_recvs);
+    if (m->skipped)
+        printf("  %llu sends or receives with a rank that left no file were not matched\n",
+               (unsigned long long)m->skipped);
+    int shown = 0;
+    for (size_t i = 0; i < m->nstreams && shown < SHOW_UNMATCHED; i++) {
+        const match_stream *s = &m->streams[i];
+        if (s->sends == s->recvs)
+            continue;
+        printf("  unmatched: %d -> %d, communicator %016llx/%d, tag %d: %llu sends, %llu receives\n",
+               s->src, s->dst, (unsigned long long)s->comm_hash, s->comm_seq, s->tag,
+               (unsigned long long)s->sends, (unsigned long long)s->recvs);
+        shown++;
+    }
+}
+
+int scitrace_summary(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"collectives", required_argument, NULL, 'c'},
+        {"top", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int with = 1, c;
+    long top = DEFAULT_TOP;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+        parse_status st;
+        switch (c) {
+        case 'c':
+            if (scitrace_parse_collectives(optarg, &with))
+                return EXIT_USAGE;
+            break;
+        case 't':
+            if ((st = parse_long(optarg, 0, MAX_TOP, &top)))
+                return scitrace_usage_error("summary: --top '%s': %s, expected 0..%d", optarg,
+                                            parse_status_text(st), MAX_TOP);
+            break;
+        case 'h': fputs(help, stdout); return 0;
+        default:
+            return scitrace_usage_error("summary: unknown option or missing argument '%s'",
+                                        argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return scitrace_usage_error("summary: expected one trace directory, got %d arguments",
+                                    argc - optind);
+    trace_dir d;
+    trace_error err;
+    trace_matrix m;
+    match_result mr;
+    if (trace_dir_load(argv[optind], &d, &err) != 0) {
+        fprintf(stderr, "scitrace: %s\n", err.msg);
+        return 1;
+    }
+    if (trace_matrix_build(&d, with, 0, &m, &err) != 0) {
+        fprintf(stderr, "scitrace: %s: %s\n", d.path, err.msg);
+        trace_dir_free(&d);
+        return 1;
+    }
+    int rc = 0;
+    print_ranks(&d);
+    print_calls(&d);
+    print_histogram(&m);
+    if (print_pairs(&m, top) != 0 || match_trace(&d, &mr) != 0) {
+        fprintf(stderr, "scitrace: %s: out of memory\n", d.path);
+        rc = 1;
+    } else {
+        print_matching(&mr);
+        match_free(&mr);
+    }
+    trace_matrix_free(&m);
+    trace_dir_free(&d);
+    return rc;
+}

@@ -1,0 +1,20 @@
+/* modes: the modes of the scitrace program, one file each; scitrace_main.c
+ * only dispatches.  Each takes the arguments after the mode name (argv[0]
+ * is the mode) and returns the exit status: 0 success, 1 runtime failure
+ * (a file named in the message), 2 usage error. */
+#ifndef SCITORUS_TRACE_MODES_H
+#define SCITORUS_TRACE_MODES_H
+
+#define EXIT_USAGE 2
+
+int scitrace_run(int argc, char **argv);       /* trace/mode_run.c */
+int scitrace_summary(int argc, char **argv);   /* trace/mode_summary.c */
+int scitrace_matrix(int argc, char **argv);    /* trace/mode_matrix.c */
+
+/* Prints "scitrace: <message>" on stderr; returns EXIT_USAGE. */
+int scitrace_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parses --collectives expand|p2p-only into *with; returns 0 or EXIT_USAGE. */
+int scitrace_parse_collectives(const char *arg, int *with);
+
+#endif

@@ -1,0 +1,54 @@
+# trace/: record an MPI application's messages and turn them into a traffic
+# matrix (SPEC.md section 10).
+#   bin/libscitrace.so   PMPI interposition library (LD_PRELOAD), built with
+#                        mpicc -fPIC; links topo/atomicfile.c for its files
+#   bin/scitrace         run | summary | matrix | plot (no MPI needed)
+TRACE_LIB      := bin/libscitrace.so
+TRACE_LIB_SRCS := trace/lib_record.c trace/lib_p2p.c trace/lib_coll.c trace/lib_init.c \
+                  topo/atomicfile.c
+TRACE_LIB_OBJS := $(TRACE_LIB_SRCS:%.c=build/pic/%.o)
+
+build/pic/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+# The wrappers are the library's only exported names (MPI_*, not PMPI_*).
+$(TRACE_LIB): $(TRACE_LIB_OBJS) | deps
+	@mkdir -p $(@D)
+	$(MPICC) -shared -o $@ $^
+
+all: $(TRACE_LIB)
+
+PROGRAMS += scitrace
+scitrace_SRCS = trace/scitrace_main.c trace/mode_run.c trace/mode_summary.c \
+                trace/mode_matrix.c trace/tracefile.c trace/build_matrix.c trace/expand.c \
+                trace/match.c
+
+# The MPI helper programs the trace tests run (plain mpicc: they run with
+# the library preloaded, which ASan would refuse).
+bin/test/trace_app: tests/trace_app.c | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
+TESTS += tests/test_trace.c tests/test_expand.c
+test_expand_EXTRA = trace/expand.c
+test_trace_EXTRA = trace/tracefile.c
+CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/halo3d
+
+# NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
+DEB_PACKAGES += netpipe-openmpi
+
+# make trace-demo: halo3d traced on 8 ranks (part of make demo), its
+# summary, traffic matrix and figures.  make bench: bench-trace
+# (trace/bench_trace.sh; OSU_ALLTOALL=/path/to/osu_alltoall adds OSU).
+MPIRUN_TRACE      := mpirun --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root)
+TRACE_DEMO_DIR    := build/trace/halo3d-8
+TRACE_DEMO_MATRIX := data/traffic/halo3d-8.tsv
+.PHONY: trace-demo bench-trace
+trace-demo: bin/scitrace bin/halo3d $(TRACE_LIB)
+	@rm -rf $(TRACE_DEMO_DIR); mkdir -p $(dir $(TRACE_DEMO_DIR)) $(dir $(TRACE_DEMO_MATRIX))
+	bin/scitrace run -d $(TRACE_DEMO_DIR) -- $(MPIRUN_TRACE) -np 8 bin/halo3d
+	bin/scitrace summary --top 4 $(TRACE_DEMO_DIR)
+	bin/scitrace matrix -o $(TRACE_DEMO_MATRIX) $(TRACE_DEMO_DIR)
+	@trace/plot.sh $(TRACE_DEMO_MATRIX) $(PLOTS_OUT) halo3d-8 > build/trace-plots.txt
+BENCH_TARGETS += bench-trace
+bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
+	trace/bench_trace.sh bin
