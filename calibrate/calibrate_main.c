@@ -563,17 +563,7 @@ static double stat_of(const bench_point *p, stat_kind s, weight_kind w, double *
     double y = s == STAT_MIN ? p->min_ns : s == STAT_MEDIAN ? p->median_ns : p->mean_ns;
     if (s == STAT_MEDIAN)
         sem *= MEDIAN_SEM_FACTOR;
-    if (w == WEIGHT_RELATIVE) {
-        /* Multiplicative noise: a change of the machine's speed scales
-         * every latency, so each point's error is a fixed fraction of its
-         * value; the fraction is estimated from the residuals (the fit
-         * scales its covariance by chi^2/dof).  The batches' own standard
-         * error misleads here: one descheduled batch (a 228 us outlier
-         * among 100 ns batches) gives a point a hundredth of the weight of
-         * its neighbours while its minimum or median did not move. */
-        *sigma = fmax(RELATIVE_SIGMA * y, 0.01);
-        return y;
-    }
+    (void)w;   /* the fit's weights are set after merging: relative_weights */
     /* never a zero weight: at least 0.1% of the value or 0.01 ns */
     double floor_ns = fmax(1e-3 * y, 0.01);
     *sigma = sem > floor_ns ? sem : floor_ns;
@@ -632,6 +622,20 @@ static size_t weighted_median(const merge_item *g, size_t k)
             return g[a].pos;
     }
     return g[0].pos;
+}
+
+/* --weights relative, once repeated runs are merged (by their own spread,
+ * SKaMPI's weighted median): multiplicative noise -- a change of the
+ * machine's speed scales every latency, so each point's error is a fixed
+ * fraction of its value, estimated from the residuals (the fit scales its
+ * covariance by chi^2/dof).  The batches' own standard error misleads the
+ * fit here: one descheduled batch (a 228 us outlier among 100 ns batches)
+ * gives a point a hundredth of the weight of its neighbours while its
+ * minimum or median did not move. */
+static void relative_weights(pointset *ps)
+{
+    for (size_t i = 0; ps->weights == WEIGHT_RELATIVE && i < ps->n; i++)
+        ps->pts[i].sigma_ns = fmax(RELATIVE_SIGMA * ps->pts[i].y_ns, 0.01);
 }
 
 /* Merges repeated configurations by the weighted median of their values,
@@ -932,6 +936,7 @@ int main(int argc, char **argv)
         rc = fail("out of memory");
         goto out;
     }
+    relative_weights(&ps);
     o.fit.fixed[MODEL_P_LP] = 1;   /* lp: --lp, --cable-length or 1 m (SPEC.md §4) */
     rc = fit_run(ps.pts, ps.n, &o.fit, &res);
     if (rc == -1) {
