@@ -83,6 +83,11 @@ static const char usage_fmt[] =
 "  --rel-error E       target relative standard error (default 0.01)\n"
 "  --max-samples N     at most N batches per point (default 1000; at least 8)\n"
 "  --max-time S        at most S seconds per point (default 5)\n"
+"  --interleave-sizes  measure every size (and destination) of the run batch\n"
+"                      by batch in turn instead of one after another, so a\n"
+"                      change of the machine's speed hits every point alike;\n"
+"                      each point keeps its stopping rule, and --max-time is\n"
+"                      shared among the points measured together\n"
 "\n"
 "Output and behaviour:\n"
 "  -o FILE             write the data there (atomically: temporary name, then\n"
@@ -109,7 +114,8 @@ static const char usage_fmt[] =
 static const char shm_intro[] =
 "Shared-memory latency benchmark between processes on one host, the analogue\n"
 "of the thesis's SCI benchmark: remote writes into the receiver's inbox, local\n"
-"polling.  Virtual node i runs on process i mod P.\n";
+"polling.  Virtual node i runs on process i mod P (on a torus: the sum of\n"
+"its coordinates mod P, so that every hop of a 4x4 torus crosses processes).\n";
 static const char shm_opts[] =
 "  --procs P           processes (default 2), pinned to distinct CPUs\n"
 "  --cpus LIST         CPUs to pin to, e.g. 2,3 (default: the first P allowed)\n"
@@ -139,7 +145,8 @@ static const char mpi_opts[] =
 static const char mpi_examples[] =
 "  mpirun -np 2 mpibench --sizes 1..65536 -o mpi-ring2.tsv\n"
 "  mpirun -np 2 --hostfile hosts --map-by node mpibench -o two-nodes.tsv\n"
-"  mpirun -np 8 mpibench --ring 8 --sizes 64\n";
+"  mpirun -np 8 mpibench --ring 8 --sizes 64\n"
+"  mpirun -np 2 mpibench --sizes 1..65536 --interleave-sizes -o mpi-ring2.tsv\n";
 
 /* Under mpirun every rank parses the options; only one should complain. */
 static int should_print(const cli *c)
@@ -172,7 +179,7 @@ static int bad(const cli *c, const char *opt, const char *arg, parse_status st, 
 
 enum { O_PATTERN = 256, O_RING, O_TORUS, O_HOPS, O_DST, O_ALL_DST, O_SIZES, O_REL, O_MAXS,
        O_MAXT, O_TIMEOUT, O_INJF, O_INJS, O_RESUME, O_PROCS, O_CPUS, O_FLOOR, O_SEND, O_ROUTE,
-       O_INTERLEAVE };
+       O_INTERLEAVE, O_ISIZES };
 
 static const struct option long_options[] = {
     {"pattern", required_argument, NULL, O_PATTERN}, {"ring", required_argument, NULL, O_RING},
@@ -188,6 +195,7 @@ static const struct option long_options[] = {
     {"cpus", required_argument, NULL, O_CPUS}, {"floor", no_argument, NULL, O_FLOOR},
     {"mpi-send", required_argument, NULL, O_SEND}, {"route", required_argument, NULL, O_ROUTE},
     {"interleave", required_argument, NULL, O_INTERLEAVE},
+    {"interleave-sizes", no_argument, NULL, O_ISIZES},
     {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -315,6 +323,9 @@ static int parse_option(cli *c, int opt, const char *arg)
         return 0;
     case O_INTERLEAVE:
         return add_interleave(c, arg);
+    case O_ISIZES:
+        c->cfg.interleave_sizes = 1;
+        return 0;
     default:
         return EXIT_USAGE;
     }

@@ -19,6 +19,8 @@
  * so at least 100 messages per batch keep it near 1% of OW = time / reps. */
 #define OW_MIN_REPS 100
 #define WARMUP_MIN_NS 5e6
+/* warm-up iterations timed together (see point_start) */
+#define WARMUP_CHUNK 8
 
 /* Where a message goes first from where it starts: the next node, the
  * dimension of that link (the message's in_dim there) and the process
@@ -273,14 +275,18 @@ static int point_start(engine *e, point_run *p, double batch_min_ns)
     int rc;
     memset(e->tx, (int)(p->size & 0xff), (size_t)p->size);
     p->first = request_hop(e, p->net, p->dst);
-    double t0 = be->now_ns();
+    double t0 = be->now_ns(), iter_ns = INFINITY;
     long warm = 0;
+    /* The batch size comes from the fastest chunk of the warm-up, not its
+     * mean: one descheduling of the peer (another job on a 2-core machine)
+     * inflated the mean of a whole warm-up and left an 8 B point with
+     * 1-iteration batches, each a few timer ticks long. */
     do {
-        if ((rc = iterate(e, p, 1, &ns)))
+        if ((rc = iterate(e, p, WARMUP_CHUNK, &ns)))
             return rc;
-        warm++;
+        iter_ns = fmin(iter_ns, ns / WARMUP_CHUNK);
+        warm += WARMUP_CHUNK;
     } while (warm < WARMUP_ITERATIONS || be->now_ns() - t0 < WARMUP_MIN_NS);
-    double iter_ns = (be->now_ns() - t0) / (double)warm;
     p->reps = 1;
     while ((double)p->reps * iter_ns < batch_min_ns ||
            (cfg->pattern == BENCH_OW && p->reps < OW_MIN_REPS))
@@ -369,13 +375,15 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
     return rc;
 }
 
-/* Every point of every network.  With several networks (--interleave) all
- * points are measured as one group, batch by batch in turn, so a change of
- * the machine's speed during the run (this VM's core-to-core latency was
- * seen to jump 3x between two runs a second apart, and back) falls on every
- * network and every size alike; a network's rows then come in the order
- * its points finish.  With one network, point by point in order, after the
- * points a resumed run already has (its first ones). */
+/* Every point of every network.  With several networks (--interleave) or
+ * --interleave-sizes all points are measured as one group, batch by batch
+ * in turn, so a change of the machine's speed during the run (this VM's
+ * core-to-core latency was seen to jump 3x between two runs a second
+ * apart, and back) falls on every network and every size alike instead of
+ * bending the curve; a network's rows then come in the order its points
+ * finish.  Otherwise point by point in order, after the points a resumed
+ * run already has (its first ones).  Each point keeps its own SKaMPI
+ * stopping rule either way. */
 static int measure_all(engine *e, bench_data *headers, FILE **outs)
 {
     double res, ovh;
@@ -410,9 +418,10 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
         }
         fflush(outs[k]);
     }
-    if (e->nnets > 1)
+    int grouped = e->nnets > 1 || e->nets[0].cfg->interleave_sizes;
+    if (grouped)
         rc = measure_group(e, runs, todo, batch_min_ns, outs, totals);
-    for (long i = 0; e->nnets == 1 && i < todo && !rc; i++)
+    for (long i = 0; !grouped && i < todo && !rc; i++)
         rc = measure_group(e, &runs[i], 1, batch_min_ns, outs, totals);
     free(runs);
     return rc;
@@ -455,8 +464,21 @@ static int network_init(network *nw, const bench_config *cfg, int procs)
     if (!nw->coords || !nw->host)
         return BENCH_ERR_SYSTEM;
     for (long r = 0; r < sh->nodes; r++) {
+        const long *x = nw->coords + r * sh->dims;
+        long sum = 0;
         topo_rank_to_coords(sh, r, nw->coords + r * sh->dims);
-        nw->host[r] = bench_host(r, procs);   /* no division per hop */
+        for (int i = 0; i < sh->dims; i++)
+            sum += x[i];
+        /* A node per process (mpibench's ranks): node r on process r.
+         * More nodes than processes: by the sum of the coordinates, mod P
+         * (on a ring that is r mod P), so that on a torus whose sides are
+         * multiples of P every hop crosses to another process, as on an
+         * even ring.  By rank (r mod P) a step in any dimension but the
+         * last moves n_last ranks and stays in its process on a 4x4 torus
+         * with P = 2: a local memcpy instead of a transfer between cores
+         * (at 64 KiB 3 us against 14 us, in the ~250 ns regime), which the
+         * per-hop parameters cannot follow (calibrate --full, README). */
+        nw->host[r] = sh->nodes <= procs ? bench_host(r, procs) : (int)(sum % procs);
     }
     nw->stride[sh->dims - 1] = 1;
     for (int i = sh->dims - 2; i >= 0; i--)

@@ -35,12 +35,17 @@ typedef struct bench_config {
     double inject_switch_ns;      /* busy-wait at every switch */
     bench_route route;            /* mpi: relay in software or send direct */
     int quiet;                    /* no progress lines */
+    /* --interleave-sizes: every point of the run takes its batches in turn
+     * (as the networks of --interleave do), not one point after another */
+    int interleave_sizes;
     const char *prog;             /* "scibench" / "mpibench", for messages */
     /* points already measured (resume): skipped, copied to the output */
     const bench_data *done;
 } bench_config;
 
-/* Virtual node -> process that hosts it (node i on process i mod P). */
+/* Virtual node -> process that hosts it (node i on process i mod P): the
+ * source node 0's process.  The engine places a torus's nodes by the sum of
+ * their coordinates mod P (network_init; the same on rings). */
 static inline int bench_host(long node, int procs)
 {
     return (int)(node < procs ? node : node % procs);  /* no division on a 2-ring */

@@ -23,6 +23,7 @@
 #include "bench/signals.h"
 #include "calibrate/fit.h"
 #include "calibrate/logp_fit.h"
+#include "calibrate/full.h"
 #include "model/params.h"
 #include "topo/atomicfile.h"
 #include "topo/parse.h"
@@ -37,6 +38,9 @@
 #define QUICK_REL_ERROR "0.05"
 #define QUICK_MAX_TIME "0.5"
 #define DEFAULT_MAX_TIME "2"
+/* --full: one interleaved run of four networks; --max-time is the whole
+ * run's (every point shares it), so 20 s keeps --full under a minute */
+#define FULL_MAX_TIME "20"
 /* tighter than the benchmarks' 1%: the fit's o(64) error follows the points' */
 #define DEFAULT_REL_ERROR "0.001"
 /* sem of a median is about sqrt(pi/2) = 1.2533 times that of a mean
@@ -44,6 +48,11 @@
 #define MEDIAN_SEM_FACTOR 1.2533
 
 typedef enum { STAT_MIN, STAT_MEDIAN, STAT_MEAN } stat_kind;
+typedef enum { WEIGHT_RELATIVE, WEIGHT_SEM } weight_kind;
+/* --weights relative: each point's nominal error, a fraction of its value
+ * small enough that chi^2/dof > 1 and the fit's own scatter sets the
+ * standard errors (fit.c scales the covariance by chi^2/dof when > 1) */
+#define RELATIVE_SIGMA 1e-4
 
 typedef struct options {
     const char *backend;           /* shm | mpi */
@@ -57,6 +66,10 @@ typedef struct options {
     int nvalidate;
     const char *out_params, *out_bench;
     stat_kind stat;
+    weight_kind weights;
+    int full;                      /* --full: measure, fit, validate (full.h) */
+    full_plan plan;
+    const char *validation_out;    /* held-out table as TSV (for the plot) */
     fit_options fit;
     double cable_m;
     int lp_given;
@@ -83,8 +96,19 @@ static const char usage_text[] =
 "                      measurable on rings > 2 nodes and tori)\n"
 "  --sizes LIST        message sizes (default 1..65536)\n"
 "  --rel-error E       target relative standard error per point (0.001)\n"
-"  --max-time S        seconds per point at most (default 2)\n"
+"  --max-time S        seconds per point at most (default 2); the sizes are\n"
+"                      measured interleaved and share it\n"
 "  --quick             sizes 1..4096, --rel-error 0.05, --max-time 0.5\n"
+"  --full              measure, interleaved in one run, the 2-node ring, an\n"
+"                      8-node ring (--ring 4 for 4), a 4x4 torus and the\n"
+"                      6-node ring; fit o(m), lf, ls and lb on all but the\n"
+"                      6-node ring and validate on it (table of predicted vs\n"
+"                      measured, median and max error); lp fixed from the\n"
+"                      cable.  --max-time is the whole run's (default 20 s).\n"
+"                      Files: data/bench/<host>-<backend>-full-*.tsv and\n"
+"                      data/params/<host>-<backend>-full.params (shm only)\n"
+"  --validation-out F  write the held-out table as TSV (--full: data/bench/\n"
+"                      <host>-<backend>-full-validation.tsv) for the plot\n"
 "  --inject-forward NS, --inject-switch NS   passed to the benchmark\n"
 "  --np N              mpi: ranks (default: the topology's nodes)\n"
 "  --hostfile F        mpi: mpirun --hostfile F\n"
@@ -103,10 +127,13 @@ static const char usage_text[] =
 "Model:\n"
 "  --stat S            min (default, as the thesis) | median | mean\n"
 "  --robust            gsl_multifit_robust (bisquare) instead of weighted LS\n"
+"  --weights W         relative (default: every point's error the same\n"
+"                      fraction of its value, estimated from the residuals)\n"
+"                      | sem (each point's standard error from its batches)\n"
 "  --lp NS             fix lp (propagation per link)\n"
 "  --cable-length M    fix lp from the cable: M metres at c/2 (default 1 m =\n"
 "                      6.67 ns)\n"
-"  --fix K=V[,K=V]     fix lp, lf or ls, e.g. --fix lf=60,ls=670\n"
+"  --fix K=V[,K=V]     fix lp, lf, ls or lb, e.g. --fix lf=60,ls=670,lb=0\n"
 "  --preset P          where undetermined parameters come from (current)\n"
 "  --segments N        at most N linear pieces of o(m) (1..4, default 4;\n"
 "                      chosen by BIC)\n"
@@ -133,6 +160,7 @@ static const char usage_text[] =
 "  calibrate\n"
 "  calibrate --ring 8 --all-dst --sizes 64,1024 -o ring8.params\n"
 "  calibrate --backend mpi --np 2 --hostfile hosts\n"
+"  calibrate --full\n"
 "  calibrate --data ring2.tsv ring8.tsv torus3x3.tsv --validate ring6.tsv\n"
 "  calibrate --data ring2.tsv --logp logp.tsv --loggopsim logp.loggopsim\n";
 
@@ -162,7 +190,8 @@ static int fail(const char *fmt, ...)
 
 enum { O_BACKEND = 256, O_RING, O_TORUS, O_ALLDST, O_SIZES, O_REL, O_MAXT, O_QUICK, O_INJF,
        O_INJS, O_NP, O_HOSTFILE, O_MPIRUN, O_BENCH, O_BENCHOUT, O_DATA, O_VALIDATE, O_STAT,
-       O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS, O_LOGP, O_LOGGOPSIM };
+       O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS, O_LOGP, O_LOGGOPSIM, O_FULL,
+       O_VALOUT, O_WEIGHTS };
 
 static const struct option long_options[] = {
     {"backend", 1, NULL, O_BACKEND}, {"ring", 1, NULL, O_RING}, {"torus", 1, NULL, O_TORUS},
@@ -175,6 +204,8 @@ static const struct option long_options[] = {
     {"robust", 0, NULL, O_ROBUST}, {"lp", 1, NULL, O_LP}, {"cable-length", 1, NULL, O_CABLE},
     {"fix", 1, NULL, O_FIX}, {"preset", 1, NULL, O_PRESET}, {"segments", 1, NULL, O_SEGMENTS},
     {"logp", 1, NULL, O_LOGP}, {"loggopsim", 1, NULL, O_LOGGOPSIM},
+    {"full", 0, NULL, O_FULL}, {"validation-out", 1, NULL, O_VALOUT},
+    {"weights", 1, NULL, O_WEIGHTS},
     {"quiet", 0, NULL, 'q'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
 
@@ -192,9 +223,10 @@ static int fix_lp(options *o, const char *opt)
 static int parse_fix(options *o, const char *arg)
 {
     static const struct { const char *key; model_param_id id; } keys[] = {
-        {"lp", MODEL_P_LP}, {"lf", MODEL_P_LF}, {"ls", MODEL_P_LS}};
+        {"lp", MODEL_P_LP}, {"lf", MODEL_P_LF}, {"ls", MODEL_P_LS}, {"lb", MODEL_P_LB}};
+    const size_t nkeys = sizeof keys / sizeof keys[0];
     char copy[256];
-    int seen[3] = {0, 0, 0};
+    int seen[4] = {0, 0, 0, 0};
     if (strlen(arg) >= sizeof copy)
         return usage_error("--fix '%.40s...': too long", arg);
     snprintf(copy, sizeof copy, "%s", arg);
@@ -210,10 +242,10 @@ static int parse_fix(options *o, const char *arg)
         if (!eq)
             return usage_error("--fix '%s': expected K=V pairs like lf=60", arg);
         *eq = '\0';
-        while (k < 3 && strcmp(t, keys[k].key) != 0)
+        while (k < nkeys && strcmp(t, keys[k].key) != 0)
             k++;
-        if (k == 3)
-            return usage_error("--fix '%s': '%s' is not lp, lf or ls", arg, t);
+        if (k == nkeys)
+            return usage_error("--fix '%s': '%s' is not lp, lf or ls, nor lb", arg, t);
         if (seen[k]++)
             return usage_error("--fix '%s': %s given twice", arg, t);
         double v;
@@ -241,7 +273,7 @@ static const struct { int code; const char *name; } measuring_options[] = {
     {O_REL, "--rel-error"}, {O_MAXT, "--max-time"}, {O_QUICK, "--quick"},
     {O_INJF, "--inject-forward"}, {O_INJS, "--inject-switch"}, {O_NP, "--np"},
     {O_HOSTFILE, "--hostfile"}, {O_MPIRUN, "--mpirun"}, {O_BENCH, "--bench"},
-    {O_BENCHOUT, "--bench-out"},
+    {O_BENCHOUT, "--bench-out"}, {O_FULL, "--full"},
 };
 
 static int parse_one(options *o, int c, const char *arg)
@@ -314,6 +346,13 @@ static int parse_one(options *o, int c, const char *arg)
             return usage_error("--preset '%s': unknown preset (current, enhanced)", arg);
         snprintf(o->fit.preset_name, sizeof o->fit.preset_name, "%s", arg);
         return 0;
+    case O_FULL: o->full = 1; return 0;
+    case O_VALOUT: o->validation_out = arg; return 0;
+    case O_WEIGHTS:
+        if (!strcmp(arg, "relative")) o->weights = WEIGHT_RELATIVE;
+        else if (!strcmp(arg, "sem")) o->weights = WEIGHT_SEM;
+        else return usage_error("--weights '%s': expected relative or sem", arg);
+        return 0;
     case O_SEGMENTS:
         if ((st = parse_long(arg, 1, MODEL_MAX_OSEG, &l)))
             return usage_error("--segments '%s': %s, expected 1..4", arg, parse_status_text(st));
@@ -343,6 +382,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->backend = "shm";
     o->cable_m = FIT_DEFAULT_CABLE_M;
     fit_options_default(&o->fit);
+    o->fit.fixed[MODEL_P_LB] = 0;   /* SPEC.md §6: measured where the data allows */
     record_command(o, argc, argv);
     while ((c = getopt_long(argc, argv, "o:qh", long_options, NULL)) != -1)
         if ((rc = parse_one(o, c, optarg)))
@@ -358,6 +398,18 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->loggopsim && !o->logp)
         return usage_error("--loggopsim '%s': exports the fit of --logp FILE; give --logp",
                            o->loggopsim);
+    /* mpibench's transport names the node by the receiving rank (its tag
+     * has no room for a virtual node or a network), so it cannot measure
+     * networks of different sizes interleaved on the same ranks yet */
+    if (o->full && strcmp(o->backend, "mpi") == 0)
+        return usage_error("--full: --backend mpi is not supported yet (mpibench cannot"
+                           " interleave networks); use --backend shm");
+    if (o->full && (o->nvalidate || o->torus || o->out_bench))
+        return usage_error("--full: measures its own networks and validates on the 6-node ring;"
+                           " not with --validate, --torus or --bench-out");
+    if (o->full && o->ring && strcmp(o->ring, "4") && strcmp(o->ring, "8"))
+        return usage_error("--ring '%s': --full fits on the 2-node ring, a 4- or 8-node ring"
+                           " and the 4x4 torus; expected 4 or 8", o->ring);
     return 0;
 }
 
@@ -439,7 +491,7 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
     int n = 0, mpi = strcmp(o->backend, "mpi") == 0;
     topo_shape shape;
     topo_parse_error perr;
-    const char *t = o->torus ? o->torus : o->ring ? o->ring : "2";
+    const char *t = o->full ? "2" : o->torus ? o->torus : o->ring ? o->ring : "2";
     if (topo_shape_parse(t, &shape, &perr))
         return usage_error("%s '%s': %s", o->torus ? "--torus" : "--ring", t, perr.what);
     snprintf(topo, sizeof topo, "%s%s", o->torus ? "torus" : "ring", t);
@@ -447,7 +499,9 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
     snprintf(prog, sizeof prog, "%s/%s", dir, mpi ? "mpibench" : "scibench");
     if (o->bench_prog)
         snprintf(prog, sizeof prog, "%s", o->bench_prog);
-    if (o->out_bench)
+    if (o->full)
+        snprintf(bench_path, len, "%s", o->plan.path[0]);
+    else if (o->out_bench)
         snprintf(bench_path, len, "%s", o->out_bench);
     else
         snprintf(bench_path, len, "data/bench/%s-%s-%s.tsv", host, o->backend, topo);
@@ -469,14 +523,22 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
         }
     }
     argv[n++] = prog;
-    argv[n++] = o->torus ? "--torus" : "--ring";
+    argv[n++] = o->torus && !o->full ? "--torus" : "--ring";
     argv[n++] = (char *)t;
+    /* Size-interleaved (issue 10): every point takes its batches in turn,
+     * so a change of the machine's speed during the run hits every size
+     * (and with --full every network) alike instead of bending the curve. */
+    for (int k = 1; o->full && k < FULL_NETS; k++)
+        argv[n++] = "--interleave", argv[n++] = o->plan.interleave[k];
+    if (!o->full)
+        argv[n++] = "--interleave-sizes";
     argv[n++] = "--sizes";
     argv[n++] = (char *)(o->sizes ? o->sizes : o->quick ? QUICK_SIZES : DEFAULT_SIZES);
     argv[n++] = "--rel-error";
     argv[n++] = (char *)(o->rel_error ? o->rel_error : o->quick ? QUICK_REL_ERROR : DEFAULT_REL_ERROR);
     argv[n++] = "--max-time";
-    argv[n++] = (char *)(o->max_time ? o->max_time : o->quick ? QUICK_MAX_TIME : DEFAULT_MAX_TIME);
+    argv[n++] = (char *)(o->max_time ? o->max_time : o->quick ? QUICK_MAX_TIME
+                                                   : o->full ? FULL_MAX_TIME : DEFAULT_MAX_TIME);
     if (o->all_dst)
         argv[n++] = "--all-dst";
     if (o->inject_forward)
@@ -511,14 +573,16 @@ typedef struct pointset {
     bench_point *src;         /* the row each point came from */
     size_t n, cap;
     long skipped_ow;
+    weight_kind weights;      /* how each point's sigma is set (stat_of) */
 } pointset;
 
-static double stat_of(const bench_point *p, stat_kind s, double *sigma)
+static double stat_of(const bench_point *p, stat_kind s, weight_kind w, double *sigma)
 {
     double sem = p->samples > 0 ? p->sd_ns / sqrt((double)p->samples) : p->sd_ns;
     double y = s == STAT_MIN ? p->min_ns : s == STAT_MEDIAN ? p->median_ns : p->mean_ns;
     if (s == STAT_MEDIAN)
         sem *= MEDIAN_SEM_FACTOR;
+    (void)w;   /* the fit's weights are set after merging: relative_weights */
     /* never a zero weight: at least 0.1% of the value or 0.01 ns */
     double floor_ns = fmax(1e-3 * y, 0.01);
     *sigma = sem > floor_ns ? sem : floor_ns;
@@ -577,6 +641,20 @@ static size_t weighted_median(const merge_item *g, size_t k)
             return g[a].pos;
     }
     return g[0].pos;
+}
+
+/* --weights relative, once repeated runs are merged (by their own spread,
+ * SKaMPI's weighted median): multiplicative noise -- a change of the
+ * machine's speed scales every latency, so each point's error is a fixed
+ * fraction of its value, estimated from the residuals (the fit scales its
+ * covariance by chi^2/dof).  The batches' own standard error misleads the
+ * fit here: one descheduled batch (a 228 us outlier among 100 ns batches)
+ * gives a point a hundredth of the weight of its neighbours while its
+ * minimum or median did not move. */
+static void relative_weights(pointset *ps)
+{
+    for (size_t i = 0; ps->weights == WEIGHT_RELATIVE && i < ps->n; i++)
+        ps->pts[i].sigma_ns = fmax(RELATIVE_SIGMA * ps->pts[i].y_ns, 0.01);
 }
 
 /* Merges repeated configurations by the weighted median of their values,
@@ -638,7 +716,7 @@ static int add_point(pointset *ps, const bench_point *p, stat_kind s)
     f->hm = (p->hops + p->rhops) / 2.0;
     f->fm = (p->fwd + p->rfwd) / 2.0;
     f->sm = (p->sw + p->rsw) / 2.0;
-    f->y_ns = stat_of(p, s, &f->sigma_ns);
+    f->y_ns = stat_of(p, s, ps->weights, &f->sigma_ns);
     ps->src[ps->n++] = *p;
     return 0;
 }
@@ -705,6 +783,16 @@ static void explain(const options *o, const pointset *ps, const fit_result *r)
                    all_zero(ps, 1) ? "no path switches dimension: measure a torus"
                                    : "not separable here", preset);
     }
+    if (!r->measured[MODEL_P_LB] && !o->fit.fixed[MODEL_P_LB])
+        printf("  lb: needs multi-hop data at two or more sizes; taken as %g (cut-through, as"
+               " preset %s)\n", r->params.lb_ns_per_byte, preset);
+    else if (r->lb_dropped)
+        printf("  lb: 0 within %.2g ns/B: a free lb (%.3g ns/B) does not improve the fit enough"
+               " (BIC); cut-through\n", r->lb_free_err, r->lb_free_value);
+    else if (r->measured[MODEL_P_LB])
+        printf("  lb: measured (the relays' cost per byte, store and forward)\n");
+    else
+        printf("  lb: fixed at %g ns/B (--fix)\n", r->params.lb_ns_per_byte);
     if (r->lp_lf_collinear && r->measured[MODEL_P_LF])
         printf("  lp and lf are collinear in this data (on a ring F = H - 1): lp is fixed at"
                " %.3g ns, so lf absorbs any error in lp\n", r->params.lp_ns);
@@ -719,12 +807,13 @@ static void explain(const options *o, const pointset *ps, const fit_result *r)
 static void print_params(const options *o, const pointset *ps, const fit_result *r)
 {
     const model_params *p = &r->params;
-    const double v[MODEL_P_COUNT] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns, p->lf_ns, p->ls_ns};
+    const double v[MODEL_P_ALL] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns, p->lf_ns, p->ls_ns,
+                                   p->lb_ns_per_byte};
     printf("calibrate: %zu points, statistic %s, %s fit\n\n", ps->n,
            o->stat == STAT_MIN ? "min" : o->stat == STAT_MEDIAN ? "median" : "mean",
            o->fit.robust ? "robust (bisquare)" : "weighted least-squares");
     printf("  %-16s %12s  %-12s %s\n", "parameter", "value", "std. error", "source");
-    for (int k = 0; k < MODEL_P_COUNT; k++) {
+    for (int k = 0; k < MODEL_P_ALL; k++) {
         char err[32] = "";
         if (!isnan(p->err[k]))
             snprintf(err, sizeof err, "+- %.3g", p->err[k]);
@@ -762,12 +851,14 @@ static int load_validate(const options *o, pointset *vs)
     return 0;
 }
 
-static int validate(pointset *vs0, const model_params *p)
+static int validate(const options *o, pointset *vs0, const model_params *p)
 {
     pointset vs = *vs0;
+    int rc = 0;
     if (merge_repeats(&vs))   /* held-out runs repeated like --data's */
         return fail("out of memory");
     double *err = malloc((vs.n ? vs.n : 1) * sizeof *err), worst = 0;
+    full_row *rows = malloc((vs.n ? vs.n : 1) * sizeof *rows);
     printf("\nvalidation (held-out data):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm", "Fm",
            "Sm", "measured", "predicted", "error");
     for (size_t i = 0; err && i < vs.n; i++) {
@@ -776,6 +867,9 @@ static int validate(pointset *vs0, const model_params *p)
         worst = fmax(worst, err[i]);
         printf("  %8.0f %5.1f %5.1f %5.1f %12.1f %12.1f %7.2f%%\n", vs.pts[i].size_bytes,
                vs.pts[i].hm, vs.pts[i].fm, vs.pts[i].sm, vs.pts[i].y_ns, pred, 100 * err[i]);
+        if (rows)
+            rows[i] = (full_row){vs.pts[i].size_bytes, vs.pts[i].hm, vs.pts[i].fm, vs.pts[i].sm,
+                                 vs.pts[i].y_ns, pred};
     }
     if (err && vs.n) {
         gsl_sort(err, 1, vs.n);
@@ -783,9 +877,20 @@ static int validate(pointset *vs0, const model_params *p)
         printf("  median error %.2f%%, max error %.2f%% over %zu points\n", 100 * med,
                100 * worst, vs.n);
     }
+    if (o->validation_out && rows && vs.n) {
+        char fitted[1024] = "";
+        size_t len = 0;
+        for (int i = 0; i < o->ndata && len < sizeof fitted; i++)
+            len += (size_t)snprintf(fitted + len, sizeof fitted - len, "%s%s", i ? " " : "",
+                                    o->data[i]);
+        if (mkdirs(o->validation_out) ||
+            full_write_validation(o->validation_out, o->validate[0], fitted, rows, vs.n))
+            rc = fail("--validation-out '%s': %s", o->validation_out, strerror(errno));
+    }
+    free(rows);
     free(err);
     *vs0 = vs;
-    return 0;
+    return rc;
 }
 
 static int write_params(const options *o, const fit_result *r, const char *host,
@@ -849,12 +954,31 @@ int main(int argc, char **argv)
     gethostname(host, sizeof host - 1);
     if (o.logp && !o.ndata)   /* LogP alone: nothing measured, nothing else fitted */
         return logp_only(&o, host);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ps.weights = vs.weights = o.weights;
+    if (o.full && full_plan_make(&o.plan, "data/bench", host, o.backend,
+                                 o.ring ? o.ring : FULL_DEFAULT_RING)) {
+        rc = fail("--full: file names for host '%s' too long", host);
+        goto out;
+    }
     if ((rc = load_validate(&o, &vs)))
         goto out;
+    int measured = !o.ndata;
     if (!o.ndata) {
         if ((rc = measure(&o, host, bench_path, sizeof bench_path)))
             goto out;
         o.data[o.ndata++] = bench_path;
+    }
+    if (o.full) {   /* fit on all but the 6-node ring, validate on it */
+        for (int k = 1; k < FULL_NETS; k++)
+            if (k != FULL_HELD_OUT)
+                o.data[o.ndata++] = o.plan.path[k];
+        o.validate[o.nvalidate++] = o.plan.path[FULL_HELD_OUT];
+        if (!o.validation_out)
+            o.validation_out = o.plan.validation;
+        if ((rc = load_validate(&o, &vs)))
+            goto out;
     }
     if ((rc = load_files(o.data, o.ndata, o.stat, &ps)))
         goto out;
@@ -862,6 +986,7 @@ int main(int argc, char **argv)
         rc = fail("out of memory");
         goto out;
     }
+    relative_weights(&ps);
     o.fit.fixed[MODEL_P_LP] = 1;   /* lp: --lp, --cable-length or 1 m (SPEC.md §4) */
     rc = fit_run(ps.pts, ps.n, &o.fit, &res);
     if (rc == -1) {
@@ -881,7 +1006,7 @@ int main(int argc, char **argv)
         printf("\nnote: negative within 2 standard errors of zero, held at 0 and the rest"
                " refitted (a time or a slope cannot be negative): %s\n", res.clamped);
     if (res.falling[0])
-        printf("\nwarning: o(m) falls with the message size in this data, more than 2 standard"
+        printf("\nwarning: o(m) (or lb, the relays' cost) falls with the message size in this data, more than 2 standard"
                " errors below 0: %s; held at 0 and the rest refitted (see the residuals; small"
                " messages often take another code path)\n", res.falling);
     if (res.infeasible) {
@@ -892,14 +1017,21 @@ int main(int argc, char **argv)
         goto out;
     }
     if (o.nvalidate)
-        rc = validate(&vs, &res.params);
+        rc = validate(&o, &vs, &res.params);
     if (!rc && o.logp)
         rc = with_logp(&o, &res.params);
-    snprintf(params_path, sizeof params_path, "data/params/%s-%s.params", host, o.backend);
+    snprintf(params_path, sizeof params_path, "data/params/%s-%s%s.params", host, o.backend,
+             o.full ? "-full" : "");
     if (!rc && (rc = write_params(&o, &res, host, o.out_params ? o.out_params : params_path)) == 0)
         printf("\nwrote %s (data: %s%s)\nuse it:  scimodel --params %s --dims 1..4 --nodes 1000\n",
                o.out_params ? o.out_params : params_path, o.data[0], o.ndata > 1 ? ", ..." : "",
                o.out_params ? o.out_params : params_path);
+    if (!rc && o.full)
+        printf("held-out table: %s (plots/validation.gp draws it)\n", o.validation_out);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!rc && measured)
+        printf("calibrate: measured and fitted in %.1f s\n",
+               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
     fit_result_free(&res);
 out:
     free(ps.pts);

@@ -15,12 +15,12 @@
 #define FIT_RANK_TOL 1e-9
 /* A parameter with a null-vector component above this is undetermined. */
 #define FIT_NULL_COMPONENT 1e-6
-#define NET 3   /* network parameters lp, lf, ls */
+#define NET 4   /* network parameters lp, lf, ls, lb */
 /* Rounds of the alternation between breakpoints and network parameters
  * (fit_run): in every case seen the breakpoints repeat after one or two. */
 #define FIT_SEGMENT_ROUNDS 8
 
-static const model_param_id net_id[NET] = {MODEL_P_LP, MODEL_P_LF, MODEL_P_LS};
+static const model_param_id net_id[NET] = {MODEL_P_LP, MODEL_P_LF, MODEL_P_LS, MODEL_P_LB};
 
 void fit_options_default(fit_options *opt)
 {
@@ -31,6 +31,12 @@ void fit_options_default(fit_options *opt)
     opt->max_segments = MODEL_MAX_OSEG;
     opt->fixed[MODEL_P_LP] = 1;
     opt->fixed_value[MODEL_P_LP] = fit_lp_from_cable(FIT_DEFAULT_CABLE_M);
+    /* The thesis's model is cut-through (lb = 0, as every preset); a caller
+     * that fits store-and-forward relays (calibrate) frees it.  On the
+     * thesis's own data a free lb costs the other parameters precision:
+     * with 1% noise o1's standard error grows from 0.048 to 0.076 ns/B. */
+    opt->fixed[MODEL_P_LB] = 1;
+    opt->fixed_value[MODEL_P_LB] = 0;
 }
 
 double fit_lp_from_cable(double metres)
@@ -38,14 +44,17 @@ double fit_lp_from_cable(double metres)
     return metres / (FIT_SPEED_OF_LIGHT_M_PER_S * FIT_CABLE_VELOCITY_FACTOR) * 1e9;
 }
 
+/* The design-matrix column of network parameter k: Hm, Fm, Sm, and for lb
+ * (SPEC.md §6) the relays' bytes (Fm + Sm) m. */
 static double net_x(const fit_point *pt, int k)
 {
-    return k == 0 ? pt->hm : k == 1 ? pt->fm : pt->sm;
+    return k == 0 ? pt->hm : k == 1 ? pt->fm : k == 2 ? pt->sm
+                                              : (pt->fm + pt->sm) * pt->size_bytes;
 }
 
 static double net_value(const model_params *p, int k)
 {
-    return k == 0 ? p->lp_ns : k == 1 ? p->lf_ns : p->ls_ns;
+    return k == 0 ? p->lp_ns : k == 1 ? p->lf_ns : k == 2 ? p->ls_ns : p->lb_ns_per_byte;
 }
 
 double fit_predict_ns(const model_params *p, const fit_point *pt)
@@ -107,7 +116,7 @@ static int null_columns(const fit_point *pts, size_t n, double mref, const int *
 static int decide_network(const fit_point *pts, size_t n, const fit_options *opt, int *free_net,
                           fit_result *res)
 {
-    int all[NET] = {1, 1, 1}, und[2 + NET], p, rc;
+    int all[NET] = {1, 1, 1, 1}, und[2 + NET], p, rc;
     /* diagnostic: with every network parameter free, are lp and lf apart? */
     if ((rc = null_columns(pts, n, opt->mref_bytes, all, und, &p)))
         return rc;
@@ -116,6 +125,14 @@ static int decide_network(const fit_point *pts, size_t n, const fit_options *opt
         free_net[k] = !opt->fixed[net_id[k]];
     if ((rc = null_columns(pts, n, opt->mref_bytes, free_net, und, &p)))
         return rc;
+    /* lb first (SPEC.md §6: undetermined means 0, cut-through): one
+     * multi-hop size makes its column (Fm + Sm) m a multiple of the relays'
+     * counts, and lf, ls are measurable once lb is taken as 0. */
+    if (free_net[NET - 1] && und[p - 1]) {
+        free_net[NET - 1] = 0;
+        if ((rc = null_columns(pts, n, opt->mref_bytes, free_net, und, &p)))
+            return rc;
+    }
     for (int k = 0, j = 2; k < NET; k++) {
         if (!free_net[k])
             continue;
@@ -132,6 +149,12 @@ typedef struct design {
     double from[MODEL_MAX_OSEG];     /* segment i starts at from[i] bytes */
     int free_net[NET];
     double net_fixed[NET];           /* value used when not free */
+    /* lb piecewise on o(m)'s segments (SPEC.md §6): the relays pay what
+     * the sender and receiver pay, copies, so their cost per byte changes
+     * where o(m)'s does.  Columns, when free: segment 0's slope (through
+     * 0: its intercept is lf), then each further segment's intercept and
+     * slope -- 2 segments - 1 of them (lb_cols). */
+    int lb_pieces;
     /* Active set of the non-negativity bounds (see hold_negative): a column
      * whose estimate came out negative is held at 0 and the rest refitted,
      * so the other parameters absorb it.  Zeroing it after
@@ -164,10 +187,18 @@ static int o_cols_before(const design *d, int j)
     return pos;
 }
 
+/* Columns of network parameter k when free (lb piecewise: several). */
+static int net_cols(const design *d, int k)
+{
+    return k == NET - 1 && d->lb_pieces ? 2 * d->segments - 1 : 1;
+}
+
 static int design_cols(const design *d)
 {
-    return o_cols_before(d, 2 * d->segments) + d->free_net[0] + d->free_net[1] +
-           d->free_net[2];
+    int cols = o_cols_before(d, 2 * d->segments);
+    for (int k = 0; k < NET; k++)
+        cols += d->free_net[k] * net_cols(d, k);
+    return cols;
 }
 
 /* Position in the solution vector of o column j, or -1 when held at 0. */
@@ -206,11 +237,42 @@ static void fill_row(const design *d, const fit_point *pt, double mref, gsl_matr
                                             : 0.0);
     *y_fixed = 0;
     for (int k = 0; k < NET; k++) {
-        if (d->free_net[k])
+        if (d->free_net[k] && k == NET - 1 && d->lb_pieces) {
+            double relays = pt->fm + pt->sm;   /* the lb block, see design */
+            for (int j = 0; j < 2 * d->segments - 1; j++) {
+                int seg = (j + 1) / 2;
+                double x = seg != s ? 0 : j == 0 ? relays * pt->size_bytes
+                                      : j % 2  ? relays
+                                               : relays * (pt->size_bytes - d->from[seg]);
+                gsl_matrix_set(X, i, (size_t)col++, x);
+            }
+        } else if (d->free_net[k]) {
             gsl_matrix_set(X, i, (size_t)col++, net_x(pt, k));
-        else
+        } else {
             *y_fixed += net_x(pt, k) * d->net_fixed[k];
+        }
     }
+}
+
+/* Piecewise lb is determined where every segment has relays (multi-hop
+ * points) at two or more sizes. */
+static int lb_pieces_ok(const design *d, const fit_point *pts, size_t n)
+{
+    for (int s = 0; s < d->segments; s++) {
+        double first = NAN;
+        int two = 0;
+        for (size_t i = 0; i < n && !two; i++) {
+            if (pts[i].fm + pts[i].sm <= 0 || segment_of(d, pts[i].size_bytes) != s)
+                continue;
+            if (isnan(first))
+                first = pts[i].size_bytes;
+            else
+                two = pts[i].size_bytes != first;
+        }
+        if (!two)
+            return 0;
+    }
+    return 1;
 }
 
 typedef struct solved {
@@ -469,31 +531,38 @@ typedef struct search {
     double best_bic;
 } search;
 
-/* Fits d jointly and keeps it when its BIC is the best so far.  With free
- * network parameters, which the segments share, a multi-segment d must also
- * have no o slope or intercept significantly negative in the joint fit
- * (fit_segments judged each segment alone); with none free, the joint
- * fit's segments are fit_segments' own lines and its rule stands alone.
- * net_out (may be NULL) gets lp, lf, ls as fitted or fixed.  Returns 0
- * when solved. */
-static int evaluate(search *s, const design *d, double *net_out)
+/* Fits d jointly and keeps it when its BIC is the best so far; with lb
+ * free and several segments, also with lb piecewise on them (the relays
+ * pay copies, as o(m) does, so their cost per byte changes where o(m)'s
+ * does).  With free network parameters, which the segments share, a
+ * multi-segment d must also have no o slope or intercept significantly
+ * negative in the joint fit (fit_segments judged each segment alone); with
+ * none free, the joint fit's segments are fit_segments' own lines and its
+ * rule stands alone.  net_out (may be NULL) gets lp, lf, ls, lb as fitted
+ * (single lb) or fixed.  Returns 0 when solved. */
+static int evaluate(search *s, const design *d0, double *net_out)
 {
-    solved sol = {NULL, NULL, 0};
-    int dof = (int)s->n - design_cols(d);
-    int shared = d->free_net[0] || d->free_net[1] || d->free_net[2];
-    int rc = solve(d, s->pts, s->n, s->opt->mref_bytes, 0, &sol);
-    if (rc == 0 && (d->segments == 1 || !shared || segments_feasible(d, &sol, dof))) {
-        /* a breakpoint chosen by search is a parameter too */
-        double b = bic(sol.chi2, s->n, design_cols(d) + d->segments - 1);
-        if (b < s->best_bic) {
-            s->best_bic = b;
-            s->best = *d;
+    design d = *d0;
+    int shared = d.free_net[0] || d.free_net[1] || d.free_net[2] || d.free_net[3];
+    int pieces_max = d.free_net[NET - 1] && d.segments > 1 && lb_pieces_ok(&d, s->pts, s->n);
+    int rc = 0;
+    for (d.lb_pieces = pieces_max; d.lb_pieces >= 0; d.lb_pieces--) {
+        solved sol = {NULL, NULL, 0};
+        int dof = (int)s->n - design_cols(&d);
+        rc = solve(&d, s->pts, s->n, s->opt->mref_bytes, 0, &sol);
+        if (rc == 0 && (d.segments == 1 || !shared || segments_feasible(&d, &sol, dof))) {
+            /* a breakpoint chosen by search is a parameter too */
+            double b = bic(sol.chi2, s->n, design_cols(&d) + d.segments - 1);
+            if (b < s->best_bic) {
+                s->best_bic = b;
+                s->best = d;
+            }
         }
+        for (int k = 0; rc == 0 && !d.lb_pieces && net_out && k < NET; k++)
+            net_out[k] = d.free_net[k] ? gsl_vector_get(sol.c, (size_t)net_pos(&d, k))
+                                       : d.net_fixed[k];
+        solved_free(&sol);
     }
-    for (int k = 0; rc == 0 && net_out && k < NET; k++)
-        net_out[k] = d->free_net[k] ? gsl_vector_get(sol.c, (size_t)net_pos(d, k))
-                                    : d->net_fixed[k];
-    solved_free(&sol);
     return rc;
 }
 
@@ -522,7 +591,7 @@ static void o_targets(const fit_point *pts, size_t n, const double *net, fit_seg
 static int search_segments(search *s, const design *base, const double *net1)
 {
     int K = s->opt->max_segments, free_any = base->free_net[0] || base->free_net[1] ||
-                                             base->free_net[2];
+                                             base->free_net[2] || base->free_net[3];
     fit_seg_point *q = malloc(s->n * sizeof *q);
     fit_segmentation seg[MODEL_MAX_OSEG];
     int rc = q ? 0 : -2;
@@ -612,9 +681,10 @@ static void clamp_one(fit_result *res, const char *name, double *v, double err)
 static void clamp_negatives(fit_result *res)
 {
     model_params *p = &res->params;
-    double *v[MODEL_P_COUNT] = {&p->o0_ns, &p->o1_ns_per_byte, &p->lp_ns, &p->lf_ns, &p->ls_ns};
-    for (int k = 0; k < MODEL_P_COUNT; k++)
-        if (res->measured[k])
+    double *v[MODEL_P_ALL] = {&p->o0_ns, &p->o1_ns_per_byte, &p->lp_ns, &p->lf_ns, &p->ls_ns,
+                                &p->lb_ns_per_byte};
+    for (int k = 0; k < MODEL_P_ALL; k++)
+        if (res->measured[k] && !(k == MODEL_P_LB && p->lb_segments))   /* pieces: as o's */
             clamp_one(res, model_param_key[k], v[k], p->err[k]);
     for (int i = 0; i < p->o_segments; i++) {
         char name[40];
@@ -624,6 +694,16 @@ static void clamp_negatives(fit_result *res)
         snprintf(name, sizeof name, "o_seg%d_ns", i + 1);
         clamp_one(res, name, &p->oseg[i].ns, fabs(p->oseg[i].ns));
     }
+    /* the relay's cost per segment likewise: what a params file may hold */
+    for (int i = 0; i < p->lb_segments; i++) {
+        char name[40];
+        snprintf(name, sizeof name, "lb_seg%d_ns_per_byte", i + 1);
+        clamp_one(res, name, &p->lbseg[i].ns_per_byte, fabs(p->lbseg[i].ns_per_byte));
+        snprintf(name, sizeof name, "lb_seg%d_ns", i + 1);
+        clamp_one(res, name, &p->lbseg[i].ns, fabs(p->lbseg[i].ns));
+    }
+    if (p->lb_segments && p->lb_ns_per_byte < 0)
+        p->lb_ns_per_byte = 0;   /* the reported slope is one of the segments' */
 }
 
 static void fill_result(const design *d, const solved *sol, const fit_point *pts, size_t n,
@@ -633,7 +713,7 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
     double mref = opt->mref_bytes;
     int dof = (int)n - design_cols(d);
     double scale = dof > 0 && sol->chi2 / dof > 1 ? sol->chi2 / dof : 1;
-    double *net[NET] = {&p->lp_ns, &p->lf_ns, &p->ls_ns};
+    double *net[NET] = {&p->lp_ns, &p->lf_ns, &p->ls_ns, &p->lb_ns_per_byte};
 
     memset(p, 0, sizeof *p);
     model_params_clear_optional(p);
@@ -647,7 +727,11 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
             p->err[id] = pos >= 0 ? sqrt(scale * sol_cov(sol, pos, pos)) : d->net_held_err[k];
             res->measured[id] = 1;
             set_source(res, id, "measured");
-            if (d->net_held[k])
+            if (d->net_held[k] &&
+                d->net_held_value[k] + FIT_CLAMP_SIGMAS * d->net_held_err[k] < 0)
+                note_held(res->falling, sizeof res->falling, model_param_key[id],
+                          d->net_held_value[k], d->net_held_err[k]);
+            else if (d->net_held[k])
                 note_clamped(res, model_param_key[id], d->net_held_value[k], d->net_held_err[k]);
         } else {
             *net[k] = d->net_fixed[k];
@@ -655,6 +739,20 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
             snprintf(src, sizeof src, "preset %s", opt->preset_name);
             set_source(res, id, opt->fixed[id] ? "fixed" : src);
         }
+    }
+    if (d->free_net[NET - 1] && d->lb_pieces) {
+        /* lb per segment (see design); lb_ns_per_byte: the slope of the
+         * segment that holds mref, for the one-line reports */
+        int base = net_pos(d, NET - 1), sm = segment_of(d, mref);
+        p->lb_segments = d->segments;
+        for (int i = 0; i < d->segments; i++) {
+            double slope = sol_coef(sol, base + (i ? 2 * i : 0));
+            double at = i ? sol_coef(sol, base + 2 * i - 1) : slope * d->from[0];
+            p->lbseg[i] = (model_oseg){d->from[i], at, slope};
+        }
+        int ps = base + (sm ? 2 * sm : 0);
+        p->lb_ns_per_byte = sol_coef(sol, ps);
+        p->err[MODEL_P_LB] = sqrt(scale * sol_cov(sol, ps, ps));
     }
     /* o(m): segments; o0/o1 from the segment that holds mref */
     int s = segment_of(d, mref), ia = o_pos(d, 2 * s), ib = o_pos(d, 2 * s + 1);
@@ -737,7 +835,13 @@ static int hold_negative(design *d, const solved *sol, size_t n)
     for (int k = 0; k < NET; k++) {
         int pos = net_pos(d, k);
         double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
-        if (pos >= 0 && v < 0 && v + FIT_CLAMP_SIGMAS * e >= 0 && v / e < worst)
+        if (k == NET - 1 && d->lb_pieces)
+            continue;   /* segments, as o(m)'s: their sum is what must be >= 0 */
+        /* lb as o(m)'s slopes: a relay that seems to get cheaper with m is
+         * held at 0 even when significantly so (a change of the machine's
+         * speed during the run did that once: -0.077 +- 0.035 ns/B) */
+        int hold = v + FIT_CLAMP_SIGMAS * e >= 0 || k == NET - 1;
+        if (pos >= 0 && v < 0 && hold && v / e < worst)
             worst = v / e, worst_j = -1, worst_k = k;
     }
     if (worst_j >= 0) {
@@ -782,20 +886,47 @@ int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *
     for (int k = 0; k < NET; k++)
         d.net_fixed[k] = opt->fixed[net_id[k]] ? opt->fixed_value[net_id[k]]
                                                : net_value(&opt->preset, k);
-    d.segments = 1;   /* the thesis's single line */
-    d.from[0] = sizes[0];
-    if (rc == 0 && evaluate(&s, &d, net1) == 0 && opt->max_segments > 1 &&
-        nsizes >= 2 * FIT_MIN_SIZES_PER_SEGMENT)
-        rc = search_segments(&s, &d, net1);
+    /* lb, where the data determine it, is kept only if BIC prefers it, as
+     * o(m)'s segments are: on messages of a few bytes (m lb far below the
+     * noise) a free lb only trades precision of lf for nothing -- the
+     * thesis's Fig. 13 check (1..16 B) scattered from 1.5% to 34% with it. */
+    int lb_free = d.free_net[NET - 1];
+    for (int with_lb = lb_free; rc == 0 && with_lb >= 0; with_lb--) {
+        d.free_net[NET - 1] = with_lb;
+        d.segments = 1;   /* the thesis's single line */
+        d.from[0] = sizes[0];
+        if (evaluate(&s, &d, net1) == 0 && opt->max_segments > 1 &&
+            nsizes >= 2 * FIT_MIN_SIZES_PER_SEGMENT)
+            rc = search_segments(&s, &d, net1);
+    }
     solved sol = {NULL, NULL, 0};
     if (rc == 0 && isinf(s.best_bic))
         rc = -1;
+    if (rc == 0 && lb_free && !s.best.free_net[NET - 1]) {
+        /* what a free lb would have been, for the report */
+        design e = s.best;
+        e.free_net[NET - 1] = 1;
+        if (solve(&e, pts, n, opt->mref_bytes, 0, &sol) == 0) {
+            int pos = net_pos(&e, NET - 1);
+            res->lb_dropped = 1;
+            res->lb_free_value = gsl_vector_get(sol.c, (size_t)pos);
+            res->lb_free_err = coef_err(&sol, (size_t)pos, (int)n - design_cols(&e));
+        }
+        solved_free(&sol);
+        s.best.net_fixed[NET - 1] = 0;   /* cut-through */
+    }
     while (rc == 0 && (rc = solve(&s.best, pts, n, opt->mref_bytes, opt->robust, &sol)) == 0 &&
            hold_negative(&s.best, &sol, n))
         solved_free(&sol);
     if (rc == 0) {
         res->bic = s.best_bic;
         fill_result(&s.best, &sol, pts, n, opt, res);
+    }
+    if (rc == 0 && res->lb_dropped) {
+        /* measured: the data say 0 within this error */
+        res->measured[MODEL_P_LB] = 1;
+        res->params.err[MODEL_P_LB] = res->lb_free_err;
+        set_source(res, MODEL_P_LB, "measured");
     }
     solved_free(&sol);
     gsl_set_error_handler(old);

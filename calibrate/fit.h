@@ -1,6 +1,6 @@
 /* fit: the calibration fitter (SPEC.md §4).  Each measured ping-pong point
- * is one equation of a linear model in (o(m), lp, lf, ls):
- *     y = 2 o(m) + Hm lp + Fm lf + Sm ls,
+ * is one equation of a linear model in (o(m), lp, lf, ls, lb):
+ *     y = 2 o(m) + Hm lp + Fm lf + Sm ls + (Fm + Sm) m lb,
  * Hm, Fm, Sm the means of request and response counts, o(m) piecewise
  * linear in m (one segment = the thesis's o0 + o1 (m - mref)).  Weighted
  * least squares with GSL, identifiability from the SVD of the design
@@ -31,9 +31,12 @@ typedef struct fit_point {
 
 typedef struct fit_options {
     /* Parameters held fixed (not fitted), by model_param_id; value in
-     * fixed_value.  MODEL_P_O0/O1 cannot be fixed (o(m) is always fitted). */
-    int fixed[MODEL_P_COUNT];
-    double fixed_value[MODEL_P_COUNT];
+     * fixed_value.  MODEL_P_O0/O1 cannot be fixed (o(m) is always fitted).
+     * fit_options_default fixes lp (the cable) and lb = 0 (cut-through,
+     * the thesis's model); clear fixed[MODEL_P_LB] to fit the relays'
+     * per-byte cost (SPEC.md §6). */
+    int fixed[MODEL_P_ALL];
+    double fixed_value[MODEL_P_ALL];
     model_params preset;     /* fills what the data cannot determine */
     char preset_name[32];
     double mref_bytes;       /* 64 */
@@ -43,7 +46,7 @@ typedef struct fit_options {
 
 typedef struct fit_result {
     model_params params;             /* values, err, source, segments, fit_r2/chi2 */
-    int measured[MODEL_P_COUNT];     /* 1 where the data determined the value */
+    int measured[MODEL_P_ALL];     /* 1 where the data determined the value */
     int lp_lf_collinear;             /* the data alone cannot separate lp and lf */
     int segments;
     double chi2, chi2_dof, r2;
@@ -55,10 +58,16 @@ typedef struct fit_result {
      * negative lp, lf or ls (or o0 of a segmented o(m)) sets `infeasible`
      * (the model does not describe the data). */
     char clamped[256];
-    /* o(m) intercepts or slopes significantly below zero (o(m) falls with
-     * m in the data): held at 0 all the same, named here for a warning. */
+    /* o(m) intercepts or slopes, or lb, significantly below zero (o(m) or
+     * the relays' cost falls with m in the data): held at 0 all the same,
+     * named here for a warning. */
     char falling[256];
     int infeasible;
+    /* lb was determined by the data but BIC preferred cut-through (lb = 0):
+     * measured as 0, with the error of a free fit; lb_free_value is what
+     * the free fit gave. */
+    int lb_dropped;
+    double lb_free_value, lb_free_err;
     char infeasible_what[128];
     double *residual_ns;             /* y - prediction, n entries (malloc'ed) */
     double *predicted_ns;

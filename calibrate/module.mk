@@ -2,8 +2,9 @@
 LIB_SRCS += calibrate/fit.c
 TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
-calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c bench/signals.c
+calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c calibrate/full.c bench/signals.c
 TESTS    += tests/test_calibrate.c
+TESTS    += tests/test_full.c
 
 # make bench: calibrate's bounded-time figures (issue 14: 10^4 sizes, 10^6 rows)
 BENCH_TARGETS += bench-calibrate

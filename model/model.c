@@ -8,8 +8,12 @@
 double model_route_ns(const model_params *p, double size_bytes, double links,
                       double forwards, double switches)
 {
+    /* SPEC.md §6: each of the F + S relays stores the m bytes and sends
+     * them on.  With lb = 0 the term is +0.0 exactly: cut-through figures
+     * are bit for bit what they were. */
     return 2 * model_overhead_ns(p, size_bytes) + links * p->lp_ns +
-           forwards * p->lf_ns + switches * p->ls_ns;
+           forwards * p->lf_ns + switches * p->ls_ns +
+           (forwards + switches) * model_relay_bytes_ns(p, size_bytes);
 }
 
 static double counts_ns(const model_params *p, double size_bytes, const topo_counts *c)

@@ -24,8 +24,10 @@ typedef struct model_avg_counts {
 
 /* Latency of one route with H links, F forwards and S switches (real
  * numbers: calibrate passes request/response means) for an m-byte message:
- * 2 o(m) + H lp + F lf + S ls (thesis eqs. 1-9).  Every latency scimodel
- * prints goes through this function (or model_point_to_point). */
+ * 2 o(m) + H lp + F lf + S ls (thesis eqs. 1-9) + (F + S) m lb (SPEC.md §6,
+ * store and forward; 0 for cut-through).  Every latency scimodel prints
+ * goes through this function (or model_point_to_point): point to point,
+ * averages, continuous forms, crossovers. */
 double model_route_ns(const model_params *p, double size_bytes, double links,
                       double forwards, double switches);
 

@@ -14,9 +14,10 @@
 #include "topo/atomicfile.h"
 #include "topo/parse.h"
 
-const char *const model_param_key[MODEL_P_COUNT] = {
+const char *const model_param_key[MODEL_P_ALL] = {
     [MODEL_P_O0] = "o0_ns", [MODEL_P_O1] = "o1_ns_per_byte",
     [MODEL_P_LP] = "lp_ns", [MODEL_P_LF] = "lf_ns", [MODEL_P_LS] = "ls_ns",
+    [MODEL_P_LB] = "lb_ns_per_byte",
 };
 
 const char *const model_logp_key[MODEL_LOGP_COUNT] = {"os", "or", "g"};
@@ -34,7 +35,8 @@ static const struct preset {
 void model_params_clear_optional(model_params *p)
 {
     p->o_segments = 0;
-    for (int i = 0; i < MODEL_P_COUNT; i++) {
+    p->lb_segments = 0;
+    for (int i = 0; i < MODEL_P_ALL; i++) {
         p->err[i] = NAN;
         p->source[i][0] = '\0';
     }
@@ -63,6 +65,23 @@ int model_params_preset(const char *name, model_params *p)
         return 0;
     }
     return -1;
+}
+
+/* Segment i of segs holding size_bytes (sizes below the first: the first). */
+static const model_oseg *segment_at(const model_oseg *segs, int n, double size_bytes)
+{
+    int i = 0;
+    while (i + 1 < n && size_bytes >= segs[i + 1].from_bytes)
+        i++;
+    return &segs[i];
+}
+
+double model_relay_bytes_ns(const model_params *p, double size_bytes)
+{
+    if (p->lb_segments <= 0)
+        return size_bytes * p->lb_ns_per_byte;
+    const model_oseg *s = segment_at(p->lbseg, p->lb_segments, size_bytes);
+    return s->ns + s->ns_per_byte * (size_bytes - s->from_bytes);
 }
 
 double model_overhead_ns(const model_params *p, double size_bytes)
@@ -106,12 +125,12 @@ typedef struct key_slot {
 
 /* LogP: L_ns, and per quantity <q>_segments and 3 keys a segment */
 #define LOGP_SLOTS (1 + MODEL_LOGP_COUNT * (1 + 3 * MODEL_MAX_OSEG))
-#define MAX_SLOTS (7 + 2 * MODEL_P_COUNT + 1 + 3 * MODEL_MAX_OSEG + 2 + 2 + LOGP_SLOTS)
+#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 2 * (1 + 3 * MODEL_MAX_OSEG) + 2 + 2 + LOGP_SLOTS)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
     int count;
-    double o_segments;
+    double o_segments, lb_segments;
     char links[8];         /* `links = "uni" | "bi"` (SPEC.md §7) */
     double logp_segments[MODEL_LOGP_COUNT];
 } reader;
@@ -159,7 +178,8 @@ static void build_slots(reader *r, model_params *p)
     add_slot(r, "lp_ns", &p->lp_ns, NULL, 0, 1);
     add_slot(r, "lf_ns", &p->lf_ns, NULL, 0, 1);
     add_slot(r, "ls_ns", &p->ls_ns, NULL, 0, 1);
-    for (int i = 0; i < MODEL_P_COUNT; i++) {
+    add_slot(r, "lb_ns_per_byte", &p->lb_ns_per_byte, NULL, 0, 0);   /* SPEC.md §6 */
+    for (int i = 0; i < MODEL_P_ALL; i++) {
         snprintf(name, sizeof name, "%s_err", model_param_key[i]);
         add_slot(r, name, &p->err[i], NULL, 0, 0);
         snprintf(name, sizeof name, "%s_source", model_param_key[i]);
@@ -175,6 +195,15 @@ static void build_slots(reader *r, model_params *p)
         add_slot(r, name, &p->oseg[i].ns, NULL, 0, 0);
         snprintf(name, sizeof name, "o_seg%d_ns_per_byte", i + 1);
         add_slot(r, name, &p->oseg[i].ns_per_byte, NULL, 0, 0);
+    }
+    add_slot(r, "lb_segments", &r->lb_segments, NULL, 0, 0);
+    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
+        snprintf(name, sizeof name, "lb_seg%d_from_bytes", i + 1);
+        add_slot(r, name, &p->lbseg[i].from_bytes, NULL, 0, 0);
+        snprintf(name, sizeof name, "lb_seg%d_ns", i + 1);
+        add_slot(r, name, &p->lbseg[i].ns, NULL, 0, 0);
+        snprintf(name, sizeof name, "lb_seg%d_ns_per_byte", i + 1);
+        add_slot(r, name, &p->lbseg[i].ns_per_byte, NULL, 0, 0);
     }
     add_slot(r, "links", NULL, r->links, sizeof r->links, 0);
     add_slot(r, "link_bw_bytes_per_ns", &p->link_bw_bytes_per_ns, NULL, 0, 0);
@@ -371,6 +400,32 @@ static int finish_logp(reader *r, model_params *p, long lines, model_params_erro
     return 0;
 }
 
+/* The segment keys <prefix>_segments, <prefix>_seg<i>_{from_bytes,ns,
+ * ns_per_byte}: all present, 1..4 segments, increasing starts. */
+static int finish_segments(reader *r, const char *prefix, double k, int *count,
+                           const model_oseg *seg, long lines, model_params_error *err)
+{
+    char name[40];
+    snprintf(name, sizeof name, "%s_segments", prefix);
+    if (!find_slot(r, name)->seen)
+        return 0;
+    if (k != floor(k) || k < 1 || k > MODEL_MAX_OSEG)
+        return fail(err, lines, "%s must be 1..4", name);
+    *count = (int)k;
+    for (int i = 0; i < *count; i++) {
+        static const char *const part[] = {"from_bytes", "ns", "ns_per_byte"};
+        for (int j = 0; j < 3; j++) {
+            snprintf(name, sizeof name, "%s_seg%d_%s", prefix, i + 1, part[j]);
+            if (!find_slot(r, name)->seen)
+                return fail(err, lines, "missing key '%s' (segments)", name);
+        }
+        if (i && seg[i].from_bytes <= seg[i - 1].from_bytes)
+            return fail(err, lines, "%s_from_bytes not increasing",
+                        (snprintf(name, sizeof name, "%s_seg%d", prefix, i + 1), name));
+    }
+    return 0;
+}
+
 /* Cross-key checks once the whole file is read. */
 static int finish(reader *r, model_params *p, long lines, model_params_error *err)
 {
@@ -382,25 +437,9 @@ static int finish(reader *r, model_params *p, long lines, model_params_error *er
     int rc = finish_logp(r, p, lines, err);
     if (rc)
         return rc;
-    if (!find_slot(r, "o_segments")->seen)
-        return 0;
-    double k = r->o_segments;
-    if (k != floor(k) || k < 1 || k > MODEL_MAX_OSEG)
-        return fail(err, lines, "o_segments must be 1..4%s", "");
-    p->o_segments = (int)k;
-    for (int i = 0; i < p->o_segments; i++) {
-        static const char *const part[] = {"from_bytes", "ns", "ns_per_byte"};
-        char name[40];
-        for (int j = 0; j < 3; j++) {
-            snprintf(name, sizeof name, "o_seg%d_%s", i + 1, part[j]);
-            if (!find_slot(r, name)->seen)
-                return fail(err, lines, "missing key '%s' (o_segments)", name);
-        }
-        if (i && p->oseg[i].from_bytes <= p->oseg[i - 1].from_bytes)
-            return fail(err, lines, "o_seg%s_from_bytes not increasing",
-                        (snprintf(name, sizeof name, "%d", i + 1), name));
-    }
-    return 0;
+    rc = finish_segments(r, "o", r->o_segments, &p->o_segments, p->oseg, lines, err);
+    return rc ? rc : finish_segments(r, "lb", r->lb_segments, &p->lb_segments, p->lbseg, lines,
+                                     err);
 }
 
 int model_params_read(const char *path, model_params *p, model_params_error *err)
@@ -481,19 +520,22 @@ static void write_logp(FILE *fp, const model_logp *l)
 int model_params_write(const char *path, const model_params *p, const char *comments)
 {
     atomic_file af;
-    const double value[MODEL_P_COUNT] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns,
-                                         p->lf_ns, p->ls_ns};
+    const double value[MODEL_P_ALL] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns,
+                                         p->lf_ns, p->ls_ns, p->lb_ns_per_byte};
     if (atomic_file_open(&af, path) != 0)
         return -1;
     FILE *fp = af.fp;
     fprintf(fp, "# scitorus params (SPEC.md §4); gnuplot: load \"<this file>\"\n");
     write_comments(fp, comments);
-    for (int i = 0; i < MODEL_P_COUNT; i++) {
+    for (int i = 0; i < MODEL_P_ALL; i++) {
+        /* lb is optional: a cut-through file nobody fitted stays as it was */
+        if (i == MODEL_P_LB && value[i] == 0 && !p->source[i][0] && isnan(p->err[i]))
+            continue;
         fprintf(fp, "%s = %.10g\n", model_param_key[i], value[i]);
         if (i == MODEL_P_O1)
             fprintf(fp, "mref_bytes = %.10g\n", p->mref_bytes);
     }
-    for (int i = 0; i < MODEL_P_COUNT; i++) {
+    for (int i = 0; i < MODEL_P_ALL; i++) {
         if (!isnan(p->err[i]))
             fprintf(fp, "%s_err = %.6g\n", model_param_key[i], p->err[i]);
         if (p->source[i][0])
@@ -506,6 +548,14 @@ int model_params_write(const char *path, const model_params *p, const char *comm
                         "o_seg%d_ns_per_byte = %.10g\n",
                     i + 1, p->oseg[i].from_bytes, i + 1, p->oseg[i].ns, i + 1,
                     p->oseg[i].ns_per_byte);
+    }
+    if (p->lb_segments > 0) {
+        fprintf(fp, "lb_segments = %d\n", p->lb_segments);
+        for (int i = 0; i < p->lb_segments; i++)
+            fprintf(fp, "lb_seg%d_from_bytes = %.10g\nlb_seg%d_ns = %.10g\n"
+                        "lb_seg%d_ns_per_byte = %.10g\n",
+                    i + 1, p->lbseg[i].from_bytes, i + 1, p->lbseg[i].ns, i + 1,
+                    p->lbseg[i].ns_per_byte);
     }
     if (p->links != TOPO_LINKS_UNI)
         fprintf(fp, "links = \"%s\"\n", topo_links_name(p->links));

@@ -15,7 +15,11 @@ typedef enum model_param_id {
     MODEL_P_LP,       /* lp_ns: propagation per link */
     MODEL_P_LF,       /* lf_ns: forwarding through a node */
     MODEL_P_LS,       /* ls_ns: switching dimension */
-    MODEL_P_COUNT
+    MODEL_P_COUNT,    /* the thesis's five, SPEC.md §4's unknowns */
+    /* lb_ns_per_byte: per byte at every relay (SPEC.md §6; optional key,
+     * default 0 = cut-through, the thesis's model) */
+    MODEL_P_LB = MODEL_P_COUNT,
+    MODEL_P_ALL       /* every parameter: the arrays below are this long */
 } model_param_id;
 
 /* At most 4 segments (issue 4: segments chosen by BIC, at most 4). */
@@ -43,6 +47,9 @@ typedef struct model_logp {
 
 typedef struct model_params {
     double o0_ns, o1_ns_per_byte, mref_bytes, lp_ns, lf_ns, ls_ns;
+    /* Store and forward (SPEC.md §6): every intermediate node (F + S of
+     * them) pays m lb again; 0 for SCI's cut-through and every preset. */
+    double lb_ns_per_byte;
 
     /* Piecewise o(m); o_segments == 0 means the single line o0/o1/mref.
      * Segments are sorted by from_bytes; segment i covers
@@ -50,11 +57,17 @@ typedef struct model_params {
     int o_segments;
     model_oseg oseg[MODEL_MAX_OSEG];
 
+    /* Piecewise relay cost (SPEC.md §6, "lb may be piecewise"): each relay
+     * pays g(m) = lbseg[i].ns + lbseg[i].ns_per_byte (m - lbseg[i].from_bytes)
+     * on segment i instead of m lb; lb_segments == 0 means m lb. */
+    int lb_segments;
+    model_oseg lbseg[MODEL_MAX_OSEG];
+
     /* Optional, written by calibrate: standard errors (NaN = unknown) and
      * where each value came from ("measured", "fixed", "preset current";
      * empty = not stated), indexed by model_param_id. */
-    double err[MODEL_P_COUNT];
-    char source[MODEL_P_COUNT][40];
+    double err[MODEL_P_ALL];
+    char source[MODEL_P_ALL][40];
     double fit_r2, fit_chi2_dof;   /* NaN when not fitted */
 
     /* Kind of links (SPEC.md §7, key `links = "uni" | "bi"`, default uni:
@@ -72,8 +85,9 @@ typedef struct model_params {
 /* Default link bandwidth: IEEE 1596 SCI, 1 GB/s = 1 byte/ns (SPEC.md §9). */
 #define MODEL_DEFAULT_LINK_BW_BYTES_PER_NS 1.0
 
-/* Key names of the six required keys, by model_param_id, plus "mref_bytes". */
-extern const char *const model_param_key[MODEL_P_COUNT];
+/* Key names by model_param_id (the six required keys are these but
+ * lb_ns_per_byte, plus "mref_bytes"). */
+extern const char *const model_param_key[MODEL_P_ALL];
 
 /* Fills *p with preset "current" or "enhanced" (thesis Table 1, §6.2).
  * Returns 0, or -1 for an unknown name. */
@@ -91,6 +105,10 @@ double model_overhead_ns(const model_params *p, double size_bytes);
 /* os(m), or(m) or g(m) in ns from p->logp (which present). */
 double model_logp_ns(const model_params *p, model_logp_q q, double size_bytes);
 
+/* What one relay (forward or switch) pays for an m-byte message beyond lf
+ * or ls (SPEC.md §6): the lb segments if any, else m lb. */
+double model_relay_bytes_ns(const model_params *p, double size_bytes);
+
 /* Why a params file was rejected. */
 typedef struct model_params_error {
     long line;          /* 1-based; 0 when not about a line (open/read) */
@@ -104,12 +122,14 @@ typedef struct model_params_error {
  * negative, NaN or infinite value, a value outside its physically
  * meaningful range (params.c, param_bounds), a NUL byte, malformed line, a
  * directory, `links` other than "uni" / "bi", a zero link_bw_bytes_per_ns.
+ * lb_ns_per_byte is optional (default 0).
  * Returns 0, -1 for a file that cannot be opened or read (err->sys_errno),
  * or -2 for a malformed file (err->line, err->msg). */
 int model_params_read(const char *path, model_params *p, model_params_error *err);
 
 /* Writes p to path atomically (temporary name + rename), gnuplot-loadable:
- * required keys, then every optional field that is set, with `comments`
+ * required keys, then every optional field that is set (lb_ns_per_byte
+ * when non-zero or stated by a source), with `comments`
  * (may be NULL; each line is prefixed with "# ") at the top.
  * Returns 0, or -1 with errno set (a previous file at path is untouched). */
 int model_params_write(const char *path, const model_params *p, const char *comments);

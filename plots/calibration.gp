@@ -18,8 +18,18 @@ segslope(i) = value(sprintf("o_seg%d_ns_per_byte", i))
 segof(m) = (nseg >= 4 && m >= segfrom(4)) ? 4 : (nseg >= 3 && m >= segfrom(3)) ? 3 : (nseg >= 2 && m >= segfrom(2)) ? 2 : 1
 o(m) = nseg > 0 ? segns(segof(m)) + segslope(segof(m)) * (m - segfrom(segof(m))) \
                 : o0_ns + o1_ns_per_byte * (m - mref_bytes)
-# SPEC.md §4: half a round trip = 2 o(m) + Hm lp + Fm lf + Sm ls
-model(m, h, rh, f, rf, s, rs) = 2*o(m) + (h+rh)/2.0*lp_ns + (f+rf)/2.0*lf_ns + (s+rs)/2.0*ls_ns
+# SPEC.md §6: each relay pays g(m), the lb segments if present, else m lb
+# (0, cut-through, when the file has no lb)
+lb = exists("lb_ns_per_byte") ? lb_ns_per_byte : 0
+nlbseg = exists("lb_segments") ? lb_segments : 0
+lbfrom(i) = value(sprintf("lb_seg%d_from_bytes", i))
+lbns(i) = value(sprintf("lb_seg%d_ns", i))
+lbslope(i) = value(sprintf("lb_seg%d_ns_per_byte", i))
+lbof(m) = (nlbseg >= 4 && m >= lbfrom(4)) ? 4 : (nlbseg >= 3 && m >= lbfrom(3)) ? 3 : (nlbseg >= 2 && m >= lbfrom(2)) ? 2 : 1
+relay(m) = nlbseg > 0 ? lbns(lbof(m)) + lbslope(lbof(m)) * (m - lbfrom(lbof(m))) : m * lb
+# SPEC.md §4 and §6: half a round trip = 2 o(m) + Hm lp + Fm lf + Sm ls + (Fm + Sm) g(m)
+model(m, h, rh, f, rf, s, rs) = 2*o(m) + (h+rh)/2.0*lp_ns + (f+rf)/2.0*lf_ns + (s+rs)/2.0*ls_ns \
+                                + (f+rf+s+rs)/2.0*relay(m)
 # columns: 1 pattern 2 src 3 dst 4 hops 5 fwd 6 sw 7 rhops 8 rfwd 9 rsw 10 size
 #          11 reps 12 samples 13 min 14 median 15 mean 16 sd 17 ci95 18 max 19 flag
 pp(x) = strcol(1) eq "pp" ? x : NaN

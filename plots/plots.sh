@@ -4,6 +4,7 @@
 #
 #   plots.sh OUTDIR SCIMODEL [PARAMS] [BENCH]
 #   LOGP="a.tsv b.tsv" plots.sh ...   LogP files for the logp figure
+#   VALIDATION=FILE plots.sh ...   also calibrate --full's held-out figure
 #
 # Fails (exit 1) if gnuplot fails or prints anything on stderr: a warning
 # usually means a figure that silently lost data.
@@ -98,6 +99,13 @@ if [ -n "${logp// /}" ]; then
     for term in png svg; do
         gp logp.gp "files='$logp'; out='$out/logp'; term='$term'"
         written+=("$out/logp.$term")
+    done
+fi
+if [ -n "${VALIDATION:-}" ]; then
+    name=$(basename "$VALIDATION" .tsv)
+    for term in png svg; do
+        gp validation.gp "data='$VALIDATION'; out='$out/$name'; term='$term'"
+        written+=("$out/$name.$term")
     done
 fi
 printf '%s\n' "${written[@]}"

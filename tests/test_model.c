@@ -257,3 +257,73 @@ Test(model, nearest_torus)
     cr_assert_eq(model_nearest_torus(4, 5, &s), 0);
     cr_assert_eq(s.n[0], 2);
 }
+
+/* SPEC.md §6: store-and-forward relays.  Every route of F forwards and S
+ * switches pays (F + S) m lb on top of the cut-through latency; the closed
+ * forms (averages, multicast, continuous, interpolated) agree with the
+ * link-by-link walk, and lb = 0 leaves every value bit for bit as it was. */
+Test(model, store_and_forward_per_byte_cost)
+{
+    model_params p = preset("current"), q = p;
+    q.lb_ns_per_byte = 0.5;
+    topo_shape s;
+    long h[3] = {1, 0, 3};
+    model_p2p a, b;
+    cr_assert_eq(topo_shape_parse("4x4x4", &s, NULL), 0);
+    model_point_to_point(&p, &s, h, 1024, &a);
+    model_point_to_point(&q, &s, h, 1024, &b);
+    /* request H 4, F 2, S 1: three relays, 1024 B each at 0.5 ns/B */
+    cr_assert_float_eq(b.request_ns - a.request_ns, 3 * 1024 * 0.5, 1e-9);
+    cr_assert_float_eq(b.response_ns - a.response_ns, 3 * 1024 * 0.5, 1e-9);
+    /* one hop: no relay, nothing to pay */
+    cr_assert_eq(model_route_ns(&q, 4096, 1, 0, 0), model_route_ns(&p, 4096, 1, 0, 0));
+    for (int bi = 0; bi < 2; bi++)   /* unidirectional and bidirectional rings */
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            double sum, eavg;
+            p.links = q.links = bi ? TOPO_LINKS_BI : TOPO_LINKS_UNI;
+            cr_assert_eq(topo_shape_parse(shapes[i], &s, NULL), 0);
+            model_enumerate(&q, &s, s.nodes / 2, 64, &sum, &eavg);
+            assert_rel(model_avg_ns_shape(&q, &s, 64), eavg, 1e-12, shapes[i]);
+            assert_rel(model_multicast_ns_shape(&q, &s, 64), sum, 1e-12, shapes[i]);
+            /* average relays per request = avg_hops - 1 */
+            model_avg_counts c;
+            model_avg_counts_shape(&s, q.links, &c);
+            assert_rel(model_avg_ns_shape(&q, &s, 64) - model_avg_ns_shape(&p, &s, 64),
+                       (c.hops - 1) * 64 * 0.5, 1e-9, shapes[i]);
+        }
+    p.links = q.links = TOPO_LINKS_UNI;
+    /* continuous form on an integer torus is still exact */
+    cr_assert_eq(topo_shape_parse("10x10x10", &s, NULL), 0);
+    assert_rel(model_avg_ns_continuous(&q, 3, 1000, 64), model_avg_ns_shape(&q, &s, 64), 1e-12,
+               "continuous 10^3");
+    /* lb = 0: byte-identical to the cut-through model */
+    model_params z = p;
+    z.lb_ns_per_byte = 0;
+    for (int d = 1; d <= 4; d++)
+        cr_assert_eq(model_avg_ns_continuous(&z, d, 1000, 64),
+                     model_avg_ns_continuous(&p, d, 1000, 64));
+}
+
+/* A per-byte relay cost favours fewer hops: with it the crossovers move
+ * to smaller systems, the more the larger the message (the m lb term
+ * scales with avg_hops - 1, which more dimensions cut). */
+Test(model, store_and_forward_moves_crossovers)
+{
+    model_params p = preset("current"), q = p;
+    q.lb_ns_per_byte = 0.05;   /* at 0.5 ns/B and 1 KiB 3D wins from N = 8 */
+    double n0, n1, n2;
+    model_crossover_status st;
+    cr_assert_eq(model_crossover(&p, MODEL_METRIC_AVG, MODEL_FILL_CONTINUOUS, 2, 3, 1024, &n0,
+                                 &st), 0);
+    cr_assert_eq(model_crossover(&q, MODEL_METRIC_AVG, MODEL_FILL_CONTINUOUS, 2, 3, 1024, &n1,
+                                 &st), 0);
+    cr_assert_eq(st, MODEL_XO_CROSSOVER);
+    cr_assert_eq(model_crossover(&q, MODEL_METRIC_AVG, MODEL_FILL_CONTINUOUS, 2, 3, 64, &n2,
+                                 &st), 0);
+    /* at the crossover the two curves meet */
+    cr_assert(fabs(model_avg_ns_continuous(&q, 2, n1, 1024) -
+                   model_avg_ns_continuous(&q, 3, n1, 1024)) < 1e-6 *
+                  model_avg_ns_continuous(&q, 2, n1, 1024));
+    cr_assert_lt(n1, n0, "relays' bytes make hops dearer: 3D should win earlier");
+    cr_assert_lt(n1, n2, "the bigger the message, the earlier 3D wins");
+}

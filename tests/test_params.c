@@ -144,3 +144,55 @@ Test(params, write_read_roundtrip_and_gnuplot)
     cr_assert_str_eq(out, "preset current\n");
     cr_assert_eq(pclose(fp), 0);
 }
+
+/* SPEC.md §6: lb_ns_per_byte is optional (default 0, cut-through) and,
+ * like every other value, rejected negative or NaN with its line. */
+Test(params, lb_optional_and_checked)
+{
+    model_params p;
+    model_params_error e;
+    cr_assert_eq(model_params_read(write_file("a.params", GOOD), &p, &e), 0);
+    cr_assert_eq(p.lb_ns_per_byte, 0);
+    cr_assert_eq(model_params_read(write_file("b.params", GOOD "lb_ns_per_byte = 0.25\n"
+                                                          "lb_ns_per_byte_err = 0.01\n"
+                                                          "lb_ns_per_byte_source = \"measured\"\n"),
+                                   &p, &e), 0, "%s", e.msg);
+    cr_assert_eq(p.lb_ns_per_byte, 0.25);
+    cr_assert_eq(p.err[MODEL_P_LB], 0.01);
+    cr_assert_str_eq(p.source[MODEL_P_LB], "measured");
+    static const struct { const char *text; const char *word; } bad[] = {
+        {GOOD "lb_ns_per_byte = -0.1\n", "negative"},
+        {GOOD "lb_ns_per_byte = nan\n", "not a finite number"},
+        {GOOD "lb_ns_per_byte = 0.1\nlb_ns_per_byte = 0.2\n", "duplicate key"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert_eq(model_params_read(write_file("c.params", bad[i].text), &p, &e), -2);
+        cr_assert_eq(e.line, i == 2 ? 8 : 7, "case %zu: line %ld", i, e.line);
+        cr_assert_not_null(strstr(e.msg, bad[i].word), "case %zu: '%s'", i, e.msg);
+        cr_assert_not_null(strstr(e.msg, i == 1 ? "nan" : "lb_ns_per_byte"), "'%s'", e.msg);
+    }
+}
+
+/* A cut-through file is written as before (no lb line); a non-zero lb is
+ * written, reads back, and loads in gnuplot. */
+Test(params, lb_written_only_when_stated)
+{
+    model_params p, q;
+    model_params_error e;
+    char path[256], line[256];
+    int seen = 0;
+    model_params_preset("current", &p);
+    snprintf(path, sizeof path, "%s/cut.params", tmpdir);
+    cr_assert_eq(model_params_write(path, &p, NULL), 0);
+    FILE *fp = fopen(path, "r");
+    cr_assert_not_null(fp);
+    while (fgets(line, sizeof line, fp))
+        seen |= strstr(line, "lb_") != NULL;
+    fclose(fp);
+    cr_assert_eq(seen, 0, "a cut-through preset file mentions lb");
+    p.lb_ns_per_byte = 0.125;
+    snprintf(path, sizeof path, "%s/saf.params", tmpdir);
+    cr_assert_eq(model_params_write(path, &p, NULL), 0);
+    cr_assert_eq(model_params_read(path, &q, &e), 0, "%s", e.msg);
+    cr_assert_eq(q.lb_ns_per_byte, 0.125);
+}

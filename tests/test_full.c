@@ -1,0 +1,193 @@
+/* Tests for calibrate --full (issue 10): the four networks measured in one
+ * interleaved run, lb fitted, the held-out 6-node ring validated and its
+ * table written for the plot; an interrupted run keeps its finished data
+ * and writes nothing half; and the params files' lb_ns_per_byte through
+ * scimodel. */
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
+
+#include "model/params.h"
+#include "tests/runcmd.h"
+
+static char dir[] = "/tmp/scitorus-full-XXXXXX";
+static void setup(void)
+{
+    run_tmpdir_make(dir);
+    cr_assert_eq(chdir(dir), 0);   /* --full writes data/ under the cwd */
+}
+static void teardown(void) { run_tmpdir_remove(dir); }
+TestSuite(full, .init = setup, .fini = teardown, .timeout = 300);
+
+static char host[256];
+static const char *file(const char *fmt)
+{
+    static char p[8][512];
+    static int k;
+    char *s = p[k++ % 8];
+    gethostname(host, sizeof host - 1);
+    snprintf(s, sizeof p[0], fmt, host);
+    return s;
+}
+
+/* No temporary file of an atomic write is left in d. */
+static void assert_no_temporaries(const char *d)
+{
+    DIR *dp = opendir(d);
+    struct dirent *e;
+    if (!dp)
+        return;
+    while ((e = readdir(dp)))
+        cr_assert_null(strstr(e->d_name, ".tmp."), "left behind: %s/%s", d, e->d_name);
+    closedir(dp);
+}
+
+Test(full, measures_fits_and_validates)
+{
+    run_result r = run_cmd(run_prog("calibrate", 0), 240, "--full", "--sizes", "8,256,4096",
+                           "--max-time", "2", "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    /* lb is measured: multi-hop data at three sizes */
+    cr_assert_not_null(strstr(r.out, "lb_ns_per_byte"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "validation (held-out data)"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "median error"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "measured and fitted in"), "%s", r.out);
+    model_params p;
+    model_params_error e;
+    const char *params = file("data/params/%s-shm-full.params");
+    cr_assert_eq(model_params_read(params, &p, &e), 0, "%s:%ld: %s", params, e.line, e.msg);
+    cr_assert_str_eq(p.source[MODEL_P_LF], "measured");
+    cr_assert_str_eq(p.source[MODEL_P_LS], "measured");
+    cr_assert_str_eq(p.source[MODEL_P_LB], "measured");
+    cr_assert_str_eq(p.source[MODEL_P_LP], "fixed");
+    /* the held-out table: one row per size, in size order, and the
+     * predictions in it are the params file's (scimodel's model) */
+    FILE *fp = fopen(file("data/bench/%s-shm-full-validation.tsv"), "r");
+    cr_assert_not_null(fp);
+    char line[512];
+    int rows = 0;
+    double last = 0;
+    while (fgets(line, sizeof line, fp)) {
+        double m, hm, fm, sm, meas, pred, err;
+        if (line[0] == '#')
+            continue;
+        cr_assert_eq(sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &m, &hm, &fm, &sm, &meas, &pred,
+                            &err), 7, "%s", line);
+        cr_assert_gt(m, last);
+        last = m;
+        cr_assert_eq(hm, 3);   /* the 6-node ring's symmetric path */
+        cr_assert_eq(fm, 2);
+        cr_assert_float_eq(err, 100 * (pred - meas) / meas, 1e-2);
+        double model = 2 * model_overhead_ns(&p, m) + hm * p.lp_ns + fm * p.lf_ns +
+                       sm * p.ls_ns + (fm + sm) * model_relay_bytes_ns(&p, m);
+        cr_assert_float_eq(pred, model, 0.01 + 1e-6 * model, "%g B: %g vs %g", m, pred, model);
+        rows++;
+    }
+    fclose(fp);
+    cr_assert_eq(rows, 3);
+    assert_no_temporaries("data/bench");
+    assert_no_temporaries("data/params");
+    run_free(&r);
+}
+
+/* Ctrl-C halfway: the benchmark keeps every finished point (files marked
+ * '# incomplete'), calibrate stops with an error and writes no params. */
+Test(full, interrupted_run_keeps_finished_data)
+{
+    /* An error target no point reaches (each stops at scibench's 1000
+     * batches) and 20 us injected at every relay: the 2-node ring's points
+     * finish within a second, the others' take about 5 s (1000 x 60-120
+     * us each, interleaved), so the signal at 2 s lands in the middle
+     * whatever the machine's regime. */
+    char *argv[] = {(char *)run_prog("calibrate", 0), "--full", "--sizes", "1..65536",
+                    "--rel-error", "0.000001", "--max-time", "60", "--inject-forward", "20000",
+                    "--inject-switch", "20000", "-q", NULL};
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        freopen("/dev/null", "w", stdout);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    sleep(2);
+    kill(-pid, SIGINT);   /* a terminal's Ctrl-C reaches the whole group */
+    int st = run_wait_exit(pid, 60);
+    cr_assert_neq(st, 0, "calibrate --full exited 0 after Ctrl-C");
+    cr_assert_neq(st, -1, "calibrate --full hung after Ctrl-C");
+    cr_assert_neq(access(file("data/params/%s-shm-full.params"), F_OK), 0,
+                  "a params file was written from an interrupted run");
+    static const char *const net[] = {"ring2", "ring8", "torus4x4", "ring6"};
+    for (int k = 0; k < 4; k++) {
+        char fmt[128];
+        snprintf(fmt, sizeof fmt, "data/bench/%%s-shm-full-%s.tsv", net[k]);
+        const char *f = file(fmt);
+        FILE *fp = fopen(f, "r");
+        if (!fp)
+            continue;   /* not opened yet: nothing half-written either */
+        char line[512], last[512] = "";
+        while (fgets(line, sizeof line, fp))
+            snprintf(last, sizeof last, "%s", line);
+        fclose(fp);
+        cr_assert_str_eq(last, "# incomplete\n", "%s does not end '# incomplete'", f);
+    }
+    assert_no_temporaries("data/bench");
+    assert_no_temporaries("data/params");
+}
+
+Test(full, usage_errors)
+{
+    static const char *const cases[][3] = {
+        {"--ring", "6", "--ring"},
+        {"--torus", "3x3", "--full"},
+        {"--data", "x.tsv", "--full"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r = run_cmd(run_prog("calibrate", 0), 30, "--full", cases[i][0], cases[i][1],
+                               NULL);
+        run_assert_error(&r, 2, cases[i][2], cases[i][0]);
+        run_free(&r);
+    }
+}
+
+/* A params file with a negative or NaN lb_ns_per_byte: scimodel and
+ * calibrate's readers stop with the file and line (exit 1). */
+Test(full, bad_lb_in_params_file)
+{
+    static const char *const bad[] = {"-0.5", "nan"};
+    for (int i = 0; i < 2; i++) {
+        FILE *fp = fopen("bad.params", "w");
+        cr_assert_not_null(fp);
+        fprintf(fp, "o0_ns = 2085\no1_ns_per_byte = 11.6\nmref_bytes = 64\nlp_ns = 7\n"
+                    "lf_ns = 60\nls_ns = 670\nlb_ns_per_byte = %s\n", bad[i]);
+        fclose(fp);
+        run_result r = run_cmd(run_prog("scimodel", 0), 30, "--params", "bad.params", NULL);
+        run_assert_error(&r, 1, "bad.params:7", bad[i]);
+        run_free(&r);
+    }
+}
+
+/* lb through scimodel: printed when non-zero, and the point-to-point
+ * latency pays it at every relay; a cut-through file prints as before. */
+Test(full, scimodel_prints_and_uses_lb)
+{
+    FILE *fp = fopen("saf.params", "w");
+    cr_assert_not_null(fp);
+    fprintf(fp, "o0_ns = 2085\no1_ns_per_byte = 11.6\nmref_bytes = 64\nlp_ns = 7\n"
+                "lf_ns = 60\nls_ns = 670\nlb_ns_per_byte = 0.5\n");
+    fclose(fp);
+    run_result r = run_cmd(run_prog("scimodel", 0), 30, "--params", "saf.params", "--shape",
+                           "8", "--hops", "4", "--size", "1024", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "lb 0.5 ns/B"), "%s", r.out);
+    /* 2 o(1024) + 4 lp + 3 lf + 3 x 1024 x 0.5 */
+    char want[64];
+    snprintf(want, sizeof want, "%.3f", 2 * (2085 + 11.6 * 960) + 4 * 7 + 3 * 60 + 3 * 512.0);
+    cr_assert_not_null(strstr(r.out, want), "%s not in %s", want, r.out);
+    run_free(&r);
+    r = run_cmd(run_prog("scimodel", 0), 30, "--preset", "current", "--shape", "8", "--hops", "4",
+                NULL);
+    cr_assert_null(strstr(r.out, "lb "), "%s", r.out);
+    run_free(&r);
+}
