@@ -85,7 +85,9 @@ static const char shm_opts[] =
 "  --cpus A,B          the two CPUs to pin to (default: the first two allowed)\n";
 static const char mpi_opts[] =
 "  --mpi-send M        send (MPI_Send, default) | isend (+MPI_Wait) | ssend\n"
-"  --mpi-recv M        recv (MPI_Recv, default) | irecv (+MPI_Wait)\n";
+"  --mpi-recv M        recv (default: a blocking receive, MPI_Irecv + MPI_Test\n"
+"                      until done so Ctrl-C is seen) | irecv (MPI_Irecv +\n"
+"                      MPI_Wait)\n";
 
 static int should_print(const lcli *c)
 {
