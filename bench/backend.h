@@ -61,7 +61,10 @@ struct bench_backend_config {
     int ncpus;
     size_t max_payload_bytes;    /* largest message */
     double timeout_s;            /* give up after this long without progress */
-    int send_mode;               /* mpi: 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend+Wait */
+    int send_mode;               /* mpi: 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend+Wait,
+                                    3 MPI_Isend alone, its MPI_Wait deferred to
+                                    the next call (send, recv or complete):
+                                    LogP/MPI's os of MPI_Isend times the call */
     int recv_mode;               /* mpi: 0 MPI_Recv, 1 MPI_Irecv+Wait (--mpi-recv) */
     /* The most messages the patterns ever leave unreceived between two
      * processes: 1 for ping-pong (one message in flight in the whole
@@ -94,6 +97,9 @@ typedef struct bench_backend {
                  double *copy_ns);
     /* Ends this process's part; status != 0 means abort the others too. */
     int (*finalize)(bench_comm *comm, int status);
+    /* Completes a send whose completion was deferred (mpi send_mode 3);
+     * NULL where a send call always completes it. */
+    int (*complete)(bench_comm *comm);
 } bench_backend;
 
 extern const bench_backend bench_backend_shm;

@@ -14,9 +14,19 @@
 
 struct bench_comm {
     int rank, size;
-    int send_mode;          /* 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend + MPI_Wait */
+    int send_mode;          /* 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend + MPI_Wait,
+                               3 MPI_Isend, its MPI_Wait deferred (mpi_complete) */
     int recv_mode;          /* 0 MPI_Recv, 1 MPI_Irecv + MPI_Wait */
+    MPI_Request pending;    /* send_mode 3: the last MPI_Isend, not yet waited on */
 };
+
+/* send_mode 3: completes the last send (MPI_REQUEST_NULL: nothing to do). */
+static int mpi_complete(bench_comm *c)
+{
+    if (c->pending == MPI_REQUEST_NULL)
+        return 0;
+    return MPI_Wait(&c->pending, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : BENCH_ERR_SYSTEM;
+}
 
 /* tag = ((target * 17 + in_dim + 1) * 2 + last) * 3 + kind; the node a
  * message arrives at is the receiving rank. */
@@ -80,6 +90,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
     c->send_mode = cfg->send_mode;
+    c->pending = MPI_REQUEST_NULL;
     c->recv_mode = cfg->recv_mode;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     long need = ((long)c->size * DIM_CODES * 2 + 1) * KINDS;
@@ -110,7 +121,11 @@ static int mpi_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     void *buf = (void *)payload;
     if (bench_interrupted())
         return BENCH_ERR_INTERRUPT;
-    if (c->send_mode == 1)
+    if (mpi_complete(c))
+        return BENCH_ERR_SYSTEM;
+    if (c->send_mode == 3)
+        rc = MPI_Isend(buf, n, MPI_BYTE, to, tag, MPI_COMM_WORLD, &c->pending);
+    else if (c->send_mode == 1)
         rc = MPI_Ssend(buf, n, MPI_BYTE, to, tag, MPI_COMM_WORLD);
     else if (c->send_mode == 2) {
         rc = MPI_Isend(buf, n, MPI_BYTE, to, tag, MPI_COMM_WORLD, &req);
@@ -128,6 +143,8 @@ static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
     int count;
     if (bench_interrupted())
         return BENCH_ERR_INTERRUPT;
+    if (mpi_complete(c))
+        return BENCH_ERR_SYSTEM;
     /* MPI_Irecv + MPI_Test rather than MPI_Recv, which no signal ends: a
      * stop request is seen while waiting (MPI_Recv spins in the same
      * progress engine, so the latency is the same).  --mpi-recv irecv
@@ -172,6 +189,8 @@ static int mpi_barrier(bench_comm *c)
 
 static int mpi_finalize(bench_comm *c, int status)
 {
+    if (!status)
+        mpi_complete(c);
     stop_watchdog();
     free(c);
     if (status)
@@ -192,4 +211,5 @@ const bench_backend bench_backend_mpi = {
     .now_ns = mpi_now_ns,
     .tick_ns = mpi_tick_ns,
     .finalize = mpi_finalize,
+    .complete = mpi_complete,
 };

@@ -269,7 +269,7 @@ static int overhead_pair(engine *e, long m, series *os, series *orr, series *rtt
     series_add(os, t1 - t0 - e->overhead_ns);
     series_add(rtt, t2 - t0 - e->overhead_ns);
     pace(e);
-    if ((rc = lsend(e, m, 1)))
+    if ((rc = lsend(e, m, 1)) || (e->be->complete && (rc = e->be->complete(e->comm))))
         return rc;
     double wait_from = e->be->now_ns();
     while (e->be->now_ns() < wait_from + delta_ns)

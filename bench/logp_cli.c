@@ -84,7 +84,9 @@ static const char usage_fmt[] =
 static const char shm_opts[] =
 "  --cpus A,B          the two CPUs to pin to (default: the first two allowed)\n";
 static const char mpi_opts[] =
-"  --mpi-send M        send (MPI_Send, default) | isend (+MPI_Wait) | ssend\n"
+"  --mpi-send M        send (MPI_Send, default) | isend (os times MPI_Isend\n"
+"                      alone, as LogP/MPI; its MPI_Wait comes untimed with\n"
+"                      the next call) | ssend (MPI_Ssend)\n"
 "  --mpi-recv M        recv (default: a blocking receive, MPI_Irecv + MPI_Test\n"
 "                      until done so Ctrl-C is seen) | irecv (MPI_Irecv +\n"
 "                      MPI_Wait)\n";
@@ -146,7 +148,10 @@ static int parse_ns(const lcli *c, const char *opt, const char *arg, double *out
 
 static int parse_mode(lcli *c, int opt, const char *arg)
 {
-    static const char *const sends[] = {"send", "ssend", "isend"};   /* send_mode 0, 1, 2 */
+    /* send_mode 0, 1, 3: isend times MPI_Isend alone (LogP/MPI), its
+     * MPI_Wait comes with the next call, untimed in os */
+    static const char *const sends[] = {"send", "ssend", "isend"};
+    static const int modes[] = {0, 1, 3};
     if (opt == O_RECV) {
         if (strcmp(arg, "recv") && strcmp(arg, "irecv"))
             return usage_error(c, "--mpi-recv '%s': expected recv or irecv", arg);
@@ -156,7 +161,7 @@ static int parse_mode(lcli *c, int opt, const char *arg)
     }
     for (int i = 0; i < 3; i++)
         if (strcmp(arg, sends[i]) == 0) {
-            c->bcfg.send_mode = i;
+            c->bcfg.send_mode = modes[i];
             c->send_name = arg;
             return 0;
         }

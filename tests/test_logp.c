@@ -186,6 +186,29 @@ Test(logp, mpi_recovers_injected_os_or_g_with_isend_irecv, .init = setup, .fini 
     run_free(&r);
 }
 
+/* LogP/MPI's os of the Isend variant is the MPI_Isend call alone, its
+ * MPI_Wait untimed.  At 64 KiB Open MPI's shared-memory transport hands the
+ * message over by rendezvous: a call that waited for completion would last
+ * the transfer (os at least the one-way time, rtt/2 -- as MPI_Send's does),
+ * the post alone is a small part of it (0.3-0.7 us against 11-12 us one way,
+ * 12:13 UTC runs). */
+Test(logp, mpi_isend_os_is_the_post_not_the_transfer, .init = setup, .fini = teardown)
+{
+    const char *out = file("isend.tsv");
+    run_result r = run_cmd("/usr/bin/timeout", 70, "60", "mpirun", "--allow-run-as-root",
+                           "--oversubscribe", "-np", "2", run_prog("mpibench", 1), "--pattern",
+                           "logp", "--min-size", "65536", "--max-size", "65536", "--mpi-send",
+                           "isend", "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    logp_data d = read_ok(out);
+    const logp_row *row = logp_data_find(&d, 65536);
+    cr_assert_not_null(row);
+    cr_assert_lt(row->os_ns, 0.5 * row->rtt_ns / 2, "isend os %.0f ns against a one-way %.0f ns",
+                 row->os_ns, row->rtt_ns / 2);
+    logp_data_free(&d);
+    run_free(&r);
+}
+
 /* ---- bad input ---------------------------------------------------------- */
 
 Test(logp, usage_errors_name_the_argument)
@@ -365,4 +388,33 @@ Test(logp, params_reader_wants_every_logp_key_or_none, .init = setup, .fini = te
     model_params_error e;
     cr_assert_eq(model_params_read(path, &p, &e), -2);
     cr_assert_not_null(strstr(e.msg, "or_segments"), "%s", e.msg);
+}
+
+/* A send call that lasts the one-way time (os + L >= 90% of RTT/2, as a
+ * blocking MPI_Send's by rendezvous) holds L and the receiver's copy: the
+ * identity check names those sizes and no others.  Rows made up: L = 10;
+ * at 4096 B os + L = 1010 of a 1050 ns half round trip, at 1024 B 110 of
+ * 420 ns. */
+Test(logp, identity_names_sizes_whose_send_spans_the_delivery, .init = setup, .fini = teardown)
+{
+    const char *in = file("spans.tsv");
+    FILE *fp = fopen(in, "w");
+    cr_assert_not_null(fp);
+    fprintf(fp, "# scitorus-bench 1\n# backend: mpi\n# variant: send/recv\n# pattern: logp\n"
+                "# L_ns: 10\n# columns: " LOGP_COLUMNS "\n"
+                "1\t40\t1\t100\t1\t120\t1\t300\t100\tok\n"
+                "1024\t100\t1\t300\t1\t350\t1\t840\t100\tok\n"
+                "4096\t1000\t1\t900\t1\t1100\t1\t2100\t100\tok\n");
+    fclose(fp);
+    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--logp", in, "-o",
+                           file("spans.params"), NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *row4096 = strstr(r.out, "    4096 ");
+    const char *row1024 = strstr(r.out, "    1024 ");
+    cr_assert(row4096 && row1024, "%s", r.out);
+    cr_assert(strncmp(strchr(row4096, '%'), "%  os spans the delivery", 24) == 0, "%s", r.out);
+    cr_assert(strncmp(strchr(row1024, '%'), "%\n", 2) == 0, "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "(1 sizes: the send call lasted the one-way time"), "%s",
+                       r.out);
+    run_free(&r);
 }
