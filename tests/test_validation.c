@@ -33,10 +33,7 @@ static const char *put(const char *name, const char *data, size_t len)
     static int next;
     char *p = path[next++ % 4];
     snprintf(p, sizeof path[0], "%s/%s", tmpdir, name);
-    FILE *fp = fopen(p, "w");
-    cr_assert_not_null(fp);
-    cr_assert_eq(fwrite(data, 1, len, fp), len);
-    cr_assert_eq(fclose(fp), 0);
+    run_write_data(p, data, len);
     return p;
 }
 
