@@ -149,7 +149,7 @@ static const char previous[] = "# a previous file\no0_ns = 1\no1_ns_per_byte = 0
 
 Test(faults, unwritable_directory_keeps_previous_files)
 {
-    char params[300], data[300], fixture[600];
+    char params[300], data[300];
     if (mount_tmpfs("size=1m") != 0)
         cr_skip_test("needs root and mount(2) to make a directory unwritable for root");
     snprintf(params, sizeof params, "%s/old.params", dir);
@@ -157,8 +157,7 @@ Test(faults, unwritable_directory_keeps_previous_files)
     run_write_text(params, previous);
     run_write_text(data, previous);
     cr_assert_eq(mount("tmpfs", dir, "tmpfs", MS_REMOUNT | MS_RDONLY, "size=1m"), 0);
-    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/plots/ring2.tsv",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
+    const char *fixture = run_fixture("plots/ring2.tsv");
     run_result r = run_cmd(run_prog("calibrate", 0), 60, "--data", fixture, "-o", params, NULL);
     run_assert_error(&r, 1, params, "calibrate into a read-only directory");
     run_free(&r);
@@ -174,7 +173,7 @@ Test(faults, unwritable_directory_keeps_previous_files)
 
 Test(faults, full_file_system_keeps_previous_files)
 {
-    char params[300], data[300], filler[300], fixture[600];
+    char params[300], data[300], filler[300];
     if (mount_tmpfs("size=64k") != 0)
         cr_skip_test("needs root and mount(2) for a small tmpfs");
     snprintf(params, sizeof params, "%s/old.params", dir);
@@ -189,8 +188,7 @@ Test(faults, full_file_system_keeps_previous_files)
     if (fp)
         fclose(fp);
     int before = count_entries();
-    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/plots/ring2.tsv",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
+    const char *fixture = run_fixture("plots/ring2.tsv");
     run_result r = run_cmd(run_prog("calibrate", 0), 60, "--data", fixture, "-o", params, NULL);
     run_assert_error(&r, 1, params, "calibrate onto a full file system");
     run_free(&r);

@@ -26,16 +26,6 @@ static void path_in(char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/%s", dir, name);
 }
 
-static const char *fixture(const char *rel)
-{
-    static char path[4][600];
-    static int slot;
-    char *p = path[slot++ % 4];
-    snprintf(p, sizeof path[0], "%s/tests/fixtures/%s",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".", rel);
-    return p;
-}
-
 /* Starts argv in its own process group, stdout to /dev/null, stderr to
  * err_path (NULL: /dev/null). */
 static pid_t spawn(char *const argv[], const char *err_path)
@@ -312,7 +302,7 @@ Test(reliability, full_standard_output_is_an_error)
 {
     char *runs[][12] = {
         {(char *)run_prog("scimodel", 0), "--dims", "1..4", "--nodes", "1000", NULL},
-        {(char *)run_prog("calibrate", 0), "--data", (char *)fixture("plots/ring2.tsv"), "-o",
+        {(char *)run_prog("calibrate", 0), "--data", (char *)run_fixture("plots/ring2.tsv"), "-o",
          "PARAMS", NULL},
         {(char *)run_prog("scibench", 0), "--floor", NULL},
         {(char *)run_prog("scibench", 0), "--sizes", "8", "--max-time", "0.05", "-q", NULL},
@@ -371,7 +361,7 @@ Test(reliability, fifos_and_directories_never_block)
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
         const char *arg = i < 5 ? fifo : dir;
         run_result r = i == 2 ? run_cmd(run_prog(in[i].prog, 0), 10, "--data",
-                                        fixture("plots/ring2.tsv"), in[i].opt, arg, NULL)
+                                        run_fixture("plots/ring2.tsv"), in[i].opt, arg, NULL)
                               : run_cmd(run_prog(in[i].prog, 0), 10, in[i].opt, arg, NULL);
         cr_assert_neq(r.status, 124, "%s %s: blocked", in[i].prog, in[i].opt);
         run_assert_error(&r, 1, in[i].word, in[i].opt);
@@ -381,7 +371,7 @@ Test(reliability, fifos_and_directories_never_block)
     cr_assert_neq(r.status, 124, "scibench -o FIFO blocked");
     run_assert_error(&r, 1, "reading this FIFO", "scibench -o FIFO");
     run_free(&r);
-    r = run_cmd(run_prog("calibrate", 0), 10, "--data", fixture("plots/ring2.tsv"), "-o", fifo,
+    r = run_cmd(run_prog("calibrate", 0), 10, "--data", run_fixture("plots/ring2.tsv"), "-o", fifo,
                 NULL);
     cr_assert_neq(r.status, 124, "calibrate -o FIFO blocked");
     cr_assert_eq(r.status, 1, "%s", r.err);
@@ -414,7 +404,7 @@ Test(reliability, validate_files_checked_before_measuring)
     run_assert_error(&r, 1, "/nonexistent/v.tsv", "--validate missing file");
     run_free(&r);
     /* the fixture's header with no rows: no ping-pong point to validate */
-    char *s = run_read_text(fixture("plots/ring2.tsv"));
+    char *s = run_read_text(run_fixture("plots/ring2.tsv"));
     char *row = strstr(s, "\npp\t");
     cr_assert_not_null(row);
     row[1] = '\0';
@@ -430,7 +420,7 @@ Test(reliability, validate_files_checked_before_measuring)
  * replaced (NULL: kept) and the backend given. */
 static void incomplete_copy(const char *path, const char *backend, const char *command)
 {
-    char *s = run_read_text(fixture("plots/ring2.tsv"));
+    char *s = run_read_text(run_fixture("plots/ring2.tsv"));
     FILE *fp = fopen(path, "w");
     cr_assert_not_null(fp);
     for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n")) {
@@ -508,7 +498,7 @@ Test(reliability, sanitized_mpibench_reports_no_leak)
 /* #20: options that conflict or would do nothing: exit 2, both named. */
 Test(reliability, conflicting_options_name_both)
 {
-    const char *ring2 = fixture("plots/ring2.tsv");
+    const char *ring2 = run_fixture("plots/ring2.tsv");
     const struct { const char *prog; const char *args[8]; const char *a, *b; } cases[] = {
         {"calibrate", {"--data", ring2, "--quick"}, "--data", "--quick"},
         {"calibrate", {"--data", ring2, "--rel-error", "0.1"}, "--data", "--rel-error"},

@@ -193,9 +193,7 @@ Test(validation, bench_rows_with_true_counts_accepted)
         bench_data_free(&d);
         free(text);
     }
-    char fixture[512];
-    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/plots/ring2.tsv",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
+    const char *fixture = run_fixture("plots/ring2.tsv");
     bench_data d;
     bench_read_error e;
     cr_assert_eq(bench_data_read(fixture, &d, &e), 0, "line %ld: %s", e.line, e.msg);
