@@ -58,7 +58,7 @@ typedef struct candidate {
 } candidate;
 
 typedef struct traffic_opts {
-    const char *traffic_path, *placement, *intra_path;
+    const char *traffic_path, *placement;
     model_params inter, intra;
     int have_intra;
     topo_links links;
@@ -135,9 +135,10 @@ static int parse_one(traffic_opts *o, int c, const char *arg, int *params_set)
         o->placement = arg;
         return 0;
     case OPT_INTRA:
-        o->intra_path = arg;
-        return scimodel_load_params("--intra-params", arg, &o->intra) ? EXIT_FAILURE
-                                                             : (o->have_intra = 1, 0);
+        if (scimodel_load_params("--intra-params", arg, &o->intra))
+            return EXIT_FAILURE;
+        o->have_intra = 1;
+        return 0;
     case OPT_STEPS:
         if ((st = parse_long(arg, 1, PROJ_ANNEAL_MAX_STEPS, &o->anneal_steps)))
             return scimodel_usage_error("--anneal-steps '%s': %s, expected 1..1e8", arg,
