@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include "calibrate/full.h"
 #include "model/params.h"
 #include "topo/atomicfile.h"
+#include "topo/cli.h"
 #include "topo/parse.h"
 #include "topo/topo.h"
 
@@ -164,27 +164,9 @@ static const char usage_text[] =
 "  calibrate --data ring2.tsv ring8.tsv torus3x3.tsv --validate ring6.tsv\n"
 "  calibrate --data ring2.tsv --logp logp.tsv --loggopsim logp.loggopsim\n";
 
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("calibrate: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(" (try --help)\n", stderr);
-    return EXIT_USAGE;
-}
-
-static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("calibrate: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return EXIT_FAILURE;
-}
+/* One line "calibrate: ..." on stderr; returns the exit status. */
+#define usage_error(...) cli_message(EXIT_USAGE, "calibrate", " (try --help)", __VA_ARGS__)
+#define fail(...) cli_message(EXIT_FAILURE, "calibrate", "", __VA_ARGS__)
 
 /* ---- options ---------------------------------------------------------- */
 

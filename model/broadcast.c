@@ -55,8 +55,10 @@ double model_bcast_binomial_ns(const model_params *p, const topo_shape *shape,
     return w.max_ns;
 }
 
-static double on_torus(const model_params *p, int dims, double n, double size_bytes)
+static double on_torus(const model_params *p, int dims, double n, double size_bytes,
+                       const void *unused)
 {
+    (void)unused;
     topo_shape s;
     if (pow(n, dims) > (double)MODEL_BCAST_MAX_NODES || topo_shape_equal(dims, (long)n, &s))
         return NAN;
@@ -66,17 +68,5 @@ static double on_torus(const model_params *p, int dims, double n, double size_by
 double model_bcast_binomial_interpolated(const model_params *p, int dims, double nodes,
                                          double size_bytes)
 {
-    if (nodes < pow(2, dims))
-        return NAN;
-    double n = floor(pow(nodes, 1.0 / dims));
-    while (pow(n + 1, dims) <= nodes)
-        n += 1;
-    while (n > 2 && pow(n, dims) > nodes)
-        n -= 1;
-    double a = pow(n, dims), b = pow(n + 1, dims);
-    double ta = on_torus(p, dims, n, size_bytes);
-    if (nodes == a)
-        return ta;
-    double tb = on_torus(p, dims, n + 1, size_bytes);
-    return ta + (tb - ta) * (nodes - a) / (b - a);
+    return model_interpolate_tori(p, dims, nodes, size_bytes, on_torus, NULL);
 }

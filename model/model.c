@@ -121,8 +121,9 @@ static double floor_root(int dims, double nodes)
 /* Exact multi-unicast total on the integer torus n^D (n integral); the
  * continuous form where n^D is too large to be a topo_shape. */
 static double multicast_on_torus(const model_params *p, int dims, double n,
-                                 double size_bytes)
+                                 double size_bytes, const void *unused)
 {
+    (void)unused;
     topo_shape s;
     if (n <= (double)TOPO_MAX_NODES && topo_shape_equal(dims, (long)n, &s) == 0)
         return model_multicast_ns_shape(p, &s, size_bytes);
@@ -132,14 +133,20 @@ static double multicast_on_torus(const model_params *p, int dims, double n,
 double model_multicast_ns_interpolated(const model_params *p, int dims, double nodes,
                                        double size_bytes)
 {
+    return model_interpolate_tori(p, dims, nodes, size_bytes, multicast_on_torus, NULL);
+}
+
+double model_interpolate_tori(const model_params *p, int dims, double nodes, double size_bytes,
+                              model_on_torus_fn on_torus, const void *extra)
+{
     if (nodes < pow(2, dims))
         return NAN;
     double n = floor_root(dims, nodes);
     double a = pow(n, dims), b = pow(n + 1, dims);
-    double ta = multicast_on_torus(p, dims, n, size_bytes);
+    double ta = on_torus(p, dims, n, size_bytes, extra);
     if (nodes == a)
         return ta;
-    double tb = multicast_on_torus(p, dims, n + 1, size_bytes);
+    double tb = on_torus(p, dims, n + 1, size_bytes, extra);
     return ta + (tb - ta) * (nodes - a) / (b - a);
 }
 

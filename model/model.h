@@ -71,6 +71,16 @@ double model_multicast_ns_continuous(const model_params *p, int dims, double nod
 double model_multicast_ns_interpolated(const model_params *p, int dims, double nodes,
                                        double size_bytes);
 
+/* The --fill interpolate rule for any quantity known on the integer
+ * equal-dimension tori n^D: on_torus(p, dims, n, size_bytes, extra) at the
+ * largest n with n^D <= nodes and at n + 1, linear in N between them (n
+ * itself when N = n^D).  Returns NaN for N below 2^D (no such torus).  Used
+ * by the multicast total, the traffic patterns and the binomial broadcast. */
+typedef double (*model_on_torus_fn)(const model_params *p, int dims, double n,
+                                    double size_bytes, const void *extra);
+double model_interpolate_tori(const model_params *p, int dims, double nodes, double size_bytes,
+                              model_on_torus_fn on_torus, const void *extra);
+
 /* ---- traffic patterns (SPEC.md §8; model/pattern.c) ----------------------
  * The pattern's latency is the mean request latency over all its messages
  * (all sources); latency is linear in H, F, S, so it is model_route_ns of

@@ -190,9 +190,11 @@ double model_pattern_ns_continuous(const model_params *p, topo_pattern pattern, 
     return counts_latency(p, size_bytes, &c);
 }
 
-static double pattern_on_torus(const model_params *p, topo_pattern pattern, int dims,
-                               double n, double size_bytes)
+/* extra: the topo_pattern. */
+static double pattern_on_torus(const model_params *p, int dims, double n, double size_bytes,
+                               const void *extra)
 {
+    topo_pattern pattern = *(const topo_pattern *)extra;
     topo_shape s;
     if (n > (double)TOPO_MAX_NODES || topo_shape_equal(dims, (long)n, &s))
         return NAN;
@@ -202,18 +204,5 @@ static double pattern_on_torus(const model_params *p, topo_pattern pattern, int 
 double model_pattern_ns_interpolated(const model_params *p, topo_pattern pattern,
                                      int dims, double nodes, double size_bytes)
 {
-    if (nodes < pow(2, dims))
-        return NAN;
-    /* largest integer n with n^dims <= nodes */
-    double n = floor(pow(nodes, 1.0 / dims));
-    while (pow(n + 1, dims) <= nodes)
-        n += 1;
-    while (n > 2 && pow(n, dims) > nodes)
-        n -= 1;
-    double a = pow(n, dims), b = pow(n + 1, dims);
-    double ta = pattern_on_torus(p, pattern, dims, n, size_bytes);
-    if (nodes == a)
-        return ta;
-    double tb = pattern_on_torus(p, pattern, dims, n + 1, size_bytes);
-    return ta + (tb - ta) * (nodes - a) / (b - a);
+    return model_interpolate_tori(p, dims, nodes, size_bytes, pattern_on_torus, &pattern);
 }

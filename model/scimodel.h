@@ -12,6 +12,7 @@
 
 #include "model/model.h"
 #include "model/params.h"
+#include "topo/cli.h"
 #include "topo/topo.h"
 
 #define SCIMODEL_EXIT_USAGE 2
@@ -79,6 +80,15 @@ void scimodel_print_params(const model_params *p, double size_bytes);
 /* Appends v with 3 decimals ('-' for NaN) to buf; returns the new end. */
 char *scimodel_format_3f(char *buf, double v);
 /* One line "scimodel: ..." on stderr with " (try --help)"; returns 2. */
-int scimodel_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define scimodel_usage_error(...) \
+    cli_message(SCIMODEL_EXIT_USAGE, "scimodel", " (try --help)", __VA_ARGS__)
+/* The message for an input file that could not be read (rc from
+ * model_params_read or traffic_read, nonzero): "OPT 'PATH': MSG" when it
+ * could not be opened (rc -1), else "PATH:LINE: MSG" (or "PATH: MSG" when
+ * line is 0).  Returns EXIT_FAILURE. */
+int scimodel_file_error(const char *opt, const char *path, int rc, long line, const char *msg);
+/* Reads the params file given as option opt ("--params") into *p; returns
+ * 0, or EXIT_FAILURE after scimodel_file_error's message. */
+int scimodel_load_params(const char *opt, const char *path, model_params *p);
 
 #endif

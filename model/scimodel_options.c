@@ -186,19 +186,6 @@ static int parse_choice(const char *opt, const char *arg, const char *const *nam
     return scimodel_usage_error("%s '%s': unknown value", opt, arg);
 }
 
-static int load_params(const char *path, model_params *p)
-{
-    model_params_error err;
-    int rc = model_params_read(path, p, &err);
-    if (rc == -1)
-        fprintf(stderr, "scimodel: --params '%s': %s\n", path, err.msg);
-    else if (rc && err.line > 0)
-        fprintf(stderr, "scimodel: %s:%ld: %s\n", path, err.line, err.msg);
-    else if (rc)
-        fprintf(stderr, "scimodel: %s: %s\n", path, err.msg);
-    return rc ? EXIT_FAILURE : 0;
-}
-
 static int cmp_long(const void *a, const void *b)
 {
     long x = *(const long *)a, y = *(const long *)b;
@@ -482,7 +469,7 @@ int scimodel_parse_options(int argc, char **argv, scimodel_options *o)
         return rc;
     if (SEEN(&seen, OPT_PARAMS)) {
         topo_links links = o->params.links;
-        if ((rc = load_params(SEEN(&seen, OPT_PARAMS), &o->params)))
+        if ((rc = scimodel_load_params("--params", SEEN(&seen, OPT_PARAMS), &o->params)))
             return rc;
         if (o->links_given)
             o->params.links = links;   /* --links overrides the file */

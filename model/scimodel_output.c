@@ -1,20 +1,26 @@
 /* scimodel_output: printing helpers every scimodel mode shares (the
- * parameters block, fast fixed-point numbers for long sweeps, usage errors). */
+ * parameters block, fast fixed-point numbers for long sweeps, params files
+ * and their errors). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "model/scimodel.h"
 
-int scimodel_usage_error(const char *fmt, ...)
+int scimodel_file_error(const char *opt, const char *path, int rc, long line, const char *msg)
 {
-    va_list ap;
-    fputs("scimodel: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(" (try --help)\n", stderr);
-    return SCIMODEL_EXIT_USAGE;
+    if (rc == -1)
+        return cli_message(EXIT_FAILURE, "scimodel", "", "%s '%s': %s", opt, path, msg);
+    if (line > 0)
+        return cli_message(EXIT_FAILURE, "scimodel", "", "%s:%ld: %s", path, line, msg);
+    return cli_message(EXIT_FAILURE, "scimodel", "", "%s: %s", path, msg);
+}
+
+int scimodel_load_params(const char *opt, const char *path, model_params *p)
+{
+    model_params_error err;
+    int rc = model_params_read(path, p, &err);
+    return rc ? scimodel_file_error(opt, path, rc, err.line, err.msg) : 0;
 }
 
 void scimodel_print_params(const model_params *p, double size_bytes)

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +15,12 @@
 #include "model/model.h"
 #include "model/params.h"
 #include "model/projection.h"
+#include "model/scimodel.h"
 #include "model/traffic.h"
 #include "topo/atomicfile.h"
 #include "topo/parse.h"
 #include "topo/topo.h"
 
-#define EXIT_USAGE 2
 #define MAX_CANDIDATES (2 * TOPO_MAX_DIMS)
 
 const char scimodel_traffic_usage[] =
@@ -59,7 +58,7 @@ typedef struct candidate {
 } candidate;
 
 typedef struct traffic_opts {
-    const char *traffic_path, *placement, *intra_path;
+    const char *traffic_path, *placement;
     model_params inter, intra;
     int have_intra;
     topo_links links;
@@ -78,42 +77,6 @@ typedef struct result_row {
     const char *placement;
     proj_result r;
 } result_row;
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("scimodel: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(" (try --help)\n", stderr);
-    return EXIT_USAGE;
-}
-
-static int load_params(const char *opt, const char *path, model_params *p)
-{
-    model_params_error err;
-    int rc = model_params_read(path, p, &err);
-    if (rc == -1)
-        fprintf(stderr, "scimodel: %s '%s': %s\n", opt, path, err.msg);
-    else if (rc && err.line > 0)
-        fprintf(stderr, "scimodel: %s:%ld: %s\n", path, err.line, err.msg);
-    else if (rc)
-        fprintf(stderr, "scimodel: %s: %s\n", path, err.msg);
-    return rc ? EXIT_FAILURE : 0;
-}
-
-static int traffic_error_report(const char *opt, const char *path, int rc,
-                                const traffic_error *err)
-{
-    if (rc == -1)
-        fprintf(stderr, "scimodel: %s '%s': %s\n", opt, path, err->msg);
-    else if (err->line > 0)
-        fprintf(stderr, "scimodel: %s:%ld: %s\n", path, err->line, err->msg);
-    else
-        fprintf(stderr, "scimodel: %s: %s\n", path, err->msg);
-    return EXIT_FAILURE;
-}
 
 enum { OPT_TRAFFIC = 256, OPT_DIMS, OPT_SHAPE, OPT_LINKS, OPT_SLOTS, OPT_PLACEMENT,
        OPT_INTRA, OPT_STEPS, OPT_PRESET, OPT_PARAMS, OPT_FORMAT };
@@ -141,64 +104,65 @@ static int parse_one(traffic_opts *o, int c, const char *arg, int *params_set)
     switch (c) {
     case OPT_TRAFFIC:
         if (o->traffic_path)
-            return usage_error("--traffic '%s': give one traffic matrix", arg);
+            return scimodel_usage_error("--traffic '%s': give one traffic matrix", arg);
         o->traffic_path = arg;
         return 0;
     case OPT_DIMS:
         st = parse_list(arg, PARSE_RANGE_STEP1, 1, TOPO_MAX_DIMS, o->dims, TOPO_MAX_DIMS, &n, &pos);
         if (st)
-            return usage_error("--dims '%s': %s, expected 3, 1..4 or 1,2,4 within 1..16", arg,
+            return scimodel_usage_error("--dims '%s': %s, expected 3, 1..4 or 1,2,4 within 1..16", arg,
                                parse_status_text(st));
         o->ndims = n;
         return 0;
     case OPT_SHAPE:
         if (o->nshapes == TOPO_MAX_DIMS)
-            return usage_error("--shape '%s': at most %d shapes", arg, TOPO_MAX_DIMS);
+            return scimodel_usage_error("--shape '%s': at most %d shapes", arg, TOPO_MAX_DIMS);
         o->shape_text[o->nshapes++] = arg;
         return 0;
     case OPT_LINKS:
         if (topo_links_parse(arg, &o->links))
-            return usage_error("--links '%s': unknown value (uni, bi)", arg);
+            return scimodel_usage_error("--links '%s': unknown value (uni, bi)", arg);
         o->links_given = 1;
         return 0;
     case OPT_SLOTS:
         if ((st = parse_long(arg, 1, TRAFFIC_MAX_RANKS, &o->slots)))
-            return usage_error("--slots '%s': %s, expected 1..%ld", arg, parse_status_text(st),
+            return scimodel_usage_error("--slots '%s': %s, expected 1..%ld", arg, parse_status_text(st),
                                TRAFFIC_MAX_RANKS);
         return 0;
     case OPT_PLACEMENT:
         if (!*arg)
-            return usage_error("--placement '': expected row-major, optimize or a file");
+            return scimodel_usage_error("--placement '': expected row-major, optimize or a file");
         o->placement = arg;
         return 0;
     case OPT_INTRA:
-        o->intra_path = arg;
-        return load_params("--intra-params", arg, &o->intra) ? EXIT_FAILURE
-                                                             : (o->have_intra = 1, 0);
+        if (scimodel_load_params("--intra-params", arg, &o->intra))
+            return EXIT_FAILURE;
+        o->have_intra = 1;
+        return 0;
     case OPT_STEPS:
         if ((st = parse_long(arg, 1, PROJ_ANNEAL_MAX_STEPS, &o->anneal_steps)))
-            return usage_error("--anneal-steps '%s': %s, expected 1..1e8", arg,
+            return scimodel_usage_error("--anneal-steps '%s': %s, expected 1..1e8", arg,
                                parse_status_text(st));
         return 0;
     case OPT_PRESET:
     case OPT_PARAMS:
         if ((*params_set)++)
-            return usage_error("%s '%s': give only one of --preset and --params",
+            return scimodel_usage_error("%s '%s': give only one of --preset and --params",
                                c == OPT_PRESET ? "--preset" : "--params", arg);
         if (c == OPT_PARAMS)
-            return load_params("--params", arg, &o->inter);
+            return scimodel_load_params("--params", arg, &o->inter);
         if (model_params_preset(arg, &o->inter))
-            return usage_error("--preset '%s': unknown preset (current, enhanced)", arg);
+            return scimodel_usage_error("--preset '%s': unknown preset (current, enhanced)", arg);
         return 0;
     case OPT_FORMAT:
         if (strcmp(arg, "table") && strcmp(arg, "tsv"))
-            return usage_error("--format '%s': unknown value", arg);
+            return scimodel_usage_error("--format '%s': unknown value", arg);
         o->tsv = strcmp(arg, "tsv") == 0;
         return 0;
     case 'h':
         return -1;
     default:
-        return EXIT_USAGE;  /* getopt already printed the message */
+        return SCIMODEL_EXIT_USAGE;  /* getopt already printed the message */
     }
 }
 
@@ -216,7 +180,7 @@ static int parse_options(int argc, char **argv, traffic_opts *o)
         if ((rc = parse_one(o, c, optarg, &params_set)))
             return rc;
     if (optind < argc)
-        return usage_error("'%s': unexpected argument", argv[optind]);
+        return scimodel_usage_error("'%s': unexpected argument", argv[optind]);
     /* --links wins over a params file's `links` key, as in the other modes */
     if (o->links_given)
         o->inter.links = o->links;
@@ -230,7 +194,7 @@ static int parse_options(int argc, char **argv, traffic_opts *o)
     }
     if (strcmp(o->placement, "optimize") && strcmp(o->placement, "row-major") &&
         strpbrk(o->placement, "\t\n"))
-        return usage_error("--placement: a file name with a tab or newline");
+        return scimodel_usage_error("--placement: a file name with a tab or newline");
     return 0;
 }
 
@@ -243,21 +207,21 @@ static int make_candidates(const traffic_opts *o, long nodes, candidate *cand, s
     for (size_t i = 0; i < o->ndims; i++) {
         candidate *c = &cand[(*count)++];
         if (proj_smallest_torus((int)o->dims[i], nodes, &c->shape))
-            return usage_error("--dims: no %ldD torus of at most 1e15 nodes", o->dims[i]);
+            return scimodel_usage_error("--dims: no %ldD torus of at most 1e15 nodes", o->dims[i]);
     }
     for (size_t i = 0; i < o->nshapes; i++) {
         candidate *c = &cand[(*count)++];
         if (topo_shape_parse(o->shape_text[i], &c->shape, &perr))
-            return usage_error("--shape '%s': %s at character %zu", o->shape_text[i], perr.what,
+            return scimodel_usage_error("--shape '%s': %s at character %zu", o->shape_text[i], perr.what,
                                perr.pos + 1);
         if (c->shape.nodes < nodes)
-            return usage_error("--shape '%s': %ld nodes, the matrix needs %ld", o->shape_text[i],
+            return scimodel_usage_error("--shape '%s': %ld nodes, the matrix needs %ld", o->shape_text[i],
                                c->shape.nodes, nodes);
     }
     for (size_t i = 0; i < *count; i++) {
         topo_shape_format(&cand[i].shape, cand[i].name, sizeof cand[i].name);
         if (cand[i].shape.nodes > TRAFFIC_MAX_RANKS)
-            return usage_error("candidate %s: over %ld nodes", cand[i].name, TRAFFIC_MAX_RANKS);
+            return scimodel_usage_error("candidate %s: over %ld nodes", cand[i].name, TRAFFIC_MAX_RANKS);
     }
     return 0;
 }
@@ -311,7 +275,7 @@ static int project_candidate(const traffic_opts *o, const proj_config *pc,
     if (optimize || strcmp(o->placement, "row-major") == 0)
         proj_row_major(nodes, pos);
     else if ((rc = traffic_placement_read(o->placement, nodes, cand->shape.nodes, pos, &err)))
-        return traffic_error_report("--placement", o->placement, rc, &err);
+        return scimodel_file_error("--placement", o->placement, rc, err.line, err.msg);
     const char *name = optimize ? "row-major" : o->placement;
     if ((rc = project_one(pc, t, cand, pos, name, &rows[(*nrows)++])))
         return rc;
@@ -429,7 +393,7 @@ int scimodel_traffic_main(int argc, char **argv)
     if (rc)
         return rc;
     if ((rc = traffic_read(o.traffic_path, &t, &err)))
-        return traffic_error_report("--traffic", o.traffic_path, rc, &err);
+        return scimodel_file_error("--traffic", o.traffic_path, rc, err.line, err.msg);
     rc = run(&o, &t);
     traffic_free(&t);
     int wrc = file_close_stdout("scimodel");   /* a full disk is a failure too */

@@ -128,6 +128,44 @@ static inline void run_assert_error(const run_result *r, int status, const char 
     cr_assert_null(strstr(r->err, "runtime error"), "%s", what);
 }
 
+/* Path of tests/fixtures/<rel> under $SCITORUS_ROOT (default: the current
+ * directory); static, one of 4, so a call may use up to four at once. */
+static inline const char *run_fixture(const char *rel)
+{
+    static char path[4][600];
+    static int slot;
+    const char *root = getenv("SCITORUS_ROOT");
+    char *p = path[slot++ % 4];
+    snprintf(p, sizeof path[0], "%s/tests/fixtures/%s", root ? root : ".", rel);
+    return p;
+}
+
+/* Writes len bytes of data (NUL bytes included) to path, asserting that
+ * every byte reached the file. */
+static inline void run_write_data(const char *path, const void *data, size_t len)
+{
+    FILE *fp = fopen(path, "w");
+    cr_assert_not_null(fp, "%s", path);
+    cr_assert_eq(fwrite(data, 1, len, fp), len, "%s", path);
+    cr_assert_eq(fclose(fp), 0, "%s", path);
+}
+
+/* Writes the string text to path. */
+static inline void run_write_text(const char *path, const char *text)
+{
+    run_write_data(path, text, strlen(text));
+}
+
+/* The whole content of path (malloc'ed, NUL-terminated). */
+static inline char *run_read_text(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    cr_assert_not_null(fp, "%s", path);
+    char *s = run_slurp(fp);
+    fclose(fp);
+    return s;
+}
+
 /* A private temporary directory for one test: tmpl is "/tmp/...-XXXXXX". */
 static inline void run_tmpdir_make(char *tmpl)
 {

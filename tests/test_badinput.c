@@ -36,18 +36,15 @@ static const opt_case options_table[] = {
     {"calibrate", "--rel-error", 0}, {"calibrate", "--max-time", 0},
 };
 
-static char fixture[600];
-
 static run_result run_with(const opt_case *c, const char *v)
 {
     const char *prog = run_prog(c->prog, 0);
-    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/plots/ring2.tsv",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
     if (!strcmp(c->prog, "scibench"))
         return run_cmd(prog, 60, "-q", "--sizes", "8", "--max-time", "0.05", "--rel-error",
                        "0.2", c->opt, v, NULL);
     if (!strcmp(c->prog, "calibrate"))
-        return run_cmd(prog, 60, "--data", fixture, "-o", "/dev/null", c->opt, v, NULL);
+        return run_cmd(prog, 60, "--data", run_fixture("plots/ring2.tsv"), "-o", "/dev/null",
+                       c->opt, v, NULL);
     if (!strcmp(c->opt, "--sweep-points"))
         return run_cmd(prog, 60, "--sweep", "--nodes", "100", c->opt, v, NULL);
     return run_cmd(prog, 60, c->opt, v, NULL);

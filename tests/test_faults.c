@@ -132,23 +132,6 @@ static int mount_tmpfs(const char *opts)
     return 0;
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    cr_assert_not_null(fp, "%s", path);
-    fputs(text, fp);
-    fclose(fp);
-}
-
-static char *read_text(const char *path)
-{
-    FILE *fp = fopen(path, "r");
-    cr_assert_not_null(fp, "%s", path);
-    char *s = run_slurp(fp);
-    fclose(fp);
-    return s;
-}
-
 static int count_entries(void)
 {
     DIR *d = opendir(dir);
@@ -166,23 +149,22 @@ static const char previous[] = "# a previous file\no0_ns = 1\no1_ns_per_byte = 0
 
 Test(faults, unwritable_directory_keeps_previous_files)
 {
-    char params[300], data[300], fixture[600];
+    char params[300], data[300];
     if (mount_tmpfs("size=1m") != 0)
         cr_skip_test("needs root and mount(2) to make a directory unwritable for root");
     snprintf(params, sizeof params, "%s/old.params", dir);
     snprintf(data, sizeof data, "%s/old.tsv", dir);
-    write_text(params, previous);
-    write_text(data, previous);
+    run_write_text(params, previous);
+    run_write_text(data, previous);
     cr_assert_eq(mount("tmpfs", dir, "tmpfs", MS_REMOUNT | MS_RDONLY, "size=1m"), 0);
-    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/plots/ring2.tsv",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
+    const char *fixture = run_fixture("plots/ring2.tsv");
     run_result r = run_cmd(run_prog("calibrate", 0), 60, "--data", fixture, "-o", params, NULL);
     run_assert_error(&r, 1, params, "calibrate into a read-only directory");
     run_free(&r);
     r = run_cmd(run_prog("scibench", 0), 60, "--sizes", "8", "-q", "-o", data, NULL);
     run_assert_error(&r, 1, data, "scibench into a read-only directory");
     run_free(&r);
-    char *a = read_text(params), *b = read_text(data);
+    char *a = run_read_text(params), *b = run_read_text(data);
     cr_assert_str_eq(a, previous);
     cr_assert_str_eq(b, previous);
     free(a);
@@ -191,14 +173,14 @@ Test(faults, unwritable_directory_keeps_previous_files)
 
 Test(faults, full_file_system_keeps_previous_files)
 {
-    char params[300], data[300], filler[300], fixture[600];
+    char params[300], data[300], filler[300];
     if (mount_tmpfs("size=64k") != 0)
         cr_skip_test("needs root and mount(2) for a small tmpfs");
     snprintf(params, sizeof params, "%s/old.params", dir);
     snprintf(data, sizeof data, "%s/old.tsv", dir);
     snprintf(filler, sizeof filler, "%s/filler", dir);
-    write_text(params, previous);
-    write_text(data, previous);
+    run_write_text(params, previous);
+    run_write_text(data, previous);
     FILE *fp = fopen(filler, "w");   /* fill the file system to the last byte */
     static char block[4096];
     while (fp && fwrite(block, 1, sizeof block, fp) == sizeof block && fflush(fp) == 0)
@@ -206,8 +188,7 @@ Test(faults, full_file_system_keeps_previous_files)
     if (fp)
         fclose(fp);
     int before = count_entries();
-    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/plots/ring2.tsv",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
+    const char *fixture = run_fixture("plots/ring2.tsv");
     run_result r = run_cmd(run_prog("calibrate", 0), 60, "--data", fixture, "-o", params, NULL);
     run_assert_error(&r, 1, params, "calibrate onto a full file system");
     run_free(&r);
@@ -217,7 +198,7 @@ Test(faults, full_file_system_keeps_previous_files)
     cr_assert_not_null(strstr(r.err, data), "%s", r.err);
     cr_assert_null(strstr(r.err, "Sanitizer"));
     run_free(&r);
-    char *a = read_text(params), *b = read_text(data);
+    char *a = run_read_text(params), *b = run_read_text(data);
     cr_assert_str_eq(a, previous);
     cr_assert_str_eq(b, previous);
     free(a);

@@ -19,10 +19,7 @@ static const char *write_file(const char *name, const char *text)
 {
     static char path[256];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *fp = fopen(path, "w");
-    cr_assert_not_null(fp);
-    fputs(text, fp);
-    fclose(fp);
+    run_write_text(path, text);
     return path;
 }
 

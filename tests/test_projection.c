@@ -261,18 +261,29 @@ static void halo3d(traffic_matrix *t, long n, const long *perm)
     }
 }
 
+/* The halo exchange above on n^3 ranks in row-major order (*plain) and with
+ * its ranks scrambled by random_placement(seed) (*scrambled), and the torus
+ * n^3 they are projected onto. */
+static void halo3d_pair(long n, unsigned seed, traffic_matrix *plain,
+                        traffic_matrix *scrambled, topo_shape *shape)
+{
+    long P = n * n * n, ident[64], perm[64];
+    cr_assert_leq(P, 64);
+    proj_row_major(P, ident);
+    random_placement(P, P, perm, seed);
+    halo3d(plain, n, ident);
+    halo3d(scrambled, n, perm);
+    topo_shape_equal(3, n, shape);
+}
+
 Test(projection, optimize_unscrambles_a_3d_halo_exchange, .timeout = 120)
 {
     model_params cur;
     model_params_preset("current", &cur);
-    long n = 3, P = 27, ident[27], perm[27], pos[27];
-    proj_row_major(P, ident);
-    random_placement(P, P, perm, 4242);
+    long P = 27, pos[27];
     traffic_matrix plain, scrambled;
-    halo3d(&plain, n, ident);
-    halo3d(&scrambled, n, perm);
     topo_shape shape;
-    topo_shape_equal(3, n, &shape);
+    halo3d_pair(3, 4242, &plain, &scrambled, &shape);
     for (int bi = 0; bi <= 1; bi++) {
         proj_config c = {&cur, &cur, bi ? TOPO_LINKS_BI : TOPO_LINKS_UNI, 1, NULL, NULL};
         proj_row_major(P, pos);
@@ -295,14 +306,10 @@ Test(projection, optimize_wins_back_most_of_a_scrambled_4x4x4_halo, .timeout = 1
 {
     model_params cur;
     model_params_preset("current", &cur);
-    long n = 4, P = 64, ident[64], perm[64], pos[64];
-    proj_row_major(P, ident);
-    random_placement(P, P, perm, 7);
+    long P = 64, pos[64];
     traffic_matrix plain, scrambled;
-    halo3d(&plain, n, ident);
-    halo3d(&scrambled, n, perm);
     topo_shape shape;
-    topo_shape_equal(3, n, &shape);
+    halo3d_pair(4, 7, &plain, &scrambled, &shape);
     proj_config c = {&cur, &cur, TOPO_LINKS_UNI, 1, NULL, NULL};
     proj_row_major(P, pos);
     double target = proj_total_ns(&c, &plain, &shape, pos);

@@ -26,33 +26,6 @@ static void path_in(char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/%s", dir, name);
 }
 
-static const char *fixture(const char *rel)
-{
-    static char path[4][600];
-    static int slot;
-    char *p = path[slot++ % 4];
-    snprintf(p, sizeof path[0], "%s/tests/fixtures/%s",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".", rel);
-    return p;
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    cr_assert_not_null(fp, "%s", path);
-    fputs(text, fp);
-    fclose(fp);
-}
-
-static char *read_text(const char *path)
-{
-    FILE *fp = fopen(path, "r");
-    cr_assert_not_null(fp, "%s", path);
-    char *s = run_slurp(fp);
-    fclose(fp);
-    return s;
-}
-
 /* Starts argv in its own process group, stdout to /dev/null, stderr to
  * err_path (NULL: /dev/null). */
 static pid_t spawn(char *const argv[], const char *err_path)
@@ -92,7 +65,7 @@ static run_result run_stdout_to(char *const argv[], const char *out_path, int li
     }
     run_result r = {run_wait_exit(pid, limit_s), NULL, NULL};
     r.out = strdup("");
-    r.err = read_text(err_path);
+    r.err = run_read_text(err_path);
     return r;
 }
 
@@ -186,11 +159,23 @@ static void wait_output_open(pid_t pid)
 
 static int ends_incomplete(const char *path)
 {
-    char *s = read_text(path);
+    char *s = run_read_text(path);
     size_t n = strlen(s);
     int ok = n >= 13 && strcmp(s + n - 13, "# incomplete\n") == 0;
     free(s);
     return ok;
+}
+
+/* Starts argv (stderr to err, NULL: /dev/null), lets it measure 1.5 s
+ * after its first rows are in out (the floor, then the first point or
+ * two), sends it sig, and checks it ends with status 1. */
+static void interrupt_started(char *const argv[], const char *out, const char *err, int sig)
+{
+    pid_t pid = spawn(argv, err);
+    wait_started(out, 2);
+    usleep(1500000);
+    kill(pid, sig);
+    cr_assert_eq(run_wait_exit(pid, 20), 1, "signal %d", sig);
 }
 
 /* #1: an interrupted run never destroys a previous file; its points go
@@ -205,16 +190,12 @@ Test(reliability, interrupted_run_keeps_the_previous_file)
                            "-q", "-o", out, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
-    char *before = read_text(out);
+    char *before = run_read_text(out);
     for (int sig = SIGINT; sig <= SIGTERM; sig += SIGTERM - SIGINT) {
         unlink(partial);
         char *argv[] = {(char *)run_prog("scibench", 1), LONG_RUN, "-o", out, NULL};
-        pid_t pid = spawn(argv, err);
-        wait_started(out, 2);
-        usleep(1500000);   /* the floor, then the first point or two */
-        kill(pid, sig);
-        cr_assert_eq(run_wait_exit(pid, 20), 1, "signal %d", sig);
-        char *after = read_text(out), *msg = read_text(err);
+        interrupt_started(argv, out, err, sig);
+        char *after = run_read_text(out), *msg = run_read_text(err);
         cr_assert_str_eq(after, before, "signal %d replaced the previous file", sig);
         cr_assert(ends_incomplete(partial), "signal %d: no %s", sig, partial);
         cr_assert_not_null(strstr(msg, partial), "message does not say where: %s", msg);
@@ -233,19 +214,11 @@ Test(reliability, interrupted_run_without_previous_file_writes_the_target)
     char out[300];
     path_in(out, sizeof out, "new.tsv");
     char *argv[] = {(char *)run_prog("scibench", 1), LONG_RUN, "-o", out, NULL};
-    pid_t pid = spawn(argv, NULL);
-    wait_started(out, 2);
-    usleep(1500000);
-    kill(pid, SIGTERM);
-    cr_assert_eq(run_wait_exit(pid, 20), 1);
+    interrupt_started(argv, out, NULL, SIGTERM);
     cr_assert(ends_incomplete(out));
     cr_assert_eq(entries_with(".incomplete"), 0);
     char *resume[] = {(char *)run_prog("scibench", 1), "--resume", out, NULL};
-    pid = spawn(resume, NULL);
-    wait_started(out, 2);
-    usleep(1500000);
-    kill(pid, SIGTERM);
-    cr_assert_eq(run_wait_exit(pid, 20), 1);
+    interrupt_started(resume, out, NULL, SIGTERM);
     cr_assert(ends_incomplete(out));
     cr_assert_eq(entries_with(".incomplete"), 0, "a resumed run wrote beside its own file");
 }
@@ -286,7 +259,7 @@ Test(reliability, mpirun_interrupted_writes_incomplete_file)
         kill(sigs[k] == SIGINT ? -pid : pid, sigs[k]);
         int st = run_wait_exit(pid, 30);   /* (kills the group after 30 s) */
         cr_assert(st != 0 && st != -1, "mpirun exit %d", st);
-        char *msg = read_text(err);
+        char *msg = run_read_text(err);
         struct stat sb;
         cr_assert_eq(stat(out, &sb), 0, "signal %d: no %s; stderr: %s", sigs[k], out, msg);
         cr_assert(ends_incomplete(out), "signal %d: no '# incomplete' file", sigs[k]);
@@ -304,7 +277,7 @@ Test(reliability, killed_calibrate_takes_its_children)
         char bench[300], params[300];
         snprintf(bench, sizeof bench, "%s/b%d.tsv", dir, k);
         snprintf(params, sizeof params, "%s/c%d.params", dir, k);
-        write_text(bench, "previous\n");
+        run_write_text(bench, "previous\n");
         char *argv[] = {(char *)run_prog("calibrate", 1), "--ring", "4", "--all-dst",
                         "--inject-forward", "2000000", "--sizes", "8,64", "-q", "--bench-out",
                         bench, "-o", params, NULL};
@@ -318,7 +291,7 @@ Test(reliability, killed_calibrate_takes_its_children)
             usleep(10000);
         cr_assert_eq(procs_with(bench), 0, "signal %d: a benchmark process survived", sigs[k]);
         usleep(500000);
-        char *s = read_text(bench);
+        char *s = run_read_text(bench);
         cr_assert_str_eq(s, "previous\n", "signal %d: the data file was replaced", sigs[k]);
         free(s);
     }
@@ -329,7 +302,7 @@ Test(reliability, full_standard_output_is_an_error)
 {
     char *runs[][12] = {
         {(char *)run_prog("scimodel", 0), "--dims", "1..4", "--nodes", "1000", NULL},
-        {(char *)run_prog("calibrate", 0), "--data", (char *)fixture("plots/ring2.tsv"), "-o",
+        {(char *)run_prog("calibrate", 0), "--data", (char *)run_fixture("plots/ring2.tsv"), "-o",
          "PARAMS", NULL},
         {(char *)run_prog("scibench", 0), "--floor", NULL},
         {(char *)run_prog("scibench", 0), "--sizes", "8", "--max-time", "0.05", "-q", NULL},
@@ -360,7 +333,7 @@ Test(reliability, same_output_file_under_two_names_is_refused)
     run_result r = run_cmd(run_prog("scibench", 0), 30, "-o", a, "--interleave", b, NULL);
     run_assert_error(&r, 2, "same file", "-o a.tsv --interleave 4=./a.tsv");
     run_free(&r);
-    write_text(a, "x\n");
+    run_write_text(a, "x\n");
     path_in(ln, sizeof ln, "link.tsv");
     cr_assert_eq(symlink(a, ln), 0);
     snprintf(b, sizeof b, "4=%s", ln);
@@ -388,7 +361,7 @@ Test(reliability, fifos_and_directories_never_block)
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
         const char *arg = i < 5 ? fifo : dir;
         run_result r = i == 2 ? run_cmd(run_prog(in[i].prog, 0), 10, "--data",
-                                        fixture("plots/ring2.tsv"), in[i].opt, arg, NULL)
+                                        run_fixture("plots/ring2.tsv"), in[i].opt, arg, NULL)
                               : run_cmd(run_prog(in[i].prog, 0), 10, in[i].opt, arg, NULL);
         cr_assert_neq(r.status, 124, "%s %s: blocked", in[i].prog, in[i].opt);
         run_assert_error(&r, 1, in[i].word, in[i].opt);
@@ -398,7 +371,7 @@ Test(reliability, fifos_and_directories_never_block)
     cr_assert_neq(r.status, 124, "scibench -o FIFO blocked");
     run_assert_error(&r, 1, "reading this FIFO", "scibench -o FIFO");
     run_free(&r);
-    r = run_cmd(run_prog("calibrate", 0), 10, "--data", fixture("plots/ring2.tsv"), "-o", fifo,
+    r = run_cmd(run_prog("calibrate", 0), 10, "--data", run_fixture("plots/ring2.tsv"), "-o", fifo,
                 NULL);
     cr_assert_neq(r.status, 124, "calibrate -o FIFO blocked");
     cr_assert_eq(r.status, 1, "%s", r.err);
@@ -431,12 +404,12 @@ Test(reliability, validate_files_checked_before_measuring)
     run_assert_error(&r, 1, "/nonexistent/v.tsv", "--validate missing file");
     run_free(&r);
     /* the fixture's header with no rows: no ping-pong point to validate */
-    char *s = read_text(fixture("plots/ring2.tsv"));
+    char *s = run_read_text(run_fixture("plots/ring2.tsv"));
     char *row = strstr(s, "\npp\t");
     cr_assert_not_null(row);
     row[1] = '\0';
     path_in(nopp, sizeof nopp, "nopp.tsv");
-    write_text(nopp, s);
+    run_write_text(nopp, s);
     free(s);
     r = run_cmd(run_prog("calibrate", 0), 10, "--quick", "--validate", nopp, NULL);
     run_assert_error(&r, 1, "no ping-pong points", "--validate without points");
@@ -447,7 +420,7 @@ Test(reliability, validate_files_checked_before_measuring)
  * replaced (NULL: kept) and the backend given. */
 static void incomplete_copy(const char *path, const char *backend, const char *command)
 {
-    char *s = read_text(fixture("plots/ring2.tsv"));
+    char *s = run_read_text(run_fixture("plots/ring2.tsv"));
     FILE *fp = fopen(path, "w");
     cr_assert_not_null(fp);
     for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n")) {
@@ -525,7 +498,7 @@ Test(reliability, sanitized_mpibench_reports_no_leak)
 /* #20: options that conflict or would do nothing: exit 2, both named. */
 Test(reliability, conflicting_options_name_both)
 {
-    const char *ring2 = fixture("plots/ring2.tsv");
+    const char *ring2 = run_fixture("plots/ring2.tsv");
     const struct { const char *prog; const char *args[8]; const char *a, *b; } cases[] = {
         {"calibrate", {"--data", ring2, "--quick"}, "--data", "--quick"},
         {"calibrate", {"--data", ring2, "--rel-error", "0.1"}, "--data", "--rel-error"},

@@ -154,9 +154,7 @@ Test(scimodel, usage_errors)
 /* File errors: exit 1, one line naming the file (and line). */
 Test(scimodel, params_file_errors)
 {
-    char root[512];
-    snprintf(root, sizeof root, "%s/tests/fixtures/params/nan.params",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
+    const char *root = run_fixture("params/nan.params");
     run_result r = run_cmd(SCIMODEL, 30, "--params", "/nonexistent/p.params", NULL);
     run_assert_error(&r, 1, "/nonexistent/p.params", "missing file");
     run_free(&r);
@@ -170,9 +168,7 @@ Test(scimodel, params_file_errors)
 
 Test(scimodel, params_file_is_used)
 {
-    char root[512];
-    snprintf(root, sizeof root, "%s/tests/fixtures/params/current.params",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
+    const char *root = run_fixture("params/current.params");
     run_result r = run_cmd(SCIMODEL, 30, "--params", root, "--crossover", "--format", "tsv",
                            "--metric", "avg", "--dims", "1,2", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);

@@ -95,15 +95,6 @@ static void assert_matrix_eq(matrix *got, matrix *want, const char *what)
     cr_assert_eq(got->n, want->n, "%s: %d rows, want %d", what, got->n, want->n);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *fp = fopen(path, "r");
-    cr_assert_not_null(fp, "%s", path);
-    char *s = run_slurp(fp);
-    fclose(fp);
-    return s;
-}
-
 static int exists(const char *path)
 {
     struct stat sb;
@@ -273,16 +264,26 @@ Test(trace, netpipe_is_one_pair_with_its_reported_counts)
 
 /* --- failures of the traced program ------------------------------------ */
 
-Test(trace, mpi_abort_keeps_the_aborting_rank_and_names_the_missing_one)
+/* Traces trace_app MODE on np ranks, which must end without hanging (and
+ * with a nonzero status when must_fail), and returns `scitrace summary` of
+ * the trace it left, which must succeed. */
+static run_result summary_after(const char *dir, const char *np, const char *mode, int must_fail)
 {
-    char dir[] = "/tmp/scitorus-trace-XXXXXX", out[600];
-    run_tmpdir_make(dir);
-    run_result r = traced(dir, "2", "bin/test/trace_app", "abort", NULL, NULL);
-    cr_assert_neq(r.status, 0);
+    run_result r = traced(dir, np, "bin/test/trace_app", mode, NULL, NULL);
+    if (must_fail)
+        cr_assert_neq(r.status, 0);
     cr_assert_neq(r.status, 124, "hung");
     run_free(&r);
     r = run_cmd(run_prog("scitrace", 0), 30, "summary", dir, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    return r;
+}
+
+Test(trace, mpi_abort_keeps_the_aborting_rank_and_names_the_missing_one)
+{
+    char dir[] = "/tmp/scitorus-trace-XXXXXX", out[600];
+    run_tmpdir_make(dir);
+    run_result r = summary_after(dir, "2", "abort", 1);
     cr_assert_not_null(strstr(r.out, "rank 1: status aborted"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "rank 0: no rank file"), "%s", r.out);
     cr_assert_not_null(strstr(r.err, "rank 0 left no rank file"), "%s", r.err);
@@ -299,12 +300,7 @@ Test(trace, a_killed_rank_leaves_the_others_files_intact)
 {
     char dir[] = "/tmp/scitorus-trace-XXXXXX", out[600];
     run_tmpdir_make(dir);
-    run_result r = traced(dir, "4", "bin/test/trace_app", "kill", NULL, NULL);
-    cr_assert_neq(r.status, 0);
-    cr_assert_neq(r.status, 124, "hung");
-    run_free(&r);
-    r = run_cmd(run_prog("scitrace", 0), 30, "summary", dir, NULL);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result r = summary_after(dir, "4", "kill", 1);
     cr_assert_not_null(strstr(r.out, "rank 2: no rank file"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "3 of 4 ranks finalized"), "%s", r.out);
     run_free(&r);
@@ -323,11 +319,7 @@ Test(trace, no_mpi_finalize_still_writes_the_rank_files)
 {
     char dir[] = "/tmp/scitorus-trace-XXXXXX";
     run_tmpdir_make(dir);
-    run_result r = traced(dir, "2", "bin/test/trace_app", "nofinalize", NULL, NULL);
-    cr_assert_neq(r.status, 124, "hung");
-    run_free(&r);
-    r = run_cmd(run_prog("scitrace", 0), 30, "summary", dir, NULL);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result r = summary_after(dir, "2", "nofinalize", 0);
     cr_assert_not_null(strstr(r.out, "rank 0: status no-finalize"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "rank 1: status no-finalize"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "0 sends unmatched, 0 receives unmatched"), "%s", r.out);
@@ -420,7 +412,7 @@ Test(trace, truncated_or_foreign_rank_files_are_named)
         run_free(&r);
         r = run_cmd(run_prog("scitrace", 0), 30, "matrix", "-o", out, dir, NULL);
         run_assert_error(&r, 1, "rank-00001.trace", damage[i][1]);
-        char *kept = slurp(out), *file = slurp(path);
+        char *kept = run_read_text(out), *file = run_read_text(path);
         cr_assert_str_eq(kept, "keep\n");
         cr_assert_str_eq(file, damage[i][0]);
         free(kept);

@@ -27,10 +27,7 @@ static const char *put(const char *name, const char *text)
     static int slot;
     char *p = path[slot++ % 16];
     snprintf(p, sizeof path[0], "%s/%s", dir, name);
-    FILE *fp = fopen(p, "w");
-    cr_assert_not_null(fp);
-    fputs(text, fp);
-    fclose(fp);
+    run_write_text(p, text);
     return p;
 }
 

@@ -33,10 +33,7 @@ static const char *put(const char *name, const char *data, size_t len)
     static int next;
     char *p = path[next++ % 4];
     snprintf(p, sizeof path[0], "%s/%s", tmpdir, name);
-    FILE *fp = fopen(p, "w");
-    cr_assert_not_null(fp);
-    cr_assert_eq(fwrite(data, 1, len, fp), len);
-    cr_assert_eq(fclose(fp), 0);
+    run_write_data(p, data, len);
     return p;
 }
 
@@ -196,9 +193,7 @@ Test(validation, bench_rows_with_true_counts_accepted)
         bench_data_free(&d);
         free(text);
     }
-    char fixture[512];
-    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/plots/ring2.tsv",
-             getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".");
+    const char *fixture = run_fixture("plots/ring2.tsv");
     bench_data d;
     bench_read_error e;
     cr_assert_eq(bench_data_read(fixture, &d, &e), 0, "line %ld: %s", e.line, e.msg);

@@ -210,22 +210,6 @@ void topo_response_counts_links(const topo_shape *shape, topo_links links,
         topo_response_counts(shape, hops, out);
 }
 
-int topo_route_step_links(const topo_shape *shape, topo_links links, long *cur,
-                          const long *dst, int *dir)
-{
-    for (int i = 0; i < shape->dims; i++) {
-        if (cur[i] == dst[i])
-            continue;
-        long n = shape->n[i], h = ((dst[i] - cur[i]) % n + n) % n;
-        int step = links == TOPO_LINKS_BI && n - h < h ? -1 : 1;
-        cur[i] = (cur[i] + step + n) % n;
-        if (dir)
-            *dir = step;
-        return i;
-    }
-    return -1;
-}
-
 int topo_route_step(const topo_shape *shape, long *cur, const long *dst)
 {
     for (int i = 0; i < shape->dims; i++) {

@@ -99,12 +99,6 @@ void topo_request_counts_links(const topo_shape *shape, topo_links links,
 void topo_response_counts_links(const topo_shape *shape, topo_links links,
                                 const long *hops, topo_counts *out);
 
-/* One dimension-order step for either kind of links: like topo_route_step,
- * but on BI links the step goes the shorter way round (dir gets +1 or -1;
- * may be NULL).  Returns the dimension, or -1 when cur == dst. */
-int topo_route_step_links(const topo_shape *shape, topo_links links, long *cur,
-                          const long *dst, int *dir);
-
 /* Dimension-order routing, one step: from cur towards dst, returns the
  * dimension in which the next link is taken (the lowest i with
  * cur[i] != dst[i]) and advances cur[i] by one (mod n[i]); returns -1 when

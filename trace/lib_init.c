@@ -33,61 +33,49 @@ int MPI_Abort(MPI_Comm comm, int code)
     return PMPI_Abort(comm, code);
 }
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+/* Registers *newcomm when the PMPI call that created it (status rc)
+ * succeeded; returns rc. */
+static int comm_created(int rc, MPI_Comm *newcomm)
 {
-    int rc = PMPI_Comm_dup(comm, newcomm);
     if (rc == MPI_SUCCESS)
         trace_comm_created(*newcomm);
     return rc;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return comm_created(PMPI_Comm_dup(comm, newcomm), newcomm);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
-    if (rc == MPI_SUCCESS)
-        trace_comm_created(*newcomm);
-    return rc;
+    return comm_created(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    int rc = PMPI_Comm_split(comm, color, key, newcomm);
-    if (rc == MPI_SUCCESS)
-        trace_comm_created(*newcomm);
-    return rc;
+    return comm_created(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-    int rc = PMPI_Comm_split_type(comm, type, key, info, newcomm);
-    if (rc == MPI_SUCCESS)
-        trace_comm_created(*newcomm);
-    return rc;
+    return comm_created(PMPI_Comm_split_type(comm, type, key, info, newcomm), newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    int rc = PMPI_Comm_create(comm, group, newcomm);
-    if (rc == MPI_SUCCESS)
-        trace_comm_created(*newcomm);
-    return rc;
+    return comm_created(PMPI_Comm_create(comm, group, newcomm), newcomm);
 }
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm *newcomm)
 {
-    int rc = PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
-    if (rc == MPI_SUCCESS)
-        trace_comm_created(*newcomm);
-    return rc;
+    return comm_created(PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), newcomm);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)
 {
-    int rc = PMPI_Cart_sub(comm, remain, newcomm);
-    if (rc == MPI_SUCCESS)
-        trace_comm_created(*newcomm);
-    return rc;
+    return comm_created(PMPI_Cart_sub(comm, remain, newcomm), newcomm);
 }
 
 int MPI_Type_free(MPI_Datatype *type)

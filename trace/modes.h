@@ -5,16 +5,21 @@
 #ifndef SCITORUS_TRACE_MODES_H
 #define SCITORUS_TRACE_MODES_H
 
+#include "topo/cli.h"
+
 #define EXIT_USAGE 2
 
 int scitrace_run(int argc, char **argv);       /* trace/mode_run.c */
 int scitrace_summary(int argc, char **argv);   /* trace/mode_summary.c */
 int scitrace_matrix(int argc, char **argv);    /* trace/mode_matrix.c */
 
-/* Prints "scitrace: <message>" on stderr; returns EXIT_USAGE. */
-int scitrace_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "scitrace: <message> (scitrace --help)" on stderr; returns
+ * EXIT_USAGE. */
+#define scitrace_usage_error(...) \
+    cli_message(EXIT_USAGE, "scitrace", " (scitrace --help)", __VA_ARGS__)
 
-/* Parses --collectives expand|p2p-only into *with; returns 0 or EXIT_USAGE. */
+/* Parses --collectives expand|p2p-only into *with; returns 0 or EXIT_USAGE
+ * (trace/modes.c). */
 int scitrace_parse_collectives(const char *arg, int *with);
 
 #endif

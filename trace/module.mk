@@ -19,7 +19,7 @@ $(TRACE_LIB): $(TRACE_LIB_OBJS) | deps
 all: $(TRACE_LIB)
 
 PROGRAMS += scitrace
-scitrace_SRCS = trace/scitrace_main.c trace/mode_run.c trace/mode_summary.c \
+scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
                 trace/mode_matrix.c trace/tracefile.c trace/build_matrix.c trace/expand.c \
                 trace/match.c
 

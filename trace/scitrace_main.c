@@ -1,6 +1,5 @@
 /* scitrace: trace an MPI program with libscitrace.so and analyse the trace
  * (SPEC.md section 10).  This file only dispatches to the modes. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,28 +67,6 @@ static const char usage_text[] =
 "  scitrace summary halo.trace\n"
 "  scitrace matrix -o halo.tsv halo.trace\n"
 "  scimodel --traffic halo.tsv --dims 1..4\n";
-
-int scitrace_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("scitrace: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(" (scitrace --help)\n", stderr);
-    return EXIT_USAGE;
-}
-
-int scitrace_parse_collectives(const char *arg, int *with)
-{
-    if (strcmp(arg, "expand") == 0)
-        *with = 1;
-    else if (strcmp(arg, "p2p-only") == 0)
-        *with = 0;
-    else
-        return scitrace_usage_error("--collectives '%s': expected expand or p2p-only", arg);
-    return 0;
-}
 
 static const struct {
     const char *name;
