@@ -49,6 +49,8 @@ Test(full, measures_fits_and_validates)
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     /* lb is measured: multi-hop data at three sizes */
     cr_assert_not_null(strstr(r.out, "lb_ns_per_byte"), "%s", r.out);
+    /* --full's point statistic is the batches' median (README) */
+    cr_assert_not_null(strstr(r.out, "statistic median"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "validation (held-out data)"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "median error"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "measured and fitted in"), "%s", r.out);

@@ -142,6 +142,34 @@ Test(params, write_read_roundtrip_and_gnuplot)
     cr_assert_eq(pclose(fp), 0);
 }
 
+/* calibrate --full may choose MODEL_MAX_OSEG (6) pieces of o(m) and of the
+ * relays' cost (issue 10): every one is written and read back, in order. */
+Test(params, six_segments_roundtrip)
+{
+    model_params p, q;
+    model_params_error e;
+    char path[256];
+    model_params_preset("current", &p);
+    p.o_segments = p.lb_segments = 6;
+    for (int i = 0; i < 6; i++) {
+        p.oseg[i] = (model_oseg){1 << (3 * i), 100 + i, 0.25 * i};
+        p.lbseg[i] = (model_oseg){1 << (3 * i), 10 + i, 0.5 * i};
+    }
+    snprintf(path, sizeof path, "%s/six.params", tmpdir);
+    cr_assert_eq(model_params_write(path, &p, "six segments"), 0);
+    cr_assert_eq(model_params_read(path, &q, &e), 0, "line %ld: %s", e.line, e.msg);
+    cr_assert_eq(q.o_segments, 6);
+    cr_assert_eq(q.lb_segments, 6);
+    for (int i = 0; i < 6; i++) {
+        cr_assert_eq(q.oseg[i].from_bytes, 1 << (3 * i), "o segment %d", i + 1);
+        cr_assert_eq(q.oseg[i].ns, 100 + i, "o segment %d", i + 1);
+        cr_assert_eq(q.oseg[i].ns_per_byte, 0.25 * i, "o segment %d", i + 1);
+        cr_assert_eq(q.lbseg[i].from_bytes, 1 << (3 * i), "lb segment %d", i + 1);
+        cr_assert_eq(q.lbseg[i].ns, 10 + i, "lb segment %d", i + 1);
+        cr_assert_eq(q.lbseg[i].ns_per_byte, 0.5 * i, "lb segment %d", i + 1);
+    }
+}
+
 /* SPEC.md §6: lb_ns_per_byte is optional (default 0, cut-through) and,
  * like every other value, rejected negative or NaN with its line. */
 Test(params, lb_optional_and_checked)
