@@ -256,8 +256,28 @@ Test(reliability, mpirun_interrupted_writes_incomplete_file)
         wait_started(out, 3);   /* mpirun's and the ranks' command lines */
         usleep(3000000);        /* MPI_Init, then a point or two */
         /* SIGTERM to mpirun alone; SIGINT to the group, as Ctrl-C does */
-        kill(sigs[k] == SIGINT ? -pid : pid, sigs[k]);
-        int st = run_wait_exit(pid, 30);   /* (kills the group after 30 s) */
+        pid_t target = sigs[k] == SIGINT ? -pid : pid;
+        kill(target, sigs[k]);
+        /* Open MPI's mpirun (4.1) can deadlock in its own signal handling
+         * when the ranks exit while it forwards a group SIGINT: seen under
+         * load, both ranks already reaped to zombies, mpirun asleep on a
+         * futex.  Its documented remedy is a second Ctrl-C ("hit ctrl-c
+         * again to forcibly terminate"), so after 10 s the test does what a
+         * user does.  Our promise, the '# incomplete' file below, is
+         * asserted either way. */
+        int st = -1;
+        for (int i = 0; i < 1000 && st == -1; i++) {
+            int ws;
+            if (waitpid(pid, &ws, WNOHANG) == pid)
+                st = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+            else
+                usleep(10000);
+        }
+        if (st == -1) {
+            fprintf(stderr, "mpirun still running 10 s after signal %d: signalled again\n", sigs[k]);
+            kill(target, sigs[k]);
+            st = run_wait_exit(pid, 20);   /* (kills the group after 20 s) */
+        }
         cr_assert(st != 0 && st != -1, "mpirun exit %d", st);
         char *msg = run_read_text(err);
         struct stat sb;
