@@ -193,7 +193,8 @@ clean:
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs into
 # $(PREFIX)/bin, libscitrace.so (when trace/ builds it) into $(PREFIX)/lib,
 # where `scitrace run` looks for it, the gnuplot scripts and plots.sh into
-# $(PREFIX)/share/scitorus/plots, and a man page per program, made by
+# $(PREFIX)/share/scitorus/plots, the trace figures' scripts (heatmap,
+# size histogram, plot.sh) into $(PREFIX)/share/scitorus/trace, and a man page per program, made by
 # help2man from its --help, into $(PREFIX)/share/man/man1.
 # make uninstall removes exactly those files (and the scitorus directory).
 # bench-* programs are `make bench` helpers, not installed.
@@ -202,11 +203,13 @@ VERSION          := $(shell git describe --always --dirty 2>/dev/null || echo un
 INSTALL_PROGRAMS := $(filter-out bench-%,$(PROGRAMS))
 INSTALL_LIBS     := $(TRACE_LIB)
 INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/plots.sh
+INSTALL_TRACE    := $(wildcard trace/*.gp) trace/plot.sh
 MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)
 I_BIN   = $(DESTDIR)$(PREFIX)/bin
 I_LIB   = $(DESTDIR)$(PREFIX)/lib
 I_MAN   = $(DESTDIR)$(PREFIX)/share/man/man1
 I_PLOTS = $(DESTDIR)$(PREFIX)/share/scitorus/plots
+I_TRACE = $(DESTDIR)$(PREFIX)/share/scitorus/trace
 
 # The NAME line of each man page (help2man would guess it from --help).
 scibench_MAN_NAME  := shared-memory ping-pong and one-way latency benchmark on rings and tori
@@ -221,16 +224,19 @@ build/man/%.1: bin/% Makefile | deps
 	  --name='$(or $($*_MAN_NAME),part of scitorus)' --output=$@ ./bin/$*
 
 install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_LIBS) $(MAN_PAGES)
-	install -d $(I_BIN) $(I_MAN) $(I_PLOTS)
+	install -d $(I_BIN) $(I_MAN) $(I_PLOTS) $(I_TRACE)
 	install -m 755 $(INSTALL_PROGRAMS:%=bin/%) $(I_BIN)/
 	$(if $(INSTALL_LIBS),install -d $(I_LIB) && install -m 755 $(INSTALL_LIBS) $(I_LIB)/)
 	install -m 644 $(MAN_PAGES) $(I_MAN)/
 	install -m 644 $(filter %.gp,$(INSTALL_PLOTS)) $(I_PLOTS)/
 	install -m 755 $(filter %.sh,$(INSTALL_PLOTS)) $(I_PLOTS)/
-	@echo "install: $(words $(INSTALL_PROGRAMS)) programs, $(words $(INSTALL_LIBS)) libraries, $(words $(MAN_PAGES)) man pages and $(words $(INSTALL_PLOTS)) plot files under $(DESTDIR)$(PREFIX)"
+	install -m 644 $(filter %.gp,$(INSTALL_TRACE)) $(I_TRACE)/
+	install -m 755 $(filter %.sh,$(INSTALL_TRACE)) $(I_TRACE)/
+	@echo "install: $(words $(INSTALL_PROGRAMS)) programs, $(words $(INSTALL_LIBS)) libraries, $(words $(MAN_PAGES)) man pages and $(words $(INSTALL_PLOTS) $(INSTALL_TRACE)) plot files under $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	rm -f $(INSTALL_PROGRAMS:%=$(I_BIN)/%) $(addprefix $(I_LIB)/,$(notdir $(INSTALL_LIBS))) \
-	  $(INSTALL_PROGRAMS:%=$(I_MAN)/%.1) $(addprefix $(I_PLOTS)/,$(notdir $(INSTALL_PLOTS)))
-	-rmdir $(I_PLOTS) $(DESTDIR)$(PREFIX)/share/scitorus 2>/dev/null
+	  $(INSTALL_PROGRAMS:%=$(I_MAN)/%.1) $(addprefix $(I_PLOTS)/,$(notdir $(INSTALL_PLOTS))) \
+	  $(addprefix $(I_TRACE)/,$(notdir $(INSTALL_TRACE)))
+	-rmdir $(I_PLOTS) $(I_TRACE) $(DESTDIR)$(PREFIX)/share/scitorus 2>/dev/null
 	@echo "uninstall: removed scitorus from $(DESTDIR)$(PREFIX)"

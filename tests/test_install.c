@@ -60,6 +60,8 @@ Test(install, install_and_uninstall_into_a_temporary_prefix, .timeout = 300)
     cr_assert(is_file(prefix, "share/scitorus/plots/plots.sh"));
     if (is_file(root, "trace/module.mk")) {
         cr_assert(is_file(prefix, "lib/libscitrace.so"));
+        cr_assert(is_file(prefix, "share/scitorus/trace/heatmap.gp"));
+        cr_assert(is_file(prefix, "share/scitorus/trace/plot.sh"));
         cr_assert(is_file(prefix, "bin/scitrace"));
         cr_assert(is_file(prefix, "share/man/man1/scitrace.1"));
     }
