@@ -148,13 +148,17 @@ static const char mpi_examples[] =
 "  mpirun -np 8 mpibench --ring 8 --sizes 64\n"
 "  mpirun -np 2 mpibench --sizes 1..65536 --interleave-sizes -o mpi-ring2.tsv\n";
 
-/* Under mpirun every rank parses the options; only one should complain. */
-static int should_print(const cli *c)
+int bench_cli_should_print(int is_shm)
 {
     const char *r = getenv("OMPI_COMM_WORLD_RANK");
     if (!r)
         r = getenv("PMIX_RANK");
-    return c->is_shm || !r || strcmp(r, "0") == 0;
+    return is_shm || !r || strcmp(r, "0") == 0;
+}
+
+static int should_print(const cli *c)
+{
+    return bench_cli_should_print(c->is_shm);
 }
 
 static int usage_error(const cli *c, const char *fmt, ...)

@@ -9,4 +9,9 @@
  * (0 success, 1 runtime failure, 2 usage error). */
 int bench_main(int argc, char **argv, const bench_backend *be);
 
+/* Under mpirun every rank parses the options; only one should complain:
+ * 1 for shared memory (one process parses) and for MPI rank 0 (or outside
+ * mpirun), else 0. */
+int bench_cli_should_print(int is_shm);
+
 #endif

@@ -529,18 +529,6 @@ static int measure_all(engine *e, bench_data *h, FILE *out)
     return rc;
 }
 
-/* Page-aligned, touched buffers (as the pattern engine's). */
-static unsigned char *page_alloc(size_t bytes)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    size_t size = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
-    void *p = NULL;
-    if (posix_memalign(&p, (size_t)page, size) != 0)
-        return NULL;
-    memset(p, 0, size);
-    return p;
-}
-
 int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config *cfg,
                    bench_data *h, FILE *out)
 {
@@ -550,8 +538,8 @@ int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config 
     if (be->size(comm) != 2 || e.rank > 1)
         return BENCH_ERR_SYSTEM;
     e.peer = 1 - e.rank;
-    e.tx = page_alloc(e.cap);
-    e.rx = page_alloc(e.cap);
+    e.tx = bench_page_alloc(e.cap);
+    e.rx = bench_page_alloc(e.cap);
     if (!e.tx || !e.rx)
         rc = BENCH_ERR_SYSTEM;
     else if ((rc = be->barrier(comm)) == 0 && e.rank == 0) {

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/cli.h"
 #include "bench/logp.h"
 #include "topo/atomicfile.h"
 #include "topo/parse.h"
@@ -93,10 +94,7 @@ static const char mpi_opts[] =
 
 static int should_print(const lcli *c)
 {
-    const char *r = getenv("OMPI_COMM_WORLD_RANK");
-    if (!r)
-        r = getenv("PMIX_RANK");
-    return c->is_shm || !r || strcmp(r, "0") == 0;
+    return bench_cli_should_print(c->is_shm);
 }
 
 static int usage_error(const lcli *c, const char *fmt, ...)

@@ -429,7 +429,7 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
 
 /* Page-aligned, touched buffers, as osu_latency's (a transport copies
  * whole pages; a buffer straddling one more page costs one more). */
-static unsigned char *page_alloc(size_t bytes)
+unsigned char *bench_page_alloc(size_t bytes)
 {
     long page = sysconf(_SC_PAGESIZE);
     size_t size = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
@@ -516,11 +516,11 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
         free_buffers(&e);
         return BENCH_ERR_SYSTEM;
     }
-    e.rx[0] = page_alloc(e.cap);
-    e.rx[1] = page_alloc(e.cap);
-    e.tx = page_alloc(e.cap);
-    e.relay[0] = page_alloc(e.cap);
-    e.relay[1] = page_alloc(e.cap);
+    e.rx[0] = bench_page_alloc(e.cap);
+    e.rx[1] = bench_page_alloc(e.cap);
+    e.tx = bench_page_alloc(e.cap);
+    e.relay[0] = bench_page_alloc(e.cap);
+    e.relay[1] = bench_page_alloc(e.cap);
     if (!e.rx[0] || !e.rx[1] || !e.tx || !e.relay[0] || !e.relay[1]) {
         free_buffers(&e);
         return BENCH_ERR_SYSTEM;

@@ -66,4 +66,8 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
  * clock's reported tick) and overhead (mean cost of one reading), in ns. */
 void bench_timer_measure(const bench_backend *be, double *resolution_ns, double *overhead_ns);
 
+/* A page-aligned, zero-touched buffer of at least bytes (rounded up to whole
+ * pages, as osu_latency's); free() it.  NULL when out of memory. */
+unsigned char *bench_page_alloc(size_t bytes);
+
 #endif
