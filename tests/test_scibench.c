@@ -158,8 +158,11 @@ static double growth_of_run(const char *inject)
  * round; the test takes the median growth of ROUNDS rounds.  On this VM the
  * core-to-core latency itself jumps between regimes (a bare bounce
  * measured 27, 57 and 250 ns on different minutes), so only runs of the
- * same round are compared with each other. */
-#define ROUNDS 5
+ * same round are compared with each other.  Nine rounds, not five: since
+ * this wave's scheduling changes one round in five or so lands 600-1000 ns
+ * high (a quiet machine, 13:23 UTC: five rounds failed 1 run in 10, median
+ * growths otherwise 5609-6351 ns); the bound stays 10%. */
+#define ROUNDS 9
 Test(scibench, injected_forward_delay_is_seen)
 {
     double growth[ROUNDS];
