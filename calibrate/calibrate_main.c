@@ -404,6 +404,11 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->full && (o->nvalidate || o->torus || o->out_bench))
         return usage_error("--full: measures its own networks and validates on the 6-node ring;"
                            " not with --validate, --torus or --bench-out");
+    /* the 2-node ring has 2 nodes: its ranks; the other networks host
+     * their virtual nodes on those two (mpibench --interleave) */
+    if (o->full && o->np && strcmp(o->np, "2") != 0)
+        return usage_error("--np '%s': --full measures on 2 ranks (the 2-node ring's; the other"
+                           " networks' nodes are hosted on them)", o->np);
     if (o->full && o->ring && strcmp(o->ring, "4") && strcmp(o->ring, "8"))
         return usage_error("--ring '%s': --full fits on the 2-node ring, a 4- or 8-node ring"
                            " and the 4x4 torus; expected 4 or 8", o->ring);

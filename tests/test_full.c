@@ -147,6 +147,7 @@ Test(full, usage_errors)
         {"--ring", "6", "--ring"},
         {"--torus", "3x3", "--full"},
         {"--data", "x.tsv", "--full"},
+        {"--np", "4", "--np '4'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r = run_cmd(run_prog("calibrate", 0), 30, "--full", cases[i][0], cases[i][1],
