@@ -102,7 +102,7 @@ static const char usage_fmt[] =
 "Output: SPEC.md §3 TSV (# header lines, one row per point: pattern src dst\n"
 "hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns\n"
 "ci95_ns max_ns flag), loads straight into gnuplot.  An interrupted run\n"
-"(Ctrl-C, SIGTERM, a dead peer) keeps its finished points and ends\n"
+"(Ctrl-C, SIGTERM, a dead peer, --timeout) keeps its finished points and ends\n"
 "'# incomplete'; it never replaces an existing FILE (which may hold a complete\n"
 "run): then it writes FILE.incomplete beside it and says so.  Nothing is left\n"
 "behind by a killed run (the data is a nameless temporary until the end).\n"
