@@ -325,3 +325,86 @@ Test(full, mpi_injected_delays_are_recovered)
     cr_assert(fabs(gls - 5000) <= 500, "ls grew by %.1f ns (median; rounds %.1f .. %.1f)", gls,
               dls[0], dls[MPI_INJECT_ROUNDS - 1]);
 }
+
+/* mpibench processes whose command line holds needle. */
+static int ranks_running(const char *needle)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d))) {
+        char path[300], buf[8192];
+        int pid = atoi(e->d_name);
+        if (pid <= 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+        FILE *fp = fopen(path, "r");
+        if (!fp)
+            continue;
+        size_t len = fread(buf, 1, sizeof buf - 1, fp);
+        fclose(fp);
+        buf[len] = '\0';
+        int named = 0;
+        for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+            named |= strstr(buf + i, needle) != NULL;
+        n += named && strstr(buf, "mpibench") != NULL;   /* argv[0]: a rank */
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* SIGTERM to calibrate --full --backend mpi halfway (a batch system ending
+ * the job): calibrate passes it on to mpirun (through `timeout`), rank 0
+ * marks every network's file '# incomplete', calibrate fits nothing and
+ * writes no params; nothing half-written.  (SIGTERM to calibrate alone:
+ * Open MPI 4.1's mpirun can hang in its own handling of a group SIGINT,
+ * see reliability::mpirun_interrupted_writes_incomplete_file.) */
+Test(full, mpi_interrupted_run_keeps_finished_data)
+{
+    char *argv[] = {(char *)run_prog("calibrate", 0), "--full", "--backend", "mpi", "--mpirun",
+                    "timeout 100 mpirun --oversubscribe", "--sizes", "1..65536", "--rel-error",
+                    "0.000001", "--max-time", "60", "--inject-forward", "20000",
+                    "--inject-switch", "20000", "-q", NULL};
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        freopen("/dev/null", "w", stdout);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    /* the ranks have started (their command lines name the held-out
+     * file), then 2 s: MPI_Init, the files opened, batches */
+    for (int i = 0; i < 3000 && ranks_running(file("data/bench/%s-mpi-full-ring6.tsv")) < 2; i++)
+        usleep(10000);
+    cr_assert_geq(ranks_running(file("data/bench/%s-mpi-full-ring6.tsv")), 2, "no ranks");
+    sleep(2);
+    kill(pid, SIGTERM);
+    int st = run_wait_exit(pid, 60);
+    cr_assert_neq(st, 0, "calibrate --full --backend mpi exited 0 after SIGTERM");
+    cr_assert_neq(st, -1, "calibrate --full --backend mpi hung after SIGTERM");
+    cr_assert_neq(access(file("data/params/%s-mpi-full.params"), F_OK), 0,
+                  "a params file was written from an interrupted run");
+    static const char *const net[] = {"ring2", "ring8", "torus4x4", "ring6"};
+    int seen = 0;
+    for (int k = 0; k < 4; k++) {
+        char fmt[128];
+        snprintf(fmt, sizeof fmt, "data/bench/%%s-mpi-full-%s.tsv", net[k]);
+        const char *f = file(fmt);
+        FILE *fp = fopen(f, "r");
+        if (!fp)
+            continue;   /* not opened yet: nothing half-written either */
+        seen++;
+        char line[512], last[512] = "";
+        while (fgets(line, sizeof line, fp))
+            snprintf(last, sizeof last, "%s", line);
+        fclose(fp);
+        cr_assert_str_eq(last, "# incomplete\n", "%s does not end '# incomplete'", f);
+    }
+    cr_assert_eq(seen, 4, "rank 0 had opened its files 2 s after the ranks started: all four"
+                          " kept");
+    assert_no_temporaries("data/bench");
+    assert_no_temporaries("data/params");
+}
