@@ -147,27 +147,33 @@ double model_bcast_binomial_interpolated(const model_params *p, int dims, double
  * Poisson although they are the departures of upstream queues.
  *
  * The latency scimodel reports (model_load_latency's latency_ns) uses an
- * exact property of deterministic servers of equal service time t instead.
- * Merge identity: if every input k of a FIFO server is the departure stream
- * of a FIFO server that carried only that input's messages, fed by Poisson
- * traffic of load rho_k, the merge's n-th departure is, on every sample
- * path, the n-th departure of one server fed by the union of those Poisson
- * arrivals, plus t (not earlier: the m-th input departure comes at least t
- * after the m-th arrival; not later: a train spaced by t crosses the merge
- * as it came; tests/test_load.c checks it on 10^5 messages).  So the mean
- * total wait of a
- * message at its input's server and at the merge is W_MD1(rho), rho the
- * merge's load, and the merge's own mean wait is
- *   W_l = W_MD1(rho) - sum_k (rho_k / rho) W_MD1(rho_k).
+ * exact property of FIFO servers of equal service time t instead.
+ * Merge identity: if every input k of a server is the departure stream of a
+ * server that carried only that input's messages, fed by Poisson traffic of
+ * load rho_k, the merge's n-th departure is, on every sample path, the n-th
+ * departure of one server fed by all those Poisson arrivals, plus t (the
+ * m-th input departure comes at least t after the m-th arrival, so not
+ * earlier; tests/test_load.c checks equality on 1.2e5 messages).  So the
+ * mean total wait at the inputs' servers and the merge is W_MD1(rho), rho
+ * the merge's load, and the merge's own mean wait is
+ *   W_l = W_MD1(rho) - sum_k f_k A_k,  A_k = W_MD1(rho_k),  f_k = rho_k/rho.
  * scimodel applies it at every channel, each input (the injection channel,
- * a turn from a (dimension, way), the previous link of the ring) taken as
- * such a server's departures at its own load; the injection channel, fed by
- * a Poisson source, keeps the full M/D/1 wait.  To first order in rho this
- * is (rho t/2)(1 - sum_k f_k^2), f_k = rho_k/rho: messages that arrive
- * over the same input are spaced by t and never queue behind each other.
- * Where an input is only part of its upstream link's traffic (a split) the
- * identity is no longer exact; README "Latency under load" gives the
- * measured error against a discrete-event simulation. */
+ * a turn from a (dimension, way), the previous link of the ring) taken as a
+ * server's departures; the injection channel, fed by a Poisson source, has
+ * the full M/D/1 wait.  To first order in rho, W_l = (rho t/2)(1 - sum
+ * f_k^2): messages that arrive over the same input are spaced by t and
+ * never queue behind each other.
+ * Shares: an input that is only part (rho_k < rho_u) of its upstream
+ * channel's traffic left a busier server, which bunched it more than a
+ * server of its own would (the simulation finds A_k above W_MD1(rho_k)).
+ * A message of input k meets one of its own input with weight f_k, where
+ * the identity's A_k applies, and one of another input with weight 1 - f_k,
+ * against which it brings its share rho_k/rho_u of the upstream smoothing
+ * W_MD1(rho_u):
+ *   A_k = f_k W_MD1(rho_k) + (1 - f_k) (rho_k / rho_u) W_MD1(rho_u),
+ * with rho_u at most rho, so W_l stays between the first-order value and
+ * the identity's.  A closure, not a theorem: the simulation is its judge
+ * (README "Latency under load"). */
 typedef struct model_load {
     topo_shape shape;
     topo_links links;
