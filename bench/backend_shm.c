@@ -140,10 +140,10 @@ static inline void piece_copy(unsigned char *d, const unsigned char *s, size_t n
  * message out of its inbox and at once into the next one loaded bytes its
  * own stores had not yet written back in other pieces than it stored them
  * (store forwarding fails), and the cost jumped with m: ring 2 at 96-128 B
- * 350-359 ns, at 144-152 B 216-258 ns, at 1 KiB 572-581 ns.  In these
+ * 350-359 ns, at 144-152 B 216-258 ns, at 1 KiB 543-581 ns.  In these
  * pieces the sender's loads match the receiver's stores, each slot line is
  * one chunk, and (with the sender's order below) the cost is 200-230 ns
- * from 32 to 192 B and 327-342 ns at 1 KiB (alternating runs, ~145 ns
+ * from 32 to 192 B and 292-331 ns at 1 KiB (alternating runs, ~145 ns
  * regime). */
 static void msg_copy(unsigned char *restrict d, const unsigned char *restrict s, size_t from,
                      size_t n)
