@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +51,11 @@
 #define STREAM_MIN_N 16
 #define STREAM_MIN_SAMPLES 5
 #define STREAM_MAX_SAMPLES 30
+/* At most this many streams a size, those dropped for a lost CPU included
+ * (then the rest are kept, lost or not: a stream per turn, so the sweep
+ * ends however busy the machine; a value from kept lost streams gets an
+ * interval of 100%, so its row says wide). */
+#define STREAM_MAX_TRIES 60
 /* A size's turn in a round starts with this many untimed round trips: the
  * turn before was another size's (its protocol, its buffers' cache lines). */
 #define TURN_WARMUP_RTT 2
@@ -265,19 +271,31 @@ static int round_trip(engine *e, long m, double *ns)
     return rc;
 }
 
+/* This thread's involuntary context switches so far (a sched_yield that
+ * let another job run counts too); -1 where the kernel does not say. */
+static long preemptions(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
+}
+
 /* A stream of n m-byte messages ended by a reply to the last (ack: a
- * 0-byte one, as --pattern ow's); its time. */
-static int stream(engine *e, long m, long n, int ack, double *ns)
+ * 0-byte one, as --pattern ow's); its time, and whether this process lost
+ * its CPU during it (*lost; NULL: not wanted). */
+static int stream(engine *e, long m, long n, int ack, double *ns, int *lost)
 {
     bench_msg r;
     int rc = 0;
     pace(e);
+    long before = lost ? preemptions() : 0;
     double t0 = e->be->now_ns();
     for (long i = 0; i < n && !rc; i++)
         rc = lsend(e, m, i == n - 1, ack && i == n - 1);
     if (!rc)
         rc = lrecv(e, &r);
     *ns = e->be->now_ns() - t0;
+    if (lost)
+        *lost = before >= 0 && preemptions() != before;
     return rc;
 }
 
@@ -332,7 +350,7 @@ static int saturation(engine *e, sweep_state *s)
     long n = SAT_START;
     for (;; n *= 2) {
         for (int k = 0; k < SAT_REPEAT; k++)
-            if ((rc = stream(e, 0, n, 0, &t[k])))
+            if ((rc = stream(e, 0, n, 0, &t[k], NULL)))
                 return rc;
         gsl_sort(t, 1, SAT_REPEAT);
         g = (gsl_stats_median_from_sorted_data(t, 1, SAT_REPEAT) - rtt0) / (double)(n - 1);
@@ -383,6 +401,8 @@ typedef struct size_run {
     series owt;              /* one-way streams: time per message */
     long n, next_check;
     double rtt_guess;        /* for the waiting time delta */
+    long g_lost, ow_lost;     /* streams dropped: this process lost its CPU */
+    long g_lost_kept, ow_lost_kept;   /* ... and kept, the drops used up */
     int ov_active, g_active, ow_active, done;
 } size_run;
 
@@ -450,7 +470,7 @@ static int run_turn(engine *e, sweep_state *s, size_run *r)
 {
     const logp_config *cfg = e->cfg;
     double t;
-    int rc = 0;
+    int rc = 0, lost;
     for (int i = 0; i < TURN_WARMUP_RTT && !rc; i++)
         rc = round_trip(e, r->m, NULL);
     if (!rc && r->ov_active) {
@@ -467,15 +487,23 @@ static int run_turn(engine *e, sweep_state *s, size_run *r)
         if (r->sr[0].n >= r->sr[0].cap)
             r->ov_active = 0;
     }
-    if (!rc && r->g_active && (rc = stream(e, r->m, r->n, 0, &t)) == 0) {
-        series_add(&r->gt, t);
+    /* A stream during which this process lost its CPU (the sends then
+     * wait for it: the stream lasts a time slice longer) is taken again,
+     * up to STREAM_MAX_TRIES streams; the peer's lost CPU is caught up
+     * while the stream goes on, or left to the outlier rule. */
+    if (!rc && r->g_active && (rc = stream(e, r->m, r->n, 0, &t, &lost)) == 0) {
+        if (!lost || ++r->g_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES)
+            series_add(&r->gt, t);
+        r->g_lost_kept += lost && r->g_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES;
         if (r->gt.n >= STREAM_MIN_SAMPLES) {
             estimate g = gap_estimate(cfg, r, s->scratch);
             r->g_active = !narrow(&g, cfg->eps) && r->gt.n < r->gt.cap;
         }
     }
-    if (!rc && r->ow_active && (rc = stream(e, r->m, OW_REPS, 1, &t)) == 0) {
-        series_add(&r->owt, t / OW_REPS);
+    if (!rc && r->ow_active && (rc = stream(e, r->m, OW_REPS, 1, &t, &lost)) == 0) {
+        if (!lost || ++r->ow_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES)
+            series_add(&r->owt, t / OW_REPS);
+        r->ow_lost_kept += lost && r->ow_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES;
         if (r->owt.n >= STREAM_MIN_SAMPLES) {
             estimate ow = series_estimate(&r->owt, cfg->conf, STREAM_OUTLIER_FACTOR, 1,
                                           s->scratch);
@@ -495,8 +523,8 @@ static void run_row(const engine *e, sweep_state *s, const size_run *r, logp_row
     est[2] = gap_estimate(cfg, r, s->scratch);
     estimate rt = series_estimate(&r->sr[2], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
     for (int i = 0; i < 3; i++)   /* under two samples kept: no interval, say 100% */
-        if (!isfinite(est[i].ci))
-            est[i].ci = fabs(est[i].mean);
+        if (!isfinite(est[i].ci) || (i == 2 && r->g_lost_kept))
+            est[i].ci = fmax(isfinite(est[i].ci) ? est[i].ci : 0, fabs(est[i].mean));
     *row = (logp_row){.size_bytes = r->m, .os_ns = fmax(est[0].mean, 0), .os_ci_ns = est[0].ci,
                       .or_ns = fmax(est[1].mean, 0), .or_ci_ns = est[1].ci,
                       .g_ns = fmax(est[2].mean, 0), .g_ci_ns = est[2].ci,
@@ -527,7 +555,7 @@ static void ow_note(const engine *e, sweep_state *s, const size_run *r, ow_recor
     estimate ow = series_estimate(&r->owt, e->cfg->conf, STREAM_OUTLIER_FACTOR, 1, s->scratch);
     rec->len += (size_t)snprintf(rec->text + rec->len, sizeof rec->text - rec->len,
                                  "%s%ld:%.1f:%.1f", rec->len ? " " : "", r->m, ow.mean,
-                                 isfinite(ow.ci) ? ow.ci : fabs(ow.mean));
+                                 isfinite(ow.ci) && !r->ow_lost_kept ? ow.ci : fabs(ow.mean));
 }
 
 /* The sizes of one pass (sorted), interleaved: warm-ups in order, then
