@@ -925,6 +925,16 @@ static int write_params(const options *o, const fit_result *r, const char *host,
                             o->backend, when, o->command);
     for (int i = 0; i < o->ndata && len < sizeof comments; i++)
         len += (size_t)snprintf(comments + len, sizeof comments - len, " %s", o->data[i]);
+    /* the reader's own range table and rules, before anything is written:
+     * a params file that scimodel would refuse is no result (issue 10) */
+    model_params_error perr;
+    int crc = model_params_check(&r->params, &perr);
+    if (crc == -2)
+        return fail("'%s' not written: the fit gave a value the params reader refuses: %s%s%s",
+                    path, perr.msg, o->ndata ? "; the data is kept in " : "",
+                    o->ndata ? o->data[0] : "");
+    if (crc)
+        return fail("-o '%s': %s", path, strerror(perr.sys_errno));
     if (mkdirs(path))
         return fail("cannot create the directory of '%s': %s", path, strerror(errno));
     if (model_params_write(path, &r->params, comments))

@@ -219,6 +219,44 @@ Test(validation, calibrate_refuses_contradictory_rows)
     cr_assert_neq(access(out, F_OK), 0, "a params file was written");
 }
 
+/* A fit can give a value the params reader refuses (here o(m)'s slope: 1 B
+ * at 101 ns, 2 B at 3 ms, 1.5e6 ns/B against the reader's 1e6): calibrate
+ * checks its values against the reader's range table before writing and
+ * stops, exit 1, naming the key and the bound, with no file written (an
+ * existing one untouched) -- not a params file scimodel cannot read. */
+Test(validation, calibrate_writes_no_params_file_the_reader_refuses)
+{
+    static const char text[] = MAGIC "# topology: ring 2\n" COLS
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t1\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n"
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t2\t16\t8\t3000000.0\t3000001.0\t3000001.0\t1.0\t0.8"
+        "\t3000003.0\tok\n";
+    const char *f = put("steep.tsv", text, sizeof text - 1);
+    char out[300], old[300];
+    snprintf(out, sizeof out, "%s/steep.params", tmpdir);
+    snprintf(old, sizeof old, "%s/old.params", tmpdir);
+    run_result r = run_cmd(run_prog("calibrate", 0), 30, "--data", f, "-o", out, NULL);
+    run_assert_error(&r, 1, "o1_ns_per_byte = 1.49", "calibrate --data steep.tsv");
+    cr_assert_not_null(strstr(r.err, "at most 1e+06"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "not written"), "%s", r.err);
+    run_free(&r);
+    cr_assert_neq(access(out, F_OK), 0, "a params file was written");
+    /* an existing file at -o stays as it was */
+    const char keep[] = "kept\n";
+    FILE *fp = fopen(old, "w");
+    cr_assert_not_null(fp);
+    fputs(keep, fp);
+    fclose(fp);
+    r = run_cmd(run_prog("calibrate", 0), 30, "--data", f, "-o", old, NULL);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    run_free(&r);
+    char buf[16] = "";
+    fp = fopen(old, "r");
+    cr_assert_not_null(fp);
+    cr_assert_not_null(fgets(buf, sizeof buf, fp));
+    fclose(fp);
+    cr_assert_str_eq(buf, keep);
+}
+
 /* ---- #6: the breakpoint search against an exhaustive one --------------- */
 
 /* A 2-node ring's points (Hm = 1, Fm = Sm = 0) at S distinct sizes, o(m)
