@@ -32,13 +32,14 @@
 #define EXIT_USAGE 2
 #define MAX_FILES 64
 #define MAX_ARGS 96
-/* default measurement: the powers of two up to 64 KiB and every 8 B from
+/* default measurement: the powers of two up to 64 KiB and every 4 B from
  * 32 to 128 B, where a message spills from one cache line into three:
  * shared-memory transports step there (a header's line, the copy routines'
- * strategy), and o(64 B), the model's reference (thesis Table 1), then has
- * neighbours on its own step instead of sharing a line with the steps on
- * either side (README, "Calibrating") */
-#define DEFAULT_SIZES "1..16,32..128:8,256..65536"
+ * strategy), and o(64 B), the model's reference (thesis Table 1), then
+ * rests on the 15 sizes of its own step instead of sharing a line with the
+ * steps on either side (every 8 B: 8 sizes, about twice the standard error;
+ * README, "Calibrating") */
+#define DEFAULT_SIZES "1..16,32..128:4,256..65536"
 /* batches per point at most: the median of 10^4 batches moved 0.1% between
  * two interleaved copies of one run; the run stays time-bound
  * (DEFAULT_MAX_TIME) */
@@ -101,7 +102,7 @@ static const char usage_text[] =
 "that scimodel reads (SPEC.md §4).\n"
 "\n"
 "With no options: runs scibench ping-pong on a 2-node shared-memory ring over\n"
-"sizes 1..65536 (and every 8 B from 32 to 128 B), keeps the data in data/bench/<host>-shm-ring2.tsv, writes\n"
+"sizes 1..65536 (and every 4 B from 32 to 128 B), keeps the data in data/bench/<host>-shm-ring2.tsv, writes\n"
 "data/params/<host>-shm.params and prints the scimodel command to use it.\n"
 "\n"
 "Measuring:\n"
@@ -109,7 +110,7 @@ static const char usage_text[] =
 "  --ring N | --torus AxB   topology to measure (default ring 2)\n"
 "  --all-dst           measure every destination (so lf and ls become\n"
 "                      measurable on rings > 2 nodes and tori)\n"
-"  --sizes LIST        message sizes (default 1..16,32..128:8,256..65536)\n"
+"  --sizes LIST        message sizes (default 1..16,32..128:4,256..65536)\n"
 "  --rel-error E       target relative standard error per point (0.001)\n"
 "  --max-time S        seconds per point at most (default 2); the sizes are\n"
 "                      measured interleaved and share it\n"
