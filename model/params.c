@@ -45,6 +45,7 @@ void model_params_clear_optional(model_params *p)
         p->source[i][0] = '\0';
     }
     p->fit_r2 = NAN;
+    p->fit_statistic[0] = '\0';
     p->fit_chi2_dof = NAN;
     p->links = TOPO_LINKS_UNI;
     p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;
@@ -129,7 +130,7 @@ typedef struct key_slot {
 
 /* LogP: L_ns, and per quantity <q>_segments and 3 keys a segment */
 #define LOGP_SLOTS (1 + MODEL_LOGP_COUNT * (1 + 3 * MODEL_MAX_OSEG))
-#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 2 * (1 + 3 * MODEL_MAX_OSEG) + 2 + 2 + LOGP_SLOTS)
+#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 2 + LOGP_SLOTS)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
@@ -191,6 +192,7 @@ static void build_slots(reader *r, model_params *p)
     }
     add_slot(r, "fit_r2", &p->fit_r2, NULL, 0, 0);
     add_slot(r, "fit_chi2_dof", &p->fit_chi2_dof, NULL, 0, 0);
+    add_slot(r, "fit_statistic", NULL, p->fit_statistic, sizeof p->fit_statistic, 0);
     add_slot(r, "o_segments", &r->o_segments, NULL, 0, 0);
     for (int i = 0; i < MODEL_MAX_OSEG; i++) {
         snprintf(name, sizeof name, "o_seg%d_from_bytes", i + 1);
@@ -346,6 +348,15 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
             if (parse_string(value, s->string, s->string_len) ||
                 topo_links_parse(s->string, &links))
                 return fail(err, line, "'links' must be \"uni\" or \"bi\", got '%.60s'", value);
+            return 0;
+        }
+        if (strcmp(key, "fit_statistic") == 0) {
+            char t[16];
+            if (parse_string(value, t, sizeof t) ||
+                (strcmp(t, "min") && strcmp(t, "median") && strcmp(t, "mean")))
+                return fail(err, line, "'fit_statistic' must be \"min\", \"median\" or"
+                                       " \"mean\", got '%.60s'", value);
+            snprintf(s->string, s->string_len, "%s", t);
             return 0;
         }
         if (parse_string(value, s->string, s->string_len))
@@ -573,6 +584,8 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
         fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);
     if (!isnan(p->fit_chi2_dof))
         fprintf(fp, "fit_chi2_dof = %.8g\n", p->fit_chi2_dof);
+    if (p->fit_statistic[0])
+        fprintf(fp, "fit_statistic = \"%s\"\n", p->fit_statistic);
     write_logp(fp, &p->logp);
 }
 

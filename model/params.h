@@ -70,6 +70,10 @@ typedef struct model_params {
     double err[MODEL_P_ALL];
     char source[MODEL_P_ALL][40];
     double fit_r2, fit_chi2_dof;   /* NaN when not fitted */
+    /* The point statistic the fit used, key `fit_statistic = "min" |
+     * "median" | "mean"` (calibrate --stat), so that a plot's residuals
+     * are of the values that were fitted; "" when not stated. */
+    char fit_statistic[8];
 
     /* Kind of links (SPEC.md §7, key `links = "uni" | "bi"`, default uni:
      * SCI) and the link bandwidth for the load model (SPEC.md §9, key

@@ -265,3 +265,29 @@ Test(params, writer_refuses_what_the_reader_refuses)
         cr_assert_eq(p.lf_ns, good.lf_ns, "case %zu: the file at path was replaced", i);
     }
 }
+
+/* fit_statistic (issue 10): which column calibrate fitted, for the plots;
+ * written when stated, read back, and only "min", "median" or "mean". */
+Test(params, fit_statistic_roundtrip_and_checked)
+{
+    model_params p, q;
+    model_params_error e;
+    char path[256];
+    model_params_preset("current", &p);
+    cr_assert_str_eq(p.fit_statistic, "");
+    snprintf(p.fit_statistic, sizeof p.fit_statistic, "median");
+    snprintf(path, sizeof path, "%s/stat.params", tmpdir);
+    cr_assert_eq(model_params_write(path, &p, NULL), 0);
+    cr_assert_eq(model_params_read(path, &q, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(q.fit_statistic, "median");
+    static const char *const bad[] = {"fit_statistic = \"mode\"\n",
+                                      "fit_statistic = \"a-much-longer-name\"\n",
+                                      "fit_statistic = median\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, GOOD "%s", bad[i]);
+        cr_assert_eq(model_params_read(write_file("s.params", text), &q, &e), -2, "case %zu", i);
+        cr_assert_eq(e.line, 7, "case %zu: line %ld", i, e.line);
+        cr_assert_not_null(strstr(e.msg, "'fit_statistic' must be"), "case %zu: '%s'", i, e.msg);
+    }
+}
