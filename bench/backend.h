@@ -16,7 +16,7 @@ typedef enum bench_msg_kind {
 } bench_msg_kind;
 
 /* Header of a message.  Backends carry it however suits them (the shm
- * backend in the slot's first cache line, MPI in the tag). */
+ * backend in the slot's first cache line, MPI packed into the tag). */
 typedef struct bench_msg {
     int32_t kind;          /* bench_msg_kind */
     int32_t last;          /* 1 on the last message of a one-way burst */
@@ -72,6 +72,13 @@ struct bench_backend_config {
      * last message), 0 for "unbounded" (one-way bursts).  shm: a window of
      * 1 is a one-slot inbox, written with no credit round. */
     int window;
+    /* What a message header ranges over, for a transport that packs it into
+     * a number (mpi: the tag): networks measured interleaved (0: one), the
+     * most nodes of any of them (0: one per process) and the most
+     * dimensions (0: TOPO_MAX_DIMS).  shm ignores them. */
+    int nets;
+    long max_nodes;
+    int max_dims;
 };
 
 typedef struct bench_backend {

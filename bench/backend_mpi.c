@@ -1,6 +1,8 @@
 /* backend_mpi: MPI point-to-point (MPI_Send/MPI_Recv by default, SPEC.md
- * §3); each rank is one node.  The message header travels in the tag, so the
- * payload is sent as is (no packing copy that osu_latency would not make). */
+ * §3).  A rank hosts one node, or several virtual nodes of an interleaved
+ * network (bench_host, network_init).  The message header travels in the
+ * tag, so the payload is sent as is (no packing copy that osu_latency would
+ * not make). */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,13 +13,28 @@
 
 #include "bench/backend.h"
 #include "bench/signals.h"
+#include "topo/topo.h"
 
+#define KINDS 3
+
+/* How a header is packed into a tag: mixed radix, from the least
+ * significant digit kind (KINDS), last (2), in_dim + 1 (dims1), target
+ * (nodes), node (nodes, only when some network has more nodes than there
+ * are ranks: else the node a message arrives at is the receiving rank) and
+ * net (nets).  --full's four networks on 2 ranks (16 nodes at most, two
+ * dimensions) need 3 x 2 x 3 x 16 x 16 x 4 = 18432 tags, within the 32767
+ * that MPI guarantees (MPI_TAG_UB); Open MPI offers 2^31 - 1. */
+typedef struct tag_layout {
+    long nodes, dims1, nets;
+    int node_in_tag;
+} tag_layout;
 struct bench_comm {
     int rank, size;
     int send_mode;          /* 0 MPI_Send, 1 MPI_Ssend, 2 MPI_Isend + MPI_Wait,
                                3 MPI_Isend, its MPI_Wait deferred (mpi_complete) */
     int recv_mode;          /* 0 MPI_Recv, 1 MPI_Irecv + MPI_Wait */
     MPI_Request pending;    /* send_mode 3: the last MPI_Isend, not yet waited on */
+    tag_layout tags;
 };
 
 /* send_mode 3: completes the last send (MPI_REQUEST_NULL: nothing to do). */
@@ -28,18 +45,64 @@ static int mpi_complete(bench_comm *c)
     return MPI_Wait(&c->pending, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : BENCH_ERR_SYSTEM;
 }
 
-/* tag = ((target * 17 + in_dim + 1) * 2 + last) * 3 + kind; the node a
- * message arrives at is the receiving rank. */
-#define KINDS 3
-#define DIM_CODES 17
+static void tag_layout_make(tag_layout *t, const bench_backend_config *cfg, int ranks)
+{
+    t->nets = cfg->nets > 1 ? cfg->nets : 1;
+    t->nodes = cfg->max_nodes > ranks ? cfg->max_nodes : ranks;
+    t->node_in_tag = cfg->max_nodes > ranks;
+    t->dims1 = (cfg->max_dims > 0 ? cfg->max_dims : TOPO_MAX_DIMS) + 1;
+}
 
-/* Watchdog: MPI_Recv blocks, so a SIGALRM every second checks that some
- * message moved within the timeout; if not, the rank exits 1 and mpirun
- * ends the job.  (A dead rank is noticed by mpirun itself.) */
+/* The largest tag the layout can make, +1 (in double: it may overflow). */
+static double tag_count(const tag_layout *t)
+{
+    return (double)KINDS * 2 * (double)t->dims1 * (double)t->nodes *
+           (t->node_in_tag ? (double)t->nodes : 1) * (double)t->nets;
+}
+
+static int tag_encode(const tag_layout *t, const bench_msg *m)
+{
+    long tag = m->net;
+    if (t->node_in_tag)
+        tag = tag * t->nodes + m->node;
+    tag = tag * t->nodes + m->target;
+    tag = tag * t->dims1 + m->in_dim + 1;
+    return (int)((tag * 2 + m->last) * KINDS + m->kind);
+}
+
+static void tag_decode(const tag_layout *t, int tag, int rank, bench_msg *m)
+{
+    m->kind = tag % KINDS;
+    tag /= KINDS;
+    m->last = tag % 2;
+    tag /= 2;
+    m->in_dim = (int32_t)(tag % t->dims1) - 1;
+    tag /= (int)t->dims1;
+    m->target = (int32_t)(tag % t->nodes);
+    tag /= (int)t->nodes;
+    m->node = rank;
+    if (t->node_in_tag) {
+        m->node = (int32_t)(tag % t->nodes);
+        tag /= (int)t->nodes;
+    }
+    m->net = tag;
+}
+
+/* Watchdog: a SIGALRM every second checks that some message moved within
+ * the timeout.  If none did, rank 0 (which measures and writes) gets
+ * BENCH_ERR_TIMEOUT from its waiting receive and ends like an interrupted
+ * run: its finished points kept, the file marked '# incomplete', the job
+ * aborted.  A rank stuck inside MPI (a blocking send, --mpi-recv irecv's
+ * MPI_Wait), and every other rank, exits 1 WATCHDOG_GRACE_S seconds later
+ * and mpirun ends the job: the other ranks wait longer, so that rank 0
+ * writes first.  (A dead rank is noticed by mpirun itself.) */
+#define WATCHDOG_GRACE_S 3
 static volatile sig_atomic_t progress_count;
 static volatile sig_atomic_t watchdog_seen;
 static volatile sig_atomic_t watchdog_idle_s;
 static volatile sig_atomic_t watchdog_limit_s;
+static volatile sig_atomic_t watchdog_soft;    /* this rank returns BENCH_ERR_TIMEOUT */
+static volatile sig_atomic_t watchdog_fired;   /* ... and it is time to */
 
 static void on_alarm(int sig)
 {
@@ -49,7 +112,10 @@ static void on_alarm(int sig)
         watchdog_idle_s = 0;
         return;
     }
-    if (++watchdog_idle_s >= watchdog_limit_s) {
+    ++watchdog_idle_s;
+    if (watchdog_soft && watchdog_idle_s >= watchdog_limit_s)
+        watchdog_fired = 1;
+    if (watchdog_idle_s >= watchdog_limit_s + WATCHDOG_GRACE_S) {
         static const char msg[] = "mpibench: no progress within --timeout; aborting\n";
         ssize_t w = write(2, msg, sizeof msg - 1);
         (void)w;
@@ -57,7 +123,7 @@ static void on_alarm(int sig)
     }
 }
 
-static void start_watchdog(double timeout_s)
+static void start_watchdog(double timeout_s, int soft)
 {
     struct sigaction sa;
     struct itimerval it = {{1, 0}, {1, 0}};
@@ -67,6 +133,8 @@ static void start_watchdog(double timeout_s)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, NULL);
     watchdog_limit_s = (sig_atomic_t)(timeout_s < 1 ? 1 : timeout_s + 0.999);
+    watchdog_soft = soft;
+    watchdog_fired = 0;
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
@@ -93,16 +161,18 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     c->pending = MPI_REQUEST_NULL;
     c->recv_mode = cfg->recv_mode;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
-    long need = ((long)c->size * DIM_CODES * 2 + 1) * KINDS;
+    tag_layout_make(&c->tags, cfg, c->size);
+    double need = tag_count(&c->tags) - 1;
     if (flag && need > *ub) {
         if (c->rank == 0)
-            fprintf(stderr, "mpibench: %d ranks need tags up to %ld, MPI_TAG_UB is %d\n",
-                    c->size, need, *ub);
+            fprintf(stderr, "mpibench: %d ranks, %ld nodes and %ld networks need tags up to"
+                            " %.0f, MPI_TAG_UB is %d\n", c->size, c->tags.nodes, c->tags.nets,
+                    need, *ub);
         MPI_Finalize();
         free(c);
         return BENCH_ERR_SYSTEM;
     }
-    start_watchdog(cfg->timeout_s);
+    start_watchdog(cfg->timeout_s, c->rank == 0);
     /* Ctrl-C or mpirun's SIGTERM (it sends SIGKILL 1 s later): rank 0
      * stops at the next message and keeps its finished points */
     bench_signals_install_stop();
@@ -115,7 +185,7 @@ static int mpi_size(const bench_comm *c) { return c->size; }
 
 static int mpi_send(bench_comm *c, int to, const bench_msg *msg, const void *payload)
 {
-    int tag = ((msg->target * DIM_CODES + msg->in_dim + 1) * 2 + msg->last) * KINDS + msg->kind;
+    int tag = tag_encode(&c->tags, msg);
     int n = (int)msg->len, rc;
     MPI_Request req;
     void *buf = (void *)payload;
@@ -160,23 +230,16 @@ static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
     while (!done) {
         if (MPI_Test(&req, &done, &st) != MPI_SUCCESS)
             return BENCH_ERR_SYSTEM;
-        if (!done && bench_interrupted()) {
+        if (!done && (bench_interrupted() || watchdog_fired)) {
             MPI_Cancel(&req);
             MPI_Request_free(&req);
-            return BENCH_ERR_INTERRUPT;
+            return watchdog_fired ? BENCH_ERR_TIMEOUT : BENCH_ERR_INTERRUPT;
         }
     }
     progress_count++;
     MPI_Get_count(&st, MPI_BYTE, &count);
-    int tag = st.MPI_TAG;
     memset(msg, 0, sizeof *msg);
-    msg->kind = tag % KINDS;
-    tag /= KINDS;
-    msg->last = tag % 2;
-    tag /= 2;
-    msg->in_dim = tag % DIM_CODES - 1;
-    msg->target = tag / DIM_CODES;
-    msg->node = c->rank;
+    tag_decode(&c->tags, st.MPI_TAG, c->rank, msg);
     msg->len = count;
     return 0;
 }

@@ -102,7 +102,7 @@ static const char usage_fmt[] =
 "Output: SPEC.md §3 TSV (# header lines, one row per point: pattern src dst\n"
 "hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns\n"
 "ci95_ns max_ns flag), loads straight into gnuplot.  An interrupted run\n"
-"(Ctrl-C, SIGTERM, a dead peer) keeps its finished points and ends\n"
+"(Ctrl-C, SIGTERM, a dead peer, --timeout) keeps its finished points and ends\n"
 "'# incomplete'; it never replaces an existing FILE (which may hold a complete\n"
 "run): then it writes FILE.incomplete beside it and says so.  Nothing is left\n"
 "behind by a killed run (the data is a nameless temporary until the end).\n"
@@ -129,6 +129,7 @@ static const char shm_opts[] =
 "                      the run hits them alike (compare hop counts on a noisy\n"
 "                      or shared machine); ping-pong, symmetric destinations or\n"
 "                      --all-dst; each point's --max-time is shared among them\n";
+
 static const char shm_examples[] =
 "  scibench --sizes 1..4096 -o ring2.tsv\n"
 "  scibench --ring 8 --sizes 8,64 --inject-forward 2000\n"
@@ -141,12 +142,21 @@ static const char mpi_intro[] =
 static const char mpi_opts[] =
 "  --mpi-send M        send (MPI_Send, default) | ssend | isend (+MPI_Wait)\n"
 "  --route R           software (default: intermediate ranks relay) | network\n"
-"                      (send straight to the destination rank)\n";
+"                      (send straight to the destination rank)\n"
+"  --interleave S=FILE also measure the ring or torus S (8, 4x4) into FILE, up\n"
+"                      to 7 times, batch by batch in turn with the main one; its\n"
+"                      nodes are virtual, at least one per rank, hosted as\n"
+"                      scibench hosts them (node i on rank i mod P, a torus's by\n"
+"                      the sum of its coordinates mod P: on even rings and a\n"
+"                      4x4 torus every hop crosses ranks, and hosts when the\n"
+"                      ranks are on several); ping-pong, symmetric destinations\n"
+"                      or --all-dst; each point's --max-time is shared\n";
 static const char mpi_examples[] =
 "  mpirun -np 2 mpibench --sizes 1..65536 -o mpi-ring2.tsv\n"
 "  mpirun -np 2 --hostfile hosts --map-by node mpibench -o two-nodes.tsv\n"
 "  mpirun -np 8 mpibench --ring 8 --sizes 64\n"
-"  mpirun -np 2 mpibench --sizes 1..65536 --interleave-sizes -o mpi-ring2.tsv\n";
+"  mpirun -np 2 mpibench --sizes 1..65536 --interleave-sizes -o mpi-ring2.tsv\n"
+"  mpirun -np 2 mpibench -o r2.tsv --interleave 8=r8.tsv --interleave 4x4=t.tsv\n";
 
 int bench_cli_should_print(int is_shm)
 {
@@ -337,10 +347,10 @@ static int parse_option(cli *c, int opt, const char *arg)
 
 static int backend_only(cli *c, int opt)
 {
-    static const int shm_only[] = {O_PROCS, O_CPUS, O_FLOOR, O_INTERLEAVE};
+    static const int shm_only[] = {O_PROCS, O_CPUS, O_FLOOR};
     static const int mpi_only[] = {O_SEND, O_ROUTE};
     const int *list = c->is_shm ? mpi_only : shm_only;
-    int n = c->is_shm ? 2 : 4;
+    int n = c->is_shm ? 2 : 3;
     for (int i = 0; i < n; i++)
         if (list[i] == opt)
             return 1;
@@ -672,9 +682,12 @@ static int run_floor(cli *c)
     return 0;
 }
 
-/* mpibench: each rank is a node; without --ring/--torus the ranks form a
- * ring.  The destinations are chosen once the world size is known. */
-static int mpi_topology(cli *c, int ranks, bench_data *header)
+/* mpibench: each rank is a node of the main network; without --ring/--torus
+ * the ranks form a ring.  The destinations are chosen once the world size
+ * is known, and the main network's configuration becomes cfgs[0].  An
+ * --interleave network hosts its virtual nodes on the ranks (at least one
+ * node per rank, as scibench's processes). */
+static int mpi_topology(cli *c, int ranks, bench_data *header, bench_config *cfgs)
 {
     int rc;
     if (ranks < 2)
@@ -687,7 +700,29 @@ static int mpi_topology(cli *c, int ranks, bench_data *header)
     set_shape_header(&c->cfg.shape, header);
     if ((rc = choose_destinations(c)) || (rc = check_config(c)))
         return rc;
+    for (int k = 0; k < c->nextra; k++)
+        if (c->extra[k].shape.nodes < ranks)
+            return usage_error(c, "--interleave '%s': more MPI ranks (%d) than its %ld nodes",
+                               c->extra[k].text, ranks, c->extra[k].shape.nodes);
+    cfgs[0] = c->cfg;
     return 0;
+}
+
+/* What a message header ranges over (bench_backend_config): mpibench packs
+ * it into the MPI tag.  The main network's nodes are the ranks when no
+ * --ring/--torus names them (0: one per process). */
+static void header_ranges(cli *c)
+{
+    c->bcfg.nets = 1 + c->nextra;
+    c->bcfg.max_nodes = c->have_topology || c->is_shm ? c->cfg.shape.nodes : 0;
+    c->bcfg.max_dims = c->cfg.shape.dims;
+    for (int k = 0; k < c->nextra; k++) {
+        const topo_shape *sh = &c->extra[k].shape;
+        if (sh->nodes > c->bcfg.max_nodes)
+            c->bcfg.max_nodes = sh->nodes;
+        if (sh->dims > c->bcfg.max_dims)
+            c->bcfg.max_dims = sh->dims;
+    }
 }
 
 /* The networks of a run: the main one, then each --interleave network, a
@@ -711,7 +746,7 @@ static int interleave_configs(cli *c, bench_config *cfgs, const char **paths)
     for (int k = 0; k < c->nextra; k++) {
         const topo_shape *sh = &c->extra[k].shape;
         bench_config *g = &cfgs[k + 1];
-        if (sh->nodes < c->bcfg.procs) {
+        if (c->is_shm && sh->nodes < c->bcfg.procs) {   /* mpibench: mpi_topology */
             for (int i = 1; i <= k; i++)
                 free(cfgs[i].dsts);
             return -usage_error(c, "--interleave '%s': more processes (%d) than its %ld nodes",
@@ -782,7 +817,7 @@ static int commit_output(cli *c, atomic_file *af, FILE *out, const char *path, i
 
 /* Output goes to atomic files (or stdout); on failure the finished points
  * are kept and each file is marked incomplete. */
-static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
+static int measure(cli *c, int *argc, char ***argv, bench_config *cfgs,
                    const char *const *paths, int nnets)
 {
     bench_comm *comm;
@@ -797,16 +832,17 @@ static int measure(cli *c, int *argc, char ***argv, const bench_config *cfgs,
     fill_header(c, &header[0]);
     if (c->be->floor && c->be->floor(&c->bcfg, FLOOR_BATCHES, 0, &floor_ns, NULL) == 0)
         bench_data_set_header(&header[0], "floor_ns", "%.1f", floor_ns);
+    header_ranges(c);
     if ((rc = c->be->init(&comm, argc, argv, &c->bcfg))) {
         fprintf(stderr, "%s: cannot start: %s\n", c->prog, error_text(rc));
         return EXIT_FAILURE;
     }
-    if (!c->is_shm && (rc = mpi_topology(c, c->be->size(comm), &header[0]))) {
+    if (!c->is_shm && (rc = mpi_topology(c, c->be->size(comm), &header[0], cfgs))) {
         c->be->finalize(comm, 0);
         return rc;
     }
     bench_data_set_header(&header[0], "procs", "%d", c->be->size(comm));
-    const bench_config *cfg = c->is_shm ? cfgs : &c->cfg;   /* mpibench: chosen just now */
+    const bench_config *cfg = cfgs;
     int root = c->be->rank(comm) == bench_host(cfg[0].src, c->be->size(comm));
     for (int k = 0; k < nnets; k++) {
         af[k] = (atomic_file){NULL, NULL, NULL, 0};

@@ -124,7 +124,9 @@ static const char usage_text[] =
 "                      Sizes: powers of two 1..65536 and their midpoints\n"
 "                      from 16 B to 4 KiB (the curves' steps).\n"
 "                      Files: data/bench/<host>-<backend>-full-*.tsv and\n"
-"                      data/params/<host>-<backend>-full.params (shm only)\n"
+"                      data/params/<host>-<backend>-full.params.  With\n"
+"                      --backend mpi: 2 ranks (on one host, or one per host\n"
+"                      with --hostfile) host every network's nodes\n"
 "  --validation-out F  write the held-out table as TSV (--full: data/bench/\n"
 "                      <host>-<backend>-full-validation.tsv) for the plot\n"
 "  --inject-forward NS, --inject-switch NS   passed to the benchmark\n"
@@ -180,6 +182,8 @@ static const char usage_text[] =
 "  calibrate --ring 8 --all-dst --sizes 64,1024 -o ring8.params\n"
 "  calibrate --backend mpi --np 2 --hostfile hosts\n"
 "  calibrate --full\n"
+"  calibrate --full --backend mpi --hostfile hosts \\\n"
+"            --mpirun \"timeout 600 mpirun --map-by node\"\n"
 "  calibrate --data ring2.tsv ring8.tsv torus3x3.tsv --validate ring6.tsv\n"
 "  calibrate --data ring2.tsv --logp logp.tsv --loggopsim logp.loggopsim\n";
 
@@ -405,15 +409,14 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->loggopsim && !o->logp)
         return usage_error("--loggopsim '%s': exports the fit of --logp FILE; give --logp",
                            o->loggopsim);
-    /* mpibench's transport names the node by the receiving rank (its tag
-     * has no room for a virtual node or a network), so it cannot measure
-     * networks of different sizes interleaved on the same ranks yet */
-    if (o->full && strcmp(o->backend, "mpi") == 0)
-        return usage_error("--full: --backend mpi is not supported yet (mpibench cannot"
-                           " interleave networks); use --backend shm");
     if (o->full && (o->nvalidate || o->torus || o->out_bench))
         return usage_error("--full: measures its own networks and validates on the 6-node ring;"
                            " not with --validate, --torus or --bench-out");
+    /* the 2-node ring has 2 nodes: its ranks; the other networks host
+     * their virtual nodes on those two (mpibench --interleave) */
+    if (o->full && o->np && strcmp(o->np, "2") != 0)
+        return usage_error("--np '%s': --full measures on 2 ranks (the 2-node ring's; the other"
+                           " networks' nodes are hosted on them)", o->np);
     if (o->full && o->ring && strcmp(o->ring, "4") && strcmp(o->ring, "8"))
         return usage_error("--ring '%s': --full fits on the 2-node ring, a 4- or 8-node ring"
                            " and the 4x4 torus; expected 4 or 8", o->ring);

@@ -1,5 +1,7 @@
 /* Tests for mpibench under mpirun (as root in CI: --allow-run-as-root;
  * bounded by timeouts so nothing can hang). */
+#include <dirent.h>
+
 #include "bench/benchdata.h"
 #include "tests/runcmd.h"
 
@@ -55,4 +57,162 @@ Test(mpibench, rank_count_must_match_topology)
     cr_assert_neq(r.status, 0);
     cr_assert_not_null(strstr(r.err, "4 nodes but 2 MPI ranks"), "%s", r.err);
     run_free(&r);
+}
+
+/* One network's file of an interleaved run: its topology, every size, and
+ * the hop counts of its symmetric destination (SPEC.md §1). */
+static void assert_network(const char *path, const char *topology, long dst, long hops, long fwd,
+                           long sw)
+{
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s: %s", path, e.msg);
+    cr_assert_str_eq(bench_data_header(&d, "topology"), topology);
+    cr_assert_str_eq(bench_data_header(&d, "procs"), "2");
+    cr_assert_eq(d.incomplete, 0, "%s", path);
+    cr_assert_eq(d.count, 2, "%s: %ld points", path, d.count);
+    long sizes = 0;
+    for (long i = 0; i < d.count; i++) {
+        const bench_point *p = &d.points[i];
+        cr_assert_eq(p->dst, dst, "%s", path);
+        cr_assert_eq(p->hops, hops, "%s", path);
+        cr_assert_eq(p->fwd, fwd, "%s", path);
+        cr_assert_eq(p->sw, sw, "%s", path);
+        cr_assert_gt(p->median_ns, 0);
+        sizes |= p->size_bytes;
+    }
+    cr_assert_eq(sizes, 8 | 1024, "%s: not every size", path);
+    bench_data_free(&d);
+}
+
+/* Issue 10: networks of different sizes interleaved on two ranks, their
+ * virtual nodes hosted as scibench hosts them.  Each file is its own
+ * network with its own hop counts; a header misdecoded from the tag would
+ * send a message to the wrong node or network and the run would hang
+ * (the timeout) or count the wrong hops.  A network with fewer nodes than
+ * ranks is refused, naming it. */
+Test(mpibench, interleaves_networks_on_two_ranks)
+{
+    char out[4][64], inter[3][96];
+    static const char *const shape[3] = {"8", "4x4", "6"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(out[k], sizeof out[k], "/tmp/scitorus-mpi-XXXXXX");
+        close(mkstemp(out[k]));
+        if (k)
+            snprintf(inter[k - 1], sizeof inter[k - 1], "%s=%s", shape[k - 1], out[k]);
+    }
+    run_result r = run_cmd("/usr/bin/timeout", 90, "60", "mpirun", "--allow-run-as-root",
+                           "--oversubscribe", "-np", "2", run_prog("mpibench", 1), "--sizes",
+                           "8,1024", "--max-time", "0.5", "--rel-error", "0.05", "-q", "-o", out[0],
+                           "--interleave", inter[0], "--interleave", inter[1], "--interleave",
+                           inter[2], NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    assert_network(out[0], "ring 2", 1, 1, 0, 0);
+    assert_network(out[1], "ring 8", 4, 4, 3, 0);
+    assert_network(out[2], "torus 4x4", 10, 4, 2, 1);   /* (2,2): 2 + 2 hops, a switch */
+    assert_network(out[3], "ring 6", 3, 3, 2, 0);
+    for (int k = 0; k < 4; k++)
+        unlink(out[k]);
+
+    r = run_cmd("/usr/bin/timeout", 90, "60", "mpirun", "--allow-run-as-root", "--oversubscribe",
+                "-np", "4", run_prog("mpibench", 1), "--ring", "4", "--sizes", "8", "-q", "-o",
+                "/tmp/never-written.tsv", "--interleave", "2=/tmp/never-written-2.tsv", NULL);
+    cr_assert_neq(r.status, 0);
+    cr_assert_not_null(strstr(r.err, "--interleave '2=/tmp/never-written-2.tsv': more MPI ranks"
+                                     " (4) than its 2 nodes"), "%s", r.err);
+    run_free(&r);
+}
+
+/* The pid of the mpibench rank `rank` writing to out (its command line
+ * names out; Open MPI puts its rank in the environment). */
+static pid_t find_rank(const char *out, int rank)
+{
+    char want[64];
+    snprintf(want, sizeof want, "OMPI_COMM_WORLD_RANK=%d", rank);
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = 0;
+    while (d && !found && (e = readdir(d))) {
+        pid_t pid = atoi(e->d_name);
+        char path[300], buf[65536];
+        if (pid <= 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+        FILE *fp = fopen(path, "r");
+        size_t len = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+        if (fp)
+            fclose(fp);
+        int is_rank = 0;
+        buf[len] = '\0';
+        for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+            is_rank |= strcmp(buf + i, out) == 0;
+        is_rank &= len > 0 && strstr(buf, "mpibench") != NULL && strstr(buf, "mpirun") == NULL;
+        if (!is_rank)
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/environ", pid);
+        fp = fopen(path, "r");
+        len = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+        if (fp)
+            fclose(fp);
+        buf[len] = '\0';
+        for (size_t i = 0; i < len && !found; i += strlen(buf + i) + 1)
+            if (strcmp(buf + i, want) == 0)
+                found = pid;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* --timeout: a rank that stops answering (SIGSTOP, as a hung node) ends
+ * the run within the timeout, and rank 0 keeps its finished points in the
+ * file marked '# incomplete' (it used to exit from the watchdog and leave
+ * nothing). */
+Test(mpibench, timeout_writes_incomplete_file)
+{
+    char out[] = "/tmp/scitorus-mpi-XXXXXX", err[] = "/tmp/scitorus-mpi-err-XXXXXX";
+    close(mkstemp(out));
+    unlink(out);   /* nothing there before: the run's file is the target */
+    int efd = mkstemp(err);
+    char *argv[] = {"/usr/bin/timeout", "60", "mpirun", "--allow-run-as-root", "--oversubscribe",
+                    "-np", "2", (char *)run_prog("mpibench", 1), "--sizes", "1..64",
+                    "--max-time", "0.3", "--timeout", "1", "-o", out, NULL};
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(efd, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(efd);
+    /* a point finished (rank 0's progress line), then rank 1 hangs */
+    char *msg = NULL;
+    for (int i = 0; i < 3000; i++, usleep(10000)) {
+        free(msg);
+        msg = run_read_text(err);
+        if (strstr(msg, "[1/7]"))
+            break;
+    }
+    cr_assert_not_null(strstr(msg, "[1/7]"), "no point finished: %s", msg);
+    free(msg);
+    pid_t rank1 = find_rank(out, 1);
+    cr_assert_gt(rank1, 0, "rank 1 of %s not found", out);
+    kill(rank1, SIGSTOP);
+    int st = run_wait_exit(pid, 30);
+    kill(rank1, SIGKILL);   /* (gone already when mpirun ended it) */
+    msg = run_read_text(err);
+    cr_assert(st != 0 && st != -1 && st != 124, "mpirun exit %d: %s", st, msg);
+    cr_assert_not_null(strstr(msg, "no progress within --timeout"), "%s", msg);
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(out, &d, &e), 0, "%s: %s; stderr: %s", out, e.msg, msg);
+    cr_assert_eq(d.incomplete, 1, "%s does not end '# incomplete'", out);
+    cr_assert_geq(d.count, 1, "the finished point was lost");
+    cr_assert_lt(d.count, 7);
+    bench_data_free(&d);
+    free(msg);
+    unlink(out);
+    unlink(err);
 }

@@ -82,6 +82,62 @@ Test(shm, ping_pong_through_one_slot_inboxes)
     cr_assert_eq(be->finalize(comm, 0), 0);
 }
 
+/* Every length a relay copies in its own pieces (the head sharing the
+ * header's line, whole lines, power-of-two pieces: backend_shm.c's
+ * msg_copy) and around the switch to memcpy: 0..300 bytes, then 4032..4160
+ * and 65536, each a round trip through the one-slot inboxes whose reply
+ * is the request's bytes reversed.  Every byte arrives, and the receiver's
+ * buffer is untouched past the message's length (a guard of 0xee). */
+static const size_t copy_lengths_extra[] = {4032, 4095, 4096, 4097, 4159, 4160, 65535, 65536};
+#define COPY_LEN_MAX 65536
+#define COPY_GUARD 64
+
+static size_t copy_length(int i)
+{
+    return i <= 300 ? (size_t)i : copy_lengths_extra[i - 301];
+}
+
+Test(shm, every_length_arrives_byte_exact_and_nothing_beyond_it)
+{
+    const int n = 301 + (int)(sizeof copy_lengths_extra / sizeof copy_lengths_extra[0]);
+    const bench_backend *be = &bench_backend_shm;
+    bench_comm *comm = start(1, COPY_LEN_MAX);
+    static unsigned char out[COPY_LEN_MAX], in[COPY_LEN_MAX + COPY_GUARD];
+    bench_msg m;
+    if (be->rank(comm) == 1) {
+        int bad = 0;
+        for (int i = 0; i < n && !bad; i++) {
+            size_t len = copy_length(i);
+            memset(in, 0xee, sizeof in);
+            bad = be->recv(comm, &m, in, COPY_LEN_MAX) != 0 || (size_t)m.len != len;
+            for (size_t j = 0; j < len && !bad; j++)
+                bad = in[j] != (unsigned char)(i * 7 + j * 13 + 1);
+            for (size_t j = len; j < len + COPY_GUARD && !bad; j++)
+                bad = in[j] != 0xee;
+            for (size_t j = 0; j < len; j++)
+                out[j] = in[len - 1 - j];
+            m.kind = BENCH_MSG_RESPONSE;
+            bad = bad || be->send(comm, 0, &m, out) != 0;
+        }
+        be->finalize(comm, bad);
+    }
+    for (int i = 0; i < n; i++) {
+        size_t len = copy_length(i);
+        for (size_t j = 0; j < len; j++)
+            out[j] = (unsigned char)(i * 7 + j * 13 + 1);
+        m = (bench_msg){BENCH_MSG_REQUEST, 0, 1, 1, -1, 0, (int64_t)len};
+        cr_assert_eq(be->send(comm, 1, &m, out), 0);
+        memset(in, 0xee, sizeof in);
+        cr_assert_eq(be->recv(comm, &m, in, COPY_LEN_MAX), 0);
+        cr_assert_eq((size_t)m.len, len);
+        for (size_t j = 0; j < len; j++)
+            cr_assert_eq(in[j], out[len - 1 - j], "length %zu, byte %zu", len, j);
+        for (size_t j = len; j < len + COPY_GUARD; j++)
+            cr_assert_eq(in[j], 0xee, "length %zu: byte %zu past the end written", len, j);
+    }
+    cr_assert_eq(be->finalize(comm, 0), 0, "the receiver found a message wrong");
+}
+
 /* A sender that sends twice into a one-slot inbox before the receiver read
  * the first: the receiver reports the overrun instead of losing a message. */
 Test(shm, overrun_of_a_one_slot_inbox_is_reported)
