@@ -140,10 +140,10 @@ static inline void piece_copy(unsigned char *d, const unsigned char *s, size_t n
  * message out of its inbox and at once into the next one loaded bytes its
  * own stores had not yet written back in other pieces than it stored them
  * (store forwarding fails), and the cost jumped with m: ring 2 at 96-128 B
- * 350-359 ns, at 144-152 B 216-258 ns, at 1 KiB 572-581 ns.  In these
+ * 350-359 ns, at 144-152 B 216-258 ns, at 1 KiB 543-581 ns.  In these
  * pieces the sender's loads match the receiver's stores, each slot line is
  * one chunk, and (with the sender's order below) the cost is 200-230 ns
- * from 32 to 192 B and 327-342 ns at 1 KiB (alternating runs, ~145 ns
+ * from 32 to 192 B and 292-331 ns at 1 KiB (alternating runs, ~145 ns
  * regime). */
 static void msg_copy(unsigned char *restrict d, const unsigned char *restrict s, size_t from,
                      size_t n)
@@ -268,6 +268,29 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     return 0;
 }
 
+/* Nothing after a receive starts before the receive's loads are done.  A
+ * relay's send carries the bytes just received, so it waits for them
+ * anyway; an endpoint's next send (the reply, or the source's next request,
+ * from its own buffer) did not: it ran ahead, overlapped the receive's
+ * copy, and took the outgoing header's line from the peer spinning on it,
+ * early, by an amount that depends on m.  The 2-node ring's hop, which fits
+ * o(m), then had a hump that relays had not (325-360 ns at 384-640 B,
+ * 301-314 ns at 768 B; relays 244-299 ns, ~150-200 ns regime), and the
+ * held-out ring was up to 9-10% off there.  Fenced, every node completes a
+ * receive before it acts, as a store-and-forward node does: ring 2 rises
+ * monotonically (239-341 ns from 32 to 768 B, alternating with the above),
+ * relays cost what a ring-2 hop does at every size, and the held-out ring's
+ * worst error was 3.2-4.9% against 3.8-9.1% unfenced (calibrate --full
+ * alternating 4 times, floor 350-376 ns). */
+static inline void receive_complete(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("lfence" ::: "memory");
+#else
+    atomic_thread_fence(memory_order_seq_cst);   /* the nearest portable */
+#endif
+}
+
 static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
 {
     double since = 0;
@@ -294,6 +317,7 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
                     atomic_store_explicit(&q->rx_credit->acked, want,
                                           memory_order_release);
                 c->next_src = from;
+                receive_complete();
                 return 0;
             }
             if (seq > want)

@@ -27,7 +27,7 @@
 #define DEFAULT_MAX_TIME_S 5.0
 #define DEFAULT_TIMEOUT_S 10.0      /* issue 3 */
 #define MAX_SIZE_BYTES (1L << 30)
-#define MAX_PROCS 64
+#define MAX_PROCS BENCH_CLI_MAX_CPUS
 #define FLOOR_BATCHES 15
 /* a benchmark places every node on a process; 65536 is far beyond that */
 #define BENCH_MAX_NODES 65536
@@ -172,19 +172,29 @@ static int should_print(const cli *c)
     return bench_cli_should_print(c->is_shm);
 }
 
+int bench_cli_usage(int is_shm, const char *prog, const char *context, const char *hint,
+                    const char *fmt, va_list ap)
+{
+    if (!bench_cli_should_print(is_shm))
+        return EXIT_USAGE;
+    fprintf(stderr, "%s: ", prog);
+    if (context && context[0])
+        fprintf(stderr, "%s: ", context);
+    vfprintf(stderr, fmt, ap);
+    if (context && context[0])
+        fputc('\n', stderr);
+    else
+        fprintf(stderr, " (try %s)\n", hint);
+    return EXIT_USAGE;
+}
+
 static int usage_error(const cli *c, const char *fmt, ...)
 {
-    if (!should_print(c))
-        return EXIT_USAGE;
     va_list ap;
-    fprintf(stderr, "%s: ", c->prog);
-    if (c->context[0])
-        fprintf(stderr, "%s: ", c->context);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int rc = bench_cli_usage(c->is_shm, c->prog, c->context, "--help", fmt, ap);
     va_end(ap);
-    fputs(c->context[0] ? "\n" : " (try --help)\n", stderr);
-    return EXIT_USAGE;
+    return rc;
 }
 
 static int bad(const cli *c, const char *opt, const char *arg, parse_status st, const char *want)
@@ -358,35 +368,57 @@ static int backend_only(cli *c, int opt)
     return 0;
 }
 
-/* CPUs: --cpus, else the first P CPUs this process may run on. */
-static int choose_cpus(cli *c)
+int bench_cli_cpus(const char *text, int procs, const char *procs_opt, int *cpus, int *ncpus,
+                   char *err, size_t err_size)
 {
-    long list[MAX_PROCS];
+    long list[BENCH_CLI_MAX_CPUS];
     size_t n = 0, pos;
-    if (c->cpus_text) {
-        parse_status st = parse_list(c->cpus_text, PARSE_RANGE_STEP1, 0, CPU_SETSIZE - 1, list,
-                                     MAX_PROCS, &n, &pos);
-        if (st)
-            return bad(c, "--cpus", c->cpus_text, st, "CPU numbers like 0,1 or 2..3");
+    err[0] = '\0';
+    if (text) {
+        parse_status st = parse_list(text, PARSE_RANGE_STEP1, 0, CPU_SETSIZE - 1, list,
+                                     BENCH_CLI_MAX_CPUS, &n, &pos);
+        if (st) {
+            snprintf(err, err_size, "--cpus '%s': %s, expected CPU numbers like 0,1 or 2..3",
+                     text, parse_status_text(st));
+            return EXIT_USAGE;
+        }
     } else {
         cpu_set_t set;
         if (sched_getaffinity(0, sizeof set, &set) == 0)
-            for (int i = 0; i < CPU_SETSIZE && n < MAX_PROCS; i++)
+            for (int i = 0; i < CPU_SETSIZE && n < BENCH_CLI_MAX_CPUS; i++)
                 if (CPU_ISSET(i, &set))
                     list[n++] = i;
     }
     for (size_t i = 0; i < n; i++)
-        c->cpus[i] = (int)list[i];
-    c->bcfg.ncpus = (int)(n < (size_t)c->bcfg.procs ? n : (size_t)c->bcfg.procs);
-    if (c->cpus_text && n != (size_t)c->bcfg.procs)
-        return usage_error(c, "--cpus '%s' and --procs %d: %zu CPUs for %d processes (one"
-                              " each)", c->cpus_text, c->bcfg.procs, n, c->bcfg.procs);
+        cpus[i] = (int)list[i];
+    *ncpus = (int)(n < (size_t)procs ? n : (size_t)procs);
+    if (text && n != (size_t)procs) {
+        if (procs_opt)
+            snprintf(err, err_size, "--cpus '%s' and %s %d: %zu CPUs for %d processes (one"
+                                    " each)", text, procs_opt, procs, n, procs);
+        else
+            snprintf(err, err_size, "--cpus '%s': %zu CPUs for %d processes (one each)", text,
+                     n, procs);
+        return EXIT_USAGE;
+    }
     /* two processes spinning on one CPU pass a message per scheduler tick */
-    for (size_t i = 0; c->cpus_text && i < n; i++)
+    for (size_t i = 0; text && i < n; i++)
         for (size_t j = 0; j < i; j++)
-            if (list[i] == list[j])
-                return usage_error(c, "--cpus '%s': CPU %ld twice (each process needs a CPU"
-                                      " of its own)", c->cpus_text, list[i]);
+            if (list[i] == list[j]) {
+                snprintf(err, err_size, "--cpus '%s': CPU %ld twice (each process needs a CPU"
+                                        " of its own)", text, list[i]);
+                return EXIT_USAGE;
+            }
+    return 0;
+}
+
+/* CPUs: --cpus, else the first P CPUs this process may run on. */
+static int choose_cpus(cli *c)
+{
+    char err[512];
+    if (bench_cli_cpus(c->cpus_text, c->bcfg.procs, "--procs", c->cpus, &c->bcfg.ncpus, err,
+                       sizeof err))
+        return usage_error(c, "%s", err);
     return 0;
 }
 
@@ -438,16 +470,31 @@ static int choose_destinations(cli *c)
     return 0;
 }
 
-static void record_command(cli *c, int argc, char **argv)
+void bench_cli_record_command(char *buf, size_t size, const char *prog, int argc, char **argv)
 {
     size_t len = 0;
-    c->command[0] = '\0';
-    for (int i = 0; i < argc && len + 2 < sizeof c->command; i++) {
-        const char *a = i == 0 ? c->prog : argv[i];
+    buf[0] = '\0';
+    for (int i = 0; i < argc && len + 2 < size; i++) {
+        const char *a = i == 0 ? prog : argv[i];
         int quote = strpbrk(a, " \t'\"") != NULL;
-        len += (size_t)snprintf(c->command + len, sizeof c->command - len, "%s%s%s%s",
-                                i ? " " : "", quote ? "'" : "", a, quote ? "'" : "");
+        len += (size_t)snprintf(buf + len, size - len, "%s%s%s%s", i ? " " : "",
+                                quote ? "'" : "", a, quote ? "'" : "");
     }
+}
+
+int bench_cli_split_command(const char *cmd, char *copy, size_t size, char **args, int max)
+{
+    char *save = NULL;
+    int n = 0;
+    snprintf(copy, size, "%s", cmd);
+    for (char *t = strtok_r(copy, " ", &save); t && n < max - 1; t = strtok_r(NULL, " ", &save)) {
+        size_t l = strlen(t);
+        if (l >= 2 && t[0] == '\'' && t[l - 1] == '\'')
+            t[l - 1] = '\0', t++;
+        args[n++] = t;
+    }
+    args[n] = NULL;
+    return n;
 }
 
 static void defaults(cli *c, const bench_backend *be)
@@ -532,16 +579,8 @@ static int load_resume(cli *c)
                 c->prog, c->be->name);
         return EXIT_FAILURE;
     }
-    char copy[2048], *args[128], *save = NULL;
-    int n = 0;
-    snprintf(copy, sizeof copy, "%s", cmd);
-    for (char *t = strtok_r(copy, " ", &save); t && n < 127; t = strtok_r(NULL, " ", &save)) {
-        size_t l = strlen(t);
-        if (l >= 2 && t[0] == '\'' && t[l - 1] == '\'')
-            t[l - 1] = '\0', t++;
-        args[n++] = t;
-    }
-    args[n] = NULL;
+    char copy[2048], *args[128];
+    int n = bench_cli_split_command(cmd, copy, sizeof copy, args, 128);
     bench_data keep = c->resume_data;
     const bench_backend *be = c->be;
     defaults(c, be);
@@ -567,7 +606,7 @@ static void set_shape_header(const topo_shape *sh, bench_data *h)
     bench_data_set_header(h, "topology", "%s %s", sh->dims == 1 ? "ring" : "torus", shape);
 }
 
-static void fill_header(cli *c, bench_data *h)
+void bench_cli_header_start(bench_data *h, const bench_backend *be, const char *command)
 {
     char host[256] = "unknown", when[64];
     time_t now = time(NULL);
@@ -575,10 +614,15 @@ static void fill_header(cli *c, bench_data *h)
     gethostname(host, sizeof host - 1);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
     memset(h, 0, sizeof *h);
-    bench_data_set_header(h, "backend", "%s", c->be->name);
+    bench_data_set_header(h, "backend", "%s", be->name);
     bench_data_set_header(h, "host", "%s", host);
     bench_data_set_header(h, "date", "%s", when);
-    bench_data_set_header(h, "command", "%s", c->command);
+    bench_data_set_header(h, "command", "%s", command);
+}
+
+static void fill_header(cli *c, bench_data *h)
+{
+    bench_cli_header_start(h, c->be, c->command);
     bench_data_set_header(h, "timer", "%s", c->be->timer_name);   /* completed by bench_run */
     if (c->is_shm) {
         char cpus[256] = "";
@@ -598,7 +642,7 @@ static void fill_header(cli *c, bench_data *h)
                           c->cfg.inject_switch_ns);
 }
 
-static const char *error_text(int rc)
+const char *bench_cli_error_text(int rc)
 {
     switch (rc) {
     case BENCH_ERR_PEER: return "a peer process died";
@@ -671,7 +715,7 @@ static int run_floor(cli *c)
         size_t size = c->have_sizes ? (size_t)c->cfg.sizes[i] : 0;
         int rc = c->be->floor(&c->bcfg, FLOOR_BATCHES, size, &floor_ns, &copy_ns);
         if (rc) {
-            fprintf(stderr, "scibench: --floor: %s\n", error_text(rc));
+            fprintf(stderr, "scibench: --floor: %s\n", bench_cli_error_text(rc));
             return EXIT_FAILURE;
         }
         if (c->have_sizes)
@@ -775,15 +819,12 @@ static int interleave_configs(cli *c, bench_config *cfgs, const char **paths)
     return 1 + c->nextra;
 }
 
-/* Ends one output.  A complete run replaces the file.  An interrupted one
- * (rc != 0) is marked '# incomplete' and never destroys an existing file,
- * which may hold a complete earlier run with more points: it goes beside
- * it, to FILE.incomplete, unless FILE is the incomplete file this run
- * resumes (the new one holds all its points and more).  Returns 0 or -1. */
-static int commit_output(cli *c, atomic_file *af, FILE *out, const char *path, int rc)
+/* Ends one output (cli.h). */
+int bench_cli_commit(const char *prog, const char *resume_path, atomic_file *af, FILE *out,
+                     const char *path, int rc, const char *what)
 {
     char where[PATH_MAX + 16];
-    int resumed = c->resume_path && path && file_same(path, c->resume_path);
+    int resumed = resume_path && path && file_same(path, resume_path);
     if (rc)
         bench_data_write_incomplete(out);
     if (af->fp && (fflush(af->fp) != 0 || ferror(af->fp))) {
@@ -792,27 +833,27 @@ static int commit_output(cli *c, atomic_file *af, FILE *out, const char *path, i
         int e = errno;
         atomic_file_abort(af);
         fprintf(stderr, "%s: '%s': writing failed (%s); nothing written, any previous file"
-                        " left as it was\n", c->prog, path, file_strerror(e ? e : EIO));
+                        " left as it was\n", prog, path, file_strerror(e ? e : EIO));
         return -1;
     }
     if (!af->fp) {
         if (rc)
-            fprintf(stderr, "%s: %s%s\n", c->prog, error_text(rc),
+            fprintf(stderr, "%s: %s%s\n", prog, bench_cli_error_text(rc),
                     rc == BENCH_ERR_OUTPUT ? "" : "; output marked '# incomplete'");
         return 0;
     }
     if (rc && !resumed ? atomic_file_commit_partial(af, where, sizeof where)
                        : atomic_file_commit(af)) {
-        fprintf(stderr, "%s: '%s': %s\n", c->prog, path, file_strerror(errno));
+        fprintf(stderr, "%s: '%s': %s\n", prog, path, file_strerror(errno));
         return -1;
     }
     if (rc && !resumed && strcmp(where, path) != 0)
-        fprintf(stderr, "%s: %s; finished points kept in '%s', marked '# incomplete' ('%s'"
+        fprintf(stderr, "%s: %s; finished %s kept in '%s', marked '# incomplete' ('%s'"
                         " exists and is left as it was; continue with --resume %s)\n",
-                c->prog, error_text(rc), where, path, where);
+                prog, bench_cli_error_text(rc), what, where, path, where);
     else if (rc)
-        fprintf(stderr, "%s: %s; finished points kept in '%s', marked '# incomplete'\n",
-                c->prog, error_text(rc), path);
+        fprintf(stderr, "%s: %s; finished %s kept in '%s', marked '# incomplete'\n",
+                prog, bench_cli_error_text(rc), what, path);
     return 0;
 }
 
@@ -835,7 +876,7 @@ static int measure(cli *c, int *argc, char ***argv, bench_config *cfgs,
         bench_data_set_header(&header[0], "floor_ns", "%.1f", floor_ns);
     header_ranges(c);
     if ((rc = c->be->init(&comm, argc, argv, &c->bcfg))) {
-        fprintf(stderr, "%s: cannot start: %s\n", c->prog, error_text(rc));
+        fprintf(stderr, "%s: cannot start: %s\n", c->prog, bench_cli_error_text(rc));
         return EXIT_FAILURE;
     }
     if (!c->is_shm && (rc = mpi_topology(c, c->be->size(comm), &header[0], cfgs))) {
@@ -870,14 +911,15 @@ static int measure(cli *c, int *argc, char ***argv, bench_config *cfgs,
     }
     rc = bench_run(c->be, comm, cfg, nnets, header, out);
     for (int k = 0; root && k < nnets; k++)
-        if (commit_output(c, &af[k], out[k], paths[k], rc) && !rc)
+        if (bench_cli_commit(c->prog, c->resume_path, &af[k], out[k], paths[k], rc, "points") &&
+            !rc)
             rc = BENCH_ERR_SYSTEM;
     /* An interrupted rank other than the root leaves the ending to the
      * root, which writes its '# incomplete' file first and then aborts the
      * job (an abort from here could kill the root before it has written). */
     int frc = c->be->finalize(comm, rc != 0 && (root || rc != BENCH_ERR_INTERRUPT));
     if (!rc && frc)
-        fprintf(stderr, "%s: %s\n", c->prog, error_text(frc));
+        fprintf(stderr, "%s: %s\n", c->prog, bench_cli_error_text(frc));
     return rc || frc ? EXIT_FAILURE : 0;
 }
 
@@ -890,7 +932,7 @@ int bench_main(int argc, char **argv, const bench_backend *be)
     if (bench_logp_wanted(argc, argv))   /* a pattern with its own options */
         return bench_logp_main(argc, argv, be);
     defaults(&c, be);
-    record_command(&c, argc, argv);
+    bench_cli_record_command(c.command, sizeof c.command, c.prog, argc, argv);
     if ((rc = parse_args(&c, argc, argv, 0)))
         return rc;
     if (c.floor_only && (rc = check_floor(&c)))

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,11 +42,32 @@
 #define SAT_MAX_NS 2e9
 #define SAT_REPEAT 3
 /* Streams at size m: the saturated length, halved (to at least 16) while a
- * stream would last over 2 ms; 3..30 streams per size. */
+ * stream would last over 2 ms; 5..30 streams per size.  Not 3: with two
+ * jobs spinning beside the run (nice 0 against its -10), all three streams
+ * of a size lost the CPU alike often enough to pass as a narrow interval
+ * (g 2.5-3x the injected gap, flagged ok, 2 runs in 6); with 5, the lower
+ * quartile is clean unless four of them are hit (0 in 6). */
 #define STREAM_MAX_NS 2e6
 #define STREAM_MIN_N 16
-#define STREAM_MIN_SAMPLES 3
+#define STREAM_MIN_SAMPLES 5
 #define STREAM_MAX_SAMPLES 30
+/* At most this many streams a size, those dropped for a lost CPU included
+ * (then the rest are kept, lost or not: a stream per turn, so the sweep
+ * ends however busy the machine; a value from kept lost streams gets an
+ * interval of 100%, so its row says wide). */
+#define STREAM_MAX_TRIES 60
+/* A size's turn in a round starts with this many untimed round trips: the
+ * turn before was another size's (its protocol, its buffers' cache lines). */
+#define TURN_WARMUP_RTT 2
+/* One-way streams as --pattern ow times them (bench/pattern.c): OW_REPS
+ * m-byte messages, the last answered by a 0-byte acknowledgement, the time
+ * divided by OW_REPS (pattern.c: at least 100 messages a batch, in powers
+ * of two).  Taken beside g's streams at the sweep's 2^k sizes from
+ * max / OW_SIZE_SPAN up, at least OW_MIN_BYTES: g(m) at large m against
+ * the one-way bandwidth, in the same rounds. */
+#define OW_REPS 128
+#define OW_SIZE_SPAN 4
+#define OW_MIN_BYTES 1024
 /* LogP/MPI's cap factors: x4 up to 1 KiB, x2 up to 64 KiB. */
 #define CAP_SMALL_BYTES 1024
 #define CAP_MEDIUM_BYTES 65536
@@ -96,9 +118,11 @@ static double quantity(const logp_row *r, int q)
     return q == 0 ? r->os_ns : q == 1 ? r->or_ns : r->g_ns;
 }
 
-int logp_next_size(const logp_row *rows, long n, double max_diff, double eps, long *size)
+int logp_next_sizes(const logp_row *rows, long n, double max_diff, double eps, long *sizes,
+                    int cap)
 {
-    for (long i = 2; i < n; i++) {
+    int k = 0;
+    for (long i = 2; i < n && k < cap; i++) {
         const logp_row *a = &rows[i - 2], *b = &rows[i - 1], *c = &rows[i];
         double ma = (double)a->size_bytes, mb = (double)b->size_bytes;
         double mc = (double)c->size_bytes;
@@ -110,12 +134,17 @@ int logp_next_size(const logp_row *rows, long n, double max_diff, double eps, lo
             double ext = vb + (vb - quantity(a, q)) * (mc - mb) / (mb - ma);
             double ref = fabs(ext) > 0 ? fabs(ext) : fabs(quantity(c, q));
             if (ref > 0 && fabs(quantity(c, q) - ext) > max_diff * ref) {
-                *size = (b->size_bytes + c->size_bytes) / 2;
-                return 1;
+                sizes[k++] = (b->size_bytes + c->size_bytes) / 2;
+                break;
             }
         }
     }
-    return 0;
+    return k;
+}
+
+int logp_next_size(const logp_row *rows, long n, double max_diff, double eps, long *size)
+{
+    return logp_next_sizes(rows, n, max_diff, eps, size, 1);
 }
 
 /* ---- statistics ------------------------------------------------------ */
@@ -187,8 +216,10 @@ static void pace(engine *e)
         spin_until(e->next_send_ns);
 }
 
-/* Sends len bytes to the peer; last asks it for an equal-sized reply. */
-static int lsend(engine *e, long len, int last)
+/* Sends len bytes to the peer; last asks it for a reply: of as many bytes,
+ * or (ack, a one-way stream's end) of none.  The ack is marked in in_dim,
+ * which both backends carry and nothing else here uses. */
+static int lsend(engine *e, long len, int last, int ack)
 {
     const logp_config *cfg = e->cfg;
     pace(e);
@@ -196,8 +227,8 @@ static int lsend(engine *e, long len, int last)
     e->next_send_ns = start + cfg->inject_gap_ns;
     if (cfg->inject_os_ns > 0)
         spin_until(start + cfg->inject_os_ns);
-    bench_msg m = {e->rank ? BENCH_MSG_RESPONSE : BENCH_MSG_REQUEST, last, e->peer, e->peer, -1,
-                   0, len};
+    bench_msg m = {e->rank ? BENCH_MSG_RESPONSE : BENCH_MSG_REQUEST, last, e->peer, e->peer,
+                   ack ? 0 : -1, 0, len};
     return e->be->send(e->comm, e->peer, &m, e->tx);
 }
 
@@ -209,7 +240,8 @@ static int lrecv(engine *e, bench_msg *m)
     return rc;
 }
 
-/* Process 1: receive; answer a message marked last with as many bytes. */
+/* Process 1: receive; answer a message marked last with as many bytes (an
+ * ack: with none). */
 static int mirror(engine *e)
 {
     bench_msg m;
@@ -217,7 +249,7 @@ static int mirror(engine *e)
     while ((rc = lrecv(e, &m)) == 0) {
         if (m.kind == BENCH_MSG_STOP)
             return 0;
-        if (m.last && (rc = lsend(e, m.len, 0)))
+        if (m.last && (rc = lsend(e, m.in_dim == 0 ? 0 : m.len, 0, 0)))
             return rc;
     }
     return rc;
@@ -231,7 +263,7 @@ static int round_trip(engine *e, long m, double *ns)
     bench_msg r;
     pace(e);
     double t0 = e->be->now_ns();
-    int rc = lsend(e, m, 1);
+    int rc = lsend(e, m, 1, 0);
     if (!rc)
         rc = lrecv(e, &r);
     if (ns)
@@ -239,18 +271,31 @@ static int round_trip(engine *e, long m, double *ns)
     return rc;
 }
 
-/* A stream of n m-byte messages ended by a reply to the last; its time. */
-static int stream(engine *e, long m, long n, double *ns)
+/* This thread's involuntary context switches so far (a sched_yield that
+ * let another job run counts too); -1 where the kernel does not say. */
+static long preemptions(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
+}
+
+/* A stream of n m-byte messages ended by a reply to the last (ack: a
+ * 0-byte one, as --pattern ow's); its time, and whether this process lost
+ * its CPU during it (*lost; NULL: not wanted). */
+static int stream(engine *e, long m, long n, int ack, double *ns, int *lost)
 {
     bench_msg r;
     int rc = 0;
     pace(e);
+    long before = lost ? preemptions() : 0;
     double t0 = e->be->now_ns();
     for (long i = 0; i < n && !rc; i++)
-        rc = lsend(e, m, i == n - 1);
+        rc = lsend(e, m, i == n - 1, ack && i == n - 1);
     if (!rc)
         rc = lrecv(e, &r);
     *ns = e->be->now_ns() - t0;
+    if (lost)
+        *lost = before >= 0 && preemptions() != before;
     return rc;
 }
 
@@ -261,7 +306,7 @@ static int overhead_pair(engine *e, long m, series *os, series *orr, series *rtt
     bench_msg r;
     pace(e);
     double t0 = e->be->now_ns();
-    int rc = lsend(e, m, 1);
+    int rc = lsend(e, m, 1, 0);
     double t1 = e->be->now_ns();
     if (rc || (rc = lrecv(e, &r)))
         return rc;
@@ -269,7 +314,7 @@ static int overhead_pair(engine *e, long m, series *os, series *orr, series *rtt
     series_add(os, t1 - t0 - e->overhead_ns);
     series_add(rtt, t2 - t0 - e->overhead_ns);
     pace(e);
-    if ((rc = lsend(e, m, 1)) || (e->be->complete && (rc = e->be->complete(e->comm))))
+    if ((rc = lsend(e, m, 1, 0)) || (e->be->complete && (rc = e->be->complete(e->comm))))
         return rc;
     double wait_from = e->be->now_ns();
     while (e->be->now_ns() < wait_from + delta_ns)
@@ -285,7 +330,6 @@ typedef struct sweep_state {
     long n_stream;           /* saturated stream length */
     double g0_ns, sat_change;
     int sat_converged;
-    double g_last_ns;        /* g at the largest size measured so far */
     double *scratch;
 } sweep_state;
 
@@ -306,7 +350,7 @@ static int saturation(engine *e, sweep_state *s)
     long n = SAT_START;
     for (;; n *= 2) {
         for (int k = 0; k < SAT_REPEAT; k++)
-            if ((rc = stream(e, 0, n, &t[k])))
+            if ((rc = stream(e, 0, n, 0, &t[k], NULL)))
                 return rc;
         gsl_sort(t, 1, SAT_REPEAT);
         g = (gsl_stats_median_from_sorted_data(t, 1, SAT_REPEAT) - rtt0) / (double)(n - 1);
@@ -320,7 +364,6 @@ static int saturation(engine *e, sweep_state *s)
     }
     s->n_stream = n;
     s->g0_ns = g > 0 ? g : 0;
-    s->g_last_ns = s->g0_ns;
     return 0;
 }
 
@@ -340,91 +383,153 @@ static void make_flag(const logp_config *cfg, const estimate est[3], logp_row *r
         snprintf(row->flag, sizeof row->flag, "ok");
 }
 
-/* os(m), or(m) and the round trip to the interval (or the cap). */
-static int measure_overheads(engine *e, sweep_state *s, long m, estimate est[3], series sr[3])
+/* ---- the sweep, interleaved -------------------------------------------- */
+
+/* One size being measured.  The sizes of a pass take turns (measure_pass):
+ * each turn is one overhead pair, one stream and (at the largest sizes)
+ * one one-way stream, so that a change of the machine's speed during the
+ * sweep (this VM's core-to-core latency jumps between regimes, 25, 55 and
+ * 250 ns, within seconds) falls on every size alike, the smallest one that
+ * fixes L included.  Measured one size after another, the identity
+ * RTT/2 = os + L + or was 20-42% off wherever the regime had moved between
+ * the smallest size and the one compared (README). */
+typedef struct size_run {
+    long m;
+    int extra;               /* inserted by the nonlinearity search */
+    series sr[3];            /* os, or and rtt of the overhead pairs */
+    series gt;               /* stream times, n messages each */
+    series owt;              /* one-way streams: time per message */
+    long n, next_check;
+    double rtt_guess;        /* for the waiting time delta */
+    long g_lost, ow_lost;     /* streams dropped: this process lost its CPU */
+    long g_lost_kept, ow_lost_kept;   /* ... and kept, the drops used up */
+    int ov_active, g_active, ow_active, done;
+} size_run;
+
+/* g(m) from streams of n messages: T = (n - 1) g + RTT, the size's round
+ * trip subtracted: its lower quartile, as the streams' outliers are judged
+ * (round trips slowed by a lost CPU would eat into g: with another job
+ * spinning on the cores, a median round trip of 2.5 ms left g at 8 us of
+ * an injected 160 us). */
+static estimate gap_estimate(const logp_config *cfg, const size_run *r, double *scratch)
 {
-    const logp_config *cfg = e->cfg;
+    double g[STREAM_MAX_SAMPLES];
+    series gs = {g, 0, STREAM_MAX_SAMPLES};
+    estimate none = {0, INFINITY};
+    if (r->gt.n == 0 || r->sr[2].n == 0)
+        return none;
+    memcpy(scratch, r->sr[2].x, (size_t)r->sr[2].n * sizeof *scratch);
+    gsl_sort(scratch, 1, (size_t)r->sr[2].n);
+    double rtt = gsl_stats_quantile_from_sorted_data(scratch, 1, (size_t)r->sr[2].n, 0.25);
+    for (long i = 0; i < r->gt.n; i++)
+        series_add(&gs, (r->gt.x[i] - rtt) / (double)(r->n - 1));
+    return series_estimate(&gs, cfg->conf, STREAM_OUTLIER_FACTOR, 1, scratch);
+}
+
+static void run_free(size_run *r)
+{
+    for (int i = 0; i < 3; i++)
+        free(r->sr[i].x);
+    free(r->gt.x);
+    free(r->owt.x);
+}
+
+/* Warm-up at size m; the stream length: the saturated one, halved (to at
+ * least STREAM_MIN_N) while a stream would last over STREAM_MAX_NS at a
+ * message per max(RTT/2, g(0)). */
+static int run_start(engine *e, sweep_state *s, size_run *r)
+{
     double warm[WARMUP_RTT];
-    long next_check = MIN_SAMPLES;
-    int rc;
-    for (int i = 0; i < WARMUP_RTT; i++)
-        if ((rc = round_trip(e, m, &warm[i])))
-            return rc;
+    long cap = logp_rtt_cap(e->cfg->max_rtt, r->m);
+    int rc = 0;
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = series_init(&r->sr[i], cap);
+    if (!rc)
+        rc = series_init(&r->gt, STREAM_MAX_SAMPLES);
+    if (!rc)
+        rc = series_init(&r->owt, r->ow_active ? STREAM_MAX_SAMPLES : 0);
+    for (int i = 0; i < WARMUP_RTT && !rc; i++)
+        rc = round_trip(e, r->m, &warm[i]);
+    if (rc)
+        return rc;
     gsl_sort(warm, 1, WARMUP_RTT);
-    estimate rt = {gsl_stats_median_from_sorted_data(warm, 1, WARMUP_RTT), 0};
-    while (sr[0].n < sr[0].cap) {
-        double delta = DELTA_RTT_FACTOR * rt.mean + DELTA_MIN_NS;
-        if ((rc = overhead_pair(e, m, &sr[0], &sr[1], &sr[2], delta)))
-            return rc;
-        if (sr[0].n < next_check)
-            continue;
-        next_check += next_check / 2;
-        est[0] = series_estimate(&sr[0], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
-        est[1] = series_estimate(&sr[1], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
-        rt = series_estimate(&sr[2], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
-        if (narrow(&est[0], cfg->eps) && narrow(&est[1], cfg->eps))
-            break;
-    }
-    est[0] = series_estimate(&sr[0], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
-    est[1] = series_estimate(&sr[1], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+    r->rtt_guess = gsl_stats_median_from_sorted_data(warm, 1, WARMUP_RTT);
+    double per = fmax(r->rtt_guess / 2, s->g0_ns);
+    for (r->n = s->n_stream; r->n > STREAM_MIN_N && (double)r->n * per > STREAM_MAX_NS;)
+        r->n /= 2;
+    r->next_check = MIN_SAMPLES;
+    r->ov_active = r->g_active = 1;
     return 0;
 }
 
-/* g(m) from streams of n messages: T = (n - 1) g + RTT, the median round
- * trip (one slowed by a lost CPU would eat into g) subtracted. */
-static int measure_gap(engine *e, sweep_state *s, long m, double rtt_ns, estimate *g)
+/* One turn of size r: re-warmed after the other sizes' turns, one overhead
+ * pair, one stream, one one-way stream, each while its quantity is still
+ * short of its interval (LogP/MPI's rule, per quantity and size) and its
+ * cap. */
+static int run_turn(engine *e, sweep_state *s, size_run *r)
 {
-    series gs;
-    long n = s->n_stream;
-    double per = fmax(rtt_ns / 2, s->g_last_ns), t;
-    int rc = series_init(&gs, STREAM_MAX_SAMPLES);
-    while (n > STREAM_MIN_N && (double)n * per > STREAM_MAX_NS)
-        n /= 2;
-    while (!rc && gs.n < STREAM_MAX_SAMPLES) {
-        if ((rc = stream(e, m, n, &t)))
-            break;
-        series_add(&gs, (t - rtt_ns) / (double)(n - 1));
-        if (gs.n >= STREAM_MIN_SAMPLES) {
-            *g = series_estimate(&gs, e->cfg->conf, STREAM_OUTLIER_FACTOR, 1, s->scratch);
-            if (narrow(g, e->cfg->eps))
-                break;
+    const logp_config *cfg = e->cfg;
+    double t;
+    int rc = 0, lost;
+    for (int i = 0; i < TURN_WARMUP_RTT && !rc; i++)
+        rc = round_trip(e, r->m, NULL);
+    if (!rc && r->ov_active) {
+        rc = overhead_pair(e, r->m, &r->sr[0], &r->sr[1], &r->sr[2],
+                           DELTA_RTT_FACTOR * r->rtt_guess + DELTA_MIN_NS);
+        if (!rc && r->sr[0].n >= r->next_check) {
+            r->next_check += r->next_check / 2;
+            estimate os = series_estimate(&r->sr[0], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+            estimate orr = series_estimate(&r->sr[1], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+            r->rtt_guess = series_estimate(&r->sr[2], cfg->conf, OUTLIER_FACTOR, 0,
+                                           s->scratch).mean;
+            r->ov_active = !(narrow(&os, cfg->eps) && narrow(&orr, cfg->eps));
+        }
+        if (r->sr[0].n >= r->sr[0].cap)
+            r->ov_active = 0;
+    }
+    /* A stream during which this process lost its CPU (the sends then
+     * wait for it: the stream lasts a time slice longer) is taken again,
+     * up to STREAM_MAX_TRIES streams; the peer's lost CPU is caught up
+     * while the stream goes on, or left to the outlier rule. */
+    if (!rc && r->g_active && (rc = stream(e, r->m, r->n, 0, &t, &lost)) == 0) {
+        if (!lost || ++r->g_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES)
+            series_add(&r->gt, t);
+        r->g_lost_kept += lost && r->g_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES;
+        if (r->gt.n >= STREAM_MIN_SAMPLES) {
+            estimate g = gap_estimate(cfg, r, s->scratch);
+            r->g_active = !narrow(&g, cfg->eps) && r->gt.n < r->gt.cap;
         }
     }
-    free(gs.x);
+    if (!rc && r->ow_active && (rc = stream(e, r->m, OW_REPS, 1, &t, &lost)) == 0) {
+        if (!lost || ++r->ow_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES)
+            series_add(&r->owt, t / OW_REPS);
+        r->ow_lost_kept += lost && r->ow_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES;
+        if (r->owt.n >= STREAM_MIN_SAMPLES) {
+            estimate ow = series_estimate(&r->owt, cfg->conf, STREAM_OUTLIER_FACTOR, 1,
+                                          s->scratch);
+            r->ow_active = !narrow(&ow, cfg->eps) && r->owt.n < r->owt.cap;
+        }
+    }
     return rc;
 }
 
-static int measure_size(engine *e, sweep_state *s, long m, logp_row *row)
+/* The finished size's row. */
+static void run_row(const engine *e, sweep_state *s, const size_run *r, logp_row *row)
 {
-    series sr[3] = {{0}};
-    estimate est[3] = {{0, INFINITY}, {0, INFINITY}, {0, INFINITY}}, rt;
-    long cap = logp_rtt_cap(e->cfg->max_rtt, m);
-    int rc = 0;
-    for (int i = 0; i < 3 && !rc; i++)
-        rc = series_init(&sr[i], cap);
-    if (!rc)
-        rc = measure_overheads(e, s, m, est, sr);
-    if (!rc) {
-        rt = series_estimate(&sr[2], e->cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
-        memcpy(s->scratch, sr[2].x, (size_t)sr[2].n * sizeof *s->scratch);
-        gsl_sort(s->scratch, 1, (size_t)sr[2].n);
-        rc = measure_gap(e, s, m, gsl_stats_median_from_sorted_data(s->scratch, 1,
-                                                                    (size_t)sr[2].n), &est[2]);
-    }
+    const logp_config *cfg = e->cfg;
+    estimate est[3];
+    est[0] = series_estimate(&r->sr[0], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+    est[1] = series_estimate(&r->sr[1], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+    est[2] = gap_estimate(cfg, r, s->scratch);
+    estimate rt = series_estimate(&r->sr[2], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
     for (int i = 0; i < 3; i++)   /* under two samples kept: no interval, say 100% */
-        if (!isfinite(est[i].ci))
-            est[i].ci = fabs(est[i].mean);
-    if (!rc) {
-        *row = (logp_row){.size_bytes = m, .os_ns = fmax(est[0].mean, 0), .os_ci_ns = est[0].ci,
-                          .or_ns = fmax(est[1].mean, 0), .or_ci_ns = est[1].ci,
-                          .g_ns = fmax(est[2].mean, 0), .g_ci_ns = est[2].ci,
-                          .rtt_ns = rt.mean, .round_trips = 2 * sr[0].n};
-        make_flag(e->cfg, est, row);
-        s->g_last_ns = row->g_ns;
-    }
-    for (int i = 0; i < 3; i++)
-        free(sr[i].x);
-    return rc;
+        if (!isfinite(est[i].ci) || (i == 2 && r->g_lost_kept))
+            est[i].ci = fmax(isfinite(est[i].ci) ? est[i].ci : 0, fabs(est[i].mean));
+    *row = (logp_row){.size_bytes = r->m, .os_ns = fmax(est[0].mean, 0), .os_ci_ns = est[0].ci,
+                      .or_ns = fmax(est[1].mean, 0), .or_ci_ns = est[1].ci,
+                      .g_ns = fmax(est[2].mean, 0), .g_ci_ns = est[2].ci,
+                      .rtt_ns = rt.mean, .round_trips = 2 * r->sr[0].n};
+    make_flag(cfg, est, row);
 }
 
 static void progress(const logp_config *cfg, const logp_row *r, int extra)
@@ -436,19 +541,84 @@ static void progress(const logp_config *cfg, const logp_row *r, int extra)
             r->round_trips / 2, r->or_ns, r->g_ns, r->rtt_ns, r->flag);
 }
 
+/* The one-way streams' time per message at the sizes that took them, for
+ * the header: "SIZE:MEAN:CI ..." (ns). */
+typedef struct ow_record {
+    char text[512];
+    size_t len;
+} ow_record;
+
+static void ow_note(const engine *e, sweep_state *s, const size_run *r, ow_record *rec)
+{
+    if (r->owt.n == 0 || rec->len + 64 > sizeof rec->text)
+        return;
+    estimate ow = series_estimate(&r->owt, e->cfg->conf, STREAM_OUTLIER_FACTOR, 1, s->scratch);
+    rec->len += (size_t)snprintf(rec->text + rec->len, sizeof rec->text - rec->len,
+                                 "%s%ld:%.1f:%.1f", rec->len ? " " : "", r->m, ow.mean,
+                                 isfinite(ow.ci) && !r->ow_lost_kept ? ow.ci : fabs(ow.mean));
+}
+
+/* The sizes of one pass (sorted), interleaved: warm-ups in order, then
+ * rounds in which every size still short of an interval takes a turn,
+ * until none is.  A size's row goes into all (and its progress line out) as soon as
+ * it is finished; an error or interruption leaves the unfinished ones out.
+ * ow_from: sizes from here up take one-way streams (0: none). */
+static int measure_pass(engine *e, sweep_state *s, logp_data *all, ow_record *rec,
+                        const long *sizes, int count, int extra, long ow_from)
+{
+    size_run *runs = calloc((size_t)(count ? count : 1), sizeof *runs);
+    int rc = 0, active = count;
+    if (!runs)
+        return BENCH_ERR_SYSTEM;
+    for (int i = 0; i < count && !rc; i++) {
+        runs[i] = (size_run){.m = sizes[i], .extra = extra,
+                             .ow_active = ow_from > 0 && sizes[i] >= ow_from};
+        rc = run_start(e, s, &runs[i]);
+    }
+    /* Rounds go up and down the sizes in turn: a size always follows a
+     * neighbour (or itself), never the largest (at 1 B right after 64 KiB,
+     * or came out 15-30 ns high, and L with it low). */
+    for (int round = 0; active && !rc; round++)
+        for (int j = 0; j < count && !rc; j++) {
+            size_run *r = &runs[round % 2 ? count - 1 - j : j];
+            if (r->done || (rc = run_turn(e, s, r)) || r->ov_active || r->g_active ||
+                r->ow_active)
+                continue;
+            logp_row row;
+            run_row(e, s, r, &row);
+            if (logp_data_add(all, &row))
+                rc = BENCH_ERR_SYSTEM;
+            progress(e->cfg, &row, r->extra);
+            ow_note(e, s, r, rec);
+            r->done = 1;
+            active--;
+        }
+    for (int i = 0; i < count; i++)
+        run_free(&runs[i]);
+    free(runs);
+    return rc;
+}
+
 static int by_size(const void *a, const void *b)
 {
     long x = ((const logp_row *)a)->size_bytes, y = ((const logp_row *)b)->size_bytes;
     return (x > y) - (x < y);
 }
 
-/* The header (L once the smallest size is in) and the rows, sorted. */
-static void write_all(bench_data *h, logp_data *all, FILE *out)
+/* The header (L once the smallest size is in, the one-way streams) and the
+ * rows, sorted. */
+static void write_all(const logp_config *cfg, bench_data *h, logp_data *all,
+                      const ow_record *rec, FILE *out)
 {
     qsort(all->rows, (size_t)all->count, sizeof *all->rows, by_size);
-    if (all->count && !bench_data_header(h, "L_ns")) {
+    if (all->count && all->rows[0].size_bytes == cfg->min_size &&
+        !bench_data_header(h, "L_ns")) {
         const logp_row *r = &all->rows[0];
         bench_data_set_header(h, "L_ns", "%.1f", r->rtt_ns / 2 - r->os_ns - r->or_ns);
+    }
+    if (rec->len) {
+        bench_data_set_header(h, "ow_reps", "%d", OW_REPS);
+        bench_data_set_header(h, "ow_ns", "%s", rec->text);
     }
     logp_data_write_header(out, h);
     for (long i = 0; i < all->count; i++)
@@ -456,25 +626,27 @@ static void write_all(bench_data *h, logp_data *all, FILE *out)
     fflush(out);
 }
 
-/* A size: from the resumed file, or measured now. */
-static int take_size(engine *e, sweep_state *s, logp_data *all, long m, int extra)
+/* Of sizes, those the resumed file has go straight into all; the others
+ * are compacted to the front.  Returns how many are left to measure. */
+static int take_done(const logp_config *cfg, logp_data *all, long *sizes, int count, int *rc)
 {
-    const logp_row *done = e->cfg->done ? logp_data_find(e->cfg->done, m) : NULL;
-    logp_row row;
-    int rc = 0;
-    if (logp_data_find(all, m))
-        return 0;
-    if (done)
-        row = *done;
-    else if ((rc = measure_size(e, s, m, &row)))
-        return rc;
-    else
-        progress(e->cfg, &row, extra);
-    return logp_data_add(all, &row) ? BENCH_ERR_SYSTEM : 0;
+    int left = 0;
+    for (int i = 0; i < count; i++) {
+        const logp_row *done = cfg->done ? logp_data_find(cfg->done, sizes[i]) : NULL;
+        if (logp_data_find(all, sizes[i]))
+            continue;
+        if (!done)
+            sizes[left++] = sizes[i];
+        else if (logp_data_add(all, done))
+            *rc = BENCH_ERR_SYSTEM;
+    }
+    return left;
 }
 
-/* Resumed: the saturation test's results from the file's header. */
-static int resumed_saturation(const logp_config *cfg, sweep_state *s, bench_data *h)
+/* Resumed: the saturation test's results (and L, the one-way streams) from
+ * the file's header. */
+static int resumed_saturation(const logp_config *cfg, sweep_state *s, bench_data *h,
+                              ow_record *rec)
 {
     const bench_data *dh = cfg->done ? &cfg->done->hdr : NULL;
     const char *n = dh ? bench_data_header(dh, "stream_messages") : NULL;
@@ -482,11 +654,13 @@ static int resumed_saturation(const logp_config *cfg, sweep_state *s, bench_data
     if (!n || !g || sscanf(n, "%ld", &s->n_stream) != 1 || sscanf(g, "%lf", &s->g0_ns) != 1 ||
         s->n_stream < 2)
         return 0;
-    s->g_last_ns = s->g0_ns;
     bench_data_set_header(h, "g0_ns", "%s", g);
     bench_data_set_header(h, "stream_messages", "%s", n);
     if (bench_data_header(dh, "L_ns"))
         bench_data_set_header(h, "L_ns", "%s", bench_data_header(dh, "L_ns"));
+    const char *ow = bench_data_header(dh, "ow_ns");
+    if (ow)
+        rec->len = (size_t)snprintf(rec->text, sizeof rec->text, "%s", ow);
     return 1;
 }
 
@@ -495,7 +669,8 @@ static int measure_all(engine *e, bench_data *h, FILE *out)
     const logp_config *cfg = e->cfg;
     sweep_state s = {0};
     logp_data all = {0};
-    long sizes[LOGP_MAX_SIZES], next;
+    ow_record rec = {"", 0};
+    long sizes[LOGP_MAX_SIZES], next[LOGP_MAX_EXTRA_SIZES], ow_from = 0;
     double res;
     int rc = 0, n = logp_sweep_sizes(cfg->min_size, cfg->max_size, sizes, LOGP_MAX_SIZES);
     long scratch_n = logp_rtt_cap(cfg->max_rtt, 0);
@@ -507,7 +682,7 @@ static int measure_all(engine *e, bench_data *h, FILE *out)
                                                                      : STREAM_MAX_SAMPLES) *
                              sizeof *s.scratch)))
         return BENCH_ERR_SYSTEM;
-    if (!resumed_saturation(cfg, &s, h) && (rc = saturation(e, &s)) == 0) {
+    if (!resumed_saturation(cfg, &s, h, &rec) && (rc = saturation(e, &s)) == 0) {
         bench_data_set_header(h, "g0_ns", "%.1f", s.g0_ns);
         bench_data_set_header(h, "stream_messages", "%ld", s.n_stream);
         if (!cfg->quiet)
@@ -515,15 +690,30 @@ static int measure_all(engine *e, bench_data *h, FILE *out)
                             " throughput change %.1f%%%s)\n", cfg->prog, s.g0_ns, s.n_stream,
                     100 * s.sat_change, s.sat_converged ? "" : ", not under 1%: capped");
     }
-    for (int i = 0; i < n && !rc; i++)
-        rc = take_size(e, &s, &all, sizes[i], 0);
-    for (int extra = 0; !rc && extra < LOGP_MAX_EXTRA_SIZES; extra++) {
-        qsort(all.rows, (size_t)all.count, sizeof *all.rows, by_size);
-        if (!logp_next_size(all.rows, all.count, cfg->max_diff, cfg->eps, &next))
+    /* one-way streams at the sweep's largest sizes (from max / OW_SIZE_SPAN) */
+    for (int i = 0; i < n; i++)
+        if (sizes[i] >= OW_MIN_BYTES && sizes[i] * OW_SIZE_SPAN >= cfg->max_size) {
+            ow_from = sizes[i];
             break;
-        rc = take_size(e, &s, &all, next, 1);
+        }
+    if (!rc)
+        n = take_done(cfg, &all, sizes, n, &rc);
+    if (!rc)
+        rc = measure_pass(e, &s, &all, &rec, sizes, n, 0, ow_from);
+    /* the nonlinearity search: every size it asks for in one interleaved
+     * pass, then again over the rows with them, until it asks for none */
+    for (int extra = 0; !rc && extra < LOGP_MAX_EXTRA_SIZES;) {
+        qsort(all.rows, (size_t)all.count, sizeof *all.rows, by_size);
+        int k = logp_next_sizes(all.rows, all.count, cfg->max_diff, cfg->eps, next,
+                                LOGP_MAX_EXTRA_SIZES - extra);
+        if (!k)
+            break;
+        extra += k;
+        k = take_done(cfg, &all, next, k, &rc);
+        if (!rc)
+            rc = measure_pass(e, &s, &all, &rec, next, k, 1, 0);
     }
-    write_all(h, &all, out);
+    write_all(cfg, h, &all, &rec, out);
     logp_data_free(&all);
     free(s.scratch);
     return rc;

@@ -66,10 +66,21 @@ int logp_sweep_sizes(long min_size, long max_size, long *sizes, int cap);
  * measured.  Returns 1 with *size set for the first such triple, else 0. */
 int logp_next_size(const logp_row *rows, long n, double max_diff, double eps, long *size);
 
+/* The same for every such triple at once (the benchmark measures them in
+ * one interleaved pass, then asks again): up to cap sizes into sizes, in
+ * increasing order, none of them in rows.  Returns how many. */
+int logp_next_sizes(const logp_row *rows, long n, double max_diff, double eps, long *sizes,
+                    int cap);
+
 /* Runs the pattern in both processes (the backend must have exactly 2).
+ * The sizes of the 2^k sweep are measured interleaved, each taking its
+ * turn in every round until its values reach their intervals (or caps),
+ * then the sizes the nonlinearity search asks for, again interleaved.
  * Process 0 measures and, at the end or on failure, writes the header h
- * (completed with timer, g0_ns, stream_messages and L_ns once known) and
- * every finished size, sorted, to out; process 1 mirrors.  Returns 0 or a
+ * (completed with timer, g0_ns, stream_messages, L_ns once the smallest
+ * size is finished, and ow_reps / ow_ns: the one-way streams' time per
+ * message at the largest sizes, "SIZE:MEAN:CI ...") and every finished
+ * size, sorted, to out; process 1 mirrors.  Returns 0 or a
  * BENCH_ERR_* code (then out holds the finished sizes; the caller marks it
  * incomplete). */
 int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config *cfg,

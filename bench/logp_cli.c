@@ -3,13 +3,10 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "bench/cli.h"
 #include "bench/logp.h"
@@ -27,7 +24,7 @@ typedef struct lcli {
     int is_shm;
     logp_config cfg;
     bench_backend_config bcfg;
-    int cpus[2];
+    int cpus[BENCH_CLI_MAX_CPUS];
     const char *out_path, *resume_path, *cpus_text;
     const char *send_name, *recv_name;
     char command[2048];
@@ -50,6 +47,8 @@ static const char usage_fmt[] =
 "then sizes halfway between two measured ones wherever os, or or g departs\n"
 "by more than --max-diff from the line through the two sizes below\n"
 "(nonlinearity search; intervals under max(32 B, eps m) are not split).\n"
+"The sizes take turns, a pair of round trips and a stream each per round,\n"
+"so that a change of the machine's speed falls on all of them alike.\n"
 "\n"
 "Options:\n"
 "  --min-size B        smallest size (default 0)\n"
@@ -71,12 +70,14 @@ static const char usage_fmt[] =
 "  -h, --help          this text\n"
 "\n"
 "Output: a scitorus-bench TSV; header lines with host, backend, variant,\n"
-"timer (clock overhead), confidence, g0_ns, stream_messages and L_ns; one row\n"
-"per size, sorted: size os_ns os_ci_ns or_ns or_ci_ns g_ns g_ci_ns rtt_ns\n"
-"round_trips flag.  rtt_ns is the m-byte round trip (ping-pong), round_trips\n"
-"the os and or round trips taken; flag is ok, or os>g / or>g (LogP/MPI's\n"
-"consistency checks: g should cover both overheads) and wide (an interval\n"
-"still wider than eps at the cap), comma-separated.  Fit it with calibrate\n"
+"timer (clock overhead), confidence, g0_ns, stream_messages, L_ns and ow_ns\n"
+"(the largest sizes' one-way streams as --pattern ow times them, in the same\n"
+"rounds: SIZE:NS:CI_NS ...); one row per size, sorted: size os_ns os_ci_ns\n"
+"or_ns or_ci_ns g_ns g_ci_ns rtt_ns round_trips flag.  rtt_ns is the m-byte\n"
+"round trip (ping-pong), round_trips the os and or round trips taken; flag\n"
+"is ok, or os>g / or>g (LogP/MPI's consistency checks: g should cover both\n"
+"overheads) and wide (an interval still wider than eps at the cap),\n"
+"comma-separated.  Fit it with calibrate\n"
 "--logp FILE.  Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
 "\n"
 "Example:\n"
@@ -92,22 +93,13 @@ static const char mpi_opts[] =
 "                      until done so Ctrl-C is seen) | irecv (MPI_Irecv +\n"
 "                      MPI_Wait)\n";
 
-static int should_print(const lcli *c)
-{
-    return bench_cli_should_print(c->is_shm);
-}
-
 static int usage_error(const lcli *c, const char *fmt, ...)
 {
-    if (!should_print(c))
-        return EXIT_USAGE;
     va_list ap;
-    fprintf(stderr, "%s: ", c->prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int rc = bench_cli_usage(c->is_shm, c->prog, NULL, "--pattern logp --help", fmt, ap);
     va_end(ap);
-    fputs(" (try --pattern logp --help)\n", stderr);
-    return EXIT_USAGE;
+    return rc;
 }
 
 static int bad(const lcli *c, const char *opt, const char *arg, parse_status st,
@@ -263,18 +255,6 @@ static int parse_args(lcli *c, int argc, char **argv, int from_resume)
     return 0;
 }
 
-static void record_command(lcli *c, int argc, char **argv)
-{
-    size_t len = 0;
-    c->command[0] = '\0';
-    for (int i = 0; i < argc && len + 2 < sizeof c->command; i++) {
-        const char *a = i == 0 ? c->prog : argv[i];
-        int quote = strpbrk(a, " \t'\"") != NULL;
-        len += (size_t)snprintf(c->command + len, sizeof c->command - len, "%s%s%s%s",
-                                i ? " " : "", quote ? "'" : "", a, quote ? "'" : "");
-    }
-}
-
 /* Does the file's header (before its first row) say pattern logp? */
 static int file_is_logp(const char *path)
 {
@@ -320,16 +300,8 @@ static int load_resume(lcli *c)
         fprintf(stderr, "%s: %s: no '# command:' header to resume from\n", c->prog, path);
         return EXIT_FAILURE;
     }
-    char copy[2048], *args[128], *save = NULL;
-    int n = 0;
-    snprintf(copy, sizeof copy, "%s", cmd);
-    for (char *t = strtok_r(copy, " ", &save); t && n < 127; t = strtok_r(NULL, " ", &save)) {
-        size_t l = strlen(t);
-        if (l >= 2 && t[0] == '\'' && t[l - 1] == '\'')
-            t[l - 1] = '\0', t++;
-        args[n++] = t;
-    }
-    args[n] = NULL;
+    char copy[2048], *args[128];
+    int n = bench_cli_split_command(cmd, copy, sizeof copy, args, 128);
     logp_data keep = c->done;
     const bench_backend *be = c->be;
     defaults(c, be);
@@ -346,38 +318,15 @@ static int load_resume(lcli *c)
 /* shm: --cpus, else the first two CPUs this process may run on. */
 static int choose_cpus(lcli *c)
 {
-    long list[2];
-    size_t n = 0, pos;
-    if (c->cpus_text) {
-        parse_status st = parse_list(c->cpus_text, PARSE_RANGE_STEP1, 0, CPU_SETSIZE - 1, list,
-                                     2, &n, &pos);
-        if (st || n != 2)
-            return bad(c, "--cpus", c->cpus_text, st ? st : PARSE_SYNTAX, "two CPUs like 0,1");
-    } else {
-        cpu_set_t set;
-        if (sched_getaffinity(0, sizeof set, &set) == 0)
-            for (int i = 0; i < CPU_SETSIZE && n < 2; i++)
-                if (CPU_ISSET(i, &set))
-                    list[n++] = i;
-    }
-    for (size_t i = 0; i < n; i++)
-        c->cpus[i] = (int)list[i];
-    c->bcfg.ncpus = (int)n;
+    char err[512];
+    if (bench_cli_cpus(c->cpus_text, 2, NULL, c->cpus, &c->bcfg.ncpus, err, sizeof err))
+        return usage_error(c, "%s", err);
     return 0;
 }
 
 static void fill_header(const lcli *c, bench_data *h)
 {
-    char host[256] = "unknown", when[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    gethostname(host, sizeof host - 1);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-    memset(h, 0, sizeof *h);
-    bench_data_set_header(h, "backend", "%s", c->be->name);
-    bench_data_set_header(h, "host", "%s", host);
-    bench_data_set_header(h, "date", "%s", when);
-    bench_data_set_header(h, "command", "%s", c->command);
+    bench_cli_header_start(h, c->be, c->command);
     bench_data_set_header(h, "timer", "%s", c->be->timer_name);   /* completed by the run */
     if (c->is_shm) {
         if (c->bcfg.ncpus == 2)
@@ -397,18 +346,6 @@ static void fill_header(const lcli *c, bench_data *h)
                           c->cfg.inject_or_ns, c->cfg.inject_gap_ns);
 }
 
-static const char *error_text(int rc)
-{
-    switch (rc) {
-    case BENCH_ERR_PEER: return "a peer process died";
-    case BENCH_ERR_TIMEOUT: return "no progress within --timeout";
-    case BENCH_ERR_INTERRUPT: return "interrupted";
-    case BENCH_ERR_OVERRUN: return "a message was overwritten before it was read (internal"
-                                   " error: please report it)";
-    default: return strerror(errno ? errno : EIO);
-    }
-}
-
 static int measure(lcli *c, int *argc, char ***argv)
 {
     bench_comm *comm;
@@ -419,7 +356,7 @@ static int measure(lcli *c, int *argc, char ***argv)
     c->bcfg.max_payload_bytes = (size_t)(c->cfg.max_size > 0 ? c->cfg.max_size : 1);
     fill_header(c, &header);
     if ((rc = c->be->init(&comm, argc, argv, &c->bcfg))) {
-        fprintf(stderr, "%s: cannot start: %s\n", c->prog, error_text(rc));
+        fprintf(stderr, "%s: cannot start: %s\n", c->prog, bench_cli_error_text(rc));
         return EXIT_FAILURE;
     }
     int root = c->be->rank(comm) == 0;
@@ -437,27 +374,12 @@ static int measure(lcli *c, int *argc, char ***argv)
     if (af.fp)
         out = af.fp;
     rc = bench_logp_run(c->be, comm, &c->cfg, &header, out);
-    if (root && rc) {
-        bench_data_write_incomplete(out);
-        if (!af.fp)
-            fprintf(stderr, "%s: %s; output marked '# incomplete'\n", c->prog, error_text(rc));
-    }
-    /* an interrupted run never destroys an existing file (a complete
-     * earlier run): it goes beside it, to FILE.incomplete, unless FILE is
-     * the file this run resumes (as bench/cli.c's commit_output) */
-    char where[4096] = "";
-    int resumed = c->resume_path && c->out_path && file_same(c->out_path, c->resume_path);
-    if (root && af.fp && (rc && !resumed ? atomic_file_commit_partial(&af, where, sizeof where)
-                                         : atomic_file_commit(&af))) {
-        fprintf(stderr, "%s: '%s': %s\n", c->prog, c->out_path, strerror(errno));
-        rc = rc ? rc : BENCH_ERR_SYSTEM;
-    } else if (root && rc && c->out_path) {
-        fprintf(stderr, "%s: %s; finished sizes kept in '%s', marked '# incomplete'\n", c->prog,
-                error_text(rc), where[0] ? where : c->out_path);
-    }
+    if (root && bench_cli_commit(c->prog, c->resume_path, &af, out, c->out_path, rc, "sizes") &&
+        !rc)
+        rc = BENCH_ERR_SYSTEM;
     int frc = c->be->finalize(comm, rc != 0);
     if (!rc && frc)
-        fprintf(stderr, "%s: %s\n", c->prog, error_text(frc));
+        fprintf(stderr, "%s: %s\n", c->prog, bench_cli_error_text(frc));
     return rc || frc ? EXIT_FAILURE : 0;
 }
 
@@ -466,7 +388,7 @@ int bench_logp_main(int argc, char **argv, const bench_backend *be)
     lcli c;
     int rc;
     defaults(&c, be);
-    record_command(&c, argc, argv);
+    bench_cli_record_command(c.command, sizeof c.command, c.prog, argc, argv);
     if ((rc = parse_args(&c, argc, argv, 0)) == 0 && c.resume_path)
         rc = load_resume(&c);
     if (!rc && c.is_shm)

@@ -183,7 +183,7 @@ static const char usage_text[] =
 "  calibrate --backend mpi --np 2 --hostfile hosts\n"
 "  calibrate --full\n"
 "  calibrate --full --backend mpi --hostfile hosts \\\n"
-"            --mpirun \"timeout 600 mpirun --map-by node\"\n"
+"            --mpirun \"mpirun --timeout 600 --map-by node\"\n"
 "  calibrate --data ring2.tsv ring8.tsv torus3x3.tsv --validate ring6.tsv\n"
 "  calibrate --data ring2.tsv --logp logp.tsv --loggopsim logp.loggopsim\n";
 
@@ -451,24 +451,57 @@ static int mkdirs(const char *path)
     return 0;
 }
 
+/* How long an MPI job may take to end after its stop signal (rank 0
+ * writes its files and aborts the job) before calibrate terminates the
+ * launcher's process group. */
+#define MPI_STOP_GRACE_S 20
+
+/* Waits up to limit_s for every process of group pgid to be gone (the
+ * launcher reaped already).  Returns 1 when they are. */
+static int group_gone(pid_t pgid, int limit_s)
+{
+    for (int i = 0; i < limit_s * 100; i++) {
+        if (kill(-pgid, 0) != 0 && errno == ESRCH)
+            return 1;
+        usleep(10000);
+    }
+    return 0;
+}
+
 /* Runs the benchmark (scibench, or mpirun + mpibench) and waits for it.
- * The child never outlives calibrate: it gets SIGTERM when calibrate dies,
- * even by SIGKILL (PR_SET_PDEATHSIG), and a SIGINT or SIGTERM to
- * calibrate is passed on as SIGTERM (mpirun stops its ranks).  Either
- * way the benchmark stops at once and, being interrupted, keeps its
- * finished points without replacing an existing file (scibench --help).
+ * The child never outlives calibrate: it gets a stop signal when calibrate
+ * dies, even by SIGKILL (PR_SET_PDEATHSIG), and a SIGINT or SIGTERM to
+ * calibrate is passed on.  Either way the benchmark stops at once and,
+ * being interrupted, keeps its finished points without replacing an
+ * existing file (scibench --help).
+ *
+ * scibench gets SIGTERM.  An MPI launcher runs in a process group of its
+ * own and gets SIGUSR1, to the whole group: mpirun passes SIGUSR1 on to
+ * every rank and leaves the ending to them (rank 0 writes its files, then
+ * aborts the job), whereas on SIGINT or SIGTERM it kills the ranks 1 s
+ * later (SIGKILL), which cut rank 0 off while it wrote --full's four files
+ * (2 runs in 6 under load).  So a terminal's Ctrl-C reaches calibrate
+ * alone, and the launcher reads no terminal (stdin /dev/null: a
+ * background group that reads it is stopped).  A job that has not ended
+ * MPI_STOP_GRACE_S seconds later gets SIGTERM, then SIGKILL.
  * Returns the child's exit status (128 + signal), -1 on a system error,
  * or -2 when calibrate itself was interrupted. */
-static int run_child(char *const argv[])
+static int run_child(char *const argv[], int mpi)
 {
     pid_t parent = getpid();
+    int stop = mpi ? SIGUSR1 : SIGTERM;
     bench_signals_install_stop();   /* no SA_RESTART: waitpid returns EINTR */
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (mpi) {
+            setpgid(0, 0);
+            if (!freopen("/dev/null", "r", stdin))
+                _exit(127);
+        }
+        prctl(PR_SET_PDEATHSIG, stop);
         if (getppid() != parent)
             _exit(1);   /* calibrate died before prctl took effect */
         signal(SIGINT, SIG_DFL);
@@ -478,14 +511,22 @@ static int run_child(char *const argv[])
         fprintf(stderr, "calibrate: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
     }
+    if (mpi)
+        setpgid(pid, pid);   /* (the child's own call may come later) */
     int st, forwarded = 0;
     if (bench_interrupted())   /* a signal that came before the fork */
-        kill(pid, SIGTERM), forwarded = 1;
+        kill(mpi ? -pid : pid, stop), forwarded = 1;
     while (waitpid(pid, &st, 0) < 0) {
         if (errno != EINTR)
             return -1;
         if (bench_interrupted() && !forwarded)
-            kill(pid, SIGTERM), forwarded = 1;
+            kill(mpi ? -pid : pid, stop), forwarded = 1;
+    }
+    /* the launcher has ended; its ranks (or what it left) end too */
+    if (mpi && forwarded && !group_gone(pid, MPI_STOP_GRACE_S)) {
+        kill(-pid, SIGTERM);
+        if (!group_gone(pid, 2))
+            kill(-pid, SIGKILL);
     }
     signal(SIGINT, SIG_DFL);   /* fitting: a signal ends calibrate as usual */
     signal(SIGTERM, SIG_DFL);
@@ -569,7 +610,7 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
             fprintf(stderr, " %s", argv[i]);
         fputc('\n', stderr);
     }
-    int rc = run_child(argv);
+    int rc = run_child(argv, mpi);
     if (rc == -2)
         return fail("interrupted; the benchmark stopped and kept its finished points (in '%s',"
                     " or '%s%s' beside an existing file); nothing fitted", bench_path, bench_path,

@@ -126,6 +126,35 @@ static void print_self_check(const logp_data *d, double L)
                "   LogP's os is the sender's part alone: mpibench --mpi-send isend)\n", spans);
 }
 
+/* g(m) against the same run's one-way streams (the header's ow_ns,
+ * "SIZE:MEAN:CI ...": --pattern ow's time per message, taken in the same
+ * rounds as g's streams at the largest sizes). */
+static void print_ow_check(const logp_data *d)
+{
+    const char *ow = bench_data_header(&d->hdr, "ow_ns");
+    const char *reps = bench_data_header(&d->hdr, "ow_reps");
+    char copy[512], *save = NULL;
+    if (!ow)
+        return;
+    printf("\ng(m) against the same run's one-way streams (--pattern ow: %s messages, one 0-byte"
+           " acknowledgement, time / messages):\n  %8s %16s %16s %8s\n", reps ? reps : "?",
+           "size", "g (ns)", "ow (ns)", "diff");
+    snprintf(copy, sizeof copy, "%s", ow);
+    long sizes[64];
+    double means[64], cis[64];
+    int n = 0;
+    for (char *t = strtok_r(copy, " ", &save); t && n < 64; t = strtok_r(NULL, " ", &save))
+        if (sscanf(t, "%ld:%lf:%lf", &sizes[n], &means[n], &cis[n]) == 3 && means[n] > 0)
+            n++;
+    for (long i = 0; i < d->count; i++)   /* in the rows' order: by size */
+        for (int k = 0; k < n; k++) {
+            const logp_row *r = &d->rows[i];
+            if (sizes[k] == r->size_bytes)
+                printf("  %8ld %9.1f +-%5.1f %9.1f +-%5.1f %7.1f%%\n", sizes[k], r->g_ns,
+                       r->g_ci_ns, means[k], cis[k], 100 * (r->g_ns - means[k]) / means[k]);
+        }
+}
+
 /* Against ping-pong files: each 1-hop pp point (mean) whose size the LogP
  * file has. */
 static int print_pp_check(const calibrate_logp_options *o, const logp_data *d, double L)
@@ -217,6 +246,7 @@ int calibrate_logp(const calibrate_logp_options *o, model_params *p)
         p->logp.L_ns = fmax(d.L_ns, 0);
         print_fit(&d, o->logp_path, p, d.L_ns);
         print_self_check(&d, d.L_ns);
+        print_ow_check(&d);
         rc = print_pp_check(o, &d, d.L_ns);
     }
     if (!rc && o->loggopsim_path)

@@ -144,24 +144,42 @@ double model_bcast_binomial_interpolated(const model_params *p, int dims, double
  *   L(lambda) = mean over messages of L_request + sum over its links of W_l,
  *   lambda_sat = 1 / (t max_l c_l).
  * An approximation: no flow control, and a queue's arrivals are taken as
- * Poisson although they are the smoothed departures of upstream queues.
- * The refined latency (model_load_latency's latency_ns) corrects for that:
- * messages arriving over the same input of a channel (the previous link of
- * the ring, a turn from one dimension and way, the injection channel) are
- * spaced by t and never queue behind each other, so a tagged message only
- * waits for work from the other inputs: W_l = W_MD1(rho_l) (1 - sum_k f_k^2),
- * f_k the share of l's traffic from input k.  That is exact to first order
- * in rho (the chance of finding l busy with another input's message is
- * rho - rho_k, residual t/2) and Karol, Hluchyj and Morgan's output-queue
- * result ((K-1)/K) rho t/(2 (1 - rho)) for K equal inputs; the injection
- * channel, fed by a Poisson source, keeps the full M/D/1 wait. */
+ * Poisson although they are the departures of upstream queues.
+ *
+ * The latency scimodel reports (model_load_latency's latency_ns) uses an
+ * exact property of FIFO servers of equal service time t instead.
+ * Merge identity: if every input k of a server is the departure stream of a
+ * server that carried only that input's messages, fed by Poisson traffic of
+ * load rho_k, the merge's n-th departure is, on every sample path, the n-th
+ * departure of one server fed by all those Poisson arrivals, plus t (the
+ * m-th input departure comes at least t after the m-th arrival, so not
+ * earlier; tests/test_load.c checks equality on 1.2e5 messages).  So the
+ * mean total wait at the inputs' servers and the merge is W_MD1(rho), rho
+ * the merge's load, and the merge's own mean wait is
+ *   W_l = W_MD1(rho) - sum_k f_k A_k,  A_k = W_MD1(rho_k),  f_k = rho_k/rho.
+ * scimodel applies it at every channel, each input (the injection channel,
+ * a turn from a (dimension, way), the previous link of the ring) taken as a
+ * server's departures; the injection channel, fed by a Poisson source, has
+ * the full M/D/1 wait.  To first order in rho, W_l = (rho t/2)(1 - sum
+ * f_k^2): messages that arrive over the same input are spaced by t and
+ * never queue behind each other.
+ * Shares: an input that is only part (rho_k < rho_u) of its upstream
+ * channel's traffic left a busier server, which bunched it more than a
+ * server of its own would (the simulation finds A_k above W_MD1(rho_k)).
+ * A message of input k meets one of its own input with weight f_k, where
+ * the identity's A_k applies, and one of another input with weight 1 - f_k,
+ * against which it brings its share rho_k/rho_u of the upstream smoothing
+ * W_MD1(rho_u):
+ *   A_k = f_k W_MD1(rho_k) + (1 - f_k) (rho_k / rho_u) W_MD1(rho_u),
+ * with rho_u at most rho, so W_l stays between the first-order value and
+ * the identity's.  A closure, not a theorem: the simulation is its judge
+ * (README "Latency under load"). */
 typedef struct model_load {
     topo_shape shape;
     topo_links links;
     topo_pattern pattern;
     double *c;                 /* per directed link, topo_link_index order */
-    double *s2;                /* sum over the link's inputs of (share)^2 x c^2 */
-    double *ej, *ej_s2;        /* per node: ejection load and its inputs' squares */
+    topo_streams streams;      /* every channel's input rates, and ejection loads */
     double senders;            /* sources that send */
     double c_max;              /* busiest channel, injection (1) included */
     long bottleneck;           /* topo_link_index of a busiest network link, or -1
@@ -180,7 +198,7 @@ void model_load_free(model_load *ld);
 double model_load_link_ns(const model_params *p, double size_bytes);
 /* lambda_sat in messages per ns per node. */
 double model_load_saturation(const model_params *p, const model_load *ld, double size_bytes);
-/* Mean latency at rate lambda (messages/ns/node), refined as above, its
+/* Mean latency at rate lambda (messages/ns/node), by the merge identity, its
  * queueing part (wait_ns), and SPEC.md §9's independent-queue latency
  * (independent_ns); the last two may be NULL.  Returns 0, or -1 if
  * lambda >= lambda_sat or lambda < 0. */

@@ -120,8 +120,9 @@ int scimodel_load(const scimodel_options *o)
     for (size_t i = 0; !rc && i < count; i++)
         rc = one_shape(o, &shapes[i], 0);
     if (!rc && !o->tsv)
-        printf("\n(an M/D/1 queue per channel, refined for the spacing of messages that share "
-               "an input; 'independent' is SPEC.md §9's independent-queue value; no flow "
-               "control)\n");
+        printf("\n(FIFO channels of service time m/bw: the merge identity of deterministic "
+               "servers, each input taken as its own server's departures, shares of busier "
+               "links credited part of their smoothing; 'independent' is SPEC.md §9's "
+               "independent-queue value; no flow control)\n");
     return rc;
 }

@@ -4,6 +4,7 @@
  * and writes nothing half; and the params files' lb_ns_per_byte through
  * scimodel. */
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 
@@ -233,13 +234,13 @@ static int assert_validation_table(const char *table, const model_params *p, con
  * the four networks interleaved (their nodes hosted on the two ranks),
  * calibrate fits on three and validates on the 6-node ring: the table
  * printed and written has every size.  Every mpirun is bounded: calibrate
- * runs `timeout 120 mpirun ...` (--mpirun), the test kills the whole group
+ * runs `mpirun --timeout 120 ...` (--mpirun), the test kills the whole group
  * after 240 s. */
 Test(full, mpi_measures_fits_and_validates)
 {
     static const long sizes[] = {1, 64, 1024, 65536};
     run_result r = run_cmd(run_prog("calibrate", 0), 240, "--full", "--backend", "mpi",
-                           "--mpirun", "timeout 120 mpirun --oversubscribe", "--sizes",
+                           "--mpirun", "mpirun --timeout 120 --oversubscribe", "--sizes",
                            "1,64,1024,65536", "--max-time", "2", "-q", NULL);
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     cr_assert_not_null(strstr(r.out, "statistic median"), "%s", r.out);
@@ -288,7 +289,7 @@ static double median5(double *v)
 static model_params mpi_full(const char *params, const char *fwd, const char *sw)
 {
     run_result r = run_cmd(run_prog("calibrate", 1), 120, "--full", "--backend", "mpi",
-                           "--mpirun", "timeout 100 mpirun --oversubscribe", "--sizes",
+                           "--mpirun", "mpirun --timeout 100 --oversubscribe", "--sizes",
                            "8,256,4096", "--max-time", "2", "--inject-forward", fwd,
                            "--inject-switch", sw, "-q", "-o", params, NULL);
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
@@ -326,14 +327,15 @@ Test(full, mpi_injected_delays_are_recovered)
               dls[0], dls[MPI_INJECT_ROUNDS - 1]);
 }
 
-/* mpibench processes whose command line holds needle. */
-static int ranks_running(const char *needle)
+/* Files under directory d that mpibench processes hold open (rank 0's
+ * outputs: nameless temporaries, "d/#123 (deleted)", until the end). */
+static int bench_files_open(const char *d)
 {
-    DIR *d = opendir("/proc");
+    DIR *dp = opendir("/proc");
     struct dirent *e;
     int n = 0;
-    while (d && (e = readdir(d))) {
-        char path[300], buf[8192];
+    while (dp && (e = readdir(dp))) {
+        char path[300], buf[512];
         int pid = atoi(e->d_name);
         if (pid <= 0)
             continue;
@@ -344,26 +346,36 @@ static int ranks_running(const char *needle)
         size_t len = fread(buf, 1, sizeof buf - 1, fp);
         fclose(fp);
         buf[len] = '\0';
-        int named = 0;
-        for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
-            named |= strstr(buf + i, needle) != NULL;
-        n += named && strstr(buf, "mpibench") != NULL;   /* argv[0]: a rank */
+        if (!strstr(buf, "mpibench"))   /* argv[0]: a rank */
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/fd", pid);
+        DIR *fds = opendir(path);
+        struct dirent *f;
+        while (fds && (f = readdir(fds))) {
+            char link[600], target[600];
+            snprintf(link, sizeof link, "%s/%s", path, f->d_name);
+            ssize_t k = readlink(link, target, sizeof target - 1);
+            target[k > 0 ? k : 0] = '\0';
+            n += strncmp(target, d, strlen(d)) == 0 && target[strlen(d)] == '/';
+        }
+        if (fds)
+            closedir(fds);
     }
-    if (d)
-        closedir(d);
+    if (dp)
+        closedir(dp);
     return n;
 }
 
-/* SIGTERM to calibrate --full --backend mpi halfway (a batch system ending
- * the job): calibrate passes it on to mpirun (through `timeout`), rank 0
- * marks every network's file '# incomplete', calibrate fits nothing and
- * writes no params; nothing half-written.  (SIGTERM to calibrate alone:
- * Open MPI 4.1's mpirun can hang in its own handling of a group SIGINT,
- * see reliability::mpirun_interrupted_writes_incomplete_file.) */
+/* Ctrl-C (SIGINT to calibrate's process group) to calibrate --full
+ * --backend mpi halfway: calibrate stops mpirun's job with SIGUSR1 (mpirun
+ * passes it on and, unlike SIGINT, does not kill the ranks a second
+ * later), rank 0 marks every network's file '# incomplete', calibrate
+ * fits nothing and writes no params; nothing half-written.  The job is
+ * bounded by mpirun --timeout, the test by killing the groups. */
 Test(full, mpi_interrupted_run_keeps_finished_data)
 {
     char *argv[] = {(char *)run_prog("calibrate", 0), "--full", "--backend", "mpi", "--mpirun",
-                    "timeout 100 mpirun --oversubscribe", "--sizes", "1..65536", "--rel-error",
+                    "mpirun --timeout 100 --oversubscribe", "--sizes", "1..65536", "--rel-error",
                     "0.000001", "--max-time", "60", "--inject-forward", "20000",
                     "--inject-switch", "20000", "-q", NULL};
     pid_t pid = fork();
@@ -375,16 +387,19 @@ Test(full, mpi_interrupted_run_keeps_finished_data)
         _exit(127);
     }
     setpgid(pid, pid);
-    /* the ranks have started (their command lines name the held-out
-     * file), then 2 s: MPI_Init, the files opened, batches */
-    for (int i = 0; i < 3000 && ranks_running(file("data/bench/%s-mpi-full-ring6.tsv")) < 2; i++)
+    /* rank 0 has its four files open (past MPI_Init), then 1 s of batches */
+    char bench_dir[PATH_MAX + 16];
+    cr_assert_not_null(getcwd(bench_dir, PATH_MAX));
+    strcat(bench_dir, "/data/bench");
+    for (int i = 0; i < 3000 && bench_files_open(bench_dir) < 4; i++)
         usleep(10000);
-    cr_assert_geq(ranks_running(file("data/bench/%s-mpi-full-ring6.tsv")), 2, "no ranks");
-    sleep(2);
-    kill(pid, SIGTERM);
+    cr_assert_geq(bench_files_open(bench_dir), 4, "mpibench never opened its four files");
+    sleep(1);
+    kill(-pid, SIGINT);   /* a terminal's Ctrl-C reaches the whole group */
     int st = run_wait_exit(pid, 60);
-    cr_assert_neq(st, 0, "calibrate --full --backend mpi exited 0 after SIGTERM");
-    cr_assert_neq(st, -1, "calibrate --full --backend mpi hung after SIGTERM");
+    cr_assert_neq(st, 0, "calibrate --full --backend mpi exited 0 after Ctrl-C");
+    cr_assert_neq(st, -1, "calibrate --full --backend mpi hung after Ctrl-C");
+    cr_assert_eq(bench_files_open(bench_dir), 0, "a rank outlived calibrate");
     cr_assert_neq(access(file("data/params/%s-mpi-full.params"), F_OK), 0,
                   "a params file was written from an interrupted run");
     static const char *const net[] = {"ring2", "ring8", "torus4x4", "ring6"};
@@ -403,8 +418,7 @@ Test(full, mpi_interrupted_run_keeps_finished_data)
         fclose(fp);
         cr_assert_str_eq(last, "# incomplete\n", "%s does not end '# incomplete'", f);
     }
-    cr_assert_eq(seen, 4, "rank 0 had opened its files 2 s after the ranks started: all four"
-                          " kept");
+    cr_assert_eq(seen, 4, "rank 0 had its four files open: all four kept");
     assert_no_temporaries("data/bench");
     assert_no_temporaries("data/params");
 }

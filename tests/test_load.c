@@ -1,8 +1,10 @@
-/* Tests for the load model (SPEC.md §9): channel loads against counting
- * every route link by link (written here), the saturation-rate identity of
- * uniform traffic on unidirectional rings, and the loaded latency against a
- * discrete-event simulation written here, in which messages cross the
- * shape's links as FIFO queues hop by hop (Poisson injection, fixed seed). */
+/* Tests for the load model (SPEC.md §9): channel loads and every channel's
+ * input streams against counting every route link by link (written here),
+ * the saturation-rate identity of uniform traffic on unidirectional rings,
+ * the merge identity of deterministic servers on a sample path, and the
+ * loaded latency against a discrete-event simulation written here, in which
+ * messages cross the shape's links as FIFO queues hop by hop (Poisson
+ * injection, fixed seed). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -143,6 +145,102 @@ Test(load, channel_loads_equal_counting_every_route)
     free(dests_buf);
 }
 
+/* ---- input streams: every route, hop by hop ---------------------------------- */
+
+typedef struct input_pair {
+    double rate, up;
+} input_pair;
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const input_pair *x = a, *y = b;
+    if (x->rate != y->rate)
+        return x->rate < y->rate ? -1 : 1;
+    return (x->up > y->up) - (x->up < y->up);
+}
+
+/* Channel numbers here: links, then injection (e + x), then ejection
+ * (e + N + x).  in[cur * channels + prev] += weight for every hop. */
+static void brute_inputs(const topo_shape *s, topo_links links, topo_pattern pat, double *in,
+                         double *load)
+{
+    long e = 2 * s->dims * s->nodes, channels = e + 2 * s->nodes, a[8], path[256];
+    memset(in, 0, sizeof *in * (size_t)(channels * channels));
+    memset(load, 0, sizeof *load * (size_t)channels);
+    for (long src = 0; src < s->nodes; src++) {
+        coords(s, src, a);
+        int k = pattern_dests(s, pat, a, dests_buf);
+        for (int j = 0; j < k; j++)
+            for (int tie = 0; tie < 2; tie++) {
+                double w = 0.5 / k;
+                path[0] = e + src;
+                int len = 1 + route_links(s, links, a, dests_buf[j], tie, path + 1);
+                path[len++] = e + s->nodes + rank_of(s, dests_buf[j]);
+                load[path[0]] += w;
+                for (int h = 1; h < len; h++) {
+                    load[path[h]] += w;
+                    in[path[h] * channels + path[h - 1]] += w;
+                }
+            }
+    }
+}
+
+/* topo_link_input_streams: every channel's inputs (rate, and the load of
+ * the channel each leaves) against following every route hop by hop. */
+Test(load, input_streams_equal_following_every_route)
+{
+    dests_buf = malloc(sizeof *dests_buf * 128);
+    for (int l = 0; l < 2; l++)
+        for (int pat = 0; pat < TOPO_PATTERN_COUNT; pat++)
+            for (size_t i = 0; i < sizeof load_shapes / sizeof load_shapes[0]; i++) {
+                topo_shape s;
+                cr_assert_eq(topo_shape_parse(load_shapes[i], &s, NULL), 0);
+                if (topo_pattern_check(&s, pat))
+                    continue;
+                long e = 2 * s.dims * s.nodes, channels = e + 2 * s.nodes;
+                double *in = malloc(sizeof *in * (size_t)(channels * channels));
+                double *load = malloc(sizeof *load * (size_t)channels);
+                double *c = malloc(sizeof *c * (size_t)e);
+                input_pair want[64], got[64];
+                topo_streams st;
+                if (topo_link_loads(&s, l, pat, c, NULL)) {   /* sends nothing */
+                    free(in), free(load), free(c);
+                    continue;
+                }
+                cr_assert_eq(topo_link_input_streams(&s, l, pat, c, &st), 0);
+                brute_inputs(&s, l, pat, in, load);
+                for (long ch = 0; ch < channels; ch++) {
+                    if (ch >= e && ch < e + s.nodes)
+                        continue;   /* injection: one Poisson input, not listed */
+                    long at = ch < e ? ch : ch - s.nodes, row = topo_streams_row(&st, at);
+                    int nw = 0, ng = 0;
+                    for (long prev = 0; prev < channels; prev++)
+                        if (in[ch * channels + prev] > 0)
+                            want[nw++] = (input_pair){in[ch * channels + prev], load[prev]};
+                    for (long x = st.first[row]; x < st.first[row + 1]; x++)
+                        got[ng++] = (input_pair){st.rate[x], st.up[x]};
+                    cr_assert_eq(ng, nw, "%s %s %s: channel %ld: %d inputs, want %d",
+                                 topo_pattern_name(pat), topo_links_name(l), load_shapes[i], ch,
+                                 ng, nw);
+                    qsort(want, (size_t)nw, sizeof want[0], pair_cmp);
+                    qsort(got, (size_t)ng, sizeof got[0], pair_cmp);
+                    for (int x = 0; x < nw; x++)
+                        cr_assert(fabs(got[x].rate - want[x].rate) <= 1e-12 * (1 + want[x].rate) &&
+                                      fabs(got[x].up - want[x].up) <= 1e-12 * (1 + want[x].up),
+                                  "%s %s %s: channel %ld input %d: (%g, %g) vs (%g, %g)",
+                                  topo_pattern_name(pat), topo_links_name(l), load_shapes[i], ch,
+                                  x, got[x].rate, got[x].up, want[x].rate, want[x].up);
+                    if (ch >= e)
+                        cr_assert(fabs(st.ej[ch - e - s.nodes] - load[ch]) <= 1e-12 * (1 + load[ch]));
+                }
+                topo_streams_free(&st);
+                free(in);
+                free(load);
+                free(c);
+            }
+    free(dests_buf);
+}
+
 /* SPEC.md §9 / issue 11: uniform traffic, uni rings:
  * lambda_sat = min(1, 2 / (N/(N-1) (n_max - 1))) / t(m), exactly. */
 Test(load, saturation_rate_identity)
@@ -224,6 +322,12 @@ static double uniform01(unsigned long long *state)
     return ((double)(*state >> 11) + 0.5) / 9007199254740992.0;
 }
 
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 #define PATH_MAX_LINKS 40
 
 /* Mean queueing delay per message (injection channel, every link, ejection
@@ -285,34 +389,77 @@ static double simulate_wait(const topo_shape *s, topo_links links, topo_pattern 
     return sum / (double)cnt;
 }
 
-/* The refined model's queueing delay against the simulation: within 10 %
- * at 10 % of saturation everywhere, and up to 50 % of saturation for
- * uniform and neighbor traffic on bidirectional tori.  Where many messages
- * stay on one ring for several hops (one-way rings, transpose's long
- * diagonals) it underestimates by up to 21 % at 30-50 % (measured with
- * this simulation: tolerance 25 % there; README "Latency under load" says
- * why: a message delayed upstream leaves in a bunch with the ones it
- * queued behind, a second-order effect the first-order correction leaves
- * out).  SPEC.md §9's independent queues overestimate
- * every case (by 18-150 %): asserted too. */
-Test(load, latency_against_event_simulation, .timeout = 120)
+/* The merge identity the model rests on (model/model.h), on one sample
+ * path: K Poisson streams, each through its own FIFO server of service
+ * time t, then merged into one FIFO server, leave it exactly as they would
+ * leave one server fed by all K streams directly, t later (n-th departure
+ * against n-th departure). */
+Test(load, merge_identity_of_deterministic_servers)
+{
+    enum { K = 3, PER_STREAM = 40000 };
+    const double rate[K] = {0.2, 0.3, 0.25}, t = 1;   /* loads 0.2 + 0.3 + 0.25 */
+    double *arr = malloc(sizeof *arr * K * PER_STREAM), *dep = malloc(sizeof *dep * K * PER_STREAM);
+    unsigned long long rng = 777;
+    long n = 0;
+    for (int k = 0; k < K; k++) {
+        double now = 0, free_at = 0;
+        for (int i = 0; i < PER_STREAM; i++, n++) {
+            now += -log(uniform01(&rng)) / rate[k];
+            arr[n] = now;
+            free_at = fmax(now, free_at) + t;   /* the stream's own server */
+            dep[n] = free_at;
+        }
+    }
+    qsort(arr, (size_t)n, sizeof *arr, dbl_cmp);
+    qsort(dep, (size_t)n, sizeof *dep, dbl_cmp);
+    double one = 0, merged = 0, worst = 0;
+    for (long i = 0; i < n; i++) {
+        one = fmax(arr[i], one) + t;       /* one server, all streams */
+        merged = fmax(dep[i], merged) + t; /* the merge of the own servers' departures */
+        worst = fmax(worst, fabs(merged - (one + t)));
+    }
+    cr_assert(worst <= 1e-9 * one, "largest difference %g (t = %g)", worst, t);
+    free(arr);
+    free(dep);
+}
+
+/* The model's queueing delay (model/model.h: the merge identity of
+ * deterministic servers, with its share term for inputs split off busier
+ * links) against the simulation: within 10 % up to 50 % of saturation on
+ * every case below but one.  4x4x4 complement on one-way rings: +12.6 % at
+ * 50 % (measured with this simulation; tolerance 15 % there, 10 % at 10 and
+ * 30 %): single-destination flows that share long one-way paths and split
+ * off at every hop are smoother than the share term credits (README
+ * "Latency under load").  SPEC.md §9's independent queues overestimate
+ * every case (by 18-363 %): asserted too. */
+Test(load, latency_against_event_simulation, .timeout = 240)
 {
     static const struct {
         const char *shape;
         topo_pattern pat;
         topo_links links;
-        double tol_high;   /* tolerance at 30 and 50 % of saturation */
+        double tol_high;   /* tolerance at 50 % of saturation */
     } cases[] = {
-        {"8", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.25},
-        {"4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.25},
+        {"8", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
+        {"4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
         {"4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
         {"3x3x3", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
         {"4x4", TOPO_PATTERN_NEIGHBOR, TOPO_LINKS_BI, 0.10},
-        {"4x4", TOPO_PATTERN_NEIGHBOR, TOPO_LINKS_UNI, 0.25},
-        {"6x6", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI, 0.25},
-        {"4x4", TOPO_PATTERN_TRANSPOSE, TOPO_LINKS_BI, 0.25},
+        {"4x4", TOPO_PATTERN_NEIGHBOR, TOPO_LINKS_UNI, 0.10},
+        {"6x6", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI, 0.10},
+        {"4x4", TOPO_PATTERN_TRANSPOSE, TOPO_LINKS_BI, 0.10},
+        {"5", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
+        {"16", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
+        {"16", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
+        {"4x4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
+        {"4x4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
+        {"8x8", TOPO_PATTERN_TORNADO, TOPO_LINKS_UNI, 0.10},
+        {"6x6", TOPO_PATTERN_TRANSPOSE, TOPO_LINKS_UNI, 0.10},
+        {"4x4x4", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI, 0.15},
     };
-    const double util[] = {0.1, 0.3, 0.5};
+    /* 70 % is logged for README's table (beyond the range the issue asks
+     * for, the model's error is not asserted there) */
+    const double util[] = {0.1, 0.3, 0.5, 0.7};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         model_params p = preset_links(cases[i].links);
         topo_shape s;
@@ -320,7 +467,7 @@ Test(load, latency_against_event_simulation, .timeout = 120)
         cr_assert_eq(topo_shape_parse(cases[i].shape, &s, NULL), 0);
         cr_assert_eq(model_load_init(&ld, &s, cases[i].links, cases[i].pat), 0);
         double t = model_load_link_ns(&p, 64), sat = model_load_saturation(&p, &ld, 64);
-        for (int u = 0; u < 3; u++) {
+        for (int u = 0; u < 4; u++) {
             double lat, w, indep;
             cr_assert_eq(model_load_latency(&p, &ld, 64, util[u] * sat, &lat, &w, &indep), 0);
             double sim = simulate_wait(&s, cases[i].links, cases[i].pat, util[u] * sat, t,
@@ -331,9 +478,9 @@ Test(load, latency_against_event_simulation, .timeout = 120)
                         cases[i].shape, topo_pattern_name(cases[i].pat),
                         topo_links_name(cases[i].links), util[u], w, sim,
                         100 * (w - sim) / sim, iw, 100 * (iw - sim) / sim);
-            double tol = u == 0 ? 0.10 : cases[i].tol_high;
+            double tol = u < 2 ? 0.10 : cases[i].tol_high;
             cr_expect(iw > sim, "independent queues overestimate");
-            cr_expect(fabs(w - sim) <= tol * sim, "%s %s %s u=%.1f: model %.3f sim %.3f",
+            cr_expect(u == 3 || fabs(w - sim) <= tol * sim, "%s %s %s u=%.1f: model %.3f sim %.3f",
                       cases[i].shape, topo_pattern_name(cases[i].pat),
                       topo_links_name(cases[i].links), util[u], w, sim);
         }

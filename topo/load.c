@@ -249,41 +249,108 @@ static void record(void *arg, const segment *seg, int k, long dst, double w)
         push_event(&c->arrivals, dst, 1 + 2 * seg[k - 1].dim + seg[k - 1].way, w);
 }
 
-/* Sums the events of every place by class: sum[x] gets the total, sq[x]
- * the sum of squares of the per-class totals.  Returns -1 without memory. */
-static int bucket_sums(const event_list *l, long places, int classes, double *sum, double *sq)
+/* A growing list of inputs (the rows of topo_streams): rate and the load
+ * of the channel the input leaves. */
+typedef struct rate_list {
+    double *v, *up;
+    long n, cap;
+} rate_list;
+
+static int push_rate(rate_list *r, double v, double up)
 {
-    long *first = calloc((size_t)places + 1, sizeof *first);
+    if (r->n == r->cap) {
+        long cap = r->cap ? 2 * r->cap : 1 << 12;
+        double *nv = realloc(r->v, sizeof *nv * (size_t)cap);
+        if (nv)
+            r->v = nv;
+        double *nu = realloc(r->up, sizeof *nu * (size_t)cap);
+        if (nu)
+            r->up = nu;
+        if (!nv || !nu)
+            return -1;
+        r->cap = cap;
+    }
+    r->v[r->n] = v;
+    r->up[r->n++] = up;
+    return 0;
+}
+
+/* The load of the link that arrives at node in dimension dim, way way
+ * (from node - e_dim on the positive way, node + e_dim on the negative). */
+static double arriving_load(const topo_shape *s, const double *c, long node, int dim, int way)
+{
+    long n = s->n[dim], st = stride_of(s, dim), a = (node / st) % n;
+    long from = (a + (way ? 1 : n - 1)) % n;
+    return c[topo_link_index(s, node + (from - a) * st, dim, way)];
+}
+
+/* Appends one row: the per-class totals of input rates at node (class 0:
+ * the injection channel, load 1; class 1 + 2 j + w: the link arriving by
+ * dimension j, way w), and for a link (link >= 0) the traffic continuing
+ * from the previous link of its ring: c minus the segment starts.
+ * Returns -1 without memory. */
+static int push_row(rate_list *r, const topo_shape *s, const double *c, const double *per,
+                    int classes, long node, long link)
+{
+    double starts = 0;
+    for (int k = 0; k < classes; k++)
+        if (per[k] > 0) {
+            starts += per[k];
+            double up = k == 0 ? 1 : arriving_load(s, c, node, (k - 1) / 2, (k - 1) % 2);
+            if (push_rate(r, per[k], up))
+                return -1;
+        }
+    if (link >= 0) {
+        int dim = (int)((link / 2) % s->dims), way = (int)(link % 2);
+        double through = c[link] - starts;
+        if (through > 1e-12 * c[link] &&
+            push_rate(r, through, arriving_load(s, c, node, dim, way)))
+            return -1;
+    }
+    return 0;
+}
+
+/* Sorts the events by place (a counting sort) and appends one row per
+ * place, first[x] its start: places are links (links = 1) or nodes'
+ * ejection channels; total[x] (may be NULL) gets the place's events'
+ * weight.  Returns -1 without memory. */
+static int bucket_rows(const event_list *l, const topo_shape *s, int links, const double *c,
+                       rate_list *r, long *first, double *total)
+{
+    long places = links ? 2L * s->dims * s->nodes : s->nodes;
+    long *at = calloc((size_t)places + 1, sizeof *at);
     start_event *sorted = malloc(sizeof *sorted * (size_t)(l->n ? l->n : 1));
     double per[2 * TOPO_MAX_DIMS + 1];
-    if (!first || !sorted) {
-        free(first);
-        free(sorted);
-        return -1;
-    }
+    int classes = 2 * s->dims + 1, rc = -1;
+    if (!at || !sorted)
+        goto out;
     for (long i = 0; i < l->n; i++)
-        first[l->ev[i].where + 1]++;
+        at[l->ev[i].where + 1]++;
     for (long x = 0; x < places; x++)
-        first[x + 1] += first[x];
+        at[x + 1] += at[x];
     for (long i = 0; i < l->n; i++)
-        sorted[first[l->ev[i].where]++] = l->ev[i];
-    for (long x = places; x > 0; x--)   /* first[x] was advanced to the end */
-        first[x] = first[x - 1];
-    first[0] = 0;
+        sorted[at[l->ev[i].where]++] = l->ev[i];
+    for (long x = places; x > 0; x--)   /* at[x] was advanced to the end */
+        at[x] = at[x - 1];
+    at[0] = 0;
     for (long x = 0; x < places; x++) {
-        if (first[x] == first[x + 1])
-            continue;
         memset(per, 0, sizeof per[0] * (size_t)classes);
-        for (long i = first[x]; i < first[x + 1]; i++)
+        for (long i = at[x]; i < at[x + 1]; i++)
             per[sorted[i].cls] += sorted[i].w;
-        for (int k = 0; k < classes; k++) {
-            sum[x] += per[k];
-            sq[x] += per[k] * per[k];
+        first[x] = r->n;
+        if (total) {
+            total[x] = 0;
+            for (int k = 0; k < classes; k++)
+                total[x] += per[k];
         }
+        if (push_row(r, s, c, per, classes, links ? x / 2 / s->dims : x, links ? x : -1))
+            goto out;
     }
-    free(first);
+    rc = 0;
+out:
+    free(at);
     free(sorted);
-    return 0;
+    return rc;
 }
 
 /* Uniform traffic: every link of a (dimension, way) type and every
@@ -305,68 +372,77 @@ static void count_uniform(void *arg, const segment *seg, int k, long dst, double
         u->eject[1 + 2 * seg[k - 1].dim + seg[k - 1].way] += w;
 }
 
-static void uniform_streams(const topo_shape *s, topo_links links, const double *c,
-                            double *s2, double *ej, double *ej_s2)
+static int uniform_streams(const topo_shape *s, topo_links links, const double *c,
+                           topo_streams *st, rate_list *r)
 {
     uniform_table u;
-    double type_s2[2 * TOPO_MAX_DIMS], e = 0, e2 = 0;
     int types = 2 * s->dims;
+    double e = 0;
     memset(&u, 0, sizeof u);
     each_message(s, links, TOPO_PATTERN_UNIFORM, count_uniform, &u);
-    for (int t = 0; t < types; t++) {
-        double starts = 0, sq = 0;
-        for (int k = 0; k <= types; k++) {
-            starts += u.start[t][k];
-            sq += u.start[t][k] * u.start[t][k];
-        }
-        double through = c[t] - starts;   /* link t of node 0 stands for its type */
-        type_s2[t] = sq + (through > 1e-12 * c[t] ? through * through : 0);
+    st->symmetric = 1;
+    st->rows = types + 1;
+    if (!(st->first = malloc(sizeof *st->first * (size_t)(st->rows + 1))))
+        return -1;
+    for (int t = 0; t < types; t++) {   /* link t of node 0 stands for its type */
+        st->first[t] = r->n;
+        if (push_row(r, s, c, u.start[t], types + 1, 0, t))
+            return -1;
     }
-    for (int k = 0; k <= types; k++) {
+    st->first[types] = r->n;
+    if (push_row(r, s, c, u.eject, types + 1, 0, -1))
+        return -1;
+    st->first[types + 1] = r->n;
+    for (int k = 0; k <= types; k++)
         e += u.eject[k];
-        e2 += u.eject[k] * u.eject[k];
-    }
-    for (long l = 0; l < 2 * s->dims * s->nodes; l++)
-        s2[l] = type_s2[l % types];
-    for (long x = 0; x < s->nodes; x++) {
-        ej[x] = e;
-        ej_s2[x] = e2;
-    }
+    for (long x = 0; x < s->nodes; x++)
+        st->ej[x] = e;
+    return 0;
 }
 
 int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_pattern pattern,
-                            const double *c, double *s2, double *ej, double *ej_s2)
+                            const double *c, topo_streams *st)
 {
     long entries = 2 * shape->dims * shape->nodes;
-    int uniform = pattern == TOPO_PATTERN_UNIFORM;
+    int rc = -1;
+    stream_ctx ctx = {shape, {0}, {0}};
+    rate_list r = {0};
+    memset(st, 0, sizeof *st);
+    st->links = entries;
     if (entries > TOPO_LOAD_MAX_LINKS || topo_pattern_check(shape, pattern))
         return -1;
-    if (uniform) {
-        uniform_streams(shape, links, c, s2, ej, ej_s2);
-        return 0;
+    if (!(st->ej = malloc(sizeof *st->ej * (size_t)shape->nodes)))
+        goto out;
+    if (pattern == TOPO_PATTERN_UNIFORM) {
+        rc = uniform_streams(shape, links, c, st, &r);
+        goto out;
     }
-    stream_ctx ctx = {shape, {0}, {0}};
-    double *starts = calloc((size_t)entries, sizeof *starts);
-    int classes = 2 * shape->dims + 1, rc = -1;
-    memset(s2, 0, sizeof *s2 * (size_t)entries);
-    memset(ej, 0, sizeof *ej * (size_t)shape->nodes);
-    memset(ej_s2, 0, sizeof *ej_s2 * (size_t)shape->nodes);
-    if (!starts)
-        return -1;
+    st->rows = entries + shape->nodes;
+    if (!(st->first = malloc(sizeof *st->first * (size_t)(st->rows + 1))))
+        goto out;
     each_message(shape, links, pattern, record, &ctx);
     if (ctx.starts.failed || ctx.arrivals.failed ||
-        bucket_sums(&ctx.starts, entries, classes, starts, s2) ||
-        bucket_sums(&ctx.arrivals, shape->nodes, classes, ej, ej_s2))
+        bucket_rows(&ctx.starts, shape, 1, c, &r, st->first, NULL) ||
+        bucket_rows(&ctx.arrivals, shape, 0, c, &r, st->first + entries, st->ej))
         goto out;
-    for (long l = 0; l < entries; l++) {
-        double through = c[l] - starts[l];   /* continuing on the same ring */
-        if (through > 1e-12 * c[l])
-            s2[l] += through * through;
-    }
+    st->first[st->rows] = r.n;
     rc = 0;
 out:
     free(ctx.starts.ev);
     free(ctx.arrivals.ev);
-    free(starts);
+    st->rate = r.v;
+    st->up = r.up;
+    if (rc)
+        topo_streams_free(st);
     return rc;
+}
+
+void topo_streams_free(topo_streams *st)
+{
+    free(st->first);
+    free(st->rate);
+    free(st->up);
+    free(st->ej);
+    st->first = NULL;
+    st->rate = st->up = st->ej = NULL;
 }

@@ -158,19 +158,43 @@ static inline long topo_link_index(const topo_shape *shape, long node, int dim, 
 int topo_link_loads(const topo_shape *shape, topo_links links, topo_pattern pattern,
                     double *c, double *senders);
 
-/* Input streams of every channel, for the load model's refinement (a
- * deterministic server's departures are spaced by its service time, so
- * messages that arrive over the same input never queue behind each other).
+/* Input streams of every channel, for the load model (a deterministic
+ * server's departures are spaced by its service time, so how a channel's
+ * traffic splits over its inputs decides how much it queues; model/load.c).
  * A link's inputs: the node's injection channel (its first link), each
  * (dimension, way) the route turned from at the node, and the previous link
- * of the same ring.  Fills s2[l] = sum over the inputs of link l of (the
- * input's crossings per injected message per node)^2 (2 D N entries); for
- * the ejection channel of node x, ej[x] = messages ending at x and
- * ej_s2[x] = sum over the (dimension, way) they arrive by of squares (N
- * entries each).  Same weights and ties as topo_link_loads, whose c it
- * takes.  Returns 0 or -1 as topo_link_loads. */
+ * of the same ring; an ejection channel's: the (dimension, way) its
+ * messages arrive by.  Channels are numbered as the links (0 .. 2 D N - 1),
+ * then node x's ejection channel as 2 D N + x.  Each input's rate is its
+ * crossings per injected message per node (same weights and ties as
+ * topo_link_loads); inputs that carry nothing are left out. */
+typedef struct topo_streams {
+    long links;        /* 2 D N */
+    int symmetric;     /* uniform traffic: every link of a (dimension, way)
+                        * type has the inputs of row l % (2 D), every ejection
+                        * channel those of row 2 D */
+    long rows;         /* channels, or 2 D + 1 when symmetric */
+    long *first;       /* rows + 1 offsets into rate */
+    double *rate;      /* the inputs' rates, row by row */
+    double *up;        /* each input's upstream load: c of the link it
+                        * arrives over, 1 for the injection channel */
+    double *ej;        /* per node: messages ending there (N entries) */
+} topo_streams;
+
+/* Fills st for pattern on shape, from c (topo_link_loads' output): O(N D)
+ * for uniform traffic, one pass over the messages otherwise.  Returns 0,
+ * or -1 as topo_link_loads or without memory; topo_streams_free releases
+ * st (also after a failure). */
 int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_pattern pattern,
-                            const double *c, double *s2, double *ej, double *ej_s2);
+                            const double *c, topo_streams *st);
+void topo_streams_free(topo_streams *st);
+/* The row of channel ch (a link or 2 D N + node). */
+static inline long topo_streams_row(const topo_streams *st, long ch)
+{
+    if (!st->symmetric)
+        return ch;
+    return ch < st->links ? ch % (st->rows - 1) : st->rows - 1;
+}
 
 /* Enumerator over all N - 1 destinations of a source, in rank order. */
 typedef struct topo_iter {
