@@ -87,9 +87,9 @@ static double median_of(double *v, size_t n)
  * test takes the median over rounds of each growth.  (Three rounds failed
  * 2 runs in 25 once calibrate fitted lb too, when one round's lf growth
  * scattered 2840-3360 ns with the batches' minima; with their medians,
- * calibrate's default now, and every point spanning 10 ms, 30 rounds in
- * ten runs under the measurement lock gave lf 2978-3044 and ls 4997-5049
- * ns.)  On this VM the
+ * calibrate's default now, and every point spanning 10 ms, 45 rounds in
+ * fifteen runs under the measurement lock gave lf 2888-3061 and ls
+ * 4964-5054 ns.)  On this VM the
  * core-to-core latency jumps between regimes from minute to minute (a bare
  * bounce: 27, 57 or 250 ns), so a growth compares runs of one round only. */
 Test(calibrate, injected_delays_are_recovered)
