@@ -426,7 +426,7 @@ Test(load, merge_identity_of_deterministic_servers)
 /* The model's queueing delay (model/model.h: the merge identity of
  * deterministic servers, with its share term for inputs split off busier
  * links) against the simulation: within 10 % up to 50 % of saturation on
- * every case below but one.  4x4x4 complement on one-way rings: +12.6 % at
+ * every case below but one.  4x4x4 complement on one-way rings: +13.6 % at
  * 50 % (measured with this simulation; tolerance 15 % there, 10 % at 10 and
  * 30 %): single-destination flows that share long one-way paths and split
  * off at every hop are smoother than the share term credits (README
