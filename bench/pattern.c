@@ -21,6 +21,16 @@
 #define WARMUP_MIN_NS 5e6
 /* warm-up iterations timed together (see point_start) */
 #define WARMUP_CHUNK 8
+/* A converged point still takes batches until it has spanned this long (or
+ * its --max-time, if shorter): points measured interleaved then sample the
+ * same stretch of the machine's time.  A point of a few long iterations
+ * converged in its minimum 8 batches: the injected 8-node ring of
+ * test_scibench (13 us an iteration) in 0.1 ms, against 8 ms for the
+ * 2-node ring interleaved with it, so a latency regime that lasted a
+ * millisecond (4 hops x 150-250 ns) could fall on the one and not on the
+ * other (scibench::injected_forward_delay_is_seen, a round in five 600-1000
+ * ns high). */
+#define POINT_MIN_SPAN_NS 10e6
 
 /* Where a message goes first from where it starts: the next node, the
  * dimension of that link (the message's in_dim there) and the process
@@ -307,8 +317,10 @@ static int point_batch(engine *e, point_run *p)
     if (rc)
         return rc;
     bench_stats_add(&p->st, ns / (double)p->reps / (cfg->pattern == BENCH_PP ? 2.0 : 1.0));
-    if (bench_stats_converged(&p->st, cfg->rel_error, cfg->min_samples) ||
-        p->st.n >= cfg->max_samples || e->be->now_ns() - p->start_ns >= cfg->max_time_s * 1e9)
+    double spent_ns = e->be->now_ns() - p->start_ns;
+    int spanned = spent_ns >= fmin(POINT_MIN_SPAN_NS, cfg->max_time_s * 1e9);
+    if ((spanned && bench_stats_converged(&p->st, cfg->rel_error, cfg->min_samples)) ||
+        p->st.n >= cfg->max_samples || spent_ns >= cfg->max_time_s * 1e9)
         p->active = 0;
     return 0;
 }

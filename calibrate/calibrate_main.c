@@ -32,8 +32,18 @@
 #define EXIT_USAGE 2
 #define MAX_FILES 64
 #define MAX_ARGS 96
-/* default measurement: powers of two up to 64 KiB, 1% standard error */
-#define DEFAULT_SIZES "1..65536"
+/* default measurement: the powers of two up to 64 KiB and every 4 B from
+ * 32 to 128 B, where a message spills from one cache line into three:
+ * shared-memory transports step there (a header's line, the copy routines'
+ * strategy), and o(64 B), the model's reference (thesis Table 1), then
+ * rests on the 15 sizes of its own step instead of sharing a line with the
+ * steps on either side (every 8 B: 8 sizes, about twice the standard error;
+ * README, "Calibrating") */
+#define DEFAULT_SIZES "1..16,32..128:4,256..65536"
+/* batches per point at most: with 10^4 the medians of two interleaved
+ * copies of the 2-node ring in one run differed by 0.2-0.5% RMS over the
+ * sizes; the run stays time-bound (DEFAULT_MAX_TIME) */
+#define DEFAULT_MAX_SAMPLES "10000"
 #define QUICK_SIZES "1..4096"
 #define QUICK_REL_ERROR "0.05"
 #define QUICK_MAX_TIME "0.5"
@@ -72,7 +82,6 @@ typedef struct options {
     int nvalidate;
     const char *out_params, *out_bench;
     stat_kind stat;
-    int stat_set;                  /* --stat given (--full defaults to median) */
     weight_kind weights;
     int full;                      /* --full: measure, fit, validate (full.h) */
     full_plan plan;
@@ -93,7 +102,7 @@ static const char usage_text[] =
 "that scimodel reads (SPEC.md §4).\n"
 "\n"
 "With no options: runs scibench ping-pong on a 2-node shared-memory ring over\n"
-"sizes 1..65536, keeps the data in data/bench/<host>-shm-ring2.tsv, writes\n"
+"sizes 1..65536 (and every 4 B from 32 to 128 B), keeps the data in data/bench/<host>-shm-ring2.tsv, writes\n"
 "data/params/<host>-shm.params and prints the scimodel command to use it.\n"
 "\n"
 "Measuring:\n"
@@ -101,7 +110,7 @@ static const char usage_text[] =
 "  --ring N | --torus AxB   topology to measure (default ring 2)\n"
 "  --all-dst           measure every destination (so lf and ls become\n"
 "                      measurable on rings > 2 nodes and tori)\n"
-"  --sizes LIST        message sizes (default 1..65536)\n"
+"  --sizes LIST        message sizes (default 1..16,32..128:4,256..65536)\n"
 "  --rel-error E       target relative standard error per point (0.001)\n"
 "  --max-time S        seconds per point at most (default 2); the sizes are\n"
 "                      measured interleaved and share it\n"
@@ -136,8 +145,8 @@ static const char usage_text[] =
 "                      configurations are merged as for --data)\n"
 "\n"
 "Model:\n"
-"  --stat S            min (default, as the thesis; --full: median) | median\n"
-"                      | mean\n"
+"  --stat S            median (default: the steadiest here, README) | min (the\n"
+"                      thesis's) | mean\n"
 "  --robust            gsl_multifit_robust (bisquare) instead of weighted LS\n"
 "  --weights W         relative (default: every point's error the same\n"
 "                      fraction of its value, estimated from the residuals)\n"
@@ -320,7 +329,6 @@ static int parse_one(options *o, int c, const char *arg)
         else if (!strcmp(arg, "median")) o->stat = STAT_MEDIAN;
         else if (!strcmp(arg, "mean")) o->stat = STAT_MEAN;
         else return usage_error("--stat '%s': expected min, median or mean", arg);
-        o->stat_set = 1;
         return 0;
     case O_ROBUST: o->fit.robust = 1; return 0;
     case O_LP:
@@ -379,6 +387,11 @@ static int parse_options(int argc, char **argv, options *o)
     memset(o, 0, sizeof *o);
     o->backend = "shm";
     o->cable_m = FIT_DEFAULT_CABLE_M;
+    /* the batches' median: the minimum is one batch's extreme; on this VM
+     * the held-out ring's minima alone scattered 3-7% from any model, and
+     * the 2-node ring's minima 2-8% between sizes on one step, where the
+     * medians stayed within 1-2% (README, "Calibrating") */
+    o->stat = STAT_MEDIAN;
     fit_options_default(&o->fit);
     o->fit.fixed[MODEL_P_LB] = 0;   /* SPEC.md §6: measured where the data allows */
     record_command(o, argc, argv);
@@ -388,11 +401,6 @@ static int parse_options(int argc, char **argv, options *o)
     for (int i = optind; i < argc; i++)   /* files after --data */
         if ((rc = parse_one(o, O_DATA, argv[i])))
             return rc;
-    /* --full's held-out ring is predicted from the batches' medians: the
-     * minimum is one batch's extreme, and on this VM the held-out ring's
-     * minima alone scattered 3-7% from any model (README) */
-    if (o->full && !o->stat_set)
-        o->stat = STAT_MEDIAN;
     if (o->ring && o->torus)
         return usage_error("--ring '%s': give only one of --ring and --torus", o->ring);
     if (o->ndata && o->measure_opt)
@@ -580,6 +588,8 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
                                             : o->full ? FULL_SIZES : DEFAULT_SIZES);
     argv[n++] = "--rel-error";
     argv[n++] = (char *)(o->rel_error ? o->rel_error : o->quick ? QUICK_REL_ERROR : DEFAULT_REL_ERROR);
+    if (!o->full && !o->quick)
+        argv[n++] = "--max-samples", argv[n++] = DEFAULT_MAX_SAMPLES;
     argv[n++] = "--max-time";
     argv[n++] = (char *)(o->max_time ? o->max_time : o->quick ? QUICK_MAX_TIME
                                                    : o->full ? FULL_MAX_TIME : DEFAULT_MAX_TIME);
@@ -619,6 +629,12 @@ typedef struct pointset {
     long skipped_ow;
     weight_kind weights;      /* how each point's sigma is set (stat_of) */
 } pointset;
+
+/* The --stat names, also the params file's fit_statistic values. */
+static const char *stat_name(stat_kind s)
+{
+    return s == STAT_MIN ? "min" : s == STAT_MEDIAN ? "median" : "mean";
+}
 
 static double stat_of(const bench_point *p, stat_kind s, weight_kind w, double *sigma)
 {
@@ -853,8 +869,7 @@ static void print_params(const options *o, const pointset *ps, const fit_result 
     const model_params *p = &r->params;
     const double v[MODEL_P_ALL] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns, p->lf_ns, p->ls_ns,
                                    p->lb_ns_per_byte};
-    printf("calibrate: %zu points, statistic %s, %s fit\n\n", ps->n,
-           o->stat == STAT_MIN ? "min" : o->stat == STAT_MEDIAN ? "median" : "mean",
+    printf("calibrate: %zu points, statistic %s, %s fit\n\n", ps->n, stat_name(o->stat),
            o->fit.robust ? "robust (bisquare)" : "weighted least-squares");
     printf("  %-16s %12s  %-12s %s\n", "parameter", "value", "std. error", "source");
     for (int k = 0; k < MODEL_P_ALL; k++) {
@@ -873,10 +888,20 @@ static void print_params(const options *o, const pointset *ps, const fit_result 
     explain(o, ps, r);
     printf("\nresiduals (measured - model):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm",
            "Fm", "Sm", "measured", "model", "resid");
-    for (size_t i = 0; i < ps->n; i++)
+    double ss = 0, worst = 0;
+    size_t at = 0;
+    for (size_t i = 0; i < ps->n; i++) {
+        double rel = r->residual_ns[i] / ps->pts[i].y_ns;
         printf("  %8.0f %5.1f %5.1f %5.1f %12.1f %12.1f %7.2f%%\n", ps->pts[i].size_bytes,
                ps->pts[i].hm, ps->pts[i].fm, ps->pts[i].sm, ps->pts[i].y_ns,
-               r->predicted_ns[i], 100 * r->residual_ns[i] / ps->pts[i].y_ns);
+               r->predicted_ns[i], 100 * rel);
+        ss += rel * rel;
+        if (fabs(rel) > worst)
+            worst = fabs(rel), at = i;
+    }
+    if (ps->n)
+        printf("  RMS %.2f%%, largest %.2f%% (%g B)\n", 100 * sqrt(ss / (double)ps->n),
+               100 * worst, ps->pts[at].size_bytes);
 }
 
 /* Reads the --validate files, before any measuring (a bad file must not
@@ -950,6 +975,16 @@ static int write_params(const options *o, const fit_result *r, const char *host,
                             o->backend, when, o->command);
     for (int i = 0; i < o->ndata && len < sizeof comments; i++)
         len += (size_t)snprintf(comments + len, sizeof comments - len, " %s", o->data[i]);
+    /* the reader's own range table and rules, before anything is written:
+     * a params file that scimodel would refuse is no result (issue 10) */
+    model_params_error perr;
+    int crc = model_params_check(&r->params, &perr);
+    if (crc == -2)
+        return fail("'%s' not written: the fit gave a value the params reader refuses: %s%s%s",
+                    path, perr.msg, o->ndata ? "; the data is kept in " : "",
+                    o->ndata ? o->data[0] : "");
+    if (crc)
+        return fail("-o '%s': %s", path, strerror(perr.sys_errno));
     if (mkdirs(path))
         return fail("cannot create the directory of '%s': %s", path, strerror(errno));
     if (model_params_write(path, &r->params, comments))
@@ -1060,6 +1095,9 @@ int main(int argc, char **argv)
         fit_result_free(&res);
         goto out;
     }
+    /* which column of the bench files was fitted, for plots/calibration.gp */
+    snprintf(res.params.fit_statistic, sizeof res.params.fit_statistic, "%s",
+             stat_name(o.stat));
     if (o.nvalidate)
         rc = validate(&o, &vs, &res.params);
     if (!rc && o.logp)

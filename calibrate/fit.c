@@ -396,22 +396,42 @@ static double seg_chi2(const seg_sums *s)
     return chi2 > 0 ? chi2 : 0;
 }
 
-/* The non-negativity rule of fit_segments for one segment whose first size
- * is x0 (centred); yc the centre of y.  B = (w wxy - wx wy) / det,
- * A = (wy - B wx) / w; cov(A, B) = [wxx, -wx; -wx, w] / det. */
-static int seg_admissible(const seg_sums *s, double x0, double yc)
+/* One segment's chi^2 under rule nonneg (fit.h): the weighted line's,
+ * or under FIT_SEG_CLAMP with a negative slope B = (w wxy - wx wy) / det
+ * the flat line's through the weighted mean, wyy - wy^2 / w (with B >= 0
+ * imposed the convex chi^2 has its minimum on the bound); *flat says
+ * which.  INFINITY when the points do not span two sizes. */
+static double seg_cost(const seg_sums *s, int nonneg, int *flat)
 {
-    double det = s->w * s->wxx - s->wx * s->wx, chi2 = seg_chi2(s);
+    double chi2 = seg_chi2(s);
+    *flat = !isinf(chi2) && nonneg == FIT_SEG_CLAMP && s->w * s->wxy - s->wx * s->wy < 0;
+    if (!*flat)
+        return chi2;
+    double c = s->wyy - s->wy * s->wy / s->w;
+    return c > 0 ? c : 0;
+}
+
+/* The non-negativity rule of fit_segments for one segment of cost chi2
+ * (flat: its slope held at 0) whose first size is x0 (centred); yc the
+ * centre of y.  A = (wy - B wx) / w; cov(A, B) = [wxx, -wx; -wx, w] / det;
+ * the flat line's mean has variance 1 / w.  Under FIT_SEG_CLAMP only the
+ * intercept is judged (the slope is bounded, not refused). */
+static int seg_admissible(const seg_sums *s, int nonneg, double chi2, int flat, double x0,
+                          double yc)
+{
     if (isinf(chi2))
         return 0;
-    double b = (s->w * s->wxy - s->wx * s->wy) / det, a = (s->wy - b * s->wx) / s->w;
-    double dof = (double)s->count - 2;
+    double det = s->w * s->wxx - s->wx * s->wx;
+    double dof = (double)s->count - (flat ? 1 : 2);
     double scale = dof > 0 && chi2 / dof > 1 ? chi2 / dof : 1;
+    if (flat)
+        return s->wy / s->w + yc + FIT_CLAMP_SIGMAS * sqrt(scale / s->w) >= 0;
+    double b = (s->w * s->wxy - s->wx * s->wy) / det, a = (s->wy - b * s->wx) / s->w;
     double a0 = a + b * x0 + yc;   /* the intercept at the segment's start */
     double var_b = scale * s->w / det;
     double var_a0 = scale * (s->wxx - 2 * x0 * s->wx + x0 * x0 * s->w) / det;
-    return b + FIT_CLAMP_SIGMAS * sqrt(fabs(var_b)) >= 0 &&
-           a0 + FIT_CLAMP_SIGMAS * sqrt(fabs(var_a0)) >= 0;
+    return a0 + FIT_CLAMP_SIGMAS * sqrt(fabs(var_a0)) >= 0 &&
+           (nonneg == FIT_SEG_CLAMP || b + FIT_CLAMP_SIGMAS * sqrt(fabs(var_b)) >= 0);
 }
 
 /* Sorted copy of pts, the distinct sizes xs (centred by xc), and prefix
@@ -461,14 +481,15 @@ static void seg_dp(const seg_sums *P, const double *xs, size_t S, int K, int non
             if (i > 0 && i < m)
                 continue;
             seg_sums d = seg_diff(&P[j], &P[i]);
-            double c = seg_chi2(&d);
-            int checked = 0, ok = 1;
+            int flat, checked = 0, ok = 1;
+            double c = seg_cost(&d, nonneg, &flat);
             for (int k = i == 0 ? 1 : 2; k <= (i == 0 ? 1 : K); k++) {
                 double v = i == 0 ? c : cost[k - 1][i] + c;
                 if (!(v < cost[k][j]))
                     continue;
                 if (!checked)   /* only for a segment that would improve */
-                    ok = !nonneg || seg_admissible(&d, xs[i] - xc, yc), checked = 1;
+                    ok = !nonneg || seg_admissible(&d, nonneg, c, flat, xs[i] - xc, yc),
+                    checked = 1;
                 if (ok)
                     cost[k][j] = v, arg[k][j] = i;
             }
@@ -540,6 +561,8 @@ typedef struct search {
  * none free, the joint fit's segments are fit_segments' own lines and its
  * rule stands alone.  net_out (may be NULL) gets lp, lf, ls, lb as fitted
  * (single lb) or fixed.  Returns 0 when solved. */
+static int hold_negative(design *d, const solved *sol, size_t n);
+
 static int evaluate(search *s, const design *d0, double *net_out)
 {
     design d = *d0;
@@ -550,6 +573,14 @@ static int evaluate(search *s, const design *d0, double *net_out)
         solved sol = {NULL, NULL, 0};
         int dof = (int)s->n - design_cols(&d);
         rc = solve(&d, s->pts, s->n, s->opt->mref_bytes, 0, &sol);
+        /* o(m) alone (a 2-node ring): the bounds as fit_run will impose
+         * them, so that BIC scores the fit that will be reported (and
+         * fit_segments' FIT_SEG_CLAMP lines) */
+        while (rc == 0 && !shared && hold_negative(&d, &sol, s->n)) {
+            solved_free(&sol);
+            rc = solve(&d, s->pts, s->n, s->opt->mref_bytes, 0, &sol);
+            dof = (int)s->n - design_cols(&d);
+        }
         if (rc == 0 && (d.segments == 1 || !shared || segments_feasible(&d, &sol, dof))) {
             /* a breakpoint chosen by search is a parameter too */
             double b = bic(sol.chi2, s->n, design_cols(&d) + d.segments - 1);
@@ -597,7 +628,7 @@ static int search_segments(search *s, const design *base, const double *net1)
     int rc = q ? 0 : -2;
     if (rc == 0) {
         o_targets(s->pts, s->n, net1, q);
-        rc = fit_segments(q, s->n, K, 1, seg);
+        rc = fit_segments(q, s->n, K, free_any ? FIT_SEG_REJECT : FIT_SEG_CLAMP, seg);
     }
     for (int k = 2; rc == 0 && k <= K; k++) {
         fit_segmentation cur = seg[k - 1];
@@ -610,7 +641,7 @@ static int search_segments(search *s, const design *base, const double *net1)
             if (evaluate(s, &d, net) != 0 || !free_any)
                 break;
             o_targets(s->pts, s->n, net, q);
-            if ((rc = fit_segments(q, s->n, k, 1, next)) != 0 ||
+            if ((rc = fit_segments(q, s->n, k, FIT_SEG_REJECT, next)) != 0 ||
                 memcmp(next[k - 1].first, cur.first, sizeof cur.first) == 0)
                 break;
             cur = next[k - 1];

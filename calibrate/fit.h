@@ -110,10 +110,15 @@ typedef struct fit_segmentation {
  * weighted lines y = a_i + b_i (x - from[i]), one per segment.
  *   pts - n points in any order (several may share an x);
  *   max_segments - 1..MODEL_MAX_OSEG;
- *   nonneg - when set, a segmentation of K >= 2 is admissible only if no
- *       segment's slope or intercept a_i is more than FIT_CLAMP_SIGMAS
+ *   nonneg - FIT_SEG_FREE (0): any lines;
+ *       FIT_SEG_REJECT (1): a segmentation of K >= 2 is admissible only if
+ *       no segment's slope or intercept a_i is more than FIT_CLAMP_SIGMAS
  *       standard errors below 0 (errors from the segment's own fit, scaled
  *       by its chi^2/dof when that exceeds 1);
+ *       FIT_SEG_CLAMP (2): slopes are bounded below by 0 -- a segment
+ *       whose free slope is negative costs the chi^2 of its best flat line
+ *       (the constrained least-squares optimum), as fit_run's active set
+ *       then fits it -- and intercepts are judged as by FIT_SEG_REJECT;
  *   out - (output) max_segments entries, out[K-1] the admissible
  *       segmentation of K segments with the smallest chi2 (chi2 INFINITY
  *       when there is none, e.g. fewer than FIT_MIN_SIZES_PER_SEGMENT K
@@ -125,6 +130,7 @@ typedef struct fit_segmentation {
  * O(S max_segments) memory; 10^4 sizes take about a second.
  * Returns 0, -1 for bad arguments (n == 0, max_segments out of range, a
  * weight <= 0 or a non-finite value), -2 out of memory. */
+enum { FIT_SEG_FREE = 0, FIT_SEG_REJECT = 1, FIT_SEG_CLAMP = 2 };
 int fit_segments(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
                  fit_segmentation *out);
 

@@ -20,6 +20,10 @@ const char *const model_param_key[MODEL_P_ALL] = {
     [MODEL_P_LB] = "lb_ns_per_byte",
 };
 
+/* "6" for messages (the reader said 1..4 after the limit became 6) */
+#define PARAMS_STR_(x) #x
+#define MODEL_MAX_OSEG_TEXT PARAMS_STR_(MODEL_MAX_OSEG)
+
 const char *const model_logp_key[MODEL_LOGP_COUNT] = {"os", "or", "g"};
 
 /* thesis Table 1 (o at 64 B and its slope, lp for 1 m of cable, lf, ls) and
@@ -41,6 +45,7 @@ void model_params_clear_optional(model_params *p)
         p->source[i][0] = '\0';
     }
     p->fit_r2 = NAN;
+    p->fit_statistic[0] = '\0';
     p->fit_chi2_dof = NAN;
     p->links = TOPO_LINKS_UNI;
     p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;
@@ -125,7 +130,7 @@ typedef struct key_slot {
 
 /* LogP: L_ns, and per quantity <q>_segments and 3 keys a segment */
 #define LOGP_SLOTS (1 + MODEL_LOGP_COUNT * (1 + 3 * MODEL_MAX_OSEG))
-#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 2 * (1 + 3 * MODEL_MAX_OSEG) + 2 + 2 + LOGP_SLOTS)
+#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 2 + LOGP_SLOTS)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
@@ -187,6 +192,7 @@ static void build_slots(reader *r, model_params *p)
     }
     add_slot(r, "fit_r2", &p->fit_r2, NULL, 0, 0);
     add_slot(r, "fit_chi2_dof", &p->fit_chi2_dof, NULL, 0, 0);
+    add_slot(r, "fit_statistic", NULL, p->fit_statistic, sizeof p->fit_statistic, 0);
     add_slot(r, "o_segments", &r->o_segments, NULL, 0, 0);
     for (int i = 0; i < MODEL_MAX_OSEG; i++) {
         snprintf(name, sizeof name, "o_seg%d_from_bytes", i + 1);
@@ -344,6 +350,15 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
                 return fail(err, line, "'links' must be \"uni\" or \"bi\", got '%.60s'", value);
             return 0;
         }
+        if (strcmp(key, "fit_statistic") == 0) {
+            char t[16];
+            if (parse_string(value, t, sizeof t) ||
+                (strcmp(t, "min") && strcmp(t, "median") && strcmp(t, "mean")))
+                return fail(err, line, "'fit_statistic' must be \"min\", \"median\" or"
+                                       " \"mean\", got '%.60s'", value);
+            snprintf(s->string, s->string_len, "%s", t);
+            return 0;
+        }
         if (parse_string(value, s->string, s->string_len))
             return fail(err, line, "'%.60s' needs a double-quoted string", key);
         return 0;
@@ -383,7 +398,7 @@ static int finish_logp(reader *r, model_params *p, long lines, model_params_erro
         if (!find_slot(r, name)->seen)
             return fail(err, lines, "missing key '%s' (LogP keys)", name);
         if (n != floor(n) || n < 1 || n > MODEL_MAX_OSEG)
-            return fail(err, lines, "%s must be 1..4", name);
+            return fail(err, lines, "%s must be 1.." MODEL_MAX_OSEG_TEXT, name);
         p->logp.segments[q] = (int)n;
         for (int i = 0; i < p->logp.segments[q]; i++) {
             static const char *const part[] = {"from_bytes", "ns", "ns_per_byte"};
@@ -401,7 +416,8 @@ static int finish_logp(reader *r, model_params *p, long lines, model_params_erro
 }
 
 /* The segment keys <prefix>_segments, <prefix>_seg<i>_{from_bytes,ns,
- * ns_per_byte}: all present, 1..4 segments, increasing starts. */
+ * ns_per_byte}: all present, 1..MODEL_MAX_OSEG segments, increasing
+ * starts. */
 static int finish_segments(reader *r, const char *prefix, double k, int *count,
                            const model_oseg *seg, long lines, model_params_error *err)
 {
@@ -410,7 +426,7 @@ static int finish_segments(reader *r, const char *prefix, double k, int *count,
     if (!find_slot(r, name)->seen)
         return 0;
     if (k != floor(k) || k < 1 || k > MODEL_MAX_OSEG)
-        return fail(err, lines, "%s must be 1..4", name);
+        return fail(err, lines, "%s must be 1.." MODEL_MAX_OSEG_TEXT, name);
     *count = (int)k;
     for (int i = 0; i < *count; i++) {
         static const char *const part[] = {"from_bytes", "ns", "ns_per_byte"};
@@ -442,7 +458,9 @@ static int finish(reader *r, model_params *p, long lines, model_params_error *er
                                      err);
 }
 
-int model_params_read(const char *path, model_params *p, model_params_error *err)
+/* Reads the lines of fp into p (fp is closed).  Returns as
+ * model_params_read. */
+static int read_stream(FILE *fp, model_params *p, model_params_error *err)
 {
     reader r;
     char *buf = NULL;
@@ -450,13 +468,6 @@ int model_params_read(const char *path, model_params *p, model_params_error *err
     long line = 0;
     int rc = 0;
 
-    FILE *fp = file_open_input(path);
-    if (!fp) {
-        err->line = 0;
-        err->sys_errno = errno;
-        snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
-        return -1;
-    }
     memset(p, 0, sizeof *p);
     model_params_clear_optional(p);
     build_slots(&r, p);
@@ -482,8 +493,19 @@ int model_params_read(const char *path, model_params *p, model_params_error *err
     }
     free(buf);
     fclose(fp);
-    if (rc == 0)
-        rc = finish(&r, p, line, err);
+    return rc ? rc : finish(&r, p, line, err);
+}
+
+int model_params_read(const char *path, model_params *p, model_params_error *err)
+{
+    FILE *fp = file_open_input(path);
+    if (!fp) {
+        err->line = 0;
+        err->sys_errno = errno;
+        snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
+        return -1;
+    }
+    int rc = read_stream(fp, p, err);
     if (rc == 0)
         snprintf(p->name, sizeof p->name, "%s", path);
     return rc;
@@ -517,14 +539,11 @@ static void write_logp(FILE *fp, const model_logp *l)
     }
 }
 
-int model_params_write(const char *path, const model_params *p, const char *comments)
+/* The file's text for p, as model_params_write writes it. */
+static void write_stream(FILE *fp, const model_params *p, const char *comments)
 {
-    atomic_file af;
     const double value[MODEL_P_ALL] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns,
                                          p->lf_ns, p->ls_ns, p->lb_ns_per_byte};
-    if (atomic_file_open(&af, path) != 0)
-        return -1;
-    FILE *fp = af.fp;
     fprintf(fp, "# scitorus params (SPEC.md §4); gnuplot: load \"<this file>\"\n");
     write_comments(fp, comments);
     for (int i = 0; i < MODEL_P_ALL; i++) {
@@ -565,6 +584,50 @@ int model_params_write(const char *path, const model_params *p, const char *comm
         fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);
     if (!isnan(p->fit_chi2_dof))
         fprintf(fp, "fit_chi2_dof = %.8g\n", p->fit_chi2_dof);
+    if (p->fit_statistic[0])
+        fprintf(fp, "fit_statistic = \"%s\"\n", p->fit_statistic);
     write_logp(fp, &p->logp);
+}
+
+/* The writer's text read back by the reader, in memory: one range table
+ * and one set of rules for both (a writer-side copy of the checks would
+ * drift from the reader's). */
+int model_params_check(const model_params *p, model_params_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    model_params back;
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        goto sys;
+    write_stream(out, p, NULL);
+    if (fclose(out) != 0)
+        goto sys;
+    FILE *in = fmemopen(text, len, "r");
+    if (!in)
+        goto sys;
+    int rc = read_stream(in, &back, err);
+    free(text);
+    return rc;
+sys:
+    err->line = 0;
+    err->sys_errno = errno ? errno : ENOMEM;
+    snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
+    free(text);
+    return -1;
+}
+
+int model_params_write(const char *path, const model_params *p, const char *comments)
+{
+    atomic_file af;
+    model_params_error err;
+    int rc = model_params_check(p, &err);
+    if (rc) {
+        errno = rc == -2 ? EINVAL : err.sys_errno;
+        return -1;
+    }
+    if (atomic_file_open(&af, path) != 0)
+        return -1;
+    write_stream(af.fp, p, comments);
     return atomic_file_commit(&af);
 }

@@ -70,6 +70,10 @@ typedef struct model_params {
     double err[MODEL_P_ALL];
     char source[MODEL_P_ALL][40];
     double fit_r2, fit_chi2_dof;   /* NaN when not fitted */
+    /* The point statistic the fit used, key `fit_statistic = "min" |
+     * "median" | "mean"` (calibrate --stat), so that a plot's residuals
+     * are of the values that were fitted; "" when not stated. */
+    char fit_statistic[8];
 
     /* Kind of links (SPEC.md §7, key `links = "uni" | "bi"`, default uni:
      * SCI) and the link bandwidth for the load model (SPEC.md §9, key
@@ -128,10 +132,19 @@ typedef struct model_params_error {
  * or -2 for a malformed file (err->line, err->msg). */
 int model_params_read(const char *path, model_params *p, model_params_error *err);
 
+/* Whether model_params_read would accept what model_params_write writes
+ * for p: the text is written and read back in memory, so the writer obeys
+ * the reader's range table (param_bounds) and rules exactly.  Returns 0;
+ * -2 refused (err->msg names the key and value, err->line its line in the
+ * file), -1 out of memory (err->sys_errno). */
+int model_params_check(const model_params *p, model_params_error *err);
+
 /* Writes p to path atomically (temporary name + rename), gnuplot-loadable:
  * required keys, then every optional field that is set (lb_ns_per_byte
  * when non-zero or stated by a source), with `comments`
- * (may be NULL; each line is prefixed with "# ") at the top.
+ * (may be NULL; each line is prefixed with "# ") at the top.  A p that the
+ * reader would refuse (model_params_check) is not written: -1 with errno
+ * EINVAL; callers that want the reason call model_params_check first.
  * Returns 0, or -1 with errno set (a previous file at path is untouched). */
 int model_params_write(const char *path, const model_params *p, const char *comments);
 

@@ -38,12 +38,24 @@ model(m, h, rh, f, rf, s, rs) = 2*o(m) + (h+rh)/2.0*lp_ns + (f+rf)/2.0*lf_ns + (
 # columns: 1 pattern 2 src 3 dst 4 hops 5 fwd 6 sw 7 rhops 8 rfwd 9 rsw 10 size
 #          11 reps 12 samples 13 min 14 median 15 mean 16 sd 17 ci95 18 max 19 flag
 pp(x) = strcol(1) eq "pp" ? x : NaN
+# the statistic the fit used (params key fit_statistic, calibrate --stat):
+# the points drawn and the residuals are of that column; files written
+# before the key existed were fitted on the minimum (calibrate's old default)
+statname = exists("fit_statistic") ? fit_statistic : "min"
+statcol = statname eq "median" ? 14 : statname eq "mean" ? 15 : 13
+stated = exists("fit_statistic") ? "" : ", not stated: min assumed"
 
 
 stats data using (pp($4)) nooutput
 hmin = STATS_min
 hmax = STATS_max
 onehop(x) = ($4 == hmin && $7 == hmin) ? pp(x) : NaN
+# (measured - model) / measured, as calibrate's residual table
+resid(m, h, rh, f, rf, s, rs) = 100 * (column(statcol) - model(m, h, rh, f, rf, s, rs)) \
+                                / column(statcol)
+# the residuals' RMS over the one-hop points, as calibrate prints it
+stats data using (onehop(resid($10,$4,$7,$5,$8,$6,$9))) nooutput
+resid_rms = sqrt(STATS_sumsq / STATS_records)
 
 set multiplot
 set lmargin 12
@@ -61,7 +73,7 @@ set key top left
 set title sprintf("calibration: %s (hop count %g); model from %s", data, hmin, params) noenhanced
 do for [i=2:nseg] { set arrow from segfrom(i), graph 0 to segfrom(i), graph 1 nohead dt 2 lc "gray50" }
 plot data using (onehop($10)):15:17 with yerrorbars pt 7 ps 0.6 lc "royalblue" title "measured mean ± 95% CI", \
-     data using (onehop($10)):13 with points pt 6 ps 1.0 lc "black" title "measured min (fitted statistic)", \
+     data using (onehop($10)):(column(statcol)) with points pt 6 ps 1.0 lc "black" title sprintf("measured %s (fitted statistic%s)", statname, stated), \
      data using (onehop($10)):(model($10,$4,$7,$5,$8,$6,$9)) smooth unique with lines lw 2 lc "red" title sprintf("model (%d o(m) segment%s)", nseg > 0 ? nseg : 1, nseg > 1 ? "s" : "")
 unset arrow
 unset title
@@ -72,9 +84,11 @@ set bmargin 3
 set format x "%g"
 unset logscale y
 set xlabel "message size (bytes)"
-set ylabel "residual (%)"
+set ylabel sprintf("residual of the %s (%%)", statname)
 set key off
-plot data using (onehop($10)):(100*($13 - model($10,$4,$7,$5,$8,$6,$9))/(model($10,$4,$7,$5,$8,$6,$9))) with impulses lw 2 lc "black", 0 with lines lc "gray50"
+set label 1 sprintf("RMS %.2f%%", resid_rms) at graph 0.99, graph 0.88 right front
+plot data using (onehop($10)):(resid($10,$4,$7,$5,$8,$6,$9)) with impulses lw 2 lc "black", 0 with lines lc "gray50"
+unset label 1
 unset multiplot
 
 # latency against hop count (only when the data has several hop counts)
@@ -89,6 +103,6 @@ if (hmax > hmin) {
     set xlabel "mean hops of request and response, (H + H')/2"
     set ylabel "ping-pong latency / 2 (ns)"
     set logscale y
-    plot data using (pp(($4+$7)/2.0)):13 with points pt 7 ps 1.0 lc "royalblue" title "measured min", \
+    plot data using (pp(($4+$7)/2.0)):(column(statcol)) with points pt 7 ps 1.0 lc "royalblue" title sprintf("measured %s", statname), \
          data using (pp(($4+$7)/2.0)):(model($10,$4,$7,$5,$8,$6,$9)) with points pt 6 ps 1.6 lc "red" title "model"
 }

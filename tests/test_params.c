@@ -1,6 +1,7 @@
 /* Tests for model/params: presets, o(m), and every params-file error class;
  * the writer's output must read back and load in gnuplot. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,4 +221,73 @@ Test(params, lb_written_only_when_stated)
     cr_assert_eq(model_params_write(path, &p, NULL), 0);
     cr_assert_eq(model_params_read(path, &q, &e), 0, "%s", e.msg);
     cr_assert_eq(q.lb_ns_per_byte, 0.125);
+}
+
+/* The writer obeys the reader's rules (issue 10): values the reader
+ * refuses -- negative, NaN, beyond the range table, segments out of order
+ * -- are named by model_params_check with the reader's own message, and
+ * model_params_write writes nothing (EINVAL), leaving an existing file as
+ * it was.  A valid set passes both. */
+Test(params, writer_refuses_what_the_reader_refuses)
+{
+    model_params good, p;
+    model_params_error e;
+    char path[256];
+    model_params_preset("current", &good);
+    cr_assert_eq(model_params_check(&good, &e), 0, "%s", e.msg);
+    snprintf(path, sizeof path, "%s/keep.params", tmpdir);
+    cr_assert_eq(model_params_write(path, &good, NULL), 0);
+    static const struct { int what; double v; const char *word; } bad[] = {
+        {0, -0.5, "'lb_ns_per_byte' must not be negative"},
+        {1, NAN, "not a finite number"},
+        {2, 2e9, "lf_ns = 2e+09' is out of range"},
+        {3, 2e6, "o_seg2_ns_per_byte = 2e+06' is out of range"},
+        {4, 0, "from_bytes not increasing"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        p = good;
+        p.o_segments = 2;
+        p.oseg[0] = (model_oseg){1, 2000, 2};
+        p.oseg[1] = (model_oseg){4096, 9000, 0.5};
+        switch (bad[i].what) {
+        case 0: p.lb_ns_per_byte = bad[i].v; break;
+        case 1: p.o0_ns = bad[i].v; break;
+        case 2: p.lf_ns = bad[i].v; break;
+        case 3: p.oseg[1].ns_per_byte = bad[i].v; break;
+        default: p.oseg[1].from_bytes = 1; break;
+        }
+        cr_assert_eq(model_params_check(&p, &e), -2, "case %zu", i);
+        cr_assert_not_null(strstr(e.msg, bad[i].word), "case %zu: '%s'", i, e.msg);
+        errno = 0;
+        cr_assert_eq(model_params_write(path, &p, NULL), -1, "case %zu", i);
+        cr_assert_eq(errno, EINVAL, "case %zu", i);
+        cr_assert_eq(model_params_read(path, &p, &e), 0, "case %zu: %s", i, e.msg);
+        cr_assert_eq(p.lf_ns, good.lf_ns, "case %zu: the file at path was replaced", i);
+    }
+}
+
+/* fit_statistic (issue 10): which column calibrate fitted, for the plots;
+ * written when stated, read back, and only "min", "median" or "mean". */
+Test(params, fit_statistic_roundtrip_and_checked)
+{
+    model_params p, q;
+    model_params_error e;
+    char path[256];
+    model_params_preset("current", &p);
+    cr_assert_str_eq(p.fit_statistic, "");
+    snprintf(p.fit_statistic, sizeof p.fit_statistic, "median");
+    snprintf(path, sizeof path, "%s/stat.params", tmpdir);
+    cr_assert_eq(model_params_write(path, &p, NULL), 0);
+    cr_assert_eq(model_params_read(path, &q, &e), 0, "%s", e.msg);
+    cr_assert_str_eq(q.fit_statistic, "median");
+    static const char *const bad[] = {"fit_statistic = \"mode\"\n",
+                                      "fit_statistic = \"a-much-longer-name\"\n",
+                                      "fit_statistic = median\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, GOOD "%s", bad[i]);
+        cr_assert_eq(model_params_read(write_file("s.params", text), &q, &e), -2, "case %zu", i);
+        cr_assert_eq(e.line, 7, "case %zu: line %ld", i, e.line);
+        cr_assert_not_null(strstr(e.msg, "'fit_statistic' must be"), "case %zu: '%s'", i, e.msg);
+    }
 }

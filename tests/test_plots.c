@@ -106,3 +106,50 @@ Test(plots, crossover_labels_come_from_the_model)
     free(buf);
     run_free(&res);
 }
+
+/* The calibration figure's points and residual panel are of the statistic
+ * the fit used (params key fit_statistic): calibrate fits the fixture bench
+ * file once with the median and once with the minimum, and the figure's
+ * residual RMS must be the one calibrate printed for that fit (the oracle:
+ * calibrate's own residuals; the minimum's and the median's differ by
+ * several points here). */
+Test(plots, calibration_residuals_are_of_the_fitted_statistic)
+{
+    char root[512], script[600], bench[600];
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(root, sizeof root, "%s", r);
+    snprintf(script, sizeof script, "%s/plots/calibration.gp", root);
+    snprintf(bench, sizeof bench, "%s/tests/fixtures/plots/ring2.tsv", root);
+    static const char *const stats[] = {"median", "min"};
+    char rms[2][32];
+    for (int k = 0; k < 2; k++) {
+        char params[600], out[600], svg[700], expr[2048], want[64];
+        snprintf(params, sizeof params, "%s/%s.params", dir, stats[k]);
+        snprintf(out, sizeof out, "%s/calibration-%s", dir, stats[k]);
+        run_result c = run_cmd(run_prog("calibrate", 1), 60, "--stat", stats[k], "--data", bench,
+                               "-o", params, NULL);
+        cr_assert_eq(c.status, 0, "%s", c.err);
+        const char *p = strstr(c.out, "  RMS ");
+        cr_assert_not_null(p, "%s", c.out);
+        cr_assert_eq(sscanf(p, "  RMS %31[0-9.]", rms[k]), 1, "%s", p);
+        run_free(&c);
+        snprintf(expr, sizeof expr, "data='%s'; params='%s'; out='%s'; term='svg'", bench, params,
+                 out);
+        run_result g = run_cmd("/usr/bin/gnuplot", 60, "-e", expr, script, NULL);
+        cr_assert_eq(g.status, 0, "%s", g.err);
+        cr_assert_str_empty(g.err, "gnuplot printed: %s", g.err);
+        run_free(&g);
+        snprintf(svg, sizeof svg, "%s.svg", out);
+        FILE *fp = fopen(svg, "r");
+        cr_assert_not_null(fp, "%s missing", svg);
+        char *text = run_slurp(fp);
+        fclose(fp);
+        snprintf(want, sizeof want, "RMS %s%%", rms[k]);
+        cr_assert_not_null(strstr(text, want), "%s: no '%s' (calibrate --stat %s)", svg, want,
+                           stats[k]);
+        snprintf(want, sizeof want, "residual of the %s", stats[k]);
+        cr_assert_not_null(strstr(text, want), "%s: no '%s'", svg, want);
+        free(text);
+    }
+    cr_assert_str_neq(rms[0], rms[1], "the fixture must tell the statistics apart");
+}

@@ -7,6 +7,7 @@
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +219,44 @@ Test(validation, calibrate_refuses_contradictory_rows)
     cr_assert_neq(access(out, F_OK), 0, "a params file was written");
 }
 
+/* A fit can give a value the params reader refuses (here o(m)'s slope: 1 B
+ * at 101 ns, 2 B at 3 ms, 1.5e6 ns/B against the reader's 1e6): calibrate
+ * checks its values against the reader's range table before writing and
+ * stops, exit 1, naming the key and the bound, with no file written (an
+ * existing one untouched) -- not a params file scimodel cannot read. */
+Test(validation, calibrate_writes_no_params_file_the_reader_refuses)
+{
+    static const char text[] = MAGIC "# topology: ring 2\n" COLS
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t1\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n"
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t2\t16\t8\t3000000.0\t3000001.0\t3000001.0\t1.0\t0.8"
+        "\t3000003.0\tok\n";
+    const char *f = put("steep.tsv", text, sizeof text - 1);
+    char out[300], old[300];
+    snprintf(out, sizeof out, "%s/steep.params", tmpdir);
+    snprintf(old, sizeof old, "%s/old.params", tmpdir);
+    run_result r = run_cmd(run_prog("calibrate", 0), 30, "--data", f, "-o", out, NULL);
+    run_assert_error(&r, 1, "o1_ns_per_byte = 1.49", "calibrate --data steep.tsv");
+    cr_assert_not_null(strstr(r.err, "at most 1e+06"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "not written"), "%s", r.err);
+    run_free(&r);
+    cr_assert_neq(access(out, F_OK), 0, "a params file was written");
+    /* an existing file at -o stays as it was */
+    const char keep[] = "kept\n";
+    FILE *fp = fopen(old, "w");
+    cr_assert_not_null(fp);
+    fputs(keep, fp);
+    fclose(fp);
+    r = run_cmd(run_prog("calibrate", 0), 30, "--data", f, "-o", old, NULL);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    run_free(&r);
+    char buf[16] = "";
+    fp = fopen(old, "r");
+    cr_assert_not_null(fp);
+    cr_assert_not_null(fgets(buf, sizeof buf, fp));
+    fclose(fp);
+    cr_assert_str_eq(buf, keep);
+}
+
 /* ---- #6: the breakpoint search against an exhaustive one --------------- */
 
 /* A 2-node ring's points (Hm = 1, Fm = Sm = 0) at S distinct sizes, o(m)
@@ -241,23 +280,29 @@ static size_t ring2_points(gsl_rng *rng, size_t S, double noise, fit_point *pts)
 
 /* Oracle for one segment: GSL's weighted line through pts[a..b) of (m, z),
  * z = y - lp (= 2 o(m)).  chi2, and the segment's coefficients and
- * standard errors (intercept at its first size, slope). */
-typedef struct oracle_seg { double chi2, a, b, va, vb; size_t n; } oracle_seg;
-
-/* The admissibility rule: neither coefficient more than 2 standard errors
- * below 0, the covariance scaled by the segment's own chi2/dof (when over
- * 1). */
-static int oracle_ok(const oracle_seg *s, double scale)
-{
-    return s->a + 2 * sqrt(scale * s->va) >= 0 && s->b + 2 * sqrt(scale * s->vb) >= 0;
-}
+ * standard errors (intercept at its first size, slope).  Under
+ * FIT_SEG_CLAMP a falling line is replaced by the flat one (slope held at
+ * 0): the weighted mean (gsl_stats_wmean), its chi2 and variance 1 / sum w;
+ * flat says so. */
+typedef struct oracle_seg { double chi2, a, b, va, vb; size_t n; int flat; } oracle_seg;
 
 static double oracle_scale(double chi2, double dof)
 {
     return dof > 0 && chi2 / dof > 1 ? chi2 / dof : 1;
 }
 
-static oracle_seg oracle_line(const fit_point *pts, size_t a, size_t b, double lp)
+/* The admissibility rules (fit.h): FIT_SEG_REJECT, neither coefficient
+ * more than 2 standard errors below 0; FIT_SEG_CLAMP, the intercept (or the
+ * flat line's mean) alone; the covariance scaled by the segment's own
+ * chi2/dof (when over 1). */
+static int oracle_ok(const oracle_seg *s, int mode)
+{
+    double scale = oracle_scale(s->chi2, (double)s->n - (s->flat ? 1 : 2));
+    return s->a + 2 * sqrt(scale * s->va) >= 0 &&
+           (mode == FIT_SEG_CLAMP || s->b + 2 * sqrt(scale * s->vb) >= 0);
+}
+
+static oracle_seg oracle_line(const fit_point *pts, size_t a, size_t b, double lp, int mode)
 {
     size_t n = b - a;
     gsl_matrix *X = gsl_matrix_alloc(n, 2), *cov = gsl_matrix_alloc(2, 2);
@@ -276,6 +321,18 @@ static oracle_seg oracle_line(const fit_point *pts, size_t a, size_t b, double l
     s.b = gsl_vector_get(c, 1);
     s.va = gsl_matrix_get(cov, 0, 0);
     s.vb = gsl_matrix_get(cov, 1, 1);
+    s.flat = mode == FIT_SEG_CLAMP && s.b < 0;
+    if (s.flat) {
+        double sw = 0;
+        for (size_t i = 0; i < n; i++)
+            sw += gsl_vector_get(w, i);
+        s.a = gsl_stats_wmean(w->data, 1, y->data, 1, n);
+        s.b = 0;
+        s.va = 1 / sw;
+        s.chi2 = 0;
+        for (size_t i = 0; i < n; i++)
+            s.chi2 += gsl_vector_get(w, i) * pow(gsl_vector_get(y, i) - s.a, 2);
+    }
     gsl_multifit_linear_free(ws);
     gsl_matrix_free(X);
     gsl_matrix_free(cov);
@@ -288,30 +345,32 @@ static oracle_seg oracle_line(const fit_point *pts, size_t a, size_t b, double l
 typedef struct oracle_best {
     double chi2;
     size_t first[MODEL_MAX_OSEG];
+    int flat;                       /* segments held flat (FIT_SEG_CLAMP) */
 } oracle_best;
 
 /* Every segmentation of pts[0..S) (sorted, one point per size) into K
- * segments of >= 3 sizes, each segment admissible (slope and intercept not
- * more than 2 standard errors below 0): the smallest chi2 per K. */
-static void oracle_search(const fit_point *pts, size_t S, double lp, int K, int k,
-                          size_t start, double chi2, size_t *first, oracle_best *best)
+ * segments of >= 3 sizes, each segment admissible under mode (above): the
+ * smallest chi2 per K. */
+static void oracle_search(const fit_point *pts, size_t S, double lp, int mode, int K, int k,
+                          size_t start, double chi2, int flat, size_t *first, oracle_best *best)
 {
     first[k] = start;
     if (k == K - 1) {
         if (S - start < FIT_MIN_SIZES_PER_SEGMENT)
             return;
-        oracle_seg s = oracle_line(pts, start, S, lp);
-        if (!oracle_ok(&s, oracle_scale(s.chi2, (double)s.n - 2)) || chi2 + s.chi2 >= best->chi2)
+        oracle_seg s = oracle_line(pts, start, S, lp, mode);
+        if (!oracle_ok(&s, mode) || chi2 + s.chi2 >= best->chi2)
             return;
         best->chi2 = chi2 + s.chi2;
+        best->flat = flat + s.flat;
         memcpy(best->first, first, sizeof best->first);
         return;
     }
     for (size_t end = start + FIT_MIN_SIZES_PER_SEGMENT; end + FIT_MIN_SIZES_PER_SEGMENT <= S; end++) {
-        oracle_seg s = oracle_line(pts, start, end, lp);
-        if (!oracle_ok(&s, oracle_scale(s.chi2, (double)s.n - 2)))
+        oracle_seg s = oracle_line(pts, start, end, lp, mode);
+        if (!oracle_ok(&s, mode))
             continue;
-        oracle_search(pts, S, lp, K, k + 1, end, chi2 + s.chi2, first, best);
+        oracle_search(pts, S, lp, mode, K, k + 1, end, chi2 + s.chi2, flat + s.flat, first, best);
     }
 }
 
@@ -319,7 +378,7 @@ Test(validation, breakpoints_match_an_exhaustive_search, .timeout = 300)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 14);
-    int chosen_multi = 0;
+    int chosen_multi = 0, chosen_flat = 0;
     for (int trial = 0; trial < 40; trial++) {
         fit_point pts[16];
         size_t S = ring2_points(rng, 9 + (size_t)trial % 8, trial % 3 ? 0.003 : 0.02, pts);
@@ -330,31 +389,45 @@ Test(validation, breakpoints_match_an_exhaustive_search, .timeout = 300)
         for (size_t i = 0; i < S; i++)
             q[i] = (fit_seg_point){pts[i].size_bytes, (pts[i].y_ns - lp) / 2,
                                    4 / (pts[i].sigma_ns * pts[i].sigma_ns)};
-        cr_assert_eq(fit_segments(q, S, MODEL_MAX_OSEG, 1, seg), 0);
         double bic_best = INFINITY;
         int k_best = 0;
         oracle_best ob[MODEL_MAX_OSEG + 1];
-        for (int K = 1; K <= MODEL_MAX_OSEG; K++) {
-            size_t first[MODEL_MAX_OSEG] = {0};
-            ob[K].chi2 = INFINITY;
-            if (K == 1)
-                ob[K].chi2 = oracle_line(pts, 0, S, lp).chi2, ob[K].first[0] = 0;
-            else
-                oracle_search(pts, S, lp, K, 0, 0, 0, first, &ob[K]);
-            cr_assert_eq(isinf(seg[K - 1].chi2), isinf(ob[K].chi2), "trial %d K %d", trial, K);
-            if (isinf(ob[K].chi2))
-                continue;
-            /* chi2 of o(m) with weights 4/sigma^2 equals that of 2 o(m) */
-            cr_assert_float_eq(seg[K - 1].chi2, ob[K].chi2, 1e-6 * (1 + ob[K].chi2),
-                               "trial %d K %d: %g vs %g", trial, K, seg[K - 1].chi2, ob[K].chi2);
-            for (int i = 0; i < K; i++)
-                cr_assert_eq(seg[K - 1].from[i], pts[ob[K].first[i]].size_bytes,
-                             "trial %d K %d segment %d", trial, K, i);
-            /* the model-selection rule: BIC, a breakpoint counting as a parameter */
-            double b = (double)S * log(ob[K].chi2 / (double)S + 1e-300) +
-                       (2 * K + K - 1) * log((double)S);
-            if (b < bic_best)
-                bic_best = b, k_best = K;
+        /* both rules; the last, FIT_SEG_CLAMP, is fit_run's for o(m) alone */
+        for (int mode = FIT_SEG_REJECT; mode <= FIT_SEG_CLAMP; mode++) {
+            cr_assert_eq(fit_segments(q, S, MODEL_MAX_OSEG, mode, seg), 0);
+            bic_best = INFINITY, k_best = 0;
+            for (int K = 1; K <= MODEL_MAX_OSEG; K++) {
+                size_t first[MODEL_MAX_OSEG] = {0};
+                ob[K].chi2 = INFINITY;
+                ob[K].flat = 0;
+                if (K == 1) {   /* fit_segments' single line is never bounded */
+                    oracle_seg one = oracle_line(pts, 0, S, lp, FIT_SEG_FREE);
+                    ob[K].chi2 = one.chi2, ob[K].first[0] = 0;
+                } else {
+                    oracle_search(pts, S, lp, mode, K, 0, 0, 0, 0, first, &ob[K]);
+                }
+                cr_assert_eq(isinf(seg[K - 1].chi2), isinf(ob[K].chi2), "trial %d K %d mode %d",
+                             trial, K, mode);
+                if (isinf(ob[K].chi2))
+                    continue;
+                /* chi2 of o(m) with weights 4/sigma^2 equals that of 2 o(m) */
+                cr_assert_float_eq(seg[K - 1].chi2, ob[K].chi2, 1e-6 * (1 + ob[K].chi2),
+                                   "trial %d K %d mode %d: %g vs %g", trial, K, mode,
+                                   seg[K - 1].chi2, ob[K].chi2);
+                for (int i = 0; i < K; i++)
+                    cr_assert_eq(seg[K - 1].from[i], pts[ob[K].first[i]].size_bytes,
+                                 "trial %d K %d mode %d segment %d", trial, K, mode, i);
+                if (K == 1 && mode == FIT_SEG_CLAMP) {   /* fit_run bounds it, as the others */
+                    oracle_seg one = oracle_line(pts, 0, S, lp, mode);
+                    ob[K].chi2 = one.chi2, ob[K].flat = one.flat;
+                }
+                /* the model-selection rule: BIC, a breakpoint counting as a
+                 * parameter, a slope held at 0 not */
+                double b = (double)S * log(ob[K].chi2 / (double)S + 1e-300) +
+                           (2 * K - ob[K].flat + K - 1) * log((double)S);
+                if (b < bic_best)
+                    bic_best = b, k_best = K;
+            }
         }
         /* and fit_run picks the same number of segments and breakpoints */
         fit_options opt;
@@ -367,9 +440,11 @@ Test(validation, breakpoints_match_an_exhaustive_search, .timeout = 300)
             cr_assert_eq(res.params.oseg[i].from_bytes, pts[ob[k_best].first[i]].size_bytes,
                          "trial %d segment %d", trial, i);
         chosen_multi += k_best > 1;
+        chosen_flat += k_best > 1 && ob[k_best].flat > 0;
         fit_result_free(&res);
     }
     cr_assert_gt(chosen_multi, 5, "the trials must exercise breakpoints (%d did)", chosen_multi);
+    cr_assert_gt(chosen_flat, 0, "the trials must exercise a slope held at 0 (none did)");
     gsl_rng_free(rng);
 }
 
@@ -430,7 +505,10 @@ Test(validation, repeated_runs_merge_to_the_weighted_median)
     const char *f = repeated_file("rep.tsv", 3, 12);
     char out[300];
     snprintf(out, sizeof out, "%s/rep.params", tmpdir);
-    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--data", f, "-o", out, NULL);
+    /* the rows' minima carry the runs' values (calibrate's default is the
+     * median column, v + 1 here) */
+    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--stat", "min", "--data", f, "-o", out,
+                           NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "calibrate: 12 points"), "%s", r.out);
     const char *p = strstr(r.out, "residuals");
