@@ -41,12 +41,15 @@
 /* --full: one interleaved run of four networks; --max-time is the whole
  * run's (every point shares it), so 20 s keeps --full under a minute */
 #define FULL_MAX_TIME "20"
-/* --full's sizes: the powers of two and their midpoints from 16 B to 4 KiB,
+/* --full's sizes: the powers of two and their midpoints from 16 B to 64 KiB,
  * where the curves step (a second cache line at 32 B, the inbox's copies
- * from a few hundred bytes on) and o(m)'s and the relays' segments need
- * sizes on both sides of every step (README, "Every parameter measured") */
+ * from a few hundred bytes on, Open MPI's bend at 32 KiB) and o(m)'s and
+ * the relays' segments need sizes on both sides of every step (README,
+ * "Every parameter measured"; a segment needs three sizes, so with powers
+ * of two only above 4 KiB the last one spanned 4-64 KiB and cut through
+ * MPI's bend: 64 KiB held out 12-13% off) */
 #define FULL_SIZES "1,2,4,8,16,24,32,48,64,96,128,192,256,384,512,768,1024,1536,2048,3072," \
-                   "4096,8192,16384,32768,65536"
+                   "4096,6144,8192,12288,16384,24576,32768,49152,65536"
 /* tighter than the benchmarks' 1%: the fit's o(64) error follows the points' */
 #define DEFAULT_REL_ERROR "0.001"
 /* sem of a median is about sqrt(pi/2) = 1.2533 times that of a mean
