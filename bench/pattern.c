@@ -59,12 +59,20 @@ typedef struct engine {
     network *nets;                /* msg->net indexes this */
     int nnets;
     int rank, procs;
-    /* Receives alternate between rx[0] and rx[1], and the source sends from
-     * tx: a message never lands in the buffer just sent from.  osu_latency
-     * changed to receive into its send buffer runs 2.4x slower at 64 KiB
-     * (Open MPI, 2 ranks, this machine); so did mpibench before. */
-    unsigned char *rx[2];
-    int rx_next;
+    /* Every message this process receives lands in rx, whichever of its
+     * virtual nodes and networks it is for, and a relay sends it on from
+     * there; the source and a reply send from tx, so an endpoint's message
+     * never lands in the buffer just sent from (osu_latency changed to
+     * receive into its send buffer runs 2.4x slower at 64 KiB: Open MPI,
+     * 2 ranks, this machine).  One buffer, not two in turn: with a
+     * single-copy MPI transport (CMA) the cost of a receive depends on
+     * whether its buffer was last sent from (the peer's core then holds
+     * its lines), and with two buffers in turn which buffer a relay gets
+     * follows the parity of the receives per round trip, which differs
+     * between rings: a relay at 64 KiB cost 8.7-10.1 us depending on the
+     * ring (4-, 6-, 8- and 10-node rings, 13-16% apart) and 10.8-11.4 us
+     * (4-5%) with one buffer (README, "The same with MPI"). */
+    unsigned char *rx;
     unsigned char *tx;            /* what the source sends, and the reply */
     unsigned char *relay[2];      /* copy buffers for hops inside one process */
     size_t cap;
@@ -164,11 +172,10 @@ static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg
 static int serve_one(engine *e)
 {
     bench_msg msg;   /* recv fills it whole */
-    unsigned char *buf = e->rx[e->rx_next];
+    unsigned char *buf = e->rx;
     int rc = e->be->recv(e->comm, &msg, buf, e->cap);
     if (rc)
         return rc;
-    e->rx_next ^= 1;
     if (msg.kind == BENCH_MSG_STOP)
         return 1;
     return route(e, &msg, buf);
@@ -454,8 +461,7 @@ unsigned char *bench_page_alloc(size_t bytes)
 
 static void free_buffers(engine *e)
 {
-    free(e->rx[0]);
-    free(e->rx[1]);
+    free(e->rx);
     free(e->tx);
     free(e->relay[0]);
     free(e->relay[1]);
@@ -528,12 +534,11 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
         free_buffers(&e);
         return BENCH_ERR_SYSTEM;
     }
-    e.rx[0] = bench_page_alloc(e.cap);
-    e.rx[1] = bench_page_alloc(e.cap);
+    e.rx = bench_page_alloc(e.cap);
     e.tx = bench_page_alloc(e.cap);
     e.relay[0] = bench_page_alloc(e.cap);
     e.relay[1] = bench_page_alloc(e.cap);
-    if (!e.rx[0] || !e.rx[1] || !e.tx || !e.relay[0] || !e.relay[1]) {
+    if (!e.rx || !e.tx || !e.relay[0] || !e.relay[1]) {
         free_buffers(&e);
         return BENCH_ERR_SYSTEM;
     }
