@@ -4,6 +4,7 @@
 #define SCITORUS_TESTS_RUNCMD_H
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -209,6 +210,95 @@ static inline int run_wait_exit(pid_t pid, int limit_s)
     kill(pid, SIGKILL);
     waitpid(pid, &st, 0);
     return -1;
+}
+
+/* Starts argv (argv[0] a path) in a process group of its own, so that a
+ * test can signal the whole group as a terminal's Ctrl-C does (set on both
+ * sides of the fork: no race with an early kill(-pid)); stdin and stdout
+ * are /dev/null, stderr goes to err_path (created or truncated; NULL:
+ * /dev/null).  Not waited for: run_wait_exit. */
+static inline pid_t run_spawn(char *const argv[], const char *err_path)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        int err = err_path ? open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : nul;
+        dup2(nul, 0);
+        dup2(nul, 1);
+        dup2(err, 2);
+        setpgid(0, 0);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    return pid;
+}
+
+/* Whether process pid exists and is not a zombie. */
+static inline int run_alive(pid_t pid)
+{
+    char path[64], state = 0;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 0;
+    if (fscanf(fp, "%*d %*s %c", &state) != 1)
+        state = 0;
+    fclose(fp);
+    return state && state != 'Z';
+}
+
+/* Live processes other than the test's own whose command line (arguments
+ * joined by spaces) contains needle and not avoid (NULL: no exclusion).
+ * Stores up to cap pids in out (NULL: only counts); returns the count. */
+static inline int run_pids_with(const char *needle, const char *avoid, pid_t *out, int cap)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)) && (!out || n < cap)) {
+        char path[300], buf[4096];
+        pid_t pid = atoi(e->d_name);
+        if (pid <= 0 || pid == getpid())
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+        FILE *fp = fopen(path, "r");
+        if (!fp)
+            continue;
+        size_t len = fread(buf, 1, sizeof buf - 1, fp);
+        fclose(fp);
+        for (size_t i = 0; i < len; i++)
+            if (!buf[i])
+                buf[i] = ' ';
+        buf[len] = '\0';
+        if (!strstr(buf, needle) || (avoid && strstr(buf, avoid)) || !run_alive(pid))
+            continue;
+        if (out)
+            out[n] = pid;
+        n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Waits up to limit_s for the file at path to contain needle (a progress
+ * line of a program started by run_spawn); returns whether it did. */
+static inline int run_wait_text(const char *path, const char *needle, int limit_s)
+{
+    for (int i = 0; i < limit_s * 100; i++, usleep(10000)) {
+        FILE *fp = fopen(path, "r");   /* not there yet: not started */
+        if (!fp)
+            continue;
+        char *text = run_slurp(fp);
+        fclose(fp);
+        int found = strstr(text, needle) != NULL;
+        free(text);
+        if (found)
+            return 1;
+    }
+    return 0;
 }
 
 #endif

@@ -22,80 +22,23 @@ static void teardown(void)
 }
 TestSuite(faults, .init = setup, .fini = teardown, .timeout = 120);
 
-static int alive(pid_t pid)
-{
-    char path[64], state = 0;
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return 0;
-    if (fscanf(fp, "%*d %*s %c", &state) != 1)
-        state = 0;
-    fclose(fp);
-    return state && state != 'Z';
-}
-
-/* pids whose command line contains needle (our unique output path) */
-static int pids_with(const char *needle, pid_t *out, int cap)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d)) && n < cap) {
-        char path[300], buf[4096];
-        pid_t pid = atoi(e->d_name);
-        if (pid <= 0 || pid == getpid())
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-        FILE *fp = fopen(path, "r");
-        if (!fp)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, fp);
-        fclose(fp);
-        for (size_t i = 0; i < len; i++)
-            if (!buf[i])
-                buf[i] = ' ';
-        buf[len] = '\0';
-        if (strstr(buf, needle) && !strstr(buf, "mpirun") && alive(pid))
-            out[n++] = pid;
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
-
-static pid_t spawn(char *const argv[])
-{
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        dup2(nul, 2);
-        setpgid(0, 0);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    return pid;
-}
-
 Test(faults, killed_parent_leaves_no_orphan_and_no_file)
 {
     char out[300];
     snprintf(out, sizeof out, "%s/parent.tsv", dir);
     char *argv[] = {(char *)run_prog("scibench", 0), "--sizes", "1..65536", "--max-time", "2",
                     "--rel-error", "0.00001", "-q", "-o", out, NULL};
-    pid_t pid = spawn(argv);
+    pid_t pid = run_spawn(argv, NULL);
     pid_t procs[8];
     int n = 0;
     for (int i = 0; i < 500 && n < 2; i++, usleep(10000))
-        n = pids_with(out, procs, 8);
+        n = run_pids_with(out, "mpirun", procs, 8);
     cr_assert_eq(n, 2, "expected parent and child, found %d", n);
     kill(pid, SIGKILL);
     cr_assert_eq(run_wait_exit(pid, 10), 128 + SIGKILL);
-    for (int i = 0; i < 300 && pids_with(out, procs, 8) > 0; i++)
+    for (int i = 0; i < 300 && run_pids_with(out, "mpirun", procs, 8) > 0; i++)
         usleep(10000);
-    cr_assert_eq(pids_with(out, procs, 8), 0, "orphaned benchmark process");
+    cr_assert_eq(run_pids_with(out, "mpirun", procs, 8), 0, "orphaned benchmark process");
     struct stat st;
     cr_assert_neq(stat(out, &st), 0, "a half-written file at the target path");
 }
@@ -107,19 +50,19 @@ Test(faults, killed_mpi_rank_ends_the_job)
     char *argv[] = {"/usr/bin/timeout", "60", "mpirun", "--allow-run-as-root", "--oversubscribe",
                     "-np", "2", (char *)run_prog("mpibench", 1), "--sizes", "1..65536",
                     "--max-time", "2", "--rel-error", "0.00001", "-q", "-o", out, NULL};
-    pid_t pid = spawn(argv);
+    pid_t pid = run_spawn(argv, NULL);
     pid_t ranks[8];
     int n = 0;
     for (int i = 0; i < 1500 && n < 2; i++, usleep(10000))
-        n = pids_with(out, ranks, 8);
+        n = run_pids_with(out, "mpirun", ranks, 8);
     cr_assert_eq(n, 2, "expected 2 ranks, found %d", n);
     usleep(300000);
     kill(ranks[1], SIGKILL);
     int status = run_wait_exit(pid, 30);
     cr_assert(status != 0 && status != -1 && status != 124, "mpirun exit %d", status);
-    for (int i = 0; i < 300 && pids_with(out, ranks, 8) > 0; i++)
+    for (int i = 0; i < 300 && run_pids_with(out, "mpirun", ranks, 8) > 0; i++)
         usleep(10000);
-    cr_assert_eq(pids_with(out, ranks, 8), 0, "a rank survived");
+    cr_assert_eq(run_pids_with(out, "mpirun", ranks, 8), 0, "a rank survived");
 }
 
 /* A small tmpfs at dir (root only): the only way to make writes fail for

@@ -108,15 +108,7 @@ Test(full, interrupted_run_keeps_finished_data)
     char *argv[] = {(char *)run_prog("calibrate", 0), "--full", "--sizes", "1..65536",
                     "--rel-error", "0.000001", "--max-time", "60", "--inject-forward", "20000",
                     "--inject-switch", "20000", "-q", NULL};
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        setpgid(0, 0);
-        freopen("/dev/null", "w", stdout);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    setpgid(pid, pid);
+    pid_t pid = run_spawn(argv, NULL);
     sleep(2);
     kill(-pid, SIGINT);   /* a terminal's Ctrl-C reaches the whole group */
     int st = run_wait_exit(pid, 60);
@@ -331,23 +323,11 @@ Test(full, mpi_injected_delays_are_recovered)
  * outputs: nameless temporaries, "d/#123 (deleted)", until the end). */
 static int bench_files_open(const char *d)
 {
-    DIR *dp = opendir("/proc");
-    struct dirent *e;
-    int n = 0;
-    while (dp && (e = readdir(dp))) {
-        char path[300], buf[512];
-        int pid = atoi(e->d_name);
-        if (pid <= 0)
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-        FILE *fp = fopen(path, "r");
-        if (!fp)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, fp);
-        fclose(fp);
-        buf[len] = '\0';
-        if (!strstr(buf, "mpibench"))   /* argv[0]: a rank */
-            continue;
+    pid_t ranks[64];
+    int nr = run_pids_with("mpibench", "mpirun", ranks, 64), n = 0;
+    for (int r = 0; r < nr; r++) {
+        char path[300];
+        pid_t pid = ranks[r];
         snprintf(path, sizeof path, "/proc/%d/fd", pid);
         DIR *fds = opendir(path);
         struct dirent *f;
@@ -361,8 +341,6 @@ static int bench_files_open(const char *d)
         if (fds)
             closedir(fds);
     }
-    if (dp)
-        closedir(dp);
     return n;
 }
 
@@ -378,15 +356,7 @@ Test(full, mpi_interrupted_run_keeps_finished_data)
                     "mpirun --timeout 100 --oversubscribe", "--sizes", "1..65536", "--rel-error",
                     "0.000001", "--max-time", "60", "--inject-forward", "20000",
                     "--inject-switch", "20000", "-q", NULL};
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        setpgid(0, 0);
-        freopen("/dev/null", "w", stdout);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    setpgid(pid, pid);
+    pid_t pid = run_spawn(argv, NULL);
     /* rank 0 has its four files open (past MPI_Init), then 1 s of batches */
     char bench_dir[PATH_MAX + 16];
     cr_assert_not_null(getcwd(bench_dir, PATH_MAX));

@@ -278,36 +278,17 @@ Test(logp, three_ranks_is_a_usage_error)
 
 static pid_t start_slow_run(const char *out, const char *errfile)
 {
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 2);
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        /* 1 ms gaps: each size's turn takes about 25 ms.  Injected os and
-         * or: their intervals close at the first check, after 5 turns, so
-         * every size finishes in the fifth round, which goes up the sizes
-         * (0 B first, the other nine in the next 200 ms); without them os
-         * and or ran to the cap, 20 turns, in a round going down */
-        execl(run_prog("scibench", 0), "scibench", "--pattern", "logp", "--max-size", "256",
-              "--inject-gap", "1000000", "--inject-os", "40000", "--inject-or", "60000",
-              "--max-rtt", "5", "--timeout", "5", "-o", out, (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 3000; i++) {
-        char buf[8192] = "";
-        FILE *fp = fopen(errfile, "r");
-        if (fp) {
-            size_t n = fread(buf, 1, sizeof buf - 1, fp);
-            buf[n] = '\0';
-            fclose(fp);
-        }
-        if (strstr(buf, " B: os"))   /* a size is finished */
-            return pid;
-        usleep(10000);
-    }
-    cr_assert_fail("scibench did not finish a size in 30 s");
+    /* 1 ms gaps: each size's turn takes about 25 ms.  Injected os and or:
+     * their intervals close at the first check, after 5 turns, so every
+     * size finishes in the fifth round, which goes up the sizes (0 B first,
+     * the other nine in the next 200 ms); without them os and or ran to the
+     * cap, 20 turns, in a round going down */
+    char *argv[] = {(char *)run_prog("scibench", 0), "--pattern", "logp", "--max-size", "256",
+                    "--inject-gap", "1000000", "--inject-os", "40000", "--inject-or", "60000",
+                    "--max-rtt", "5", "--timeout", "5", "-o", (char *)out, NULL};
+    pid_t pid = run_spawn(argv, errfile);
+    cr_assert(run_wait_text(errfile, " B: os", 30),   /* a size is finished */
+              "scibench did not finish a size in 30 s");
     return pid;
 }
 

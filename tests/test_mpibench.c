@@ -174,35 +174,22 @@ Test(mpibench, timeout_writes_incomplete_file)
     char out[] = "/tmp/scitorus-mpi-XXXXXX", err[] = "/tmp/scitorus-mpi-err-XXXXXX";
     close(mkstemp(out));
     unlink(out);   /* nothing there before: the run's file is the target */
-    int efd = mkstemp(err);
     char *argv[] = {"/usr/bin/timeout", "60", "mpirun", "--allow-run-as-root", "--oversubscribe",
                     "-np", "2", (char *)run_prog("mpibench", 1), "--sizes", "1..64",
                     "--max-time", "0.3", "--timeout", "1", "-o", out, NULL};
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(efd, 2);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(efd);
+    close(mkstemp(err));
+    pid_t pid = run_spawn(argv, err);
     /* a point finished (rank 0's progress line), then rank 1 hangs */
-    char *msg = NULL;
-    for (int i = 0; i < 3000; i++, usleep(10000)) {
-        free(msg);
-        msg = run_read_text(err);
-        if (strstr(msg, "[1/7]"))
-            break;
+    if (!run_wait_text(err, "[1/7]", 30)) {
+        char *msg = run_read_text(err);
+        cr_assert_fail("no point finished: %s", msg);
     }
-    cr_assert_not_null(strstr(msg, "[1/7]"), "no point finished: %s", msg);
-    free(msg);
     pid_t rank1 = find_rank(out, 1);
     cr_assert_gt(rank1, 0, "rank 1 of %s not found", out);
     kill(rank1, SIGSTOP);
     int st = run_wait_exit(pid, 30);
     kill(rank1, SIGKILL);   /* (gone already when mpirun ended it) */
-    msg = run_read_text(err);
+    char *msg = run_read_text(err);
     cr_assert(st != 0 && st != -1 && st != 124, "mpirun exit %d: %s", st, msg);
     cr_assert_not_null(strstr(msg, "no progress within --timeout"), "%s", msg);
     bench_data d;

@@ -26,25 +26,6 @@ static void path_in(char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/%s", dir, name);
 }
 
-/* Starts argv in its own process group, stdout to /dev/null, stderr to
- * err_path (NULL: /dev/null). */
-static pid_t spawn(char *const argv[], const char *err_path)
-{
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        int nul = open("/dev/null", O_RDWR);
-        int err = err_path ? open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : nul;
-        dup2(nul, 0);
-        dup2(nul, 1);
-        dup2(err, 2);
-        setpgid(0, 0);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    return pid;
-}
-
 /* Runs argv with stdout to out_path (e.g. /dev/full); status and stderr. */
 static run_result run_stdout_to(char *const argv[], const char *out_path, int limit_s)
 {
@@ -82,54 +63,13 @@ static int entries_with(const char *part)
     return n;
 }
 
-static int alive(pid_t pid)
-{
-    char path[64], state = 0;
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return 0;
-    if (fscanf(fp, "%*d %*s %c", &state) != 1)
-        state = 0;
-    fclose(fp);
-    return state && state != 'Z';
-}
-
-/* Live processes (not us) whose command line contains needle. */
-static int procs_with(const char *needle)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d))) {
-        char path[300], buf[4096];
-        pid_t pid = atoi(e->d_name);
-        if (pid <= 0 || pid == getpid())
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-        FILE *fp = fopen(path, "r");
-        if (!fp)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, fp);
-        fclose(fp);
-        for (size_t i = 0; i < len; i++)
-            if (!buf[i])
-                buf[i] = ' ';
-        buf[len] = '\0';
-        n += strstr(buf, needle) != NULL && alive(pid);
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
-
 /* Waits (up to 20 s) until a process with needle in its command line
  * exists: the run has started measuring. */
 static void wait_started(const char *needle, int want)
 {
-    for (int i = 0; i < 2000 && procs_with(needle) < want; i++)
+    for (int i = 0; i < 2000 && run_pids_with(needle, NULL, NULL, 0) < want; i++)
         usleep(10000);
-    cr_assert_geq(procs_with(needle), want, "no process for %s", needle);
+    cr_assert_geq(run_pids_with(needle, NULL, NULL, 0), want, "no process for %s", needle);
 }
 
 /* Waits (up to 20 s) until pid has a file in dir open: its output, named
@@ -171,7 +111,7 @@ static int ends_incomplete(const char *path)
  * two), sends it sig, and checks it ends with status 1. */
 static void interrupt_started(char *const argv[], const char *out, const char *err, int sig)
 {
-    pid_t pid = spawn(argv, err);
+    pid_t pid = run_spawn(argv, err);
     wait_started(out, 2);
     usleep(1500000);
     kill(pid, sig);
@@ -229,12 +169,12 @@ Test(reliability, sigkill_leaves_no_temporary)
     char out[300];
     path_in(out, sizeof out, "killed.tsv");
     char *argv[] = {(char *)run_prog("scibench", 1), LONG_RUN, "-o", out, NULL};
-    pid_t pid = spawn(argv, NULL);
+    pid_t pid = run_spawn(argv, NULL);
     wait_output_open(pid);
     usleep(200000);
     kill(pid, SIGKILL);
     cr_assert_eq(run_wait_exit(pid, 10), 128 + SIGKILL);
-    for (int i = 0; i < 300 && procs_with(out) > 0; i++)
+    for (int i = 0; i < 300 && run_pids_with(out, NULL, NULL, 0) > 0; i++)
         usleep(10000);
     cr_assert_eq(entries_with("killed"), 0, "SIGKILL left a file behind");
 }
@@ -252,7 +192,7 @@ Test(reliability, mpirun_interrupted_writes_incomplete_file)
                         (char *)run_prog("mpibench", 1), LONG_RUN, "-o", out, NULL};
         char err[300];
         snprintf(err, sizeof err, "%s/mpi%d.err", dir, k);
-        pid_t pid = spawn(argv, err);
+        pid_t pid = run_spawn(argv, err);
         wait_started(out, 3);   /* mpirun's and the ranks' command lines */
         usleep(3000000);        /* MPI_Init, then a point or two */
         /* SIGTERM to mpirun alone; SIGINT to the group, as Ctrl-C does */
@@ -301,15 +241,16 @@ Test(reliability, killed_calibrate_takes_its_children)
         char *argv[] = {(char *)run_prog("calibrate", 1), "--ring", "4", "--all-dst",
                         "--inject-forward", "2000000", "--sizes", "8,64", "-q", "--bench-out",
                         bench, "-o", params, NULL};
-        pid_t pid = spawn(argv, NULL);
+        pid_t pid = run_spawn(argv, NULL);
         wait_started(bench, 3);   /* calibrate, scibench and its child */
         usleep(500000);
         kill(pid, sigs[k]);
         int st = run_wait_exit(pid, 20);
         cr_assert(st == 128 + SIGKILL || st == 1, "signal %d: exit %d", sigs[k], st);
-        for (int i = 0; i < 500 && procs_with(bench) > 0; i++)
+        for (int i = 0; i < 500 && run_pids_with(bench, NULL, NULL, 0) > 0; i++)
             usleep(10000);
-        cr_assert_eq(procs_with(bench), 0, "signal %d: a benchmark process survived", sigs[k]);
+        cr_assert_eq(run_pids_with(bench, NULL, NULL, 0), 0, "signal %d: a benchmark process survived",
+                     sigs[k]);
         usleep(500000);
         char *s = run_read_text(bench);
         cr_assert_str_eq(s, "previous\n", "signal %d: the data file was replaced", sigs[k]);

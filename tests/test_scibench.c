@@ -259,30 +259,11 @@ static int children_of(pid_t pid, pid_t *out, int cap)
  * finished its first point. */
 static pid_t start_sweep(const char *out, const char *errfile, const char *extra)
 {
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 2);
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        execl(run_prog("scibench", 0), "scibench", "--sizes", "1..65536", "--max-time", "2",
-              "--rel-error", "0.00001", "--timeout", "3", "-o", out, extra, (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 3000; i++) {
-        char buf[4096] = "";
-        FILE *fp = fopen(errfile, "r");
-        if (fp) {
-            size_t n = fread(buf, 1, sizeof buf - 1, fp);
-            buf[n] = '\0';
-            fclose(fp);
-        }
-        if (strstr(buf, "[1/"))
-            return pid;
-        usleep(10000);
-    }
-    cr_assert_fail("scibench did not finish a point in 30 s");
+    char *argv[] = {(char *)run_prog("scibench", 0), "--sizes", "1..65536", "--max-time", "2",
+                    "--rel-error", "0.00001", "--timeout", "3", "-o", (char *)out,
+                    (char *)extra, NULL};
+    pid_t pid = run_spawn(argv, errfile);
+    cr_assert(run_wait_text(errfile, "[1/", 30), "scibench did not finish a point in 30 s");
     return pid;
 }
 
