@@ -431,7 +431,7 @@ Test(load, merge_identity_of_deterministic_servers)
  * 30 %): single-destination flows that share long one-way paths and split
  * off at every hop are smoother than the share term credits (README
  * "Latency under load").  SPEC.md §9's independent queues overestimate
- * every case (by 18-363 %): asserted too. */
+ * every case (by 13-363 % at 10-70 %): asserted too. */
 Test(load, latency_against_event_simulation, .timeout = 240)
 {
     static const struct {
