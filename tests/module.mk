@@ -65,8 +65,13 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	rc=0; $(MEMCHECK) bin/calibrate --data tests/fuzz/corpus/benchdata/short.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  [ $$rc != 99 ] || { cat build/memcheck.err; exit 1; }; \
 	echo "memcheck: calibrate on an incomplete file: clean"; \
+	$(MEMCHECK) bin/calibrate --logp data/sample/logp-shm.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || \
+	  { cat build/memcheck.err; echo "memcheck: calibrate --logp: errors"; exit 1; }; \
+	echo "memcheck: calibrate --logp data/sample/logp-shm.tsv: clean"; \
 	for args in "--sizes 8,1024 --max-time 0.05 -q -o build/memcheck.tsv" "--floor --sizes 8" \
-	    "--resume build/memcheck.tsv" "--cpus 0,0"; do \
+	    "--resume build/memcheck.tsv" "--cpus 0,0" \
+	    "--ring 2 --interleave 8=build/memcheck-r8.tsv --interleave 4x4=build/memcheck-t44.tsv --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-r2.tsv" \
+	    "--pattern logp --max-size 64 --max-rtt 5 -q -o build/memcheck-logp.tsv"; do \
 	  rc=0; $(MEMCHECK) bin/scibench $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scibench $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scibench $$args: clean (exit $$rc)"; \
@@ -74,7 +79,14 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	rc=0; timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 $(MEMCHECK_MPI) bin/mpibench \
 	  --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-mpi.tsv > build/memcheck.err 2>&1 || rc=$$?; \
 	if [ $$rc != 0 ]; then cat build/memcheck.err; echo "memcheck: mpibench: errors (exit $$rc)"; exit 1; fi; \
-	echo "memcheck: mpirun -np 2 mpibench --sizes 8,1024: clean"
+	echo "memcheck: mpirun -np 2 mpibench --sizes 8,1024: clean"; \
+	for args in "--ring 2 --interleave 6=build/memcheck-mpi-r6.tsv --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-mpi-r2.tsv" \
+	    "--pattern logp --max-size 64 --max-rtt 5 -q -o build/memcheck-mpi-logp.tsv"; do \
+	  rc=0; timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 $(MEMCHECK_MPI) bin/mpibench \
+	    $$args > build/memcheck.err 2>&1 || rc=$$?; \
+	  if [ $$rc != 0 ]; then cat build/memcheck.err; echo "memcheck: mpibench $$args: errors (exit $$rc)"; exit 1; fi; \
+	  echo "memcheck: mpirun -np 2 mpibench $$args: clean"; \
+	done
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
 # issue 14: validation and bounded-time tests (#6, #7, #14, #15, #16)
 TESTS += tests/test_validation.c
