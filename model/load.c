@@ -72,8 +72,9 @@ static double md1_wait(double rho, double t)
  *   W = W_MD1(rho) - sum_k f_k A_k,
  *   A_k = f_k W_MD1(rho_k) + (1 - f_k) (rho_k / rho_u) W_MD1(rho_u),
  * rho = lambda c t, rho_k = lambda c_k t, f_k = c_k / c, rho_u the load of
- * the channel input k leaves, at most rho.  Between the first-order value
- * W_MD1(rho) (1 - sum f_k^2) and the merge identity's
+ * the channel input k leaves, at most rho.  Between W_MD1(rho) (1 - sum
+ * f_k^2) (the first-order correction applied to the whole M/D/1 wait:
+ * W(x)/x grows with x, so A_k <= f_k W_MD1(rho)) and the merge identity's
  * W_MD1(rho) - sum f_k W_MD1(rho_k); equal to the identity where no input
  * is split off a busier channel (rho_u = rho_k). */
 static double merge_wait(const topo_streams *st, long row, double c, double lambda, double t)

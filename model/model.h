@@ -171,9 +171,12 @@ double model_bcast_binomial_interpolated(const model_params *p, int dims, double
  * against which it brings its share rho_k/rho_u of the upstream smoothing
  * W_MD1(rho_u):
  *   A_k = f_k W_MD1(rho_k) + (1 - f_k) (rho_k / rho_u) W_MD1(rho_u),
- * with rho_u at most rho, so W_l stays between the first-order value and
- * the identity's.  A closure, not a theorem: the simulation is its judge
- * (README "Latency under load"). */
+ * with rho_u at most rho, so W_l stays between W_MD1(rho)(1 - sum f_k^2)
+ * and the identity's.  A closure, not a theorem: the simulation is its
+ * judge (README "Latency under load"), and it can go below that value:
+ * inputs spaced 2t or more apart never wait for each other, so the true
+ * floor is (rho t/2)(1 - sum f_k^2), which long shared one-way paths
+ * approach (4x4x4 complement). */
 typedef struct model_load {
     topo_shape shape;
     topo_links links;
