@@ -306,26 +306,26 @@ static int read_lines(FILE *fp, bench_data *d, bench_read_error *err)
     }
     if (rc == 0 && no == 0)
         rc = fail(err, 0, "empty file%s", "");
-    if (rc == 0 && ferror(fp)) {
-        err->line = 0;
-        err->sys_errno = errno ? errno : EIO;
-        snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
-        rc = -1;
-    }
+    if (rc == 0 && ferror(fp))
+        rc = bench_read_error_sys(err, errno);
     free(line);
     return rc;
+}
+
+int bench_read_error_sys(bench_read_error *err, int e)
+{
+    err->line = 0;
+    err->sys_errno = e ? e : EIO;
+    snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
+    return -1;
 }
 
 int bench_data_read(const char *path, bench_data *d, bench_read_error *err)
 {
     memset(d, 0, sizeof *d);
     FILE *fp = file_open_input(path);
-    if (!fp) {
-        err->line = 0;
-        err->sys_errno = errno;
-        snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
-        return -1;
-    }
+    if (!fp)
+        return bench_read_error_sys(err, errno);
     int rc = read_lines(fp, d, err);
     fclose(fp);
     if (rc == 0 && !bench_data_header(d, "columns"))

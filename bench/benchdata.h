@@ -51,6 +51,11 @@ typedef struct bench_read_error {
  * when it is not a scitorus-bench file or a line is malformed (err->line).
  * On success the caller frees with bench_data_free. */
 int bench_data_read(const char *path, bench_data *d, bench_read_error *err);
+
+/* A file that could not be opened or read (errno e; 0 means EIO): fills err
+ * with file_strerror's words (a FIFO or device is named as such) and
+ * returns -1.  Shared by the bench and LogP readers. */
+int bench_read_error_sys(bench_read_error *err, int e);
 void bench_data_free(bench_data *d);
 
 /* Sets (or replaces) header key to a printf-formatted value. */

@@ -184,12 +184,8 @@ int logp_data_read(const char *path, logp_data *d, bench_read_error *err)
     memset(d, 0, sizeof *d);
     d->L_ns = NAN;
     FILE *fp = file_open_input(path);
-    if (!fp) {
-        err->line = 0;
-        err->sys_errno = errno;
-        snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
-        return -1;
-    }
+    if (!fp)
+        return bench_read_error_sys(err, errno);
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -199,12 +195,8 @@ int logp_data_read(const char *path, logp_data *d, bench_read_error *err)
         rc = read_line(d, line, len, ++no, err);
     if (rc == 0 && no == 0)
         rc = fail(err, 0, "empty file%s", "");
-    if (rc == 0 && ferror(fp)) {
-        err->line = 0;
-        err->sys_errno = errno ? errno : EIO;
-        snprintf(err->msg, sizeof err->msg, "%s", strerror(err->sys_errno));
-        rc = -1;
-    }
+    if (rc == 0 && ferror(fp))
+        rc = bench_read_error_sys(err, errno);
     if (rc == 0 && d->count == 0)
         rc = check_pattern(d, no, err);
     free(line);

@@ -310,20 +310,23 @@ Test(reliability, fifos_and_directories_never_block)
     char fifo[300];
     path_in(fifo, sizeof fifo, "fifo");
     cr_assert_eq(mkfifo(fifo, 0644), 0);
-    const struct { const char *prog, *opt, *word; } in[] = {
-        {"scimodel", "--params", "not a regular file"},
-        {"calibrate", "--data", "not a regular file"},
-        {"calibrate", "--validate", "not a regular file"},
-        {"scibench", "--resume", "not a regular file"},
-        {"mpibench", "--resume", "not a regular file"},
-        {"scimodel", "--params", "directory"},
-        {"calibrate", "--data", "directory"},
+    const struct { const char *prog, *opt, *word; int is_dir; } in[] = {
+        {"scimodel", "--params", "not a regular file", 0},
+        {"calibrate", "--data", "not a regular file", 0},
+        {"calibrate", "--validate", "not a regular file", 0},
+        {"calibrate", "--logp", "not a regular file", 0},
+        {"scibench", "--resume", "not a regular file", 0},
+        {"mpibench", "--resume", "not a regular file", 0},
+        {"scimodel", "--params", "directory", 1},
+        {"calibrate", "--data", "directory", 1},
+        {"calibrate", "--logp", "directory", 1},
     };
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
-        const char *arg = i < 5 ? fifo : dir;
-        run_result r = i == 2 ? run_cmd(run_prog(in[i].prog, 0), 10, "--data",
-                                        run_fixture("plots/ring2.tsv"), in[i].opt, arg, NULL)
-                              : run_cmd(run_prog(in[i].prog, 0), 10, in[i].opt, arg, NULL);
+        const char *arg = in[i].is_dir ? dir : fifo;
+        run_result r = !strcmp(in[i].opt, "--validate")
+                           ? run_cmd(run_prog(in[i].prog, 0), 10, "--data",
+                                     run_fixture("plots/ring2.tsv"), in[i].opt, arg, NULL)
+                           : run_cmd(run_prog(in[i].prog, 0), 10, in[i].opt, arg, NULL);
         cr_assert_neq(r.status, 124, "%s %s: blocked", in[i].prog, in[i].opt);
         run_assert_error(&r, 1, in[i].word, in[i].opt);
         run_free(&r);
