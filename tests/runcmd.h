@@ -145,16 +145,31 @@ static inline void run_assert_error(const run_result *r, int status, const char 
     cr_assert_null(strstr(r->err, "runtime error"), "%s", what);
 }
 
-/* Path of tests/fixtures/<rel> under $SCITORUS_ROOT (default: the current
- * directory); static, one of 4, so a call may use up to four at once. */
+/* dir/name in a static buffer, one of 32 that the calls take in turn, so
+ * an expression may hold up to 32 such paths at once. */
+static inline const char *run_path(const char *dir, const char *name)
+{
+    static char path[32][1200];
+    static int slot;
+    char *p = path[slot++ % 32];
+    snprintf(p, sizeof path[0], "%s/%s", dir, name);
+    return p;
+}
+
+/* rel (a path in the repository, e.g. data/sample/x.tsv) under
+ * $SCITORUS_ROOT (default: the current directory); see run_path. */
+static inline const char *run_root_path(const char *rel)
+{
+    const char *root = getenv("SCITORUS_ROOT");
+    return run_path(root ? root : ".", rel);
+}
+
+/* Path of tests/fixtures/<rel> under $SCITORUS_ROOT; see run_path. */
 static inline const char *run_fixture(const char *rel)
 {
-    static char path[4][600];
-    static int slot;
-    const char *root = getenv("SCITORUS_ROOT");
-    char *p = path[slot++ % 4];
-    snprintf(p, sizeof path[0], "%s/tests/fixtures/%s", root ? root : ".", rel);
-    return p;
+    char in_repo[600];
+    snprintf(in_repo, sizeof in_repo, "tests/fixtures/%s", rel);
+    return run_root_path(in_repo);
 }
 
 /* Writes len bytes of data (NUL bytes included) to path, asserting that

@@ -82,10 +82,7 @@ static char dir[] = "/tmp/scitorus-bad-XXXXXX";
 
 static const char *put(const char *name, const char *data, size_t len)
 {
-    static char p[8][300];
-    static int k;
-    char *path = p[k++ % 8];
-    snprintf(path, sizeof p[0], "%s/%s", dir, name);
+    const char *path = run_path(dir, name);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     cr_assert_geq(fd, 0);
     cr_assert_eq(write(fd, data, len), (ssize_t)len);

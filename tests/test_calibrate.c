@@ -14,14 +14,7 @@ static void setup(void) { run_tmpdir_make(dir); }
 static void teardown(void) { run_tmpdir_remove(dir); }
 TestSuite(calibrate, .init = setup, .fini = teardown, .timeout = 300);
 
-static const char *path(const char *name)
-{
-    static char p[16][256];
-    static int k;
-    char *s = p[k++ % 16];
-    snprintf(s, sizeof p[0], "%s/%s", dir, name);
-    return s;
-}
+static const char *path(const char *name) { return run_path(dir, name); }
 
 #define CALIBRATE run_prog("calibrate", 0)
 

@@ -100,14 +100,7 @@ static char dir[] = "/tmp/scitorus-logp-XXXXXX";
 static void setup(void) { run_tmpdir_make(dir); }
 static void teardown(void) { run_tmpdir_remove(dir); }
 
-static const char *file(const char *name)
-{
-    static char path[4][600];
-    static int k;
-    char *p = path[k++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", dir, name);
-    return p;
-}
+static const char *file(const char *name) { return run_path(dir, name); }
 
 static logp_data read_ok(const char *path)
 {
@@ -327,20 +320,10 @@ Test(logp, sigint_keeps_finished_sizes_and_resume_completes, .init = setup, .fin
 
 #include "model/params.h"
 
-static const char *sample(const char *name)
-{
-    static char path[2][600];
-    static int k;
-    const char *root = getenv("SCITORUS_ROOT");
-    char *p = path[k++ % 2];
-    snprintf(p, sizeof path[0], "%s/%s", root ? root : ".", name);
-    return p;
-}
-
 Test(logp, calibrate_writes_logp_keys_that_params_reads_back, .init = setup, .fini = teardown)
 {
     const char *params = file("logp.params"), *lgs = file("logp.lgs");
-    const char *in = sample("data/sample/logp-mpi-send-recv.tsv");
+    const char *in = run_root_path("data/sample/logp-mpi-send-recv.tsv");
     run_result r = run_cmd(run_prog("calibrate", 0), 60, "--logp", in, "--loggopsim", lgs, "-o",
                            params, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -378,12 +361,12 @@ Test(logp, calibrate_writes_logp_keys_that_params_reads_back, .init = setup, .fi
 
 Test(logp, calibrate_rejects_the_wrong_kind_of_file)
 {
-    const char *logp = sample("data/sample/logp-shm.tsv");
+    const char *logp = run_root_path("data/sample/logp-shm.tsv");
     run_result r = run_cmd(run_prog("calibrate", 0), 60, "--data", logp, "-o", "/dev/null",
                            NULL);
     run_assert_error(&r, 1, "fit it with calibrate --logp", "a LogP file to --data");
     run_free(&r);
-    r = run_cmd(run_prog("calibrate", 0), 60, "--logp", sample("tests/fixtures/plots/ring2.tsv"),
+    r = run_cmd(run_prog("calibrate", 0), 60, "--logp", run_root_path("tests/fixtures/plots/ring2.tsv"),
                 "-o", "/dev/null", NULL);
     run_assert_error(&r, 1, "not a LogP file", "a ping-pong file to --logp");
     run_free(&r);

@@ -19,14 +19,7 @@ static void teardown(void) { run_tmpdir_remove(dir); }
 
 TestSuite(scibench, .init = setup, .fini = teardown, .timeout = 120);
 
-static const char *file(const char *name)
-{
-    static char p[4][256];
-    static int k;
-    char *s = p[k++ % 4];
-    snprintf(s, sizeof p[0], "%s/%s", dir, name);
-    return s;
-}
+static const char *file(const char *name) { return run_path(dir, name); }
 
 static bench_data read_ok(const char *path)
 {

@@ -20,13 +20,10 @@ static void teardown(void)
     run_tmpdir_remove(dir);
 }
 
-/* Writes text to dir/name; returns the path (static, one of 16). */
+/* Writes text to dir/name; returns the path (run_path's). */
 static const char *put(const char *name, const char *text)
 {
-    static char path[16][600];
-    static int slot;
-    char *p = path[slot++ % 16];
-    snprintf(p, sizeof path[0], "%s/%s", dir, name);
+    const char *p = run_path(dir, name);
     run_write_text(p, text);
     return p;
 }

@@ -30,10 +30,7 @@ TestSuite(validation, .init = setup, .fini = teardown);
 /* Writes len bytes of data (NUL bytes included) to tmpdir/name. */
 static const char *put(const char *name, const char *data, size_t len)
 {
-    static char path[4][256];
-    static int next;
-    char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", tmpdir, name);
+    const char *p = run_path(tmpdir, name);
     run_write_data(p, data, len);
     return p;
 }
