@@ -52,6 +52,8 @@ int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload
 #define BENCH_ERR_OUTPUT (-6)     /* writing the data file failed (disk full) */
 #define BENCH_ERR_OVERRUN (-5)    /* a message was overwritten unread: the
                                      patterns broke the window they declared */
+#define BENCH_ERR_TAGS (-7)       /* MPI: the run's networks need more tags
+                                     than MPI_TAG_UB allows (a usage error) */
 
 typedef struct bench_comm bench_comm;   /* a backend's private state */
 

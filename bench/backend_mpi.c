@@ -170,7 +170,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
                     need, *ub);
         MPI_Finalize();
         free(c);
-        return BENCH_ERR_SYSTEM;
+        return BENCH_ERR_TAGS;
     }
     start_watchdog(cfg->timeout_s, c->rank == 0);
     /* Ctrl-C or mpirun's SIGTERM (it sends SIGKILL 1 s later): rank 0

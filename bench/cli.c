@@ -651,6 +651,8 @@ const char *bench_cli_error_text(int rc)
     case BENCH_ERR_OUTPUT: return "writing the output failed (a full disk?)";
     case BENCH_ERR_OVERRUN: return "a message was overwritten before it was read (internal"
                                    " error: please report it)";
+    case BENCH_ERR_TAGS: return "the networks need more MPI tags than this MPI allows (fewer"
+                                " nodes or fewer --interleave networks)";
     default: return strerror(errno ? errno : EIO);
     }
 }
@@ -877,7 +879,7 @@ static int measure(cli *c, int *argc, char ***argv, bench_config *cfgs,
     header_ranges(c);
     if ((rc = c->be->init(&comm, argc, argv, &c->bcfg))) {
         fprintf(stderr, "%s: cannot start: %s\n", c->prog, bench_cli_error_text(rc));
-        return EXIT_FAILURE;
+        return rc == BENCH_ERR_TAGS ? EXIT_USAGE : EXIT_FAILURE;
     }
     if (!c->is_shm && (rc = mpi_topology(c, c->be->size(comm), &header[0], cfgs))) {
         c->be->finalize(comm, 0);

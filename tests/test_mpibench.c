@@ -122,6 +122,19 @@ Test(mpibench, interleaves_networks_on_two_ranks)
     cr_assert_not_null(strstr(r.err, "--interleave '2=/tmp/never-written-2.tsv': more MPI ranks"
                                      " (4) than its 2 nodes"), "%s", r.err);
     run_free(&r);
+
+    /* a 256x256 torus beside the 2-node ring needs about 1.5e11 tags
+     * (header in the tag), beyond any MPI_TAG_UB (an int): a usage error
+     * that names the limit, and nothing written */
+    r = run_cmd("/usr/bin/timeout", 90, "60", "mpirun", "--allow-run-as-root", "--oversubscribe",
+                "-np", "2", run_prog("mpibench", 1), "--ring", "2", "--sizes", "8", "-q", "-o",
+                "/tmp/never-written.tsv", "--interleave", "256x256=/tmp/never-written-2.tsv",
+                NULL);
+    cr_assert_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.err, "MPI_TAG_UB"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "more MPI tags than this MPI allows"), "%s", r.err);
+    cr_assert_neq(access("/tmp/never-written-2.tsv", F_OK), 0);
+    run_free(&r);
 }
 
 /* The pid of the mpibench rank `rank` writing to out (its command line
