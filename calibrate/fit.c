@@ -709,6 +709,28 @@ static void clamp_one(fit_result *res, const char *name, double *v, double err)
     *v = 0;
 }
 
+/* A piece of a segment of o(m) or of the relay's cost (its start value or
+ * its slope, a params key) that came out below 0: held at 0 and noted with
+ * the value it had; a piece has no standard error of its own to print. */
+static void clamp_piece(fit_result *res, const char *key, double *v)
+{
+    if (*v >= 0)
+        return;
+    size_t len = strlen(res->clamped);
+    snprintf(res->clamped + len, sizeof res->clamped - len, "%s%s %.3g", len ? ", " : "", key,
+             *v);
+    *v = 0;
+}
+
+static void clamp_segment(fit_result *res, const char *kind, int i, model_oseg *seg)
+{
+    char key[40];
+    snprintf(key, sizeof key, "%s_seg%d_ns_per_byte", kind, i + 1);
+    clamp_piece(res, key, &seg->ns_per_byte);
+    snprintf(key, sizeof key, "%s_seg%d_ns", kind, i + 1);
+    clamp_piece(res, key, &seg->ns);
+}
+
 static void clamp_negatives(fit_result *res)
 {
     model_params *p = &res->params;
@@ -717,22 +739,12 @@ static void clamp_negatives(fit_result *res)
     for (int k = 0; k < MODEL_P_ALL; k++)
         if (res->measured[k] && !(k == MODEL_P_LB && p->lb_segments))   /* pieces: as o's */
             clamp_one(res, model_param_key[k], v[k], p->err[k]);
-    for (int i = 0; i < p->o_segments; i++) {
-        char name[40];
-        snprintf(name, sizeof name, "o_seg%d_ns_per_byte", i + 1);
-        /* searched segmentations have no significantly negative slope */
-        clamp_one(res, name, &p->oseg[i].ns_per_byte, fabs(p->oseg[i].ns_per_byte));
-        snprintf(name, sizeof name, "o_seg%d_ns", i + 1);
-        clamp_one(res, name, &p->oseg[i].ns, fabs(p->oseg[i].ns));
-    }
-    /* the relay's cost per segment likewise: what a params file may hold */
-    for (int i = 0; i < p->lb_segments; i++) {
-        char name[40];
-        snprintf(name, sizeof name, "lb_seg%d_ns_per_byte", i + 1);
-        clamp_one(res, name, &p->lbseg[i].ns_per_byte, fabs(p->lbseg[i].ns_per_byte));
-        snprintf(name, sizeof name, "lb_seg%d_ns", i + 1);
-        clamp_one(res, name, &p->lbseg[i].ns, fabs(p->lbseg[i].ns));
-    }
+    /* searched segmentations have no significantly negative slope; the
+     * relay's cost per segment likewise: what a params file may hold */
+    for (int i = 0; i < p->o_segments; i++)
+        clamp_segment(res, "o", i, &p->oseg[i]);
+    for (int i = 0; i < p->lb_segments; i++)
+        clamp_segment(res, "lb", i, &p->lbseg[i]);
     if (p->lb_segments && p->lb_ns_per_byte < 0)
         p->lb_ns_per_byte = 0;   /* the reported slope is one of the segments' */
 }
