@@ -873,6 +873,19 @@ static void explain(const options *o, const pointset *ps, const fit_result *r)
     printf("  o(m): measured (%d segment%s)\n", r->segments, r->segments > 1 ? "s" : "");
 }
 
+/* Residual rows by path (hops, forwards, switches), then size: the data
+ * file's order is the interleaved run's, in which points finish. */
+static int by_path_then_size(const void *a, const void *b, void *arg)
+{
+    const fit_point *pts = arg, *x = &pts[*(const size_t *)a], *y = &pts[*(const size_t *)b];
+    const double kx[4] = {x->hm, x->fm, x->sm, x->size_bytes},
+                 ky[4] = {y->hm, y->fm, y->sm, y->size_bytes};
+    for (int k = 0; k < 4; k++)
+        if (kx[k] != ky[k])
+            return kx[k] < ky[k] ? -1 : 1;
+    return 0;
+}
+
 static void print_params(const options *o, const pointset *ps, const fit_result *r)
 {
     const model_params *p = &r->params;
@@ -898,8 +911,14 @@ static void print_params(const options *o, const pointset *ps, const fit_result 
     printf("\nresiduals (measured - model):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm",
            "Fm", "Sm", "measured", "model", "resid");
     double ss = 0, worst = 0;
-    size_t at = 0;
-    for (size_t i = 0; i < ps->n; i++) {
+    size_t at = 0, *order = malloc((ps->n ? ps->n : 1) * sizeof *order);
+    if (order) {   /* (out of memory: the file's order) */
+        for (size_t k = 0; k < ps->n; k++)
+            order[k] = k;
+        qsort_r(order, ps->n, sizeof *order, by_path_then_size, (void *)ps->pts);
+    }
+    for (size_t k = 0; k < ps->n; k++) {
+        size_t i = order ? order[k] : k;
         double rel = r->residual_ns[i] / ps->pts[i].y_ns;
         printf("  %8.0f %5.1f %5.1f %5.1f %12.1f %12.1f %7.2f%%\n", ps->pts[i].size_bytes,
                ps->pts[i].hm, ps->pts[i].fm, ps->pts[i].sm, ps->pts[i].y_ns,
@@ -908,6 +927,7 @@ static void print_params(const options *o, const pointset *ps, const fit_result 
         if (fabs(rel) > worst)
             worst = fabs(rel), at = i;
     }
+    free(order);
     if (ps->n)
         printf("  RMS %.2f%%, largest %.2f%% (%g B)\n", 100 * sqrt(ss / (double)ps->n),
                100 * worst, ps->pts[at].size_bytes);
