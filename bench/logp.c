@@ -2,6 +2,7 @@
 #include "bench/logp.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -299,20 +300,54 @@ static int stream(engine *e, long m, long n, int ack, double *ns, int *lost)
     return rc;
 }
 
-/* os and rtt from a round trip without delta, or from one with it. */
-static int overhead_pair(engine *e, long m, series *os, series *orr, series *rtt,
-                         double delta_ns)
+/* Waits until this core's earlier stores are visible to the other cores:
+ * x86 keeps stores in a store buffer and lets the core go on; a send call
+ * that copied a message returns when its stores are buffered, and the
+ * read-for-ownership of each line (the receiver holds it: it read the
+ * last message there) drains after the call.  mfence, not sfence: sfence
+ * orders stores but lets the clock's loads pass them. */
+static inline void store_drain(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("mfence" ::: "memory");
+#else
+    atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
+/* One round trip with its send timed: os (the call, and with fence the
+ * drain of its stores too) and the round trip into their series. */
+static int timed_send_round_trip(engine *e, long m, int fence, series *os, series *rtt)
 {
     bench_msg r;
     pace(e);
     double t0 = e->be->now_ns();
     int rc = lsend(e, m, 1, 0);
+    if (fence)
+        store_drain();
     double t1 = e->be->now_ns();
     if (rc || (rc = lrecv(e, &r)))
         return rc;
     double t2 = e->be->now_ns();
     series_add(os, t1 - t0 - e->overhead_ns);
     series_add(rtt, t2 - t0 - e->overhead_ns);
+    return 0;
+}
+
+/* os and rtt from a round trip without delta, or from one with it.  With
+ * --os-fence (osf, rttf not NULL), also the fenced send's os and round trip
+ * from a third, before or after the plain one in turn. */
+static int overhead_pair(engine *e, long m, series *os, series *orr, series *rtt,
+                         series *osf, series *rttf, double delta_ns)
+{
+    bench_msg r;
+    int rc, fenced_first = osf && osf->n % 2;
+    if (fenced_first && (rc = timed_send_round_trip(e, m, 1, osf, rttf)))
+        return rc;
+    if ((rc = timed_send_round_trip(e, m, 0, os, rtt)))
+        return rc;
+    if (osf && !fenced_first && (rc = timed_send_round_trip(e, m, 1, osf, rttf)))
+        return rc;
     pace(e);
     if ((rc = lsend(e, m, 1, 0)) || (e->be->complete && (rc = e->be->complete(e->comm))))
         return rc;
@@ -396,7 +431,8 @@ static void make_flag(const logp_config *cfg, const estimate est[3], logp_row *r
 typedef struct size_run {
     long m;
     int extra;               /* inserted by the nonlinearity search */
-    series sr[3];            /* os, or and rtt of the overhead pairs */
+    series sr[5];            /* os, or and rtt of the overhead pairs; with
+                                --os-fence the fenced send's os and rtt */
     series gt;               /* stream times, n messages each */
     series owt;              /* one-way streams: time per message */
     long n, next_check;
@@ -428,7 +464,7 @@ static estimate gap_estimate(const logp_config *cfg, const size_run *r, double *
 
 static void run_free(size_run *r)
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 5; i++)
         free(r->sr[i].x);
     free(r->gt.x);
     free(r->owt.x);
@@ -442,8 +478,8 @@ static int run_start(engine *e, sweep_state *s, size_run *r)
     double warm[WARMUP_RTT];
     long cap = logp_rtt_cap(e->cfg->max_rtt, r->m);
     int rc = 0;
-    for (int i = 0; i < 3 && !rc; i++)
-        rc = series_init(&r->sr[i], cap);
+    for (int i = 0; i < 5 && !rc; i++)
+        rc = series_init(&r->sr[i], i < 3 || e->cfg->os_fence ? cap : 0);
     if (!rc)
         rc = series_init(&r->gt, STREAM_MAX_SAMPLES);
     if (!rc)
@@ -474,15 +510,20 @@ static int run_turn(engine *e, sweep_state *s, size_run *r)
     for (int i = 0; i < TURN_WARMUP_RTT && !rc; i++)
         rc = round_trip(e, r->m, NULL);
     if (!rc && r->ov_active) {
-        rc = overhead_pair(e, r->m, &r->sr[0], &r->sr[1], &r->sr[2],
+        int fence = cfg->os_fence;
+        rc = overhead_pair(e, r->m, &r->sr[0], &r->sr[1], &r->sr[2], fence ? &r->sr[3] : NULL,
+                           fence ? &r->sr[4] : NULL,
                            DELTA_RTT_FACTOR * r->rtt_guess + DELTA_MIN_NS);
         if (!rc && r->sr[0].n >= r->next_check) {
             r->next_check += r->next_check / 2;
             estimate os = series_estimate(&r->sr[0], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
             estimate orr = series_estimate(&r->sr[1], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+            estimate osf = fence ? series_estimate(&r->sr[3], cfg->conf, OUTLIER_FACTOR, 0,
+                                                   s->scratch) : os;
             r->rtt_guess = series_estimate(&r->sr[2], cfg->conf, OUTLIER_FACTOR, 0,
                                            s->scratch).mean;
-            r->ov_active = !(narrow(&os, cfg->eps) && narrow(&orr, cfg->eps));
+            r->ov_active = !(narrow(&os, cfg->eps) && narrow(&orr, cfg->eps) &&
+                             narrow(&osf, cfg->eps));
         }
         if (r->sr[0].n >= r->sr[0].cap)
             r->ov_active = 0;
@@ -528,7 +569,17 @@ static void run_row(const engine *e, sweep_state *s, const size_run *r, logp_row
     *row = (logp_row){.size_bytes = r->m, .os_ns = fmax(est[0].mean, 0), .os_ci_ns = est[0].ci,
                       .or_ns = fmax(est[1].mean, 0), .or_ci_ns = est[1].ci,
                       .g_ns = fmax(est[2].mean, 0), .g_ci_ns = est[2].ci,
-                      .rtt_ns = rt.mean, .round_trips = 2 * r->sr[0].n};
+                      .rtt_ns = rt.mean, .round_trips = (cfg->os_fence ? 3 : 2) * r->sr[0].n};
+    if (cfg->os_fence) {
+        estimate osf = series_estimate(&r->sr[3], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+        estimate rttf = series_estimate(&r->sr[4], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
+        row->has_fence = 1;
+        row->os_fence_ns = fmax(osf.mean, 0);
+        row->os_fence_ci_ns = isfinite(osf.ci) ? osf.ci : fabs(osf.mean);
+        row->rtt_fence_ns = rttf.mean;
+        if (!narrow(&osf, cfg->eps))   /* the flag says wide for the fenced os too */
+            est[0].ci = fmax(est[0].ci, osf.ci);
+    }
     make_flag(cfg, est, row);
 }
 
@@ -537,8 +588,11 @@ static void progress(const logp_config *cfg, const logp_row *r, int extra)
     if (cfg->quiet)
         return;
     fprintf(stderr, "%s: logp %c%7ld B: os %9.1f ns [%4ld]  or %9.1f ns  g %9.1f ns  rtt %9.1f"
-                    " ns  %s\n", cfg->prog, extra ? '+' : ' ', r->size_bytes, r->os_ns,
-            r->round_trips / 2, r->or_ns, r->g_ns, r->rtt_ns, r->flag);
+                    " ns  %s", cfg->prog, extra ? '+' : ' ', r->size_bytes, r->os_ns,
+            r->round_trips / (r->has_fence ? 3 : 2), r->or_ns, r->g_ns, r->rtt_ns, r->flag);
+    if (r->has_fence)
+        fprintf(stderr, "  fenced: os %.1f ns rtt %.1f ns", r->os_fence_ns, r->rtt_fence_ns);
+    fputc('\n', stderr);
 }
 
 /* The one-way streams' time per message at the sizes that took them, for
@@ -615,6 +669,9 @@ static void write_all(const logp_config *cfg, bench_data *h, logp_data *all,
         !bench_data_header(h, "L_ns")) {
         const logp_row *r = &all->rows[0];
         bench_data_set_header(h, "L_ns", "%.1f", r->rtt_ns / 2 - r->os_ns - r->or_ns);
+        if (r->has_fence)
+            bench_data_set_header(h, "L_fence_ns", "%.1f",
+                                  r->rtt_fence_ns / 2 - r->os_fence_ns - r->or_ns);
     }
     if (rec->len) {
         bench_data_set_header(h, "ow_reps", "%d", OW_REPS);
@@ -658,6 +715,8 @@ static int resumed_saturation(const logp_config *cfg, sweep_state *s, bench_data
     bench_data_set_header(h, "stream_messages", "%s", n);
     if (bench_data_header(dh, "L_ns"))
         bench_data_set_header(h, "L_ns", "%s", bench_data_header(dh, "L_ns"));
+    if (bench_data_header(dh, "L_fence_ns"))
+        bench_data_set_header(h, "L_fence_ns", "%s", bench_data_header(dh, "L_fence_ns"));
     const char *ow = bench_data_header(dh, "ow_ns");
     if (ow)
         rec->len = (size_t)snprintf(rec->text, sizeof rec->text, "%s", ow);

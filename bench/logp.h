@@ -46,6 +46,11 @@ typedef struct logp_config {
      * receive (or), and the least time between the starts of two sends
      * (the gap), in both processes. */
     double inject_os_ns, inject_or_ns, inject_gap_ns;
+    /* --os-fence: beside os (the send call), the send call followed by a
+     * full store fence (mfence on x86): the call plus the drain of its
+     * stores to the other core, timed in round trips of their own in the
+     * same turns (the row's os_fence_ns, rtt_fence_ns).  os is unchanged. */
+    int os_fence;
     int quiet;
     const char *prog;               /* for progress lines */
     const logp_data *done;          /* resume: sizes already measured */
@@ -79,7 +84,8 @@ int logp_next_sizes(const logp_row *rows, long n, double max_diff, double eps, l
  * Process 0 measures and, at the end or on failure, writes the header h
  * (completed with timer, g0_ns, stream_messages, L_ns once the smallest
  * size is finished, and ow_reps / ow_ns: the one-way streams' time per
- * message at the largest sizes, "SIZE:MEAN:CI ...") and every finished
+ * message at the largest sizes, "SIZE:MEAN:CI ..."; with os_fence also
+ * L_fence_ns, L from the fenced sends' round trips) and every finished
  * size, sorted, to out; process 1 mirrors.  Returns 0 or a
  * BENCH_ERR_* code (then out holds the finished sizes; the caller marks it
  * incomplete). */

@@ -62,6 +62,11 @@ static const char usage_fmt[] =
 "  --inject-os NS      busy-wait NS in every send (ground truth for tests)\n"
 "  --inject-or NS      busy-wait NS after every receive\n"
 "  --inject-gap NS     start no send sooner than NS after the previous one\n"
+"  --os-fence          also time the send call followed by a store fence\n"
+"                      (mfence): the call plus the drain of its stores to the\n"
+"                      other core, in round trips of its own in the same turns\n"
+"                      (columns os_fence_ns os_fence_ci_ns rtt_fence_ns; os is\n"
+"                      still the call)\n"
 "%s"
 "  -o FILE             write there (atomically); default standard output\n"
 "  --resume FILE       continue an interrupted run (file ends '# incomplete')\n"
@@ -109,7 +114,7 @@ static int bad(const lcli *c, const char *opt, const char *arg, parse_status st,
 }
 
 enum { O_PATTERN = 256, O_MIN, O_MAX, O_CONF, O_EPS, O_DIFF, O_MAXRTT, O_INJOS, O_INJOR,
-       O_INJGAP, O_CPUS, O_SEND, O_RECV, O_RESUME, O_TIMEOUT };
+       O_INJGAP, O_CPUS, O_SEND, O_RECV, O_RESUME, O_TIMEOUT, O_FENCE };
 
 static const struct option long_options[] = {
     {"pattern", 1, NULL, O_PATTERN}, {"min-size", 1, NULL, O_MIN}, {"max-size", 1, NULL, O_MAX},
@@ -118,6 +123,7 @@ static const struct option long_options[] = {
     {"inject-or", 1, NULL, O_INJOR}, {"inject-gap", 1, NULL, O_INJGAP},
     {"cpus", 1, NULL, O_CPUS}, {"mpi-send", 1, NULL, O_SEND}, {"mpi-recv", 1, NULL, O_RECV},
     {"resume", 1, NULL, O_RESUME}, {"timeout", 1, NULL, O_TIMEOUT},
+    {"os-fence", 0, NULL, O_FENCE},
     {"quiet", 0, NULL, 'q'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
 };
 
@@ -187,6 +193,7 @@ static int parse_option(lcli *c, int opt, const char *arg)
     case O_TIMEOUT:
         st = parse_double(arg, 0.1, 86400, &c->bcfg.timeout_s);
         return st ? bad(c, "--timeout", arg, st, "seconds in 0.1..86400") : 0;
+    case O_FENCE: c->cfg.os_fence = 1; return 0;
     case 'o': c->out_path = arg; return 0;
     case 'q': c->cfg.quiet = 1; return 0;
     default: return EXIT_USAGE;
@@ -344,6 +351,9 @@ static void fill_header(const lcli *c, bench_data *h)
     bench_data_set_header(h, "max_rtt", "%ld", c->cfg.max_rtt);
     bench_data_set_header(h, "inject", "os_ns=%g or_ns=%g gap_ns=%g", c->cfg.inject_os_ns,
                           c->cfg.inject_or_ns, c->cfg.inject_gap_ns);
+    if (c->cfg.os_fence)
+        bench_data_set_header(h, "os_fence", "os_fence_ns: the send call + mfence (its"
+                                             " stores drained); os_ns the call alone");
 }
 
 static int measure(lcli *c, int *argc, char ***argv)

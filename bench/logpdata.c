@@ -11,6 +11,7 @@
 
 #define MAGIC "# scitorus-bench 1"
 #define NFIELDS 10
+#define NFIELDS_FENCE 13     /* with LOGP_FENCE_COLUMNS (--os-fence) */
 #define MAX_LINE_BYTES 4096
 #define MAX_NS 1e18
 
@@ -20,14 +21,18 @@ void logp_data_write_header(FILE *fp, const bench_data *h)
     for (int i = 0; i < h->header_count; i++)
         if (strcmp(h->header_key[i], "columns") != 0)
             fprintf(fp, "# %s: %s\n", h->header_key[i], h->header_value[i]);
-    fprintf(fp, "# columns: " LOGP_COLUMNS "\n");
+    fprintf(fp, "# columns: " LOGP_COLUMNS "%s\n",
+            bench_data_header(h, "os_fence") ? " " LOGP_FENCE_COLUMNS : "");
 }
 
 void logp_data_write_row(FILE *fp, const logp_row *r)
 {
-    fprintf(fp, "%ld\t%.1f\t%.2f\t%.1f\t%.2f\t%.1f\t%.2f\t%.1f\t%ld\t%s\n", r->size_bytes,
+    fprintf(fp, "%ld\t%.1f\t%.2f\t%.1f\t%.2f\t%.1f\t%.2f\t%.1f\t%ld\t%s", r->size_bytes,
             r->os_ns, r->os_ci_ns, r->or_ns, r->or_ci_ns, r->g_ns, r->g_ci_ns, r->rtt_ns,
             r->round_trips, r->flag);
+    if (r->has_fence)
+        fprintf(fp, "\t%.1f\t%.2f\t%.1f", r->os_fence_ns, r->os_fence_ci_ns, r->rtt_fence_ns);
+    fputc('\n', fp);
 }
 
 void logp_data_free(logp_data *d)
@@ -127,17 +132,26 @@ static int flag_ok(const char *f)
 
 static int read_row(logp_data *d, char *line, long no, bench_read_error *err)
 {
-    char *f[NFIELDS + 1];
-    int n = 0;
-    for (char *p = line; p && n <= NFIELDS; n++) {
+    char *f[NFIELDS_FENCE + 1];
+    int n = 0, fence = bench_data_header(&d->hdr, "os_fence") != NULL;
+    int want = fence ? NFIELDS_FENCE : NFIELDS;
+    for (char *p = line; p && n <= want; n++) {
         f[n] = p;
         if ((p = strchr(p, '\t')))
             *p++ = '\0';
     }
-    if (n != NFIELDS)
+    if (n != want && fence)
+        return fail(err, no, "expected 13 tab-separated fields (" LOGP_COLUMNS " "
+                             LOGP_FENCE_COLUMNS ": the header says os_fence), found %s",
+                    n > want ? "more" : "fewer");
+    if (n != want)
         return fail(err, no, "expected 10 tab-separated fields (" LOGP_COLUMNS "), found %s",
-                    n > NFIELDS ? "more" : "fewer");
-    logp_row r;
+                    n > want ? "more" : "fewer");
+    logp_row r = {.has_fence = fence};
+    double *fences[3] = {&r.os_fence_ns, &r.os_fence_ci_ns, &r.rtt_fence_ns};
+    for (int i = 0; i < 3 && fence; i++)
+        if (parse_double(f[NFIELDS + i], 0, MAX_NS, fences[i]))
+            return fail(err, no, "field '%.30s' is not a non-negative number", f[NFIELDS + i]);
     double *reals[7] = {&r.os_ns, &r.os_ci_ns, &r.or_ns, &r.or_ci_ns, &r.g_ns, &r.g_ci_ns,
                         &r.rtt_ns};
     if (parse_long(f[0], 0, 1L << 40, &r.size_bytes))

@@ -12,6 +12,11 @@
 
 /* The columns of a LogP file, in order. */
 #define LOGP_COLUMNS "size os_ns os_ci_ns or_ns or_ci_ns g_ns g_ci_ns rtt_ns round_trips flag"
+/* A run with --os-fence (header "os_fence") has three more, from the same
+ * turns: the send call followed by a store fence (the call plus the drain
+ * of its stores), its interval, and the round trips it was timed in
+ * (README, LogP: the round-trip identity). */
+#define LOGP_FENCE_COLUMNS "os_fence_ns os_fence_ci_ns rtt_fence_ns"
 
 /* One message size: send overhead os, receive overhead or and gap g, each
  * with its confidence half-width (at the file's "confidence" level); the
@@ -22,6 +27,8 @@ typedef struct logp_row {
     double os_ns, os_ci_ns, or_ns, or_ci_ns, g_ns, g_ci_ns, rtt_ns;
     long round_trips;
     char flag[32];
+    int has_fence;           /* the three --os-fence columns below are set */
+    double os_fence_ns, os_fence_ci_ns, rtt_fence_ns;
 } logp_row;
 
 /* A whole file.  hdr holds the header lines only (hdr.points is unused). */
@@ -45,8 +52,9 @@ int logp_data_add(logp_data *d, const logp_row *row);
 /* The row of size_bytes, or NULL. */
 const logp_row *logp_data_find(const logp_data *d, long size_bytes);
 
-/* Writer: header (every key of h except "columns", then the columns line);
- * rows as the run goes. */
+/* Writer: header (every key of h except "columns", then the columns line,
+ * with LOGP_FENCE_COLUMNS when h has "os_fence"); rows as the run goes (the
+ * three more fields where has_fence). */
 void logp_data_write_header(FILE *fp, const bench_data *h);
 void logp_data_write_row(FILE *fp, const logp_row *r);
 

@@ -126,6 +126,43 @@ static void print_self_check(const logp_data *d, double L)
                "   LogP's os is the sender's part alone: mpibench --mpi-send isend)\n", spans);
 }
 
+/* With --os-fence: the drain, os_fence - os (the time the send's stores
+ * took to reach the other core after the call returned), and the identity
+ * with the drain beyond the smallest size's as a term of its own,
+ * RTT(m)/2 = os(m) + L + or(m) + D(m), D(m) = drain(m) - drain(min): the
+ * smallest size's drain is in L.  D is measured in the same turns, not
+ * fitted.  The fenced round trip against the plain one says whether the
+ * fence delayed the message (it should not: the stores drain before the
+ * receiver can see the header either way). */
+static void print_drain_check(const logp_data *d, double L)
+{
+    const logp_row *min = NULL;
+    long within = 0, within_plain = 0;
+    if (!bench_data_header(&d->hdr, "os_fence") || d->count == 0)
+        return;
+    for (long i = 0; i < d->count; i++)
+        if (!min || d->rows[i].size_bytes < min->size_bytes)
+            min = &d->rows[i];
+    double drain0 = min->os_fence_ns - min->os_ns;
+    printf("\nthe send's stores drained after the call (--os-fence: drain = os_fence - os),"
+           "\nand the identity RTT(m)/2 = os(m) + L + or(m) + D(m), D(m) = drain(m) - drain(%ld B):\n"
+           "  %8s %12s %10s %10s %8s %16s %8s %14s\n", min->size_bytes, "size", "rtt/2 (ns)",
+           "os (ns)", "drain (ns)", "D (ns)", "os+L+or+D (ns)", "diff", "fenced rtt");
+    for (long i = 0; i < d->count; i++) {
+        const logp_row *r = &d->rows[i];
+        double half = r->rtt_ns / 2, drain = r->os_fence_ns - r->os_ns, D = drain - drain0;
+        double plain = r->os_ns + L + r->or_ns, sum = plain + D;
+        double diff = half > 0 ? 100 * (sum - half) / half : 0;
+        within += fabs(diff) <= 10;
+        within_plain += half > 0 && fabs(plain - half) <= 0.1 * half;
+        printf("  %8ld %12.1f %10.1f %10.1f %8.1f %16.1f %7.1f%% %+13.1f%%\n", r->size_bytes,
+               half, r->os_ns, drain, D, sum, diff,
+               r->rtt_ns > 0 ? 100 * (r->rtt_fence_ns - r->rtt_ns) / r->rtt_ns : 0);
+    }
+    printf("  within 10%%: %ld of %ld sizes with D, %ld without\n", within, d->count,
+           within_plain);
+}
+
 /* g(m) against the same run's one-way streams (the header's ow_ns,
  * "SIZE:MEAN:CI ...": --pattern ow's time per message, taken in the same
  * rounds as g's streams at the largest sizes). */
@@ -246,6 +283,7 @@ int calibrate_logp(const calibrate_logp_options *o, model_params *p)
         p->logp.L_ns = fmax(d.L_ns, 0);
         print_fit(&d, o->logp_path, p, d.L_ns);
         print_self_check(&d, d.L_ns);
+        print_drain_check(&d, d.L_ns);
         print_ow_check(&d);
         rc = print_pp_check(o, &d, d.L_ns);
     }
