@@ -268,26 +268,34 @@ typedef struct rate_list {
     long n, cap;
 } rate_list;
 
+/* Makes room for cap inputs (at least): one allocation per array where
+ * the caller knows a bound, not a doubling series of copies. */
+static int reserve_rates(rate_list *r, long cap)
+{
+    if (cap <= r->cap)
+        return 0;
+    double *nv = realloc(r->v, sizeof *nv * (size_t)cap);
+    if (nv)
+        r->v = nv;
+    double *nu = realloc(r->up, sizeof *nu * (size_t)cap);
+    if (nu)
+        r->up = nu;
+    long *nf = realloc(r->from, sizeof *nf * (size_t)cap);
+    if (nf)
+        r->from = nf;
+    double *ns = realloc(r->sq, sizeof *ns * (size_t)cap);
+    if (ns)
+        r->sq = ns;
+    if (!nv || !nu || !nf || !ns)
+        return -1;
+    r->cap = cap;
+    return 0;
+}
+
 static int push_rate(rate_list *r, double v, double up, long from, double sq)
 {
-    if (r->n == r->cap) {
-        long cap = r->cap ? 2 * r->cap : 1 << 12;
-        double *nv = realloc(r->v, sizeof *nv * (size_t)cap);
-        if (nv)
-            r->v = nv;
-        double *nu = realloc(r->up, sizeof *nu * (size_t)cap);
-        if (nu)
-            r->up = nu;
-        long *nf = realloc(r->from, sizeof *nf * (size_t)cap);
-        if (nf)
-            r->from = nf;
-        double *ns = realloc(r->sq, sizeof *ns * (size_t)cap);
-        if (ns)
-            r->sq = ns;
-        if (!nv || !nu || !nf || !ns)
-            return -1;
-        r->cap = cap;
-    }
+    if (r->n == r->cap && reserve_rates(r, r->cap ? 2 * r->cap : 1 << 12))
+        return -1;
     r->v[r->n] = v;
     r->up[r->n] = up;
     r->from[r->n] = from;
@@ -468,7 +476,9 @@ int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_patt
         integrate(shape, ctx.sq);
     for (long l = 0; l < entries; l++)
         ctx.sq[l] += ctx.w0 * c[l];
+    /* a row has at most its events' inputs and a through input */
     if (ctx.starts.failed || ctx.arrivals.failed ||
+        reserve_rates(&r, ctx.starts.n + ctx.arrivals.n + entries) ||
         bucket_rows(&ctx.starts, shape, 1, c, ctx.sq, &r, st->first, NULL) ||
         bucket_rows(&ctx.arrivals, shape, 0, c, NULL, &r, st->first + entries, st->ej))
         goto out;
