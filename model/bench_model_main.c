@@ -152,6 +152,22 @@ static double loads(void)
     return c;
 }
 
+/* One loaded latency (the flows' ages, then every channel's wait) on a
+ * prepared 10^6-node complement model, at half of saturation. */
+static model_load mega_load;
+
+static double latency_once(void)
+{
+    model_params p;
+    double lat;
+    model_params_preset("current", &p);
+    p.links = TOPO_LINKS_BI;
+    if (model_load_latency(&p, &mega_load, 64, 0.5 * model_load_saturation(&p, &mega_load, 64),
+                           &lat, NULL, NULL))
+        exit(EXIT_FAILURE);
+    return lat;
+}
+
 static double uniform_1e15(void)
 {
     model_params p;
@@ -176,8 +192,10 @@ static double binomial_2_20(void)
 static void issue11_figures(void)
 {
     double ref[RUNS_I11], closed[RUNS_I11], enumer[RUNS_I11], lu[RUNS_I11], lc[RUNS_I11],
-        big[RUNS_I11], bin[RUNS_I11];
+        lat[RUNS_I11], big[RUNS_I11], bin[RUNS_I11];
     topo_shape_equal(3, 100, &mega);
+    if (model_load_init(&mega_load, &mega, TOPO_LINKS_BI, TOPO_PATTERN_COMPLEMENT))
+        exit(EXIT_FAILURE);
     for (int r = 0; r < RUNS_I11; r++) {
         ref[r] = seconds_per(reference_pass);
         closed[r] = seconds_per(patterns_closed);
@@ -186,6 +204,7 @@ static void issue11_figures(void)
         lu[r] = seconds_per(loads);
         load_pattern = TOPO_PATTERN_COMPLEMENT;
         lc[r] = seconds_per(loads);
+        lat[r] = seconds_per(latency_once);
         big[r] = seconds_per(uniform_1e15);
         bin[r] = seconds_per(binomial_2_20);
     }
@@ -200,6 +219,9 @@ static void issue11_figures(void)
            1e3 * median_of(lu, RUNS_I11), median_of(lu, RUNS_I11) / rf);
     printf("  channel loads + input streams, complement, 10^6   %9.3f ms  (%.3gx; target < 1 s)\n",
            1e3 * median_of(lc, RUNS_I11), median_of(lc, RUNS_I11) / rf);
+    printf("  loaded latency at one rate, complement, 10^6      %9.3f ms  (%.3gx)\n",
+           1e3 * median_of(lat, RUNS_I11), median_of(lat, RUNS_I11) / rf);
+    model_load_free(&mega_load);
     printf("  uniform closed form at N = 1e15 (5D, bi)          %9.3f us\n",
            1e6 * median_of(big, RUNS_I11));
     printf("  binomial broadcast exact, 1024x1024 = 2^20 nodes  %9.3f ms  (%.3gx; target < 2 s)\n",

@@ -170,13 +170,30 @@ double model_bcast_binomial_interpolated(const model_params *p, int dims, double
  * the identity's A_k applies, and one of another input with weight 1 - f_k,
  * against which it brings its share rho_k/rho_u of the upstream smoothing
  * W_MD1(rho_u):
- *   A_k = f_k W_MD1(rho_k) + (1 - f_k) (rho_k / rho_u) W_MD1(rho_u),
- * with rho_u at most rho, so W_l stays between W_MD1(rho)(1 - sum f_k^2)
- * and the identity's.  A closure, not a theorem: the simulation is its
- * judge (README "Latency under load"), and it can go below that value:
- * inputs spaced 2t or more apart never wait for each other, so the true
- * floor is (rho t/2)(1 - sum f_k^2), which long shared one-way paths
- * approach (4x4x4 complement). */
+ *   A_k = f_k S_k + (1 - f_k) (rho_k / rho_u) W_MD1(rho_u),  S_k = W_MD1(rho_k),
+ * with rho_u at most rho.
+ * Flows' age: two messages of one flow (one source, one destination, one
+ * route) have crossed every link of its route together, each link shared
+ * with other flows; every shared link spreads the flow's own messages
+ * further, so a flow that has crossed many is smoother than its own server
+ * made it.  A chain simulation (K flows share a server, regrouped at
+ * random at every level; tests/test_load.c) measures the self term of a
+ * flow after j shared links: S = W_MD1(rho_k) + (W_MD1(rho_u) -
+ * W_MD1(rho_k)) a/(1 + a), a = (j - 2) MODEL_LOAD_AGE_KAPPA rho^(5/2) for
+ * K = 2, 3, 4 and rho = 0.3..0.6 (within 5 %; the first shared link after
+ * the injection adds nothing).  On a torus: the age of a channel's
+ * outgoing flows is the mean, weighted by each input's same-flow pairs
+ * (sq_k), of the age it brings plus MODEL_LOAD_AGE_KAPPA rho^(5/2) for the
+ * channel (rho its load; an input from the injection channel brings and
+ * gains 0), solved exactly ring by ring (one pass per dimension), and
+ *   S_k = W_MD1(rho_k) + h_k (W_MD1(rho_u) - W_MD1(rho_k)) a_u/(1 + a_u),
+ * h_k = sq_k / c_k^2 the chance that two of input k's messages belong to
+ * one flow, a_u the age of the channel it leaves.  Uniform traffic (h_k
+ * about 1/N) keeps the share closure.  A closure, not a theorem: the
+ * simulation is its judge (README "Latency under load").  W_l never goes
+ * below the first-order term (rho t/2)(1 - sum f_k^2): inputs spaced 2t or
+ * more apart never wait for each other. */
+#define MODEL_LOAD_AGE_KAPPA 1.1
 typedef struct model_load {
     topo_shape shape;
     topo_links links;

@@ -122,7 +122,8 @@ int scimodel_load(const scimodel_options *o)
     if (!rc && !o->tsv)
         printf("\n(FIFO channels of service time m/bw: the merge identity of deterministic "
                "servers, each input taken as its own server's departures, shares of busier "
-               "links credited part of their smoothing; 'independent' is SPEC.md §9's "
+               "links credited part of their smoothing, flows smoothed further with every "
+               "shared link they cross; 'independent' is SPEC.md §9's "
                "independent-queue value; no flow control)\n");
     return rc;
 }

@@ -148,45 +148,60 @@ Test(load, channel_loads_equal_counting_every_route)
 /* ---- input streams: every route, hop by hop ---------------------------------- */
 
 typedef struct input_pair {
-    double rate, up;
+    double rate, up, sq;
+    long from;
 } input_pair;
 
 static int pair_cmp(const void *a, const void *b)
 {
     const input_pair *x = a, *y = b;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
     if (x->rate != y->rate)
         return x->rate < y->rate ? -1 : 1;
     return (x->up > y->up) - (x->up < y->up);
 }
 
 /* Channel numbers here: links, then injection (e + x), then ejection
- * (e + N + x).  in[cur * channels + prev] += weight for every hop. */
+ * (e + N + x).  in[cur * channels + prev] += weight for every hop, and
+ * in2[...] += weight^2: a flow is one source, one destination and one
+ * route (a tie's two routes are two flows of half the weight; a route
+ * without a tie, one flow). */
 static void brute_inputs(const topo_shape *s, topo_links links, topo_pattern pat, double *in,
-                         double *load)
+                         double *in2, double *load)
 {
-    long e = 2 * s->dims * s->nodes, channels = e + 2 * s->nodes, a[8], path[256];
+    long e = 2 * s->dims * s->nodes, channels = e + 2 * s->nodes, a[8], path[2][256];
     memset(in, 0, sizeof *in * (size_t)(channels * channels));
+    memset(in2, 0, sizeof *in2 * (size_t)(channels * channels));
     memset(load, 0, sizeof *load * (size_t)channels);
     for (long src = 0; src < s->nodes; src++) {
         coords(s, src, a);
-        int k = pattern_dests(s, pat, a, dests_buf);
-        for (int j = 0; j < k; j++)
+        int k = pattern_dests(s, pat, a, dests_buf), len[2];
+        for (int j = 0; j < k; j++) {
             for (int tie = 0; tie < 2; tie++) {
-                double w = 0.5 / k;
-                path[0] = e + src;
-                int len = 1 + route_links(s, links, a, dests_buf[j], tie, path + 1);
-                path[len++] = e + s->nodes + rank_of(s, dests_buf[j]);
-                load[path[0]] += w;
-                for (int h = 1; h < len; h++) {
-                    load[path[h]] += w;
-                    in[path[h] * channels + path[h - 1]] += w;
+                path[tie][0] = e + src;
+                len[tie] = 1 + route_links(s, links, a, dests_buf[j], tie, path[tie] + 1);
+                path[tie][len[tie]++] = e + s->nodes + rank_of(s, dests_buf[j]);
+            }
+            int same = len[0] == len[1] &&
+                       !memcmp(path[0], path[1], sizeof path[0][0] * (size_t)len[0]);
+            for (int tie = 0; tie < 2 - same; tie++) {
+                double w = (same ? 1.0 : 0.5) / k;
+                long *p = path[tie];
+                load[p[0]] += w;
+                for (int h = 1; h < len[tie]; h++) {
+                    load[p[h]] += w;
+                    in[p[h] * channels + p[h - 1]] += w;
+                    in2[p[h] * channels + p[h - 1]] += w * w;
                 }
             }
+        }
     }
 }
 
-/* topo_link_input_streams: every channel's inputs (rate, and the load of
- * the channel each leaves) against following every route hop by hop. */
+/* topo_link_input_streams: every channel's inputs (rate, the channel each
+ * leaves and its load, the sum of the input's flows' squared rates)
+ * against following every route hop by hop. */
 Test(load, input_streams_equal_following_every_route)
 {
     dests_buf = malloc(sizeof *dests_buf * 128);
@@ -199,16 +214,17 @@ Test(load, input_streams_equal_following_every_route)
                     continue;
                 long e = 2 * s.dims * s.nodes, channels = e + 2 * s.nodes;
                 double *in = malloc(sizeof *in * (size_t)(channels * channels));
+                double *in2 = malloc(sizeof *in2 * (size_t)(channels * channels));
                 double *load = malloc(sizeof *load * (size_t)channels);
                 double *c = malloc(sizeof *c * (size_t)e);
                 input_pair want[64], got[64];
                 topo_streams st;
                 if (topo_link_loads(&s, l, pat, c, NULL)) {   /* sends nothing */
-                    free(in), free(load), free(c);
+                    free(in), free(in2), free(load), free(c);
                     continue;
                 }
                 cr_assert_eq(topo_link_input_streams(&s, l, pat, c, &st), 0);
-                brute_inputs(&s, l, pat, in, load);
+                brute_inputs(&s, l, pat, in, in2, load);
                 for (long ch = 0; ch < channels; ch++) {
                     if (ch >= e && ch < e + s.nodes)
                         continue;   /* injection: one Poisson input, not listed */
@@ -216,9 +232,17 @@ Test(load, input_streams_equal_following_every_route)
                     int nw = 0, ng = 0;
                     for (long prev = 0; prev < channels; prev++)
                         if (in[ch * channels + prev] > 0)
-                            want[nw++] = (input_pair){in[ch * channels + prev], load[prev]};
+                            want[nw++] = (input_pair){in[ch * channels + prev], load[prev],
+                                                      in2[ch * channels + prev],
+                                                      prev < e ? prev : -1};
                     for (long x = st.first[row]; x < st.first[row + 1]; x++)
-                        got[ng++] = (input_pair){st.rate[x], st.up[x]};
+                        got[ng++] = (input_pair){st.rate[x], st.up[x], st.sq[x], st.from[x]};
+                    if (st.symmetric) {   /* a row stands for its type: compare link types */
+                        for (int x = 0; x < nw; x++)
+                            want[x].from = want[x].from < 0 ? -1 : want[x].from % (2 * s.dims);
+                        for (int x = 0; x < ng; x++)
+                            got[x].from = got[x].from < 0 ? -1 : got[x].from % (2 * s.dims);
+                    }
                     cr_assert_eq(ng, nw, "%s %s %s: channel %ld: %d inputs, want %d",
                                  topo_pattern_name(pat), topo_links_name(l), load_shapes[i], ch,
                                  ng, nw);
@@ -226,15 +250,20 @@ Test(load, input_streams_equal_following_every_route)
                     qsort(got, (size_t)ng, sizeof got[0], pair_cmp);
                     for (int x = 0; x < nw; x++)
                         cr_assert(fabs(got[x].rate - want[x].rate) <= 1e-12 * (1 + want[x].rate) &&
-                                      fabs(got[x].up - want[x].up) <= 1e-12 * (1 + want[x].up),
-                                  "%s %s %s: channel %ld input %d: (%g, %g) vs (%g, %g)",
+                                      fabs(got[x].up - want[x].up) <= 1e-12 * (1 + want[x].up) &&
+                                      fabs(got[x].sq - want[x].sq) <= 1e-12 * (1 + want[x].sq) &&
+                                      got[x].from == want[x].from,
+                                  "%s %s %s: channel %ld input %d: (%g, %g, %g, from %ld) vs "
+                                  "(%g, %g, %g, from %ld)",
                                   topo_pattern_name(pat), topo_links_name(l), load_shapes[i], ch,
-                                  x, got[x].rate, got[x].up, want[x].rate, want[x].up);
+                                  x, got[x].rate, got[x].up, got[x].sq, got[x].from, want[x].rate,
+                                  want[x].up, want[x].sq, want[x].from);
                     if (ch >= e)
                         cr_assert(fabs(st.ej[ch - e - s.nodes] - load[ch]) <= 1e-12 * (1 + load[ch]));
                 }
                 topo_streams_free(&st);
                 free(in);
+                free(in2);
                 free(load);
                 free(c);
             }
@@ -423,39 +452,149 @@ Test(load, merge_identity_of_deterministic_servers)
     free(dep);
 }
 
+/* ---- chain simulation: the flows' age (model/model.h) ----------------------- */
+
+typedef struct chain_msg {
+    double t;
+    int flow;
+    long i;
+} chain_msg;
+
+static int chain_cmp(const void *a, const void *b)
+{
+    double x = ((const chain_msg *)a)->t, y = ((const chain_msg *)b)->t;
+    return (x > y) - (x < y);
+}
+
+static double md1(double rho)   /* M/D/1 wait, t = 1 */
+{
+    return rho / (2 * (1 - rho));
+}
+
+/* F flows, each Poisson of load rho/K through a server of its own, then
+ * `levels` levels of FIFO servers (t = 1), K flows to a server, regrouped
+ * at random at every level: wait[j] is the mean wait at level j (1-based;
+ * the first and last 10 % of each flow's messages left out). */
+static void simulate_chain(int F, int K, int levels, double rho, long n, double *wait)
+{
+    unsigned long long rng = 4242;
+    double **dep = malloc(sizeof *dep * (size_t)F);
+    int *perm = malloc(sizeof *perm * (size_t)F);
+    chain_msg *buf = malloc(sizeof *buf * (size_t)(n * K));
+    for (int f = 0; f < F; f++) {
+        double now = 0, free_at = 0;
+        dep[f] = malloc(sizeof *dep[f] * (size_t)n);
+        for (long i = 0; i < n; i++) {
+            now += -log(uniform01(&rng)) * K / rho;
+            free_at = fmax(now, free_at) + 1;
+            dep[f][i] = free_at;
+        }
+        perm[f] = f;
+    }
+    for (int lev = 1; lev <= levels; lev++) {
+        for (int f = F - 1; f > 0; f--) {
+            int j = (int)(uniform01(&rng) * (f + 1)), x = perm[f];
+            perm[f] = perm[j];
+            perm[j] = x;
+        }
+        double sum = 0;
+        long cnt = 0;
+        for (int g = 0; g < F; g += K) {
+            long m = 0;
+            for (int q = 0; q < K; q++)
+                for (long i = 0; i < n; i++)
+                    buf[m++] = (chain_msg){dep[perm[g + q]][i], perm[g + q], i};
+            qsort(buf, (size_t)m, sizeof *buf, chain_cmp);
+            double free_at = 0;
+            for (long j = 0; j < m; j++) {
+                double start = fmax(buf[j].t, free_at);
+                free_at = start + 1;
+                if (buf[j].i >= n / 10 && buf[j].i < n - n / 10) {
+                    sum += start - buf[j].t;
+                    cnt++;
+                }
+                dep[buf[j].flow][buf[j].i] = free_at;
+            }
+        }
+        wait[lev] = sum / (double)cnt;
+    }
+    for (int f = 0; f < F; f++)
+        free(dep[f]);
+    free(dep);
+    free(perm);
+    free(buf);
+}
+
+/* The law model/model.h states for the self term of a flow that has
+ * crossed j - 1 shared links, against the chain simulation: level 1 is the
+ * merge identity, level j >= 2 W_MD1(rho) - A with A = S/K + (1 - 1/K)
+ * W_MD1(rho)/K, S = W_MD1(rho/K) + (W_MD1(rho) - W_MD1(rho/K)) a/(1 + a),
+ * a = (j - 2) MODEL_LOAD_AGE_KAPPA rho^(5/2) (written again here from the
+ * comment).  Measured within 2.8 % for K = 2 and 4 at loads 0.3 and 0.5
+ * over 8 levels (asserted: 5 %); the share closure alone (a = 0) is 42 %
+ * above the simulation at level 8, K = 2, load 0.5 (logged).  Load 0.7 is
+ * logged only: the chain decays faster there than the law. */
+Test(load, flow_age_law_against_chain_simulation, .timeout = 120)
+{
+    static const struct {
+        int K;
+        double rho;
+        int asserted;   /* load 0.7: logged for README, beyond the fitted range */
+    } cases[] = {{2, 0.3, 1}, {2, 0.5, 1}, {4, 0.3, 1}, {4, 0.5, 1}, {2, 0.7, 0}};
+    enum { LEVELS = 8 };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int K = cases[c].K;
+        double rho = cases[c].rho, wait[LEVELS + 1], wu = md1(rho), wk = md1(rho / K);
+        simulate_chain(256, K, LEVELS, rho, 10000, wait);
+        for (int j = 1; j <= LEVELS; j++) {
+            double a = (j - 2) * MODEL_LOAD_AGE_KAPPA * pow(rho, 2.5), model = wu - wk;
+            if (j >= 2) {
+                double self = wk + (wu - wk) * a / (1 + a);
+                model = wu - (self / K + (1 - 1.0 / K) * wu / K);
+            }
+            cr_log_info("chain K=%d load %.1f level %d: simulated %.4f t, law %.4f t (%+.1f%%)", K,
+                        rho, j, wait[j], model, 100 * (model - wait[j]) / wait[j]);
+            cr_expect(!cases[c].asserted || fabs(model - wait[j]) <= 0.05 * wait[j],
+                      "K=%d load %.1f level %d", K, rho, j);
+        }
+        double closure = wu - (wk / K + (1 - 1.0 / K) * wu / K);
+        cr_log_info("chain K=%d load %.1f level %d: the share closure alone %.4f t (%+.1f%%)", K,
+                    rho, LEVELS, closure, 100 * (closure - wait[LEVELS]) / wait[LEVELS]);
+    }
+}
+
 /* The model's queueing delay (model/model.h: the merge identity of
  * deterministic servers, with its share term for inputs split off busier
- * links) against the simulation: within 10 % up to 50 % of saturation on
- * every case below but one.  4x4x4 complement on one-way rings: +13.6 % at
- * 50 % (measured with this simulation; tolerance 15 % there, 10 % at 10 and
- * 30 %): single-destination flows that share long one-way paths and split
- * off at every hop are smoother than the share term credits (README
- * "Latency under load").  SPEC.md §9's independent queues overestimate
- * every case (by 13-363 % at 10-70 %): asserted too. */
+ * links and the flows' age) against the simulation: within 10 % up to 50 %
+ * of saturation on every case below.  SPEC.md §9's independent queues
+ * overestimate every case (by 13-363 % at 10-70 %): asserted too. */
 Test(load, latency_against_event_simulation, .timeout = 240)
 {
     static const struct {
         const char *shape;
         topo_pattern pat;
         topo_links links;
-        double tol_high;   /* tolerance at 50 % of saturation */
     } cases[] = {
-        {"8", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
-        {"4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
-        {"4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
-        {"3x3x3", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
-        {"4x4", TOPO_PATTERN_NEIGHBOR, TOPO_LINKS_BI, 0.10},
-        {"4x4", TOPO_PATTERN_NEIGHBOR, TOPO_LINKS_UNI, 0.10},
-        {"6x6", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI, 0.10},
-        {"4x4", TOPO_PATTERN_TRANSPOSE, TOPO_LINKS_BI, 0.10},
-        {"5", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
-        {"16", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
-        {"16", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
-        {"4x4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI, 0.10},
-        {"4x4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI, 0.10},
-        {"8x8", TOPO_PATTERN_TORNADO, TOPO_LINKS_UNI, 0.10},
-        {"6x6", TOPO_PATTERN_TRANSPOSE, TOPO_LINKS_UNI, 0.10},
-        {"4x4x4", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI, 0.15},
+        {"8", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI},
+        {"4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI},
+        {"4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI},
+        {"3x3x3", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI},
+        {"4x4", TOPO_PATTERN_NEIGHBOR, TOPO_LINKS_BI},
+        {"4x4", TOPO_PATTERN_NEIGHBOR, TOPO_LINKS_UNI},
+        {"6x6", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI},
+        {"4x4", TOPO_PATTERN_TRANSPOSE, TOPO_LINKS_BI},
+        {"5", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI},
+        {"16", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI},
+        {"16", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI},
+        {"4x4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_UNI},
+        {"4x4x4", TOPO_PATTERN_UNIFORM, TOPO_LINKS_BI},
+        {"8x8", TOPO_PATTERN_TORNADO, TOPO_LINKS_UNI},
+        {"6x6", TOPO_PATTERN_TRANSPOSE, TOPO_LINKS_UNI},
+        {"4x4x4", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI},
+        /* added after the flows' age was settled on the cases above */
+        {"5x5x5", TOPO_PATTERN_TORNADO, TOPO_LINKS_UNI},
+        {"6x6x6", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI},
+        {"4x4x4x4", TOPO_PATTERN_COMPLEMENT, TOPO_LINKS_UNI},
     };
     /* 70 % is logged for README's table (beyond the range the issue asks
      * for, the model's error is not asserted there) */
@@ -478,9 +617,8 @@ Test(load, latency_against_event_simulation, .timeout = 240)
                         cases[i].shape, topo_pattern_name(cases[i].pat),
                         topo_links_name(cases[i].links), util[u], w, sim,
                         100 * (w - sim) / sim, iw, 100 * (iw - sim) / sim);
-            double tol = u < 2 ? 0.10 : cases[i].tol_high;
             cr_expect(iw > sim, "independent queues overestimate");
-            cr_expect(u == 3 || fabs(w - sim) <= tol * sim, "%s %s %s u=%.1f: model %.3f sim %.3f",
+            cr_expect(u == 3 || fabs(w - sim) <= 0.10 * sim, "%s %s %s u=%.1f: model %.3f sim %.3f",
                       cases[i].shape, topo_pattern_name(cases[i].pat),
                       topo_links_name(cases[i].links), util[u], w, sim);
         }

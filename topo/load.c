@@ -84,23 +84,20 @@ static void add_route(const topo_shape *s, topo_links links, double *diff, long 
     }
 }
 
-/* Turns the difference arrays into loads: a running sum along every ring. */
+/* Turns the difference arrays into loads: a running sum along every ring,
+ * all rings of a dimension at once (position k adds position k - 1's sum;
+ * neighbouring nodes' links are neighbours in memory, rings are not). */
 static void integrate(const topo_shape *s, double *c)
 {
     for (int i = 0; i < s->dims; i++) {
         long n = s->n[i], st = stride_of(s, i);
-        for (long x = 0; x < s->nodes; x++) {
-            if ((x / st) % n != 0)
-                continue;   /* start of every ring: coordinate i = 0 */
-            for (int way = 0; way < 2; way++) {
-                double run = 0;
-                for (long k = 0; k < n; k++) {
-                    double *v = &c[topo_link_index(s, x + k * st, i, way)];
-                    run += *v;
-                    *v = run;
+        for (long base = 0; base < s->nodes; base += n * st)
+            for (long k = 1; k < n; k++)
+                for (long q = 0; q < st; q++) {
+                    long x = base + k * st + q;
+                    for (int way = 0; way < 2; way++)
+                        c[topo_link_index(s, x, i, way)] += c[topo_link_index(s, x - st, i, way)];
                 }
-            }
-        }
     }
 }
 
@@ -140,10 +137,10 @@ int topo_link_loads(const topo_shape *shape, topo_links links, topo_pattern patt
 
 /* ---- input streams ---------------------------------------------------------- */
 
-/* One segment of a route: dimension, way, its first link's node. */
+/* One segment of a route: dimension, way, its first link's node, links. */
 typedef struct segment {
     int dim, way;
-    long node;
+    long node, len;
 } segment;
 
 /* Segments of the route a -> b (rank src) with the tie choice tie_up;
@@ -162,7 +159,7 @@ static int segments(const topo_shape *s, topo_links links, long src, const long 
         if (tie && links == TOPO_LINKS_BI && 2 * h == n)
             *tie = 1;
         int way = links == TOPO_LINKS_BI && (n - h < h || (n - h == h && !tie_up));
-        seg[k++] = (segment){i, way, x};
+        seg[k++] = (segment){i, way, x, way ? n - h : h};
         x += (b[i] - a[i]) * stride_of(s, i);
     }
     return k;
@@ -210,7 +207,8 @@ static void each_message(const topo_shape *s, topo_links links, topo_pattern pat
 typedef struct start_event {
     long where;     /* link index, or node for arrivals */
     int cls;
-    double w;
+    double w;       /* the message's rate (a flow: one source, one
+                     * destination, one tie choice) */
 } start_event;
 
 typedef struct event_list {
@@ -222,6 +220,11 @@ typedef struct event_list {
 typedef struct stream_ctx {
     const topo_shape *s;
     event_list starts, arrivals;
+    double w0;      /* the rate of most flows: 1 / (a sender's destinations) */
+    double *sq;     /* difference arrays of sum w (w - w0) over the flows
+                     * crossing a link (ties, and any flow of another rate),
+                     * then per link sum w^2 = w0 c + that */
+    int corrected;  /* some flow's rate was not w0 */
 } stream_ctx;
 
 static void push_event(event_list *l, long where, int cls, double w)
@@ -242,85 +245,113 @@ static void push_event(event_list *l, long where, int cls, double w)
 static void record(void *arg, const segment *seg, int k, long dst, double w)
 {
     stream_ctx *c = arg;
-    for (int m = 0; m < k; m++)
+    for (int m = 0; m < k; m++) {
         push_event(&c->starts, topo_link_index(c->s, seg[m].node, seg[m].dim, seg[m].way),
                    seg_class(seg, m), w);
+        if (w != c->w0) {
+            long st = stride_of(c->s, seg[m].dim), a = (seg[m].node / st) % c->s->n[seg[m].dim];
+            add_arc(c->s, c->sq, seg[m].node, a, seg[m].dim, seg[m].way, seg[m].len,
+                    w * (w - c->w0));
+            c->corrected = 1;
+        }
+    }
     if (k > 0)
         push_event(&c->arrivals, dst, 1 + 2 * seg[k - 1].dim + seg[k - 1].way, w);
 }
 
-/* A growing list of inputs (the rows of topo_streams): rate and the load
- * of the channel the input leaves. */
+/* A growing list of inputs (the rows of topo_streams): rate, the load of
+ * the channel the input leaves, that channel (a link, or -1), and the
+ * input's sum of squared flow rates. */
 typedef struct rate_list {
-    double *v, *up;
+    double *v, *up, *sq;
+    long *from;
     long n, cap;
 } rate_list;
 
-static int push_rate(rate_list *r, double v, double up)
+/* Makes room for cap inputs (at least): one allocation per array where
+ * the caller knows a bound, not a doubling series of copies. */
+static int reserve_rates(rate_list *r, long cap)
 {
-    if (r->n == r->cap) {
-        long cap = r->cap ? 2 * r->cap : 1 << 12;
-        double *nv = realloc(r->v, sizeof *nv * (size_t)cap);
-        if (nv)
-            r->v = nv;
-        double *nu = realloc(r->up, sizeof *nu * (size_t)cap);
-        if (nu)
-            r->up = nu;
-        if (!nv || !nu)
-            return -1;
-        r->cap = cap;
-    }
-    r->v[r->n] = v;
-    r->up[r->n++] = up;
+    if (cap <= r->cap)
+        return 0;
+    double *nv = realloc(r->v, sizeof *nv * (size_t)cap);
+    if (nv)
+        r->v = nv;
+    double *nu = realloc(r->up, sizeof *nu * (size_t)cap);
+    if (nu)
+        r->up = nu;
+    long *nf = realloc(r->from, sizeof *nf * (size_t)cap);
+    if (nf)
+        r->from = nf;
+    double *ns = realloc(r->sq, sizeof *ns * (size_t)cap);
+    if (ns)
+        r->sq = ns;
+    if (!nv || !nu || !nf || !ns)
+        return -1;
+    r->cap = cap;
     return 0;
 }
 
-/* The load of the link that arrives at node in dimension dim, way way
- * (from node - e_dim on the positive way, node + e_dim on the negative). */
-static double arriving_load(const topo_shape *s, const double *c, long node, int dim, int way)
+static int push_rate(rate_list *r, double v, double up, long from, double sq)
+{
+    if (r->n == r->cap && reserve_rates(r, r->cap ? 2 * r->cap : 1 << 12))
+        return -1;
+    r->v[r->n] = v;
+    r->up[r->n] = up;
+    r->from[r->n] = from;
+    r->sq[r->n++] = sq < 0 ? 0 : sq > v * v ? v * v : sq;   /* rounding of a difference */
+    return 0;
+}
+
+/* The link that arrives at node in dimension dim, way way (from node -
+ * e_dim on the positive way, node + e_dim on the negative). */
+static long arriving_link(const topo_shape *s, long node, int dim, int way)
 {
     long n = s->n[dim], st = stride_of(s, dim), a = (node / st) % n;
     long from = (a + (way ? 1 : n - 1)) % n;
-    return c[topo_link_index(s, node + (from - a) * st, dim, way)];
+    return topo_link_index(s, node + (from - a) * st, dim, way);
 }
 
 /* Appends one row: the per-class totals of input rates at node (class 0:
  * the injection channel, load 1; class 1 + 2 j + w: the link arriving by
- * dimension j, way w), and for a link (link >= 0) the traffic continuing
- * from the previous link of its ring: c minus the segment starts.
- * Returns -1 without memory. */
+ * dimension j, way w) and of their flows' squared rates (per2), and for a
+ * link (link >= 0) the traffic continuing from the previous link of its
+ * ring: c minus the segment starts, and sq_link (the link's sum of squared
+ * flow rates) minus theirs.  Returns -1 without memory. */
 static int push_row(rate_list *r, const topo_shape *s, const double *c, const double *per,
-                    int classes, long node, long link)
+                    const double *per2, int classes, long node, long link, double sq_link)
 {
-    double starts = 0;
+    double starts = 0, starts2 = 0;
     for (int k = 0; k < classes; k++)
         if (per[k] > 0) {
             starts += per[k];
-            double up = k == 0 ? 1 : arriving_load(s, c, node, (k - 1) / 2, (k - 1) % 2);
-            if (push_rate(r, per[k], up))
+            starts2 += per2[k];
+            long from = k == 0 ? -1 : arriving_link(s, node, (k - 1) / 2, (k - 1) % 2);
+            if (push_rate(r, per[k], from < 0 ? 1 : c[from], from, per2[k]))
                 return -1;
         }
     if (link >= 0) {
         int dim = (int)((link / 2) % s->dims), way = (int)(link % 2);
         double through = c[link] - starts;
+        long from = arriving_link(s, node, dim, way);
         if (through > 1e-12 * c[link] &&
-            push_rate(r, through, arriving_load(s, c, node, dim, way)))
+            push_rate(r, through, c[from], from, sq_link - starts2))
             return -1;
     }
     return 0;
 }
 
 /* Sorts the events by place (a counting sort) and appends one row per
- * place, first[x] its start: places are links (links = 1) or nodes'
- * ejection channels; total[x] (may be NULL) gets the place's events'
- * weight.  Returns -1 without memory. */
+ * place, first[x] its start: places are links (links = 1; sq: their sums
+ * of squared flow rates) or nodes' ejection channels; total[x] (may be
+ * NULL) gets the place's events' weight.  Returns -1 without memory. */
 static int bucket_rows(const event_list *l, const topo_shape *s, int links, const double *c,
-                       rate_list *r, long *first, double *total)
+                       const double *sq, rate_list *r, long *first, double *total)
 {
     long places = links ? 2L * s->dims * s->nodes : s->nodes;
     long *at = calloc((size_t)places + 1, sizeof *at);
     start_event *sorted = malloc(sizeof *sorted * (size_t)(l->n ? l->n : 1));
-    double per[2 * TOPO_MAX_DIMS + 1];
+    double per[2 * TOPO_MAX_DIMS + 1], per2[2 * TOPO_MAX_DIMS + 1];
     int classes = 2 * s->dims + 1, rc = -1;
     if (!at || !sorted)
         goto out;
@@ -335,15 +366,19 @@ static int bucket_rows(const event_list *l, const topo_shape *s, int links, cons
     at[0] = 0;
     for (long x = 0; x < places; x++) {
         memset(per, 0, sizeof per[0] * (size_t)classes);
-        for (long i = at[x]; i < at[x + 1]; i++)
+        memset(per2, 0, sizeof per2[0] * (size_t)classes);
+        for (long i = at[x]; i < at[x + 1]; i++) {
             per[sorted[i].cls] += sorted[i].w;
+            per2[sorted[i].cls] += sorted[i].w * sorted[i].w;
+        }
         first[x] = r->n;
         if (total) {
             total[x] = 0;
             for (int k = 0; k < classes; k++)
                 total[x] += per[k];
         }
-        if (push_row(r, s, c, per, classes, links ? x / 2 / s->dims : x, links ? x : -1))
+        if (push_row(r, s, c, per, per2, classes, links ? x / 2 / s->dims : x, links ? x : -1,
+                     links ? sq[x] : 0))
             goto out;
     }
     rc = 0;
@@ -358,18 +393,27 @@ out:
  * destinations fills a table by type and input class. */
 typedef struct uniform_table {
     int dims;
-    double start[2 * TOPO_MAX_DIMS][2 * TOPO_MAX_DIMS + 1];
-    double eject[2 * TOPO_MAX_DIMS + 1];
+    double start[2 * TOPO_MAX_DIMS][2 * TOPO_MAX_DIMS + 1], start2[2 * TOPO_MAX_DIMS][2 * TOPO_MAX_DIMS + 1];
+    double eject[2 * TOPO_MAX_DIMS + 1], eject2[2 * TOPO_MAX_DIMS + 1];
+    double sq[2 * TOPO_MAX_DIMS];   /* per link of a type: its flows' squared rates */
 } uniform_table;
 
+/* Source 0's flows stand for every source's: the N flows of a type's links
+ * that source 0's flow (shifted) has crossed len times spread over N links. */
 static void count_uniform(void *arg, const segment *seg, int k, long dst, double w)
 {
     uniform_table *u = arg;
     (void)dst;
-    for (int m = 0; m < k; m++)
-        u->start[2 * seg[m].dim + seg[m].way][seg_class(seg, m)] += w;
-    if (k > 0)
+    for (int m = 0; m < k; m++) {
+        int t = 2 * seg[m].dim + seg[m].way;
+        u->start[t][seg_class(seg, m)] += w;
+        u->start2[t][seg_class(seg, m)] += w * w;
+        u->sq[t] += w * w * (double)seg[m].len;
+    }
+    if (k > 0) {
         u->eject[1 + 2 * seg[k - 1].dim + seg[k - 1].way] += w;
+        u->eject2[1 + 2 * seg[k - 1].dim + seg[k - 1].way] += w * w;
+    }
 }
 
 static int uniform_streams(const topo_shape *s, topo_links links, const double *c,
@@ -386,11 +430,11 @@ static int uniform_streams(const topo_shape *s, topo_links links, const double *
         return -1;
     for (int t = 0; t < types; t++) {   /* link t of node 0 stands for its type */
         st->first[t] = r->n;
-        if (push_row(r, s, c, u.start[t], types + 1, 0, t))
+        if (push_row(r, s, c, u.start[t], u.start2[t], types + 1, 0, t, u.sq[t]))
             return -1;
     }
     st->first[types] = r->n;
-    if (push_row(r, s, c, u.eject, types + 1, 0, -1))
+    if (push_row(r, s, c, u.eject, u.eject2, types + 1, 0, -1, 0))
         return -1;
     st->first[types + 1] = r->n;
     for (int k = 0; k <= types; k++)
@@ -405,7 +449,7 @@ int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_patt
 {
     long entries = 2 * shape->dims * shape->nodes;
     int rc = -1;
-    stream_ctx ctx = {shape, {0}, {0}};
+    stream_ctx ctx = {shape, {0}, {0}, 0, NULL, 0};
     rate_list r = {0};
     memset(st, 0, sizeof *st);
     st->links = entries;
@@ -420,18 +464,34 @@ int topo_link_input_streams(const topo_shape *shape, topo_links links, topo_patt
     st->rows = entries + shape->nodes;
     if (!(st->first = malloc(sizeof *st->first * (size_t)(st->rows + 1))))
         goto out;
+    if (!(ctx.sq = calloc((size_t)entries, sizeof *ctx.sq)))
+        goto out;
+    long dst[TOPO_PATTERN_MAX_DESTS];
+    for (long src = 0; src < shape->nodes && ctx.w0 == 0; src++) {
+        int k = topo_pattern_dests(shape, pattern, src, dst);
+        ctx.w0 = k > 0 ? 1.0 / k : 0;
+    }
     each_message(shape, links, pattern, record, &ctx);
+    if (ctx.corrected)
+        integrate(shape, ctx.sq);
+    for (long l = 0; l < entries; l++)
+        ctx.sq[l] += ctx.w0 * c[l];
+    /* a row has at most its events' inputs and a through input */
     if (ctx.starts.failed || ctx.arrivals.failed ||
-        bucket_rows(&ctx.starts, shape, 1, c, &r, st->first, NULL) ||
-        bucket_rows(&ctx.arrivals, shape, 0, c, &r, st->first + entries, st->ej))
+        reserve_rates(&r, ctx.starts.n + ctx.arrivals.n + entries) ||
+        bucket_rows(&ctx.starts, shape, 1, c, ctx.sq, &r, st->first, NULL) ||
+        bucket_rows(&ctx.arrivals, shape, 0, c, NULL, &r, st->first + entries, st->ej))
         goto out;
     st->first[st->rows] = r.n;
     rc = 0;
 out:
     free(ctx.starts.ev);
     free(ctx.arrivals.ev);
+    free(ctx.sq);
     st->rate = r.v;
     st->up = r.up;
+    st->from = r.from;
+    st->sq = r.sq;
     if (rc)
         topo_streams_free(st);
     return rc;
@@ -442,7 +502,10 @@ void topo_streams_free(topo_streams *st)
     free(st->first);
     free(st->rate);
     free(st->up);
+    free(st->from);
+    free(st->sq);
     free(st->ej);
     st->first = NULL;
-    st->rate = st->up = st->ej = NULL;
+    st->from = NULL;
+    st->rate = st->up = st->sq = st->ej = NULL;
 }

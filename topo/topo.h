@@ -178,6 +178,12 @@ typedef struct topo_streams {
     double *rate;      /* the inputs' rates, row by row */
     double *up;        /* each input's upstream load: c of the link it
                         * arrives over, 1 for the injection channel */
+    long *from;        /* that link (topo_link_index), -1 for the injection
+                        * channel */
+    double *sq;        /* each input's sum of its flows' squared rates (a
+                        * flow: one source, one destination, one tie
+                        * choice), so sq / rate^2 is the chance that two
+                        * of the input's messages belong to one flow */
     double *ej;        /* per node: messages ending there (N entries) */
 } topo_streams;
 
