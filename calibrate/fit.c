@@ -468,19 +468,23 @@ static size_t seg_prefix(const fit_seg_point *pts, size_t n, double *xs, seg_sum
 
 /* The dynamic programme: cost[k][j] (k = 1..K segments) is the smallest
  * chi^2 of the sizes 0..j-1 in k admissible segments, the last starting
- * at arg[k][j].  Every segment's line is computed once, for all k. */
+ * at arg[k][j].  Every segment's line is computed once, for all k.  A
+ * segment [i, j) of K >= 2 spans at least rule->min_sizes distinct sizes
+ * and rule->min_points points (fit_seg_rule). */
 static void seg_dp(const seg_sums *P, const double *xs, size_t S, int K, int nonneg,
-                   double xc, double yc, double **cost, size_t **arg)
+                   const fit_seg_rule *rule, double xc, double yc, double **cost, size_t **arg)
 {
-    const size_t m = FIT_MIN_SIZES_PER_SEGMENT;
+    const size_t m = rule->min_sizes;
     for (int k = 1; k <= K; k++)
         for (size_t j = 0; j <= S; j++)
             cost[k][j] = INFINITY, arg[k][j] = 0;
     for (size_t j = m; j <= S; j++)
         for (size_t i = 0; i + m <= j; i++) {
             if (i > 0 && i < m)
-                continue;
+                continue;   /* no first segment ends there */
             seg_sums d = seg_diff(&P[j], &P[i]);
+            if (d.count < rule->min_points)
+                continue;
             int flat, checked = 0, ok = 1;
             double c = seg_cost(&d, nonneg, &flat);
             for (int k = i == 0 ? 1 : 2; k <= (i == 0 ? 1 : K); k++) {
@@ -499,7 +503,14 @@ static void seg_dp(const seg_sums *P, const double *xs, size_t S, int K, int non
 int fit_segments(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
                  fit_segmentation *out)
 {
-    if (n == 0 || max_segments < 1 || max_segments > MODEL_MAX_OSEG)
+    const fit_seg_rule sizes_only = {FIT_MIN_SIZES_PER_SEGMENT, 0};
+    return fit_segments_rule(pts, n, max_segments, nonneg, &sizes_only, out);
+}
+
+int fit_segments_rule(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
+                      const fit_seg_rule *rule, fit_segmentation *out)
+{
+    if (n == 0 || max_segments < 1 || max_segments > MODEL_MAX_OSEG || rule->min_sizes < 2)
         return -1;
     for (size_t i = 0; i < n; i++)
         if (!(pts[i].w > 0) || !isfinite(pts[i].w) || !isfinite(pts[i].x) || !isfinite(pts[i].y))
@@ -518,7 +529,7 @@ int fit_segments(const fit_seg_point *pts, size_t n, int max_segments, int nonne
     }
     if (S) {
         rc = 0;
-        seg_dp(P, xs, S, K, nonneg, xc, yc, cost, arg);
+        seg_dp(P, xs, S, K, nonneg, rule, xc, yc, cost, arg);
         for (int k = 1; k <= K; k++) {
             fit_segmentation *o = &out[k - 1];
             memset(o, 0, sizeof *o);
@@ -611,6 +622,30 @@ static void o_targets(const fit_point *pts, size_t n, const double *net, fit_seg
     }
 }
 
+/* What a segment must span.  Every segment must leave the fit a residual,
+ * or noise buys segments: the minimum is one point more than the
+ * segment's own coefficients.  o(m) alone (a 2-node ring, one point a
+ * size): its intercept and slope, so three sizes (FIT_MIN_SIZES_PER_SEGMENT).
+ * With multi-hop data (network parameters free) every size has a point per
+ * network, and a segment owns o's intercept and slope and, with lb free,
+ * lb's piece (intercept and slope): two sizes suffice when they hold five
+ * points or more (three networks: six).  So the pieces can follow a
+ * staircase whose steps are only a size or two apart: scibench's copies on
+ * the development VM step every 16 cache lines (1 KiB) up to 4 KiB, and
+ * any three neighbouring sizes of --full's 768 B, 1, 1.5, 2, 3 and 4 KiB
+ * straddle a step.  With three sizes a segment the held-out ring missed by
+ * up to 5.4% at 1-4 KiB in 20 runs; with two, by at most 2.5%, refitting
+ * the same files (README, "Every parameter measured").  A 2-node ring
+ * keeps three sizes (one point each): two would fit a segment exactly. */
+static fit_seg_rule segment_rule(const design *base)
+{
+    int free_any = base->free_net[0] || base->free_net[1] || base->free_net[2] ||
+                   base->free_net[3];
+    if (!free_any)
+        return (fit_seg_rule){FIT_MIN_SIZES_PER_SEGMENT, 0};
+    return (fit_seg_rule){2, (size_t)(2 + 2 * base->free_net[NET - 1] + 1)};
+}
+
 /* Breakpoints for K = 2..max_segments.  With the network parameters fixed
  * (a 2-node ring) the chi^2 is a sum over segments and fit_segments is
  * exact: the same segmentation as trying every one.  With free network
@@ -623,12 +658,14 @@ static int search_segments(search *s, const design *base, const double *net1)
 {
     int K = s->opt->max_segments, free_any = base->free_net[0] || base->free_net[1] ||
                                              base->free_net[2] || base->free_net[3];
+    fit_seg_rule rule = segment_rule(base);
     fit_seg_point *q = malloc(s->n * sizeof *q);
     fit_segmentation seg[MODEL_MAX_OSEG];
     int rc = q ? 0 : -2;
     if (rc == 0) {
         o_targets(s->pts, s->n, net1, q);
-        rc = fit_segments(q, s->n, K, free_any ? FIT_SEG_REJECT : FIT_SEG_CLAMP, seg);
+        rc = fit_segments_rule(q, s->n, K, free_any ? FIT_SEG_REJECT : FIT_SEG_CLAMP, &rule,
+                               seg);
     }
     for (int k = 2; rc == 0 && k <= K; k++) {
         fit_segmentation cur = seg[k - 1];
@@ -641,7 +678,7 @@ static int search_segments(search *s, const design *base, const double *net1)
             if (evaluate(s, &d, net) != 0 || !free_any)
                 break;
             o_targets(s->pts, s->n, net, q);
-            if ((rc = fit_segments(q, s->n, k, FIT_SEG_REJECT, next)) != 0 ||
+            if ((rc = fit_segments_rule(q, s->n, k, FIT_SEG_REJECT, &rule, next)) != 0 ||
                 memcmp(next[k - 1].first, cur.first, sizeof cur.first) == 0)
                 break;
             cur = next[k - 1];
