@@ -166,6 +166,14 @@ typedef struct design {
     int o_held_falling[2 * MODEL_MAX_OSEG];   /* significantly negative */
     int net_held[NET];
     double o_held_value[2 * MODEL_MAX_OSEG], o_held_err[2 * MODEL_MAX_OSEG];
+    /* the lb pieces' columns (lb_pieces) held at 0, as o(m)'s: a relay
+     * cannot cost less than nothing, and zeroing a negative piece after the
+     * fit instead shifted the held-out ring by its value at every relay
+     * (--full: lb_seg2_ns -8.7 ns set to 0 put the 6-node ring 3.3% high
+     * at 4-24 B) */
+    int lb_held[2 * MODEL_MAX_OSEG];
+    int lb_held_falling[2 * MODEL_MAX_OSEG];
+    double lb_held_value[2 * MODEL_MAX_OSEG], lb_held_err[2 * MODEL_MAX_OSEG];
     double net_held_value[NET], net_held_err[NET];
 } design;
 
@@ -187,10 +195,16 @@ static int o_cols_before(const design *d, int j)
     return pos;
 }
 
-/* Columns of network parameter k when free (lb piecewise: several). */
+/* Columns of network parameter k when free (lb piecewise: several, less
+ * those held at 0). */
 static int net_cols(const design *d, int k)
 {
-    return k == NET - 1 && d->lb_pieces ? 2 * d->segments - 1 : 1;
+    if (k != NET - 1 || !d->lb_pieces)
+        return 1;
+    int cols = 0;
+    for (int j = 0; j < 2 * d->segments - 1; j++)
+        cols += !d->lb_held[j];
+    return cols;
 }
 
 static int design_cols(const design *d)
@@ -218,6 +232,17 @@ static int net_pos(const design *d, int k)
     return pos;
 }
 
+/* Position of lb piece column j (see design), or -1 when held at 0. */
+static int lb_pos(const design *d, int j)
+{
+    if (d->lb_held[j])
+        return -1;
+    int pos = net_pos(d, NET - 1);
+    for (int i = 0; i < j; i++)
+        pos += !d->lb_held[i];
+    return pos;
+}
+
 /* The reference size of segment s: mref for the single line (the thesis's
  * parametrisation), else the segment's first size. */
 static double seg_ref(const design *d, int s, double mref)
@@ -241,6 +266,8 @@ static void fill_row(const design *d, const fit_point *pt, double mref, gsl_matr
             double relays = pt->fm + pt->sm;   /* the lb block, see design */
             for (int j = 0; j < 2 * d->segments - 1; j++) {
                 int seg = (j + 1) / 2;
+                if (d->lb_held[j])
+                    continue;
                 double x = seg != s ? 0 : j == 0 ? relays * pt->size_bytes
                                       : j % 2  ? relays
                                                : relays * (pt->size_bytes - d->from[seg]);
@@ -823,16 +850,29 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
     if (d->free_net[NET - 1] && d->lb_pieces) {
         /* lb per segment (see design); lb_ns_per_byte: the slope of the
          * segment that holds mref, for the one-line reports */
-        int base = net_pos(d, NET - 1), sm = segment_of(d, mref);
+        int sm = segment_of(d, mref);
         p->lb_segments = d->segments;
         for (int i = 0; i < d->segments; i++) {
-            double slope = sol_coef(sol, base + (i ? 2 * i : 0));
-            double at = i ? sol_coef(sol, base + 2 * i - 1) : slope * d->from[0];
+            double slope = sol_coef(sol, lb_pos(d, i ? 2 * i : 0));
+            double at = i ? sol_coef(sol, lb_pos(d, 2 * i - 1)) : slope * d->from[0];
             p->lbseg[i] = (model_oseg){d->from[i], at, slope};
         }
-        int ps = base + (sm ? 2 * sm : 0);
+        int js = sm ? 2 * sm : 0, ps = lb_pos(d, js);
         p->lb_ns_per_byte = sol_coef(sol, ps);
-        p->err[MODEL_P_LB] = sqrt(scale * sol_cov(sol, ps, ps));
+        p->err[MODEL_P_LB] = ps >= 0 ? sqrt(scale * sol_cov(sol, ps, ps)) : d->lb_held_err[js];
+        for (int j = 0; j < 2 * d->segments - 1; j++) {
+            char name[40];
+            if (!d->lb_held[j])
+                continue;
+            int seg = (j + 1) / 2;
+            snprintf(name, sizeof name, "lb_seg%d_%s", seg + 1,
+                     j == 0 || j % 2 == 0 ? "ns_per_byte" : "ns");
+            if (d->lb_held_falling[j])
+                note_held(res->falling, sizeof res->falling, name, d->lb_held_value[j],
+                          d->lb_held_err[j]);
+            else
+                note_clamped(res, name, d->lb_held_value[j], d->lb_held_err[j]);
+        }
     }
     /* o(m): segments; o0/o1 from the segment that holds mref */
     int s = segment_of(d, mref), ia = o_pos(d, 2 * s), ib = o_pos(d, 2 * s + 1);
@@ -912,11 +952,19 @@ static int hold_negative(design *d, const solved *sol, size_t n)
         if (pos >= 0 && v < 0 && v / e < worst)
             worst = v / e, worst_j = j, worst_k = -1;
     }
+    for (int j = 0; d->free_net[NET - 1] && d->lb_pieces && j < 2 * d->segments - 1; j++) {
+        /* the relays' pieces, as o(m)'s: held even when significantly
+         * negative (with a warning) */
+        int pos = lb_pos(d, j);
+        double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
+        if (pos >= 0 && v < 0 && v / e < worst)
+            worst = v / e, worst_j = 2 * MODEL_MAX_OSEG + j, worst_k = -1;
+    }
     for (int k = 0; k < NET; k++) {
         int pos = net_pos(d, k);
         double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
         if (k == NET - 1 && d->lb_pieces)
-            continue;   /* segments, as o(m)'s: their sum is what must be >= 0 */
+            continue;   /* pieces: above */
         /* lb as o(m)'s slopes: a relay that seems to get cheaper with m is
          * held at 0 even when significantly so (a change of the machine's
          * speed during the run did that once: -0.077 +- 0.035 ns/B) */
@@ -924,7 +972,13 @@ static int hold_negative(design *d, const solved *sol, size_t n)
         if (pos >= 0 && v < 0 && hold && v / e < worst)
             worst = v / e, worst_j = -1, worst_k = k;
     }
-    if (worst_j >= 0) {
+    if (worst_j >= 2 * MODEL_MAX_OSEG) {
+        int j = worst_j - 2 * MODEL_MAX_OSEG, pos = lb_pos(d, j);
+        d->lb_held_value[j] = sol_coef(sol, pos);
+        d->lb_held_err[j] = coef_err(sol, (size_t)pos, dof);
+        d->lb_held_falling[j] = d->lb_held_value[j] + FIT_CLAMP_SIGMAS * d->lb_held_err[j] < 0;
+        d->lb_held[j] = 1;
+    } else if (worst_j >= 0) {
         int pos = o_pos(d, worst_j);
         d->o_held[worst_j] = 1;
         d->o_held_value[worst_j] = sol_coef(sol, pos);
