@@ -166,6 +166,14 @@ typedef struct design {
     int o_held_falling[2 * MODEL_MAX_OSEG];   /* significantly negative */
     int net_held[NET];
     double o_held_value[2 * MODEL_MAX_OSEG], o_held_err[2 * MODEL_MAX_OSEG];
+    /* the lb pieces' columns (lb_pieces) held at 0, as o(m)'s: a relay
+     * cannot cost less than nothing, and zeroing a negative piece after the
+     * fit instead shifted the held-out ring by its value at every relay
+     * (--full: lb_seg2_ns -8.7 ns set to 0 put the 6-node ring 3.3% high
+     * at 4-24 B) */
+    int lb_held[2 * MODEL_MAX_OSEG];
+    int lb_held_falling[2 * MODEL_MAX_OSEG];
+    double lb_held_value[2 * MODEL_MAX_OSEG], lb_held_err[2 * MODEL_MAX_OSEG];
     double net_held_value[NET], net_held_err[NET];
 } design;
 
@@ -187,10 +195,16 @@ static int o_cols_before(const design *d, int j)
     return pos;
 }
 
-/* Columns of network parameter k when free (lb piecewise: several). */
+/* Columns of network parameter k when free (lb piecewise: several, less
+ * those held at 0). */
 static int net_cols(const design *d, int k)
 {
-    return k == NET - 1 && d->lb_pieces ? 2 * d->segments - 1 : 1;
+    if (k != NET - 1 || !d->lb_pieces)
+        return 1;
+    int cols = 0;
+    for (int j = 0; j < 2 * d->segments - 1; j++)
+        cols += !d->lb_held[j];
+    return cols;
 }
 
 static int design_cols(const design *d)
@@ -218,6 +232,17 @@ static int net_pos(const design *d, int k)
     return pos;
 }
 
+/* Position of lb piece column j (see design), or -1 when held at 0. */
+static int lb_pos(const design *d, int j)
+{
+    if (d->lb_held[j])
+        return -1;
+    int pos = net_pos(d, NET - 1);
+    for (int i = 0; i < j; i++)
+        pos += !d->lb_held[i];
+    return pos;
+}
+
 /* The reference size of segment s: mref for the single line (the thesis's
  * parametrisation), else the segment's first size. */
 static double seg_ref(const design *d, int s, double mref)
@@ -241,6 +266,8 @@ static void fill_row(const design *d, const fit_point *pt, double mref, gsl_matr
             double relays = pt->fm + pt->sm;   /* the lb block, see design */
             for (int j = 0; j < 2 * d->segments - 1; j++) {
                 int seg = (j + 1) / 2;
+                if (d->lb_held[j])
+                    continue;
                 double x = seg != s ? 0 : j == 0 ? relays * pt->size_bytes
                                       : j % 2  ? relays
                                                : relays * (pt->size_bytes - d->from[seg]);
@@ -468,19 +495,23 @@ static size_t seg_prefix(const fit_seg_point *pts, size_t n, double *xs, seg_sum
 
 /* The dynamic programme: cost[k][j] (k = 1..K segments) is the smallest
  * chi^2 of the sizes 0..j-1 in k admissible segments, the last starting
- * at arg[k][j].  Every segment's line is computed once, for all k. */
+ * at arg[k][j].  Every segment's line is computed once, for all k.  A
+ * segment [i, j) of K >= 2 spans at least rule->min_sizes distinct sizes
+ * and rule->min_points points (fit_seg_rule). */
 static void seg_dp(const seg_sums *P, const double *xs, size_t S, int K, int nonneg,
-                   double xc, double yc, double **cost, size_t **arg)
+                   const fit_seg_rule *rule, double xc, double yc, double **cost, size_t **arg)
 {
-    const size_t m = FIT_MIN_SIZES_PER_SEGMENT;
+    const size_t m = rule->min_sizes;
     for (int k = 1; k <= K; k++)
         for (size_t j = 0; j <= S; j++)
             cost[k][j] = INFINITY, arg[k][j] = 0;
     for (size_t j = m; j <= S; j++)
         for (size_t i = 0; i + m <= j; i++) {
             if (i > 0 && i < m)
-                continue;
+                continue;   /* no first segment ends there */
             seg_sums d = seg_diff(&P[j], &P[i]);
+            if (d.count < rule->min_points)
+                continue;
             int flat, checked = 0, ok = 1;
             double c = seg_cost(&d, nonneg, &flat);
             for (int k = i == 0 ? 1 : 2; k <= (i == 0 ? 1 : K); k++) {
@@ -499,7 +530,14 @@ static void seg_dp(const seg_sums *P, const double *xs, size_t S, int K, int non
 int fit_segments(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
                  fit_segmentation *out)
 {
-    if (n == 0 || max_segments < 1 || max_segments > MODEL_MAX_OSEG)
+    const fit_seg_rule sizes_only = {FIT_MIN_SIZES_PER_SEGMENT, 0};
+    return fit_segments_rule(pts, n, max_segments, nonneg, &sizes_only, out);
+}
+
+int fit_segments_rule(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
+                      const fit_seg_rule *rule, fit_segmentation *out)
+{
+    if (n == 0 || max_segments < 1 || max_segments > MODEL_MAX_OSEG || rule->min_sizes < 2)
         return -1;
     for (size_t i = 0; i < n; i++)
         if (!(pts[i].w > 0) || !isfinite(pts[i].w) || !isfinite(pts[i].x) || !isfinite(pts[i].y))
@@ -518,7 +556,7 @@ int fit_segments(const fit_seg_point *pts, size_t n, int max_segments, int nonne
     }
     if (S) {
         rc = 0;
-        seg_dp(P, xs, S, K, nonneg, xc, yc, cost, arg);
+        seg_dp(P, xs, S, K, nonneg, rule, xc, yc, cost, arg);
         for (int k = 1; k <= K; k++) {
             fit_segmentation *o = &out[k - 1];
             memset(o, 0, sizeof *o);
@@ -611,6 +649,30 @@ static void o_targets(const fit_point *pts, size_t n, const double *net, fit_seg
     }
 }
 
+/* What a segment must span.  Every segment must leave the fit a residual,
+ * or noise buys segments: the minimum is one point more than the
+ * segment's own coefficients.  o(m) alone (a 2-node ring, one point a
+ * size): its intercept and slope, so three sizes (FIT_MIN_SIZES_PER_SEGMENT).
+ * With multi-hop data (network parameters free) every size has a point per
+ * network, and a segment owns o's intercept and slope and, with lb free,
+ * lb's piece (intercept and slope): two sizes suffice when they hold five
+ * points or more (three networks: six).  So the pieces can follow a
+ * staircase whose steps are only a size or two apart: scibench's copies on
+ * the development VM step every 16 cache lines (1 KiB) up to 4 KiB, and
+ * any three neighbouring sizes of --full's 768 B, 1, 1.5, 2, 3 and 4 KiB
+ * straddle a step.  With three sizes a segment the held-out ring missed by
+ * up to 5.4% at 1-4 KiB in 20 runs; with two, by at most 2.5%, refitting
+ * the same files (README, "Every parameter measured").  A 2-node ring
+ * keeps three sizes (one point each): two would fit a segment exactly. */
+static fit_seg_rule segment_rule(const design *base)
+{
+    int free_any = base->free_net[0] || base->free_net[1] || base->free_net[2] ||
+                   base->free_net[3];
+    if (!free_any)
+        return (fit_seg_rule){FIT_MIN_SIZES_PER_SEGMENT, 0};
+    return (fit_seg_rule){2, (size_t)(2 + 2 * base->free_net[NET - 1] + 1)};
+}
+
 /* Breakpoints for K = 2..max_segments.  With the network parameters fixed
  * (a 2-node ring) the chi^2 is a sum over segments and fit_segments is
  * exact: the same segmentation as trying every one.  With free network
@@ -623,12 +685,14 @@ static int search_segments(search *s, const design *base, const double *net1)
 {
     int K = s->opt->max_segments, free_any = base->free_net[0] || base->free_net[1] ||
                                              base->free_net[2] || base->free_net[3];
+    fit_seg_rule rule = segment_rule(base);
     fit_seg_point *q = malloc(s->n * sizeof *q);
     fit_segmentation seg[MODEL_MAX_OSEG];
     int rc = q ? 0 : -2;
     if (rc == 0) {
         o_targets(s->pts, s->n, net1, q);
-        rc = fit_segments(q, s->n, K, free_any ? FIT_SEG_REJECT : FIT_SEG_CLAMP, seg);
+        rc = fit_segments_rule(q, s->n, K, free_any ? FIT_SEG_REJECT : FIT_SEG_CLAMP, &rule,
+                               seg);
     }
     for (int k = 2; rc == 0 && k <= K; k++) {
         fit_segmentation cur = seg[k - 1];
@@ -641,7 +705,7 @@ static int search_segments(search *s, const design *base, const double *net1)
             if (evaluate(s, &d, net) != 0 || !free_any)
                 break;
             o_targets(s->pts, s->n, net, q);
-            if ((rc = fit_segments(q, s->n, k, FIT_SEG_REJECT, next)) != 0 ||
+            if ((rc = fit_segments_rule(q, s->n, k, FIT_SEG_REJECT, &rule, next)) != 0 ||
                 memcmp(next[k - 1].first, cur.first, sizeof cur.first) == 0)
                 break;
             cur = next[k - 1];
@@ -786,16 +850,29 @@ static void fill_result(const design *d, const solved *sol, const fit_point *pts
     if (d->free_net[NET - 1] && d->lb_pieces) {
         /* lb per segment (see design); lb_ns_per_byte: the slope of the
          * segment that holds mref, for the one-line reports */
-        int base = net_pos(d, NET - 1), sm = segment_of(d, mref);
+        int sm = segment_of(d, mref);
         p->lb_segments = d->segments;
         for (int i = 0; i < d->segments; i++) {
-            double slope = sol_coef(sol, base + (i ? 2 * i : 0));
-            double at = i ? sol_coef(sol, base + 2 * i - 1) : slope * d->from[0];
+            double slope = sol_coef(sol, lb_pos(d, i ? 2 * i : 0));
+            double at = i ? sol_coef(sol, lb_pos(d, 2 * i - 1)) : slope * d->from[0];
             p->lbseg[i] = (model_oseg){d->from[i], at, slope};
         }
-        int ps = base + (sm ? 2 * sm : 0);
+        int js = sm ? 2 * sm : 0, ps = lb_pos(d, js);
         p->lb_ns_per_byte = sol_coef(sol, ps);
-        p->err[MODEL_P_LB] = sqrt(scale * sol_cov(sol, ps, ps));
+        p->err[MODEL_P_LB] = ps >= 0 ? sqrt(scale * sol_cov(sol, ps, ps)) : d->lb_held_err[js];
+        for (int j = 0; j < 2 * d->segments - 1; j++) {
+            char name[40];
+            if (!d->lb_held[j])
+                continue;
+            int seg = (j + 1) / 2;
+            snprintf(name, sizeof name, "lb_seg%d_%s", seg + 1,
+                     j == 0 || j % 2 == 0 ? "ns_per_byte" : "ns");
+            if (d->lb_held_falling[j])
+                note_held(res->falling, sizeof res->falling, name, d->lb_held_value[j],
+                          d->lb_held_err[j]);
+            else
+                note_clamped(res, name, d->lb_held_value[j], d->lb_held_err[j]);
+        }
     }
     /* o(m): segments; o0/o1 from the segment that holds mref */
     int s = segment_of(d, mref), ia = o_pos(d, 2 * s), ib = o_pos(d, 2 * s + 1);
@@ -875,11 +952,19 @@ static int hold_negative(design *d, const solved *sol, size_t n)
         if (pos >= 0 && v < 0 && v / e < worst)
             worst = v / e, worst_j = j, worst_k = -1;
     }
+    for (int j = 0; d->free_net[NET - 1] && d->lb_pieces && j < 2 * d->segments - 1; j++) {
+        /* the relays' pieces, as o(m)'s: held even when significantly
+         * negative (with a warning) */
+        int pos = lb_pos(d, j);
+        double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
+        if (pos >= 0 && v < 0 && v / e < worst)
+            worst = v / e, worst_j = 2 * MODEL_MAX_OSEG + j, worst_k = -1;
+    }
     for (int k = 0; k < NET; k++) {
         int pos = net_pos(d, k);
         double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
         if (k == NET - 1 && d->lb_pieces)
-            continue;   /* segments, as o(m)'s: their sum is what must be >= 0 */
+            continue;   /* pieces: above */
         /* lb as o(m)'s slopes: a relay that seems to get cheaper with m is
          * held at 0 even when significantly so (a change of the machine's
          * speed during the run did that once: -0.077 +- 0.035 ns/B) */
@@ -887,7 +972,13 @@ static int hold_negative(design *d, const solved *sol, size_t n)
         if (pos >= 0 && v < 0 && hold && v / e < worst)
             worst = v / e, worst_j = -1, worst_k = k;
     }
-    if (worst_j >= 0) {
+    if (worst_j >= 2 * MODEL_MAX_OSEG) {
+        int j = worst_j - 2 * MODEL_MAX_OSEG, pos = lb_pos(d, j);
+        d->lb_held_value[j] = sol_coef(sol, pos);
+        d->lb_held_err[j] = coef_err(sol, (size_t)pos, dof);
+        d->lb_held_falling[j] = d->lb_held_value[j] + FIT_CLAMP_SIGMAS * d->lb_held_err[j] < 0;
+        d->lb_held[j] = 1;
+    } else if (worst_j >= 0) {
         int pos = o_pos(d, worst_j);
         d->o_held[worst_j] = 1;
         d->o_held_value[worst_j] = sol_coef(sol, pos);

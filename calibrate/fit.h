@@ -134,6 +134,19 @@ enum { FIT_SEG_FREE = 0, FIT_SEG_REJECT = 1, FIT_SEG_CLAMP = 2 };
 int fit_segments(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
                  fit_segmentation *out);
 
+/* What a segment of K >= 2 must span: min_sizes distinct sizes (>= 2) and
+ * min_points points (several points may share a size).  fit_segments is
+ * {FIT_MIN_SIZES_PER_SEGMENT, 0}. */
+typedef struct fit_seg_rule {
+    size_t min_sizes;
+    size_t min_points;
+} fit_seg_rule;
+
+/* fit_segments with the segment rule given (returns -1 also for
+ * min_sizes < 2). */
+int fit_segments_rule(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
+                      const fit_seg_rule *rule, fit_segmentation *out);
+
 /* Prediction of the model in params for one point (SPEC.md §4). */
 double fit_predict_ns(const model_params *p, const fit_point *pt);
 

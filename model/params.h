@@ -22,9 +22,13 @@ typedef enum model_param_id {
     MODEL_P_ALL       /* every parameter: the arrays below are this long */
 } model_param_id;
 
-/* At most 6 segments, chosen by BIC (issue 4 had 4; issue 10: the held-out
- * ring of calibrate --full needed the cache-line steps between 16 B and 2 KiB). */
-#define MODEL_MAX_OSEG 6
+/* At most 16 segments (of o(m), of the relays' cost and of each LogP
+ * quantity); how many, BIC decides (calibrate).  Issue 4 had 4, then 6;
+ * calibrate --full's joint fit, with pieces of two sizes, follows the
+ * cache-line staircase of scibench's copies from 768 B to 4 KiB and chose
+ * 6-10 in 20 runs (25 sizes: at most 12); the 2-node ring alone 4-5
+ * (README, "Every parameter measured"). */
+#define MODEL_MAX_OSEG 16
 
 typedef struct model_oseg {
     double from_bytes;     /* segment starts at this size */

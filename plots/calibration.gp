@@ -15,10 +15,11 @@ nseg = exists("o_segments") ? o_segments : 0
 segfrom(i) = value(sprintf("o_seg%d_from_bytes", i))
 segns(i) = value(sprintf("o_seg%d_ns", i))
 segslope(i) = value(sprintf("o_seg%d_ns_per_byte", i))
-# up to 6 segments (MODEL_MAX_OSEG): the last one whose start is <= m
-segof(m) = (nseg >= 6 && m >= segfrom(6)) ? 6 : (nseg >= 5 && m >= segfrom(5)) ? 5 : \
-           (nseg >= 4 && m >= segfrom(4)) ? 4 : (nseg >= 3 && m >= segfrom(3)) ? 3 : \
-           (nseg >= 2 && m >= segfrom(2)) ? 2 : 1
+# the last segment whose start is <= m (segment 1 below the first start),
+# any number of them (MODEL_MAX_OSEG): gnuplot's ?: and || evaluate only
+# the branch taken, so the recursion stops at the count
+seg_at(i, m) = (i >= nseg || m < segfrom(i + 1)) ? i : seg_at(i + 1, m)
+segof(m) = seg_at(1, m)
 o(m) = nseg > 0 ? segns(segof(m)) + segslope(segof(m)) * (m - segfrom(segof(m))) \
                 : o0_ns + o1_ns_per_byte * (m - mref_bytes)
 # SPEC.md §6: each relay pays g(m), the lb segments if present, else m lb
@@ -28,9 +29,8 @@ nlbseg = exists("lb_segments") ? lb_segments : 0
 lbfrom(i) = value(sprintf("lb_seg%d_from_bytes", i))
 lbns(i) = value(sprintf("lb_seg%d_ns", i))
 lbslope(i) = value(sprintf("lb_seg%d_ns_per_byte", i))
-lbof(m) = (nlbseg >= 6 && m >= lbfrom(6)) ? 6 : (nlbseg >= 5 && m >= lbfrom(5)) ? 5 : \
-          (nlbseg >= 4 && m >= lbfrom(4)) ? 4 : (nlbseg >= 3 && m >= lbfrom(3)) ? 3 : \
-          (nlbseg >= 2 && m >= lbfrom(2)) ? 2 : 1
+lb_at(i, m) = (i >= nlbseg || m < lbfrom(i + 1)) ? i : lb_at(i + 1, m)
+lbof(m) = lb_at(1, m)
 relay(m) = nlbseg > 0 ? lbns(lbof(m)) + lbslope(lbof(m)) * (m - lbfrom(lbof(m))) : m * lb
 # SPEC.md §4 and §6: half a round trip = 2 o(m) + Hm lp + Fm lf + Sm ls + (Fm + Sm) g(m)
 model(m, h, rh, f, rf, s, rs) = 2*o(m) + (h+rh)/2.0*lp_ns + (f+rf)/2.0*lf_ns + (s+rs)/2.0*ls_ns \

@@ -247,7 +247,7 @@ Test(calibrate, usage_errors)
         {"--cable-length", "nan", "--cable-length 'nan'"},
         {"--fix", "lq=3", "'lq' is not lp, lf or ls"},
         {"--fix", "lf=abc", "--fix 'lf=abc'"},
-        {"--segments", "7", "--segments '7'"},
+        {"--segments", "17", "--segments '17'"},   /* MODEL_MAX_OSEG + 1 */
         {"--preset", "future", "--preset 'future'"},
         {"--rel-error", "0", "--rel-error '0'"},
         {"--np", "1", "--np '1'"},

@@ -88,7 +88,7 @@ Test(params, error_classes)
         {GOOD "lp_ns_source = fixed\n", 7, "double-quoted"},
         {GOOD "o_segments = 2\no_seg1_from_bytes = 1\no_seg1_ns = 1\no_seg1_ns_per_byte = 1\n",
          10, "o_seg2_from_bytes"},
-        {GOOD "o_segments = 7\n", 7, "o_segments"},
+        {GOOD "o_segments = 17\n", 7, "o_segments"},   /* MODEL_MAX_OSEG + 1 */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         model_params p;
@@ -168,6 +168,37 @@ Test(params, six_segments_roundtrip)
         cr_assert_eq(q.lbseg[i].from_bytes, 1 << (3 * i), "lb segment %d", i + 1);
         cr_assert_eq(q.lbseg[i].ns, 10 + i, "lb segment %d", i + 1);
         cr_assert_eq(q.lbseg[i].ns_per_byte, 0.5 * i, "lb segment %d", i + 1);
+    }
+}
+
+/* And MODEL_MAX_OSEG (16) pieces of each, as calibrate --full's joint fit
+ * may choose (one a step of the cache-line staircase): written, read back
+ * in order, and model_overhead_ns / model_relay_bytes_ns use the last
+ * segment whose start is at most m (the oracle: each piece's own line). */
+Test(params, most_segments_roundtrip)
+{
+    model_params p, q;
+    model_params_error e;
+    char path[256];
+    model_params_preset("current", &p);
+    p.o_segments = p.lb_segments = MODEL_MAX_OSEG;
+    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
+        p.oseg[i] = (model_oseg){64.0 * i + 1, 100 + 10 * i, 0.01 * i};
+        p.lbseg[i] = (model_oseg){64.0 * i + 1, 20 + 5 * i, 0.02 * i};
+    }
+    snprintf(path, sizeof path, "%s/most.params", tmpdir);
+    cr_assert_eq(model_params_write(path, &p, "MODEL_MAX_OSEG segments"), 0);
+    cr_assert_eq(model_params_read(path, &q, &e), 0, "line %ld: %s", e.line, e.msg);
+    cr_assert_eq(q.o_segments, MODEL_MAX_OSEG);
+    cr_assert_eq(q.lb_segments, MODEL_MAX_OSEG);
+    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
+        double m = 64.0 * i + 33;   /* inside piece i */
+        cr_assert_eq(q.oseg[i].from_bytes, p.oseg[i].from_bytes, "o segment %d", i + 1);
+        cr_assert_eq(q.lbseg[i].from_bytes, p.lbseg[i].from_bytes, "lb segment %d", i + 1);
+        cr_assert_float_eq(model_overhead_ns(&q, m), 100 + 10 * i + 0.01 * i * 32, 1e-9,
+                           "o(%g)", m);
+        cr_assert_float_eq(model_relay_bytes_ns(&q, m), 20 + 5 * i + 0.02 * i * 32, 1e-9,
+                           "g(%g)", m);
     }
 }
 

@@ -2,8 +2,10 @@
  * bench TSV and params file) and produce every expected figure, each a
  * valid PNG or SVG with more in it than a blank plot, with no gnuplot
  * warning (plots.sh fails on any gnuplot stderr output). */
+#include <stdlib.h>
 #include <sys/stat.h>
 
+#include "model/params.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-plots-XXXXXX";
@@ -152,4 +154,79 @@ Test(plots, calibration_residuals_are_of_the_fitted_statistic)
         free(text);
     }
     cr_assert_str_neq(rms[0], rms[1], "the fixture must tell the statistics apart");
+}
+
+static int by_from(const void *a, const void *b)
+{
+    const model_oseg *x = a, *y = b;
+    return (x->from_bytes > y->from_bytes) - (x->from_bytes < y->from_bytes);
+}
+
+/* calibrate --full writes up to MODEL_MAX_OSEG (16) segments of o(m) and
+ * the figure must use every one: calibrate's fit of the fixture (its own
+ * segments) rewritten as MODEL_MAX_OSEG pieces, each on its original
+ * segment's line (starts added at 6, 12, ... 49152 B), is the same model,
+ * so the figure's residual RMS must still be the one calibrate printed. */
+Test(plots, calibration_uses_every_segment)
+{
+    char root[512], script[600], bench[600], params[600], out[600], svg[700], expr[2048];
+    char rms[32], want[64];
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(root, sizeof root, "%s", r);
+    snprintf(script, sizeof script, "%s/plots/calibration.gp", root);
+    snprintf(bench, sizeof bench, "%s/tests/fixtures/plots/ring2.tsv", root);
+    snprintf(params, sizeof params, "%s/many.params", dir);
+    snprintf(out, sizeof out, "%s/calibration-many", dir);
+    run_result c = run_cmd(run_prog("calibrate", 1), 60, "--data", bench, "-o", params, NULL);
+    cr_assert_eq(c.status, 0, "%s", c.err);
+    const char *at = strstr(c.out, "  RMS ");
+    cr_assert_not_null(at, "%s", c.out);
+    cr_assert_eq(sscanf(at, "  RMS %31[0-9.]", rms), 1, "%s", at);
+    run_free(&c);
+    model_params p;
+    model_params_error e;
+    cr_assert_eq(model_params_read(params, &p, &e), 0, "%s", e.msg);
+    model_oseg orig[MODEL_MAX_OSEG];
+    int k = p.o_segments;
+    if (k == 0)   /* the single line, as one segment from 1 B */
+        orig[k++] = (model_oseg){1, p.o0_ns + p.o1_ns_per_byte * (1 - p.mref_bytes),
+                                 p.o1_ns_per_byte};
+    else
+        memcpy(orig, p.oseg, (size_t)k * sizeof *orig);
+    cr_assert_lt(k, MODEL_MAX_OSEG, "the fixture's fit has %d segments already", k);
+    memcpy(p.oseg, orig, (size_t)k * sizeof *orig);
+    int n = k;
+    for (int j = 14; j >= 1 && n < MODEL_MAX_OSEG; j--) {
+        double from = 3.0 * (1 << j);
+        int s = 0;
+        while (s + 1 < k && from >= orig[s + 1].from_bytes)
+            s++;
+        int dup = 0;
+        for (int i = 0; i < k; i++)
+            dup |= orig[i].from_bytes == from;
+        if (!dup)
+            p.oseg[n++] = (model_oseg){from,
+                                       orig[s].ns + orig[s].ns_per_byte * (from - orig[s].from_bytes),
+                                       orig[s].ns_per_byte};
+    }
+    cr_assert_eq(n, MODEL_MAX_OSEG);
+    qsort(p.oseg, (size_t)n, sizeof *p.oseg, by_from);
+    p.o_segments = n;
+    cr_assert_eq(model_params_write(params, &p, "the fit, in MODEL_MAX_OSEG pieces"), 0);
+    snprintf(expr, sizeof expr, "data='%s'; params='%s'; out='%s'; term='svg'", bench, params,
+             out);
+    run_result g = run_cmd("/usr/bin/gnuplot", 60, "-e", expr, script, NULL);
+    cr_assert_eq(g.status, 0, "%s", g.err);
+    cr_assert_str_empty(g.err, "gnuplot printed: %s", g.err);
+    run_free(&g);
+    snprintf(svg, sizeof svg, "%s.svg", out);
+    FILE *fp = fopen(svg, "r");
+    cr_assert_not_null(fp, "%s missing", svg);
+    char *text = run_slurp(fp);
+    fclose(fp);
+    snprintf(want, sizeof want, "RMS %s%%", rms);
+    cr_assert_not_null(strstr(text, want), "%s: no '%s'", svg, want);
+    snprintf(want, sizeof want, "model (%d o(m) segments)", MODEL_MAX_OSEG);
+    cr_assert_not_null(strstr(text, want), "%s: no '%s'", svg, want);
+    free(text);
 }
