@@ -25,6 +25,10 @@
 #define DEFAULT_MIN_SAMPLES 8       /* issue 3 */
 #define DEFAULT_MAX_SAMPLES 1000
 #define DEFAULT_MAX_TIME_S 5.0
+/* mpibench's shortest batch (--batch-time): long enough to span the laps of
+ * Open MPI's fast box, whose extra cost once per lap otherwise fell into a
+ * fixed subset of a point's batches (bench/pattern.c, measure_all) */
+#define DEFAULT_MPI_BATCH_US 200.0
 #define DEFAULT_TIMEOUT_S 10.0      /* issue 3 */
 #define MAX_SIZE_BYTES (1L << 30)
 #define MAX_PROCS BENCH_CLI_MAX_CPUS
@@ -79,9 +83,13 @@ static const char usage_fmt[] =
 "  --inject-switch NS  busy-wait NS at every dimension switch\n"
 "\n"
 "Statistics (SKaMPI-style): warm-up, then batches of reps iterations (a batch\n"
-"lasts >= 100x timer resolution + overhead) until sem/mean <= --rel-error\n"
-"(and the point has run 10 ms, or --max-time if shorter):\n"
+"lasts >= 100x timer resolution + overhead, and >= --batch-time) until\n"
+"sem/mean <= --rel-error (and the point has run 10 ms, or --max-time if\n"
+"shorter):\n"
 "  --rel-error E       target relative standard error (default 0.01)\n"
+"  --batch-time US     a batch lasts at least US microseconds (default:\n"
+"                      mpibench 200, long enough to take an MPI transport's\n"
+"                      periodic costs at their rate; scibench 0)\n"
 "  --max-samples N     at most N batches per point (default 1000; at least 8)\n"
 "  --max-time S        at most S seconds per point (default 5)\n"
 "  --interleave-sizes  measure every size (and destination) of the run batch\n"
@@ -204,7 +212,7 @@ static int bad(const cli *c, const char *opt, const char *arg, parse_status st, 
 
 enum { O_PATTERN = 256, O_RING, O_TORUS, O_HOPS, O_DST, O_ALL_DST, O_SIZES, O_REL, O_MAXS,
        O_MAXT, O_TIMEOUT, O_INJF, O_INJS, O_RESUME, O_PROCS, O_CPUS, O_FLOOR, O_SEND, O_ROUTE,
-       O_INTERLEAVE, O_ISIZES };
+       O_INTERLEAVE, O_ISIZES, O_BATCH };
 
 static const struct option long_options[] = {
     {"pattern", required_argument, NULL, O_PATTERN}, {"ring", required_argument, NULL, O_RING},
@@ -213,6 +221,7 @@ static const struct option long_options[] = {
     {"sizes", required_argument, NULL, O_SIZES}, {"rel-error", required_argument, NULL, O_REL},
     {"max-samples", required_argument, NULL, O_MAXS},
     {"max-time", required_argument, NULL, O_MAXT},
+    {"batch-time", required_argument, NULL, O_BATCH},
     {"timeout", required_argument, NULL, O_TIMEOUT},
     {"inject-forward", required_argument, NULL, O_INJF},
     {"inject-switch", required_argument, NULL, O_INJS},
@@ -309,6 +318,10 @@ static int parse_option(cli *c, int opt, const char *arg)
     case O_MAXT:
         st = parse_double(arg, 0.001, 86400, &c->cfg.max_time_s);
         return st ? bad(c, "--max-time", arg, st, "seconds in 0.001..86400") : 0;
+    case O_BATCH:
+        st = parse_double(arg, 0, 1e6, &c->cfg.min_batch_ns);
+        c->cfg.min_batch_ns *= 1e3;
+        return st ? bad(c, "--batch-time", arg, st, "microseconds in 0..1e6") : 0;
     case O_TIMEOUT:
         st = parse_double(arg, 0.1, 86400, &c->bcfg.timeout_s);
         return st ? bad(c, "--timeout", arg, st, "seconds in 0.1..86400") : 0;
@@ -508,6 +521,7 @@ static void defaults(cli *c, const bench_backend *be)
     c->cfg.min_samples = DEFAULT_MIN_SAMPLES;
     c->cfg.max_samples = DEFAULT_MAX_SAMPLES;
     c->cfg.max_time_s = DEFAULT_MAX_TIME_S;
+    c->cfg.min_batch_ns = c->is_shm ? 0 : DEFAULT_MPI_BATCH_US * 1e3;
     c->bcfg.procs = 2;
     c->bcfg.timeout_s = DEFAULT_TIMEOUT_S;
     c->bcfg.cpus = c->cpus;
