@@ -81,6 +81,11 @@ static const char usage_fmt[] =
 "                      default) | 64..4096:64 (linear step)\n"
 "  --inject-forward NS busy-wait NS at every forwarding node (ground truth)\n"
 "  --inject-switch NS  busy-wait NS at every dimension switch\n"
+"  --echo              every node sends the bytes it has just received (the\n"
+"                      destination its request's, the source its last reply's),\n"
+"                      as a relay does, instead of from a send buffer as\n"
+"                      osu_latency does; with a single-copy MPI transport every\n"
+"                      hop then costs the same (calibrate measures with it)\n"
 "\n"
 "Statistics (SKaMPI-style): warm-up, then batches of reps iterations (a batch\n"
 "lasts >= 100x timer resolution + overhead, and >= --batch-time) until\n"
@@ -212,7 +217,7 @@ static int bad(const cli *c, const char *opt, const char *arg, parse_status st, 
 
 enum { O_PATTERN = 256, O_RING, O_TORUS, O_HOPS, O_DST, O_ALL_DST, O_SIZES, O_REL, O_MAXS,
        O_MAXT, O_TIMEOUT, O_INJF, O_INJS, O_RESUME, O_PROCS, O_CPUS, O_FLOOR, O_SEND, O_ROUTE,
-       O_INTERLEAVE, O_ISIZES, O_BATCH };
+       O_INTERLEAVE, O_ISIZES, O_BATCH, O_ECHO };
 
 static const struct option long_options[] = {
     {"pattern", required_argument, NULL, O_PATTERN}, {"ring", required_argument, NULL, O_RING},
@@ -222,6 +227,7 @@ static const struct option long_options[] = {
     {"max-samples", required_argument, NULL, O_MAXS},
     {"max-time", required_argument, NULL, O_MAXT},
     {"batch-time", required_argument, NULL, O_BATCH},
+    {"echo", no_argument, NULL, O_ECHO},
     {"timeout", required_argument, NULL, O_TIMEOUT},
     {"inject-forward", required_argument, NULL, O_INJF},
     {"inject-switch", required_argument, NULL, O_INJS},
@@ -363,6 +369,9 @@ static int parse_option(cli *c, int opt, const char *arg)
         return add_interleave(c, arg);
     case O_ISIZES:
         c->cfg.interleave_sizes = 1;
+        return 0;
+    case O_ECHO:
+        c->cfg.echo = 1;
         return 0;
     default:
         return EXIT_USAGE;
@@ -654,6 +663,8 @@ static void fill_header(cli *c, bench_data *h)
     bench_data_set_header(h, "pattern", "%s", c->cfg.pattern == BENCH_PP ? "pp" : "ow");
     bench_data_set_header(h, "inject", "forward_ns=%g switch_ns=%g", c->cfg.inject_forward_ns,
                           c->cfg.inject_switch_ns);
+    bench_data_set_header(h, "send_from", "%s", c->cfg.echo ? "received bytes (--echo)"
+                                                            : "send buffer");
 }
 
 const char *bench_cli_error_text(int rc)
