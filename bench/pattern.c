@@ -433,7 +433,7 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
      * a 4 KiB ring per peer and pays extra once per lap (the sender
      * re-reads the receiver's position, marks the end skipped, wraps): every
      * 127 messages of 1 B, 31 of 96 B.  Batches of the timer's minimum
-     * (5.7 us here: 4-16 iterations, 8-24 messages a direction) took that
+     * (5.7 us here: 4-16 round trips, 8-20 messages a direction) took that
      * cost in some batches and not others, and as the interleaved rounds
      * repeat, the same points caught it round after round: the medians of
      * two copies of the 2-node ring in one run differed by up to 16.5% at
