@@ -25,6 +25,10 @@
 #define DEFAULT_MIN_SAMPLES 8       /* issue 3 */
 #define DEFAULT_MAX_SAMPLES 1000
 #define DEFAULT_MAX_TIME_S 5.0
+/* mpibench's shortest batch (--batch-time): long enough to span the laps of
+ * Open MPI's fast box, whose extra cost once per lap otherwise fell into a
+ * fixed subset of a point's batches (bench/pattern.c, measure_all) */
+#define DEFAULT_MPI_BATCH_US 200.0
 #define DEFAULT_TIMEOUT_S 10.0      /* issue 3 */
 #define MAX_SIZE_BYTES (1L << 30)
 #define MAX_PROCS BENCH_CLI_MAX_CPUS
@@ -77,11 +81,20 @@ static const char usage_fmt[] =
 "                      default) | 64..4096:64 (linear step)\n"
 "  --inject-forward NS busy-wait NS at every forwarding node (ground truth)\n"
 "  --inject-switch NS  busy-wait NS at every dimension switch\n"
+"  --echo              every node sends the bytes it has just received (the\n"
+"                      destination its request's, the source its last reply's),\n"
+"                      as a relay does, instead of from a send buffer as\n"
+"                      osu_latency does; with a single-copy MPI transport every\n"
+"                      hop then costs the same (calibrate measures with it)\n"
 "\n"
 "Statistics (SKaMPI-style): warm-up, then batches of reps iterations (a batch\n"
-"lasts >= 100x timer resolution + overhead) until sem/mean <= --rel-error\n"
-"(and the point has run 10 ms, or --max-time if shorter):\n"
+"lasts >= 100x timer resolution + overhead, and >= --batch-time) until\n"
+"sem/mean <= --rel-error (and the point has run 10 ms, or --max-time if\n"
+"shorter):\n"
 "  --rel-error E       target relative standard error (default 0.01)\n"
+"  --batch-time US     a batch lasts at least US microseconds (default:\n"
+"                      mpibench 200, long enough to take an MPI transport's\n"
+"                      periodic costs at their rate; scibench 0)\n"
 "  --max-samples N     at most N batches per point (default 1000; at least 8)\n"
 "  --max-time S        at most S seconds per point (default 5)\n"
 "  --interleave-sizes  measure every size (and destination) of the run batch\n"
@@ -204,7 +217,7 @@ static int bad(const cli *c, const char *opt, const char *arg, parse_status st, 
 
 enum { O_PATTERN = 256, O_RING, O_TORUS, O_HOPS, O_DST, O_ALL_DST, O_SIZES, O_REL, O_MAXS,
        O_MAXT, O_TIMEOUT, O_INJF, O_INJS, O_RESUME, O_PROCS, O_CPUS, O_FLOOR, O_SEND, O_ROUTE,
-       O_INTERLEAVE, O_ISIZES };
+       O_INTERLEAVE, O_ISIZES, O_BATCH, O_ECHO };
 
 static const struct option long_options[] = {
     {"pattern", required_argument, NULL, O_PATTERN}, {"ring", required_argument, NULL, O_RING},
@@ -213,6 +226,8 @@ static const struct option long_options[] = {
     {"sizes", required_argument, NULL, O_SIZES}, {"rel-error", required_argument, NULL, O_REL},
     {"max-samples", required_argument, NULL, O_MAXS},
     {"max-time", required_argument, NULL, O_MAXT},
+    {"batch-time", required_argument, NULL, O_BATCH},
+    {"echo", no_argument, NULL, O_ECHO},
     {"timeout", required_argument, NULL, O_TIMEOUT},
     {"inject-forward", required_argument, NULL, O_INJF},
     {"inject-switch", required_argument, NULL, O_INJS},
@@ -309,6 +324,10 @@ static int parse_option(cli *c, int opt, const char *arg)
     case O_MAXT:
         st = parse_double(arg, 0.001, 86400, &c->cfg.max_time_s);
         return st ? bad(c, "--max-time", arg, st, "seconds in 0.001..86400") : 0;
+    case O_BATCH:
+        st = parse_double(arg, 0, 1e6, &c->cfg.min_batch_ns);
+        c->cfg.min_batch_ns *= 1e3;
+        return st ? bad(c, "--batch-time", arg, st, "microseconds in 0..1e6") : 0;
     case O_TIMEOUT:
         st = parse_double(arg, 0.1, 86400, &c->bcfg.timeout_s);
         return st ? bad(c, "--timeout", arg, st, "seconds in 0.1..86400") : 0;
@@ -350,6 +369,9 @@ static int parse_option(cli *c, int opt, const char *arg)
         return add_interleave(c, arg);
     case O_ISIZES:
         c->cfg.interleave_sizes = 1;
+        return 0;
+    case O_ECHO:
+        c->cfg.echo = 1;
         return 0;
     default:
         return EXIT_USAGE;
@@ -508,6 +530,7 @@ static void defaults(cli *c, const bench_backend *be)
     c->cfg.min_samples = DEFAULT_MIN_SAMPLES;
     c->cfg.max_samples = DEFAULT_MAX_SAMPLES;
     c->cfg.max_time_s = DEFAULT_MAX_TIME_S;
+    c->cfg.min_batch_ns = c->is_shm ? 0 : DEFAULT_MPI_BATCH_US * 1e3;
     c->bcfg.procs = 2;
     c->bcfg.timeout_s = DEFAULT_TIMEOUT_S;
     c->bcfg.cpus = c->cpus;
@@ -640,6 +663,8 @@ static void fill_header(cli *c, bench_data *h)
     bench_data_set_header(h, "pattern", "%s", c->cfg.pattern == BENCH_PP ? "pp" : "ow");
     bench_data_set_header(h, "inject", "forward_ns=%g switch_ns=%g", c->cfg.inject_forward_ns,
                           c->cfg.inject_switch_ns);
+    bench_data_set_header(h, "send_from", "%s", c->cfg.echo ? "received bytes (--echo)"
+                                                            : "send buffer");
 }
 
 const char *bench_cli_error_text(int rc)

@@ -74,6 +74,22 @@ typedef struct engine {
      * (4-5%) with one buffer (README, "The same with MPI"). */
     unsigned char *rx;
     unsigned char *tx;            /* what the source sends, and the reply */
+    /* --echo: the source sends from rx too (its last reply's bytes) and the
+     * destination replies with the bytes it received, so that every hop
+     * sends what its process has just received, as a relay does.  With a
+     * single-copy transport the receiver's core reads the sender's buffer,
+     * and whether those lines were just written there (a relay's rx) or
+     * not (tx), and whether the receiver's rx was last read by the peer,
+     * sets the hop's cost: with tx, a 2-node-ring hop at 64 KiB cost
+     * 3.9 us and a relay 11.4-13.8 us, the relay's cost 18-19% apart
+     * between the rings of 4-10 nodes (each ring mixes the kinds of hop in
+     * its own proportion), and the held-out 6-node ring sat 3.3% off
+     * the 2- and 8-node rings' interpolation; with --echo every hop cost
+     * 11.0-11.2 us, relays within 1.5-1.6% of each other, and the
+     * interpolation within 0.7-1.0% (Open MPI 4.1, 2 ranks, two
+     * alternating pairs of runs; README, "The same with MPI").  calibrate
+     * measures with it; plain mpibench keeps osu_latency's way. */
+    int echo;
     unsigned char *relay[2];      /* copy buffers for hops inside one process */
     size_t cap;
     long completed;               /* PP round trips / OW acks seen at the source */
@@ -148,11 +164,13 @@ static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg
              * transport pull the bytes B's core has just written: mpibench
              * at 64 KiB took 9.3-11.7 us that way against osu_latency's
              * 6.5-7.4 us, and 6.3-7.1 us from the send buffer (2 ranks on
-             * one host, alternating runs). */
+             * one host, alternating runs).  --echo does it all the same:
+             * then every hop sends what it has just received, as a relay
+             * does (engine.echo). */
             const first_hop *h = &nw->reply[msg->node];
             *msg = (bench_msg){BENCH_MSG_RESPONSE, 0, h->node, nw->src, h->dim, msg->net,
                                nw->ow ? 0 : msg->len};
-            payload = e->tx;
+            payload = e->echo ? payload : e->tx;
             to = h->host;
         } else {
             step(e, nw, msg);
@@ -207,12 +225,12 @@ static int start_request(engine *e, const point_run *p, int last)
     if (p->first.host != e->rank) {
         bench_msg msg = {BENCH_MSG_REQUEST, last, p->first.node, (int32_t)p->dst, p->first.dim,
                          p->net, p->size};
-        return e->be->send(e->comm, p->first.host, &msg, e->tx);
+        return e->be->send(e->comm, p->first.host, &msg, e->echo ? e->rx : e->tx);
     }
     /* the first hop stays in this process: relay it as any other */
     bench_msg msg = {BENCH_MSG_REQUEST, last, e->nets[p->net].src, (int32_t)p->dst, -1, p->net,
                      p->size};
-    return route(e, &msg, e->tx);
+    return route(e, &msg, e->echo ? e->rx : e->tx);
 }
 
 /* Runs `reps` iterations of point p's pattern; elapsed ns in *ns. */
@@ -410,11 +428,25 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
     int rc = 0;
 
     bench_timer_measure(e->be, &res, &ovh);
-    double batch_min_ns = BATCH_TIMER_FACTOR * (res + ovh);
+    /* Short batches and an MPI transport's periodic work make a bad pair.
+     * Open MPI's shared-memory fast box (vader) writes small messages into
+     * a 4 KiB ring per peer and pays extra once per lap (the sender
+     * re-reads the receiver's position, marks the end skipped, wraps): every
+     * 127 messages of 1 B, 31 of 96 B.  Batches of the timer's minimum
+     * (5.7 us here: 4-16 round trips, 8-20 messages a direction) took that
+     * cost in some batches and not others, and as the interleaved rounds
+     * repeat, the same points caught it round after round: the medians of
+     * two copies of the 2-node ring in one run differed by up to 16.5% at
+     * 96 B, and a relay's cost by up to 27% between rings.  Batches of
+     * 200 us (mpibench's --batch-time) span laps, take the cost at its
+     * rate, and the two copies agreed within 0.3-0.7% (README, "The same
+     * with MPI"). */
+    double batch_min_ns = fmax(BATCH_TIMER_FACTOR * (res + ovh), e->nets[0].cfg->min_batch_ns);
     for (int k = 0; k < e->nnets; k++) {
         const bench_config *cfg = e->nets[k].cfg;
-        bench_data_set_header(&headers[k], "timer", "%s resolution_ns=%.0f overhead_ns=%.0f",
-                              e->be->timer_name, res, ovh);
+        bench_data_set_header(&headers[k], "timer",
+                              "%s resolution_ns=%.0f overhead_ns=%.0f batch_min_ns=%.0f",
+                              e->be->timer_name, res, ovh, batch_min_ns);
         bench_data_write_header(outs[k], &headers[k]);
         fflush(outs[k]);
         totals[k] = cfg->ndst * (long)cfg->nsizes;
@@ -534,6 +566,7 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
         free_buffers(&e);
         return BENCH_ERR_SYSTEM;
     }
+    e.echo = cfgs[0].echo;
     e.rx = bench_page_alloc(e.cap);
     e.tx = bench_page_alloc(e.cap);
     e.relay[0] = bench_page_alloc(e.cap);

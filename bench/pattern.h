@@ -31,6 +31,15 @@ typedef struct bench_config {
     long min_samples;             /* at least this many batches (8) */
     long max_samples;             /* at most this many batches */
     double max_time_s;            /* per point */
+    /* --batch-time: a timed batch lasts at least this long (besides the
+     * timer's own minimum, 100 x resolution + overhead).  mpibench: 200 us,
+     * so that an MPI transport's periodic costs (Open MPI's fast box pays
+     * once per lap of its ring, every 31 messages of 96 B) fall into every
+     * batch at their average rate; scibench: 0 (README, "The same with MPI") */
+    double min_batch_ns;
+    /* --echo: every node sends the bytes it last received (the source its
+     * last reply's), as a relay does, not a send buffer (engine.echo) */
+    int echo;
     double inject_forward_ns;     /* busy-wait at every forward */
     double inject_switch_ns;      /* busy-wait at every switch */
     bench_route route;            /* mpi: relay in software or send direct */

@@ -591,6 +591,13 @@ static int measure(options *o, const char *host, char *bench_path, size_t len)
         argv[n++] = "--interleave", argv[n++] = o->plan.interleave[k];
     if (!o->full)
         argv[n++] = "--interleave-sizes";
+    /* MPI: every hop sends the bytes it has just received, as a relay does,
+     * so that with a single-copy transport every hop costs alike (a relay
+     * at 64 KiB cost 3x a 2-node-ring hop from a send buffer, and 18-19%
+     * more or less from one ring to another; mpibench --echo, README "The
+     * same with MPI") */
+    if (mpi)
+        argv[n++] = "--echo";
     argv[n++] = "--sizes";
     argv[n++] = (char *)(o->sizes ? o->sizes : o->quick ? QUICK_SIZES
                                             : o->full ? (mpi ? FULL_SIZES_MPI : FULL_SIZES)

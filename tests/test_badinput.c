@@ -31,6 +31,7 @@ static const opt_case options_table[] = {
     {"scibench", "--procs", 0},     {"scibench", "--dst", 0},
     {"scibench", "--hops", 0},      {"mpibench", "--rel-error", 0},
     {"mpibench", "--max-time", 0},  {"mpibench", "--sizes", 1},
+    {"scibench", "--batch-time", 1}, {"mpibench", "--batch-time", 1},
     {"calibrate", "--lp", 1},       {"calibrate", "--cable-length", 1},
     {"calibrate", "--np", 0},       {"calibrate", "--segments", 0},
     {"calibrate", "--rel-error", 0}, {"calibrate", "--max-time", 0},
