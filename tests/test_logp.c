@@ -102,6 +102,17 @@ static void teardown(void) { run_tmpdir_remove(dir); }
 
 static const char *file(const char *name) { return run_path(dir, name); }
 
+/* calibrate --logp on a made-up LogP file, base.tsv holding text, its
+ * params written to base.params. */
+static run_result calibrate_logp_text(const char *base, const char *text)
+{
+    char in[64], params[64];
+    snprintf(in, sizeof in, "%s.tsv", base);
+    snprintf(params, sizeof params, "%s.params", base);
+    run_write_text(file(in), text);
+    return run_cmd(run_prog("calibrate", 0), 60, "--logp", file(in), "-o", file(params), NULL);
+}
+
 static logp_data read_ok(const char *path)
 {
     logp_data d;
@@ -400,17 +411,12 @@ Test(logp, params_reader_wants_every_logp_key_or_none, .init = setup, .fini = te
  * declines to write.) */
 Test(logp, identity_names_sizes_whose_send_spans_the_delivery, .init = setup, .fini = teardown)
 {
-    const char *in = file("spans.tsv");
-    FILE *fp = fopen(in, "w");
-    cr_assert_not_null(fp);
-    fprintf(fp, "# scitorus-bench 1\n# backend: mpi\n# variant: send/recv\n# pattern: logp\n"
-                "# L_ns: 10\n# columns: " LOGP_COLUMNS "\n"
-                "1\t200\t1\t120\t1\t100\t1\t600\t100\tok\n"
-                "1024\t400\t1\t350\t1\t300\t1\t1000\t100\tok\n"
-                "4096\t1000\t1\t1100\t1\t900\t1\t2100\t100\tok\n");
-    fclose(fp);
-    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--logp", in, "-o",
-                           file("spans.params"), NULL);
+    run_result r = calibrate_logp_text(
+        "spans", "# scitorus-bench 1\n# backend: mpi\n# variant: send/recv\n# pattern: logp\n"
+                 "# L_ns: 10\n# columns: " LOGP_COLUMNS "\n"
+                 "1\t200\t1\t120\t1\t100\t1\t600\t100\tok\n"
+                 "1024\t400\t1\t350\t1\t300\t1\t1000\t100\tok\n"
+                 "4096\t1000\t1\t1100\t1\t900\t1\t2100\t100\tok\n");
     cr_assert_eq(r.status, 0, "%s", r.err);
     const char *row4096 = strstr(r.out, "    4096 ");
     const char *row1024 = strstr(r.out, "    1024 ");
@@ -464,18 +470,13 @@ Test(logp, os_fence_keeps_os_the_call_and_times_the_fenced_send, .init = setup,
  * short).  The fenced round trip at 1025 B is 1% longer. */
 Test(logp, drain_identity_is_exact_on_rows_that_satisfy_it, .init = setup, .fini = teardown)
 {
-    const char *in = file("drain.tsv");
-    FILE *fp = fopen(in, "w");
-    cr_assert_not_null(fp);
-    fprintf(fp, "# scitorus-bench 1\n# backend: shm\n# variant: store/poll\n# pattern: logp\n"
-                "# os_fence: made up\n# L_ns: 20\n# columns: " LOGP_COLUMNS " "
-                LOGP_FENCE_COLUMNS "\n"
-                "1\t10\t1\t100\t1\t300\t1\t260\t100\tok\t90\t1\t260\n"
-                "1025\t42\t1\t228\t1\t556\t1\t700\t100\tok\t182\t1\t707\n"
-                "4097\t138\t1\t612\t1\t1324\t1\t1740\t100\tok\t318\t1\t1740\n");
-    fclose(fp);
-    run_result r = run_cmd(run_prog("calibrate", 0), 60, "--logp", in, "-o",
-                           file("drain.params"), NULL);
+    run_result r = calibrate_logp_text(
+        "drain", "# scitorus-bench 1\n# backend: shm\n# variant: store/poll\n# pattern: logp\n"
+                 "# os_fence: made up\n# L_ns: 20\n# columns: " LOGP_COLUMNS " "
+                 LOGP_FENCE_COLUMNS "\n"
+                 "1\t10\t1\t100\t1\t300\t1\t260\t100\tok\t90\t1\t260\n"
+                 "1025\t42\t1\t228\t1\t556\t1\t700\t100\tok\t182\t1\t707\n"
+                 "4097\t138\t1\t612\t1\t1324\t1\t1740\t100\tok\t318\t1\t1740\n");
     cr_assert_eq(r.status, 0, "%s", r.err);
     const char *table = strstr(r.out, "D(m) = drain(m) - drain(1 B)");
     cr_assert_not_null(table, "%s", r.out);
@@ -496,21 +497,17 @@ Test(logp, drain_identity_is_exact_on_rows_that_satisfy_it, .init = setup, .fini
 /* The three fenced columns come with the os_fence header and only with it. */
 Test(logp, fenced_columns_need_their_header, .init = setup, .fini = teardown)
 {
+#define HEAD "# scitorus-bench 1\n# backend: shm\n# pattern: logp\n"
     static const char *const bodies[2] = {
-        "# L_ns: 20\n# columns: " LOGP_COLUMNS "\n"
-        "1\t10\t1\t100\t1\t300\t1\t260\t100\tok\t90\t1\t260\n",
-        "# os_fence: made up\n# L_ns: 20\n# columns: " LOGP_COLUMNS " " LOGP_FENCE_COLUMNS "\n"
-        "1\t10\t1\t100\t1\t300\t1\t260\t100\tok\n"};
+        HEAD "# L_ns: 20\n# columns: " LOGP_COLUMNS "\n"
+             "1\t10\t1\t100\t1\t300\t1\t260\t100\tok\t90\t1\t260\n",
+        HEAD "# os_fence: made up\n# L_ns: 20\n# columns: " LOGP_COLUMNS " " LOGP_FENCE_COLUMNS
+             "\n1\t10\t1\t100\t1\t300\t1\t260\t100\tok\n"};
+#undef HEAD
     static const char *const want[2] = {"expected 10 tab-separated fields",
                                         "expected 13 tab-separated fields"};
     for (int k = 0; k < 2; k++) {
-        const char *in = file(k ? "short.tsv" : "long.tsv");
-        FILE *fp = fopen(in, "w");
-        cr_assert_not_null(fp);
-        fprintf(fp, "# scitorus-bench 1\n# backend: shm\n# pattern: logp\n%s", bodies[k]);
-        fclose(fp);
-        run_result r = run_cmd(run_prog("calibrate", 0), 60, "--logp", in, "-o",
-                               file("x.params"), NULL);
+        run_result r = calibrate_logp_text(k ? "short" : "long", bodies[k]);
         cr_assert_eq(r.status, 1, "%s", r.err);
         cr_assert_not_null(strstr(r.err, want[k]), "%s", r.err);
         cr_assert_not_null(strstr(r.err, k ? ".tsv:7: " : ".tsv:6: "), "the row's line: %s",

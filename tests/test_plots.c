@@ -109,6 +109,48 @@ Test(plots, crossover_labels_come_from_the_model)
     run_free(&res);
 }
 
+/* plots/calibration.gp and the fixture's bench file, under SCITORUS_ROOT. */
+static void calibration_paths(char *script, char *bench, size_t len)
+{
+    const char *root = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(script, len, "%s/plots/calibration.gp", root);
+    snprintf(bench, len, "%s/tests/fixtures/plots/ring2.tsv", root);
+}
+
+/* calibrate's fit of bench (--stat stat unless NULL) into params; the
+ * residual RMS it printed, as text, into rms (32 bytes). */
+static void calibrate_rms(const char *bench, const char *stat, const char *params, char *rms)
+{
+    run_result c = stat ? run_cmd(run_prog("calibrate", 1), 60, "--stat", stat, "--data", bench,
+                                  "-o", params, NULL)
+                        : run_cmd(run_prog("calibrate", 1), 60, "--data", bench, "-o", params,
+                                  NULL);
+    cr_assert_eq(c.status, 0, "%s", c.err);
+    const char *at = strstr(c.out, "  RMS ");
+    cr_assert_not_null(at, "%s", c.out);
+    cr_assert_eq(sscanf(at, "  RMS %31[0-9.]", rms), 1, "%s", at);
+    run_free(&c);
+}
+
+/* Draws script's figure of bench and params as out.svg; its text (free it). */
+static char *draw_calibration(const char *script, const char *bench, const char *params,
+                              const char *out)
+{
+    char expr[2048], svg[700];
+    snprintf(expr, sizeof expr, "data='%s'; params='%s'; out='%s'; term='svg'", bench, params,
+             out);
+    run_result g = run_cmd("/usr/bin/gnuplot", 60, "-e", expr, script, NULL);
+    cr_assert_eq(g.status, 0, "%s", g.err);
+    cr_assert_str_empty(g.err, "gnuplot printed: %s", g.err);
+    run_free(&g);
+    snprintf(svg, sizeof svg, "%s.svg", out);
+    FILE *fp = fopen(svg, "r");
+    cr_assert_not_null(fp, "%s missing", svg);
+    char *text = run_slurp(fp);
+    fclose(fp);
+    return text;
+}
+
 /* The calibration figure's points and residual panel are of the statistic
  * the fit used (params key fit_statistic): calibrate fits the fixture bench
  * file once with the median and once with the minimum, and the figure's
@@ -117,40 +159,21 @@ Test(plots, crossover_labels_come_from_the_model)
  * several points here). */
 Test(plots, calibration_residuals_are_of_the_fitted_statistic)
 {
-    char root[512], script[600], bench[600];
-    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
-    snprintf(root, sizeof root, "%s", r);
-    snprintf(script, sizeof script, "%s/plots/calibration.gp", root);
-    snprintf(bench, sizeof bench, "%s/tests/fixtures/plots/ring2.tsv", root);
+    char script[600], bench[600];
+    calibration_paths(script, bench, sizeof script);
     static const char *const stats[] = {"median", "min"};
     char rms[2][32];
     for (int k = 0; k < 2; k++) {
-        char params[600], out[600], svg[700], expr[2048], want[64];
+        char params[600], out[600], want[64];
         snprintf(params, sizeof params, "%s/%s.params", dir, stats[k]);
         snprintf(out, sizeof out, "%s/calibration-%s", dir, stats[k]);
-        run_result c = run_cmd(run_prog("calibrate", 1), 60, "--stat", stats[k], "--data", bench,
-                               "-o", params, NULL);
-        cr_assert_eq(c.status, 0, "%s", c.err);
-        const char *p = strstr(c.out, "  RMS ");
-        cr_assert_not_null(p, "%s", c.out);
-        cr_assert_eq(sscanf(p, "  RMS %31[0-9.]", rms[k]), 1, "%s", p);
-        run_free(&c);
-        snprintf(expr, sizeof expr, "data='%s'; params='%s'; out='%s'; term='svg'", bench, params,
-                 out);
-        run_result g = run_cmd("/usr/bin/gnuplot", 60, "-e", expr, script, NULL);
-        cr_assert_eq(g.status, 0, "%s", g.err);
-        cr_assert_str_empty(g.err, "gnuplot printed: %s", g.err);
-        run_free(&g);
-        snprintf(svg, sizeof svg, "%s.svg", out);
-        FILE *fp = fopen(svg, "r");
-        cr_assert_not_null(fp, "%s missing", svg);
-        char *text = run_slurp(fp);
-        fclose(fp);
+        calibrate_rms(bench, stats[k], params, rms[k]);
+        char *text = draw_calibration(script, bench, params, out);
         snprintf(want, sizeof want, "RMS %s%%", rms[k]);
-        cr_assert_not_null(strstr(text, want), "%s: no '%s' (calibrate --stat %s)", svg, want,
+        cr_assert_not_null(strstr(text, want), "%s.svg: no '%s' (calibrate --stat %s)", out, want,
                            stats[k]);
         snprintf(want, sizeof want, "residual of the %s", stats[k]);
-        cr_assert_not_null(strstr(text, want), "%s: no '%s'", svg, want);
+        cr_assert_not_null(strstr(text, want), "%s.svg: no '%s'", out, want);
         free(text);
     }
     cr_assert_str_neq(rms[0], rms[1], "the fixture must tell the statistics apart");
@@ -169,20 +192,12 @@ static int by_from(const void *a, const void *b)
  * so the figure's residual RMS must still be the one calibrate printed. */
 Test(plots, calibration_uses_every_segment)
 {
-    char root[512], script[600], bench[600], params[600], out[600], svg[700], expr[2048];
+    char script[600], bench[600], params[600], out[600];
     char rms[32], want[64];
-    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
-    snprintf(root, sizeof root, "%s", r);
-    snprintf(script, sizeof script, "%s/plots/calibration.gp", root);
-    snprintf(bench, sizeof bench, "%s/tests/fixtures/plots/ring2.tsv", root);
+    calibration_paths(script, bench, sizeof script);
     snprintf(params, sizeof params, "%s/many.params", dir);
     snprintf(out, sizeof out, "%s/calibration-many", dir);
-    run_result c = run_cmd(run_prog("calibrate", 1), 60, "--data", bench, "-o", params, NULL);
-    cr_assert_eq(c.status, 0, "%s", c.err);
-    const char *at = strstr(c.out, "  RMS ");
-    cr_assert_not_null(at, "%s", c.out);
-    cr_assert_eq(sscanf(at, "  RMS %31[0-9.]", rms), 1, "%s", at);
-    run_free(&c);
+    calibrate_rms(bench, NULL, params, rms);
     model_params p;
     model_params_error e;
     cr_assert_eq(model_params_read(params, &p, &e), 0, "%s", e.msg);
@@ -213,20 +228,10 @@ Test(plots, calibration_uses_every_segment)
     qsort(p.oseg, (size_t)n, sizeof *p.oseg, by_from);
     p.o_segments = n;
     cr_assert_eq(model_params_write(params, &p, "the fit, in MODEL_MAX_OSEG pieces"), 0);
-    snprintf(expr, sizeof expr, "data='%s'; params='%s'; out='%s'; term='svg'", bench, params,
-             out);
-    run_result g = run_cmd("/usr/bin/gnuplot", 60, "-e", expr, script, NULL);
-    cr_assert_eq(g.status, 0, "%s", g.err);
-    cr_assert_str_empty(g.err, "gnuplot printed: %s", g.err);
-    run_free(&g);
-    snprintf(svg, sizeof svg, "%s.svg", out);
-    FILE *fp = fopen(svg, "r");
-    cr_assert_not_null(fp, "%s missing", svg);
-    char *text = run_slurp(fp);
-    fclose(fp);
+    char *text = draw_calibration(script, bench, params, out);
     snprintf(want, sizeof want, "RMS %s%%", rms);
-    cr_assert_not_null(strstr(text, want), "%s: no '%s'", svg, want);
+    cr_assert_not_null(strstr(text, want), "%s.svg: no '%s'", out, want);
     snprintf(want, sizeof want, "model (%d o(m) segments)", MODEL_MAX_OSEG);
-    cr_assert_not_null(strstr(text, want), "%s: no '%s'", svg, want);
+    cr_assert_not_null(strstr(text, want), "%s.svg: no '%s'", out, want);
     free(text);
 }

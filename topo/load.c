@@ -274,20 +274,20 @@ static int reserve_rates(rate_list *r, long cap)
 {
     if (cap <= r->cap)
         return 0;
-    double *nv = realloc(r->v, sizeof *nv * (size_t)cap);
-    if (nv)
-        r->v = nv;
-    double *nu = realloc(r->up, sizeof *nu * (size_t)cap);
-    if (nu)
-        r->up = nu;
-    long *nf = realloc(r->from, sizeof *nf * (size_t)cap);
-    if (nf)
-        r->from = nf;
-    double *ns = realloc(r->sq, sizeof *ns * (size_t)cap);
-    if (ns)
-        r->sq = ns;
-    if (!nv || !nu || !nf || !ns)
-        return -1;
+    /* each array grown in place of the old one; on failure the ones
+     * already grown are kept (and freed with the list), cap stays */
+#define GROW(a)                                                         \
+    do {                                                                \
+        void *grown = realloc((a), sizeof *(a) * (size_t)cap);          \
+        if (!grown)                                                     \
+            return -1;                                                  \
+        (a) = grown;                                                    \
+    } while (0)
+    GROW(r->v);
+    GROW(r->up);
+    GROW(r->from);
+    GROW(r->sq);
+#undef GROW
     r->cap = cap;
     return 0;
 }
