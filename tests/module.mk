@@ -71,17 +71,24 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	for args in "--sizes 8,1024 --max-time 0.05 -q -o build/memcheck.tsv" "--floor --sizes 8" \
 	    "--resume build/memcheck.tsv" "--cpus 0,0" \
 	    "--ring 2 --interleave 8=build/memcheck-r8.tsv --interleave 4x4=build/memcheck-t44.tsv --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-r2.tsv" \
-	    "--pattern logp --max-size 64 --max-rtt 5 -q -o build/memcheck-logp.tsv"; do \
+	    "--pattern logp --max-size 64 --max-rtt 5 --os-fence -q -o build/memcheck-logp.tsv"; do \
 	  rc=0; $(MEMCHECK) bin/scibench $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scibench $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scibench $$args: clean (exit $$rc)"; \
 	done; \
+	rc=0; $(MEMCHECK) bin/calibrate --data build/memcheck-r2.tsv build/memcheck-r8.tsv build/memcheck-t44.tsv \
+	  -o build/memcheck.params > /dev/null 2>build/memcheck.err || rc=$$?; \
+	  [ $$rc != 99 ] || { cat build/memcheck.err; echo "memcheck: calibrate, joint fit: errors"; exit 1; }; \
+	echo "memcheck: calibrate --data (2-, 8-node rings, 4x4 torus): clean (exit $$rc)"; \
+	rc=0; $(MEMCHECK) bin/calibrate --logp build/memcheck-logp.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || rc=$$?; \
+	  [ $$rc != 99 ] || { cat build/memcheck.err; echo "memcheck: calibrate --logp, fenced: errors"; exit 1; }; \
+	echo "memcheck: calibrate --logp (an --os-fence file): clean (exit $$rc)"; \
 	rc=0; timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 $(MEMCHECK_MPI) bin/mpibench \
 	  --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-mpi.tsv > build/memcheck.err 2>&1 || rc=$$?; \
 	if [ $$rc != 0 ]; then cat build/memcheck.err; echo "memcheck: mpibench: errors (exit $$rc)"; exit 1; fi; \
 	echo "memcheck: mpirun -np 2 mpibench --sizes 8,1024: clean"; \
-	for args in "--ring 2 --interleave 6=build/memcheck-mpi-r6.tsv --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-mpi-r2.tsv" \
-	    "--pattern logp --max-size 64 --max-rtt 5 -q -o build/memcheck-mpi-logp.tsv"; do \
+	for args in "--ring 2 --interleave 6=build/memcheck-mpi-r6.tsv --echo --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-mpi-r2.tsv" \
+	    "--pattern logp --max-size 64 --max-rtt 5 --os-fence -q -o build/memcheck-mpi-logp.tsv"; do \
 	  rc=0; timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 $(MEMCHECK_MPI) bin/mpibench \
 	    $$args > build/memcheck.err 2>&1 || rc=$$?; \
 	  if [ $$rc != 0 ]; then cat build/memcheck.err; echo "memcheck: mpibench $$args: errors (exit $$rc)"; exit 1; fi; \
