@@ -101,6 +101,7 @@ typedef struct options {
     const char *measure_opt;       /* the first option that only measuring uses */
     char command[2048];
     const char *logp, *loggopsim;   /* --logp FILE, --loggopsim FILE (issue 13) */
+    const char *loggopsim_unit;     /* --loggopsim-unit: NULL (ns), "ns" or "ps" */
 } options;
 
 static const char usage_text[] =
@@ -176,6 +177,9 @@ static const char usage_text[] =
 "                      the ping-pong files (without --data nothing is measured:\n"
 "                      o, lp, lf, ls come from --preset, marked so)\n"
 "  --loggopsim FILE    also write L, o, g, G, O as LogGOPSim's options\n"
+"  --loggopsim-unit U  ns (default) | ps: the unit of those integers (and of\n"
+"                      LogGOPSim's results); ps keeps a per-byte G or O under\n"
+"                      0.5 ns/B, which in ns rounds to 0\n"
 "\n"
 "  -o FILE             params file (default data/params/<host>-<backend>.params)\n"
 "  -q, --quiet         no benchmark progress\n"
@@ -206,7 +210,7 @@ static const char usage_text[] =
 enum { O_BACKEND = 256, O_RING, O_TORUS, O_ALLDST, O_SIZES, O_REL, O_MAXT, O_QUICK, O_INJF,
        O_INJS, O_NP, O_HOSTFILE, O_MPIRUN, O_BENCH, O_BENCHOUT, O_DATA, O_VALIDATE, O_STAT,
        O_ROBUST, O_LP, O_CABLE, O_FIX, O_PRESET, O_SEGMENTS, O_LOGP, O_LOGGOPSIM, O_FULL,
-       O_VALOUT, O_WEIGHTS };
+       O_VALOUT, O_WEIGHTS, O_LGSUNIT };
 
 static const struct option long_options[] = {
     {"backend", 1, NULL, O_BACKEND}, {"ring", 1, NULL, O_RING}, {"torus", 1, NULL, O_TORUS},
@@ -219,6 +223,7 @@ static const struct option long_options[] = {
     {"robust", 0, NULL, O_ROBUST}, {"lp", 1, NULL, O_LP}, {"cable-length", 1, NULL, O_CABLE},
     {"fix", 1, NULL, O_FIX}, {"preset", 1, NULL, O_PRESET}, {"segments", 1, NULL, O_SEGMENTS},
     {"logp", 1, NULL, O_LOGP}, {"loggopsim", 1, NULL, O_LOGGOPSIM},
+    {"loggopsim-unit", 1, NULL, O_LGSUNIT},
     {"full", 0, NULL, O_FULL}, {"validation-out", 1, NULL, O_VALOUT},
     {"weights", 1, NULL, O_WEIGHTS},
     {"quiet", 0, NULL, 'q'}, {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0},
@@ -376,6 +381,11 @@ static int parse_one(options *o, int c, const char *arg)
         return 0;
     case O_LOGP: o->logp = arg; return 0;
     case O_LOGGOPSIM: o->loggopsim = arg; return 0;
+    case O_LGSUNIT:
+        if (strcmp(arg, "ns") && strcmp(arg, "ps"))
+            return usage_error("--loggopsim-unit '%s': expected ns or ps", arg);
+        o->loggopsim_unit = arg;
+        return 0;
     case 'q': o->quiet = 1; return 0;
     case 'o': o->out_params = arg; return 0;
     case 'h': fputs(usage_text, stdout); exit(EXIT_SUCCESS);
@@ -419,6 +429,9 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->loggopsim && !o->logp)
         return usage_error("--loggopsim '%s': exports the fit of --logp FILE; give --logp",
                            o->loggopsim);
+    if (o->loggopsim_unit && !o->loggopsim)
+        return usage_error("--loggopsim-unit '%s': the unit of --loggopsim FILE; give"
+                           " --loggopsim", o->loggopsim_unit);
     if (o->full && (o->nvalidate || o->torus || o->out_bench))
         return usage_error("--full: measures its own networks and validates on the 6-node ring;"
                            " not with --validate, --torus or --bench-out");
@@ -1030,12 +1043,18 @@ static int write_params(const options *o, const fit_result *r, const char *host,
     return 0;
 }
 
+/* --loggopsim-unit ps given */
+static int loggopsim_ps(const options *o)
+{
+    return o->loggopsim_unit && !strcmp(o->loggopsim_unit, "ps");
+}
+
 /* --logp: the LogP fit into p (calibrate/logp_fit.c), checked against
  * the --data files. */
 static int with_logp(const options *o, model_params *p)
 {
     calibrate_logp_options lo = {o->logp, o->data, o->ndata, o->loggopsim,
-                                 o->fit.max_segments};
+                                 loggopsim_ps(o), o->fit.max_segments};
     printf("\n");
     return calibrate_logp(&lo, p);
 }
@@ -1051,7 +1070,8 @@ static int logp_only(options *o, const char *host)
         snprintf(r.params.source[k], sizeof r.params.source[k], "preset %s",
                  o->fit.preset_name);
     int rc = calibrate_logp(&(calibrate_logp_options){o->logp, NULL, 0, o->loggopsim,
-                                                      o->fit.max_segments}, &r.params);
+                                                      loggopsim_ps(o), o->fit.max_segments},
+                            &r.params);
     snprintf(path, sizeof path, "data/params/%s-logp.params", host);
     if (!rc && (rc = write_params(o, &r, host, o->out_params ? o->out_params : path)) == 0)
         printf("\nwrote %s (o, lp, lf, ls: preset %s, not measured; give --data PP.tsv to fit"

@@ -225,11 +225,14 @@ static int print_pp_check(const calibrate_logp_options *o, const logp_data *d, d
     return 0;
 }
 
-/* LogGOPSim (Hoefler et al.): -L -o -g -G -O, integers in ns (ns/B for G
- * and O).  o: the mean of os(0) and or(0) (LogGOPSim has one overhead);
- * O: the mean of their slopes on the last segment (large messages); g:
- * g(0); G: g's slope on its last segment. */
-static int write_loggopsim(const char *path, const char *from, const model_params *p)
+/* LogGOPSim (Hoefler et al.): -L -o -g -G -O, integers in one time unit
+ * of the user's choosing (its defaults, L 2500, G 6, read as ns and ns/B;
+ * the simulated times come out in the same unit): ns, or ps where per-byte
+ * terms under 0.5 ns/B -- any link faster than 2 GB/s -- would round to 0.
+ * o: the mean of os(0) and or(0) (LogGOPSim has one overhead); O: the mean
+ * of their slopes on the last segment (large messages); g: g(0); G: g's
+ * slope on its last segment. */
+static int write_loggopsim(const char *path, const char *from, const model_params *p, int ps)
 {
     const model_logp *l = &p->logp;
     const model_oseg *os = &l->seg[MODEL_LOGP_OS][l->segments[MODEL_LOGP_OS] - 1];
@@ -237,18 +240,27 @@ static int write_loggopsim(const char *path, const char *from, const model_param
     const model_oseg *g = &l->seg[MODEL_LOGP_G][l->segments[MODEL_LOGP_G] - 1];
     double o = (model_logp_ns(p, MODEL_LOGP_OS, 0) + model_logp_ns(p, MODEL_LOGP_OR, 0)) / 2;
     double O = (os->ns_per_byte + orr->ns_per_byte) / 2, g0 = model_logp_ns(p, MODEL_LOGP_G, 0);
+    double k = ps ? 1000 : 1;
+    const char *unit = ps ? "ps" : "ns";
+    char line[256];
+    snprintf(line, sizeof line, "-L %.0f -o %.0f -g %.0f -G %.0f -O %.0f", k * l->L_ns, k * o,
+             k * g0, k * g->ns_per_byte, k * O);
     atomic_file af;
     if (atomic_file_open(&af, path))
         return fail("--loggopsim '%s': %s", path, strerror(errno));
     fprintf(af.fp, "# LogGOPSim parameters from %s (scitorus calibrate --logp)\n"
                    "# exact: L %.3f ns, o %.3f ns, g %.3f ns, G %.5f ns/B, O %.5f ns/B\n"
-                   "# (LogGOPSim takes integers: per-byte terms under 0.5 ns/B round to 0)\n"
-                   "-L %.0f -o %.0f -g %.0f -G %.0f -O %.0f\n",
-            from, l->L_ns, o, g0, g->ns_per_byte, O, l->L_ns, o, g0, g->ns_per_byte, O);
+                   "# integers in %s (%s/B for G and O): LogGOPSim's times come out in %s%s\n"
+                   "%s\n",
+            from, l->L_ns, o, g0, g->ns_per_byte, O, unit, unit, unit,
+            ps ? "" : "; per-byte terms under 0.5 ns/B round to 0 (--loggopsim-unit ps keeps them)",
+            line);
     if (atomic_file_commit(&af))
         return fail("--loggopsim '%s': %s", path, strerror(errno));
-    printf("\nwrote %s (LogGOPSim: -L %.0f -o %.0f -g %.0f -G %.0f -O %.0f)\n", path, l->L_ns, o,
-           g0, g->ns_per_byte, O);
+    printf("\nwrote %s (LogGOPSim, in %s: %s)\n", path, unit, line);
+    if (!ps && ((g->ns_per_byte > 0 && g->ns_per_byte < 0.5) || (O > 0 && O < 0.5)))
+        printf("  (in ns, per-byte terms under 0.5 ns/B round to 0: G %.5f, O %.5f ns/B;"
+               " --loggopsim-unit ps keeps them)\n", g->ns_per_byte, O);
     return 0;
 }
 
@@ -288,7 +300,7 @@ int calibrate_logp(const calibrate_logp_options *o, model_params *p)
         rc = print_pp_check(o, &d, d.L_ns);
     }
     if (!rc && o->loggopsim_path)
-        rc = write_loggopsim(o->loggopsim_path, o->logp_path, p);
+        rc = write_loggopsim(o->loggopsim_path, o->logp_path, p, o->loggopsim_ps);
     logp_data_free(&d);
     return rc;
 }

@@ -13,6 +13,7 @@ typedef struct calibrate_logp_options {
     const char *const *pp_paths;     /* ping-pong files for the identity check */
     int npp;
     const char *loggopsim_path;      /* NULL: no export */
+    int loggopsim_ps;                /* 1: the export in ps (and ps/B), 0: in ns */
     int max_segments;                /* 1..MODEL_MAX_OSEG */
 } calibrate_logp_options;
 

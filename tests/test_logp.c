@@ -370,6 +370,48 @@ Test(logp, calibrate_writes_logp_keys_that_params_reads_back, .init = setup, .fi
     run_free(&r);
 }
 
+/* --loggopsim-unit ps: the same fit's L, g(0) and G (g's slope on its
+ * last segment, from the params file calibrate wrote beside it) times
+ * 1000, rounded; in ns the shared-memory sample's G (0.03 ns/B) rounds to
+ * 0, in ps it does not. */
+Test(logp, loggopsim_export_in_ps_keeps_the_per_byte_terms, .init = setup, .fini = teardown)
+{
+    const char *in = run_root_path("data/sample/logp-shm.tsv");
+    static const char *const unit[2] = {"ns", "ps"};
+    double L[2], o[2], g[2], G[2], O[2];
+    model_params p;
+    for (int k = 0; k < 2; k++) {
+        char lgs[32], params[32];
+        snprintf(lgs, sizeof lgs, "export-%s.lgs", unit[k]);
+        snprintf(params, sizeof params, "export-%s.params", unit[k]);
+        run_result r = run_cmd(run_prog("calibrate", 0), 60, "--logp", in, "--loggopsim",
+                               file(lgs), "--loggopsim-unit", unit[k], "-o", file(params), NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_free(&r);
+        char *text = run_read_text(file(lgs));
+        const char *line = strstr(text, "\n-L ");
+        cr_assert_not_null(line, "%s", text);
+        cr_assert_eq(sscanf(line, "\n-L %lf -o %lf -g %lf -G %lf -O %lf", &L[k], &o[k], &g[k],
+                            &G[k], &O[k]), 5, "%s", line);
+        free(text);
+        model_params_error e;
+        cr_assert_eq(model_params_read(file(params), &p, &e), 0, "%s", e.msg);
+    }
+    const model_logp *l = &p.logp;
+    double slope = l->seg[MODEL_LOGP_G][l->segments[MODEL_LOGP_G] - 1].ns_per_byte;
+    cr_assert_eq(L[1], round(1000 * l->L_ns), "L %.0f ps, params %.6f ns", L[1], l->L_ns);
+    cr_assert_eq(g[1], round(1000 * model_logp_ns(&p, MODEL_LOGP_G, 0)));
+    cr_assert_eq(G[1], round(1000 * slope), "G %.0f ps/B, params %.6f ns/B", G[1], slope);
+    cr_assert_eq(G[0], round(slope));
+    cr_assert(slope > 0 && slope < 0.5 && G[0] == 0 && G[1] > 0,
+              "the sample's G (%.5f ns/B) is 0 in ns and kept in ps (%.0f)", slope, G[1]);
+    /* the ns export is the ps one to the nearest ns */
+    cr_assert(fabs(L[0] - L[1] / 1000) <= 0.5 && fabs(o[0] - o[1] / 1000) <= 0.5 &&
+                  fabs(g[0] - g[1] / 1000) <= 0.5 && fabs(O[0] - O[1] / 1000) <= 0.5,
+              "ns: -L %.0f -o %.0f -g %.0f -O %.0f; ps: -L %.0f -o %.0f -g %.0f -O %.0f", L[0],
+              o[0], g[0], O[0], L[1], o[1], g[1], O[1]);
+}
+
 Test(logp, calibrate_rejects_the_wrong_kind_of_file)
 {
     const char *logp = run_root_path("data/sample/logp-shm.tsv");
@@ -383,6 +425,13 @@ Test(logp, calibrate_rejects_the_wrong_kind_of_file)
     run_free(&r);
     r = run_cmd(run_prog("calibrate", 0), 60, "--loggopsim", "x.lgs", NULL);
     run_assert_error(&r, 2, "--loggopsim 'x.lgs'", "--loggopsim without --logp");
+    run_free(&r);
+    r = run_cmd(run_prog("calibrate", 0), 60, "--logp", logp, "--loggopsim", "x.lgs",
+                "--loggopsim-unit", "us", NULL);
+    run_assert_error(&r, 2, "--loggopsim-unit 'us'", "a unit LogGOPSim export has no");
+    run_free(&r);
+    r = run_cmd(run_prog("calibrate", 0), 60, "--logp", logp, "--loggopsim-unit", "ps", NULL);
+    run_assert_error(&r, 2, "--loggopsim-unit 'ps'", "--loggopsim-unit without --loggopsim");
     run_free(&r);
 }
 
