@@ -328,6 +328,91 @@ static int segments_feasible(const design *d, const solved *sol, int dof)
     return 1;
 }
 
+/* Rows of X that repeat (points of different configurations with the same
+ * size and hop counts: the destinations of a large torus, most of which
+ * share (Hm, Fm, Sm)) are one row of a weighted least-squares problem:
+ * with weight W = sum w_i and target the weighted mean of their y, the
+ * normal equations, hence the coefficients and (X'WX)^-1, are exactly the
+ * same, and chi^2 is the reduced problem's plus every group's own scatter
+ * sum w_i (y_i - ybar)^2, which no coefficient can change.  Without this a
+ * --data fit of 10^5 rows of a 100x100 torus spent 135 s in the joint
+ * breakpoint search's SVDs of 5 x 10^4 rows (README, "make bench-calibrate").
+ * Returns the number of distinct rows m, X, y, w compacted into their first
+ * m rows and *scatter set; n (nothing done) when no row repeats or fewer
+ * than p are distinct. */
+static const gsl_matrix *row_cmp_X;
+
+static int row_cmp(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    for (size_t j = 0; j < row_cmp_X->size2; j++) {
+        double u = gsl_matrix_get(row_cmp_X, a, j), v = gsl_matrix_get(row_cmp_X, b, j);
+        if (u != v)
+            return (u > v) - (u < v);
+    }
+    return (a > b) - (a < b);
+}
+
+static size_t collapse_rows(gsl_matrix *X, gsl_vector *y, gsl_vector *w, double *scatter)
+{
+    size_t n = X->size1, p = X->size2, m = 0;
+    size_t *ix = malloc(n * sizeof *ix);
+    double *yy = malloc(n * sizeof *yy), *ww = malloc(n * sizeof *ww);
+    gsl_matrix *Xc = gsl_matrix_alloc(n, p);
+    *scatter = 0;
+    if (!ix || !yy || !ww || !Xc) {
+        m = n;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        ix[i] = i;
+    row_cmp_X = X;
+    qsort(ix, n, sizeof *ix, row_cmp);
+    for (size_t g = 0; g < n;) {
+        size_t e = g + 1;
+        gsl_vector_const_view first = gsl_matrix_const_row(X, ix[g]);
+        while (e < n) {
+            gsl_vector_const_view r = gsl_matrix_const_row(X, ix[e]);
+            if (memcmp(first.vector.data, r.vector.data, p * sizeof(double)) != 0)
+                break;
+            e++;
+        }
+        double W = 0, Wy = 0;
+        for (size_t k = g; k < e; k++) {
+            W += gsl_vector_get(w, ix[k]);
+            Wy += gsl_vector_get(w, ix[k]) * gsl_vector_get(y, ix[k]);
+        }
+        double ybar = Wy / W;
+        for (size_t k = g; k < e; k++) {
+            double r = gsl_vector_get(y, ix[k]) - ybar;
+            *scatter += gsl_vector_get(w, ix[k]) * r * r;
+        }
+        gsl_vector_view dst = gsl_matrix_row(Xc, m);
+        gsl_vector_memcpy(&dst.vector, &first.vector);
+        yy[m] = ybar;
+        ww[m] = W;
+        m++;
+        g = e;
+    }
+    if (m < p)   /* too few distinct rows to solve reduced: leave X as given */
+        m = n;
+    if (m < n) {
+        for (size_t i = 0; i < m; i++) {
+            gsl_vector_view src = gsl_matrix_row(Xc, i), dst = gsl_matrix_row(X, i);
+            gsl_vector_memcpy(&dst.vector, &src.vector);
+            gsl_vector_set(y, i, yy[i]);
+            gsl_vector_set(w, i, ww[i]);
+        }
+    }
+done:
+    free(ix);
+    free(yy);
+    free(ww);
+    if (Xc)
+        gsl_matrix_free(Xc);
+    return m;
+}
+
 static int solve(const design *d, const fit_point *pts, size_t n, double mref, int robust,
                  solved *out)
 {
@@ -346,9 +431,22 @@ static int solve(const design *d, const fit_point *pts, size_t n, double mref, i
         gsl_vector_set(w, i, 1 / (pts[i].sigma_ns * pts[i].sigma_ns));
     }
     if (!robust) {
-        gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, p);
-        rc = gsl_multifit_wlinear(X, w, y, out->c, out->cov, &out->chi2, ws) ? -2 : 0;
-        gsl_multifit_linear_free(ws);
+        double scatter = 0;
+        size_t m = collapse_rows(X, y, w, &scatter);
+        if (m == n) {   /* nothing repeats: as given */
+            gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, p);
+            rc = gsl_multifit_wlinear(X, w, y, out->c, out->cov, &out->chi2, ws) ? -2 : 0;
+            gsl_multifit_linear_free(ws);
+        } else {
+            gsl_matrix_const_view Xm = gsl_matrix_const_submatrix(X, 0, 0, m, p);
+            gsl_vector_const_view ym = gsl_vector_const_subvector(y, 0, m),
+                                  wm = gsl_vector_const_subvector(w, 0, m);
+            gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(m, p);
+            rc = gsl_multifit_wlinear(&Xm.matrix, &wm.vector, &ym.vector, out->c, out->cov,
+                                      &out->chi2, ws) ? -2 : 0;
+            out->chi2 += scatter;
+            gsl_multifit_linear_free(ws);
+        }
     } else {
         /* gsl_multifit_robust has no weights: scale each row by sqrt(w). */
         for (size_t i = 0; i < n; i++) {
@@ -588,7 +686,71 @@ typedef struct search {
     const fit_options *opt;
     design best;
     double best_bic;
+    /* pts with every (size, hm, fm, sm) once (group_points; gpts == pts,
+     * gscatter 0, when none repeats): what the joint fits solve */
+    const fit_point *gpts;
+    size_t gn;
+    double gscatter;
 } search;
+
+static int point_key_cmp(const void *pa, const void *pb)
+{
+    const fit_point *a = pa, *b = pb;
+    double ka[4] = {a->size_bytes, a->hm, a->fm, a->sm}, kb[4] = {b->size_bytes, b->hm, b->fm, b->sm};
+    for (int j = 0; j < 4; j++)
+        if (ka[j] != kb[j])
+            return (ka[j] > kb[j]) - (ka[j] < kb[j]);
+    return 0;
+}
+
+/* A design row is a function of (size, hm, fm, sm) alone (fill_row), so
+ * the points that share them are one weighted point for every design the
+ * search tries (see collapse_rows): weight sum 1/sigma^2, the weighted
+ * mean of y, and their scatter about it, which is the same for every
+ * design.  Done once, so that each of the search's many joint fits costs
+ * the distinct points, not the rows: the 5 x 10^5 configurations of
+ * make bench-calibrate's 100x100 torus are 2 (hm, fm, sm) at each of its
+ * 50 sizes (10^6 rows: 9.6 s, was beyond 30 min).  Returns the number of
+ * groups, 0 when allocation failed; *out NULL when nothing repeats. */
+static size_t group_points(const fit_point *pts, size_t n, fit_point **out, double *scatter)
+{
+    fit_point *v = malloc((n ? n : 1) * sizeof *v);
+    size_t m = 0;
+    *out = NULL;
+    *scatter = 0;
+    if (!v)
+        return 0;
+    memcpy(v, pts, n * sizeof *v);
+    qsort(v, n, sizeof *v, point_key_cmp);
+    for (size_t g = 0; g < n;) {
+        size_t e = g + 1;
+        while (e < n && point_key_cmp(&v[g], &v[e]) == 0)
+            e++;
+        double W = 0, Wy = 0;
+        for (size_t k = g; k < e; k++) {
+            double w = 1 / (v[k].sigma_ns * v[k].sigma_ns);
+            W += w;
+            Wy += w * v[k].y_ns;
+        }
+        double ybar = Wy / W;
+        for (size_t k = g; k < e; k++) {
+            double r = v[k].y_ns - ybar;
+            *scatter += r * r / (v[k].sigma_ns * v[k].sigma_ns);
+        }
+        v[m] = v[g];
+        v[m].y_ns = ybar;
+        v[m].sigma_ns = 1 / sqrt(W);
+        m++;
+        g = e;
+    }
+    if (m == n) {
+        free(v);
+        *scatter = 0;
+        return n;
+    }
+    *out = v;
+    return m;
+}
 
 /* Fits d jointly and keeps it when its BIC is the best so far; with lb
  * free and several segments, also with lb piecewise on them (the relays
@@ -601,6 +763,17 @@ typedef struct search {
  * (single lb) or fixed.  Returns 0 when solved. */
 static int hold_negative(design *d, const solved *sol, size_t n);
 
+/* solve on the search's grouped points: the same coefficients and
+ * covariance as on every point, chi^2 plus the groups' own scatter. */
+static int solve_grouped(const search *s, const design *d, solved *sol)
+{
+    if (s->gpts == s->pts || s->gn < (size_t)design_cols(d))
+        return solve(d, s->pts, s->n, s->opt->mref_bytes, 0, sol);
+    int rc = solve(d, s->gpts, s->gn, s->opt->mref_bytes, 0, sol);
+    sol->chi2 += s->gscatter;
+    return rc;
+}
+
 static int evaluate(search *s, const design *d0, double *net_out)
 {
     design d = *d0;
@@ -610,13 +783,13 @@ static int evaluate(search *s, const design *d0, double *net_out)
     for (d.lb_pieces = pieces_max; d.lb_pieces >= 0; d.lb_pieces--) {
         solved sol = {NULL, NULL, 0};
         int dof = (int)s->n - design_cols(&d);
-        rc = solve(&d, s->pts, s->n, s->opt->mref_bytes, 0, &sol);
+        rc = solve_grouped(s, &d, &sol);
         /* o(m) alone (a 2-node ring): the bounds as fit_run will impose
          * them, so that BIC scores the fit that will be reported (and
          * fit_segments' FIT_SEG_CLAMP lines) */
         while (rc == 0 && !shared && hold_negative(&d, &sol, s->n)) {
             solved_free(&sol);
-            rc = solve(&d, s->pts, s->n, s->opt->mref_bytes, 0, &sol);
+            rc = solve_grouped(s, &d, &sol);
             dof = (int)s->n - design_cols(&d);
         }
         if (rc == 0 && (d.segments == 1 || !shared || segments_feasible(&d, &sol, dof))) {
@@ -1013,7 +1186,13 @@ int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *
         return -1;
     }
     gsl_error_handler_t *old = gsl_set_error_handler_off();
-    search s = {pts, n, opt, {0}, INFINITY};
+    search s = {pts, n, opt, {0}, INFINITY, pts, n, 0};
+    fit_point *grouped = NULL;
+    size_t gn = group_points(pts, n, &grouped, &s.gscatter);
+    if (grouped) {
+        s.gpts = grouped;
+        s.gn = gn;
+    }
     design d = {0};
     double net1[NET];
     int rc = decide_network(pts, n, opt, d.free_net, res);
@@ -1064,6 +1243,7 @@ int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *
     }
     solved_free(&sol);
     gsl_set_error_handler(old);
+    free(grouped);
     free(sizes);
     return rc;
 }

@@ -75,6 +75,44 @@ Test(fit, exact_data_recovers_every_parameter)
     fit_result_free(&res);
 }
 
+/* Points that share a size and hop counts (the destinations of a torus,
+ * most of which share (Hm, Fm, Sm); repeated runs) are solved as one
+ * weighted point each (calibrate/fit.c, group_points and collapse_rows).
+ * Oracle: every destination of a 16x16 torus and a 2-node ring, each
+ * point twice, at the model's value +- 3 ns (sigma 1): the fit must give
+ * the preset's parameters exactly and chi^2 = the injected scatter,
+ * n x 3^2, which no coefficient can remove. */
+Test(fit, repeated_hop_counts_are_fitted_exactly)
+{
+    model_params t = truth();
+    enum { DSTS = 255, N = 2 * (DSTS + 1) * NSIZES };
+    static fit_point pts[N];
+    size_t n = 0;
+    for (int i = 0; i < NSIZES; i++)
+        for (int d = 0; d <= DSTS; d++) {
+            long h[2] = {d == DSTS ? 1 : (d + 1) / 16, d == DSTS ? 0 : (d + 1) % 16};
+            fit_point p = make_point(&t, d == DSTS ? "2" : "16x16", h, sizes[i], NULL, 0);
+            for (int k = -1; k <= 1; k += 2) {
+                pts[n] = p;
+                pts[n].y_ns += 3.0 * k;
+                n++;
+            }
+        }
+    cr_assert_eq(n, (size_t)N);
+    fit_options opt;
+    fit_result res;
+    fit_options_default(&opt);
+    opt.fixed_value[MODEL_P_LP] = t.lp_ns;
+    cr_assert_eq(fit_run(pts, n, &opt, &res), 0);
+    cr_assert_eq(res.segments, 1);
+    cr_assert_float_eq(res.params.o0_ns, 2085, 1e-6);
+    cr_assert_float_eq(res.params.o1_ns_per_byte, 11.6, 1e-9);
+    cr_assert_float_eq(res.params.lf_ns, 60, 1e-6);
+    cr_assert_float_eq(res.params.ls_ns, 670, 1e-6);
+    cr_assert_float_eq(res.chi2, 9.0 * N, 1e-6 * 9.0 * N, "chi2 %.9g", res.chi2);
+    fit_result_free(&res);
+}
+
 Test(fit, noisy_data_within_two_standard_errors)
 {
     model_params t = truth();
