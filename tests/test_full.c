@@ -46,6 +46,36 @@ static void assert_no_temporaries(const char *d)
     closedir(dp);
 }
 
+/* The held-out table's rows: the 6-node ring's path at every size of `sizes` (in order), each
+ * prediction the params file's model.  Returns the rows. */
+static int assert_validation_table(const char *table, const model_params *p, const long *sizes,
+                                   int nsizes)
+{
+    FILE *fp = fopen(table, "r");
+    cr_assert_not_null(fp, "%s", table);
+    char line[512];
+    int rows = 0;
+    while (fgets(line, sizeof line, fp)) {
+        double m, hm, fm, sm, meas, pred, err;
+        if (line[0] == '#')
+            continue;
+        cr_assert_eq(sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &m, &hm, &fm, &sm, &meas, &pred,
+                            &err), 7, "%s", line);
+        cr_assert_lt(rows, nsizes, "%s: more rows than sizes", table);
+        cr_assert_eq(m, sizes[rows], "%s: row %d is %g B", table, rows, m);
+        cr_assert_eq(hm, 3);
+        cr_assert_eq(fm, 2);
+        cr_assert_eq(sm, 0);
+        cr_assert_float_eq(err, 100 * (pred - meas) / meas, 1e-2);
+        double model = 2 * model_overhead_ns(p, m) + hm * p->lp_ns + fm * p->lf_ns +
+                       sm * p->ls_ns + (fm + sm) * model_relay_bytes_ns(p, m);
+        cr_assert_float_eq(pred, model, 0.01 + 1e-6 * model, "%g B: %g vs %g", m, pred, model);
+        rows++;
+    }
+    fclose(fp);
+    return rows;
+}
+
 Test(full, measures_fits_and_validates)
 {
     run_result r = run_cmd(run_prog("calibrate", 0), 240, "--full", "--sizes", "8,256,4096",
@@ -68,29 +98,9 @@ Test(full, measures_fits_and_validates)
     cr_assert_str_eq(p.source[MODEL_P_LP], "fixed");
     /* the held-out table: one row per size, in size order, and the
      * predictions in it are the params file's (scimodel's model) */
-    FILE *fp = fopen(file("data/bench/%s-shm-full-validation.tsv"), "r");
-    cr_assert_not_null(fp);
-    char line[512];
-    int rows = 0;
-    double last = 0;
-    while (fgets(line, sizeof line, fp)) {
-        double m, hm, fm, sm, meas, pred, err;
-        if (line[0] == '#')
-            continue;
-        cr_assert_eq(sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &m, &hm, &fm, &sm, &meas, &pred,
-                            &err), 7, "%s", line);
-        cr_assert_gt(m, last);
-        last = m;
-        cr_assert_eq(hm, 3);   /* the 6-node ring's symmetric path */
-        cr_assert_eq(fm, 2);
-        cr_assert_float_eq(err, 100 * (pred - meas) / meas, 1e-2);
-        double model = 2 * model_overhead_ns(&p, m) + hm * p.lp_ns + fm * p.lf_ns +
-                       sm * p.ls_ns + (fm + sm) * model_relay_bytes_ns(&p, m);
-        cr_assert_float_eq(pred, model, 0.01 + 1e-6 * model, "%g B: %g vs %g", m, pred, model);
-        rows++;
-    }
-    fclose(fp);
-    cr_assert_eq(rows, 3);
+    static const long sizes[] = {8, 256, 4096};
+    cr_assert_eq(assert_validation_table(file("data/bench/%s-shm-full-validation.tsv"), &p,
+                                         sizes, 3), 3);
     assert_no_temporaries("data/bench");
     assert_no_temporaries("data/params");
     run_free(&r);
@@ -189,37 +199,6 @@ Test(full, scimodel_prints_and_uses_lb)
                 NULL);
     cr_assert_null(strstr(r.out, "lb "), "%s", r.out);
     run_free(&r);
-}
-
-/* The held-out table's rows, checked as in measures_fits_and_validates:
- * the 6-node ring's path at every size of `sizes` (in order), each
- * prediction the params file's model.  Returns the rows. */
-static int assert_validation_table(const char *table, const model_params *p, const long *sizes,
-                                   int nsizes)
-{
-    FILE *fp = fopen(table, "r");
-    cr_assert_not_null(fp, "%s", table);
-    char line[512];
-    int rows = 0;
-    while (fgets(line, sizeof line, fp)) {
-        double m, hm, fm, sm, meas, pred, err;
-        if (line[0] == '#')
-            continue;
-        cr_assert_eq(sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &m, &hm, &fm, &sm, &meas, &pred,
-                            &err), 7, "%s", line);
-        cr_assert_lt(rows, nsizes, "%s: more rows than sizes", table);
-        cr_assert_eq(m, sizes[rows], "%s: row %d is %g B", table, rows, m);
-        cr_assert_eq(hm, 3);
-        cr_assert_eq(fm, 2);
-        cr_assert_eq(sm, 0);
-        cr_assert_float_eq(err, 100 * (pred - meas) / meas, 1e-2);
-        double model = 2 * model_overhead_ns(p, m) + hm * p->lp_ns + fm * p->lf_ns +
-                       sm * p->ls_ns + (fm + sm) * model_relay_bytes_ns(p, m);
-        cr_assert_float_eq(pred, model, 0.01 + 1e-6 * model, "%g B: %g vs %g", m, pred, model);
-        rows++;
-    }
-    fclose(fp);
-    return rows;
 }
 
 /* calibrate --full --backend mpi (issue 10): mpibench on 2 ranks measures
