@@ -217,10 +217,17 @@ static void pace(engine *e)
         spin_until(e->next_send_ns);
 }
 
-/* Sends len bytes to the peer; last asks it for a reply: of as many bytes,
- * or (ack, a one-way stream's end) of none.  The ack is marked in in_dim,
- * which both backends carry and nothing else here uses. */
-static int lsend(engine *e, long len, int last, int ack)
+/* What a message marked last asks of the peer, in in_dim (which both
+ * backends carry and nothing else here uses): a reply of as many bytes, none
+ * (ack: a one-way stream's end), or as many as the int64 its payload holds
+ * (the receive overhead's request, overhead_pair). */
+#define REPLY_SAME (-1)
+#define REPLY_NONE 0
+#define REPLY_ASKED 1
+
+/* Sends len bytes of payload to the peer; last asks it for the reply
+ * `reply` says. */
+static int lsend_from(engine *e, const void *payload, long len, int last, int reply)
 {
     const logp_config *cfg = e->cfg;
     pace(e);
@@ -229,8 +236,15 @@ static int lsend(engine *e, long len, int last, int ack)
     if (cfg->inject_os_ns > 0)
         spin_until(start + cfg->inject_os_ns);
     bench_msg m = {e->rank ? BENCH_MSG_RESPONSE : BENCH_MSG_REQUEST, last, e->peer, e->peer,
-                   ack ? 0 : -1, 0, len};
-    return e->be->send(e->comm, e->peer, &m, e->tx);
+                   reply, 0, len};
+    return e->be->send(e->comm, e->peer, &m, payload);
+}
+
+/* Sends len bytes to the peer; last asks it for a reply: of as many bytes,
+ * or (ack) of none. */
+static int lsend(engine *e, long len, int last, int ack)
+{
+    return lsend_from(e, e->tx, len, last, ack ? REPLY_NONE : REPLY_SAME);
 }
 
 static int lrecv(engine *e, bench_msg *m)
@@ -242,7 +256,8 @@ static int lrecv(engine *e, bench_msg *m)
 }
 
 /* Process 1: receive; answer a message marked last with as many bytes (an
- * ack: with none). */
+ * ack: with none; a request: with the bytes it asks for, at most the
+ * buffer). */
 static int mirror(engine *e)
 {
     bench_msg m;
@@ -250,7 +265,18 @@ static int mirror(engine *e)
     while ((rc = lrecv(e, &m)) == 0) {
         if (m.kind == BENCH_MSG_STOP)
             return 0;
-        if (m.last && (rc = lsend(e, m.in_dim == 0 ? 0 : m.len, 0, 0)))
+        if (!m.last)
+            continue;
+        long len = m.len;
+        if (m.in_dim == REPLY_NONE)
+            len = 0;
+        else if (m.in_dim == REPLY_ASKED) {
+            int64_t asked = 0;
+            if (m.len >= (long)sizeof asked)
+                memcpy(&asked, e->rx, sizeof asked);
+            len = asked < 0 ? 0 : asked > (int64_t)e->cap ? (long)e->cap : (long)asked;
+        }
+        if ((rc = lsend(e, len, 0, 0)))
             return rc;
     }
     return rc;
@@ -348,8 +374,20 @@ static int overhead_pair(engine *e, long m, series *os, series *orr, series *rtt
         return rc;
     if (osf && !fenced_first && (rc = timed_send_round_trip(e, m, 1, osf, rttf)))
         return rc;
-    pace(e);
-    if ((rc = lsend(e, m, 1, 0)) || (e->be->complete && (rc = e->be->complete(e->comm))))
+    /* or's round trip, as LogP/MPI's ("0 bytes forward, n bytes back with a
+     * delta"): a small request out, the m-byte reply back.  Not m bytes out:
+     * above Open MPI's eager limit (vader, 4 KiB) the m-byte send completes
+     * only when the peer's FIN comes back, which it sends just before its
+     * reply, so the MPI_Wait that completes the send (complete(), before
+     * the delta) mostly polled the reply's rendezvous header in as well
+     * -- the header's fifo read and queueing, 170-200 ns of the receive at
+     * 4-16 KiB, done before the timed receive (measured with Open MPI's
+     * process_vm_readv timed inside the receive: docs/MEASUREMENTS.md). A
+     * request of 8 bytes is eager: its send completes locally and nothing
+     * polls the reply before the timed receive. */
+    int64_t ask = m;
+    if ((rc = lsend_from(e, &ask, sizeof ask, 1, REPLY_ASKED)) ||
+        (e->be->complete && (rc = e->be->complete(e->comm))))
         return rc;
     double wait_from = e->be->now_ns();
     while (e->be->now_ns() < wait_from + delta_ns)
