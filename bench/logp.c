@@ -58,7 +58,20 @@
  * interval of 100%, so its row says wide). */
 #define STREAM_MAX_TRIES 60
 /* A size's turn in a round starts with this many untimed round trips: the
- * turn before was another size's (its protocol, its buffers' cache lines). */
+ * turn before was another size's (its protocol, its buffers' cache lines).
+ * One more in a random half of the turns (turn_warmups): Open MPI's fast
+ * box (vader) puts a message of up to 8 bytes in a 32-byte slot, two to a
+ * cache line, and in the VM's slow regime (scibench --floor ~130 ns)
+ * consecutive round trips alternate between ~430 and ~650 ns (P(slow |
+ * previous slow) = 0.01, P(slow | previous fast) = 0.91 at 1 B; none at
+ * 16-24 B, 64-byte slots).  Which of a size's round trips fell on the slow
+ * phase then depended on how many messages the turns before it in the
+ * round had sent, the same from round to round: in twelve sweeps rtt/2 at
+ * 1 and 4 B (even places in a round) came out 1.5-23 ns above 2 and 8 B
+ * (1-8 B 2.6-8.3% apart), the fenced round trip next to the plain one in
+ * the other phase (3.7-8.7% apart).  A coin per turn makes every timed
+ * round trip's phase a coin too: 0.8-5.3% and 1.3-3.5% in twelve sweeps
+ * taken alternately with them (docs/MEASUREMENTS.md). */
 #define TURN_WARMUP_RTT 2
 /* One-way streams as --pattern ow times them (bench/pattern.c): OW_REPS
  * m-byte messages, the last answered by a 0-byte acknowledgement, the time
@@ -82,6 +95,7 @@ typedef struct engine {
     size_t cap;
     double next_send_ns;     /* the injected gap: no send starts before this */
     double overhead_ns;      /* one clock reading, taken off each timed call */
+    uint64_t coin;           /* turn_warmups' random state */
 } engine;
 
 /* A quantity's samples at one size. */
@@ -536,6 +550,17 @@ static int run_start(engine *e, sweep_state *s, size_run *r)
     return 0;
 }
 
+/* The untimed round trips that start a turn: TURN_WARMUP_RTT, and one more
+ * when a coin says so (xorshift64, fixed seed: a run's sequence is the
+ * same every time). */
+static int turn_warmups(engine *e)
+{
+    e->coin ^= e->coin << 13;
+    e->coin ^= e->coin >> 7;
+    e->coin ^= e->coin << 17;
+    return TURN_WARMUP_RTT + (int)(e->coin >> 63);
+}
+
 /* One turn of size r: re-warmed after the other sizes' turns, one overhead
  * pair, one stream, one one-way stream, each while its quantity is still
  * short of its interval (LogP/MPI's rule, per quantity and size) and its
@@ -545,7 +570,8 @@ static int run_turn(engine *e, sweep_state *s, size_run *r)
     const logp_config *cfg = e->cfg;
     double t;
     int rc = 0, lost;
-    for (int i = 0; i < TURN_WARMUP_RTT && !rc; i++)
+    int warmups = turn_warmups(e);
+    for (int i = 0; i < warmups && !rc; i++)
         rc = round_trip(e, r->m, NULL);
     if (!rc && r->ov_active) {
         int fence = cfg->os_fence;
@@ -820,6 +846,7 @@ int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config 
                    bench_data *h, FILE *out)
 {
     engine e = {.be = be, .comm = comm, .cfg = cfg, .rank = be->rank(comm),
+                .coin = 0x9e3779b97f4a7c15u,
                 .cap = (size_t)(cfg->max_size > 0 ? cfg->max_size : 1)};
     int rc;
     if (be->size(comm) != 2 || e.rank > 1)
