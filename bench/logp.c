@@ -58,7 +58,20 @@
  * interval of 100%, so its row says wide). */
 #define STREAM_MAX_TRIES 60
 /* A size's turn in a round starts with this many untimed round trips: the
- * turn before was another size's (its protocol, its buffers' cache lines). */
+ * turn before was another size's (its protocol, its buffers' cache lines).
+ * One more in a random half of the turns (turn_warmups): Open MPI's fast
+ * box (vader) puts a message of up to 8 bytes in a 32-byte slot, two to a
+ * cache line, and in the VM's slow regime (scibench --floor ~130 ns)
+ * consecutive round trips alternate between ~430 and ~650 ns (P(slow |
+ * previous slow) = 0.01, P(slow | previous fast) = 0.91 at 1 B; none at
+ * 16-24 B, 64-byte slots).  Which of a size's round trips fell on the slow
+ * phase then depended on how many messages the turns before it in the
+ * round had sent, the same from round to round: in twelve sweeps rtt/2 at
+ * 1 and 4 B (even places in a round) came out 1.5-23 ns above 2 and 8 B
+ * (1-8 B 2.6-8.3% apart), the fenced round trip next to the plain one in
+ * the other phase (3.7-8.7% apart).  A coin per turn makes every timed
+ * round trip's phase a coin too: 0.8-5.3% and 1.3-3.5% in twelve sweeps
+ * taken alternately with them (docs/MEASUREMENTS.md). */
 #define TURN_WARMUP_RTT 2
 /* One-way streams as --pattern ow times them (bench/pattern.c): OW_REPS
  * m-byte messages, the last answered by a 0-byte acknowledgement, the time
@@ -82,6 +95,7 @@ typedef struct engine {
     size_t cap;
     double next_send_ns;     /* the injected gap: no send starts before this */
     double overhead_ns;      /* one clock reading, taken off each timed call */
+    uint64_t coin;           /* turn_warmups' random state */
 } engine;
 
 /* A quantity's samples at one size. */
@@ -217,10 +231,17 @@ static void pace(engine *e)
         spin_until(e->next_send_ns);
 }
 
-/* Sends len bytes to the peer; last asks it for a reply: of as many bytes,
- * or (ack, a one-way stream's end) of none.  The ack is marked in in_dim,
- * which both backends carry and nothing else here uses. */
-static int lsend(engine *e, long len, int last, int ack)
+/* What a message marked last asks of the peer, in in_dim (which both
+ * backends carry and nothing else here uses): a reply of as many bytes, none
+ * (ack: a one-way stream's end), or as many as the int64 its payload holds
+ * (the receive overhead's request, overhead_pair). */
+#define REPLY_SAME (-1)
+#define REPLY_NONE 0
+#define REPLY_ASKED 1
+
+/* Sends len bytes of payload to the peer; last asks it for the reply
+ * `reply` says. */
+static int lsend_from(engine *e, const void *payload, long len, int last, int reply)
 {
     const logp_config *cfg = e->cfg;
     pace(e);
@@ -229,8 +250,15 @@ static int lsend(engine *e, long len, int last, int ack)
     if (cfg->inject_os_ns > 0)
         spin_until(start + cfg->inject_os_ns);
     bench_msg m = {e->rank ? BENCH_MSG_RESPONSE : BENCH_MSG_REQUEST, last, e->peer, e->peer,
-                   ack ? 0 : -1, 0, len};
-    return e->be->send(e->comm, e->peer, &m, e->tx);
+                   reply, 0, len};
+    return e->be->send(e->comm, e->peer, &m, payload);
+}
+
+/* Sends len bytes to the peer; last asks it for a reply: of as many bytes,
+ * or (ack) of none. */
+static int lsend(engine *e, long len, int last, int ack)
+{
+    return lsend_from(e, e->tx, len, last, ack ? REPLY_NONE : REPLY_SAME);
 }
 
 static int lrecv(engine *e, bench_msg *m)
@@ -242,7 +270,8 @@ static int lrecv(engine *e, bench_msg *m)
 }
 
 /* Process 1: receive; answer a message marked last with as many bytes (an
- * ack: with none). */
+ * ack: with none; a request: with the bytes it asks for, at most the
+ * buffer). */
 static int mirror(engine *e)
 {
     bench_msg m;
@@ -250,7 +279,18 @@ static int mirror(engine *e)
     while ((rc = lrecv(e, &m)) == 0) {
         if (m.kind == BENCH_MSG_STOP)
             return 0;
-        if (m.last && (rc = lsend(e, m.in_dim == 0 ? 0 : m.len, 0, 0)))
+        if (!m.last)
+            continue;
+        long len = m.len;
+        if (m.in_dim == REPLY_NONE)
+            len = 0;
+        else if (m.in_dim == REPLY_ASKED) {
+            int64_t asked = 0;
+            if (m.len >= (long)sizeof asked)
+                memcpy(&asked, e->rx, sizeof asked);
+            len = asked < 0 ? 0 : asked > (int64_t)e->cap ? (long)e->cap : (long)asked;
+        }
+        if ((rc = lsend(e, len, 0, 0)))
             return rc;
     }
     return rc;
@@ -348,8 +388,20 @@ static int overhead_pair(engine *e, long m, series *os, series *orr, series *rtt
         return rc;
     if (osf && !fenced_first && (rc = timed_send_round_trip(e, m, 1, osf, rttf)))
         return rc;
-    pace(e);
-    if ((rc = lsend(e, m, 1, 0)) || (e->be->complete && (rc = e->be->complete(e->comm))))
+    /* or's round trip, as LogP/MPI's ("0 bytes forward, n bytes back with a
+     * delta"): a small request out, the m-byte reply back.  Not m bytes out:
+     * above Open MPI's eager limit (vader, 4 KiB) the m-byte send completes
+     * only when the peer's FIN comes back, which it sends just before its
+     * reply, so the MPI_Wait that completes the send (complete(), before
+     * the delta) mostly polled the reply's rendezvous header in as well
+     * -- the header's fifo read and queueing, 170-200 ns of the receive at
+     * 4-16 KiB, done before the timed receive (measured with Open MPI's
+     * process_vm_readv timed inside the receive: docs/MEASUREMENTS.md). A
+     * request of 8 bytes is eager: its send completes locally and nothing
+     * polls the reply before the timed receive. */
+    int64_t ask = m;
+    if ((rc = lsend_from(e, &ask, sizeof ask, 1, REPLY_ASKED)) ||
+        (e->be->complete && (rc = e->be->complete(e->comm))))
         return rc;
     double wait_from = e->be->now_ns();
     while (e->be->now_ns() < wait_from + delta_ns)
@@ -498,6 +550,17 @@ static int run_start(engine *e, sweep_state *s, size_run *r)
     return 0;
 }
 
+/* The untimed round trips that start a turn: TURN_WARMUP_RTT, and one more
+ * when a coin says so (xorshift64, fixed seed: a run's sequence is the
+ * same every time). */
+static int turn_warmups(engine *e)
+{
+    e->coin ^= e->coin << 13;
+    e->coin ^= e->coin >> 7;
+    e->coin ^= e->coin << 17;
+    return TURN_WARMUP_RTT + (int)(e->coin >> 63);
+}
+
 /* One turn of size r: re-warmed after the other sizes' turns, one overhead
  * pair, one stream, one one-way stream, each while its quantity is still
  * short of its interval (LogP/MPI's rule, per quantity and size) and its
@@ -507,7 +570,8 @@ static int run_turn(engine *e, sweep_state *s, size_run *r)
     const logp_config *cfg = e->cfg;
     double t;
     int rc = 0, lost;
-    for (int i = 0; i < TURN_WARMUP_RTT && !rc; i++)
+    int warmups = turn_warmups(e);
+    for (int i = 0; i < warmups && !rc; i++)
         rc = round_trip(e, r->m, NULL);
     if (!rc && r->ov_active) {
         int fence = cfg->os_fence;
@@ -782,6 +846,7 @@ int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config 
                    bench_data *h, FILE *out)
 {
     engine e = {.be = be, .comm = comm, .cfg = cfg, .rank = be->rank(comm),
+                .coin = 0x9e3779b97f4a7c15u,
                 .cap = (size_t)(cfg->max_size > 0 ? cfg->max_size : 1)};
     int rc;
     if (be->size(comm) != 2 || e.rank > 1)
