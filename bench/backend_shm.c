@@ -50,8 +50,8 @@
  * (LogP's or, after the waiting time delta; a queued message) got its
  * payload lines with the header's line, in one transfer instead of two,
  * in a share of the receives that grew with the pages the ring cycles
- * through -- of or's samples at 32-512 B, 0-58% with 8 slots 64 KiB apart,
- * 0-56% with 16, 54-98% with 32, 50-93% with 64 (17-81% with 64 slots 4
+ * through -- of or's samples at 32-256 B, 0-58% with 8 slots 64 KiB apart,
+ * 5-56% with 16, 54-98% with 32, 50-93% with 64 (17-81% with 64 slots 4
  * KiB apart), alternating sweeps to 4 KiB -- while a receiver that waits for
  * the message never did (a build timed with rdtscp: the round trip's
  * receive after the seq was seen took one transfer at every size from 96
