@@ -38,13 +38,34 @@
  * start 64 bytes into a pair, after the channel's credit line; aligning
  * them to 128 measured no better, 78-95 against 71-76 ns, alternating.) */
 #define SLOT_ALIGN 128
-/* Ring depth per channel: as many slots as fit in CHANNEL_BYTES, between
- * MIN_SLOTS and MAX_SLOTS.  The receiver returns credits every slots/2
- * messages (each credit write is one more cache-line transfer).  Not deeper
- * than 64: a ring of small slots cycles through slots x 128 bytes, and at
- * 1024 slots (128 KiB a channel, beyond L1) PP at 8 B took 88-91 ns
- * against 75-78 ns at 8..64 slots, floor 52 ns (alternating runs). */
-#define CHANNEL_BYTES (4u << 20)
+/* Ring depth per channel: as many slots as start in RING_PAGES pages of
+ * RING_PAGE_BYTES (a slot of a page or more starts a page of its own),
+ * between MIN_SLOTS and MAX_SLOTS.  The receiver returns credits every
+ * slots/2 messages (each credit write is one more cache-line transfer).
+ * Not deeper than 64: a ring of small slots cycles through slots x 128
+ * bytes, and at 1024 slots (128 KiB a channel, beyond L1) PP at 8 B took
+ * 88-91 ns against 75-78 ns at 8..64 slots, floor 52 ns (alternating runs).
+ *
+ * Not more than 16 pages: a receive that comes to a message already there
+ * (LogP's or, after the waiting time delta; a queued message) got its
+ * payload lines with the header's line, in one transfer instead of two,
+ * in a share of the receives that grew with the pages the ring cycles
+ * through -- of or's samples at 32-256 B, 0-58% with 8 slots 64 KiB apart,
+ * 5-56% with 16, 54-98% with 32, 50-93% with 64 (17-81% with 64 slots 4
+ * KiB apart), alternating sweeps to 4 KiB -- while a receiver that waits for
+ * the message never did (a build timed with rdtscp: the round trip's
+ * receive after the seq was seen took one transfer at every size from 96
+ * B, in every ring).  So or came out up to 60 ns under the round trip's
+ * receive, and os + L + or 10-20% under RTT/2 at 96-512 B, with the 32
+ * slots --max-size 65536 gave (4 MiB a channel before).  Not the data's
+ * cache footprint (4 KiB messages through the same 32 slots do it too),
+ * nor the receiver's other accesses during the wait (64 more pages read
+ * in it changed nothing); a hardware prefetcher's per-page state is the
+ * likely cause, which this VM's lack of counters leaves unconfirmed
+ * (docs/MEASUREMENTS.md, "The ring's pages").  A slot of a page or more
+ * starts a page of its own, so such rings get 16 slots. */
+#define RING_PAGES 16
+#define RING_PAGE_BYTES 4096
 #define MIN_SLOTS 8
 #define MAX_SLOTS 64
 /* Check abort/interrupt/timeout once per this many empty polls: rare enough
@@ -401,7 +422,8 @@ static int shm_init(bench_comm **out, int *argc, char ***argv, const bench_backe
         c->slots = 1;
         c->ack_every = 0;
     } else {
-        c->slots = CHANNEL_BYTES / c->slot_bytes;
+        c->slots = RING_PAGES * RING_PAGE_BYTES /
+                   (c->slot_bytes < RING_PAGE_BYTES ? c->slot_bytes : RING_PAGE_BYTES);
         c->slots = c->slots < MIN_SLOTS ? MIN_SLOTS : c->slots > MAX_SLOTS ? MAX_SLOTS : c->slots;
         while (c->slots & (c->slots - 1))
             c->slots &= c->slots - 1;   /* a power of two: slot index by mask */
