@@ -374,7 +374,7 @@ Test(logp, calibrate_writes_logp_keys_that_params_reads_back, .init = setup, .fi
 
 /* --loggopsim-unit ps: the same fit's L, g(0) and G (g's slope on its
  * last segment, from the params file calibrate wrote beside it) times
- * 1000, rounded; in ns the shared-memory sample's G (0.03 ns/B) rounds to
+ * 1000, rounded; in ns the shared-memory sample's G (0.06 ns/B) rounds to
  * 0, in ps it does not. */
 Test(logp, loggopsim_export_in_ps_keeps_the_per_byte_terms, .init = setup, .fini = teardown)
 {
