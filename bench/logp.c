@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -95,7 +96,7 @@ typedef struct engine {
     size_t cap;
     double next_send_ns;     /* the injected gap: no send starts before this */
     double overhead_ns;      /* one clock reading, taken off each timed call */
-    uint64_t coin;           /* turn_warmups' random state */
+    gsl_rng *coin;           /* turn_warmups' coin */
 } engine;
 
 /* A quantity's samples at one size. */
@@ -551,14 +552,11 @@ static int run_start(engine *e, sweep_state *s, size_run *r)
 }
 
 /* The untimed round trips that start a turn: TURN_WARMUP_RTT, and one more
- * when a coin says so (xorshift64, fixed seed: a run's sequence is the
- * same every time). */
+ * when a coin says so (GSL's MT19937 at its default seed: a
+ * run's sequence is the same every time). */
 static int turn_warmups(engine *e)
 {
-    e->coin ^= e->coin << 13;
-    e->coin ^= e->coin >> 7;
-    e->coin ^= e->coin << 17;
-    return TURN_WARMUP_RTT + (int)(e->coin >> 63);
+    return TURN_WARMUP_RTT + (int)gsl_rng_uniform_int(e->coin, 2);
 }
 
 /* One turn of size r: re-warmed after the other sizes' turns, one overhead
@@ -846,7 +844,6 @@ int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config 
                    bench_data *h, FILE *out)
 {
     engine e = {.be = be, .comm = comm, .cfg = cfg, .rank = be->rank(comm),
-                .coin = 0x9e3779b97f4a7c15u,
                 .cap = (size_t)(cfg->max_size > 0 ? cfg->max_size : 1)};
     int rc;
     if (be->size(comm) != 2 || e.rank > 1)
@@ -854,7 +851,8 @@ int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config 
     e.peer = 1 - e.rank;
     e.tx = bench_page_alloc(e.cap);
     e.rx = bench_page_alloc(e.cap);
-    if (!e.tx || !e.rx)
+    e.coin = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!e.tx || !e.rx || !e.coin)
         rc = BENCH_ERR_SYSTEM;
     else if ((rc = be->barrier(comm)) == 0 && e.rank == 0) {
         rc = measure_all(&e, h, out);
@@ -866,5 +864,6 @@ int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config 
     }
     free(e.tx);
     free(e.rx);
+    gsl_rng_free(e.coin);
     return rc;
 }
