@@ -20,9 +20,12 @@ const char *const model_param_key[MODEL_P_ALL] = {
     [MODEL_P_LB] = "lb_ns_per_byte",
 };
 
-/* "6" for messages (the reader said 1..4 after the limit became 6) */
+/* The limit's digits for messages ("16"; the reader said 1..4 after the
+ * limit became 6).  Two levels: # does not expand its argument, so one
+ * level gave the macro's name. */
 #define PARAMS_STR_(x) #x
-#define MODEL_MAX_OSEG_TEXT PARAMS_STR_(MODEL_MAX_OSEG)
+#define PARAMS_STR(x) PARAMS_STR_(x)
+#define MODEL_MAX_OSEG_TEXT PARAMS_STR(MODEL_MAX_OSEG)
 
 const char *const model_logp_key[MODEL_LOGP_COUNT] = {"os", "or", "g"};
 

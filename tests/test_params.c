@@ -88,7 +88,8 @@ Test(params, error_classes)
         {GOOD "lp_ns_source = fixed\n", 7, "double-quoted"},
         {GOOD "o_segments = 2\no_seg1_from_bytes = 1\no_seg1_ns = 1\no_seg1_ns_per_byte = 1\n",
          10, "o_seg2_from_bytes"},
-        {GOOD "o_segments = 17\n", 7, "o_segments"},   /* MODEL_MAX_OSEG + 1 */
+        /* MODEL_MAX_OSEG + 1, the limit written out as README gives it */
+        {GOOD "o_segments = 17\n", 7, "o_segments must be 1..16"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         model_params p;
@@ -143,8 +144,9 @@ Test(params, write_read_roundtrip_and_gnuplot)
     cr_assert_eq(pclose(fp), 0);
 }
 
-/* calibrate --full may choose MODEL_MAX_OSEG (6) pieces of o(m) and of the
- * relays' cost (issue 10): every one is written and read back, in order. */
+/* calibrate --full may choose six pieces of o(m) and of the relays' cost
+ * (issue 10; the limit was 6 then): every one is written and read back, in
+ * order. */
 Test(params, six_segments_roundtrip)
 {
     model_params p, q;
