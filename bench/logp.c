@@ -158,11 +158,6 @@ int logp_next_sizes(const logp_row *rows, long n, double max_diff, double eps, l
     return k;
 }
 
-int logp_next_size(const logp_row *rows, long n, double max_diff, double eps, long *size)
-{
-    return logp_next_sizes(rows, n, max_diff, eps, size, 1);
-}
-
 /* ---- statistics ------------------------------------------------------ */
 
 static int series_init(series *s, long cap)
@@ -559,6 +554,18 @@ static int turn_warmups(engine *e)
     return TURN_WARMUP_RTT + (int)gsl_rng_uniform_int(e->coin, 2);
 }
 
+/* A stream's value into s, unless this process lost its CPU during it
+ * (*dropped counts those); once STREAM_MAX_TRIES - STREAM_MAX_SAMPLES have
+ * been dropped, lost streams are kept too (*kept counts those: the value
+ * then gets a 100% interval). */
+static void keep_stream(series *s, double v, int lost, long *dropped, long *kept)
+{
+    int give_up = lost && ++*dropped > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES;
+    if (!lost || give_up)
+        series_add(s, v);
+    *kept += give_up;
+}
+
 /* One turn of size r: re-warmed after the other sizes' turns, one overhead
  * pair, one stream, one one-way stream, each while its quantity is still
  * short of its interval (LogP/MPI's rule, per quantity and size) and its
@@ -595,18 +602,14 @@ static int run_turn(engine *e, sweep_state *s, size_run *r)
      * up to STREAM_MAX_TRIES streams; the peer's lost CPU is caught up
      * while the stream goes on, or left to the outlier rule. */
     if (!rc && r->g_active && (rc = stream(e, r->m, r->n, 0, &t, &lost)) == 0) {
-        if (!lost || ++r->g_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES)
-            series_add(&r->gt, t);
-        r->g_lost_kept += lost && r->g_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES;
+        keep_stream(&r->gt, t, lost, &r->g_lost, &r->g_lost_kept);
         if (r->gt.n >= STREAM_MIN_SAMPLES) {
             estimate g = gap_estimate(cfg, r, s->scratch);
             r->g_active = !narrow(&g, cfg->eps) && r->gt.n < r->gt.cap;
         }
     }
     if (!rc && r->ow_active && (rc = stream(e, r->m, OW_REPS, 1, &t, &lost)) == 0) {
-        if (!lost || ++r->ow_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES)
-            series_add(&r->owt, t / OW_REPS);
-        r->ow_lost_kept += lost && r->ow_lost > STREAM_MAX_TRIES - STREAM_MAX_SAMPLES;
+        keep_stream(&r->owt, t / OW_REPS, lost, &r->ow_lost, &r->ow_lost_kept);
         if (r->owt.n >= STREAM_MIN_SAMPLES) {
             estimate ow = series_estimate(&r->owt, cfg->conf, STREAM_OUTLIER_FACTOR, 1,
                                           s->scratch);

@@ -68,11 +68,8 @@ int logp_sweep_sizes(long min_size, long max_size, long *sizes, int cap);
  * consecutive sizes m1 < m2 < m, if os, or or g at m departs by more than
  * max_diff (relative) from the line through its values at m1 and m2, and
  * m - m2 > max(LOGP_MIN_SPLIT_BYTES, eps m2), the size (m2 + m) / 2 should be
- * measured.  Returns 1 with *size set for the first such triple, else 0. */
-int logp_next_size(const logp_row *rows, long n, double max_diff, double eps, long *size);
-
-/* The same for every such triple at once (the benchmark measures them in
- * one interleaved pass, then asks again): up to cap sizes into sizes, in
+ * measured.  Every such triple at once (the benchmark measures them in one
+ * interleaved pass, then asks again): up to cap sizes into sizes, in
  * increasing order, none of them in rows.  Returns how many. */
 int logp_next_sizes(const logp_row *rows, long n, double max_diff, double eps, long *sizes,
                     int cap);
