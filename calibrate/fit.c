@@ -328,91 +328,6 @@ static int segments_feasible(const design *d, const solved *sol, int dof)
     return 1;
 }
 
-/* Rows of X that repeat (points of different configurations with the same
- * size and hop counts: the destinations of a large torus, most of which
- * share (Hm, Fm, Sm)) are one row of a weighted least-squares problem:
- * with weight W = sum w_i and target the weighted mean of their y, the
- * normal equations, hence the coefficients and (X'WX)^-1, are exactly the
- * same, and chi^2 is the reduced problem's plus every group's own scatter
- * sum w_i (y_i - ybar)^2, which no coefficient can change.  Without this a
- * --data fit of 10^5 rows of a 100x100 torus spent 135 s in the joint
- * breakpoint search's SVDs of 5 x 10^4 rows (README, "make bench-calibrate").
- * Returns the number of distinct rows m, X, y, w compacted into their first
- * m rows and *scatter set; n (nothing done) when no row repeats or fewer
- * than p are distinct. */
-static const gsl_matrix *row_cmp_X;
-
-static int row_cmp(const void *pa, const void *pb)
-{
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    for (size_t j = 0; j < row_cmp_X->size2; j++) {
-        double u = gsl_matrix_get(row_cmp_X, a, j), v = gsl_matrix_get(row_cmp_X, b, j);
-        if (u != v)
-            return (u > v) - (u < v);
-    }
-    return (a > b) - (a < b);
-}
-
-static size_t collapse_rows(gsl_matrix *X, gsl_vector *y, gsl_vector *w, double *scatter)
-{
-    size_t n = X->size1, p = X->size2, m = 0;
-    size_t *ix = malloc(n * sizeof *ix);
-    double *yy = malloc(n * sizeof *yy), *ww = malloc(n * sizeof *ww);
-    gsl_matrix *Xc = gsl_matrix_alloc(n, p);
-    *scatter = 0;
-    if (!ix || !yy || !ww || !Xc) {
-        m = n;
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++)
-        ix[i] = i;
-    row_cmp_X = X;
-    qsort(ix, n, sizeof *ix, row_cmp);
-    for (size_t g = 0; g < n;) {
-        size_t e = g + 1;
-        gsl_vector_const_view first = gsl_matrix_const_row(X, ix[g]);
-        while (e < n) {
-            gsl_vector_const_view r = gsl_matrix_const_row(X, ix[e]);
-            if (memcmp(first.vector.data, r.vector.data, p * sizeof(double)) != 0)
-                break;
-            e++;
-        }
-        double W = 0, Wy = 0;
-        for (size_t k = g; k < e; k++) {
-            W += gsl_vector_get(w, ix[k]);
-            Wy += gsl_vector_get(w, ix[k]) * gsl_vector_get(y, ix[k]);
-        }
-        double ybar = Wy / W;
-        for (size_t k = g; k < e; k++) {
-            double r = gsl_vector_get(y, ix[k]) - ybar;
-            *scatter += gsl_vector_get(w, ix[k]) * r * r;
-        }
-        gsl_vector_view dst = gsl_matrix_row(Xc, m);
-        gsl_vector_memcpy(&dst.vector, &first.vector);
-        yy[m] = ybar;
-        ww[m] = W;
-        m++;
-        g = e;
-    }
-    if (m < p)   /* too few distinct rows to solve reduced: leave X as given */
-        m = n;
-    if (m < n) {
-        for (size_t i = 0; i < m; i++) {
-            gsl_vector_view src = gsl_matrix_row(Xc, i), dst = gsl_matrix_row(X, i);
-            gsl_vector_memcpy(&dst.vector, &src.vector);
-            gsl_vector_set(y, i, yy[i]);
-            gsl_vector_set(w, i, ww[i]);
-        }
-    }
-done:
-    free(ix);
-    free(yy);
-    free(ww);
-    if (Xc)
-        gsl_matrix_free(Xc);
-    return m;
-}
-
 static int solve(const design *d, const fit_point *pts, size_t n, double mref, int robust,
                  solved *out)
 {
@@ -431,22 +346,9 @@ static int solve(const design *d, const fit_point *pts, size_t n, double mref, i
         gsl_vector_set(w, i, 1 / (pts[i].sigma_ns * pts[i].sigma_ns));
     }
     if (!robust) {
-        double scatter = 0;
-        size_t m = collapse_rows(X, y, w, &scatter);
-        if (m == n) {   /* nothing repeats: as given */
-            gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, p);
-            rc = gsl_multifit_wlinear(X, w, y, out->c, out->cov, &out->chi2, ws) ? -2 : 0;
-            gsl_multifit_linear_free(ws);
-        } else {
-            gsl_matrix_const_view Xm = gsl_matrix_const_submatrix(X, 0, 0, m, p);
-            gsl_vector_const_view ym = gsl_vector_const_subvector(y, 0, m),
-                                  wm = gsl_vector_const_subvector(w, 0, m);
-            gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(m, p);
-            rc = gsl_multifit_wlinear(&Xm.matrix, &wm.vector, &ym.vector, out->c, out->cov,
-                                      &out->chi2, ws) ? -2 : 0;
-            out->chi2 += scatter;
-            gsl_multifit_linear_free(ws);
-        }
+        gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, p);
+        rc = gsl_multifit_wlinear(X, w, y, out->c, out->cov, &out->chi2, ws) ? -2 : 0;
+        gsl_multifit_linear_free(ws);
     } else {
         /* gsl_multifit_robust has no weights: scale each row by sqrt(w). */
         for (size_t i = 0; i < n; i++) {
@@ -705,9 +607,11 @@ static int point_key_cmp(const void *pa, const void *pb)
 
 /* A design row is a function of (size, hm, fm, sm) alone (fill_row), so
  * the points that share them are one weighted point for every design the
- * search tries (see collapse_rows): weight sum 1/sigma^2, the weighted
- * mean of y, and their scatter about it, which is the same for every
- * design.  Done once, so that each of the search's many joint fits costs
+ * search tries: weight sum 1/sigma^2, the weighted mean of y, and their
+ * scatter about it, which is the same for every design.  With that weight
+ * and target the normal equations, hence the coefficients and
+ * (X'WX)^-1, are exactly those of all the points, and chi^2 is the
+ * grouped problem's plus the scatter, which no coefficient can change.  Done once, so that each of the search's many joint fits costs
  * the distinct points, not the rows: the 5 x 10^5 configurations of
  * make bench-calibrate's 100x100 torus are 2 (hm, fm, sm) at each of its
  * 50 sizes (10^6 rows: 9.6 s, was beyond 30 min).  Returns the number of
@@ -764,11 +668,12 @@ static size_t group_points(const fit_point *pts, size_t n, fit_point **out, doub
 static int hold_negative(design *d, const solved *sol, size_t n);
 
 /* solve on the search's grouped points: the same coefficients and
- * covariance as on every point, chi^2 plus the groups' own scatter. */
-static int solve_grouped(const search *s, const design *d, solved *sol)
+ * covariance as on every point, chi^2 plus the groups' own scatter.  A
+ * robust fit weighs every point by its own residual, so it takes them all. */
+static int solve_grouped(const search *s, const design *d, int robust, solved *sol)
 {
-    if (s->gpts == s->pts || s->gn < (size_t)design_cols(d))
-        return solve(d, s->pts, s->n, s->opt->mref_bytes, 0, sol);
+    if (robust || s->gpts == s->pts || s->gn < (size_t)design_cols(d))
+        return solve(d, s->pts, s->n, s->opt->mref_bytes, robust, sol);
     int rc = solve(d, s->gpts, s->gn, s->opt->mref_bytes, 0, sol);
     sol->chi2 += s->gscatter;
     return rc;
@@ -783,13 +688,13 @@ static int evaluate(search *s, const design *d0, double *net_out)
     for (d.lb_pieces = pieces_max; d.lb_pieces >= 0; d.lb_pieces--) {
         solved sol = {NULL, NULL, 0};
         int dof = (int)s->n - design_cols(&d);
-        rc = solve_grouped(s, &d, &sol);
+        rc = solve_grouped(s, &d, 0, &sol);
         /* o(m) alone (a 2-node ring): the bounds as fit_run will impose
          * them, so that BIC scores the fit that will be reported (and
          * fit_segments' FIT_SEG_CLAMP lines) */
         while (rc == 0 && !shared && hold_negative(&d, &sol, s->n)) {
             solved_free(&sol);
-            rc = solve_grouped(s, &d, &sol);
+            rc = solve_grouped(s, &d, 0, &sol);
             dof = (int)s->n - design_cols(&d);
         }
         if (rc == 0 && (d.segments == 1 || !shared || segments_feasible(&d, &sol, dof))) {
@@ -1134,10 +1039,10 @@ static int hold_negative(design *d, const solved *sol, size_t n)
             worst = v / e, worst_j = 2 * MODEL_MAX_OSEG + j, worst_k = -1;
     }
     for (int k = 0; k < NET; k++) {
+        if (k == NET - 1 && d->lb_pieces)
+            continue;   /* pieces: above (net_pos then points past the columns) */
         int pos = net_pos(d, k);
         double v = sol_coef(sol, pos), e = pos >= 0 ? coef_err(sol, (size_t)pos, dof) : 0;
-        if (k == NET - 1 && d->lb_pieces)
-            continue;   /* pieces: above */
         /* lb as o(m)'s slopes: a relay that seems to get cheaper with m is
          * held at 0 even when significantly so (a change of the machine's
          * speed during the run did that once: -0.077 +- 0.035 ns/B) */
@@ -1219,7 +1124,7 @@ int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *
         /* what a free lb would have been, for the report */
         design e = s.best;
         e.free_net[NET - 1] = 1;
-        if (solve(&e, pts, n, opt->mref_bytes, 0, &sol) == 0) {
+        if (solve_grouped(&s, &e, 0, &sol) == 0) {
             int pos = net_pos(&e, NET - 1);
             res->lb_dropped = 1;
             res->lb_free_value = gsl_vector_get(sol.c, (size_t)pos);
@@ -1228,7 +1133,7 @@ int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *
         solved_free(&sol);
         s.best.net_fixed[NET - 1] = 0;   /* cut-through */
     }
-    while (rc == 0 && (rc = solve(&s.best, pts, n, opt->mref_bytes, opt->robust, &sol)) == 0 &&
+    while (rc == 0 && (rc = solve_grouped(&s, &s.best, opt->robust, &sol)) == 0 &&
            hold_negative(&s.best, &sol, n))
         solved_free(&sol);
     if (rc == 0) {
