@@ -210,7 +210,7 @@ int model_load_latency(const model_params *p, const model_load *ld, double size_
     double indep = 0, merged = 0;
     double *age = malloc(sizeof *age * (size_t)(st->rows + 2 * ld->shape.nodes));   /* and bb */
     if (!age)
-        return -1;
+        return -2;
     flow_ages(ld, lambda, t, age, age + st->rows);
     /* mean over injected messages of the waits on their route:
      * sum_l (crossing rate of l) W_l / (message rate) = sum_l c_l W_l / senders */

@@ -220,8 +220,9 @@ double model_load_link_ns(const model_params *p, double size_bytes);
 double model_load_saturation(const model_params *p, const model_load *ld, double size_bytes);
 /* Mean latency at rate lambda (messages/ns/node), by the merge identity, its
  * queueing part (wait_ns), and SPEC.md §9's independent-queue latency
- * (independent_ns); the last two may be NULL.  Returns 0, or -1 if
- * lambda >= lambda_sat or lambda < 0. */
+ * (independent_ns); the last two may be NULL.  Returns 0, -1 if
+ * lambda >= lambda_sat or lambda < 0, or -2 if out of memory (the flows'
+ * ages take a double per stream row and two per node). */
 int model_load_latency(const model_params *p, const model_load *ld, double size_bytes,
                        double rate_per_ns, double *latency_ns, double *wait_ns,
                        double *independent_ns);

@@ -72,7 +72,13 @@ static int one_shape(const scimodel_options *o, const topo_shape *s, int check_o
     }
     for (size_t i = 0; i < o->nrates; i++) {
         double rate = o->rates_are_util ? o->rates[i] * sat : o->rates[i], lat, ind;
-        if (model_load_latency(p, &ld, m, rate, &lat, NULL, &ind))
+        int lr = model_load_latency(p, &ld, m, rate, &lat, NULL, &ind);
+        if (lr == -2) {
+            fprintf(stderr, "scimodel: --load on %s: out of memory\n", name);
+            model_load_free(&ld);
+            return EXIT_FAILURE;
+        }
+        if (lr)
             continue;   /* not reached: rates were checked */
         if (o->tsv)
             printf("%d\t%s\t%s\t%s\t%.6g\t%.4f\t%.3f\t%.6g\t%.3f\n", s->dims, name,
