@@ -1013,6 +1013,24 @@ static int validate(const options *o, pointset *vs0, const model_params *p)
     return rc;
 }
 
+/* The reader's own range table and rules, before anything is written: a
+ * params file that scimodel would refuse is no result (issue 10), and
+ * neither is what calibrate derives from it (the held-out table; the
+ * LogGOPSim export checks the same in calibrate_logp). */
+static int params_refused(const options *o, const model_params *p, const char *path)
+{
+    model_params_error perr;
+    int crc = model_params_check(p, &perr);
+    if (crc == -2)
+        return fail("'%s' not written: the fit gave a value the params reader refuses: %s%s%s",
+                    path, perr.msg, o->ndata ? "; the data is kept in " : "",
+                    o->ndata ? o->data[0] : "");
+    if (crc)
+        return fail("-o '%s': %s", path, strerror(perr.sys_errno));
+    return 0;
+}
+
+/* Writes the params file (params_refused first). */
 static int write_params(const options *o, const fit_result *r, const char *host,
                         const char *path)
 {
@@ -1026,16 +1044,6 @@ static int write_params(const options *o, const fit_result *r, const char *host,
                             o->backend, when, o->command);
     for (int i = 0; i < o->ndata && len < sizeof comments; i++)
         len += (size_t)snprintf(comments + len, sizeof comments - len, " %s", o->data[i]);
-    /* the reader's own range table and rules, before anything is written:
-     * a params file that scimodel would refuse is no result (issue 10) */
-    model_params_error perr;
-    int crc = model_params_check(&r->params, &perr);
-    if (crc == -2)
-        return fail("'%s' not written: the fit gave a value the params reader refuses: %s%s%s",
-                    path, perr.msg, o->ndata ? "; the data is kept in " : "",
-                    o->ndata ? o->data[0] : "");
-    if (crc)
-        return fail("-o '%s': %s", path, strerror(perr.sys_errno));
     if (mkdirs(path))
         return fail("cannot create the directory of '%s': %s", path, strerror(errno));
     if (model_params_write(path, &r->params, comments))
@@ -1073,7 +1081,9 @@ static int logp_only(options *o, const char *host)
                                                       loggopsim_ps(o), o->fit.max_segments},
                             &r.params);
     snprintf(path, sizeof path, "data/params/%s-logp.params", host);
-    if (!rc && (rc = write_params(o, &r, host, o->out_params ? o->out_params : path)) == 0)
+    const char *out = o->out_params ? o->out_params : path;
+    if (!rc && (rc = params_refused(o, &r.params, out)) == 0 &&
+        (rc = write_params(o, &r, host, out)) == 0)
         printf("\nwrote %s (o, lp, lf, ls: preset %s, not measured; give --data PP.tsv to fit"
                " them)\n", o->out_params ? o->out_params : path, o->fit.preset_name);
     return rc;
@@ -1156,12 +1166,14 @@ int main(int argc, char **argv)
     /* which column of the bench files was fitted, for plots/calibration.gp */
     snprintf(res.params.fit_statistic, sizeof res.params.fit_statistic, "%s",
              stat_name(o.stat));
-    if (o.nvalidate)
-        rc = validate(&o, &vs, &res.params);
-    if (!rc && o.logp)
-        rc = with_logp(&o, &res.params);
     snprintf(params_path, sizeof params_path, "data/params/%s-%s%s.params", host, o.backend,
              o.full ? "-full" : "");
+    if (o.logp)
+        rc = with_logp(&o, &res.params);
+    if (!rc)
+        rc = params_refused(&o, &res.params, o.out_params ? o.out_params : params_path);
+    if (!rc && o.nvalidate)
+        rc = validate(&o, &vs, &res.params);
     if (!rc && (rc = write_params(&o, &res, host, o.out_params ? o.out_params : params_path)) == 0)
         printf("\nwrote %s (data: %s%s)\nuse it:  scimodel --params %s --dims 1..4 --nodes 1000\n",
                o.out_params ? o.out_params : params_path, o.data[0], o.ndata > 1 ? ", ..." : "",

@@ -300,6 +300,10 @@ int calibrate_logp(const calibrate_logp_options *o, model_params *p)
         print_ow_check(&d);
         rc = print_pp_check(o, &d, d.L_ns);
     }
+    model_params_error perr;
+    if (!rc && o->loggopsim_path && model_params_check(p, &perr) == -2)
+        rc = fail("--loggopsim '%s' not written: the fit gave a value the params reader "
+                  "refuses: %s", o->loggopsim_path, perr.msg);
     if (!rc && o->loggopsim_path)
         rc = write_loggopsim(o->loggopsim_path, o->logp_path, p, o->loggopsim_ps);
     logp_data_free(&d);

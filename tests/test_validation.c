@@ -237,6 +237,19 @@ Test(validation, calibrate_writes_no_params_file_the_reader_refuses)
     cr_assert_not_null(strstr(r.err, "not written"), "%s", r.err);
     run_free(&r);
     cr_assert_neq(access(out, F_OK), 0, "a params file was written");
+    /* nor what calibrate derives from the refused fit: the held-out table
+     * and the LogGOPSim export */
+    char table[300], lgs[300];
+    snprintf(table, sizeof table, "%s/held-out.tsv", tmpdir);
+    snprintf(lgs, sizeof lgs, "%s/steep.lgs", tmpdir);
+    r = run_cmd(run_prog("calibrate", 0), 30, "--data", f, "--validate", f, "--validation-out",
+                table, "--logp", run_root_path("data/sample/logp-shm.tsv"), "--loggopsim", lgs,
+                "-o", out, NULL);
+    run_assert_error(&r, 1, "o1_ns_per_byte = 1.49", "calibrate --validate --logp steep.tsv");
+    run_free(&r);
+    cr_assert_neq(access(table, F_OK), 0, "a held-out table was written");
+    cr_assert_neq(access(lgs, F_OK), 0, "a LogGOPSim export was written");
+    cr_assert_neq(access(out, F_OK), 0, "a params file was written");
     /* an existing file at -o stays as it was */
     const char keep[] = "kept\n";
     FILE *fp = fopen(old, "w");
