@@ -908,6 +908,16 @@ static int by_path_then_size(const void *a, const void *b, void *arg)
     return 0;
 }
 
+/* One line of the residual table, "(x N)" after it when N points print
+ * alike; nothing for N = 0. */
+static void print_residual_line(const char *line, size_t n)
+{
+    if (n == 1)
+        printf("%s\n", line);
+    else if (n > 1)
+        printf("%s  (x %zu)\n", line, n);
+}
+
 static void print_params(const options *o, const pointset *ps, const fit_result *r)
 {
     const model_params *p = &r->params;
@@ -939,16 +949,30 @@ static void print_params(const options *o, const pointset *ps, const fit_result 
             order[k] = k;
         qsort_r(order, ps->n, sizeof *order, by_path_then_size, (void *)ps->pts);
     }
+    /* Neighbouring rows that print alike are one line with their count: a
+     * torus's destinations share (size, Hm, Fm, Sm), and a 100x100 torus
+     * measured to every destination printed 5 x 10^5 lines, most of them
+     * copies (now 100 distinct ones). */
+    char line[128], last[128] = "";
+    size_t same = 0;
     for (size_t k = 0; k < ps->n; k++) {
         size_t i = order ? order[k] : k;
         double rel = r->residual_ns[i] / ps->pts[i].y_ns;
-        printf("  %8.0f %5.1f %5.1f %5.1f %12.1f %12.1f %7.2f%%\n", ps->pts[i].size_bytes,
-               ps->pts[i].hm, ps->pts[i].fm, ps->pts[i].sm, ps->pts[i].y_ns,
-               r->predicted_ns[i], 100 * rel);
+        snprintf(line, sizeof line, "  %8.0f %5.1f %5.1f %5.1f %12.1f %12.1f %7.2f%%",
+                 ps->pts[i].size_bytes, ps->pts[i].hm, ps->pts[i].fm, ps->pts[i].sm,
+                 ps->pts[i].y_ns, r->predicted_ns[i], 100 * rel);
+        if (same && strcmp(line, last) == 0)
+            same++;
+        else {
+            print_residual_line(last, same);
+            memcpy(last, line, sizeof line);
+            same = 1;
+        }
         ss += rel * rel;
         if (fabs(rel) > worst)
             worst = fabs(rel), at = i;
     }
+    print_residual_line(last, same);
     free(order);
     if (ps->n)
         printf("  RMS %.2f%%, largest %.2f%% (%g B)\n", 100 * sqrt(ss / (double)ps->n),
