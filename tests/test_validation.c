@@ -207,8 +207,8 @@ Test(validation, calibrate_refuses_contradictory_rows)
         "pp\t0\t1\t1\t0\t0\t1\t0\t0\t64\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n"
         "pp\t0\t1\t1\t0\t0\t1\t0\t0\t512\t16\t8\t200.0\t201.0\t250.0\t1.0\t0.8\t203.0\tok\n";
     const char *f = put("mean.tsv", text, sizeof text - 1);
-    char out[300], where[300];
-    snprintf(out, sizeof out, "%s/out.params", tmpdir);
+    const char *out = run_path(tmpdir, "out.params");
+    char where[300];
     snprintf(where, sizeof where, "%s:6:", f);
     run_result r = run_cmd(run_prog("calibrate", 0), 30, "--data", f, "-o", out, NULL);
     run_assert_error(&r, 1, where, "calibrate --data mean.tsv");
@@ -228,9 +228,7 @@ Test(validation, calibrate_writes_no_params_file_the_reader_refuses)
         "pp\t0\t1\t1\t0\t0\t1\t0\t0\t2\t16\t8\t3000000.0\t3000001.0\t3000001.0\t1.0\t0.8"
         "\t3000003.0\tok\n";
     const char *f = put("steep.tsv", text, sizeof text - 1);
-    char out[300], old[300];
-    snprintf(out, sizeof out, "%s/steep.params", tmpdir);
-    snprintf(old, sizeof old, "%s/old.params", tmpdir);
+    const char *out = run_path(tmpdir, "steep.params"), *old = run_path(tmpdir, "old.params");
     run_result r = run_cmd(run_prog("calibrate", 0), 30, "--data", f, "-o", out, NULL);
     run_assert_error(&r, 1, "o1_ns_per_byte = 1.49", "calibrate --data steep.tsv");
     cr_assert_not_null(strstr(r.err, "at most 1e+06"), "%s", r.err);
@@ -239,9 +237,7 @@ Test(validation, calibrate_writes_no_params_file_the_reader_refuses)
     cr_assert_neq(access(out, F_OK), 0, "a params file was written");
     /* nor what calibrate derives from the refused fit: the held-out table
      * and the LogGOPSim export */
-    char table[300], lgs[300];
-    snprintf(table, sizeof table, "%s/held-out.tsv", tmpdir);
-    snprintf(lgs, sizeof lgs, "%s/steep.lgs", tmpdir);
+    const char *table = run_path(tmpdir, "held-out.tsv"), *lgs = run_path(tmpdir, "steep.lgs");
     r = run_cmd(run_prog("calibrate", 0), 30, "--data", f, "--validate", f, "--validation-out",
                 table, "--logp", run_root_path("data/sample/logp-shm.tsv"), "--loggopsim", lgs,
                 "-o", out, NULL);
@@ -513,8 +509,7 @@ static const char *repeated_file(const char *name, long runs, long sizes)
 Test(validation, repeated_runs_merge_to_the_weighted_median)
 {
     const char *f = repeated_file("rep.tsv", 3, 12);
-    char out[300];
-    snprintf(out, sizeof out, "%s/rep.params", tmpdir);
+    const char *out = run_path(tmpdir, "rep.params");
     /* the rows' minima carry the runs' values (calibrate's default is the
      * median column, v + 1 here) */
     run_result r = run_cmd(run_prog("calibrate", 0), 60, "--stat", "min", "--data", f, "-o", out,
@@ -570,8 +565,7 @@ Test(validation, two_hundred_thousand_rows_merge, .timeout = 200)
     }
     const char *f = put("big.tsv", text, len);
     free(text);
-    char out[300];
-    snprintf(out, sizeof out, "%s/big.params", tmpdir);
+    const char *out = run_path(tmpdir, "big.params");
     run_result r = run_cmd(run_prog("calibrate", 0), 90, "--data", f, "-o", out, NULL);
     cr_assert_eq(r.status, 0, "exit %d: %.300s", r.status, r.err);
     cr_assert_not_null(strstr(r.out, "calibrate: 99990 points"), "%.200s", r.out);
