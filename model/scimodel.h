@@ -13,9 +13,10 @@
 #include "model/model.h"
 #include "model/params.h"
 #include "util/cli.h"
+#include "util/exit.h"
 #include "topo/topo.h"
 
-#define SCIMODEL_EXIT_USAGE 2
+#define SCIMODEL_EXIT_USAGE EXIT_USAGE
 
 typedef enum scimodel_mode {
     MODE_REPORT,      /* default: per dimension at --nodes, then crossovers */

@@ -7,6 +7,7 @@
 #include "model/scimodel.h"
 #include "model/scimodel_traffic.h"
 #include "util/atomicfile.h"
+#include "util/fs.h"
 
 int main(int argc, char **argv)
 {
@@ -16,6 +17,7 @@ int main(int argc, char **argv)
         [MODE_P2P] = scimodel_p2p,           [MODE_LOAD] = scimodel_load,
     };
     scimodel_options o;
+    fs_check_stdout_at_exit("scimodel");
     if (scimodel_traffic_wanted(argc, argv))
         return scimodel_traffic_main(argc, argv);
     int rc = scimodel_parse_options(argc, argv, &o);

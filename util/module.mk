@@ -1,4 +1,6 @@
 # util/: the bottom layer every stage links -- strict parsing, atomic
 # output files, one-line messages, signal flags, spawning a child.
-LIB_SRCS += util/parse.c util/atomicfile.c util/cli.c util/signals.c
+LIB_SRCS += util/parse.c util/atomicfile.c util/cli.c util/signals.c util/file_error.c util/spawn.c util/fs.c
 TESTS    += tests/test_parse.c
+TESTS    += tests/test_spawn.c
+TESTS    += tests/test_util.c
