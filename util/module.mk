@@ -1,8 +1,9 @@
 # util/: the bottom layer every stage links -- strict parsing, atomic
 # output files, file errors, one-line messages, the options table, signal
 # flags, spawning a child, file-system rules.
-LIB_SRCS += util/parse.c util/atomicfile.c util/cli.c util/signals.c util/file_error.c \
-            util/spawn.c util/fs.c util/opt.c
+LAYERS += util
+util_LAYER_SRCS := util/parse.c util/atomicfile.c util/cli.c util/signals.c util/file_error.c \
+                   util/spawn.c util/fs.c util/opt.c
 TESTS    += tests/test_parse.c tests/test_util.c tests/test_opt.c
 # test_spawn kills scitrace run under mpirun and waits for the job's ranks
 TESTS    += tests/test_spawn.c
