@@ -120,27 +120,65 @@ check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
 	echo "check: $$pass passed, $$fail failed"; exit $$status
 
 # --- packages ---------------------------------------------------------------
-# Installs what is missing with apt-get when root; otherwise prints the one
-# command to run.  A no-op (one dpkg-query) when everything is present.
+# Every build rule runs `deps` first.  It checks only what the goals on the
+# command line need, by looking for the header or the command (so an MPI
+# or a GSL from environment modules or Spack counts), and names the Debian
+# package of each missing one.  It installs them (apt-get, as root) only
+# for the goals that promise the whole set-up: deps, check and demo.
+#   make MPICC=/path/mpicc MPIRUN=/path/mpirun ...   an MPI not on PATH
+#   make DEPS_PRETEND_MISSING="libcriterion-dev" ... treat a package as absent
+#                                                    (to test these messages)
+MPIRUN ?= mpirun
+export MPIRUN
+DEPS_PRETEND_MISSING ?=
+# package -> how to tell it is there: h:<header> (compiled with $(CC)) or
+# c:<command>; packages without an entry are asked of dpkg.
+DEPS_PROBE_libgsl-dev       := h:gsl/gsl_math.h
+DEPS_PROBE_libcriterion-dev := h:criterion/criterion.h
+DEPS_PROBE_libopenmpi-dev   := c:$(MPICC)
+DEPS_PROBE_openmpi-bin      := c:$(MPIRUN)
+DEPS_PROBE_gnuplot-nox      := c:gnuplot
+DEPS_PROBE_help2man         := c:help2man
+DEPS_PROBE_netpipe-openmpi  := c:NPopenmpi
+DEPS_FULL_GOALS := deps check demo
+DEPS_GOALS      := $(or $(MAKECMDGOALS),all)
+DEPS_MPI_BINS   := $(foreach p,$(PROGRAMS),$(if $(filter 1,$($(p)_MPI)),bin/$(p) bin/san/$(p))) \
+                   $(TRACE_LIB) bin/test/trace_app
+# What the goals need: the whole list for the set-up goals, else a compiler
+# and GSL, plus an MPI compiler, Criterion, gnuplot or help2man where asked.
+DEPS_NEEDED := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),$(DEB_PACKAGES) $(EXTRA_DEB_PACKAGES),\
+  libgsl-dev \
+  $(if $(filter all install bench man trace-demo $(DEPS_MPI_BINS),$(DEPS_GOALS)),libopenmpi-dev) \
+  $(if $(filter bin/test/%,$(DEPS_GOALS)),libcriterion-dev) \
+  $(if $(filter plots,$(DEPS_GOALS)),gnuplot-nox) \
+  $(if $(filter man install,$(DEPS_GOALS)),help2man) \
+  $(EXTRA_DEB_PACKAGES))
+DEPS_INSTALL := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),yes)
+
 deps:
 	@missing=""; \
-	if command -v dpkg-query >/dev/null 2>&1; then \
-	  for p in $(DEB_PACKAGES) $(EXTRA_DEB_PACKAGES); do \
-	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
-	  done; \
+	for p in $(sort $(DEPS_NEEDED)); do \
+	  case " $(DEPS_PRETEND_MISSING) " in *" $$p "*) missing="$$missing $$p"; continue;; esac; \
+	  probe=""; \
+	  $(foreach p,$(sort $(DEB_PACKAGES)),$(if $(DEPS_PROBE_$(p)),[ "$$p" = $(p) ] && probe='$(DEPS_PROBE_$(p))';)) \
+	  case "$$probe" in \
+	    h:*) printf '#include <%s>\n' "$${probe#h:}" | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$p";; \
+	    c:*) command -v "$${probe#c:}" >/dev/null 2>&1 || missing="$$missing $$p";; \
+	    *) dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p";; \
+	  esac; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ -n "$(DEPS_INSTALL)" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	   [ -z "$(DEPS_PRETEND_MISSING)" ]; then \
+	  echo "deps: installing$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq$$missing >/dev/null || \
+	    { echo "deps: apt-get install$$missing failed" >&2; exit 1; }; \
 	else \
-	  echo "deps: not a Debian system; make sure GSL, Criterion, Open MPI and gnuplot are installed" >&2; \
-	fi; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "deps: installing$$missing"; \
-	    export DEBIAN_FRONTEND=noninteractive; \
-	    apt-get update -qq && apt-get install -y -qq$$missing >/dev/null || \
-	      { echo "deps: apt-get install$$missing failed" >&2; exit 1; }; \
-	  else \
-	    echo "deps: missing Debian packages:$$missing" >&2; \
-	    echo "deps: run: sudo apt-get install -y$$missing" >&2; exit 1; \
-	  fi; \
+	  echo "deps: '$(DEPS_GOALS)' needs these Debian packages, not found:$$missing" >&2; \
+	  echo "deps: install them (sudo apt-get install -y$$missing, or make deps as root)," >&2; \
+	  echo "deps: or point MPICC/MPIRUN at an MPI from modules or Spack (README, 'Building without root')" >&2; \
+	  exit 1; \
 	fi
 
 # --- the main job and the speed figures -------------------------------------
@@ -189,54 +227,68 @@ bench: $(BENCH_TARGETS)
 clean:
 	rm -rf build bin plots/out
 
-# --- install ----------------------------------------------------------------
+# --- man pages and install ---------------------------------------------------
+# make man: one page per program in build/man, help2man from its --help
+# (the concise option list) plus man/<program>.h2m (name, synopsis, the
+# longer description, exit status, examples, files, see also).
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs into
-# $(PREFIX)/bin, libscitrace.so (when trace/ builds it) into $(PREFIX)/lib,
-# where `scitrace run` looks for it, the gnuplot scripts and plots.sh into
-# $(PREFIX)/share/scitorus/plots, the trace figures' scripts (heatmap,
-# size histogram, plot.sh) into $(PREFIX)/share/scitorus/trace, and a man page per program, made by
-# help2man from its --help, into $(PREFIX)/share/man/man1.
-# make uninstall removes exactly those files (and the scitorus directory).
-# bench-* programs are `make bench` helpers, not installed.
+# $(PREFIX)/bin, libscitrace.so into $(PREFIX)/lib (where `scitrace run`
+# looks for it), the man pages into $(PREFIX)/share/man/man1, and under
+# $(PREFIX)/share/scitorus: plots/ (gnuplot scripts, plots.sh), data/sample/
+# (the LogP samples plots.sh draws), trace/ (the trace figures' scripts) and
+# examples/ (halo3d, an application to trace); README.md, docs/model.md and
+# docs/formats.md (what help texts and man pages cite) into
+# $(PREFIX)/share/doc/scitorus.  make uninstall removes
+# exactly those files.  bench-* programs are `make bench` helpers.
 PREFIX           ?= /usr/local
 VERSION          := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-INSTALL_PROGRAMS := $(filter-out bench-%,$(PROGRAMS))
+INSTALL_EXAMPLES := $(filter halo3d,$(PROGRAMS))
+INSTALL_PROGRAMS := $(filter-out bench-% $(INSTALL_EXAMPLES),$(PROGRAMS))
 INSTALL_LIBS     := $(TRACE_LIB)
 INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/plots.sh
+INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
 INSTALL_TRACE    := $(wildcard trace/*.gp) trace/plot.sh
+INSTALL_DOCS     := README.md $(filter-out docs/MEASUREMENTS.md,$(wildcard docs/*.md))
 MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)
-I_BIN   = $(DESTDIR)$(PREFIX)/bin
-I_LIB   = $(DESTDIR)$(PREFIX)/lib
-I_MAN   = $(DESTDIR)$(PREFIX)/share/man/man1
-I_PLOTS = $(DESTDIR)$(PREFIX)/share/scitorus/plots
-I_TRACE = $(DESTDIR)$(PREFIX)/share/scitorus/trace
+I_BIN      = $(DESTDIR)$(PREFIX)/bin
+I_LIB      = $(DESTDIR)$(PREFIX)/lib
+I_MAN      = $(DESTDIR)$(PREFIX)/share/man/man1
+I_SHARE    = $(DESTDIR)$(PREFIX)/share/scitorus
+I_PLOTS    = $(I_SHARE)/plots
+I_SAMPLES  = $(I_SHARE)/data/sample
+I_TRACE    = $(I_SHARE)/trace
+I_EXAMPLES = $(I_SHARE)/examples
+I_DOC      = $(DESTDIR)$(PREFIX)/share/doc/scitorus
 
-# The NAME line of each man page (help2man would guess it from --help).
-scibench_MAN_NAME  := shared-memory ping-pong and one-way latency benchmark on rings and tori
-mpibench_MAN_NAME  := MPI ping-pong and one-way latency benchmark on rings and tori
-calibrate_MAN_NAME := fit the SCI torus latency parameters from benchmark data
-scimodel_MAN_NAME  := project latency through the closed-form D-dimensional SCI torus model
-scitrace_MAN_NAME  := trace an MPI application and turn the trace into a traffic matrix
-
-build/man/%.1: bin/% Makefile | deps
+.PHONY: man
+man: $(MAN_PAGES)
+# help2man reads a usage's further lines only in the "  or: PROG ..." form;
+# man/help2man-usage rewrites lines aligned under "Usage: " into it.
+build/man/%.1: bin/% Makefile man/help2man-usage $(wildcard man/%.h2m) | deps
 	@mkdir -p $(@D)
 	help2man -L C.UTF-8 --no-info --no-discard-stderr --version-string='$* (scitorus) $(VERSION)' \
-	  --name='$(or $($*_MAN_NAME),part of scitorus)' --output=$@ ./bin/$*
+	  $(if $(wildcard man/$*.h2m),--include=man/$*.h2m,--name='part of scitorus') --output=$@ \
+	  --help-option='$(CURDIR)/bin/$* --help' man/help2man-usage
 
-install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_LIBS) $(MAN_PAGES)
-	install -d $(I_BIN) $(I_MAN) $(I_PLOTS) $(I_TRACE)
+install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_EXAMPLES:%=bin/%) $(INSTALL_LIBS) $(MAN_PAGES)
+	install -d $(I_BIN) $(I_MAN) $(I_PLOTS) $(I_SAMPLES) $(I_TRACE) $(I_EXAMPLES) $(I_DOC)
+	install -m 644 $(INSTALL_DOCS) $(I_DOC)/
 	install -m 755 $(INSTALL_PROGRAMS:%=bin/%) $(I_BIN)/
 	$(if $(INSTALL_LIBS),install -d $(I_LIB) && install -m 755 $(INSTALL_LIBS) $(I_LIB)/)
+	$(if $(INSTALL_EXAMPLES),install -m 755 $(INSTALL_EXAMPLES:%=bin/%) $(I_EXAMPLES)/)
 	install -m 644 $(MAN_PAGES) $(I_MAN)/
 	install -m 644 $(filter %.gp,$(INSTALL_PLOTS)) $(I_PLOTS)/
 	install -m 755 $(filter %.sh,$(INSTALL_PLOTS)) $(I_PLOTS)/
+	$(if $(INSTALL_SAMPLES),install -m 644 $(INSTALL_SAMPLES) $(I_SAMPLES)/)
 	install -m 644 $(filter %.gp,$(INSTALL_TRACE)) $(I_TRACE)/
 	install -m 755 $(filter %.sh,$(INSTALL_TRACE)) $(I_TRACE)/
-	@echo "install: $(words $(INSTALL_PROGRAMS)) programs, $(words $(INSTALL_LIBS)) libraries, $(words $(MAN_PAGES)) man pages and $(words $(INSTALL_PLOTS) $(INSTALL_TRACE)) plot files under $(DESTDIR)$(PREFIX)"
+	@echo "install: $(words $(INSTALL_PROGRAMS)) programs, $(words $(INSTALL_LIBS)) libraries, $(words $(MAN_PAGES)) man pages, $(words $(INSTALL_EXAMPLES)) examples and $(words $(INSTALL_PLOTS) $(INSTALL_SAMPLES) $(INSTALL_TRACE)) plot files under $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	rm -f $(INSTALL_PROGRAMS:%=$(I_BIN)/%) $(addprefix $(I_LIB)/,$(notdir $(INSTALL_LIBS))) \
 	  $(INSTALL_PROGRAMS:%=$(I_MAN)/%.1) $(addprefix $(I_PLOTS)/,$(notdir $(INSTALL_PLOTS))) \
-	  $(addprefix $(I_TRACE)/,$(notdir $(INSTALL_TRACE)))
-	-rmdir $(I_PLOTS) $(I_TRACE) $(DESTDIR)$(PREFIX)/share/scitorus 2>/dev/null
+	  $(addprefix $(I_SAMPLES)/,$(notdir $(INSTALL_SAMPLES))) \
+	  $(addprefix $(I_TRACE)/,$(notdir $(INSTALL_TRACE))) $(INSTALL_EXAMPLES:%=$(I_EXAMPLES)/%) \
+	  $(addprefix $(I_DOC)/,$(notdir $(INSTALL_DOCS)))
+	-rmdir $(I_PLOTS) $(I_SAMPLES) $(I_SHARE)/data $(I_TRACE) $(I_EXAMPLES) $(I_SHARE) $(I_DOC) 2>/dev/null
 	@echo "uninstall: removed scitorus from $(DESTDIR)$(PREFIX)"
