@@ -140,6 +140,9 @@ DEPS_PROBE_openmpi-bin      := c:$(MPIRUN)
 DEPS_PROBE_gnuplot-nox      := c:gnuplot
 DEPS_PROBE_help2man         := c:help2man
 DEPS_PROBE_netpipe-openmpi  := c:NPopenmpi
+# The C compiler of the checks (the MPI programs set CC to MPICC for their
+# own objects, and deps inherits that).
+DEPS_CC         := $(CC)
 DEPS_FULL_GOALS := deps check demo
 DEPS_GOALS      := $(or $(MAKECMDGOALS),all)
 DEPS_MPI_BINS   := $(foreach p,$(PROGRAMS),$(if $(filter 1,$($(p)_MPI)),bin/$(p) bin/san/$(p))) \
@@ -162,7 +165,7 @@ deps:
 	  probe=""; \
 	  $(foreach p,$(sort $(DEB_PACKAGES)),$(if $(DEPS_PROBE_$(p)),[ "$$p" = $(p) ] && probe='$(DEPS_PROBE_$(p))';)) \
 	  case "$$probe" in \
-	    h:*) printf '#include <%s>\n' "$${probe#h:}" | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$p";; \
+	    h:*) printf '#include <%s>\n' "$${probe#h:}" | $(DEPS_CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$p";; \
 	    c:*) command -v "$${probe#c:}" >/dev/null 2>&1 || missing="$$missing $$p";; \
 	    *) dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p";; \
 	  esac; \
