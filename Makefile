@@ -133,6 +133,8 @@ export MPIRUN
 DEPS_PRETEND_MISSING ?=
 # package -> how to tell it is there: h:<header> (compiled with $(CC)) or
 # c:<command>; packages without an entry are asked of dpkg.
+DEB_PACKAGES += gcc
+DEPS_PROBE_gcc              := c:$(CC)
 DEPS_PROBE_libgsl-dev       := h:gsl/gsl_math.h
 DEPS_PROBE_libcriterion-dev := h:criterion/criterion.h
 DEPS_PROBE_libopenmpi-dev   := c:$(MPICC)
@@ -150,7 +152,7 @@ DEPS_MPI_BINS   := $(foreach p,$(PROGRAMS),$(if $(filter 1,$($(p)_MPI)),bin/$(p)
 # What the goals need: the whole list for the set-up goals, else a compiler
 # and GSL, plus an MPI compiler, Criterion, gnuplot or help2man where asked.
 DEPS_NEEDED := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),$(DEB_PACKAGES) $(EXTRA_DEB_PACKAGES),\
-  libgsl-dev \
+  gcc libgsl-dev \
   $(if $(filter all install bench man trace-demo $(DEPS_MPI_BINS),$(DEPS_GOALS)),libopenmpi-dev) \
   $(if $(filter bin/test/%,$(DEPS_GOALS)),libcriterion-dev) \
   $(if $(filter plots,$(DEPS_GOALS)),gnuplot-nox) \
