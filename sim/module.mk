@@ -1,0 +1,8 @@
+# sim/: GOAL schedules and their replay (scisim): LogGOPSim's LogGP rules
+# exactly, and candidate tori with and without link contention.
+SIM_LIB  := sim/goal.c sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c
+PROGRAMS += scisim
+scisim_SRCS = sim/scisim_main.c sim/scisim_options.c sim/scisim_output.c sim/scisim_loggp.c \
+              sim/scisim_torus.c bench/signals.c $(SIM_LIB)
+TESTS    += tests/test_sim.c
+test_sim_EXTRA = $(SIM_LIB)
