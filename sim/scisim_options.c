@@ -274,7 +274,9 @@ int scisim_read_goal(const scisim_opts *o, goal_schedule *s)
     int rc = goal_read(o->goal_path, s, &err);
     if (rc == -1)
         return scisim_runtime_error("%s: %s", o->goal_path, err.msg);
-    if (rc)
+    if (rc && err.line)
         return scisim_runtime_error("%s:%ld: %s", o->goal_path, err.line, err.msg);
+    if (rc)
+        return scisim_runtime_error("%s: %s", o->goal_path, err.msg);
     return 0;
 }
