@@ -19,6 +19,9 @@ static inline int ev_before(const sim_event *a, const sim_event *b)
     return a->time < b->time || (a->time == b->time && a->ts < b->ts);
 }
 
+/* CPUs and NICs of all hosts together: 2^29 clocks take 4 GiB. */
+#define SIM_MAX_CORES (1UL << 29)
+
 int sim_push(sim_state *st, sim_event e)
 {
     if (st->nev == st->evcap) {
@@ -306,6 +309,8 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
             maxops = s->count[h];
     r->ranks = s->ranks;
     r->ops = s->nops;
+    if ((size_t)s->ranks * (st.ncpu + 2 * st.nnic) > SIM_MAX_CORES)
+        goto out;
     if (!(st.deps = malloc((s->nops + 1) * sizeof *st.deps)) ||
         !(st.nexto = calloc((size_t)s->ranks * st.ncpu, sizeof *st.nexto)) ||
         !(st.nextgs = calloc((size_t)s->ranks * st.nnic, sizeof *st.nextgs)) ||

@@ -396,7 +396,7 @@ static int line_start(parser *ps)
             return rank_block(ps);
         if (keyword_word(w, n, "num_ranks")) {
             ws(ps);
-            if ((rc = number(ps, UINT32_MAX - 1, "the number of ranks", &v)))
+            if ((rc = number(ps, GOAL_MAX_RANKS, "the number of ranks", &v)))
                 return rc;
             if (v < 1)
                 return fail(ps, "num_ranks 0: a schedule needs a rank");

@@ -16,6 +16,8 @@ enum { GOAL_SEND = 1, GOAL_RECV = 2, GOAL_CALC = 3 };
 #define GOAL_ANY UINT32_MAX
 /* Sizes and times above this would not be exact in a double. */
 #define GOAL_MAX_SIZE (1ULL << 53)
+/* Ranks: every one costs about 60 bytes of state however idle. */
+#define GOAL_MAX_RANKS (1UL << 26)
 /* Operation ids are 32-bit: the largest schedule has this many. */
 #define GOAL_MAX_OPS 0xfffffff0UL
 

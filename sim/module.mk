@@ -6,3 +6,9 @@ scisim_SRCS = sim/scisim_main.c sim/scisim_options.c sim/scisim_output.c sim/sci
               sim/scisim_torus.c bench/signals.c $(SIM_LIB)
 TESTS    += tests/test_sim.c
 test_sim_EXTRA = $(SIM_LIB)
+
+# make bench: replay speed against LogGOPSim (LOGGOPSIM=<its src/ directory>)
+BENCH_TARGETS += bench-sim
+.PHONY: bench-sim
+bench-sim: bin/scisim
+	sim/bench_sim.sh bin $(or $(RUNS),3)

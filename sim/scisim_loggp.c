@@ -30,9 +30,10 @@ int scisim_loggp(const scisim_opts *o, const goal_schedule *s)
     if (o->ranks)
         scisim_print_ranks(fp, &r);
     else if (o->tsv)
-        fprintf(fp, "makespan_ns\tmean_finish_ns\tmessages\tbytes\n%.17g\t%.17g\t%llu\t%llu\n",
-                r.makespan, r.mean_finish, (unsigned long long)r.messages,
-                (unsigned long long)r.bytes);
+        fprintf(fp, "makespan_ns\tmean_finish_ns\tmessages\tbytes\tevents\n"
+                "%.17g\t%.17g\t%llu\t%llu\t%llu\n", r.makespan, r.mean_finish,
+                (unsigned long long)r.messages, (unsigned long long)r.bytes,
+                (unsigned long long)r.events);
     else
         fprintf(fp,
                 "LogGP replay of %s: %u ranks, L=%g o=%g g=%g G=%g O=%g S=%llu\n"
