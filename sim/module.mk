@@ -12,3 +12,8 @@ BENCH_TARGETS += bench-sim
 .PHONY: bench-sim
 bench-sim: bin/scisim
 	sim/bench_sim.sh bin $(or $(RUNS),3)
+
+# make sim-figure [SIM_GOAL=app.goal SIM_TRAFFIC=app.tsv]: makespan against D
+.PHONY: sim-figure
+sim-figure: bin/scisim bin/scimodel
+	sim/figure.sh bin $(or $(PLOTS_OUT),plots/out) $(SIM_GOAL) $(SIM_TRAFFIC)
