@@ -20,7 +20,7 @@ typedef struct scisim_opts {
     uint64_t S;
     model_params inter, intra;
     topo_links links;
-    long slots, nodes;
+    long slots, nodes, anneal_steps;
     long dims[TOPO_MAX_DIMS];
     size_t ndims;
     const char *shape_text[SCISIM_MAX_CANDIDATES];

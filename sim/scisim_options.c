@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/projection.h"
 #include "model/traffic.h"
 #include "sim/scisim.h"
 #include "topo/atomicfile.h"
@@ -36,8 +37,10 @@ static const char usage[] =
 "  --links uni|bi      one ring per dimension (SCI) or a pair (default: the\n"
 "                      params file's, else uni)\n"
 "  --slots K           K ranks per node: ranks rK..rK+K-1 on node r\n"
-"  --placement P       row-major (default) or a file: logical node j's torus\n"
-"                      node on line j (as scimodel --traffic)\n"
+"  --placement P       row-major (default), optimize (annealed for the\n"
+"                      schedule's traffic matrix, beside row-major) or a file:\n"
+"                      logical node j's torus node on line j (scimodel --traffic)\n"
+"  --anneal-steps N    moves of the annealing (default 200000)\n"
 "  --intra-params FILE endpoints of same-node messages (default: --params)\n"
 "  --contention        directed links carry one message at a time at\n"
 "                      link_bw_bytes_per_ns, FIFO; reports waiting and the\n"
@@ -122,7 +125,7 @@ static int read_params(const char *opt, const char *path, model_params *p)
 }
 
 enum { OPT_LOGGP = 256, OPT_PARAMS, OPT_PRESET, OPT_DIMS, OPT_SHAPE, OPT_NODES, OPT_LINKS,
-       OPT_SLOTS, OPT_PLACEMENT, OPT_INTRA, OPT_CONTENTION, OPT_EAGER, OPT_RANKS, OPT_FORMAT };
+       OPT_SLOTS, OPT_PLACEMENT, OPT_INTRA, OPT_CONTENTION, OPT_EAGER, OPT_RANKS, OPT_STEPS, OPT_FORMAT };
 
 static const struct option long_options[] = {
     {"loggp", required_argument, NULL, OPT_LOGGP},
@@ -138,6 +141,7 @@ static const struct option long_options[] = {
     {"contention", no_argument, NULL, OPT_CONTENTION},
     {"eager", required_argument, NULL, OPT_EAGER},
     {"ranks", no_argument, NULL, OPT_RANKS},
+    {"anneal-steps", required_argument, NULL, OPT_STEPS},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -195,6 +199,11 @@ static int parse_one(scisim_opts *o, int c, const char *arg)
             return scisim_usage_error("--placement '': expected row-major or a file");
         o->placement = arg;
         return 0;
+    case OPT_STEPS:
+        if ((st = parse_long(arg, 1, PROJ_ANNEAL_MAX_STEPS, &o->anneal_steps)))
+            return scisim_usage_error("--anneal-steps '%s': %s, expected 1..%ld", arg,
+                                      parse_status_text(st), PROJ_ANNEAL_MAX_STEPS);
+        return 0;
     case OPT_CONTENTION: o->contention = 1; return 0;
     case OPT_RANKS: o->ranks = 1; return 0;
     case OPT_EAGER: {
@@ -229,6 +238,7 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
     o->S = SIM_DEFAULT_S;
     o->slots = 1;
     o->placement = "row-major";
+    o->anneal_steps = PROJ_ANNEAL_DEFAULT_STEPS;
     model_params_preset("current", &o->inter);
     opterr = 0;
     while ((c = getopt_long(argc, argv, "ho:q", long_options, NULL)) != -1) {
@@ -252,10 +262,10 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
     o->goal_path = argv[optind];
     if (o->loggp_given && (o->params_given || o->ndims || o->nshapes || o->contention ||
                            o->links_given || o->slots > 1 || o->nodes || o->intra_path ||
-                           seen[OPT_EAGER] || seen[OPT_PLACEMENT]))
+                           seen[OPT_EAGER] || seen[OPT_PLACEMENT] || seen[OPT_STEPS]))
         return scisim_usage_error("--loggp has no topology: no --params, --preset, --dims, "
-                                  "--shape, --nodes, --links, --slots, --placement, --contention, "
-                                  "--intra-params or --eager (S= sets the eager limit)");
+                                  "--shape, --nodes, --links, --slots, --placement, --anneal-steps, "
+                                  "--contention, --intra-params or --eager (S= sets the eager limit)");
     if (!o->links_given)
         o->links = o->inter.links;
     if (!o->intra_path)

@@ -411,3 +411,37 @@ Test(sim, uniform_load_mean_latency_within_15_percent_of_scimodel_load, .timeout
     }
     run_free(&m);
 }
+
+/* -o writes the table atomically; optimize adds an annealed row beside
+ * row-major for every candidate; a placement file is read as scimodel's. */
+Test(sim, output_file_and_placements)
+{
+    const char *p = put("p.goal", "num_ranks 4\nrank 0 {\nsend 64b to 3\n}\nrank 3 {\nrecv 64b from 0\n}\n");
+    const char *out = run_path(dir, "out.tsv");
+    run_result r = run_cmd(SCISIM, 60, p, "--dims", "1,2", "--placement", "optimize", "--anneal-steps",
+                           "500", "--format", "tsv", "-o", out, "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_empty(r.out);
+    char *text = run_read_text(out);
+    cr_assert(strncmp(text, TSV_HEADER, strlen(TSV_HEADER)) == 0, "%s", text);
+    cr_assert_eq(run_lines(text), 5, "%s", text);
+    cr_assert_not_null(strstr(text, "1\t4\trow-major\tuni\t"), "%s", text);
+    cr_assert_not_null(strstr(text, "2\t2x2\toptimize\tuni\t"), "%s", text);
+    /* Annealing cannot make the one message slower than row-major's. */
+    cr_assert_leq(tsv_value(text, "1\t4\toptimize", 4), tsv_value(text, "1\t4\trow-major", 4));
+    free(text);
+    run_free(&r);
+    /* Nodes 0 and 3 of a ring of 4 swapped: rank 0 on node 3, rank 3 on
+     * node 0, one hop either way round but 3 -> 0 is one link forward. */
+    const char *pl = put("swap.txt", "3\n1\n2\n0\n");
+    r = run_cmd(SCISIM, 30, p, "--shape", "4", "--placement", pl, "--format", "tsv", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result m = run_cmd(SCIMODEL, 30, "--shape", "4", "--hops", "1", "--format", "tsv", NULL);
+    cr_assert(fabs(tsv_value(r.out, NULL, 4) - tsv_value(m.out, "request", 4)) < 1e-3, "%s %s", r.out,
+              m.out);
+    run_free(&m);
+    run_free(&r);
+    r = run_cmd(SCISIM, 30, p, "--shape", "4", "--placement", run_path(dir, "none.txt"), NULL);
+    run_assert_error(&r, 1, "none.txt", "missing placement file");
+    run_free(&r);
+}
