@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 typedef struct edge { uint32_t from, to; uint8_t start; } edge;
 typedef struct block { uint32_t rank; size_t first; uint32_t count; long line; } block;

@@ -3,7 +3,7 @@
 SIM_LIB  := sim/goal.c sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c
 PROGRAMS += scisim
 scisim_SRCS = sim/scisim_main.c sim/scisim_options.c sim/scisim_output.c sim/scisim_loggp.c \
-              sim/scisim_torus.c sim/schedule_traffic.c bench/signals.c $(SIM_LIB)
+              sim/scisim_torus.c sim/schedule_traffic.c $(SIM_LIB)
 TESTS    += tests/test_sim.c
 test_sim_EXTRA = $(SIM_LIB)
 

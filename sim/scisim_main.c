@@ -2,7 +2,7 @@
  * on candidate tori; docs/sim-notes.md.  The main only dispatches. */
 #include <stdlib.h>
 
-#include "bench/signals.h"
+#include "util/signals.h"
 #include "sim/scisim.h"
 
 int main(int argc, char **argv)

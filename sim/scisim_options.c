@@ -10,8 +10,8 @@
 #include "model/projection.h"
 #include "model/traffic.h"
 #include "sim/scisim.h"
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
 static const char usage[] =
 "Usage: scisim SCHEDULE.goal [options]\n"

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/signals.h"
+#include "util/signals.h"
 #include "sim/scisim.h"
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 struct scisim_out {
     atomic_file af;

@@ -9,7 +9,7 @@
 #include "model/traffic.h"
 #include "sim/schedule_traffic.h"
 #include "sim/scisim.h"
-#include "topo/parse.h"
+#include "util/parse.h"
 
 typedef struct row {
     topo_shape shape;
