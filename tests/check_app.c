@@ -12,7 +12,9 @@
  *   phases      three phases (scitrace_phase, MPI_Pcontrol) with different
  *               traffic
  *   headtohead_small  as headtohead with 8 bytes: completes thanks to
- *               buffering (a potential deadlock) */
+ *               buffering (a potential deadlock)
+ *   inter       an intercommunicator between the even and the odd ranks:
+ *               rank i of each side sends to rank i of the other */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +92,19 @@ static void phases(int rank, int size)
         MPI_Recv(x, 8, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+static void inter(int rank)
+{
+    MPI_Comm half, ic;
+    int hr, x = rank, y = -1;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Comm_rank(half, &hr);
+    /* leaders: world ranks 0 (evens) and 1 (odds) */
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 7, &ic);
+    MPI_Sendrecv(&x, 1, MPI_INT, hr, 3, &y, 1, MPI_INT, hr, 3, ic, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&ic);
+    MPI_Comm_free(&half);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, x = 0;
@@ -114,6 +129,8 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
     } else if (strcmp(mode, "correct") == 0) {
         correct(rank, size);
+    } else if (strcmp(mode, "inter") == 0) {
+        inter(rank);
     } else if (strcmp(mode, "phases") == 0) {
         phases(rank, size);
     } else {

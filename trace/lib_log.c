@@ -244,7 +244,7 @@ void trace_start(void)
     clock_gettime(CLOCK_MONOTONIC, &lg.t0);
     snprintf(dir, sizeof dir, "%s", env && *env ? env : ".");
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "scitrace: rank %d: cannot create '%s': %s; not traced\n", lg.rank, dir,
+        fprintf(stderr, "scitrace: rank %d: cannot create trace directory '%s': %s; not traced\n", lg.rank, dir,
                 strerror(errno));
         return;
     }

@@ -149,10 +149,11 @@ int trace_rank_aggregate(trace_rank *r, const char *phase, trace_error *err)
             trace_rec *y = &a.v[out - 1];
             if (__builtin_add_overflow(y->messages, x->messages, &y->messages) ||
                 __builtin_add_overflow(y->bytes, x->bytes, &y->bytes)) {
+                int kind = x->kind, peer = x->peer;
                 free(a.v);
                 return fail(err, r->path ? r->path : "trace", 0,
-                            "the bytes of %s to or from rank %d exceed 2^64", trace_kind_name(x->kind),
-                            x->peer);
+                            "the bytes of %s to or from rank %d exceed 2^64", trace_kind_name(kind),
+                            peer);
             }
         } else {
             a.v[out++] = *x;
