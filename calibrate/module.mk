@@ -2,7 +2,7 @@
 LIB_SRCS += calibrate/fit.c
 TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
-calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c calibrate/full.c bench/signals.c
+calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c calibrate/full.c
 TESTS    += tests/test_calibrate.c
 TESTS    += tests/test_full.c
 

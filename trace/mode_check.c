@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/parse.h"
+#include "util/parse.h"
 #include "trace/check.h"
 #include "trace/modes.h"
 #include "trace/tracekinds.h"

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 #include "trace/expand.h"
 #include "trace/modes.h"
 #include "trace/tracefile.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 #include "trace/tracekinds.h"
 
 /* MPI_COMM_WORLD sizes we accept: far above any run, far below int limits. */
