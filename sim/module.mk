@@ -4,7 +4,7 @@ SIM_LIB  := sim/goal.c sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c
 PROGRAMS += scisim
 scisim_SRCS = sim/scisim_main.c sim/scisim_options.c sim/scisim_output.c sim/scisim_loggp.c \
               sim/scisim_torus.c sim/schedule_traffic.c $(SIM_LIB)
-TESTS    += tests/test_sim.c
+TESTS    += tests/test_sim.c tests/test_sim_trace.c
 test_sim_EXTRA = $(SIM_LIB)
 
 # make bench: replay speed against LogGOPSim (LOGGOPSIM=<its src/ directory>)
