@@ -390,25 +390,33 @@ static double replay_uniform(const char *params, double rate, double *zero_load)
     return mean;
 }
 
-Test(sim, uniform_load_mean_latency_within_15_percent_of_scimodel_load, .timeout = 120)
+Test(sim, uniform_load_mean_latency_within_15_percent_of_scimodel_load, .timeout = 300)
 {
+    /* The whole curve up to saturation is logged (docs/sim-notes.md quotes
+     * it); the agreement is asserted where the model claims it, 30-50%. */
     const char *params = put("load.params", LOAD_PARAMS);
     run_result m = run_cmd(SCIMODEL, 30, "--load", "--params", params, "--shape", "4x4", "--size", "512",
-                           "--utilisation", "0.3,0.4,0.5", "--format", "tsv", NULL);
+                           "--utilisation", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95", "--format",
+                           "tsv", NULL);
     cr_assert_eq(m.status, 0, "%s", m.err);
     const char *line = strchr(m.out, '\n') + 1;
-    for (int i = 0; i < 3; i++, line = strchr(line, '\n') + 1) {
+    int checked = 0;
+    for (int i = 0; i < 10; i++, line = strchr(line, '\n') + 1) {
         double v[9];
         const char *f = line;
         for (int k = 0; k < 9; k++, f = strchr(f, '\t') + 1)
             v[k] = strtod(f, NULL);
         double zero, mean = replay_uniform(params, v[4], &zero);
-        cr_log_info("utilisation %.2f: scisim %.1f ns (zero-load %.1f), scimodel --load %.1f ns",
-                    v[5], mean, zero, v[6]);
-        cr_assert(fabs(mean - v[6]) <= 0.15 * v[6], "utilisation %.2f: scisim %.1f, scimodel %.1f",
-                  v[5], mean, v[6]);
+        cr_log_info("utilisation %.2f: scisim %.1f ns (zero-load %.1f), scimodel --load %.1f ns "
+                    "(independent queues %.1f)", v[5], mean, zero, v[6], v[8]);
         cr_assert_gt(mean, zero, "waits add to the latency");
+        if (v[5] >= 0.3 - 1e-9 && v[5] <= 0.5 + 1e-9) {
+            cr_assert(fabs(mean - v[6]) <= 0.15 * v[6], "utilisation %.2f: scisim %.1f, scimodel %.1f",
+                      v[5], mean, v[6]);
+            checked++;
+        }
     }
+    cr_assert_eq(checked, 3);
     run_free(&m);
 }
 
