@@ -1,4 +1,4 @@
-/* logpdata: the LogP parameter file (issue 13), writer and strict reader. */
+/* logpdata: the LogP parameter file (docs/formats.md), writer and strict reader. */
 #include "bench/logpdata.h"
 
 #include <errno.h>
