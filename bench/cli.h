@@ -18,8 +18,8 @@
 #include "bench/logp.h"
 #include "bench/pattern.h"
 #include "util/atomicfile.h"
+#include "util/exit.h"
 
-#define EXIT_USAGE 2
 /* Largest message: 1 GiB, far beyond any eager or rendezvous threshold. */
 #define BENCH_MAX_SIZE_BYTES (1L << 30)
 /* a benchmark places every node on a process; 65536 is far beyond that */

@@ -7,11 +7,8 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "util/opt.h"
 #include "util/parse.h"
-
-#ifndef SCITORUS_VERSION
-#define SCITORUS_VERSION "0.3"
-#endif
 
 #define DEFAULT_MIN_SAMPLES 8   /* SKaMPI: the fewest batches a mean is trusted on */
 #define F_REPEAT 1u             /* may be given more than once */
@@ -397,7 +394,7 @@ static void print_help(const bench_cli *c, const bench_pattern_desc *p)
 static int print_and_exit(const bench_cli *c, const bench_pattern_desc *p, int version)
 {
     if (version)
-        printf("%s (scitorus) %s\n", c->prog, SCITORUS_VERSION);
+        printf("%s (scitorus) %s\n", c->prog, opt_version());
     else
         print_help(c, p);
     exit(file_close_stdout(c->prog) ? EXIT_FAILURE : EXIT_SUCCESS);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "util/file_error.h"
 
 /* A word a shell would leave alone needs no quotes. */
 static int plain(const char *a)
@@ -97,11 +98,10 @@ static int read_file(bench_cli *c, const bench_data **h)
     int logp = bench_cli_file_is_logp(path);
     int rc = logp ? logp_data_read(path, &c->logp_done, &err)
                   : bench_data_read(path, &c->resume_data, &err);
+    if (rc && err.line > 0)
+        return file_error_report(EXIT_FAILURE, c->prog, path, &err);
     if (rc) {
-        if (err.line > 0)
-            fprintf(stderr, "%s: %s:%ld: %s\n", c->prog, path, err.line, err.msg);
-        else
-            fprintf(stderr, "%s: --resume '%s': %s\n", c->prog, path, err.msg);
+        fprintf(stderr, "%s: --resume '%s': %s\n", c->prog, path, err.msg);
         return EXIT_FAILURE;
     }
     *h = logp ? &c->logp_done.hdr : &c->resume_data;
@@ -110,7 +110,7 @@ static int read_file(bench_cli *c, const bench_data **h)
 
 int bench_cli_load_resume(bench_cli *c, int argc, char **argv)
 {
-    const bench_data *h;
+    const bench_data *h = NULL;
     const char *path = c->resume_path;
     int rc;
     (void)argc;

@@ -1,3 +1,4 @@
 # topo/: shapes, coordinates, hop vectors, routing.
-LIB_SRCS += topo/topo.c topo/pattern.c topo/load.c
+LAYERS += topo
+topo_LAYER_SRCS := topo/topo.c topo/pattern.c topo/load.c
 TESTS    += tests/test_topo.c
