@@ -291,6 +291,15 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
         return EXIT_FAILURE;
     }
     rc = bench_run(c->be, comm, cfgs, nnets, header, out);
+    /* stopped before the run wrote its header (a signal during the floor
+     * probe or the start): the file still gets it, and a resumed file its
+     * points, so that it stays a data file --resume can continue */
+    for (int k = 0; root && rc && k < nnets; k++)
+        if (af[k].fp && ftell(af[k].fp) == 0) {
+            bench_data_write_header(out[k], &header[k]);
+            for (long i = 0; k == 0 && cfgs[0].done && i < cfgs[0].done->count; i++)
+                bench_data_write_point(out[k], &cfgs[0].done->points[i]);
+        }
     for (int k = 0; root && k < nnets; k++)
         if (bench_cli_commit(c, &af[k], out[k], paths[k], rc, "points") && !rc)
             rc = BENCH_ERR_SYSTEM;

@@ -320,6 +320,39 @@ Test(scibench, sigint_keeps_finished_points_and_resume_completes)
     run_free(&r);
 }
 
+/* A resumed run stopped before it wrote anything (SIGTERM while it probes
+ * the floor, before the header) keeps the resumed file's points in a file
+ * --resume can read: it used to replace the file with a lone
+ * '# incomplete', the points lost. */
+Test(scibench, resume_stopped_at_once_keeps_the_points)
+{
+    const char *out = file("early.tsv"), *errfile = file("early.err");
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--sizes", "8,16", "--max-time", "0.05",
+                           "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    char *text = run_read_text(out), *last = strrchr(text, '\n');
+    cr_assert_not_null(last);
+    *last = '\0';
+    last = strrchr(text, '\n');   /* drop the 16 B row: one point left */
+    cr_assert_not_null(last);
+    FILE *fp = fopen(out, "w");
+    fprintf(fp, "%.*s\n# incomplete\n", (int)(last - text), text);
+    fclose(fp);
+    free(text);
+    char *argv[] = {(char *)run_prog("scibench", 0), "--resume", (char *)out, NULL};
+    pid_t pid = run_spawn(argv, errfile), kids[4];
+    for (int i = 0; i < 5000 && children_of(pid, kids, 4) == 0; i++)
+        usleep(200);   /* the floor probe's peer: the handlers are in, no header yet */
+    kill(pid, SIGTERM);
+    cr_assert_eq(run_wait_exit(pid, 30), 1);
+    bench_data d = read_ok(out);
+    cr_assert(d.incomplete);
+    cr_assert_geq(d.count, 1, "the resumed file's point was lost");
+    cr_assert_eq(d.points[0].size_bytes, 8);
+    bench_data_free(&d);
+}
+
 /* The recorded command splits back into the words it was made of, as a
  * shell splits them (the shell is the oracle: printf '%s\n' over it). */
 Test(scibench, recorded_command_splits_as_a_shell_splits_it)
