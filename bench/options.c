@@ -98,8 +98,7 @@ static const bench_option options[] = {
      "a fraction in 1e-6..1", "0.01", S_STATS, "target relative standard error"},
     {"batch-time", 0, "US", BENCH_IN_GRID, 0, K_DOUBLE, FIELD(cfg.min_batch_ns), 0, 1e6, 1e3,
      NULL, "microseconds in 0..1e6", NULL, S_STATS, "a batch lasts at least US microseconds"
-     " (default:\nmpibench 200, long enough to take an MPI transport's\nperiodic costs at their"
-     " rate; scibench 0)"},
+     "\n(an MPI transport's periodic costs then fall into\nevery batch at their rate)"},
     {"max-samples", 0, "N", BENCH_IN_GRID, 0, K_LONG, FIELD(cfg.max_samples),
      DEFAULT_MIN_SAMPLES, 1e8, 1, NULL, "8..1e8", "1000", S_STATS, "at most N batches per point"},
     {"max-time", 0, "S", BENCH_IN_GRID, 0, K_DOUBLE, FIELD(cfg.max_time_s), 0.001, 86400, 1,
@@ -372,7 +371,10 @@ static void print_help(const bench_cli *c, const bench_pattern_desc *p)
                     printf("\n%22s", "");
                 else
                     putchar(*h);
-            printf(o->def ? " (default %s)\n" : "\n", o->def);
+            if (o->off == FIELD(cfg.min_batch_ns))   /* the backend's */
+                printf(" (default %g)\n", c->bc->batch_us);
+            else
+                printf(o->def ? " (default %s)\n" : "\n", o->def);
         }
         for (int i = 0; s == S_WHAT && c->bc->options[i].name; i++)
             if (c->bc->options[i].scope & p->scope)
