@@ -1,6 +1,6 @@
 /* cli: the command line shared by scibench and mpibench.  One options table
- * (options.c), the patterns it runs, registered in one table (run.c: pp
- * and ow on a ring or torus; logp_run.c: LogP between two processes),
+ * (options.c), the patterns it runs, registered in one table (run.c; grid.c:
+ * pp and ow on a ring or torus; logp_run.c: LogP between two processes),
  * --resume (resume.c), headers and the end of an output (output.c).  What
  * differs between the two programs comes from the backend's hooks
  * (bench/backend_cli.h). */
@@ -73,8 +73,8 @@ struct bench_cli {
 
 /* Parses argv (a recorded command when c->context is set) into c, after
  * the defaults of the pattern it names.  --help and --version print and
- * exit.  with_resume: the options that may go with --resume are the only
- * ones given.  Returns 0 or an exit status. */
+ * exit.  With --resume, only -q and --timeout may be given beside it; the
+ * rest comes from the file (resume.c).  Returns 0 or an exit status. */
 int bench_cli_parse(bench_cli *c, int argc, char **argv);
 /* A usage error: "PROG: [CONTEXT: ]MESSAGE (try --help)" on stderr from
  * the process that speaks; returns 2. */
