@@ -237,7 +237,14 @@ void trace_req_done(MPI_Request req, int64_t id)
         if (!x)
             return;
         if (x->id == id) {
+            /* a tombstone that ends its probe chain is no longer needed: empty
+             * it and the tombstones before it, so reused handles keep short
+             * chains */
+            size_t j = (size_t)(x - st.reqs), mask = st.req_cap - 1;
             x->id = -1;
+            if (st.reqs[(j + 1) & mask].id == 0)
+                for (; st.reqs[j].id == -1; j = (j - 1) & mask, st.req_used--)
+                    st.reqs[j].id = 0;
             return;
         }
     }

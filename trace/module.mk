@@ -1,8 +1,8 @@
-# trace/: record an MPI application's messages and turn them into a traffic
-# matrix (SPEC.md section 10).
+# trace/: record every MPI call of an application and turn the record into
+# findings, a traffic matrix or a schedule (docs/formats.md, 'Trace files').
 #   bin/libscitrace.so   PMPI interposition library (LD_PRELOAD), built with
-#                        mpicc -fPIC; links util/atomicfile.c for its files
-#   bin/scitrace         run | summary | matrix | plot (no MPI needed)
+#                        mpicc -fPIC
+#   bin/scitrace         run | summary | matrix | check | goal (no MPI needed)
 TRACE_LIB      := bin/libscitrace.so
 TRACE_LIB_SRCS := trace/lib_log.c trace/lib_record.c trace/lib_p2p.c trace/lib_wait.c \
                   trace/lib_coll.c trace/lib_init.c
