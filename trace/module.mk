@@ -56,5 +56,3 @@ trace-demo: bin/scitrace bin/halo3d $(TRACE_LIB)
 BENCH_TARGETS += bench-trace
 bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
 	trace/bench_trace.sh bin
-# scitrace --version: the same string as the man pages' (Makefile's VERSION)
-build/rel/trace/modes.o build/san/trace/modes.o: INCLUDES = -I. -DSCITORUS_VERSION='"$(VERSION)"'
