@@ -56,3 +56,7 @@ trace-demo: bin/scitrace bin/halo3d $(TRACE_LIB)
 BENCH_TARGETS += bench-trace
 bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
 	trace/bench_trace.sh bin
+
+# make fuzz: the rank file reader and the replay behind scitrace check
+FUZZ_TARGETS += trace
+build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c
