@@ -13,7 +13,9 @@
 #    pair bracketed by `scibench --floor`; pairs whose floors differ by more
 #    than 10% (the VM changed latency regime) are dropped.  A PP half round
 #    trip holds one traced MPI_Send and one traced MPI_Recv, so the
-#    difference is what tracing adds to a message.  Target: < 50 ns.
+#    difference is what tracing adds to a message.  Each call now writes
+#    two text lines (entry and return, with time and caller): a few hundred
+#    ns a call, where the aggregate tracer it replaced cost ~2 ns.
 # 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
 #    traced; peak RSS of each rank (the library maps a 4 MiB window of its
 #    file) and the rank file's bytes per call.
@@ -106,7 +108,7 @@ for k in $k_sizes; do
         "$(awk -v c=$((5 + k)) '{ print $c }' "$tmp/kept" | median)" \
         "$(awk -v c=$((3 + k)) '{ print $(c + 2) - $c }' "$tmp/kept" | median)"
 done
-echo "  (added: median over pairs of traced - plain; target < 50 ns per message)"
+echo "  (added: median over pairs of traced - plain, per message: two traced calls)"
 
 echo "bench-trace: 2. 10^6 messages rank 0 -> rank 1, peak RSS per rank and rank file size"
 for mode in plain traced; do
