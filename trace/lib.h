@@ -109,7 +109,9 @@ static inline char *tl_s(char *p, const char *s)
 }
 
 /* "> T PHASE call CALLER" (room for `more` bytes of arguments after it);
- * NULL when nothing is to be recorded. */
+ * NULL when nothing is to be recorded.  Nothing that may write a line of
+ * its own (trace_comm_id registering a communicator) may run between this
+ * and trace_end: compute such arguments first. */
 static inline char *trace_enter(enum trace_kind kind, const void *caller, size_t more)
 {
     char *p = trace_line(96 + more);
