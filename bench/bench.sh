@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh: the benchmarks' speed figures for `make bench` (issue 3),
+# bench.sh: the benchmarks' speed figures for `make bench`,
 # measured side by side, medians of RUNS runs (default 5).
 #
 #   bench.sh shm BIN_DIR   scibench PP at 8 B against the bare floor, and

@@ -11,10 +11,10 @@ mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c $(BENCH_COMMON)
 TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c \
          tests/test_shm.c
 test_shm_EXTRA = bench/backend_shm.c bench/signals.c
-# --pattern logp (issue 13): the nonlinearity search, injected-delay
+# --pattern logp: the nonlinearity search, injected-delay
 # recovery, bad input, resume
 TESTS += tests/test_logp.c
-test_logp_EXTRA = bench/logp.c bench/pattern.c
+test_logp_EXTRA = bench/logp.c bench/pattern.c bench/signals.c
 CHECK_PREREQS += bin/san/calibrate
 
 # make bench: scibench against its floor, mpibench against OSU osu_latency

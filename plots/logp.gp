@@ -16,7 +16,7 @@ if (term eq "svg") { set terminal svg size 600*cols,420*rows enhanced font "Deja
 # header lines "# key: value" of file f
 hdr(f, key) = system(sprintf("sed -n 's/^# %s: //p' '%s' | head -n 1", key, f))
 
-set multiplot layout rows, cols title "LogP parameters (SPEC.md §11): send overhead os, receive overhead or, gap g; 90% confidence intervals"
+set multiplot layout rows, cols title "LogP parameters: send overhead os, receive overhead or, gap g; 90% confidence intervals"
 set logscale xy 2
 set format x "%.0s%cB"
 set format y "%.0s%cs"
@@ -27,7 +27,9 @@ set grid
 set yrange [1e-9:*]   # os and or on shared memory go below the clock's resolution
 do for [i = 1:n] {
     f = word(files, i)
-    set title sprintf("%s %s (L = %s ns)", hdr(f, "backend"), hdr(f, "variant"), hdr(f, "L_ns"))
+    # a negative L (the file's L_flag says why) is no latency: the title says so
+    set title sprintf("%s %s (L = %s ns%s)", hdr(f, "backend"), hdr(f, "variant"), hdr(f, "L_ns"), \
+                      strlen(hdr(f, "L_flag")) ? ": negative, not a latency; os + or > RTT/2" : "")
     # sizes of 0 B and values of 0 ns have no place on log axes
     plot f using ($1 > 0 && $2 > 0 ? $1 : NaN):($2*1e-9):($3*1e-9) with yerrorlines lw 1.5 pt 7 ps 0.5 title "os", \
          f using ($1 > 0 && $4 > 0 ? $1 : NaN):($4*1e-9):($5*1e-9) with yerrorlines lw 1.5 pt 5 ps 0.5 title "or", \
