@@ -11,7 +11,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "bench/pattern.h"
-#include "bench/signals.h"
+#include "util/signals.h"
 
 long logp_rtt_cap(long base, long size_bytes)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/signals.h"
+#include "util/signals.h"
 #include "bench/stats.h"
 
 
