@@ -1,6 +1,6 @@
 # model/: parameters and params files, the closed-form torus model,
 # crossovers, and the scimodel command.
-LIB_SRCS += model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
+LIB_SRCS += model/launch.c model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
             model/traffic.c model/projection.c
 PROGRAMS += scimodel
 scimodel_SRCS = model/scimodel_main.c model/scimodel_options.c model/scimodel_output.c \
@@ -23,3 +23,5 @@ BENCH_TARGETS += bench-projection
 .PHONY: bench-projection
 bench-projection: bin/scimodel
 	model/bench_projection.sh bin $(or $(RUNS),5)
+# launcher placement against Open MPI's own mapper (mpirun --display-map)
+TESTS    += tests/test_launch.c
