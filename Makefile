@@ -3,11 +3,17 @@
 # Each stage of the pipeline keeps its own fragment, <dir>/module.mk, which
 # appends to the variables below; this file holds only the generic rules.
 #
-#   LIB_SRCS          sources of the common library (no MPI), linked into all
+#   LAYERS            the library layers (util, topo, benchdata, model, fit);
+#                     <l>_LAYER_SRCS its sources, archived as build/*/lib<l>.a,
+#                     <l>_LAYER_LIBS the system libraries it needs (GSL)
 #   PROGRAMS          names of programs; bin/<name> from <name>_SRCS
 #   <name>_SRCS       the program's own sources (its main)
+#   <name>_LAYERS     the layers it links, and no other (default: all): a
+#                     call into an undeclared layer fails at link time
 #   <name>_MPI = 1    compile and link the program's own sources with mpicc
-#   TESTS             Criterion test sources, each one binary bin/test/<stem>
+#   LIB_SRCS          sources not yet in a layer (linked where no list is given)
+#   TESTS             Criterion test sources, each one binary bin/test/<stem>;
+#                     its tier in tests/module.mk (unit, cli, timing)
 #   <stem>_EXTRA      extra sources a test needs (e.g. a program's non-main
 #                     sources); <stem>_LDLIBS extra libraries for it
 #   BENCH_TARGETS     phony targets `make bench` runs, in order
@@ -25,13 +31,15 @@ INCLUDES    := -I.
 CFLAGS_REL  := -O2 -g
 CFLAGS_SAN  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
                -fno-sanitize-recover=all
-LDLIBS      := -lgsl -lgslcblas -lm
+GSL_LIBS    := -lgsl -lgslcblas
+LDLIBS      := -lm
 TEST_LDLIBS := -lcriterion
 
 # Debian packages the project needs; `make deps` installs the missing ones.
 DEB_PACKAGES := libgsl-dev libcriterion-dev libopenmpi-dev openmpi-bin gnuplot-nox help2man
 
 LIB_SRCS      :=
+LAYERS        :=
 PROGRAMS      :=
 TESTS         :=
 BENCH_TARGETS :=
@@ -42,22 +50,42 @@ all:
 
 include $(sort $(wildcard */module.mk))
 
-LIB_OBJS_REL := $(LIB_SRCS:%.c=build/rel/%.o)
-LIB_OBJS_SAN := $(LIB_SRCS:%.c=build/san/%.o)
+# --- layers -----------------------------------------------------------------
+# One static archive per layer; LIB_SRCS (sources no module has put in a
+# layer yet) is the layer "lib".  A program links the archives of the layers
+# it declares, in a group, so their order does not matter.
+LAYERS += lib
+lib_LAYER_SRCS := $(LIB_SRCS)
+lib_LAYER_LIBS := $(GSL_LIBS)
+define layer_template
+build/rel/lib$(1).a: $$($(1)_LAYER_SRCS:%.c=build/rel/%.o)
+	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
+build/san/lib$(1).a: $$($(1)_LAYER_SRCS:%.c=build/san/%.o)
+	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call layer_template,$(l))))
+# $(call layer_archives,rel|san,layers) and $(call layer_libs,layers)
+layer_archives = $(foreach l,$(2),build/$(1)/lib$(l).a)
+layer_link     = -Wl,--start-group $(call layer_archives,$(1),$(2)) -Wl,--end-group \
+                 $(sort $(foreach l,$(2),$($(l)_LAYER_LIBS)))
+ALL_LAYERS := $(LAYERS)
 
 # --- programs ---------------------------------------------------------------
 define program_template
+$(1)_LAYERS ?= $(ALL_LAYERS)
 $(1)_OBJS_REL := $$($(1)_SRCS:%.c=build/rel/%.o)
 $(1)_OBJS_SAN := $$($(1)_SRCS:%.c=build/san/%.o)
 ifeq ($$($(1)_MPI),1)
 $$($(1)_OBJS_REL) $$($(1)_OBJS_SAN) bin/$(1) bin/san/$(1): CC := $(MPICC)
 endif
-bin/$(1): $$($(1)_OBJS_REL) $(LIB_OBJS_REL) | deps
+bin/$(1): $$($(1)_OBJS_REL) $$(call layer_archives,rel,$$($(1)_LAYERS)) | deps
 	@mkdir -p $$(@D)
-	$$(CC) $(CFLAGS_REL) -o $$@ $$^ $(LDLIBS) $$($(1)_LDLIBS)
-bin/san/$(1): $$($(1)_OBJS_SAN) $(LIB_OBJS_SAN) | deps
+	$$(CC) $(CFLAGS_REL) -o $$@ $$($(1)_OBJS_REL) $$(call layer_link,rel,$$($(1)_LAYERS)) \
+	  $$($(1)_LDLIBS) $(LDLIBS)
+bin/san/$(1): $$($(1)_OBJS_SAN) $$(call layer_archives,san,$$($(1)_LAYERS)) | deps
 	@mkdir -p $$(@D)
-	$$(CC) $(CFLAGS_SAN) -o $$@ $$^ $(LDLIBS) $$($(1)_LDLIBS)
+	$$(CC) $(CFLAGS_SAN) -o $$@ $$($(1)_OBJS_SAN) $$(call layer_link,san,$$($(1)_LAYERS)) \
+	  $$($(1)_LDLIBS) $(LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program_template,$(p))))
 
@@ -78,46 +106,38 @@ build/san/%.o: %.c | deps
 # --- tests ------------------------------------------------------------------
 TEST_BINS := $(foreach t,$(TESTS),bin/test/$(basename $(notdir $(t))))
 define test_template
-bin/test/$(basename $(notdir $(1))): build/san/$(1:%.c=%.o) $$($(basename $(notdir $(1)))_EXTRA:%.c=build/san/%.o) $(LIB_OBJS_SAN) | deps
+$(2)_LAYERS ?= $(ALL_LAYERS)
+bin/test/$(2): build/san/$(1:%.c=%.o) $$($(2)_EXTRA:%.c=build/san/%.o) $$(call layer_archives,san,$$($(2)_LAYERS)) | deps
 	@mkdir -p $$(@D)
-	$$(CC) $(CFLAGS_SAN) -o $$@ $$^ $(LDLIBS) $(TEST_LDLIBS) $$($(basename $(notdir $(1)))_LDLIBS)
+	$$(CC) $(CFLAGS_SAN) -o $$@ build/san/$(1:%.c=%.o) $$($(2)_EXTRA:%.c=build/san/%.o) \
+	  $$(call layer_link,san,$$($(2)_LAYERS)) $(TEST_LDLIBS) $$($(2)_LDLIBS) $(LDLIBS)
 endef
-$(foreach t,$(TESTS),$(eval $(call test_template,$(t))))
+$(foreach t,$(TESTS),$(eval $(call test_template,$(t),$(basename $(notdir $(t))))))
 
-# Every test binary runs with the sanitized programs on PATH (bin/san) so the
-# command-line tests exercise ASan/UBSan builds too.  The closing line sums the
-# Criterion syntheses of all binaries.
-# Tests run one at a time (--jobs 1): several of them time real message
-# passing on a 2-core machine, and parallel tests would be the noise.  The
-# `sync` first writes back what the build left dirty, so the kernel's
+# make check runs three tiers one after another (tests/module.mk says which
+# test is in which, and why a timing test is one); check-unit, check-cli and
+# check-timing run one each.  tests/check.sh runs each binary with --jobs 1
+# (several time real message passing on a 2-core machine), prints its wall
+# time, and the tier's sums; `check` ends with the one line CI reads.
+CHECK_ENV = SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin SCITORUS_ROOT=$(CURDIR) \
+            ASAN_OPTIONS=abort_on_error=0 \
+            LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+CHECK_UNIT_BINS   := $(filter $(CHECK_UNIT:%=bin/test/%),$(TEST_BINS))
+CHECK_TIMING_BINS := $(filter $(CHECK_TIMING:%=bin/test/%),$(TEST_BINS))
+CHECK_CLI_BINS    := $(filter-out $(CHECK_UNIT_BINS) $(CHECK_TIMING_BINS),$(TEST_BINS))
+.PHONY: check-unit check-cli check-timing
+check-unit: $(CHECK_UNIT_BINS)
+	@$(CHECK_ENV) tests/check.sh check-unit $^
+check-cli: $(CHECK_CLI_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
+	@$(CHECK_ENV) tests/check.sh check-cli $(CHECK_CLI_BINS)
+check-timing: $(CHECK_TIMING_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
+	@sync; $(CHECK_ENV) tests/check.sh check-timing $(CHECK_TIMING_BINS)
+# The `sync` first writes back what the build left dirty, so the kernel's
 # writeback does not steal CPU from the first timed runs.
 check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
-	@export SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin \
-	        SCITORUS_ROOT=$(CURDIR) \
-	        ASAN_OPTIONS=abort_on_error=0 \
-	        LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
-	sync; \
-	pass=0; fail=0; status=0; : >build/check-failures.log; \
-	for t in $(TEST_BINS); do \
-	  echo "== $$t"; \
-	  $$t --jobs 1 2>&1 | tee build/last-test.log; rc=$${PIPESTATUS[0]}; \
-	  grep -E '^\[(----|FAIL)\]|CRASH|ERROR: (Address|Leak)Sanitizer|runtime error:' \
-	    build/last-test.log | grep -vE '^\[----\] *$$' | sed "s|^|$$(basename $$t): |" >>build/check-failures.log; \
-	  line=$$(grep 'Synthesis:' build/last-test.log | tail -n 1); \
-	  p=$$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$$line"); \
-	  f=$$(sed -n 's/.*Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2/p' <<<"$$line"); \
-	  pass=$$((pass + $${p:-0})); \
-	  for x in $$f; do fail=$$((fail + x)); done; \
-	  if [ $$rc -ne 0 ]; then \
-	    status=1; [ -n "$$line" ] || fail=$$((fail + 1)); \
-	    echo "$$(basename $$t): exit status $$rc ($${line:-no synthesis line})" >>build/check-failures.log; \
-	  fi; \
-	done; \
-	if [ -s build/check-failures.log ]; then \
-	  echo "== failures (assertion lines; full logs above)"; head -n 60 build/check-failures.log; \
-	fi; \
-	echo "check: $$pass passed, $$fail failed"; exit $$status
+	@sync; $(CHECK_ENV) tests/check.sh --all check-unit $(CHECK_UNIT_BINS) -- \
+	  check-cli $(CHECK_CLI_BINS) -- check-timing $(CHECK_TIMING_BINS)
 
 # --- packages ---------------------------------------------------------------
 # Installs what is missing with apt-get when root; otherwise prints the one

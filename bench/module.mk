@@ -1,16 +1,23 @@
 # bench/: the latency microbenchmarks.  One backend interface
 # (bench/backend.h), two backends (shm, mpi), patterns and statistics
 # shared by both programs.
-LIB_SRCS += bench/benchdata.c bench/stats.c bench/logpdata.c
-BENCH_COMMON := bench/pattern.c bench/cli.c bench/signals.c bench/logp.c bench/logp_cli.c
+# layer benchdata: the bench and LogP data files and their statistics
+LAYERS += benchdata
+benchdata_LAYER_SRCS := bench/benchdata.c bench/stats.c bench/logpdata.c
+benchdata_LAYER_LIBS := $(GSL_LIBS)
+BENCH_COMMON := bench/pattern.c bench/cli.c bench/logp.c bench/logp_cli.c
 PROGRAMS += scibench
 scibench_SRCS = bench/scibench_main.c bench/backend_shm.c $(BENCH_COMMON)
 PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c $(BENCH_COMMON)
+scibench_LAYERS := benchdata topo util
+mpibench_LAYERS := benchdata topo util
+scibench_LDLIBS := $(GSL_LIBS)
+mpibench_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c \
          tests/test_shm.c
-test_shm_EXTRA = bench/backend_shm.c bench/signals.c
+test_shm_EXTRA = bench/backend_shm.c
 # --pattern logp (issue 13): the nonlinearity search, injected-delay
 # recovery, bad input, resume
 TESTS += tests/test_logp.c

@@ -19,17 +19,19 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "bench/benchdata.h"
-#include "bench/signals.h"
+#include "util/signals.h"
 #include "calibrate/fit.h"
 #include "calibrate/logp_fit.h"
 #include "calibrate/full.h"
 #include "model/params.h"
-#include "topo/atomicfile.h"
-#include "topo/cli.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/cli.h"
+#include "util/parse.h"
+#include "util/spawn.h"
+#include "util/fs.h"
 #include "topo/topo.h"
 
-#define EXIT_USAGE 2
+#include "util/exit.h"
 #define MAX_FILES 64
 #define MAX_ARGS 96
 /* default measurement: the powers of two up to 64 KiB and every 4 B from
@@ -479,18 +481,6 @@ static int mkdirs(const char *path)
  * launcher's process group. */
 #define MPI_STOP_GRACE_S 20
 
-/* Waits up to limit_s for every process of group pgid to be gone (the
- * launcher reaped already).  Returns 1 when they are. */
-static int group_gone(pid_t pgid, int limit_s)
-{
-    for (int i = 0; i < limit_s * 100; i++) {
-        if (kill(-pgid, 0) != 0 && errno == ESRCH)
-            return 1;
-        usleep(10000);
-    }
-    return 0;
-}
-
 /* Runs the benchmark (scibench, or mpirun + mpibench) and waits for it.
  * The child never outlives calibrate: it gets a stop signal when calibrate
  * dies, even by SIGKILL (PR_SET_PDEATHSIG), and a SIGINT or SIGTERM to
@@ -511,51 +501,9 @@ static int group_gone(pid_t pgid, int limit_s)
  * or -2 when calibrate itself was interrupted. */
 static int run_child(char *const argv[], int mpi)
 {
-    pid_t parent = getpid();
-    int stop = mpi ? SIGUSR1 : SIGTERM;
-    bench_signals_install_stop();   /* no SA_RESTART: waitpid returns EINTR */
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (mpi) {
-            setpgid(0, 0);
-            if (!freopen("/dev/null", "r", stdin))
-                _exit(127);
-        }
-        prctl(PR_SET_PDEATHSIG, stop);
-        if (getppid() != parent)
-            _exit(1);   /* calibrate died before prctl took effect */
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGCHLD, SIG_DFL);
-        execvp(argv[0], argv);
-        fprintf(stderr, "calibrate: cannot run '%s': %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    if (mpi)
-        setpgid(pid, pid);   /* (the child's own call may come later) */
-    int st, forwarded = 0;
-    if (bench_interrupted())   /* a signal that came before the fork */
-        kill(mpi ? -pid : pid, stop), forwarded = 1;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR)
-            return -1;
-        if (bench_interrupted() && !forwarded)
-            kill(mpi ? -pid : pid, stop), forwarded = 1;
-    }
-    /* the launcher has ended; its ranks (or what it left) end too */
-    if (mpi && forwarded && !group_gone(pid, MPI_STOP_GRACE_S)) {
-        kill(-pid, SIGTERM);
-        if (!group_gone(pid, 2))
-            kill(-pid, SIGKILL);
-    }
-    signal(SIGINT, SIG_DFL);   /* fitting: a signal ends calibrate as usual */
-    signal(SIGTERM, SIG_DFL);
-    if (bench_interrupted())
-        return -2;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    spawn_opts so = {.prog = "calibrate", .stop_signal = mpi ? SIGUSR1 : SIGTERM,
+                     .own_group = mpi, .stdin_null = mpi, .grace_s = MPI_STOP_GRACE_S};
+    return spawn_run(argv, &so);
 }
 
 static int measure(options *o, const char *host, char *bench_path, size_t len)
@@ -820,10 +768,9 @@ static int load_files(const char *const *files, int nfiles, stat_kind s, pointse
         int rc = bench_data_read(files[f], &d, &err);
         if (rc == -1)
             return fail("'%s': %s", files[f], err.msg);
-        if (rc && err.line > 0)
-            return fail("%s:%ld: %s", files[f], err.line, err.msg);
+        char text[4352];
         if (rc)
-            return fail("%s: %s", files[f], err.msg);
+            return fail("%s", file_error_text(&err, files[f], text, sizeof text));
         if (d.incomplete)
             fprintf(stderr, "calibrate: note: %s is marked incomplete; using its %ld finished"
                             " points\n", files[f], d.count);
@@ -1119,6 +1066,7 @@ int main(int argc, char **argv)
     char host[256] = "localhost", bench_path[PATH_MAX], params_path[PATH_MAX];
     pointset ps = {0}, vs = {0};
     fit_result res;
+    fs_check_stdout_at_exit("calibrate");
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc;

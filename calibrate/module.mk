@@ -1,8 +1,13 @@
 # calibrate/: the GSL fitter and the calibrate command.
-LIB_SRCS += calibrate/fit.c
+# layer fit: the GSL fits of the latency parameters
+LAYERS += fit
+fit_LAYER_SRCS := calibrate/fit.c
+fit_LAYER_LIBS := $(GSL_LIBS)
 TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
-calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c calibrate/full.c bench/signals.c
+calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c calibrate/full.c
+calibrate_LAYERS := fit model benchdata topo util
+calibrate_LDLIBS := $(GSL_LIBS)
 TESTS    += tests/test_calibrate.c
 TESTS    += tests/test_full.c
 

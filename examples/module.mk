@@ -3,4 +3,5 @@
 PROGRAMS += halo3d
 halo3d_MPI = 1
 halo3d_SRCS = examples/halo3d.c
+halo3d_LAYERS :=
 halo3d_MAN_NAME := example MPI application: periodic 3D halo exchange with an Allreduce per step

@@ -3,7 +3,7 @@
  * multi-unicast broadcast is (N - 1) L_avg in model.c. */
 #include <math.h>
 
-#include "model/model.h"
+#include "model/broadcast.h"
 
 typedef struct bcast_walk {
     const model_params *p;

@@ -6,50 +6,31 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/file_error.h"
+#include "util/parse.h"
 
 #define LAUNCH_MAX_LINE 1024
 
-static int fail(traffic_error *err, long line, const char *fmt, ...)
-{
-    va_list ap;
-    err->line = line;
-    err->sys_errno = 0;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return -2;
-}
-
-static int sys_fail(traffic_error *err, int e)
-{
-    err->line = 0;
-    err->sys_errno = e;
-    snprintf(err->msg, sizeof err->msg, "%s", file_strerror(e));
-    return -1;
-}
-
 /* Next line of fp into buf (LAUNCH_MAX_LINE + 1 bytes), comment and line
  * end cut off.  Returns 1, 0 at end of file, -1/-2 as the readers. */
-static int next_line(FILE *fp, char *buf, long line, traffic_error *err)
+static int next_line(FILE *fp, char *buf, long line, file_error *err)
 {
     size_t n = 0;
     int c;
     while ((c = getc(fp)) != EOF && c != '\n') {
         if (c == '\0')
-            return fail(err, line, "binary data (a NUL byte)");
+            return file_error_set(err, line, "binary data (a NUL byte)");
         if (n == LAUNCH_MAX_LINE)
-            return fail(err, line, "line longer than %d characters", LAUNCH_MAX_LINE);
+            return file_error_set(err, line, "line longer than %d characters", LAUNCH_MAX_LINE);
         buf[n++] = (char)c;
     }
     if (ferror(fp))
-        return sys_fail(err, errno ? errno : EIO);
+        return file_error_sys(err, errno ? errno : EIO);
     if (c == EOF && n == 0)
         return 0;
     buf[n] = '\0';
@@ -133,17 +114,17 @@ static long find_host(const launch_hosts *h, const char *name)
 
 /* One hostfile line's words: name, then key=value options. */
 static int host_line(launch_hosts *h, char *given, char **w, int n, long line,
-                     traffic_error *err)
+                     file_error *err)
 {
     static const char *slot_keys[] = {"slots", "cpu", "count"};
     static const char *max_keys[] = {"max_slots", "max-slots", "slots_max"};
     if (strlen(w[0]) >= LAUNCH_MAX_NAME)
-        return fail(err, line, "host name longer than %d characters", LAUNCH_MAX_NAME - 1);
+        return file_error_set(err, line, "host name longer than %d characters", LAUNCH_MAX_NAME - 1);
     long slots = -1;
     for (int i = 1; i < n; i++) {
         char *eq = strchr(w[i], '=');
         if (!eq)
-            return fail(err, line, "'%s' is not key=value (slots=N)", w[i]);
+            return file_error_set(err, line, "'%s' is not key=value (slots=N)", w[i]);
         *eq = '\0';
         int is_slots = 0, is_max = 0;
         for (size_t k = 0; k < 3; k++) {
@@ -152,9 +133,9 @@ static int host_line(launch_hosts *h, char *given, char **w, int n, long line,
         }
         long v;
         if (!is_slots && !is_max)
-            return fail(err, line, "unknown key '%s' (slots, max_slots)", w[i]);
+            return file_error_set(err, line, "unknown key '%s' (slots, max_slots)", w[i]);
         if (parse_long(eq + 1, is_slots ? 1 : 0, LAUNCH_MAX_SLOTS, &v) != PARSE_OK)
-            return fail(err, line, "%s='%s' is not an integer in %d..%ld", w[i], eq + 1,
+            return file_error_set(err, line, "%s='%s' is not an integer in %d..%ld", w[i], eq + 1,
                         is_slots ? 1 : 0, LAUNCH_MAX_SLOTS);
         if (is_slots)
             slots = v;
@@ -164,22 +145,22 @@ static int host_line(launch_hosts *h, char *given, char **w, int n, long line,
         /* mpirun: "list a node multiple times, once for each slot, or ...
          * slot=N; mixing the two methods is not supported" */
         if (slots >= 0 || given[at])
-            return fail(err, line, "host '%s' listed again with a slot count "
+            return file_error_set(err, line, "host '%s' listed again with a slot count "
                         "(mpirun refuses this: list it once with slots=N)", w[0]);
         if (h->host[at].slots >= LAUNCH_MAX_SLOTS)
-            return fail(err, line, "host '%s' has more than %ld slots", w[0], LAUNCH_MAX_SLOTS);
+            return file_error_set(err, line, "host '%s' has more than %ld slots", w[0], LAUNCH_MAX_SLOTS);
         h->host[at].slots++;
         return 0;
     }
     if (h->count == LAUNCH_MAX_HOSTS)
-        return fail(err, line, "more than %ld hosts", LAUNCH_MAX_HOSTS);
+        return file_error_set(err, line, "more than %ld hosts", LAUNCH_MAX_HOSTS);
     launch_host *grown = realloc(h->host, (size_t)(h->count + 1) * sizeof *grown);
     char *name = strdup(w[0]);
     if (!grown || !name) {
         free(name);
         if (grown)
             h->host = grown;
-        return sys_fail(err, ENOMEM);
+        return file_error_sys(err, ENOMEM);
     }
     h->host = grown;
     h->host[h->count].name = name;
@@ -189,13 +170,13 @@ static int host_line(launch_hosts *h, char *given, char **w, int n, long line,
     return 0;
 }
 
-int launch_hostfile_read(const char *path, launch_hosts *h, traffic_error *err)
+int launch_hostfile_read(const char *path, launch_hosts *h, file_error *err)
 {
     h->count = 0;
     h->host = NULL;
     FILE *fp = file_open_input(path);
     if (!fp)
-        return sys_fail(err, errno);
+        return file_error_sys(err, errno);
     char buf[LAUNCH_MAX_LINE + 1];
     char *given = NULL;
     int rc = 0;
@@ -210,12 +191,12 @@ int launch_hostfile_read(const char *path, launch_hosts *h, traffic_error *err)
         if (n == 0)
             continue;
         if (n > 7) {
-            rc = fail(err, line, "too many words for a host line");
+            rc = file_error_set(err, line, "too many words for a host line");
             break;
         }
         char *g = realloc(given, (size_t)h->count + 1);
         if (!g) {
-            rc = sys_fail(err, ENOMEM);
+            rc = file_error_sys(err, ENOMEM);
             break;
         }
         given = g;
@@ -225,7 +206,7 @@ int launch_hostfile_read(const char *path, launch_hosts *h, traffic_error *err)
     fclose(fp);
     free(given);
     if (rc == 0 && h->count == 0)
-        rc = fail(err, 0, "no host in the file");
+        rc = file_error_set(err, 0, "no host in the file");
     if (rc != 0)
         launch_hosts_free(h);
     return rc;
@@ -347,36 +328,36 @@ int launch_map(const launch_hosts *h, const launch_policy *p, long ranks, long *
 
 /* "rank R=HOST slot=..." -> R and the host's index. */
 static int rank_line(char *buf, const launch_hosts *h, long ranks, long *r, long *node,
-                     long line, traffic_error *err)
+                     long line, file_error *err)
 {
     char *w[4];
     int n = words(buf, w, 3);
     if (n == 0)
         return 1;
     if (n > 3 || strcmp(w[0], "rank"))
-        return fail(err, line, "expected 'rank R=HOST slot=...'");
+        return file_error_set(err, line, "expected 'rank R=HOST slot=...'");
     char *eq = strchr(w[1], '=');
     if (!eq)
-        return fail(err, line, "expected 'rank R=HOST slot=...'");
+        return file_error_set(err, line, "expected 'rank R=HOST slot=...'");
     *eq = '\0';
     if (parse_long(w[1], 0, ranks - 1, r) != PARSE_OK)
-        return fail(err, line, "rank '%s' is not an integer in 0..%ld", w[1], ranks - 1);
+        return file_error_set(err, line, "rank '%s' is not an integer in 0..%ld", w[1], ranks - 1);
     const char *host = eq + 1;
     if (host[0] == '+' && host[1] == 'n') {
         if (parse_long(host + 2, 0, h->count - 1, node) != PARSE_OK)
-            return fail(err, line, "'%s' is not +n0..+n%ld", host, h->count - 1);
+            return file_error_set(err, line, "'%s' is not +n0..+n%ld", host, h->count - 1);
     } else if ((*node = find_host(h, host)) < 0) {
-        return fail(err, line, "host '%s' is not in the hostfile", host);
+        return file_error_set(err, line, "host '%s' is not in the hostfile", host);
     }
     return 0;
 }
 
 int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, long *rank_node,
-                         traffic_error *err)
+                         file_error *err)
 {
     FILE *fp = file_open_input(path);
     if (!fp)
-        return sys_fail(err, errno);
+        return file_error_sys(err, errno);
     char buf[LAUNCH_MAX_LINE + 1];
     for (long i = 0; i < ranks; i++)
         rank_node[i] = -1;
@@ -397,7 +378,7 @@ int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, lo
             break;
         }
         if (rank_node[r] >= 0) {
-            rc = fail(err, line, "rank %ld given twice", r);
+            rc = file_error_set(err, line, "rank %ld given twice", r);
             break;
         }
         rank_node[r] = node;
@@ -407,6 +388,6 @@ int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, lo
     if (rc == 0 && named < ranks)
         for (long i = 0; i < ranks; i++)
             if (rank_node[i] < 0)
-                return fail(err, 0, "rank %ld of %ld is not in the rankfile", i, ranks);
+                return file_error_set(err, 0, "rank %ld of %ld is not in the rankfile", i, ranks);
     return rc;
 }

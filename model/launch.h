@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "model/traffic.h"
+#include "util/file_error.h"
 
 #define LAUNCH_MAX_HOSTS 1000000L     /* far beyond any hostfile in use */
 #define LAUNCH_MAX_NAME 256           /* a host name, as DNS allows */
@@ -69,7 +69,7 @@ int launch_parse_rank_by(const char *s, launch_policy *p);
  * given slots= twice, or both ways, is refused as mpirun refuses it.
  * Returns 0, -1 when the file cannot be read, -2 when it is malformed
  * (err->line, err->msg).  On failure h holds nothing to free. */
-int launch_hostfile_read(const char *path, launch_hosts *h, traffic_error *err);
+int launch_hostfile_read(const char *path, launch_hosts *h, file_error *err);
 
 void launch_hosts_free(launch_hosts *h);
 
@@ -91,6 +91,6 @@ int launch_map(const launch_hosts *h, const launch_policy *p, long ranks, long *
  * ranks 0..ranks-1, each of which it must name exactly once.  Same return
  * values as launch_hostfile_read. */
 int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, long *rank_node,
-                         traffic_error *err);
+                         file_error *err);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
+#include "model/load.h"
 
 /* Two loads this close are the same bottleneck (sums of 1/k terms). */
 #define LOAD_TIE_REL 1e-12

@@ -1,7 +1,13 @@
 # model/: parameters and params files, the closed-form torus model,
 # crossovers, and the scimodel command.
-LIB_SRCS += model/launch.c model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
-            model/traffic.c model/projection.c
+# layer model: params files, the torus model, load, traffic matrices, projection
+LAYERS += model
+model_LAYER_SRCS := model/launch.c model/params.c model/model.c model/pattern.c model/broadcast.c \
+                    model/load.c model/traffic.c model/projection.c
+model_LAYER_LIBS := $(GSL_LIBS)
+scimodel_LAYERS := model topo util
+bench-model_LAYERS := model topo util
+bench-model_LDLIBS := $(GSL_LIBS)
 PROGRAMS += scimodel
 scimodel_SRCS = model/scimodel_main.c model/scimodel_options.c model/scimodel_output.c \
                 model/scimodel_report.c model/scimodel_crossover.c model/scimodel_sweep.c \
@@ -23,5 +29,8 @@ BENCH_TARGETS += bench-projection
 .PHONY: bench-projection
 bench-projection: bin/scimodel
 	model/bench_projection.sh bin $(or $(RUNS),5)
+# option order never changes a result; the table's bad values are refused
+TESTS += tests/test_option_order.c
+test_option_order_EXTRA = model/scimodel_options.c model/scimodel_output.c model/scimodel_traffic.c
 # launcher placement against Open MPI's own mapper (mpirun --display-map)
-TESTS    += tests/test_launch.c
+TESTS += tests/test_launch.c

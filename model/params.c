@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
 const char *const model_param_key[MODEL_P_ALL] = {
     [MODEL_P_O0] = "o0_ns", [MODEL_P_O1] = "o1_ns_per_byte",

@@ -4,7 +4,7 @@
  * enumeration that checks them, continuous forms and the interpolated fill. */
 #include <math.h>
 
-#include "model/model.h"
+#include "model/pattern.h"
 
 /* Relative rounding of pow(n^D, 1/D) (a few ulps; 1e-12 is ample). */
 #define ROOT_TOL 1e-12

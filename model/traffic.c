@@ -11,40 +11,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
 #define TRAFFIC_MAGIC "# scitorus-traffic 1"
 #define TRAFFIC_COLUMNS "src dst size_bytes messages"
 
-static int fail(traffic_error *err, long line, const char *fmt, ...)
-{
-    va_list ap;
-    err->line = line;
-    err->sys_errno = 0;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return -2;
-}
-
-static int sys_fail(traffic_error *err, int e)
-{
-    err->line = 0;
-    err->sys_errno = e;
-    snprintf(err->msg, sizeof err->msg, "%s", strerror(e));
-    return -1;
-}
-
 /* Opens a regular file for reading through the project's one input
- * helper (topo/atomicfile.h): a FIFO or a device is refused without ever
+ * helper (util/atomicfile.h): a FIFO or a device is refused without ever
  * blocking on it, a directory too. */
 static FILE *open_regular(const char *path, traffic_error *err, int *rc)
 {
     FILE *fp = file_open_input(path);
     if (!fp) {
-        *rc = sys_fail(err, errno);
-        snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
+        *rc = file_error_sys(err, errno);
     }
     return fp;
 }
@@ -58,13 +38,13 @@ static int read_line(FILE *fp, char *buf, long line, traffic_error *err)
     int c;
     while ((c = getc(fp)) != EOF && c != '\n') {
         if (c == '\0')
-            return fail(err, line, "binary data (a NUL byte)");
+            return file_error_set(err, line, "binary data (a NUL byte)");
         if (n == TRAFFIC_MAX_LINE)
-            return fail(err, line, "line longer than %d characters", TRAFFIC_MAX_LINE);
+            return file_error_set(err, line, "line longer than %d characters", TRAFFIC_MAX_LINE);
         buf[n++] = (char)c;
     }
     if (ferror(fp))
-        return sys_fail(err, errno ? errno : EIO);
+        return file_error_sys(err, errno ? errno : EIO);
     if (c == EOF && n == 0)
         return 0;
     if (n && buf[n - 1] == '\r')
@@ -108,15 +88,15 @@ static int parse_row(char *text, long line, long ranks, traffic_row *row, traffi
     long v[4];
     int n = split_tabs(text, field, 4);
     if (n != 4)
-        return fail(err, line, "expected 4 tab-separated fields (%s), got %d",
+        return file_error_set(err, line, "expected 4 tab-separated fields (%s), got %d",
                     TRAFFIC_COLUMNS, n > 4 ? 5 : n);
     for (int i = 0; i < 4; i++) {
         parse_status st = parse_long(field[i], spec[i].min, spec[i].max, &v[i]);
         if (st == PARSE_RANGE && i < 2)
-            return fail(err, line, "%s '%.40s': rank out of range 0..%ld (# ranks: %ld)",
+            return file_error_set(err, line, "%s '%.40s': rank out of range 0..%ld (# ranks: %ld)",
                         spec[i].name, field[i], ranks - 1, ranks);
         if (st)
-            return fail(err, line, "%s '%.40s': %s, expected %ld..%ld", spec[i].name,
+            return file_error_set(err, line, "%s '%.40s': %s, expected %ld..%ld", spec[i].name,
                         field[i], parse_status_text(st), spec[i].min, spec[i].max);
     }
     row->src = (int32_t)v[0];
@@ -133,18 +113,18 @@ static int parse_header(const char *text, long line, int have_rows, long *ranks,
     const char *v;
     if (strncmp(text, "# ranks:", 8) == 0) {
         if (*ranks)
-            return fail(err, line, "duplicate '# ranks:' line");
+            return file_error_set(err, line, "duplicate '# ranks:' line");
         if (have_rows)
-            return fail(err, line, "'# ranks:' after the first row");
+            return file_error_set(err, line, "'# ranks:' after the first row");
         v = text + 8 + strspn(text + 8, " ");
         parse_status st = parse_long(v, 1, TRAFFIC_MAX_RANKS, ranks);
         if (st)
-            return fail(err, line, "ranks '%.40s': %s, expected 1..%ld", v,
+            return file_error_set(err, line, "ranks '%.40s': %s, expected 1..%ld", v,
                         parse_status_text(st), TRAFFIC_MAX_RANKS);
     } else if (strncmp(text, "# columns:", 10) == 0) {
         v = text + 10 + strspn(text + 10, " ");
         if (strcmp(v, TRAFFIC_COLUMNS) != 0)
-            return fail(err, line, "columns '%.60s': expected '%s'", v, TRAFFIC_COLUMNS);
+            return file_error_set(err, line, "columns '%.60s': expected '%s'", v, TRAFFIC_COLUMNS);
     }
     return 0;
 }
@@ -158,7 +138,7 @@ static int read_matrix(FILE *fp, traffic_matrix *t, traffic_error *err)
     while ((rc = read_line(fp, buf, ++line, err)) == 1) {
         if (line == 1) {
             if (strcmp(buf, TRAFFIC_MAGIC) != 0)
-                return fail(err, line, "not a traffic matrix: expected '%s' first",
+                return file_error_set(err, line, "not a traffic matrix: expected '%s' first",
                             TRAFFIC_MAGIC);
             continue;
         }
@@ -170,14 +150,14 @@ static int read_matrix(FILE *fp, traffic_matrix *t, traffic_error *err)
         if (buf[strspn(buf, " \t")] == '\0')
             continue;
         if (!t->ranks)
-            return fail(err, line, "a row before the '# ranks:' line");
+            return file_error_set(err, line, "a row before the '# ranks:' line");
         if (t->rows == (size_t)TRAFFIC_MAX_ROWS)
-            return fail(err, line, "more than %ld rows", TRAFFIC_MAX_ROWS);
+            return file_error_set(err, line, "more than %ld rows", TRAFFIC_MAX_ROWS);
         if (t->rows == cap) {
             cap = cap ? 2 * cap : 1024;
             traffic_row *grown = realloc(t->row, cap * sizeof *grown);
             if (!grown)
-                return sys_fail(err, ENOMEM);
+                return file_error_sys(err, ENOMEM);
             t->row = grown;
         }
         traffic_row *r = &t->row[t->rows];
@@ -190,11 +170,11 @@ static int read_matrix(FILE *fp, traffic_matrix *t, traffic_error *err)
     if (rc)
         return rc;
     if (line == 1)
-        return fail(err, 0, "empty file");
+        return file_error_set(err, 0, "empty file");
     if (!t->ranks)
-        return fail(err, 0, "no '# ranks:' line");
+        return file_error_set(err, 0, "no '# ranks:' line");
     if (!t->rows)
-        return fail(err, 0, "no rows (the application sent no message?)");
+        return file_error_set(err, 0, "no rows (the application sent no message?)");
     return 0;
 }
 
@@ -233,20 +213,20 @@ static int read_placement(FILE *fp, long count, long max_node, long *pos, char *
         if (!n)
             continue;
         if (j == count)
-            return fail(err, line, "more lines than the %ld nodes placed", count);
+            return file_error_set(err, line, "more lines than the %ld nodes placed", count);
         parse_status st = parse_long(s, 0, max_node - 1, &v);
         if (st)
-            return fail(err, line, "node '%.40s': %s, expected a torus node 0..%ld", s,
+            return file_error_set(err, line, "node '%.40s': %s, expected a torus node 0..%ld", s,
                         parse_status_text(st), max_node - 1);
         if (used[v])
-            return fail(err, line, "torus node %ld placed twice", v);
+            return file_error_set(err, line, "torus node %ld placed twice", v);
         used[v] = 1;
         pos[j++] = v;
     }
     if (rc)
         return rc;
     if (j < count)
-        return fail(err, line - 1, "%ld nodes placed, %ld needed (one line per node)", j,
+        return file_error_set(err, line - 1, "%ld nodes placed, %ld needed (one line per node)", j,
                     count);
     return 0;
 }
@@ -260,7 +240,7 @@ int traffic_placement_read(const char *path, long count, long max_node, long *po
         return rc;
     char *used = calloc((size_t)max_node, 1);
     if (!used)
-        rc = sys_fail(err, ENOMEM);
+        rc = file_error_sys(err, ENOMEM);
     else
         rc = read_placement(fp, count, max_node, pos, used, err);
     free(used);

@@ -7,16 +7,19 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= params benchdata parsers traffic
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
-FUZZ_LIB     := topo/topo.c topo/pattern.c topo/load.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
-                model/traffic.c model/projection.c bench/benchdata.c
+# the fuzz targets link the readers' layers, from the same lists as the programs
+FUZZ_LAYERS  := model benchdata topo util
+FUZZ_LIB      = $(foreach l,$(FUZZ_LAYERS),$($(l)_LAYER_SRCS))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 .PHONY: fuzz fuzz-build memcheck
 fuzz fuzz-build memcheck: EXTRA_DEB_PACKAGES := clang libclang-rt-14-dev valgrind
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(FUZZ_LIB) | deps
+# (second expansion: the layers' module.mk files come after this one)
+.SECONDEXPANSION:
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $$(FUZZ_LIB) | deps
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB) $(GSL_LIBS) $(LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -94,6 +97,25 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	  if [ $$rc != 0 ]; then cat build/memcheck.err; echo "memcheck: mpibench $$args: errors (exit $$rc)"; exit 1; fi; \
 	  echo "memcheck: mpirun -np 2 mpibench $$args: clean"; \
 	done
+# Test tiers (make check-unit, check-cli, check-timing; make check runs all
+# three).  Unit: deterministic and in process, no program run (under 60 s
+# together).  Timing: MPI runs and timed measurements, each with the reason
+# it is timing-sensitive.  Every other test is in the cli tier: it runs the
+# programs (bin/san, sanitized) and checks their outputs and messages.
+CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_model test_opt \
+              test_params test_parse test_patterns test_projection test_shm test_topo
+CHECK_TIMING :=
+CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
+CHECK_TIMING += test_mpibench     # MPI ping-pong under mpirun, timed
+CHECK_TIMING += test_logp         # recovers 80-160 us injected delays from timed runs
+CHECK_TIMING += test_calibrate    # calibrate runs scibench and fits what it measured
+CHECK_TIMING += test_full         # calibrate --full measures an emulated network under mpirun
+CHECK_TIMING += test_faults       # MPI runs killed and timed out on purpose
+CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they start (a run
+                                  # that has written no row by then cannot be resumed)
+CHECK_TIMING += test_trace        # traces MPI programs under mpirun
+CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
+
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
 # issue 14: validation and bounded-time tests (#6, #7, #14, #15, #16)
 TESTS += tests/test_validation.c

@@ -77,7 +77,7 @@ static void check_case(const char *hosts_text, long np, const char *map_by, cons
     cr_assert_eq(write(fd, hosts_text, strlen(hosts_text)), (ssize_t)strlen(hosts_text));
     close(fd);
     launch_hosts h;
-    traffic_error err;
+    file_error err;
     cr_assert_eq(launch_hostfile_read(path, &h, &err), 0, "%s", err.msg);
     long want[MAX_RANKS], got[MAX_RANKS];
     long seen = mpirun_map(path, &h, np, map_by, rank_by, want);
@@ -150,7 +150,7 @@ Test(launch, hostfile_errors_name_the_line)
         cr_assert_eq(write(fd, bad[i].text, strlen(bad[i].text)), (ssize_t)strlen(bad[i].text));
         close(fd);
         launch_hosts h;
-        traffic_error err;
+        file_error err;
         cr_assert_eq(launch_hostfile_read(path, &h, &err), -2, "%s accepted", bad[i].text);
         cr_assert_eq(err.line, bad[i].line, "%s: line %ld", bad[i].text, err.line);
         cr_assert(strstr(err.msg, bad[i].word), "%s: '%s'", bad[i].text, err.msg);
@@ -172,7 +172,7 @@ Test(launch, rankfile_places_each_rank_where_it_says)
     cr_assert_eq(write(fd, rf, strlen(rf)), (ssize_t)strlen(rf));
     close(fd);
     launch_hosts h;
-    traffic_error err;
+    file_error err;
     cr_assert_eq(launch_hostfile_read(hp, &h, &err), 0);
     long node[8];
     cr_assert_eq(launch_rankfile_read(rp, &h, 4, node, &err), 0, "%s", err.msg);

@@ -193,11 +193,14 @@ Test(logp, shm_recovers_injected_os_or_g, .init = setup, .fini = teardown)
     cr_assert_not_null(ow, "no ow_ns header");
     cr_assert_eq(sscanf(ow, "%ld:%lf:%lf", &m, &ow_ns, &ci), 3, "ow_ns: %s", ow);
     cr_assert_eq(m, 1024);
-    if (ci <= LOGP_DEFAULT_EPS * ow_ns)
-        cr_assert_lt(fabs(ow_ns - GAP_NS), 0.1 * GAP_NS, "ow %.0f ns +- %.0f, injected gap %.0f",
-                     ow_ns, ci, GAP_NS);
     logp_data_free(&d);
     run_free(&r);
+    if (ci > LOGP_DEFAULT_EPS * ow_ns)   /* said, not passed in silence */
+        cr_skip_test("os, or and g recovered; the ow stream's interval (%.1f%% of %.0f ns) is "
+                     "wider than eps (%.0f%%): the gap cannot be judged from it in this run",
+                     100 * ci / ow_ns, ow_ns, 100 * LOGP_DEFAULT_EPS);
+    cr_assert_lt(fabs(ow_ns - GAP_NS), 0.1 * GAP_NS, "ow %.0f ns +- %.0f, injected gap %.0f",
+                 ow_ns, ci, GAP_NS);
 }
 
 Test(logp, mpi_recovers_injected_os_or_g_with_isend_irecv, .init = setup, .fini = teardown)

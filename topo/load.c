@@ -1,5 +1,5 @@
 /* load: expected crossings of every directed link per injected message
- * (SPEC.md §9), for the load model's queues.  Route counting only; the
+ * (docs/model.md, 'Load'), for the load model's queues.  Route counting only; the
  * queueing is model/load.c. */
 #include "topo/topo.h"
 

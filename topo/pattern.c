@@ -1,4 +1,4 @@
-/* pattern: the destinations of the traffic patterns of SPEC.md §8 (the
+/* pattern: the destinations of the traffic patterns (docs/model.md, 'Patterns') (the
  * thesis's chapter 7 names them as missing): neighbor (halo exchange),
  * tornado, complement, transpose; uniform is every other node. */
 #include "topo/topo.h"

@@ -1,5 +1,5 @@
 /* topo: torus shapes, coordinates, hop vectors and route counts on
- * unidirectional rings and bidirectional ring pairs (SPEC.md §1, §7). */
+ * unidirectional rings and bidirectional ring pairs (docs/model.md, 'Routes' and 'Links'). */
 #include "topo/topo.h"
 
 #include <limits.h>
@@ -185,7 +185,7 @@ void topo_route_dist(const topo_shape *shape, topo_links links, const long *hops
 {
     for (int i = 0; i < shape->dims; i++) {
         long h = hops[i], back = shape->n[i] - h;
-        /* the tie h = n/2 goes the positive way (SPEC.md §7) */
+        /* the tie h = n/2 goes the positive way (docs/model.md, 'Links') */
         int neg = links == TOPO_LINKS_BI && h > 0 && back < h;
         dist[i] = neg ? back : h;
         if (dir)

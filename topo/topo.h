@@ -1,7 +1,7 @@
 /* topo: torus shapes of unidirectional rings (SCI) or bidirectional ring
  * pairs, node coordinates, hop vectors and the link / forward / switch
- * counts of a route (SPEC.md §1, §7), the destinations of the traffic
- * patterns (§8) and per-link route counts (§9).
+ * counts of a route (docs/model.md, 'Routes' and 'Links'), the destinations of the traffic
+ * patterns (docs/model.md, 'Patterns') and per-link route counts (docs/model.md, 'Load').
  * model/ uses it for exact values, bench/ to place and route nodes. */
 #ifndef SCITORUS_TOPO_H
 #define SCITORUS_TOPO_H
@@ -20,7 +20,7 @@ typedef struct topo_shape {
     long nodes;                /* N = prod n[i] */
 } topo_shape;
 
-/* Counts of one route (request or response), SPEC.md §1 / §3. */
+/* Counts of one route (request or response), docs/model.md, 'Routes'. */
 typedef struct topo_counts {
     long links;       /* H: links crossed */
     long dims_used;   /* k: dimensions with a non-zero hop */
@@ -28,7 +28,7 @@ typedef struct topo_counts {
     long switches;    /* S = k - 1: agent nodes that switch dimension */
 } topo_counts;
 
-/* Kind of links in every dimension (SPEC.md §7).  UNI: one ring per
+/* Kind of links in every dimension (docs/model.md, 'Links').  UNI: one ring per
  * dimension, a message goes the positive way h_i = (d_i - s_i) mod n_i hops
  * and the response the rest of the way round.  BI: a pair of opposite
  * rings, a message takes the shorter way min(h_i, n_i - h_i) (ties, h_i =
@@ -81,7 +81,7 @@ int topo_hops_check(const topo_shape *shape, const long *hops, int *bad_dim);
 /* Counts of the request path for hop vector hops (H, k, F, S). */
 void topo_request_counts(const topo_shape *shape, const long *hops, topo_counts *out);
 /* Counts of the response path back: n[i] - hops[i] in every dimension where
- * hops[i] > 0, 0 elsewhere (SPEC.md §1). */
+ * hops[i] > 0, 0 elsewhere (docs/model.md, 'Routes'). */
 void topo_response_counts(const topo_shape *shape, const long *hops, topo_counts *out);
 
 /* Links actually crossed in every dimension for the hop vector hops
@@ -107,7 +107,7 @@ void topo_response_counts_links(const topo_shape *shape, topo_links links,
  * forwards. */
 int topo_route_step(const topo_shape *shape, long *cur, const long *dst);
 
-/* Traffic patterns (SPEC.md §8): which destinations a source sends to. */
+/* Traffic patterns (docs/model.md, 'Patterns'): which destinations a source sends to. */
 typedef enum topo_pattern {
     TOPO_PATTERN_UNIFORM = 0,  /* all N - 1 other nodes */
     TOPO_PATTERN_NEIGHBOR,     /* s + e_i and s - e_i in every dimension (once if n_i = 2) */
@@ -134,7 +134,7 @@ const char *topo_pattern_check(const topo_shape *shape, topo_pattern pattern);
  * uniform or a pattern not defined on shape. */
 int topo_pattern_dests(const topo_shape *shape, topo_pattern pattern, long src, long *dst);
 
-/* ---- channel loads (SPEC.md §9; topo/load.c) -------------------------------
+/* ---- channel loads (docs/model.md, 'Load'; topo/load.c) -------------------------------
  * Directed link l = (node x, dimension i, way w): from x to x + e_i (w = 0,
  * the positive way) or to x - e_i (w = 1, bi links only), stored at
  * c[topo_link_index(shape, x, i, w)].  c_l is the expected number of

@@ -1,20 +1,23 @@
 # trace/: record an MPI application's messages and turn them into a traffic
 # matrix (SPEC.md section 10).
 #   bin/libscitrace.so   PMPI interposition library (LD_PRELOAD), built with
-#                        mpicc -fPIC; links topo/atomicfile.c for its files
+#                        mpicc -fPIC; links the util layer (position-independent)
+#                        for its files, and refuses undefined names (-z defs)
 #   bin/scitrace         run | summary | matrix | plot (no MPI needed)
 TRACE_LIB      := bin/libscitrace.so
-TRACE_LIB_SRCS := trace/lib_record.c trace/lib_p2p.c trace/lib_coll.c trace/lib_init.c \
-                  topo/atomicfile.c
+TRACE_LIB_SRCS := trace/lib_record.c trace/lib_p2p.c trace/lib_coll.c trace/lib_init.c
 TRACE_LIB_OBJS := $(TRACE_LIB_SRCS:%.c=build/pic/%.o)
 
 build/pic/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 # The wrappers are the library's only exported names (MPI_*, not PMPI_*).
-$(TRACE_LIB): $(TRACE_LIB_OBJS) | deps
+TRACE_UTIL_PIC = $(util_LAYER_SRCS:%.c=build/pic/%.o)
+build/pic/libutil.a: $$(TRACE_UTIL_PIC)   # (second expansion: util/module.mk comes later)
+	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
+$(TRACE_LIB): $(TRACE_LIB_OBJS) build/pic/libutil.a | deps
 	@mkdir -p $(@D)
-	$(MPICC) -shared -o $@ $^
+	$(MPICC) -shared -Wl,-z,defs -o $@ $(TRACE_LIB_OBJS) build/pic/libutil.a
 
 all: $(TRACE_LIB)
 
@@ -22,6 +25,7 @@ PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
                 trace/mode_matrix.c trace/tracefile.c trace/build_matrix.c trace/expand.c \
                 trace/match.c
+scitrace_LAYERS := util
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
 # the library preloaded, which ASan would refuse).
