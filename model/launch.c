@@ -391,3 +391,30 @@ int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, lo
                 return file_error_set(err, 0, "rank %ld of %ld is not in the rankfile", i, ranks);
     return rc;
 }
+
+int launch_place(const launch_request *rq, long ranks, long *rank_node, long *nodes,
+                 file_error *err, const char **which)
+{
+    if (!rq->hostfile) {
+        for (long r = 0; r < ranks; r++)
+            rank_node[r] = r / rq->slots;
+        *nodes = (ranks + rq->slots - 1) / rq->slots;
+        return 0;
+    }
+    launch_hosts h;
+    int rc;
+    *which = "--hostfile";
+    if ((rc = launch_hostfile_read(rq->hostfile, &h, err)))
+        return rc;
+    if (rq->rankfile) {
+        *which = "--rankfile";
+        rc = launch_rankfile_read(rq->rankfile, &h, ranks, rank_node, err);
+    } else if (launch_map(&h, &rq->policy, ranks, rank_node, err->msg, sizeof err->msg)) {
+        err->line = 0;
+        err->sys_errno = 0;
+        rc = -3;
+    }
+    *nodes = h.count;
+    launch_hosts_free(&h);
+    return rc;
+}

@@ -93,4 +93,19 @@ int launch_map(const launch_hosts *h, const launch_policy *p, long ranks, long *
 int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, long *rank_node,
                          file_error *err);
 
+/* What a command line asked for: a hostfile (with a policy or a rankfile),
+ * or, without one, K ranks a node in blocks (ranks rK..rK+K-1 on node r). */
+typedef struct launch_request {
+    const char *hostfile, *rankfile;    /* NULL: not given */
+    launch_policy policy;
+    long slots;                          /* without a hostfile (>= 1) */
+} launch_request;
+
+/* rank_node[r] (ranks entries) and *nodes, the nodes used.  Returns 0; -1
+ * or -2 when the hostfile or rankfile cannot be used (err filled, *which
+ * names the option: "--hostfile" or "--rankfile"); -3 when the policy
+ * cannot place them (err->msg says why, err->line 0). */
+int launch_place(const launch_request *rq, long ranks, long *rank_node, long *nodes,
+                 file_error *err, const char **which);
+
 #endif
