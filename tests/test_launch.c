@@ -199,3 +199,137 @@ Test(launch, policy_words)
         cr_assert_eq(launch_parse_map_by(bad[i], &p), -1, "'%s' accepted", bad[i]);
     cr_assert_eq(launch_parse_rank_by("fill", &p), -1);
 }
+
+/* ---- the programs: scimodel --traffic and scisim place ranks the same way */
+
+/* mpirun's own map for a hostfile and policy, written as a rankfile. */
+static void rankfile_from_mpirun(const char *hostfile, const char *hosts_text, long np,
+                                 const char *map_by, const char *rank_by, const char *rankfile)
+{
+    launch_hosts h;
+    file_error err;
+    cr_assert_eq(launch_hostfile_read(hostfile, &h, &err), 0);
+    long node[MAX_RANKS];
+    cr_assert_eq(mpirun_map(hostfile, &h, np, map_by, rank_by, node), np, "%s", hosts_text);
+    FILE *fp = fopen(rankfile, "w");
+    for (long r = 0; r < np; r++)
+        fprintf(fp, "rank %ld=%s slot=0\n", r, h.host[node[r]].name);
+    fclose(fp);
+    launch_hosts_free(&h);
+}
+
+static char *run_out(const char *prog, char *const args[])
+{
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)run_prog(prog, 0);
+    for (int i = 0; args[i]; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    run_result r = run_argv(argv, 120);
+    cr_assert_eq(r.status, 0, "%s: %s", prog, r.err);
+    free(r.err);
+    return r.out;
+}
+
+/* The oracle is mpirun: its map for (hostfile, --map-by, --rank-by), handed
+ * to the program as a rankfile, must give the very output the program
+ * computes from the policy itself. */
+Test(launch, programs_place_as_mpirun_does)
+{
+    static const char *hosts = "a slots=4\nb slots=2\nc slots=6\nd cpu=4\n";
+    static const struct { const char *map, *rank; } pol[] = {
+        {"slot", NULL}, {"node", NULL}, {"slot", "node"}, {"ppr:4:node", NULL}, {"ppr:4:node", "node"},
+    };
+    char hf[] = "/tmp/scitorus-launch-XXXXXX", rf[] = "/tmp/scitorus-launch-XXXXXX";
+    close(mkstemp(rf));
+    int fd = mkstemp(hf);
+    cr_assert_eq(write(fd, hosts, strlen(hosts)), (ssize_t)strlen(hosts));
+    close(fd);
+    const char *matrix = run_fixture("traffic/halo3d-64.tsv");
+    const char *goal = run_fixture("sim/gather-16.goal");
+    for (size_t i = 0; i < COUNT(pol); i++) {
+        for (int prog = 0; prog < 2; prog++) {
+            long np = prog ? 16 : 64;
+            if (!strcmp(pol[i].map, "ppr:4:node") && np > 16)
+                continue;
+            rankfile_from_mpirun(hf, hosts, np, pol[i].map, pol[i].rank, rf);
+            char *pa[24] = {0}, *pb[24] = {0};
+            int n = 0;
+            if (prog) {
+                pa[n++] = (char *)goal;
+                pa[n++] = "-q";
+            } else {
+                pa[n++] = "--traffic";
+                pa[n++] = (char *)matrix;
+            }
+            pa[n++] = "--dims";
+            pa[n++] = "1..3";
+            pa[n++] = "--format";
+            pa[n++] = "tsv";
+            pa[n++] = "--hostfile";
+            pa[n++] = hf;
+            memcpy(pb, pa, sizeof pa);
+            int m = n;
+            pa[n++] = "--map-by";
+            pa[n++] = (char *)pol[i].map;
+            if (pol[i].rank) {
+                pa[n++] = "--rank-by";
+                pa[n++] = (char *)pol[i].rank;
+            }
+            pb[m++] = "--rankfile";
+            pb[m++] = rf;
+            char *a = run_out(prog ? "scisim" : "scimodel", pa);
+            char *b = run_out(prog ? "scisim" : "scimodel", pb);
+            cr_assert_str_eq(a, b, "%s --map-by %s --rank-by %s: policy\n%s\nrankfile\n%s",
+                             prog ? "scisim" : "scimodel", pol[i].map, pol[i].rank ? pol[i].rank : "-",
+                             a, b);
+            free(a);
+            free(b);
+        }
+    }
+    unlink(hf);
+    unlink(rf);
+}
+
+/* K slots on every host, filled by slot, is the block placement --slots K. */
+Test(launch, equal_slots_by_slot_is_blocks)
+{
+    char hf[] = "/tmp/scitorus-launch-XXXXXX";
+    int fd = mkstemp(hf);
+    const char *hosts = "h0 slots=4\nh1 slots=4\nh2 slots=4\nh3 slots=4\n"
+                        "h4 slots=4\nh5 slots=4\nh6 slots=4\nh7 slots=4\n"
+                        "h8 slots=4\nh9 slots=4\nh10 slots=4\nh11 slots=4\n"
+                        "h12 slots=4\nh13 slots=4\nh14 slots=4\nh15 slots=4\n";
+    cr_assert_eq(write(fd, hosts, strlen(hosts)), (ssize_t)strlen(hosts));
+    close(fd);
+    const char *matrix = run_fixture("traffic/halo3d-64.tsv");
+    char *a = run_out("scimodel", (char *[]){"--traffic", (char *)matrix, "--hostfile", hf,
+                                             "--format", "tsv", "--links", "bi", NULL});
+    char *b = run_out("scimodel", (char *[]){"--traffic", (char *)matrix, "--slots", "4",
+                                             "--format", "tsv", "--links", "bi", NULL});
+    cr_assert_str_eq(a, b);
+    free(a);
+    free(b);
+    unlink(hf);
+}
+
+Test(launch, placement_usage_errors)
+{
+    const char *matrix = run_fixture("traffic/halo3d-64.tsv");
+    static const struct { const char *opt, *val, *word; } bad[] = {
+        {"--map-by", "node", "needs --hostfile"},
+        {"--rank-by", "node", "needs --hostfile"},
+        {"--rankfile", "/dev/null", "needs --hostfile"},
+    };
+    for (size_t i = 0; i < COUNT(bad); i++) {
+        run_result r = run_cmd(run_prog("scimodel", 0), 30, "--traffic", matrix, bad[i].opt,
+                               bad[i].val, NULL);
+        run_assert_error(&r, 2, bad[i].word, bad[i].opt);
+        run_free(&r);
+    }
+    run_result r = run_cmd(run_prog("scimodel", 0), 30, "--traffic", matrix, "--hostfile",
+                           "/dev/null", "--slots", "2", NULL);
+    run_assert_error(&r, 2, "conflicts", "--slots");
+    run_free(&r);
+}
