@@ -418,3 +418,18 @@ int launch_place(const launch_request *rq, long ranks, long *rank_node, long *no
     launch_hosts_free(&h);
     return rc;
 }
+
+int launch_request_finish(launch_request *rq, const char *map_by, const char *rank_by,
+                          char *why, size_t why_len)
+{
+    const char *need = map_by ? "--map-by" : rank_by ? "--rank-by" : rq->rankfile ? "--rankfile" : NULL;
+    if (need && !rq->hostfile)
+        return snprintf(why, why_len, "%s needs --hostfile", need), -1;
+    if (map_by && launch_parse_map_by(map_by, &rq->policy))
+        return snprintf(why, why_len, "--map-by '%s': expected slot, node, core, socket or "
+                        "ppr:N:node", map_by), -1;
+    if (rank_by && launch_parse_rank_by(rank_by, &rq->policy))
+        return snprintf(why, why_len, "--rank-by '%s': expected slot, node, core or socket",
+                        rank_by), -1;
+    return 0;
+}

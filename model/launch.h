@@ -93,6 +93,14 @@ int launch_map(const launch_hosts *h, const launch_policy *p, long ranks, long *
 int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, long *rank_node,
                          file_error *err);
 
+/* Fills rq->policy from the texts of --map-by and --rank-by (NULL: not
+ * given) and checks that the launcher's options go together: --map-by,
+ * --rank-by and --rankfile need --hostfile.  Returns 0, or -1 with a
+ * one-line reason naming the option in why. */
+struct launch_request;
+int launch_request_finish(struct launch_request *rq, const char *map_by, const char *rank_by,
+                          char *why, size_t why_len);
+
 /* What a command line asked for: a hostfile (with a policy or a rankfile),
  * or, without one, K ranks a node in blocks (ranks rK..rK+K-1 on node r). */
 typedef struct launch_request {

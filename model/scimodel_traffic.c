@@ -32,10 +32,10 @@ typedef struct candidate {
 
 typedef struct traffic_opts {
     const char *traffic_path, *placement, *params_path, *intra_path;
-    const char *hostfile, *rankfile;
+    const char *hostfile, *rankfile, *map_by, *rank_by;
     int preset, links_choice, format;
     long slots, anneal_steps;
-    launch_policy policy;
+    launch_request launch;
     long dims[TOPO_MAX_DIMS];
     size_t ndims;
     const char *shape_text[MAX_CANDIDATES];
@@ -64,20 +64,6 @@ static int parse_shape_text(void *dest, const char *arg, char *why, size_t len)
     return 0;
 }
 
-static int parse_map_by(void *dest, const char *arg, char *why, size_t len)
-{
-    if (launch_parse_map_by(arg, &((traffic_opts *)dest)->policy) == 0)
-        return 0;
-    return snprintf(why, len, "expected slot, node, core, socket or ppr:N:node"), 1;
-}
-
-static int parse_rank_by(void *dest, const char *arg, char *why, size_t len)
-{
-    if (launch_parse_rank_by(arg, &((traffic_opts *)dest)->policy) == 0)
-        return 0;
-    return snprintf(why, len, "expected slot, node, core or socket"), 1;
-}
-
 static const opt_spec specs[] = {
     {.kind = OPT_HEADING, .help = "Traffic projection (docs/model.md, 'Projecting an application'):"},
     {.name = "traffic", .kind = OPT_PATH, .field = F(traffic_path), .arg = "FILE",
@@ -102,9 +88,9 @@ static const opt_spec specs[] = {
     {.name = "hostfile", .kind = OPT_PATH, .field = F(hostfile), .arg = "FILE",
      .help = "place ranks on the hostfile's nodes as Open MPI's mpirun\n"
              "--oversubscribe does (nodes in hostfile order)"},
-    {.name = "map-by", .kind = OPT_CUSTOM, .parse = parse_map_by, .arg = "P", .bad = "nodes",
+    {.name = "map-by", .kind = OPT_STRING, .field = F(map_by), .arg = "P", .bad = "nodes",
      .help = "slot (default) | node | core | socket | ppr:N:node, as mpirun's"},
-    {.name = "rank-by", .kind = OPT_CUSTOM, .parse = parse_rank_by, .arg = "P", .bad = "fill",
+    {.name = "rank-by", .kind = OPT_STRING, .field = F(rank_by), .arg = "P", .bad = "fill",
      .help = "slot | node | core | socket, as mpirun's (default: node when\n"
              "mapping by node, else slot)"},
     {.name = "rankfile", .kind = OPT_PATH, .field = F(rankfile), .arg = "FILE",
@@ -159,10 +145,10 @@ static int parse_options(int argc, char **argv, traffic_opts *o, opt_state *st)
     int rc = opt_parse(&traffic_program, argc, argv, o, st);
     if (rc)
         return rc;
-    static const char *const needs_hostfile[] = {"map-by", "rank-by", "rankfile"};
-    for (size_t i = 0; i < 3; i++)
-        if (opt_given(st, needs_hostfile[i]) && !o->hostfile)
-            return opt_usage_error(&traffic_program, "--%s needs --hostfile", needs_hostfile[i]);
+    char why[200];
+    o->launch = (launch_request){o->hostfile, o->rankfile, {0}, o->slots};
+    if (launch_request_finish(&o->launch, o->map_by, o->rank_by, why, sizeof why))
+        return opt_usage_error(&traffic_program, "%s", why);
     if (o->params_path) {
         if (scimodel_load_params("--params", o->params_path, &o->inter))
             return EXIT_FAILURE;
@@ -339,7 +325,6 @@ static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, lon
  * 2 o_intra(m), as src == dst. */
 static int place_ranks(const traffic_opts *o, traffic_matrix *t, long *nodes)
 {
-    launch_request rq = {o->hostfile, o->rankfile, o->policy, o->slots};
     long *rank_node = malloc((size_t)t->ranks * sizeof *rank_node);
     file_error err;
     const char *which = NULL;
@@ -347,7 +332,7 @@ static int place_ranks(const traffic_opts *o, traffic_matrix *t, long *nodes)
         fprintf(stderr, "scimodel: out of memory for %ld ranks\n", t->ranks);
         return EXIT_FAILURE;
     }
-    int rc = launch_place(&rq, t->ranks, rank_node, nodes, &err, &which);
+    int rc = launch_place(&o->launch, t->ranks, rank_node, nodes, &err, &which);
     if (rc == -3)
         fprintf(stderr, "scimodel: --map-by: %s\n", err.msg);
     else if (rc)

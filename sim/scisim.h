@@ -16,9 +16,9 @@
 
 typedef struct scisim_opts {
     const char *goal_path, *out_path, *placement, *params_path, *intra_path;
-    const char *hostfile, *rankfile;
+    const char *hostfile, *rankfile, *map_by, *rank_by;
     int loggp_given, preset, links_choice, format, contention, ranks, tsv, quiet;
-    launch_policy policy;
+    launch_request launch;
     sim_loggp lg;
     uint64_t S;
     model_params inter, intra;

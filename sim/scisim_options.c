@@ -105,20 +105,6 @@ static int parse_eager(void *dest, const char *arg, char *why, size_t len)
     return 0;
 }
 
-static int parse_map_by(void *dest, const char *arg, char *why, size_t len)
-{
-    if (launch_parse_map_by(arg, &((scisim_opts *)dest)->policy) == 0)
-        return 0;
-    return snprintf(why, len, "expected slot, node, core, socket or ppr:N:node"), 1;
-}
-
-static int parse_rank_by(void *dest, const char *arg, char *why, size_t len)
-{
-    if (launch_parse_rank_by(arg, &((scisim_opts *)dest)->policy) == 0)
-        return 0;
-    return snprintf(why, len, "expected slot, node, core or socket"), 1;
-}
-
 static const opt_spec specs[] = {
     {.kind = OPT_HEADING, .help = "Network (one of):"},
     {.name = "loggp", .kind = OPT_CUSTOM, .parse = parse_loggp, .arg = "L=..,o=..,g=..,G=..,O=..,S=..",
@@ -152,9 +138,9 @@ static const opt_spec specs[] = {
     {.name = "hostfile", .kind = OPT_PATH, .field = F(hostfile), .arg = "FILE",
      .help = "place ranks on the hostfile's nodes as Open MPI's mpirun\n"
              "--oversubscribe does (nodes in hostfile order)"},
-    {.name = "map-by", .kind = OPT_CUSTOM, .parse = parse_map_by, .arg = "P", .bad = "nodes",
+    {.name = "map-by", .kind = OPT_STRING, .field = F(map_by), .arg = "P", .bad = "nodes",
      .help = "slot (default) | node | core | socket | ppr:N:node, as mpirun's"},
-    {.name = "rank-by", .kind = OPT_CUSTOM, .parse = parse_rank_by, .arg = "P", .bad = "fill",
+    {.name = "rank-by", .kind = OPT_STRING, .field = F(rank_by), .arg = "P", .bad = "fill",
      .help = "slot | node | core | socket, as mpirun's"},
     {.name = "rankfile", .kind = OPT_PATH, .field = F(rankfile), .arg = "FILE",
      .help = "`rank R=HOST slot=...` lines, as mpirun's (hosts from --hostfile)"},
@@ -230,10 +216,10 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
         return rc;
     o->goal_path = argv[st.first_arg];
     o->loggp_given = opt_given(&st, "loggp");
-    static const char *const needs_hostfile[] = {"map-by", "rank-by", "rankfile"};
-    for (size_t i = 0; i < 3; i++)
-        if (opt_given(&st, needs_hostfile[i]) && !o->hostfile)
-            return opt_usage_error(&program, "--%s needs --hostfile", needs_hostfile[i]);
+    char why[200];
+    o->launch = (launch_request){o->hostfile, o->rankfile, {0}, o->slots};
+    if (launch_request_finish(&o->launch, o->map_by, o->rank_by, why, sizeof why))
+        return opt_usage_error(&program, "%s", why);
     if (o->params_path && (rc = read_params("--params", o->params_path, &o->inter)))
         return rc;
     if (!o->params_path)

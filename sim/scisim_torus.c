@@ -164,10 +164,9 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
  * from --hostfile. */
 static int place_ranks(const scisim_opts *o, long ranks, long *rank_node, long *nodes)
 {
-    launch_request rq = {o->hostfile, o->rankfile, o->policy, o->slots};
     file_error err;
     const char *which = NULL;
-    int rc = launch_place(&rq, ranks, rank_node, nodes, &err, &which);
+    int rc = launch_place(&o->launch, ranks, rank_node, nodes, &err, &which);
     if (rc == -3)
         return scisim_usage_error("--map-by: %s", err.msg);
     if (rc) {
