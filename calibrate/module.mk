@@ -1,5 +1,6 @@
 # calibrate/: the GSL fitter and the calibrate command.
-LIB_SRCS += calibrate/fit.c
+LIB_SRCS += calibrate/fit.c calibrate/fit_network.c calibrate/fit_design.c calibrate/fit_relay.c \
+            calibrate/fit_segments.c calibrate/fit_search.c calibrate/fit_result.c calibrate/fit_bounds.c
 TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
 calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c calibrate/full.c bench/signals.c
