@@ -16,9 +16,9 @@
 #include "bench/benchdata.h"
 #include "bench/logp_cli.h"
 #include "bench/pattern.h"
-#include "bench/signals.h"
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/signals.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
 #define EXIT_USAGE 2
 #define DEFAULT_REL_ERROR 0.01      /* issue 3 */

@@ -10,8 +10,8 @@
 
 #include "bench/cli.h"
 #include "bench/logp.h"
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
 #define EXIT_USAGE 2
 #define DEFAULT_MAX_SIZE 65536      /* the sweep: 1 B..64 KiB */

@@ -19,14 +19,14 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "bench/benchdata.h"
-#include "bench/signals.h"
+#include "util/signals.h"
 #include "calibrate/fit.h"
 #include "calibrate/logp_fit.h"
 #include "calibrate/full.h"
 #include "model/params.h"
-#include "topo/atomicfile.h"
-#include "topo/cli.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/cli.h"
+#include "util/parse.h"
 #include "topo/topo.h"
 
 #define EXIT_USAGE 2

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 int full_plan_make(full_plan *plan, const char *dir, const char *host, const char *backend,
                    const char *ring)

@@ -13,7 +13,7 @@
 #include "bench/benchdata.h"
 #include "bench/logpdata.h"
 #include "calibrate/fit.h"
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 /* A standard error is never taken below 0.1% of the value or 0.01 ns (as
  * calibrate's ping-pong points): no point gets an infinite weight. */

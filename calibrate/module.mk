@@ -3,7 +3,7 @@ LIB_SRCS += calibrate/fit.c calibrate/fit_network.c calibrate/fit_design.c calib
             calibrate/fit_segments.c calibrate/fit_search.c calibrate/fit_result.c calibrate/fit_bounds.c
 TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
-calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c calibrate/full.c bench/signals.c
+calibrate_SRCS = calibrate/calibrate_main.c calibrate/logp_fit.c calibrate/full.c
 TESTS    += tests/test_calibrate.c
 TESTS    += tests/test_full.c
 

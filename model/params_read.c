@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
 /* The limit's digits for messages ("16"; the reader said 1..4 after the
  * limit became 6).  Two levels: # does not expand its argument, so one

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 static void write_comments(FILE *fp, const char *comments)
 {

@@ -12,7 +12,7 @@
 
 #include "model/model.h"
 #include "model/params.h"
-#include "topo/cli.h"
+#include "util/cli.h"
 #include "topo/topo.h"
 
 #define SCIMODEL_EXIT_USAGE 2

@@ -6,7 +6,7 @@
 
 #include "model/scimodel.h"
 #include "model/scimodel_traffic.h"
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 int main(int argc, char **argv)
 {

@@ -9,7 +9,7 @@
 
 #include "model/scimodel.h"
 #include "model/scimodel_traffic.h"
-#include "topo/parse.h"
+#include "util/parse.h"
 
 #define DEFAULT_NODES 1000
 #define DEFAULT_SIZE_BYTES 64         /* thesis Table 1: o measured at 64 B */

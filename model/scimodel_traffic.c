@@ -17,8 +17,8 @@
 #include "model/projection.h"
 #include "model/scimodel.h"
 #include "model/traffic.h"
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 #include "topo/topo.h"
 
 #define MAX_CANDIDATES (2 * TOPO_MAX_DIMS)

@@ -5,7 +5,7 @@
 #ifndef SCITORUS_TRACE_MODES_H
 #define SCITORUS_TRACE_MODES_H
 
-#include "topo/cli.h"
+#include "util/cli.h"
 
 #define EXIT_USAGE 2
 

@@ -1,6 +1,6 @@
 /* atomicfile: nameless temporary + link into place, so outputs are all or
  * nothing and nothing is left behind; regular-file-only inputs. */
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
