@@ -5,6 +5,7 @@
 #define SCITORUS_PARAMS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "topo/topo.h"
 
@@ -151,5 +152,9 @@ int model_params_check(const model_params *p, model_params_error *err);
  * EINVAL; callers that want the reason call model_params_check first.
  * Returns 0, or -1 with errno set (a previous file at path is untouched). */
 int model_params_write(const char *path, const model_params *p, const char *comments);
+
+/* model_params_write's text on fp (e.g. stdout for "-o -"): 0, or -1 with
+ * errno set (EINVAL: the reader would refuse p). */
+int model_params_write_stream(FILE *fp, const model_params *p, const char *comments);
 
 #endif

@@ -128,3 +128,15 @@ int model_params_write(const char *path, const model_params *p, const char *comm
     write_stream(af.fp, p, comments);
     return atomic_file_commit(&af);
 }
+
+int model_params_write_stream(FILE *fp, const model_params *p, const char *comments)
+{
+    model_params_error err;
+    int rc = model_params_check(p, &err);
+    if (rc) {
+        errno = rc == -2 ? EINVAL : err.sys_errno;
+        return -1;
+    }
+    write_stream(fp, p, comments);
+    return ferror(fp) ? -1 : 0;
+}

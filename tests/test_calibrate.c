@@ -181,7 +181,7 @@ Test(calibrate, predicts_three_hop_ring_within_5_percent)
 Test(calibrate, measures_a_two_node_ring)
 {
     const char *params = path("two.params"), *data = path("two.tsv");
-    run_result r = run_cmd(CALIBRATE, 120, "-q", "--sizes", "8,64,512,4096", "--max-time",
+    run_result r = run_cmd(CALIBRATE, 120, "--sizes", "8,64,512,4096", "--max-time",
                            "0.3", "--bench-out", data, "-o", params, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "lf, ls: not measured by a 2-node ring"), "%s", r.out);
