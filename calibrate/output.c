@@ -64,7 +64,7 @@ static int loggopsim_ps(const options *o)
 int with_logp(const options *o, model_params *p)
 {
     calibrate_logp_options lo = {o->logp, o->data, o->ndata, o->loggopsim,
-                                 loggopsim_ps(o), o->fit.max_segments};
+                                 loggopsim_ps(o), o->fit.max_segments, o->report};
     fprintf(o->report, "\n");
     return calibrate_logp(&lo, p);
 }
@@ -80,7 +80,8 @@ int logp_only(options *o)
         snprintf(r.params.source[k], sizeof r.params.source[k], "preset %s",
                  o->fit.preset_name);
     int rc = calibrate_logp(&(calibrate_logp_options){o->logp, NULL, 0, o->loggopsim,
-                                                      loggopsim_ps(o), o->fit.max_segments},
+                                                      loggopsim_ps(o), o->fit.max_segments,
+                                                      o->report},
                             &r.params);
     const char *out = options_params_path(o, path, sizeof path);
     if (!rc && (rc = params_refused(o, &r.params, out)) == 0 &&

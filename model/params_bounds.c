@@ -62,3 +62,45 @@ int params_check_bounds(const char *key, double v, long line, model_params_error
     }
     return params_fail(err, line, "%s", text);
 }
+
+/* Where a piecewise-linear quantity (segments, or the line ns0 + slope
+ * (m - ref)) is negative: slopes are >= 0 (the table above), so on each
+ * segment it is smallest at the segment's start, and below the first
+ * segment the first one's line goes on down to 0 B.  Returns the smallest
+ * size with a negative value and that value in *v, or -1 when none. */
+static double first_negative(const model_oseg *seg, int n, double *v)
+{
+    for (int i = 0; i < n; i++) {
+        double at = i ? seg[i].from_bytes : 0;
+        *v = seg[i].ns + seg[i].ns_per_byte * (at - seg[i].from_bytes);
+        if (*v < 0)
+            return at;
+    }
+    return -1;
+}
+
+int params_check_nonnegative(const model_params *p, long line, model_params_error *err)
+{
+    model_oseg line_o = {p->mref_bytes, p->o0_ns, p->o1_ns_per_byte};
+    const struct {
+        const char *what;
+        const model_oseg *seg;
+        int n;
+    } q[] = {
+        {"o(m)", p->o_segments ? p->oseg : &line_o, p->o_segments ? p->o_segments : 1},
+        {"the relays' cost lb(m)", p->lbseg, p->lb_segments},
+        {"os(m)", p->logp.seg[MODEL_LOGP_OS], p->logp.present ? p->logp.segments[0] : 0},
+        {"or(m)", p->logp.seg[MODEL_LOGP_OR], p->logp.present ? p->logp.segments[1] : 0},
+        {"g(m)", p->logp.seg[MODEL_LOGP_G], p->logp.present ? p->logp.segments[2] : 0},
+    };
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        double v, m = first_negative(q[i].seg, q[i].n, &v);
+        char text[200];
+        if (m < 0)
+            continue;
+        snprintf(text, sizeof text, "%s is negative at %.0f B (%.4g ns): a time cannot be"
+                 " negative at any message size", q[i].what, m, v);
+        return params_fail(err, line, "%s", text);
+    }
+    return 0;
+}

@@ -26,7 +26,7 @@ typedef struct key_slot {
     char *string;          /* for *_source keys (gnuplot strings) */
     size_t string_len;
     int required;
-    int seen;
+    long seen;             /* the line it was read from, 0: not seen */
 } key_slot;
 
 /* LogP: L_ns, and per quantity <q>_segments and 3 keys a segment */
@@ -185,7 +185,7 @@ static int read_line(reader *r, char *text, long line, model_params_error *err)
         return params_fail(err, line, "unknown key '%.60s'", key);
     if (s->seen)
         return params_fail(err, line, "duplicate key '%.60s'", key);
-    s->seen = 1;
+    s->seen = line;
     if (s->string) {
         if (s->string == r->links) {
             topo_links links;
@@ -286,6 +286,42 @@ static int finish_segments(reader *r, const char *prefix, double k, int *count,
     return 0;
 }
 
+/* The segments a <prefix>_seg<i>_* key may belong to: o and lb from their
+ * *_segments, os, or and g from the LogP keys; -1: not a segment key. */
+static int segments_of(const model_params *p, const char *name, int *index)
+{
+    char prefix[8];
+    int n = 0;
+    if (sscanf(name, "%7[a-z]_seg%d_%n", prefix, index, &n) != 2 || n == 0)
+        return -1;
+    if (!strcmp(prefix, "o"))
+        return p->o_segments;
+    if (!strcmp(prefix, "lb"))
+        return p->lb_segments;
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++)
+        if (!strcmp(prefix, model_logp_key[q]))
+            return p->logp.present ? p->logp.segments[q] : 0;
+    return -1;
+}
+
+/* A segment key beyond its *_segments (o_seg3_ns with o_segments = 2, or
+ * any o_seg key without o_segments) would be silently unused: refused as
+ * an unknown key, at its line. */
+static int stray_segments(reader *r, const model_params *p, model_params_error *err)
+{
+    for (int i = 0; i < r->count; i++) {
+        int index, count = r->slot[i].seen ? segments_of(p, r->slot[i].name, &index) : -1;
+        char what[120];
+        if (count < 0 || index <= count)
+            continue;
+        snprintf(what, sizeof what, "unknown key '%s': %s", r->slot[i].name,
+                 count ? "beyond the segments the file declares" : "the file declares no such"
+                 " segments (its *_segments key is missing)");
+        return params_fail(err, r->slot[i].seen, "%s", what);
+    }
+    return 0;
+}
+
 /* Cross-key checks once the whole file is read. */
 static int finish(reader *r, model_params *p, long lines, model_params_error *err)
 {
@@ -298,8 +334,11 @@ static int finish(reader *r, model_params *p, long lines, model_params_error *er
     if (rc)
         return rc;
     rc = finish_segments(r, "o", r->o_segments, &p->o_segments, p->oseg, lines, err);
-    return rc ? rc : finish_segments(r, "lb", r->lb_segments, &p->lb_segments, p->lbseg, lines,
-                                     err);
+    if (!rc)
+        rc = finish_segments(r, "lb", r->lb_segments, &p->lb_segments, p->lbseg, lines, err);
+    if (!rc)
+        rc = stray_segments(r, p, err);
+    return rc ? rc : params_check_nonnegative(p, lines, err);
 }
 
 /* Reads the lines of fp into p (fp is closed).  Returns as
