@@ -14,8 +14,9 @@
 #include "calibrate/full.h"
 #include "model/params.h"
 #include "util/cli.h"
+#include "util/exit.h"
+#include "util/fs.h"
 
-#define EXIT_USAGE 2
 /* The held-out check ran and missed its bound (docs/formats.md, 'Exit
  * status'): distinct from 1 (a file or a measurement failed). */
 #define EXIT_CHECK 3
@@ -69,9 +70,10 @@ int options_check(options *o);
 const char *options_params_path(const options *o, char *buf, size_t len);
 /* path less its extension (".params", ".tsv"), or def when path is "-" */
 void options_stem(const char *path, const char *def, char *buf, size_t len);
-/* 0, or EXIT_USAGE when path (output opt) is the same file as an input
- * or another output of this run. */
-int options_check_output(const options *o, const char *opt, const char *path);
+/* 0, or EXIT_USAGE (message printed) when an output of this run (with
+ * extra ones: the benchmark's files) is the same file as an input or as
+ * another output. */
+int options_check_files(const options *o, const fs_file *extra, int nextra);
 
 /* measure.c: runs the benchmark for o into bench_path (or --full's plan);
  * max_time, when not NULL, bounds the run (a re-measurement). */

@@ -3,11 +3,12 @@
  * file').  The main dispatches: options.c parses, then one mode runs --
  * --logp alone (output.c), --full (full_run.c) or the plain fit (run.c). */
 #include "calibrate/calibrate.h"
-#include "util/atomicfile.h"
+#include "util/fs.h"
 
 int main(int argc, char **argv)
 {
     options o;
+    fs_check_stdout_at_exit("calibrate");
     int rc = options_parse(argc, argv, &o);
     if (rc)
         return rc;
@@ -18,6 +19,6 @@ int main(int argc, char **argv)
     else
         rc = calibrate_run(&o);
     /* a full disk or a closed pipe on standard output is a failure too */
-    int wrc = file_close_stdout("calibrate");
+    int wrc = fs_close_stdout("calibrate");
     return rc ? rc : wrc;
 }

@@ -130,11 +130,13 @@ int full_run(options *o)
         return fail("--full: file names from '%s' too long", prefix);
     if (!o->validation_out)
         o->validation_out = o->plan.validation;
+    fs_file mine[FULL_NETS + 1];
+    int nmine = 0;
     for (int k = 0; k < FULL_NETS; k++)
-        if (options_check_output(o, "--full's data file", o->plan.path[k]))
-            return EXIT_USAGE;
-    if (o->validation_out == o->plan.validation &&
-        options_check_output(o, "--full's held-out table", o->validation_out))
+        mine[nmine++] = (fs_file){"--full's data file", o->plan.path[k]};
+    if (o->validation_out == o->plan.validation)   /* (else checked as --validation-out) */
+        mine[nmine++] = (fs_file){"--full's held-out table", o->validation_out};
+    if (options_check_files(o, mine, nmine))
         return EXIT_USAGE;
     double t0 = now_s(), took = 0;
     int rc = 0, k;

@@ -251,8 +251,9 @@ static int print_pp_check(const calibrate_logp_options *o, const logp_data *d, d
         bench_data pp;
         bench_read_error err;
         int rc = bench_data_read(o->pp_paths[f], &pp, &err);
+        char text[4352];
         if (rc && err.line > 0)
-            return fail("%s:%ld: %s", o->pp_paths[f], err.line, err.msg);
+            return fail("%s", file_error_text(&err, o->pp_paths[f], text, sizeof text));
         if (rc)
             return fail("'%s': %s", o->pp_paths[f], err.msg);
         fprintf(out, "\nidentity PP(m)/2 = os(m) + L + or(m) against %s (ping-pong means, 1 hop):\n"
@@ -321,8 +322,9 @@ int calibrate_logp(const calibrate_logp_options *o, model_params *p)
     bench_read_error err;
     out = o->out ? o->out : stdout;
     int rc = logp_data_read(o->logp_path, &d, &err);
+    char text[4352];
     if (rc && err.line > 0)
-        return fail("%s:%ld: %s", o->logp_path, err.line, err.msg);
+        return fail("%s", file_error_text(&err, o->logp_path, text, sizeof text));
     if (rc)
         return fail("--logp '%s': %s", o->logp_path, err.msg);
     const char *conf_text = bench_data_header(&d.hdr, "confidence");

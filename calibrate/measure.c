@@ -6,9 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <wordexp.h>
 
@@ -16,6 +14,7 @@
 #include "topo/topo.h"
 #include "util/atomicfile.h"
 #include "util/signals.h"
+#include "util/spawn.h"
 
 #define MAX_ARGS 128
 
@@ -94,88 +93,23 @@ int mkdirs(const char *path)
  * launcher's process group. */
 #define MPI_STOP_GRACE_S 20
 
-/* Waits up to limit_s for every process of group pgid to be gone (the
- * launcher reaped already).  Returns 1 when they are. */
-static int group_gone(pid_t pgid, int limit_s)
+static void stdout_to(void *fd)
 {
-    for (int i = 0; i < limit_s * 100; i++) {
-        if (kill(-pgid, 0) != 0 && errno == ESRCH)
-            return 1;
-        usleep(10000);
-    }
-    return 0;
+    if (dup2(*(int *)fd, STDOUT_FILENO) < 0)
+        _exit(127);
 }
 
-/* Runs the benchmark and waits for it.  The child never outlives
- * calibrate (PR_SET_PDEATHSIG), a SIGINT or SIGTERM to calibrate is passed
- * on, and an MPI launcher runs in a process group of its own that gets
- * SIGUSR1 (mpirun passes it to every rank and lets rank 0 write its files,
- * where SIGINT or SIGTERM would kill the ranks 1 s later); its stdin is
- * /dev/null.  A job not ended MPI_STOP_GRACE_S later gets SIGTERM, then
- * SIGKILL.  Returns the exit status (128 + signal), -1 on a system error,
- * -2 when calibrate was interrupted.  out_fd >= 0: the child's stdout. */
+/* Runs the benchmark and waits for it (util/spawn.h: it never outlives
+ * calibrate, a stop request is passed on).  An MPI launcher leads a
+ * process group of its own that gets SIGUSR1: mpirun passes it to every
+ * rank and lets rank 0 write its files, where SIGINT or SIGTERM would kill
+ * the ranks 1 s later.  out_fd >= 0: the child's standard output. */
 static int run_child(char *const argv[], int mpi, int out_fd)
 {
-    pid_t parent = getpid();
-    int stop = mpi ? SIGUSR1 : SIGTERM;
-    sigset_t block, old;
-    bench_signals_install_stop();   /* no SA_RESTART: waitpid returns EINTR */
-    fflush(NULL);
-    /* Blocked across the fork: a stop sent before the child has reset its
-     * handlers would reach calibrate's inherited one and be lost with the
-     * exec (the benchmark then ran its whole course). */
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGUSR1);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    pid_t pid = fork();
-    if (pid < 0) {
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        return -1;
-    }
-    if (pid == 0) {
-        if (mpi) {
-            setpgid(0, 0);
-            if (!freopen("/dev/null", "r", stdin))
-                _exit(127);
-        }
-        if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
-            _exit(127);
-        prctl(PR_SET_PDEATHSIG, stop);
-        if (getppid() != parent)
-            _exit(1);   /* calibrate died before prctl took effect */
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGUSR1, SIG_DFL);
-        signal(SIGCHLD, SIG_DFL);
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        execvp(argv[0], argv);
-        fprintf(stderr, "calibrate: cannot run '%s': %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    if (mpi)
-        setpgid(pid, pid);   /* (the child's own call may come later) */
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    int st, forwarded = 0;
-    if (bench_interrupted())   /* a signal that came before the fork */
-        kill(mpi ? -pid : pid, stop), forwarded = 1;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR)
-            return -1;
-        if (bench_interrupted() && !forwarded)
-            kill(mpi ? -pid : pid, stop), forwarded = 1;
-    }
-    if (mpi && forwarded && !group_gone(pid, MPI_STOP_GRACE_S)) {
-        kill(-pid, SIGTERM);
-        if (!group_gone(pid, 2))
-            kill(-pid, SIGKILL);
-    }
-    signal(SIGINT, SIG_DFL);   /* fitting: a signal ends calibrate as usual */
-    signal(SIGTERM, SIG_DFL);
-    if (bench_interrupted())
-        return -2;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    spawn_opts so = {.prog = "calibrate", .stop_signal = mpi ? SIGUSR1 : SIGTERM,
+                     .own_group = mpi, .stdin_null = mpi, .grace_s = MPI_STOP_GRACE_S,
+                     .setup = out_fd >= 0 ? stdout_to : NULL, .setup_arg = &out_fd};
+    return spawn_run(argv, &so);
 }
 
 double measure_floor(const options *o)
@@ -253,7 +187,8 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
         snprintf(bench_path, len, "%s", o->out_bench);
     else
         snprintf(bench_path, len, "%s-%s.tsv", stem, topo);
-    if (!o->full && !o->out_bench && options_check_output(o, "the benchmark's data", bench_path))
+    fs_file mine = {"the benchmark's data", bench_path};
+    if (!o->full && !o->out_bench && options_check_files(o, &mine, 1))
         return EXIT_USAGE;
     if (mpi && (n = launcher_words(o, shape.nodes, &we, argv)) < 0)
         return EXIT_USAGE;

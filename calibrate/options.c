@@ -10,11 +10,8 @@
 #include "calibrate/calibrate.h"
 #include "calibrate/usage.h"
 #include "util/atomicfile.h"
+#include "util/opt.h"
 #include "util/parse.h"
-
-#ifndef SCITORUS_VERSION
-#define SCITORUS_VERSION "unknown"
-#endif
 
 enum { O_BACKEND = 256, O_RING, O_TORUS, O_ALLDST, O_SIZES, O_REL, O_MAXT, O_QUICK, O_INJF,
        O_INJS, O_NP, O_HOSTFILE, O_MPIRUN, O_BENCH, O_BENCHOUT, O_DATA, O_VALIDATE, O_STAT,
@@ -238,10 +235,10 @@ static int parse_one(options *o, int c, const char *arg, int *fix_seen)
         return 0;
     case 'q': o->quiet = 1; return 0;
     case 'o': o->out_params = arg; return 0;
-    case 'h': fputs(calibrate_usage_text, stdout); exit(file_close_stdout("calibrate"));
+    case 'h': fputs(calibrate_usage_text, stdout); exit(fs_close_stdout("calibrate"));
     case O_VERSION:
-        printf("calibrate (scitorus) %s\n", SCITORUS_VERSION);
-        exit(file_close_stdout("calibrate"));
+        printf("calibrate (scitorus) %s\n", opt_version());
+        exit(fs_close_stdout("calibrate"));
     default: return usage_error("unknown option or missing argument");
     }
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "calibrate/calibrate.h"
-#include "util/atomicfile.h"
+#include "util/fs.h"
 
 static int is(const char *s, const char *t)
 {
@@ -50,18 +50,7 @@ int options_check(options *o)
     for (size_t i = 0; i < sizeof rule / sizeof rule[0]; i++)
         if (rule[i].bad)
             return usage_error(rule[i].fmt, rule[i].arg);
-    char path[PATH_MAX];
-    int rc = 0;
-    const char *params = options_params_path(o, path, sizeof path);
-    if (!is(params, "-"))
-        rc = options_check_output(o, o->out_params ? "-o" : "the params file", params);
-    if (!rc && o->validation_out)
-        rc = options_check_output(o, "--validation-out", o->validation_out);
-    if (!rc && o->loggopsim)
-        rc = options_check_output(o, "--loggopsim", o->loggopsim);
-    if (!rc && o->out_bench)
-        rc = options_check_output(o, "--bench-out", o->out_bench);
-    return rc;
+    return options_check_files(o, NULL, 0);
 }
 
 void options_stem(const char *path, const char *def, char *buf, size_t len)
@@ -90,32 +79,22 @@ const char *options_params_path(const options *o, char *buf, size_t len)
     return buf;
 }
 
-int options_check_output(const options *o, const char *opt, const char *path)
+int options_check_files(const options *o, const fs_file *extra, int nextra)
 {
     char params[PATH_MAX];
-    const char *outs[4][2] = {{"-o", options_params_path(o, params, sizeof params)},
-                              {"--validation-out", o->validation_out},
-                              {"--loggopsim", o->loggopsim},
-                              {"--bench-out", o->out_bench}};
+    fs_file in[2 * MAX_FILES + 1], out[8 + FULL_NETS + 1];
+    int nin = 0, nout = 0;
     for (int i = 0; i < o->ndata; i++)
-        if (file_same(path, o->data[i]))
-            return usage_error("%s '%s' is the same file as --data '%s': an output must not"
-                               " overwrite an input", opt, path, o->data[i]);
+        in[nin++] = (fs_file){"--data", o->data[i]};
     for (int i = 0; i < o->nvalidate; i++)
-        if (file_same(path, o->validate[i]))
-            return usage_error("%s '%s' is the same file as --validate '%s': an output must not"
-                               " overwrite an input", opt, path, o->validate[i]);
-    if (o->logp && file_same(path, o->logp))
-        return usage_error("%s '%s' is the same file as --logp '%s': an output must not"
-                           " overwrite an input", opt, path, o->logp);
-    for (int i = 0; i < 4; i++) {
-        const char *other = outs[i][1];
-        if (!other || is(other, "-") || other == path || !strcmp(outs[i][0], opt) ||
-            (i == 0 && !strcmp(opt, "the params file")))
-            continue;
-        if (file_same(path, other))
-            return usage_error("%s '%s' is the same file as %s '%s': two outputs of one run",
-                               opt, path, outs[i][0], other);
-    }
-    return 0;
+        in[nin++] = (fs_file){"--validate", o->validate[i]};
+    in[nin++] = (fs_file){"--logp", o->logp};
+    out[nout++] = (fs_file){o->out_params ? "-o" : "the params file",
+                            options_params_path(o, params, sizeof params)};
+    out[nout++] = (fs_file){"--validation-out", o->validation_out};
+    out[nout++] = (fs_file){"--loggopsim", o->loggopsim};
+    out[nout++] = (fs_file){"--bench-out", o->out_bench};
+    for (int i = 0; i < nextra && nout < (int)(sizeof out / sizeof out[0]); i++)
+        out[nout++] = extra[i];
+    return fs_refuse_same("calibrate", in, nin, out, nout);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "calibrate/calibrate.h"
+#include "util/file_error.h"
 
 /* sem of a median is about sqrt(pi/2) = 1.2533 times that of a mean
  * (normal samples) */
@@ -179,10 +180,9 @@ int load_files(const char *const *files, int nfiles, stat_kind s, pointset *ps)
         int rc = bench_data_read(files[f], &d, &err);
         if (rc == -1)
             return fail("'%s': %s", files[f], err.msg);
-        if (rc && err.line > 0)
-            return fail("%s:%ld: %s", files[f], err.line, err.msg);
+        char text[4352];
         if (rc)
-            return fail("%s: %s", files[f], err.msg);
+            return fail("%s", file_error_text(&err, files[f], text, sizeof text));
         if (d.incomplete)
             fprintf(stderr, "calibrate: note: %s is marked incomplete; using its %ld finished"
                             " points\n", files[f], d.count);

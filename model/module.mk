@@ -23,3 +23,6 @@ BENCH_TARGETS += bench-projection
 .PHONY: bench-projection
 bench-projection: bin/scimodel
 	model/bench_projection.sh bin $(or $(RUNS),5)
+# option order never changes a result; the table's bad values are refused
+TESTS += tests/test_option_order.c
+test_option_order_EXTRA = model/scimodel_options.c model/scimodel_output.c model/scimodel_traffic.c

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "topo/topo.h"
+#include "util/file_error.h"
 
 /* Parameters in the order calibrate's unknown vector uses (SPEC.md §4). */
 typedef enum model_param_id {
@@ -120,11 +121,7 @@ double model_logp_ns(const model_params *p, model_logp_q q, double size_bytes);
 double model_relay_bytes_ns(const model_params *p, double size_bytes);
 
 /* Why a params file was rejected. */
-typedef struct model_params_error {
-    long line;          /* 1-based; 0 when not about a line (open/read) */
-    int sys_errno;      /* errno for open/read failures, else 0 */
-    char msg[200];      /* e.g. "unknown key 'lq_ns'" */
-} model_params_error;
+typedef file_error model_params_error;
 
 /* Reads a params file (SPEC.md §4): `key = value` lines, `#` comments and
  * blank lines; string values in double quotes for *_source keys.

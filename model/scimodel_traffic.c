@@ -147,8 +147,7 @@ static int parse_one(traffic_opts *o, int c, const char *arg, int *params_set)
     case OPT_PRESET:
     case OPT_PARAMS:
         if ((*params_set)++)
-            return scimodel_usage_error("%s '%s': give only one of --preset and --params",
-                               c == OPT_PRESET ? "--preset" : "--params", arg);
+            return scimodel_usage_error("--preset conflicts with --params: give only one of them");
         if (c == OPT_PARAMS)
             return scimodel_load_params("--params", arg, &o->inter);
         if (model_params_preset(arg, &o->inter))
