@@ -130,12 +130,10 @@ int full_run(options *o)
         return fail("--full: file names from '%s' too long", prefix);
     if (!o->validation_out)
         o->validation_out = o->plan.validation;
-    fs_file mine[FULL_NETS + 1];
+    fs_file mine[FULL_NETS];   /* (the held-out table: as --validation-out) */
     int nmine = 0;
     for (int k = 0; k < FULL_NETS; k++)
         mine[nmine++] = (fs_file){"--full's data file", o->plan.path[k]};
-    if (o->validation_out == o->plan.validation)   /* (else checked as --validation-out) */
-        mine[nmine++] = (fs_file){"--full's held-out table", o->validation_out};
     if (options_check_files(o, mine, nmine))
         return EXIT_USAGE;
     double t0 = now_s(), took = 0;
@@ -158,8 +156,9 @@ int full_run(options *o)
         if (!a.why[0])
             break;
         if (k == FULL_MAX_RUNS || left < 1.3 * took + 6) {
-            fprintf(o->report, "calibrate: no time left to measure again (%.0f s of %.0f s"
-                               " used)\n", FULL_BUDGET_S - left, FULL_BUDGET_S);
+            fprintf(o->report, "calibrate: not measuring again: %s (%.0f s of %.0f s used)\n",
+                    k == FULL_MAX_RUNS ? "that was the last run --full takes" : "no time left",
+                    FULL_BUDGET_S - left, FULL_BUDGET_S);
             break;
         }
         fprintf(o->report, "calibrate: measuring again\n");

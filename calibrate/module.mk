@@ -9,8 +9,9 @@ calibrate_SRCS = calibrate/calibrate_main.c calibrate/options.c calibrate/option
                  calibrate/full_run.c calibrate/logp_fit.c
 TESTS    += tests/test_calibrate.c
 TESTS    += tests/test_full.c
+TESTS    += tests/test_verdict.c
 
-# make bench: calibrate's bounded-time figures (issue 14: 10^4 sizes, 10^6 rows)
+# make bench: calibrate's bounded-time figures (10^4 sizes, 10^6 rows)
 BENCH_TARGETS += bench-calibrate
 .PHONY: bench-calibrate
 bench-calibrate: bin/calibrate
