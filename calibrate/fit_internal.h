@@ -25,7 +25,7 @@ typedef struct design {
     double from[MODEL_MAX_OSEG];     /* segment i starts at from[i] bytes */
     int free_net[NET];
     double net_fixed[NET];           /* value used when not free */
-    /* lb piecewise on o(m)'s segments (SPEC.md §6): the relays pay what
+    /* lb piecewise on o(m)'s segments (docs/model.md, 'Parameters'): the relays pay what
      * the sender and receiver pay, copies, so their cost per byte changes
      * where o(m)'s does.  Columns, when free: segment 0's slope (through
      * 0: its intercept is lf), then each further segment's intercept and

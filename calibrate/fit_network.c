@@ -34,7 +34,7 @@ double fit_lp_from_cable(double metres)
 }
 
 /* The design-matrix column of network parameter k: Hm, Fm, Sm, and for lb
- * (SPEC.md §6) the relays' bytes (Fm + Sm) m. */
+ * (docs/model.md, 'Parameters') the relays' bytes (Fm + Sm) m. */
 double fit_net_x(const fit_point *pt, int k)
 {
     return k == 0 ? pt->hm : k == 1 ? pt->fm : k == 2 ? pt->sm
@@ -114,7 +114,7 @@ int fit_decide_network(const fit_point *pts, size_t n, const fit_options *opt, i
         free_net[k] = !opt->fixed[fit_net_id[k]];
     if ((rc = null_columns(pts, n, opt->mref_bytes, free_net, und, &p)))
         return rc;
-    /* lb first (SPEC.md §6: undetermined means 0, cut-through): one
+    /* lb first (undetermined means 0, cut-through, as SCI): one
      * multi-hop size makes its column (Fm + Sm) m a multiple of the relays'
      * counts, and lf, ls are measurable once lb is taken as 0. */
     if (free_net[NET - 1] && und[p - 1]) {

@@ -159,7 +159,7 @@ static void o_targets(const fit_point *pts, size_t n, const double *net, fit_seg
  * any three neighbouring sizes of --full's 768 B, 1, 1.5, 2, 3 and 4 KiB
  * straddle a step.  With three sizes a segment the held-out ring missed by
  * up to 5.4% at 1-4 KiB in 20 runs; with two, by at most 2.5%, refitting
- * the same files (README, "Every parameter measured").  A 2-node ring
+ * the same files (docs/MEASUREMENTS.md, "Every parameter measured").  A 2-node ring
  * keeps three sizes (one point each): two would fit a segment exactly. */
 static fit_seg_rule segment_rule(const design *base)
 {

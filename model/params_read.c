@@ -37,7 +37,7 @@ typedef struct reader {
     key_slot slot[MAX_SLOTS];
     int count;
     double o_segments, lb_segments;
-    char links[8];         /* `links = "uni" | "bi"` (SPEC.md §7) */
+    char links[8];         /* `links = "uni" | "bi"` (docs/model.md, 'Links') */
     double logp_segments[MODEL_LOGP_COUNT];
 } reader;
 
@@ -84,7 +84,7 @@ static void build_slots(reader *r, model_params *p)
     add_slot(r, "lp_ns", &p->lp_ns, NULL, 0, 1);
     add_slot(r, "lf_ns", &p->lf_ns, NULL, 0, 1);
     add_slot(r, "ls_ns", &p->ls_ns, NULL, 0, 1);
-    add_slot(r, "lb_ns_per_byte", &p->lb_ns_per_byte, NULL, 0, 0);   /* SPEC.md §6 */
+    add_slot(r, "lb_ns_per_byte", &p->lb_ns_per_byte, NULL, 0, 0);   /* optional: cut-through */
     for (int i = 0; i < MODEL_P_ALL; i++) {
         snprintf(name, sizeof name, "%s_err", model_param_key[i]);
         add_slot(r, name, &p->err[i], NULL, 0, 0);
@@ -358,7 +358,7 @@ int params_read_stream(FILE *fp, model_params *p, model_params_error *err)
     while (rc == 0 && (len = getline(&buf, &cap, fp)) >= 0) {
         line++;
         /* getline's length, not strlen: the string functions stop at a NUL,
-         * so a NUL would silently cut the line (issue 15) */
+         * so a NUL would silently cut the line */
         if (memchr(buf, '\0', (size_t)len)) {
             rc = params_fail(err, line, "NUL byte in line%s", "");
             break;

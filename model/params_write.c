@@ -19,7 +19,7 @@ static void write_comments(FILE *fp, const char *comments)
     }
 }
 
-/* LogP keys (SPEC.md §11), when present. */
+/* LogP keys (docs/model.md, 'LogP parameters'), when present. */
 static void write_logp(FILE *fp, const model_logp *l)
 {
     if (!l->present)
@@ -41,7 +41,7 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
 {
     const double value[MODEL_P_ALL] = {p->o0_ns, p->o1_ns_per_byte, p->lp_ns,
                                          p->lf_ns, p->ls_ns, p->lb_ns_per_byte};
-    fprintf(fp, "# scitorus params (SPEC.md §4); gnuplot: load \"<this file>\"\n");
+    fprintf(fp, "# scitorus params (docs/formats.md, 'Params file'); gnuplot: load \"<this file>\"\n");
     write_comments(fp, comments);
     for (int i = 0; i < MODEL_P_ALL; i++) {
         /* lb is optional: a cut-through file nobody fitted stays as it was */

@@ -1,4 +1,4 @@
-/* Tests for calibrate --full (issue 10): the four networks measured in one
+/* Tests for calibrate --full: the four networks measured in one
  * interleaved run, lb fitted, the held-out 6-node ring validated and its
  * table written for the plot; an interrupted run keeps its finished data
  * and writes nothing half; and the params files' lb_ns_per_byte through
@@ -83,7 +83,7 @@ Test(full, measures_fits_and_validates)
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     /* lb is measured: multi-hop data at three sizes */
     cr_assert_not_null(strstr(r.out, "lb_ns_per_byte"), "%s", r.out);
-    /* --full's point statistic is the batches' median (README) */
+    /* --full's point statistic is the batches' median (--help) */
     cr_assert_not_null(strstr(r.out, "statistic median"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "validation (held-out data)"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "median error"), "%s", r.out);
@@ -199,7 +199,7 @@ Test(full, scimodel_prints_and_uses_lb)
     run_free(&r);
 }
 
-/* calibrate --full --backend mpi (issue 10): mpibench on 2 ranks measures
+/* calibrate --full --backend mpi: mpibench on 2 ranks measures
  * the four networks interleaved (their nodes hosted on the two ranks),
  * calibrate fits on three and validates on the 6-node ring: the table
  * printed and written has every size.  Every mpirun is bounded: calibrate
@@ -268,7 +268,7 @@ static model_params mpi_full(const char *params, const char *fwd, const char *sw
     return p;
 }
 
-/* Injected ground truth through MPI (issue 10): `calibrate --full
+/* Injected ground truth through MPI: `calibrate --full
  * --backend mpi` plain and with --inject-forward 3000 --inject-switch 5000
  * (busy-waits at every relay of mpibench's virtual nodes), back to back in
  * each of five rounds: the median growth of lf and ls is the injection
