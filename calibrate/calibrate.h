@@ -33,7 +33,8 @@ typedef enum { STAT_MIN, STAT_MEDIAN, STAT_MEAN } stat_kind;
 typedef enum { WEIGHT_RELATIVE, WEIGHT_SEM } weight_kind;
 
 typedef struct options {
-    const char *backend;           /* shm | mpi */
+    const char *backend;           /* shm | mpi (backend_i: its index) */
+    int backend_i;
     const char *ring, *torus, *sizes, *rel_error, *max_time;
     const char *inject_forward, *inject_switch;
     int all_dst, quick, quiet;
@@ -43,20 +44,23 @@ typedef struct options {
     const char *validate[MAX_FILES];
     int nvalidate;
     const char *out_params, *out_bench;
-    stat_kind stat;
-    weight_kind weights;
+    int stat;                      /* stat_kind */
+    int weights;                   /* weight_kind */
     int full;                      /* --full: measure, fit, validate (full.h) */
     full_plan plan;
     const char *validation_out;    /* held-out table as TSV (for the plot) */
-    double max_error;              /* --max-error, as a fraction */
+    double max_error;              /* --max-error, as a fraction once parsed */
     fit_options fit;
+    long segments;                 /* --segments (into fit.max_segments) */
     double cable_m;
     int lp_given;
     const char *lp_opt;            /* the option that fixed lp, for conflicts */
+    int fix_seen[4];               /* --fix keys given: lp, lf, ls, lb */
     char measure_opt[40];          /* the first option that only measuring uses */
     char command[2048];
     const char *logp, *loggopsim;   /* --logp FILE, --loggopsim FILE */
     const char *loggopsim_unit;     /* --loggopsim-unit: NULL (ns), "ns" or "ps" */
+    int loggopsim_unit_i;
     FILE *report;                  /* stdout, or stderr when the params go to stdout */
     char host[256];
 } options;

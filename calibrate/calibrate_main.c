@@ -4,6 +4,7 @@
  * --logp alone (output.c), --full (full_run.c) or the plain fit (run.c). */
 #include "calibrate/calibrate.h"
 #include "util/fs.h"
+#include "util/opt.h"
 
 int main(int argc, char **argv)
 {
@@ -11,7 +12,7 @@ int main(int argc, char **argv)
     fs_check_stdout_at_exit("calibrate");
     int rc = options_parse(argc, argv, &o);
     if (rc)
-        return rc;
+        return rc == OPT_DONE ? fs_close_stdout("calibrate") : rc;
     if (o.logp && !o.ndata)   /* LogP alone: nothing measured, nothing else fitted */
         rc = logp_only(&o);
     else if (o.full)

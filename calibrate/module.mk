@@ -4,7 +4,7 @@ LIB_SRCS += calibrate/fit.c calibrate/fit_network.c calibrate/fit_design.c calib
 TESTS    += tests/test_fit.c
 PROGRAMS += calibrate
 calibrate_SRCS = calibrate/calibrate_main.c calibrate/options.c calibrate/options_check.c \
-                 calibrate/usage.c calibrate/measure.c calibrate/points.c calibrate/report.c \
+                 calibrate/measure.c calibrate/points.c calibrate/report.c \
                  calibrate/validate.c calibrate/output.c calibrate/run.c calibrate/full.c \
                  calibrate/full_run.c calibrate/logp_fit.c
 TESTS    += tests/test_calibrate.c
