@@ -103,8 +103,9 @@ int validate(const options *o, pointset *vs0, const model_params *p, int print, 
 int verdict(const options *o, const heldout *h, const char *params_path)
 {
     if (h->n == 0) {
-        fprintf(o->report, "\nnot checked: no held-out data (give --validate FILE, or use"
-                           " --full, to check the fit on data it did not see)\n");
+        fprintf(o->report, "%snot checked: no held-out data (give --validate FILE, or use"
+                           " --full, to check the fit on data it did not see)\n",
+                o->quiet ? "" : "\n");
         return 0;
     }
     if (h->max <= o->max_error) {
