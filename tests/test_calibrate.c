@@ -151,8 +151,10 @@ static double fig13_run(int run)
                            "--rel-error", "0.0002", "-q", NULL);
     cr_assert_eq(b.status, 0, "scibench --interleave: %s", b.err);
     run_free(&b);
+    /* the bound is this test's own (the median of the runs' worst), so
+     * calibrate's held-out verdict on a single run is loosened */
     run_result r = run_cmd(CALIBRATE, 60, "--stat", "median", "--data", r2, r8, "--validate", r6,
-                           "--segments", "1", "-o", p, NULL);
+                           "--segments", "1", "--max-error", "100", "-o", p, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "lp and lf are collinear"), "%s", r.out);
     const char *max = strstr(r.out, "max error ");
