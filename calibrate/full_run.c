@@ -114,7 +114,7 @@ static void attempt_line(const options *o, int k, const attempt *a, double took)
                 a->floors[1], a->floors[2]);
     fprintf(o->report, "; %ld of %ld points unsteady", a->ps.unsteady + a->vs.unsteady,
             a->ps.rows + a->vs.rows);
-    if (a->fitted)
+    if (a->fitted && a->h.max <= o->max_error)   /* (else the reason says it) */
         fprintf(o->report, "; held-out max error %.2f%%", 100 * a->h.max);
     fprintf(o->report, "%s%s\n", a->why[0] ? ": " : "", a->why);
 }
