@@ -275,4 +275,19 @@ Test(opt, context_quiet_and_scope)
     cr_assert_null(strstr(buf, "--size"), "another scope's option: %s", buf);
     cr_assert_null(strstr(buf, "Blue only:"), "another scope's heading: %s", buf);
     free(buf);
+    /* deferred --help: the whole line is read first (a later option may
+     * choose the scope), nothing is printed, the caller prints it */
+    p.defer_help = 1;
+    fflush(stdout);
+    out = tmpfile();
+    saved = dup(1);
+    dup2(fileno(out), 1);
+    rc = parse_prog(&p, &t, &st, err, sizeof err, "--help", "--nodes", "4", NULL);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    cr_assert_eq(rc, OPT_HELP);
+    cr_assert_eq(t.nodes, 4, "options after --help are parsed");
+    cr_assert_eq(ftell(out), 0, "deferred --help is printed by the caller");
+    fclose(out);
 }

@@ -267,10 +267,14 @@ int opt_parse(const opt_program *p, int argc, char **argv, void *dest, opt_state
     build_tables(p, longs, shorts);
     optind = 1;   /* (0 would also reset getopt's state; 1 is what the tools expect) */
     opterr = 0;
-    int c;
+    int c, help = 0;
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         if (c == '?' || c == ':')
             return getopt_error(p, c, argv);
+        if ((c == 'h' || c == ID_HELP) && p->defer_help) {
+            help = 1;
+            continue;
+        }
         if ((c == 'h' || c == ID_HELP || c == ID_VERSION) && !p->quiet)
             (c == ID_VERSION ? opt_print_version : opt_print_help)(p, stdout);
         if (c == 'h' || c == ID_HELP || c == ID_VERSION)
@@ -287,6 +291,8 @@ int opt_parse(const opt_program *p, int argc, char **argv, void *dest, opt_state
     }
     st->first_arg = optind;
     st->nargs = argc - optind;
+    if (help)
+        return OPT_HELP;
     if (st->nargs > p->args_max)
         return opt_usage_error(p, "'%s': unexpected argument", argv[optind + p->args_max]);
     if (st->nargs < p->args_min)

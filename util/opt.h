@@ -99,10 +99,14 @@ typedef struct opt_program {
     int quiet;                    /* 1: print nothing (no message, no --help);
                                      statuses unchanged */
     unsigned scope;               /* --help lists specs with a bit of it; 0: all */
+    int defer_help;               /* 1: --help is seen to the end of the line and
+                                     returned as OPT_HELP, printed by the caller
+                                     (its scope known only then, e.g. a pattern) */
 } opt_program;
 
 #define OPT_MAX 64
 #define OPT_DONE (-1)   /* opt_parse printed --help or --version: exit 0 */
+#define OPT_HELP (-2)   /* .defer_help: --help given, the caller prints it */
 
 /* What the command line held: for each spec, what the user wrote ("" for a
  * flag), or NULL when not given; and where the positional arguments are. */
@@ -114,7 +118,7 @@ typedef struct opt_state {
 } opt_state;
 
 /* Applies the defaults, then parses argv into dest.  Returns 0, OPT_DONE,
- * or EXIT_USAGE after a one-line message ending in "(try --help)". */
+ * OPT_HELP (.defer_help), or EXIT_USAGE after a one-line message ending in "(try --help)". */
 int opt_parse(const opt_program *p, int argc, char **argv, void *dest, opt_state *st);
 
 /* 1 when the option (long name) / the option writing that field was given. */
