@@ -28,10 +28,11 @@ struct bench_data;
 
 /* One option of the backend's own. */
 typedef struct bench_backend_option {
-    const char *name;         /* long name, without "--" */
-    int has_arg;              /* 1: takes a value */
+    const char *name;         /* long name, without "--"; it takes a value */
     unsigned scope;           /* BENCH_IN_* */
-    const char *help;         /* its --help lines, "  --name ARG  text\n" */
+    const char *arg;          /* the value's name in --help */
+    const char *help;         /* --help text, '\n' before a continuation line */
+    const char *bad;          /* a value it refuses, for tests */
 } bench_backend_option;
 
 /* What the backend's options set; the hooks fill it, init reads cfg. */

@@ -12,14 +12,12 @@
 enum { OPT_SEND, OPT_RECV };
 
 static const bench_backend_option mpi_options[] = {
-    {"mpi-send", 1, BENCH_IN_GRID | BENCH_IN_LOGP,
-     "  --mpi-send M        send (MPI_Send, default) | ssend (MPI_Ssend) | isend\n"
-     "                      (pp, ow: MPI_Isend + MPI_Wait; logp: os times MPI_Isend\n"
-     "                      alone, as LogP/MPI, its MPI_Wait untimed with the next call)\n"},
-    {"mpi-recv", 1, BENCH_IN_LOGP,
-     "  --mpi-recv M        logp: recv (default: MPI_Irecv + MPI_Test until done, so\n"
-     "                      Ctrl-C is seen) | irecv (MPI_Irecv + MPI_Wait)\n"},
-    {NULL, 0, 0, NULL},
+    {"mpi-send", BENCH_IN_GRID | BENCH_IN_LOGP, "M", "send (MPI_Send, default) | ssend (MPI_Ssend)"
+     " | isend\n(pp, ow: MPI_Isend + MPI_Wait; logp: os times MPI_Isend\nalone, as LogP/MPI, its"
+     " MPI_Wait untimed with the next call)", "wait"},
+    {"mpi-recv", BENCH_IN_LOGP, "M", "logp: recv (default: MPI_Irecv + MPI_Test until done, so"
+     "\nCtrl-C is seen) | irecv (MPI_Irecv + MPI_Wait)", "wait"},
+    {NULL, 0, NULL, NULL, NULL},
 };
 
 static int mpi_parse(bench_backend_setup *s, int index, const char *arg, char *err, size_t size)

@@ -16,13 +16,11 @@ enum { OPT_PROCS, OPT_CPUS };
 #define XSTR(x) STR(x)
 
 static const bench_backend_option shm_options[] = {
-    {"procs", 1, BENCH_IN_GRID,
-     "  --procs P           processes (default 2, at most " XSTR(BENCH_MAX_PROCS) "), each"
-     " pinned\n                      to a CPU of its own\n"},
-    {"cpus", 1, BENCH_IN_GRID | BENCH_IN_LOGP,
-     "  --cpus LIST         CPUs to pin to, one per process, e.g. 2,3 (default: the\n"
-     "                      first P this process may run on)\n"},
-    {NULL, 0, 0, NULL},
+    {"procs", BENCH_IN_GRID, "P", "processes (default 2, at most " XSTR(BENCH_MAX_PROCS) "), each"
+     " pinned\nto a CPU of its own", "1"},
+    {"cpus", BENCH_IN_GRID | BENCH_IN_LOGP, "LIST", "CPUs to pin to, one per process, e.g. 2,3"
+     " (default: the\nfirst P this process may run on)", "x"},
+    {NULL, 0, NULL, NULL, NULL},
 };
 
 static int shm_parse(bench_backend_setup *s, int index, const char *arg, char *err, size_t size)

@@ -55,6 +55,8 @@ struct bench_cli {
     int have_hops, have_dst, all_dst, have_topology, floor_only, have_pattern, have_sizes;
     long dst;
     const char *out_path, *resume_path, *hops_text, *topology_opt;
+    const char *sizes_text;        /* --sizes as given, read once the pattern is known */
+    double batch_us;               /* --batch-time (cfg.min_batch_ns holds it in ns) */
     char command[BENCH_CMD_MAX];
     bench_data resume_data;        /* pp, ow: the resumed file */
     logp_data logp_done;           /* logp: the resumed file */
@@ -71,14 +73,18 @@ struct bench_cli {
 
 /* ---- options.c ---- */
 
-/* Parses argv (a recorded command when c->context is set) into c, after
- * the defaults of the pattern it names.  --help and --version print and
+/* Parses argv (a recorded command when c->context is set) into c, on the
+ * defaults (util/opt's table).  --help and --version print and
  * exit.  With --resume, only -q and --timeout may be given beside it; the
  * rest comes from the file (resume.c).  Returns 0 or an exit status. */
 int bench_cli_parse(bench_cli *c, int argc, char **argv);
 /* A usage error: "PROG: [CONTEXT: ]MESSAGE (try --help)" on stderr from
  * the process that speaks; returns 2. */
 int bench_cli_usage(const bench_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The values the program's options must refuse (util/opt.h), for tests;
+ * c->be, c->bc set.  Returns how many. */
+struct opt_bad_case;
+int bench_cli_bad_cases(const bench_cli *c, struct opt_bad_case *out, int cap);
 
 /* ---- resume.c ---- */
 
@@ -125,6 +131,9 @@ int bench_cli_commit(const bench_cli *c, atomic_file *af, FILE *out, const char 
 
 /* --pattern logp --help's description (logp_run.c). */
 void bench_logp_help(const bench_cli *c);
+/* pp, ow --help: prints the usage and description, fills epilog (size
+ * bytes) with what follows the options and returns it (grid.c). */
+const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size);
 
 extern const bench_pattern_desc bench_pattern_pp, bench_pattern_ow, bench_pattern_logp;
 

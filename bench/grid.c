@@ -347,3 +347,17 @@ const bench_pattern_desc bench_pattern_pp = {"pp", BENCH_IN_GRID, "1..65536", gr
                                              grid_run};
 const bench_pattern_desc bench_pattern_ow = {"ow", BENCH_IN_GRID, "1..65536", grid_check,
                                              grid_run};
+
+const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size)
+{
+    printf("Usage: %s [OPTIONS]\n%s", c->prog, c->bc->intro);
+    snprintf(epilog, size, "\nOutput: a scitorus-bench TSV (docs/formats.md): '#' header lines,"
+             " one row per\npoint: pattern src dst hops fwd sw rhops rfwd rsw size reps samples"
+             " min_ns\nmedian_ns mean_ns sd_ns ci95_ns max_ns flag; loads straight into gnuplot."
+             "  An\ninterrupted run (Ctrl-C, SIGTERM to any process, a dead peer, --timeout)"
+             " keeps\nits finished points and ends '# incomplete'; it never replaces an existing"
+             " FILE\n(which may hold a complete run): then it writes FILE.incomplete beside it\n"
+             "and says so.  Nothing is left behind by a killed run.\nExit status: 0 success, 1"
+             " runtime failure, 2 usage error.\n\nExamples:\n%s", c->bc->examples);
+    return epilog;
+}

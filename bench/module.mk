@@ -19,6 +19,8 @@ mpibench_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c \
          tests/test_shm.c
 test_shm_EXTRA = bench/backend_shm.c bench/backend_shm_cli.c
+# the bad values scibench's options table declares
+test_badinput_EXTRA = bench/backend_shm.c bench/backend_shm_cli.c $(BENCH_COMMON)
 # --pattern logp: the nonlinearity search, injected-delay
 # recovery, bad input, resume
 TESTS += tests/test_logp.c

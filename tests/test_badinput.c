@@ -6,7 +6,9 @@
  * no sanitizer report.  Sanitized binaries throughout. */
 #include <fcntl.h>
 
+#include "bench/cli.h"
 #include "tests/runcmd.h"
+#include "util/opt.h"
 
 enum { EMPTY, ZERO, NEG, HUGE_, NAN_, INF_, GARBAGE, OVERFLOW, NCLASS };
 static const char *const value[NCLASS] = {"", "0", "-1", "1e300", "nan", "inf", "12abc",
@@ -24,12 +26,8 @@ typedef struct opt_case {
 static const opt_case options_table[] = {
     {"scimodel", "--nodes", 0},     {"scimodel", "--size", 1},
     {"scimodel", "--dims", 0},      {"scimodel", "--sweep-points", 0},
-    {"scibench", "--ring", 0},      {"scibench", "--sizes", 1},
-    {"scibench", "--rel-error", 0}, {"scibench", "--max-time", 0},
-    {"scibench", "--max-samples", 0}, {"scibench", "--timeout", 0},
-    {"scibench", "--inject-forward", 1}, {"scibench", "--inject-switch", 1},
-    {"scibench", "--procs", 0},     {"scibench", "--dst", 0},
-    {"scibench", "--hops", 0},      {"mpibench", "--rel-error", 0},
+    {"scibench", "--sizes", 1},     {"scibench", "--inject-forward", 1},
+    {"scibench", "--inject-switch", 1}, {"mpibench", "--rel-error", 0},
     {"mpibench", "--max-time", 0},  {"mpibench", "--sizes", 1},
     {"scibench", "--batch-time", 1}, {"mpibench", "--batch-time", 1},
     {"calibrate", "--lp", 1},       {"calibrate", "--cable-length", 1},
@@ -87,6 +85,25 @@ Test(badinput, every_option_every_class, .timeout = 600)
             }
             run_free(&r);
         }
+    }
+}
+
+/* scibench's own table (common options and the shm backend's) says which
+ * values each option refuses; every one must be refused by name. */
+Test(badinput, scibench_refuses_every_bad_value_of_its_table, .timeout = 600)
+{
+    bench_cli c = {.be = &bench_backend_shm, .bc = bench_backend_shm.cli};
+    opt_bad_case bad[256];
+    int n = bench_cli_bad_cases(&c, bad, 256);
+    cr_assert_geq(n, 60, "%d cases", n);
+    for (int i = 0; i < n; i++) {
+        char opt[80], want[200];
+        snprintf(opt, sizeof opt, "--%s", bad[i].name);
+        snprintf(want, sizeof want, "--%s '%s'", bad[i].name, bad[i].value);
+        run_result r = run_cmd(run_prog("scibench", 0), 60, "-q", opt, bad[i].value, NULL);
+        run_assert_error(&r, 2, want, bad[i].why);
+        cr_expect_not_null(strstr(r.err, "(try --help)\n"), "%s: %s", want, r.err);
+        run_free(&r);
     }
 }
 

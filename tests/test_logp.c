@@ -288,8 +288,8 @@ Test(logp, usage_errors_name_the_argument)
         {"--max-diff", "-1", NULL, NULL, "--max-diff '-1'"},
         {"--min-size", "64", "--max-size", "8", "--max-size 8: below --min-size 64"},
         {"--max-rtt", "1", NULL, NULL, "--max-rtt '1'"},
-        {"--ring", "4", NULL, NULL, "'--ring': not an option of --pattern logp"},
-        {"--mpi-recv", "irecv", NULL, NULL, "--mpi-recv: not an option of scibench"},
+        {"--ring", "4", NULL, NULL, "--ring: not an option of --pattern logp"},
+        {"--mpi-recv", "irecv", NULL, NULL, "unrecognized option '--mpi-recv'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r = run_cmd(run_prog("scibench", 0), 30, "--pattern", "logp", cases[i][0],

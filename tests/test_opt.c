@@ -60,21 +60,19 @@ static const opt_program prog = {
 };
 
 /* Runs opt_parse on the NULL-terminated words with stderr captured. */
-static int parse(toy *t, opt_state *st, char *err, size_t errlen, ...)
+static int parse_with(const opt_program *pp, toy *t, opt_state *st, char *err, size_t errlen,
+                      va_list ap)
 {
     char *argv[32] = {"toy"};
     int argc = 1;
-    va_list ap;
-    va_start(ap, errlen);
     for (char *w; argc < 31 && (w = va_arg(ap, char *)) != NULL;)
         argv[argc++] = w;
-    va_end(ap);
     fflush(stderr);
     FILE *cap = tmpfile();
     int saved = dup(2);
     dup2(fileno(cap), 2);
     memset(t, 0, sizeof *t);
-    int rc = opt_parse(&prog, argc, argv, t, st);
+    int rc = opt_parse(pp, argc, argv, t, st);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -82,6 +80,24 @@ static int parse(toy *t, opt_state *st, char *err, size_t errlen, ...)
     size_t n = fread(err, 1, errlen - 1, cap);
     err[n] = '\0';
     fclose(cap);
+    return rc;
+}
+
+static int parse(toy *t, opt_state *st, char *err, size_t errlen, ...)
+{
+    va_list ap;
+    va_start(ap, errlen);
+    int rc = parse_with(&prog, t, st, err, errlen, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int parse_prog(const opt_program *pp, toy *t, opt_state *st, char *err, size_t errlen, ...)
+{
+    va_list ap;
+    va_start(ap, errlen);
+    int rc = parse_with(pp, t, st, err, errlen, ap);
+    va_end(ap);
     return rc;
 }
 
@@ -191,4 +207,87 @@ Test(opt, help_is_made_from_the_table_and_version_names_the_program)
     cr_assert_eq(strncmp(buf, "toy (scitorus) ", 15), 0, "%s", buf);
     cr_assert_gt(strlen(buf), 16);
     free(buf);
+}
+
+/* What a program whose options vary at run time needs: a message prefix
+ * for a command read back from a file, a process that prints nothing, and
+ * options of one scope refused in another and left out of its --help. */
+Test(opt, context_quiet_and_scope)
+{
+    enum { RED = 1, BLUE = 2 };
+    opt_spec sc[] = {
+        {.kind = OPT_HEADING, .help = "Blue only:", .scope = BLUE},
+        {.name = "nodes", .kind = OPT_LONG, .field = offsetof(toy, nodes), .min = 2, .max = 9,
+         .arg = "N", .help = "red nodes", .scope = RED},
+        {.name = "size", .kind = OPT_SIZE, .field = offsetof(toy, size), .min = 0, .max = 9,
+         .arg = "B", .help = "blue size", .scope = BLUE},
+        {.name = "quiet", .kind = OPT_FLAG, .field = offsetof(toy, quiet), .help = "both"},
+    };
+    opt_program p = {.name = "toy", .synopsis = "Usage: toy\n", .specs = sc, .nspecs = 4,
+                     .context = "run.tsv:3: recorded command"};
+    toy t;
+    opt_state st;
+    char err[512];
+    cr_assert_eq(parse_prog(&p, &t, &st, err, sizeof err, "--nodes", "1", NULL), 2);
+    cr_assert_str_eq(err, "toy: run.tsv:3: recorded command: --nodes '1': out of range,"
+                          " expected 2..9 (try --help)\n");
+    p.context = NULL;
+    cr_assert_eq(parse_prog(&p, &t, &st, err, sizeof err, "--nodes", "3", "--quiet", NULL), 0);
+    cr_assert_eq(opt_check_scope(&st, RED, "--pattern red"), 0);
+    cr_assert_eq(parse_prog(&p, &t, &st, err, sizeof err, "--quiet", "--size", "3", NULL), 0);
+    fflush(stderr);
+    FILE *cap = tmpfile();
+    int saved = dup(2);
+    dup2(fileno(cap), 2);
+    int rc = opt_check_scope(&st, RED, "--pattern red");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(cap);
+    err[fread(err, 1, sizeof err - 1, cap)] = '\0';
+    fclose(cap);
+    cr_assert_eq(rc, 2);
+    cr_assert_str_eq(err, "toy: --size: not an option of --pattern red (try --help)\n");
+    p.quiet = 1;
+    cr_assert_eq(parse_prog(&p, &t, &st, err, sizeof err, "--nodes", "x", NULL), 2);
+    cr_assert_str_eq(err, "", "a quiet process prints no usage error");
+    /* --help on a quiet process: done, nothing on standard output */
+    fflush(stdout);
+    FILE *out = tmpfile();
+    saved = dup(1);
+    dup2(fileno(out), 1);
+    rc = parse_prog(&p, &t, &st, err, sizeof err, "--help", NULL);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    cr_assert_eq(rc, OPT_DONE);
+    cr_assert_eq(ftell(out), 0, "a quiet process prints no --help");
+    fclose(out);
+    char *buf = NULL;
+    size_t len = 0;
+    p.quiet = 0;
+    p.scope = RED;
+    FILE *fp = open_memstream(&buf, &len);
+    opt_print_help(&p, fp);
+    fclose(fp);
+    cr_assert_not_null(strstr(buf, "--nodes N"), "%s", buf);
+    cr_assert_not_null(strstr(buf, "--quiet"), "%s", buf);
+    cr_assert_null(strstr(buf, "--size"), "another scope's option: %s", buf);
+    cr_assert_null(strstr(buf, "Blue only:"), "another scope's heading: %s", buf);
+    free(buf);
+    /* deferred --help: the whole line is read first (a later option may
+     * choose the scope), nothing is printed, the caller prints it */
+    p.defer_help = 1;
+    fflush(stdout);
+    out = tmpfile();
+    saved = dup(1);
+    dup2(fileno(out), 1);
+    rc = parse_prog(&p, &t, &st, err, sizeof err, "--help", "--nodes", "4", NULL);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    cr_assert_eq(rc, OPT_HELP);
+    cr_assert_eq(t.nodes, 4, "options after --help are parsed");
+    cr_assert_eq(ftell(out), 0, "deferred --help is printed by the caller");
+    fclose(out);
 }

@@ -31,7 +31,11 @@ int opt_is_stdio(const char *path)
 int opt_usage_error(const opt_program *p, const char *fmt, ...)
 {
     va_list ap;
+    if (p->quiet)
+        return EXIT_USAGE;
     fprintf(stderr, "%s: ", p->name);
+    if (p->context)
+        fprintf(stderr, "%s: ", p->context);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -263,14 +267,18 @@ int opt_parse(const opt_program *p, int argc, char **argv, void *dest, opt_state
     build_tables(p, longs, shorts);
     optind = 1;   /* (0 would also reset getopt's state; 1 is what the tools expect) */
     opterr = 0;
-    int c;
+    int c, help = 0;
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         if (c == '?' || c == ':')
             return getopt_error(p, c, argv);
-        if (c == 'h' || c == ID_HELP)
-            return opt_print_help(p, stdout), OPT_DONE;
-        if (c == ID_VERSION)
-            return opt_print_version(p, stdout), OPT_DONE;
+        if ((c == 'h' || c == ID_HELP) && p->defer_help) {
+            help = 1;
+            continue;
+        }
+        if ((c == 'h' || c == ID_HELP || c == ID_VERSION) && !p->quiet)
+            (c == ID_VERSION ? opt_print_version : opt_print_help)(p, stdout);
+        if (c == 'h' || c == ID_HELP || c == ID_VERSION)
+            return OPT_DONE;
         int i = c >= ID_BASE && c < ID_BASE + p->nspecs ? c - ID_BASE : short_index(p, c);
         if (i < 0)
             return opt_usage_error(p, "unrecognized option '%s'", argv[optind - 1]);
@@ -283,6 +291,8 @@ int opt_parse(const opt_program *p, int argc, char **argv, void *dest, opt_state
     }
     st->first_arg = optind;
     st->nargs = argc - optind;
+    if (help)
+        return OPT_HELP;
     if (st->nargs > p->args_max)
         return opt_usage_error(p, "'%s': unexpected argument", argv[optind + p->args_max]);
     if (st->nargs < p->args_min)
@@ -296,7 +306,22 @@ int opt_parse(const opt_program *p, int argc, char **argv, void *dest, opt_state
     return 0;
 }
 
+int opt_check_scope(const opt_state *st, unsigned scope, const char *what)
+{
+    for (int i = 0; i < st->prog->nspecs; i++) {
+        const opt_spec *s = &st->prog->specs[i];
+        if (st->value[i] && s->scope && !(s->scope & scope))
+            return opt_usage_error(st->prog, "--%s: not an option of %s", s->name, what);
+    }
+    return 0;
+}
+
 /* --help ------------------------------------------------------------------ */
+
+static int in_help(const opt_program *p, const opt_spec *s)
+{
+    return !p->scope || !s->scope || (s->scope & p->scope);
+}
 
 static void help_line(FILE *fp, const char *left, const char *help, const char *def)
 {
@@ -325,6 +350,8 @@ void opt_print_options(const opt_program *p, FILE *fp)
     for (int i = 0; i < p->nspecs; i++) {
         const opt_spec *s = &p->specs[i];
         char left[128];
+        if (!in_help(p, s))
+            continue;
         if (s->kind == OPT_HEADING) {
             fprintf(fp, "%s%s\n", i ? "\n" : "", s->help);
             continue;

@@ -27,7 +27,12 @@
  *   5. Tests: opt_bad_cases lists, for every option, values it must refuse
  *      (below and above the range, not a number, an unknown choice), so a
  *      bad-input test runs the program on each instead of copying ranges.
- * Paths: "-" means the standard stream (opt_is_stdio). */
+ * Paths: "-" means the standard stream (opt_is_stdio).
+ * Programs whose options vary at run time (a pattern's or a backend's)
+ * give specs a .scope mask, compose the spec array before opt_parse, and
+ * check opt_check_scope once the scope is known; a copy of the program
+ * sets .context (messages about a command read back from a file) and
+ * .quiet (an MPI rank that must not print). */
 #ifndef SCITORUS_OPT_H
 #define SCITORUS_OPT_H
 
@@ -69,6 +74,7 @@ typedef struct opt_spec {
     const char *alias;       /* a second long name it answers to, or NULL */
     int repeat;              /* 1: may be given more than once */
     const char *bad;         /* OPT_CUSTOM/OPT_STRING: a value it refuses, for tests */
+    unsigned scope;          /* where it applies (a program's bits); 0: everywhere */
 } opt_spec;
 
 /* Two options that cannot go together, and why (named in the message). */
@@ -88,10 +94,19 @@ typedef struct opt_program {
     int args_min, args_max;       /* positional arguments allowed */
     int stop_at_args;             /* 1: options end at the first argument (a
                                      command line to run follows) */
+    const char *context;          /* "FILE:LINE: recorded command": put after
+                                     "prog: " in every message, or NULL */
+    int quiet;                    /* 1: print nothing (no message, no --help);
+                                     statuses unchanged */
+    unsigned scope;               /* --help lists specs with a bit of it; 0: all */
+    int defer_help;               /* 1: --help is seen to the end of the line and
+                                     returned as OPT_HELP, printed by the caller
+                                     (its scope known only then, e.g. a pattern) */
 } opt_program;
 
 #define OPT_MAX 64
 #define OPT_DONE (-1)   /* opt_parse printed --help or --version: exit 0 */
+#define OPT_HELP (-2)   /* .defer_help: --help given, the caller prints it */
 
 /* What the command line held: for each spec, what the user wrote ("" for a
  * flag), or NULL when not given; and where the positional arguments are. */
@@ -103,7 +118,7 @@ typedef struct opt_state {
 } opt_state;
 
 /* Applies the defaults, then parses argv into dest.  Returns 0, OPT_DONE,
- * or EXIT_USAGE after a one-line message ending in "(try --help)". */
+ * OPT_HELP (.defer_help), or EXIT_USAGE after a one-line message ending in "(try --help)". */
 int opt_parse(const opt_program *p, int argc, char **argv, void *dest, opt_state *st);
 
 /* 1 when the option (long name) / the option writing that field was given. */
@@ -115,6 +130,10 @@ const char *opt_text(const opt_state *st, const char *name);
 /* "prog: <message> (try --help)" on stderr; returns EXIT_USAGE. */
 int opt_usage_error(const opt_program *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Refuses the first given option whose .scope has no bit of scope:
+ * "--x: not an option of WHAT".  Returns 0 or EXIT_USAGE. */
+int opt_check_scope(const opt_state *st, unsigned scope, const char *what);
 
 void opt_print_help(const opt_program *p, FILE *fp);
 /* Only the option lines (and headings) of --help. */
