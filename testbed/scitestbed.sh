@@ -230,6 +230,10 @@ case "\$host" in
   198.18.0.*) n=\$((\${host##*.} - 1)) ;;
   *) echo "scitestbed agent: unknown node '\$host'" >&2; exit 1 ;;
 esac
+# a session directory per node: daemons of one host name racing to create
+# the same one fail with 'File exists'
+export OMPI_MCA_orte_tmpdir_base="$sd/tmp/n\$n"
+mkdir -p "\$OMPI_MCA_orte_tmpdir_base"
 exec ip netns exec "sct-$NAME-\$n" /bin/sh -c "\$*"
 EOF
     chmod 755 "$sd/agent"
