@@ -31,8 +31,10 @@ Commands:
                       (default 1500).  With -- CMD the testbed lives while
                       CMD runs (SCITESTBED_NAME exported) and is removed
                       when it ends or scitestbed is killed (exit: CMD's).
-  run [--timeout S] [--np N] -- CMD [ARGS...]
-                      run CMD under Open MPI, one rank per node: mpirun from
+  run [--timeout S] [--np N] [--nodes LIST] -- CMD [ARGS...]
+                      run CMD under Open MPI, one rank per node (or on the
+                      nodes of LIST only, e.g. 0,3, the others relaying in
+                      the kernel and running nothing): mpirun from
                       the management namespace with the rsh agent mapping
                       each node's address to 'ip netns exec', btl tcp,self
                       over the data links, oob over the bridge,
@@ -264,17 +266,34 @@ load_config() {
     parse_shape "$(awk '$1 == "shape" {print $2}' "$sd/config")" config
 }
 
-launcher_words() {  # the mpirun options, one word a line
+launcher_words() {  # the mpirun options, one word a line [hostfile]
     local sd; sd=$(state_dir)
-    printf '%s\n' --allow-run-as-root --oversubscribe --hostfile "$sd/hostfile" --map-by node \
+    printf '%s\n' --allow-run-as-root --oversubscribe --hostfile "${1:-$sd/hostfile}" --map-by node \
         --mca plm_rsh_agent "$sd/agent" --mca btl tcp,self --mca btl_tcp_if_include node \
         --mca oob_tcp_if_include 198.18.0.0/24 --mca mpi_yield_when_idle 1
 }
 
+# --nodes LIST: ranks on those nodes only, in that order (the others relay
+# in the kernel and run nothing)
+nodes_hostfile() {
+    local sd list=$1 i hf
+    sd=$(state_dir)
+    hf=$sd/hostfile-${list//,/-}
+    for i in ${list//,/ }; do
+        [[ $i =~ ^[0-9]+$ ]] && ((10#$i < NODES)) || usage_error "--nodes '$list': node '$i' is not 0..$((NODES - 1))"
+        echo "$(mgmt_addr $((10#$i))) slots=1"
+    done >"$hf.tmp" && mv "$hf.tmp" "$hf"
+    echo "$hf"
+}
+
 do_run() {
-    local timeout=$1 np=$2; shift 2
+    local timeout=$1 np=$2 nodes=$3 hf=""; shift 3
     local -a opts cmd
-    mapfile -t opts < <(launcher_words)
+    if [ -n "$nodes" ]; then
+        hf=$(nodes_hostfile "$nodes") || exit
+        np=${np:-$(tr ',' '\n' <<<"$nodes" | wc -l)}
+    fi
+    mapfile -t opts < <(launcher_words $hf)
     if [[ $1 == mpirun || $1 == */mpirun || $1 == mpiexec || $1 == */mpiexec ]]; then
         cmd=("$1" "${opts[@]}" "${@:2}")
     elif [[ $1 == -* ]]; then
@@ -352,20 +371,22 @@ case $cmd in
         echo "$PROG: up: '$NAME', $NODES nodes ($opt $shape, links $links${rate:+, rate $rate}); scitestbed --name $NAME down removes it" >&2
         ;;
     run)
-        timeout=600 np=""
+        timeout=600 np="" nodes=""
         while [ $# -gt 0 ]; do
             case $1 in
                 --timeout) [[ ${2:-} =~ ^[0-9]+$ ]] && (($2 > 0)) || usage_error "--timeout '${2:-}': seconds, > 0"
                     timeout=$2; shift 2 ;;
                 --np) [[ ${2:-} =~ ^[0-9]+$ ]] && (($2 > 0)) || usage_error "--np '${2:-}': a rank count"
                     np=$2; shift 2 ;;
+                --nodes) [[ ${2:-} =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--nodes '${2:-}': e.g. 0,3"
+                    nodes=$2; shift 2 ;;
                 --) shift; break ;;
                 *) break ;;
             esac
         done
         [ $# -gt 0 ] || usage_error "run needs a command: run -- CMD [ARGS...]"
         load_config
-        do_run "$timeout" "$np" "$@"
+        do_run "$timeout" "$np" "$nodes" "$@"
         ;;
     hostfile) [ $# -eq 0 ] || usage_error "hostfile takes no arguments"; load_config; cat "$(state_dir)/hostfile" ;;
     launcher) [ $# -eq 0 ] || usage_error "launcher takes no arguments"; load_config; launcher_words ;;
