@@ -294,6 +294,13 @@ do_run() {
         np=${np:-$(tr ',' '\n' <<<"$nodes" | wc -l)}
     fi
     mapfile -t opts < <(launcher_words $hf)
+    # a tracer's settings (scitrace run -- scitestbed run -- ...) go to the
+    # ranks with -x, and not to mpirun and the daemons
+    local v
+    for v in LD_PRELOAD $(compgen -e SCITRACE_); do
+        [ -n "${!v:-}" ] && opts+=(-x "$v=${!v}")
+    done
+    unset LD_PRELOAD
     if [[ $1 == mpirun || $1 == */mpirun || $1 == mpiexec || $1 == */mpiexec ]]; then
         cmd=("$1" "${opts[@]}" "${@:2}")
     elif [[ $1 == -* ]]; then
