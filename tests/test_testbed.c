@@ -237,3 +237,47 @@ Test(testbed, not_permitted_says_why)
     cr_assert_not_null(strstr(r.err, "CAP_NET_ADMIN"), "%s", r.err);
     run_free(&r);
 }
+
+/* relabel.sh gives a 2-rank file the testbed's route: the oracle is
+ * mpibench's own labelling of the same destinations, measured with a rank
+ * on every node (fixtures: mpibench --route network --all-dst on a testbed
+ * ring of 5 and 6 and a 2x2 torus).  Each row is turned into what a 2-rank
+ * run writes (ring 2, destination 1, one hop each way) and relabelled. */
+static void relabel_matches(const char *fixture, const char *shape)
+{
+    char *text = run_read_text(run_fixture(fixture));
+    int rows = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        char pat[8], rest[512];
+        int src, dst, h, f, s, rh, rf, rs;
+        cr_assert_eq(sscanf(line, "%7s %d %d %d %d %d %d %d %d %511[^\n]", pat, &src, &dst, &h, &f, &s,
+                            &rh, &rf, &rs, rest), 10, "%s", line);
+        char tmp[] = "/tmp/scitorus-relabel-XXXXXX", dsts[16], want[600];
+        close(mkstemp(tmp));
+        char two[700];
+        snprintf(two, sizeof two, "# topology: ring 2\n# procs: 2\npp\t0\t1\t1\t0\t0\t1\t0\t0\t%s\n", rest);
+        run_write_text(tmp, two);
+        snprintf(dsts, sizeof dsts, "%d", dst);
+        run_result r = run_cmd(run_root_path("testbed/relabel.sh"), 30, shape, "one", dsts, tmp, NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_free(&r);
+        char *got = run_read_text(tmp);
+        snprintf(want, sizeof want, "pp\t0\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", dst, h, f, s, rh, rf, rs, rest);
+        cr_assert_not_null(strstr(got, want), "%s dst %d: got\n%s\nwant %s", shape, dst, got, want);
+        cr_assert_not_null(strstr(got, strchr(shape, 'x') ? "# topology: torus " : "# topology: ring "), "%s", got);
+        free(got);
+        unlink(tmp);
+        rows++;
+    }
+    cr_assert_gt(rows, 10);
+    free(text);
+}
+
+Test(testbed, relabel_gives_mpibench_routes)
+{
+    relabel_matches("testbed/all-dst-r5.tsv", "5");
+    relabel_matches("testbed/all-dst-r6.tsv", "6");
+    relabel_matches("testbed/all-dst-t22.tsv", "2x2");
+}
