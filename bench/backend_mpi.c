@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "bench/backend.h"
-#include "bench/signals.h"
+#include "util/signals.h"
 #include "topo/topo.h"
 
 #define KINDS 3

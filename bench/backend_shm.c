@@ -29,7 +29,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "bench/backend.h"
-#include "bench/signals.h"
+#include "util/signals.h"
 
 #define CACHE_LINE 64       /* x86-64 and most arm64 parts */
 /* Slot strides are multiples of 128 bytes: x86 adjacent-line prefetchers

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 #include "topo/topo.h"
 
 #define MAGIC "# scitorus-bench 1"
@@ -314,10 +314,7 @@ static int read_lines(FILE *fp, bench_data *d, bench_read_error *err)
 
 int bench_read_error_sys(bench_read_error *err, int e)
 {
-    err->line = 0;
-    err->sys_errno = e ? e : EIO;
-    snprintf(err->msg, sizeof err->msg, "%s", file_strerror(err->sys_errno));
-    return -1;
+    return file_error_sys(err, e);
 }
 
 int bench_data_read(const char *path, bench_data *d, bench_read_error *err)

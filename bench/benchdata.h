@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "util/file_error.h"
+
 /* One measured point (one TSV row). */
 typedef struct bench_point {
     char pattern[8];          /* "pp" or "ow" */
@@ -41,11 +43,7 @@ const char *bench_data_header(const bench_data *d, const char *key);
 long bench_data_header_line(const bench_data *d, const char *key);
 
 /* Why a data file was rejected. */
-typedef struct bench_read_error {
-    long line;        /* 1-based; 0 when not about a line */
-    int sys_errno;    /* for open/read failures */
-    char msg[200];
-} bench_read_error;
+typedef file_error bench_read_error;
 
 /* Reads a data file.  Returns 0, -1 when it cannot be opened or read, -2
  * when it is not a scitorus-bench file or a line is malformed (err->line).

@@ -16,11 +16,11 @@
 #include "bench/benchdata.h"
 #include "bench/logp_cli.h"
 #include "bench/pattern.h"
-#include "bench/signals.h"
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/signals.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
-#define EXIT_USAGE 2
+#include "util/exit.h"
 #define DEFAULT_REL_ERROR 0.01      /* issue 3 */
 #define DEFAULT_MIN_SAMPLES 8       /* issue 3 */
 #define DEFAULT_MAX_SAMPLES 1000
@@ -580,11 +580,7 @@ static int load_resume(cli *c)
         return EXIT_FAILURE;
     }
     if (rc) {
-        if (err.line > 0)
-            fprintf(stderr, "%s: %s:%ld: %s\n", c->prog, path, err.line, err.msg);
-        else
-            fprintf(stderr, "%s: %s: %s\n", c->prog, path, err.msg);
-        return EXIT_FAILURE;
+        return file_error_report(EXIT_FAILURE, c->prog, path, &err);
     }
     const char *cmd = bench_data_header(&c->resume_data, "command");
     const char *backend = bench_data_header(&c->resume_data, "backend");

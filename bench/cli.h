@@ -11,7 +11,7 @@
 
 #include "bench/backend.h"
 #include "bench/benchdata.h"
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 /* Most processes (and CPUs to pin them to) of a shared-memory run. */
 #define BENCH_CLI_MAX_CPUS 64

@@ -10,10 +10,10 @@
 
 #include "bench/cli.h"
 #include "bench/logp.h"
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
-#define EXIT_USAGE 2
+#include "util/exit.h"
 #define DEFAULT_MAX_SIZE 65536      /* the sweep: 1 B..64 KiB */
 #define MAX_SIZE_BYTES (1L << 30)
 #define DEFAULT_TIMEOUT_S 10.0
@@ -297,7 +297,7 @@ static int load_resume(lcli *c)
     int rc = logp_data_read(path, &c->done, &err);
     if (rc) {
         if (err.line > 0)
-            fprintf(stderr, "%s: %s:%ld: %s\n", c->prog, path, err.line, err.msg);
+            return file_error_report(EXIT_FAILURE, c->prog, path, &err);
         else
             fprintf(stderr, "%s: --resume '%s': %s\n", c->prog, path, err.msg);
         return EXIT_FAILURE;

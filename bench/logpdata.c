@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
 #define MAGIC "# scitorus-bench 1"
 #define NFIELDS 10

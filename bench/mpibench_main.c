@@ -1,5 +1,6 @@
 /* mpibench: the MPI latency benchmark (SPEC.md §3); start with mpirun. */
 #include "bench/cli.h"
+#include "util/fs.h"
 
 /* Sanitized builds: Open MPI's dlopen'ed components keep allocations until
  * exit by design and are unloaded before LeakSanitizer runs; with the fast
@@ -16,5 +17,6 @@ const char *__asan_default_options(void)
 
 int main(int argc, char **argv)
 {
+    fs_check_stdout_at_exit("mpibench");
     return bench_main(argc, argv, &bench_backend_mpi);
 }

@@ -1,6 +1,6 @@
 # model/: parameters and params files, the closed-form torus model,
 # crossovers, and the scimodel command.
-LIB_SRCS += model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
+LIB_SRCS += model/params.c model/params_read.c model/params_bounds.c model/params_write.c model/model.c model/pattern.c model/broadcast.c model/load.c \
             model/traffic.c model/projection.c
 PROGRAMS += scimodel
 scimodel_SRCS = model/scimodel_main.c model/scimodel_options.c model/scimodel_output.c \
@@ -23,3 +23,6 @@ BENCH_TARGETS += bench-projection
 .PHONY: bench-projection
 bench-projection: bin/scimodel
 	model/bench_projection.sh bin $(or $(RUNS),5)
+# option order never changes a result; the table's bad values are refused
+TESTS += tests/test_option_order.c
+test_option_order_EXTRA = model/scimodel_options.c model/scimodel_output.c model/scimodel_traffic.c

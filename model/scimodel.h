@@ -12,10 +12,11 @@
 
 #include "model/model.h"
 #include "model/params.h"
-#include "topo/cli.h"
+#include "util/cli.h"
+#include "util/exit.h"
 #include "topo/topo.h"
 
-#define SCIMODEL_EXIT_USAGE 2
+#define SCIMODEL_EXIT_USAGE EXIT_USAGE
 
 typedef enum scimodel_mode {
     MODE_REPORT,      /* default: per dimension at --nodes, then crossovers */
@@ -51,11 +52,23 @@ typedef struct scimodel_options {
     size_t nrates;
     int rates_are_util;    /* rates[] are fractions of the saturation rate */
     const char *rates_text;
+    /* as given on the command line; scimodel_parse_options applies them */
+    const char *params_path;   /* --params */
+    int preset;                /* --preset: index in its choices */
+    int links_choice;          /* --links: 0 uni, 1 bi */
+    int metric, fill_choice, bcast, format;
+    int sweep, crossover, load;
 } scimodel_options;
 
-/* scimodel_options.c: parses argv into *o.  Returns 0, or the exit status
- * (2 usage, 1 a params file could not be read) after printing one line. */
+/* scimodel_options.c: parses argv into *o.  Returns 0, OPT_DONE (--help or
+ * --version printed: exit 0), or the exit status (2 usage, 1 a params file
+ * could not be read) after printing one line. */
 int scimodel_parse_options(int argc, char **argv, scimodel_options *o);
+/* The options table (for tests: util/opt.h's opt_bad_cases). */
+extern const struct opt_program scimodel_opt_program;
+/* --traffic mode: refuses, with the reason, the options of the other modes
+ * (--size, --nodes, ...); returns 0 or EXIT_USAGE. */
+int scimodel_traffic_refused(int argc, char **argv);
 
 /* The modes: each prints to stdout and returns 0 or an exit status. */
 int scimodel_report(const scimodel_options *o);

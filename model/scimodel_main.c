@@ -6,7 +6,9 @@
 
 #include "model/scimodel.h"
 #include "model/scimodel_traffic.h"
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
+#include "util/fs.h"
+#include "util/opt.h"
 
 int main(int argc, char **argv)
 {
@@ -16,11 +18,12 @@ int main(int argc, char **argv)
         [MODE_P2P] = scimodel_p2p,           [MODE_LOAD] = scimodel_load,
     };
     scimodel_options o;
+    fs_check_stdout_at_exit("scimodel");
     if (scimodel_traffic_wanted(argc, argv))
-        return scimodel_traffic_main(argc, argv);
+        return scimodel_traffic_refused(argc, argv) ? EXIT_USAGE : scimodel_traffic_main(argc, argv);
     int rc = scimodel_parse_options(argc, argv, &o);
     if (rc)
-        return rc;
+        return rc == OPT_DONE ? EXIT_SUCCESS : rc;
     if (o.bcast_given && (o.mode == MODE_REPORT || o.mode == MODE_SHAPE))
         rc = scimodel_broadcast(&o);
     else

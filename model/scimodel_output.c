@@ -11,9 +11,9 @@ int scimodel_file_error(const char *opt, const char *path, int rc, long line, co
 {
     if (rc == -1)
         return cli_message(EXIT_FAILURE, "scimodel", "", "%s '%s': %s", opt, path, msg);
-    if (line > 0)
-        return cli_message(EXIT_FAILURE, "scimodel", "", "%s:%ld: %s", path, line, msg);
-    return cli_message(EXIT_FAILURE, "scimodel", "", "%s: %s", path, msg);
+    file_error e = { .line = line };
+    snprintf(e.msg, sizeof e.msg, "%s", msg);
+    return file_error_report(EXIT_FAILURE, "scimodel", path, &e);
 }
 
 int scimodel_load_params(const char *opt, const char *path, model_params *p)

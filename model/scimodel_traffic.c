@@ -17,8 +17,8 @@
 #include "model/projection.h"
 #include "model/scimodel.h"
 #include "model/traffic.h"
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 #include "topo/topo.h"
 
 #define MAX_CANDIDATES (2 * TOPO_MAX_DIMS)
@@ -147,8 +147,7 @@ static int parse_one(traffic_opts *o, int c, const char *arg, int *params_set)
     case OPT_PRESET:
     case OPT_PARAMS:
         if ((*params_set)++)
-            return scimodel_usage_error("%s '%s': give only one of --preset and --params",
-                               c == OPT_PRESET ? "--preset" : "--params", arg);
+            return scimodel_usage_error("--preset conflicts with --params: give only one of them");
         if (c == OPT_PARAMS)
             return scimodel_load_params("--params", arg, &o->inter);
         if (model_params_preset(arg, &o->inter))

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "topo/atomicfile.h"
-#include "topo/parse.h"
+#include "util/atomicfile.h"
+#include "util/parse.h"
 
 #define TRAFFIC_MAGIC "# scitorus-traffic 1"
 #define TRAFFIC_COLUMNS "src dst size_bytes messages"
@@ -37,7 +37,7 @@ static int sys_fail(traffic_error *err, int e)
 }
 
 /* Opens a regular file for reading through the project's one input
- * helper (topo/atomicfile.h): a FIFO or a device is refused without ever
+ * helper (util/atomicfile.h): a FIFO or a device is refused without ever
  * blocking on it, a directory too. */
 static FILE *open_regular(const char *path, traffic_error *err, int *rc)
 {

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/file_error.h"
+
 /* Limits, so that a hostile or mistaken file cannot make us allocate
  * without bound: 2^24 ranks is beyond any MPI job traced today; 10^7 rows
  * (24 bytes each, 240 MB) is a hundred times the `make bench` matrix; a
@@ -34,11 +36,7 @@ typedef struct traffic_matrix {
 } traffic_matrix;
 
 /* Why a file was rejected (the command line quotes path:line: msg). */
-typedef struct traffic_error {
-    long line;          /* 1-based; 0 when not about a line */
-    int sys_errno;      /* errno for open/read failures, else 0 */
-    char msg[200];
-} traffic_error;
+typedef file_error traffic_error;
 
 /* Reads a traffic matrix (SPEC.md §10):
  *   line 1      "# scitorus-traffic 1"

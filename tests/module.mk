@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= params benchdata parsers traffic
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
-FUZZ_LIB     := topo/topo.c topo/pattern.c topo/load.c topo/parse.c topo/atomicfile.c model/params.c model/model.c model/pattern.c model/broadcast.c model/load.c \
+FUZZ_LIB     := topo/topo.c topo/pattern.c topo/load.c util/parse.c util/atomicfile.c util/file_error.c util/cli.c util/fs.c model/params.c model/params_read.c model/params_bounds.c model/params_write.c model/model.c model/pattern.c model/broadcast.c model/load.c \
                 model/traffic.c model/projection.c bench/benchdata.c
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 

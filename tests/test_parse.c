@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <limits.h>
 
-#include "topo/parse.h"
+#include "util/parse.h"
 
 Test(parse, long_values)
 {

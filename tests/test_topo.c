@@ -157,7 +157,7 @@ Test(topo, iterator_visits_every_other_node_once)
 
 #include <sys/stat.h>
 
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 /* Writing "atomically" to /dev/null must not rename a regular file over the
  * device node (a bad-input test once replaced this machine's /dev/null). */

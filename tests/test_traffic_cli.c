@@ -215,7 +215,7 @@ Test(traffic_cli, usage_errors)
         {"--shape", "4x", "--shape '4x'"},
         {"--anneal-steps", "-1", "--anneal-steps '-1'"},
         {"--format", "csv", "--format 'csv'"},
-        {"--nodes", "5", "unrecognized option"},
+        {"--nodes", "5", "--nodes: not an option of scimodel --traffic"},
     };
     for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
         run_result r = run_cmd(SCIMODEL, 30, "--traffic", m, args[i][0], args[i][1], NULL);

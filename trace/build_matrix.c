@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 #include "trace/expand.h"
 #include "trace/tracekinds.h"
 

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 
 /* Table capacity: 2^16 entries of 48 bytes = 3 MiB per rank, whatever the
  * number of messages.  Past half full, new keys are folded (tag dropped,

@@ -2,6 +2,7 @@
  * libscitrace.so preloaded in the MPI ranks and says where the trace is. */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <limits.h>
 #include <libgen.h>
@@ -9,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "trace/modes.h"
+#include "util/spawn.h"
 
 #define MAX_ARGS 4096
 
@@ -109,6 +110,23 @@ static int count_rank_files(const char *dir)
     return n;
 }
 
+/* The child's environment (set between fork and exec by util/spawn). */
+typedef struct run_env {
+    const char *lib, *dir;
+    int events, preload;
+} run_env;
+
+static void set_env(void *arg)
+{
+    const run_env *e = arg;
+    if (e->preload) {
+        setenv("LD_PRELOAD", e->lib, 1);
+        if (e->events)
+            setenv("SCITRACE_EVENTS", "1", 1);
+    }
+    setenv("SCITRACE_DIR", e->dir, 1);
+}
+
 int scitrace_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -174,26 +192,19 @@ int scitrace_run(int argc, char **argv)
     args[n] = NULL;
 
     fprintf(stderr, "scitrace: tracing into %s\n", dir);
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "scitrace: run: fork: %s\n", strerror(errno));
+    run_env env = {libabs, absdir, events, !is_launcher(cmd[0])};
+    spawn_opts so = {.prog = "scitrace: run", .stop_signal = SIGTERM, .own_group = 1,
+                     .grace_s = 5, .setup = set_env, .setup_arg = &env};
+    int rc = spawn_run(args, &so);
+    if (rc == -1) {
+        fprintf(stderr, "scitrace: run: %s: %s\n", args[0], strerror(errno));
         return 1;
     }
-    if (pid == 0) {
-        if (!is_launcher(cmd[0])) {
-            setenv("LD_PRELOAD", libabs, 1);
-            if (events)
-                setenv("SCITRACE_EVENTS", "1", 1);
-        }
-        setenv("SCITRACE_DIR", absdir, 1);
-        execvp(args[0], args);
-        fprintf(stderr, "scitrace: run: cannot run '%s': %s\n", args[0], strerror(errno));
-        _exit(127);
+    if (rc == -2) {
+        fprintf(stderr, "scitrace: run: interrupted; the job was stopped, its rank files are "
+                        "incomplete\n");
+        return 1;
     }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     fprintf(stderr, "scitrace: %d rank files in %s (command exit status %d); next: scitrace summary %s\n",
             count_rank_files(absdir), dir, rc, dir);
     return rc;

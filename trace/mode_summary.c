@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/parse.h"
+#include "util/parse.h"
 #include "trace/build_matrix.h"
 #include "trace/match.h"
 #include "trace/modes.h"

@@ -5,9 +5,9 @@
 #ifndef SCITORUS_TRACE_MODES_H
 #define SCITORUS_TRACE_MODES_H
 
-#include "topo/cli.h"
+#include "util/cli.h"
 
-#define EXIT_USAGE 2
+#include "util/exit.h"
 
 int scitrace_run(int argc, char **argv);       /* trace/mode_run.c */
 int scitrace_summary(int argc, char **argv);   /* trace/mode_summary.c */

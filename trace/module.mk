@@ -1,11 +1,11 @@
 # trace/: record an MPI application's messages and turn them into a traffic
 # matrix (SPEC.md section 10).
 #   bin/libscitrace.so   PMPI interposition library (LD_PRELOAD), built with
-#                        mpicc -fPIC; links topo/atomicfile.c for its files
+#                        mpicc -fPIC; links util/atomicfile.c for its files
 #   bin/scitrace         run | summary | matrix | plot (no MPI needed)
 TRACE_LIB      := bin/libscitrace.so
 TRACE_LIB_SRCS := trace/lib_record.c trace/lib_p2p.c trace/lib_coll.c trace/lib_init.c \
-                  topo/atomicfile.c
+                  util/atomicfile.c
 TRACE_LIB_OBJS := $(TRACE_LIB_SRCS:%.c=build/pic/%.o)
 
 build/pic/%.o: %.c | deps

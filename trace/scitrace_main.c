@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "trace/modes.h"
+#include "util/fs.h"
 
 static const char usage_text[] =
 "Usage: scitrace run [-d DIR] [--events] -- COMMAND...\n"
@@ -79,6 +80,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+    fs_check_stdout_at_exit("scitrace");
     if (argc < 2)
         return scitrace_usage_error("a mode is needed: run, summary or matrix");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {

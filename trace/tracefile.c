@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
 #include "trace/tracekinds.h"
 
 /* MPI_COMM_WORLD sizes we accept: far above any run, far below int limits. */

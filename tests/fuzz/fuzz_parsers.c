@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/parse.h"
+#include "util/parse.h"
 #include "topo/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 /* cli: the one-line messages for people that every command prints
  * ("scimodel: --nodes '0': out of range ... (try --help)").  Lives in
- * topo/, the bottom layer every stage links, so each program words its
+ * util/, the bottom layer every stage links, so each program words its
  * messages the same way and only names its prefix, suffix and status. */
 #ifndef SCITORUS_CLI_H
 #define SCITORUS_CLI_H

@@ -1,5 +1,5 @@
 /* cli: the one-line messages for people that every command prints. */
-#include "topo/cli.h"
+#include "util/cli.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* parse: strict number and list parsing shared by every command line and
  * file reader (whole string must be consumed; NaN, inf and overflow are
- * errors).  Lives in topo/, the bottom layer every stage links. */
+ * errors).  Lives in util/, the bottom layer every stage links. */
 #ifndef SCITORUS_PARSE_H
 #define SCITORUS_PARSE_H
 

@@ -1,6 +1,7 @@
 /* atomicfile: nameless temporary + link into place, so outputs are all or
  * nothing and nothing is left behind; regular-file-only inputs. */
-#include "topo/atomicfile.h"
+#include "util/atomicfile.h"
+#include "util/fs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -339,13 +340,5 @@ const char *file_strerror(int err)
 
 int file_close_stdout(const char *prog)
 {
-    int e = 0;
-    if (fflush(stdout) != 0 || ferror(stdout))
-        e = errno ? errno : EIO;
-    if (fclose(stdout) != 0 && !e)
-        e = errno ? errno : EIO;
-    if (!e)
-        return 0;
-    fprintf(stderr, "%s: standard output: %s\n", prog, file_strerror(e));
-    return 1;
+    return fs_close_stdout(prog);
 }

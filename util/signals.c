@@ -1,5 +1,5 @@
 /* signals: flags set by SIGINT/SIGTERM/SIGUSR1/SIGCHLD handlers. */
-#include "bench/signals.h"
+#include "util/signals.h"
 
 #include <signal.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* parse: strict number and list parsing for command lines and file readers. */
-#include "topo/parse.h"
+#include "util/parse.h"
 
 #include <errno.h>
 #include <math.h>

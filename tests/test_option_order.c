@@ -1,0 +1,169 @@
+/* Option order never changes a result: scimodel run with every pair of
+ * the preset / params / links / size options in both orders, in every mode
+ * (report, --shape --hops, --load, --crossover, --traffic), prints the same
+ * bytes and exits the same way.  The oracle for the explicit-wins rule:
+ * --links bi after --preset or a params file saying links = "uni" gives
+ * the bi-links output, not the preset's.  And the bad values listed by
+ * scimodel's own options table are each refused, naming the option. */
+#include <stddef.h>
+
+#include "model/scimodel.h"
+#include "tests/runcmd.h"
+#include "util/opt.h"
+
+TestSuite(option_order, .timeout = 300);
+
+#define SCIMODEL run_prog("scimodel", 0)
+#define MAX_WORDS 24
+
+static char params_uni[300];
+
+/* A params file (the ring2 fixture) that says links = "uni" itself. */
+static void setup(void)
+{
+    char *text = run_read_text(run_fixture("plots/ring2.params"));
+    char *full = malloc(strlen(text) + 32);
+    sprintf(full, "%slinks = \"uni\"\n", text);
+    snprintf(params_uni, sizeof params_uni, "/tmp/scitorus-order-%d.params", (int)getpid());
+    run_write_text(params_uni, full);
+    free(full);
+    free(text);
+}
+
+static void teardown(void)
+{
+    unlink(params_uni);
+}
+
+/* Runs scimodel with mode's words, then the option pairs a, b. */
+static run_result run_words(const char *const *mode, const char *const *a, const char *const *b)
+{
+    char *argv[MAX_WORDS];
+    int n = 0;
+    argv[n++] = (char *)SCIMODEL;
+    for (const char *const *w = mode; *w; w++)
+        argv[n++] = (char *)*w;
+    argv[n++] = (char *)a[0], argv[n++] = (char *)a[1];
+    if (b)
+        argv[n++] = (char *)b[0], argv[n++] = (char *)b[1];
+    argv[n] = NULL;
+    return run_argv(argv, 60);
+}
+
+Test(option_order, every_pair_in_both_orders_in_every_mode, .init = setup, .fini = teardown)
+{
+    const char *traffic = run_fixture("traffic/halo3d-8.tsv");
+    const char *const modes[][8] = {
+        {"--nodes", "100", NULL},
+        {"--shape", "4x4x4", "--hops", "1,0,3", NULL},
+        {"--load", "--nodes", "100", "--utilisation", "0.5", NULL},
+        {"--crossover", "--metric", "avg", NULL},
+        {"--traffic", traffic, "--dims", "1..3", NULL},
+    };
+    const char *const opts[][2] = {
+        {"--preset", "enhanced"}, {"--params", params_uni}, {"--links", "bi"}, {"--size", "256"},
+    };
+    int nopts = sizeof opts / sizeof opts[0], compared = 0;
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+        for (int i = 0; i < nopts; i++)
+            for (int j = i + 1; j < nopts; j++) {
+                run_result ab = run_words(modes[m], opts[i], opts[j]);
+                run_result ba = run_words(modes[m], opts[j], opts[i]);
+                const char *what = modes[m][0];
+                cr_expect_eq(ab.status, ba.status, "%s %s/%s: status %d against %d (%s | %s)",
+                             what, opts[i][0], opts[j][0], ab.status, ba.status, ab.err, ba.err);
+                cr_expect_str_eq(ab.out, ba.out, "%s: %s %s %s %s: the order changed the output",
+                                 what, opts[i][0], opts[i][1], opts[j][0], opts[j][1]);
+                cr_expect_str_eq(ab.err, ba.err, "%s %s/%s: the order changed the message", what,
+                                 opts[i][0], opts[j][0]);
+                cr_expect_null(strstr(ab.err, "Sanitizer"), "%s", ab.err);
+                compared += ab.status == 0;
+                run_free(&ab);
+                run_free(&ba);
+            }
+    /* not vacuous: most pairs ran (preset+params conflict; --traffic
+     * refuses --size) */
+    cr_assert_geq(compared, 5 * 6 - 5 - 3, "only %d pairs ran", compared);
+}
+
+/* The explicit --links wins over the preset's and the file's "uni" in
+ * every mode: the output equals --links bi given after, and differs from
+ * no --links at all. */
+Test(option_order, links_wins_over_preset_and_params, .init = setup, .fini = teardown)
+{
+    const char *traffic = run_fixture("traffic/halo3d-8.tsv");
+    const char *const modes[][8] = {
+        {"--nodes", "100", NULL},
+        {"--shape", "4x4x4", "--hops", "3,0,0", NULL},
+        {"--load", "--nodes", "100", "--utilisation", "0.5", NULL},
+        {"--crossover", "--metric", "avg", NULL},
+        {"--traffic", traffic, "--dims", "1..3", NULL},
+    };
+    const char *const bi[2] = {"--links", "bi"};
+    const char *const sources[][2] = {{"--preset", "current"}, {"--params", params_uni}};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+        for (size_t k = 0; k < 2; k++) {
+            run_result first = run_words(modes[m], bi, sources[k]);
+            run_result last = run_words(modes[m], sources[k], bi);
+            run_result none = run_words(modes[m], sources[k], NULL);
+            cr_expect_eq(first.status, 0, "%s: %s", modes[m][0], first.err);
+            cr_expect_str_eq(first.out, last.out, "%s: --links bi before %s lost", modes[m][0],
+                             sources[k][0]);
+            cr_expect_str_neq(first.out, none.out, "%s: --links bi changed nothing (vacuous)",
+                              modes[m][0]);
+            run_free(&first);
+            run_free(&last);
+            run_free(&none);
+        }
+}
+
+Test(option_order, utilization_is_accepted_as_utilisation)
+{
+    run_result a = run_cmd(SCIMODEL, 60, "--load", "--nodes", "100", "--utilization", "0.5", NULL);
+    run_result b = run_cmd(SCIMODEL, 60, "--load", "--nodes", "100", "--utilisation", "0.5", NULL);
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cr_assert_str_eq(a.out, b.out);
+    run_free(&a);
+    run_free(&b);
+}
+
+Test(option_order, traffic_refuses_the_other_modes_settings_by_name)
+{
+    const char *traffic = run_fixture("traffic/halo3d-8.tsv");
+    run_result r = run_cmd(SCIMODEL, 60, "--traffic", traffic, "--size", "64", NULL);
+    run_assert_error(&r, 2, "--size: not an option of scimodel --traffic", "--traffic --size");
+    cr_assert_null(strstr(r.err, "unrecognized"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "(try --help)"), "%s", r.err);
+    run_free(&r);
+}
+
+Test(option_order, every_bad_value_of_the_table_is_refused_by_name)
+{
+    opt_bad_case bad[256];
+    int n = opt_bad_cases(&scimodel_opt_program, bad, 256);
+    cr_assert_geq(n, 20, "%d cases", n);
+    for (int i = 0; i < n; i++) {
+        char opt[80], want[200];
+        snprintf(opt, sizeof opt, "--%s", bad[i].name);
+        snprintf(want, sizeof want, "--%s '%s'", bad[i].name, bad[i].value);
+        run_result r = run_cmd(SCIMODEL, 60, opt, bad[i].value, NULL);
+        cr_expect_eq(r.status, 2, "%s (%s): status %d: %s", want, bad[i].why, r.status, r.err);
+        cr_expect_not_null(strstr(r.err, want), "%s (%s): %s", want, bad[i].why, r.err);
+        cr_expect_not_null(strstr(r.err, "(try --help)\n"), "%s: %s", want, r.err);
+        cr_expect_null(strstr(r.err, "Sanitizer"), "%s", r.err);
+        run_free(&r);
+    }
+}
+
+Test(option_order, version_and_help_exit_0)
+{
+    run_result r = run_cmd(SCIMODEL, 30, "--version", NULL);
+    cr_assert_eq(r.status, 0);
+    cr_assert_eq(strncmp(r.out, "scimodel (scitorus) ", 20), 0, "%s", r.out);
+    run_free(&r);
+    r = run_cmd(SCIMODEL, 30, "--help", NULL);
+    cr_assert_eq(r.status, 0);
+    cr_assert_not_null(strstr(r.out, "--utilisation LIST"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "--traffic FILE"), "%s", r.out);
+    run_free(&r);
+}

@@ -1,0 +1,80 @@
+/* spawn: one way to run a child that never outlives its parent. */
+#include "util/spawn.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/signals.h"
+
+/* Waits up to limit_s for every process of group pgid to be gone (the
+ * leader reaped already).  Returns 1 when they are. */
+static int group_gone(pid_t pgid, int limit_s)
+{
+    for (int i = 0; i < limit_s * 100; i++) {
+        if (kill(-pgid, 0) != 0 && errno == ESRCH)
+            return 1;
+        usleep(10000);
+    }
+    return 0;
+}
+
+static void child(char *const argv[], const spawn_opts *o, pid_t parent)
+{
+    if (o->own_group)
+        setpgid(0, 0);
+    if ((o->stdin_null || (o->own_group && isatty(STDIN_FILENO))) &&
+        !freopen("/dev/null", "r", stdin))
+        _exit(127);
+    prctl(PR_SET_PDEATHSIG, o->stop_signal);
+    if (getppid() != parent)
+        _exit(1);   /* the parent died before prctl took effect */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGUSR1, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    if (o->setup)
+        o->setup(o->setup_arg);
+    execvp(argv[0], argv);
+    fprintf(stderr, "%s: cannot run '%s': %s\n", o->prog, argv[0], strerror(errno));
+    _exit(127);
+}
+
+int spawn_run(char *const argv[], const spawn_opts *o)
+{
+    pid_t parent = getpid();
+    bench_signals_install_stop();   /* no SA_RESTART: waitpid returns EINTR */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0)
+        child(argv, o, parent);
+    if (o->own_group)
+        setpgid(pid, pid);   /* (the child's own call may come later) */
+    pid_t target = o->own_group ? -pid : pid;
+    int st, forwarded = 0;
+    if (bench_interrupted())   /* a signal that came before the fork */
+        kill(target, o->stop_signal), forwarded = 1;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR)
+            return -1;
+        if (bench_interrupted() && !forwarded)
+            kill(target, o->stop_signal), forwarded = 1;
+    }
+    /* the leader has ended; what it left of its group ends too */
+    if (o->own_group && forwarded && !group_gone(pid, o->grace_s)) {
+        kill(-pid, SIGTERM);
+        if (!group_gone(pid, 2))
+            kill(-pid, SIGKILL);
+    }
+    signal(SIGINT, SIG_DFL);   /* afterwards a signal ends the parent as usual */
+    signal(SIGTERM, SIG_DFL);
+    if (bench_interrupted())
+        return -2;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
