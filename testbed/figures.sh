@@ -21,7 +21,7 @@ med() { awk '!/^#/ && $10 == '"$2"' && $3 == '"$3"' {print $14}' "$1"; }
 printf 'round\tlf_ns\tls_ns\tlb_ns_per_byte\to8_ns\theldout_median_pct\theldout_max_pct\theldout_max_size\trelay_per_hop_ns\tpredicted_per_hop_ns\trelay_err_pct\trate_delta_ns_per_byte\trate_truth_ns_per_byte\trate_err_pct\n' >"$dir/figures.tsv"
 for ((r = 1; r <= rounds; r++)); do
     f=$dir/fit-r$r
-    "$bin/calibrate" --data "$dir/r2-r$r.tsv" "$dir/r4-r$r.tsv" "$dir/r6-r$r.tsv" "$dir/t22-r$r.tsv" \
+    "$bin/calibrate" --max-error 100 --data "$dir/r2-r$r.tsv" "$dir/r4-r$r.tsv" "$dir/r6-r$r.tsv" "$dir/t22-r$r.tsv" \
         --validate "$dir/r5-r$r.tsv" --validation-out "$f-validation.tsv" -o "$f.params" >"$f.txt" 2>&1
     [ -s "$f.params" ] || { echo "figures: round $r: calibrate failed, see $f.txt" >&2; continue; }
     lf=$(key lf_ns "$f.params") ls=$(key ls_ns "$f.params") lb=$(key lb_ns_per_byte "$f.params")

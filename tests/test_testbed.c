@@ -3,6 +3,7 @@
  * kernel's routes are the model's (topo/), and that MPI traffic takes them.
  * Where namespaces may not be made, every test is skipped with the reason
  * scitestbed gives (never passed). */
+#include <math.h>
 #include <sys/stat.h>
 
 #include "tests/runcmd.h"
@@ -280,4 +281,42 @@ Test(testbed, relabel_gives_mpibench_routes)
     relabel_matches("testbed/all-dst-r5.tsv", "5");
     relabel_matches("testbed/all-dst-r6.tsv", "6");
     relabel_matches("testbed/all-dst-t22.tsv", "2x2");
+}
+
+/* One round of testbed/campaign.sh and its figures (docs/testbed.md, "The
+ * figures"): calibrate on rings of 2, 4, 6 and a 2x2 torus predicts the
+ * held-out ring of 5 within 10% at every size up to 64 KiB; a kernel relay
+ * on the 6-node shortest-way ring costs the fitted lp + lf + m lb within
+ * 10%; --rate 1gbit adds 1/rate per wire byte within 10% (the reference:
+ * tc's rate, not a measurement). */
+Test(testbed, calibration_figures, .timeout = 420)
+{
+    tb_require();
+    run_timing_lock();
+    char dir[] = "/tmp/scitorus-testbed-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *bin = getenv("SCITORUS_BIN_REL") ? getenv("SCITORUS_BIN_REL") : "bin";
+    char *argv[] = {"/usr/bin/env", "LOCK=", (char *)run_root_path("testbed/campaign.sh"), dir, "1",
+                    (char *)bin, NULL};
+    run_result r = run_argv(argv, 400);
+    cr_assert_eq(r.status, 0, "campaign: %s", r.err);
+    run_free(&r);
+    r = run_cmd(run_root_path("testbed/figures.sh"), 60, dir, "1", bin, NULL);
+    cr_assert_eq(r.status, 0, "figures: %s", r.err);
+    cr_log_info("%s", r.out);
+    run_free(&r);
+    char *fig = run_read_text(run_path(dir, "figures.tsv"));
+    char *row = strchr(fig, '\n');
+    cr_assert_not_null(row);
+    double v[14];
+    int n = sscanf(row + 1, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2],
+                   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13]);
+    cr_assert_eq(n, 14, "%s", fig);
+    cr_assert_leq(v[6], 10.0, "held-out ring 5: largest error %.2f%% at %.0f B", v[6], v[7]);
+    cr_assert_leq(fabs(v[10]), 10.0, "relay per hop %.1f ns against lp + lf + 8 lb = %.1f ns", v[8], v[9]);
+    cr_assert_leq(fabs(v[13]), 10.0, "rate: %.3f ns/B against %.3f ns/B", v[11], v[12]);
+    free(fig);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
 }
