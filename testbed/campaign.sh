@@ -11,7 +11,8 @@
 # lock (flock -x) for its runs, under 2 minutes.
 #
 #   testbed/campaign.sh OUTDIR [ROUNDS] [BINDIR]
-#   env: SIZES (default 1..65536), MAX_TIME (per run, default 3),
+#   env: SIZES (default 1..65536), MAX_TIME (per run, default 1.5),
+#        PER_LOCK (rounds per hold of the lock, default 2),
 #        RATE (default 1gbit), MTU (default 9000), LOCK (default
 #        /work/measure.lock, "" for none), NETS (default
 #        "r2 r4 r6 t22 r5 b6 q2 q4"): rN one-way ring, bN shortest-way
@@ -20,7 +21,7 @@ set -u
 out=${1:?usage: campaign.sh OUTDIR [ROUNDS] [BINDIR]}
 rounds=${2:-5}
 bin=$(cd "${3:-bin}" && pwd)
-SIZES=${SIZES:-1..65536} MAX_TIME=${MAX_TIME:-3} RATE=${RATE:-1gbit} MTU=${MTU:-9000}
+SIZES=${SIZES:-1..65536} MAX_TIME=${MAX_TIME:-1.5} PER_LOCK=${PER_LOCK:-2} RATE=${RATE:-1gbit} MTU=${MTU:-9000}
 LOCK=${LOCK-/work/measure.lock}
 NETS=${NETS:-r2 r4 r6 t22 r5 b6 q2 q4}
 tb=$bin/scitestbed
@@ -46,13 +47,13 @@ for n in $NETS; do
     "$tb" --name "$prefix$n" up $(up_opts "$n") 2>/dev/null || { echo "campaign: up $n failed" >&2; exit 1; }
 done
 
-# the lock is held for one round at a time (23 runs, under 2 min): a
-# writer waiting on a busy shared lock can wait minutes, so once a round.
+# the lock is held for PER_LOCK rounds at a time (23 runs a round, about a
+# minute): a writer waiting on a busy shared lock can wait many minutes.
 [ -z "$LOCK" ] || exec 9>>"$LOCK"
 lock() { [ -z "$LOCK" ] || flock "$1" 9; }
 
 for ((r = 1; r <= rounds; r++)); do
-    lock -x
+    ((r % PER_LOCK == 1 || PER_LOCK == 1)) && lock -x
     echo "campaign: round $r from $(date -u +%T), load $(cut -d' ' -f1 /proc/loadavg)" >&2
     for n in $NETS; do
         shape=$(shape_of "$n")
@@ -75,5 +76,5 @@ for ((r = 1; r <= rounds; r++)); do
         rm -f "${parts[@]}"
     done
     echo "campaign: round $r to $(date -u +%T), load $(cut -d' ' -f1 /proc/loadavg)" >&2
-    lock -u
+    ((r % PER_LOCK == 0 || r == rounds)) && lock -u
 done

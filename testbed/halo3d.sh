@@ -1,22 +1,31 @@
 #!/bin/bash
-# testbed/halo3d.sh NAME SHAPE PARAMS OUTDIR [STEPS] [BINDIR]: the
-# application path on a testbed torus that is up (scitestbed --name NAME up
-# --torus SHAPE): trace halo3d with one rank per node, write its schedule
-# (scitrace goal), replay it with scisim on the torus's calibrated PARAMS,
-# and compare communication time, rank by rank:
+# testbed/halo3d.sh: the application path on a testbed torus.
+#   halo3d.sh trace NAME OUTDIR [STEPS] [BINDIR]
+#       trace halo3d with one rank per node of testbed NAME (up, e.g.
+#       scitestbed --name NAME up --torus 2x2) into OUTDIR/trace
+#   halo3d.sh compare SHAPE PARAMS OUTDIR [BINDIR]
+#       write its schedule (scitrace goal), replay it with scisim on the
+#       torus's calibrated PARAMS, and compare communication time, rank by rank:
 #   measured   the time inside MPI calls (the trace's enter/exit times),
 #              MPI_Finalize and MPI_Comm_free not counted
 #   predicted  the replay's finishing time minus the schedule's calc
-# both over steps 2..STEPS: step 1 carries Open MPI's connection set-up
-# (the first message to each peer, 10-30 ms here), which the model has not.
+# both over steps 2..: step 1 carries Open MPI's connection set-up (the
+# first message to each peer, 10-30 ms here), which the model has not.
 # Prints per rank and the mean; writes OUTDIR/halo3d-compare.tsv.
 set -eu
-name=$1 shape=$2 params=$3 out=$4 steps=${5:-500}
-bin=$(cd "${6:-bin}" && pwd)
-mkdir -p "$out"
-rm -rf "$out/trace"
-"$bin/scitrace" run -d "$out/trace" -- "$bin/scitestbed" --name "$name" run --timeout 300 -- \
-    "$bin/halo3d" --steps "$steps" >"$out/run.log" 2>&1 || { cat "$out/run.log" >&2; exit 1; }
+mode=${1:?usage: halo3d.sh trace|compare ...}
+if [ "$mode" = trace ]; then
+    name=$2 out=$3 steps=${4:-500}
+    bin=$(cd "${5:-bin}" && pwd)
+    mkdir -p "$out"
+    rm -rf "$out/trace"
+    "$bin/scitrace" run -d "$out/trace" -- "$bin/scitestbed" --name "$name" run --timeout 300 -- \
+        "$bin/halo3d" --steps "$steps" >"$out/run.log" 2>&1 || { cat "$out/run.log" >&2; exit 1; }
+    exit 0
+fi
+[ "$mode" = compare ] || { echo "halo3d.sh: trace or compare, not '$mode'" >&2; exit 2; }
+shape=$2 params=$3 out=$4
+bin=$(cd "${5:-bin}" && pwd)
 "$bin/scitrace" goal -o "$out/app.goal" "$out/trace"
 # the first step: each rank's operations up to its part of the first
 # Allreduce (the second collective: tag 1000000001), and their dependencies
