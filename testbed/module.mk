@@ -21,3 +21,12 @@ uninstall-scitestbed:
 	rm -f $(I_BIN)/scitestbed $(I_MAN)/scitestbed.1
 
 TESTS += tests/test_testbed.c
+
+# make testbed-figures [TESTBED_OUT=build/testbed] [ROUNDS=5]: the campaign of
+# docs/testbed.md (root; takes the measurement lock per two rounds) and its figures
+TESTBED_OUT ?= build/testbed
+ROUNDS      ?= 5
+.PHONY: testbed-figures
+testbed-figures: bin/scitestbed bin/mpibench bin/calibrate
+	testbed/campaign.sh $(TESTBED_OUT) $(ROUNDS) bin
+	testbed/figures.sh $(TESTBED_OUT) $(ROUNDS) bin
