@@ -1,0 +1,64 @@
+#!/bin/bash
+# testbed/halo3d.sh: the application path on a testbed torus.
+#   halo3d.sh trace NAME OUTDIR [STEPS] [BINDIR]
+#       trace halo3d with one rank per node of testbed NAME (up, e.g.
+#       scitestbed --name NAME up --torus 2x2) into OUTDIR/trace
+#   halo3d.sh compare SHAPE PARAMS OUTDIR [BINDIR]
+#       write its schedule (scitrace goal), replay it with scisim on the
+#       torus's calibrated PARAMS, and compare communication time, rank by rank:
+#   measured   the time inside MPI calls (the trace's enter/exit times),
+#              MPI_Finalize and MPI_Comm_free not counted
+#   predicted  the replay's finishing time minus the schedule's calc
+# both over steps 2..: step 1 carries Open MPI's connection set-up (the
+# first message to each peer, 10-30 ms here), which the model has not.
+# Prints per rank and the mean; writes OUTDIR/halo3d-compare.tsv.
+set -eu
+mode=${1:?usage: halo3d.sh trace|compare ...}
+if [ "$mode" = trace ]; then
+    name=$2 out=$3 steps=${4:-500}
+    bin=$(cd "${5:-bin}" && pwd)
+    mkdir -p "$out"
+    rm -rf "$out/trace"
+    "$bin/scitrace" run -d "$out/trace" -- "$bin/scitestbed" --name "$name" run --timeout 300 -- \
+        "$bin/halo3d" --steps "$steps" >"$out/run.log" 2>&1 || { cat "$out/run.log" >&2; exit 1; }
+    exit 0
+fi
+[ "$mode" = compare ] || { echo "halo3d.sh: trace or compare, not '$mode'" >&2; exit 2; }
+shape=$2 params=$3 out=$4
+bin=$(cd "${5:-bin}" && pwd)
+"$bin/scitrace" goal -o "$out/app.goal" "$out/trace"
+# the first step: each rank's operations up to its part of the first
+# Allreduce (the second collective: tag 1000000001), and their dependencies
+awk '/^rank / {keep = 1; last = 0; print; n = 0; delete buf; next}
+     /^}/ {for (i = 1; i <= n; i++) { split(buf[i], f, " ");
+              if (f[2] == "requires" || f[2] == "irequires") {
+                  a = substr(f[1], 2) + 0; b = substr(f[3], 2) + 0
+                  if (a <= last && b <= last) print buf[i] }
+              else if (substr(f[1], 2, length(f[1]) - 2) + 0 <= last) print buf[i] }
+           print; next}
+     /^l[0-9]+:/ {buf[++n] = $0; if ($0 ~ /tag 1000000001$/) last = substr($1, 2, length($1) - 2) + 0; next}
+     /^l[0-9]+ i?requires/ {buf[++n] = $0; next}
+     {print}' "$out/app.goal" >"$out/step1.goal"
+for g in app step1; do
+    "$bin/scisim" "$out/$g.goal" --params "$params" --shape "$shape" --ranks --format tsv -q -o "$out/$g-sim.tsv"
+done
+# calc per rank after step 1, and measured time in calls after each rank's
+# first Allreduce (its second collective call)
+awk '/^rank / {r = $2; last = -1} /^l[0-9]+:/ {l = substr($1, 2, length($1) - 2) + 0}
+     /tag 1000000001$/ {last = l} / calc / {c[r, l] = $3} /^}/ {for (k in c) {split(k, p, SUBSEP);
+         if (p[1] == r && p[2] > last) s[r] += c[k]}} END {for (r in s) print r, s[r]}' \
+    "$out/app.goal" | sort -n >"$out/calc-after1.txt"
+for f in "$out"/trace/rank-*.trace; do
+    awk '/^rank / {r = $2} /^> / {t = $2; coll = ($4 == "bcast" || $4 == "allreduce")}
+         /^> / && coll {ncoll++} /^< / && ncoll >= 2 && !first {first = 1; next}
+         /^< / && first && c != "finalize" && c != "comm_free" {s += $2 - t}
+         /^> / {c = $4} END {print r, s}' "$f"
+done | sort -n >"$out/measured.txt"
+# scisim --ranks --format tsv: the per-rank block's rows "rank finish_ns"
+join <(awk 'NF == 2 && $1 ~ /^[0-9]+$/' "$out/app-sim.tsv") \
+     <(awk 'NF == 2 && $1 ~ /^[0-9]+$/' "$out/step1-sim.tsv") |
+    join - "$out/calc-after1.txt" | join - "$out/measured.txt" |
+    awk 'BEGIN {OFS = "\t"; print "rank", "measured_ns", "predicted_ns", "error_pct"}
+         {p = $2 - $3 - $4; e = 100 * (p - $5) / $5; print $1, $5, p, sprintf("%.1f", e); sm += $5; sp += p}
+         END {print "mean", sm / NR, sp / NR, sprintf("%.1f", 100 * (sp - sm) / sm)}' |
+    tee "$out/halo3d-compare.tsv"

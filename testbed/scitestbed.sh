@@ -1,0 +1,404 @@
+#!/bin/bash
+# scitestbed: a cluster on one machine.  Network namespaces are the nodes,
+# veth pairs the links of a ring or torus, the kernel the relays (IP
+# forwarding, static routes), a bridge in a namespace of its own the
+# management network; Open MPI runs one rank per node over it.
+# Bash, not C: every step is an iproute2 command (docs/testbed.md).
+set -u
+PROG=scitestbed
+VERSION='@VERSION@'
+ST_ROOT=${SCITESTBED_STATE:-/run/scitestbed}
+EXIT_USAGE=2 EXIT_RUNTIME=1 EXIT_DENIED=3
+
+usage() {
+    cat <<'EOF'
+Usage: scitestbed [--name NAME] COMMAND [OPTIONS]
+Build a ring or torus of network namespaces joined by veth links, with the
+kernel relaying between them, and run MPI across it with one rank per node.
+
+Commands:
+  up --ring N | --torus AxB[xC] [--links one|bi] [--rate R] [--mtu B]
+         [-- CMD [ARGS...]]
+                      make the nodes (namespaces sct-NAME-0..), one veth link
+                      per node and dimension to its +1 neighbour, the
+                      management bridge (namespace sct-NAME-m) and the routes:
+                      one-way (default: every destination via the next node
+                      of the lowest dimension that differs, as SCI's rings)
+                      or bi (the shorter way round in every dimension, ties
+                      forward); dimension-ordered on a torus.  --rate R
+                      shapes every link's egress with tc tbf (R as tc reads
+                      it: 1gbit, 500mbit); --mtu sets the data links' MTU
+                      (default 1500).  With -- CMD the testbed lives while
+                      CMD runs (SCITESTBED_NAME exported) and is removed
+                      when it ends or scitestbed is killed (exit: CMD's).
+  run [--timeout S] [--np N] [--nodes LIST] -- CMD [ARGS...]
+                      run CMD under Open MPI, one rank per node (or on the
+                      nodes of LIST only, e.g. 0,3, the others relaying in
+                      the kernel and running nothing): mpirun from
+                      the management namespace with the rsh agent mapping
+                      each node's address to 'ip netns exec', btl tcp,self
+                      over the data links, oob over the bridge,
+                      mpi_yield_when_idle 1; prefixed by 'mpirun -np NODES'
+                      unless CMD is mpirun itself or starts with an option
+                      (then the options go to mpirun).  Bounded by timeout
+                      S seconds (default 600; exit 124 when it fires).
+  hostfile            print the hostfile (management addresses, slots=1)
+  launcher            print the mpirun command line run uses, one word a line
+  status              the nodes, links, rate and each node's routes
+  down                remove every namespace, link, bridge and route of NAME
+                      and the processes in them
+  check               exit 0 if namespaces may be made here, else say why
+                      (exit 3)
+
+Options:
+  --name NAME         testbed name, [a-z0-9]{1,8} (default: $SCITESTBED_NAME
+                      or tb); several testbeds coexist under different names
+  -h, --help          this text
+  --version           the version
+
+Addresses: management 198.18.0.0/24, nodes' data addresses 198.19.0.0/24
+(RFC 2544's benchmarking range), only inside the testbed's namespaces: no
+default route, no NAT, nothing on the host's interfaces.
+Exit status: 0 success, 1 runtime failure, 2 usage error, 3 namespaces not
+permitted (not root / no CAP_NET_ADMIN); run and up -- CMD: CMD's status.
+
+Examples:
+  scitestbed up --ring 6 && scitestbed run -- mpibench --ring 6 --route network --all-dst
+  scitestbed up --torus 2x3 --rate 1gbit -- scitestbed run -- halo3d
+  scitestbed down
+EOF
+}
+
+die() { echo "$PROG: $*" >&2; exit "$EXIT_RUNTIME"; }
+usage_error() { echo "$PROG: $*; try --help" >&2; exit "$EXIT_USAGE"; }
+
+NAME=${SCITESTBED_NAME:-tb}
+ns_node() { echo "sct-$NAME-$1"; }
+ns_mgmt() { echo "sct-$NAME-m"; }
+mgmt_addr() { echo "198.18.0.$(($1 + 1))"; }
+data_addr() { echo "198.19.0.$(($1 + 1))"; }
+state_dir() { echo "$ST_ROOT/$NAME"; }
+
+# Namespaces may be made here?  Probes with one of our own names.
+check_permitted() {
+    local probe="sct-probe-$$" msg
+    if ! msg=$(ip netns add "$probe" 2>&1); then
+        echo "$PROG: network namespaces are not permitted here (needs root or CAP_NET_ADMIN): ip netns add: ${msg:-failed}" >&2
+        exit "$EXIT_DENIED"
+    fi
+    ip netns del "$probe"
+}
+
+# --- shape -----------------------------------------------------------------
+DIMS=() NODES=0
+parse_shape() {   # "6" (ring) or "2x3[x4]"
+    local s=$1 opt=$2 k
+    [[ $s =~ ^[0-9]+(x[0-9]+){0,2}$ ]] || usage_error "$opt '$s': expected N or AxB[xC]"
+    IFS=x read -r -a DIMS <<<"$s"
+    NODES=1
+    for k in "${DIMS[@]}"; do
+        [[ $k =~ ^0*[2-9]$|^0*[1-9][0-9]+$ ]] || usage_error "$opt '$s': every dimension needs 2 or more nodes"
+        k=$((10#$k)); NODES=$((NODES * k))
+    done
+    ((NODES <= 64)) || usage_error "$opt '$s': $NODES nodes, at most 64"
+}
+coords() {   # rank -> C[] (row-major, the last dimension fastest)
+    local r=$1 k
+    C=()
+    for ((k = ${#DIMS[@]} - 1; k >= 0; k--)); do C[k]=$((r % DIMS[k])); r=$((r / DIMS[k])); done
+}
+rank_of() {  # coordinates ($@) -> rank
+    local r=0 k=0 c
+    for c in "$@"; do r=$((r * DIMS[k] + c)); k=$((k + 1)); done
+    echo "$r"
+}
+neighbour() { # rank dim step(+1|-1) -> rank
+    local k=$2 cc
+    coords "$1"; cc=("${C[@]}")
+    cc[k]=$(((cc[k] + $3 + DIMS[k]) % DIMS[k]))
+    rank_of "${cc[@]}"
+}
+
+# --- up --------------------------------------------------------------------
+BUILDING=0
+cleanup_on_signal() {
+    trap - INT TERM HUP
+    ((BUILDING)) && do_down quiet
+    exit 143
+}
+
+nsexec() { ip netns exec "$@"; }
+
+node_sysctls() {  # forwarding on; strict reverse-path checks off (one-way
+                  # routes return by another link); no redirects, no IPv6
+    nsexec "$1" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 \
+        net.ipv4.conf.default.rp_filter=0 net.ipv4.conf.all.send_redirects=0 \
+        net.ipv4.conf.default.send_redirects=0 net.ipv6.conf.all.disable_ipv6=1 \
+        net.ipv6.conf.default.disable_ipv6=1 >/dev/null
+}
+
+do_up() {
+    local links=$1 rate=$2 mtu=$3 i k j nb ns m dir f
+    local sd; sd=$(state_dir)
+    if ip netns list | grep -q "^$(ns_mgmt)\b" || [ -e "$sd" ]; then
+        die "testbed '$NAME' is already up (scitestbed --name $NAME down removes it)"
+    fi
+    BUILDING=1
+    trap cleanup_on_signal INT TERM HUP
+    mkdir -p "$sd" || die "cannot create $sd"
+    {
+        echo "shape $(IFS=x; echo "${DIMS[*]}")"
+        echo "links $links"; echo "rate ${rate:-none}"; echo "mtu $mtu"; echo "nodes $NODES"
+    } >"$sd/config"
+    m=$(ns_mgmt)
+    ip netns add "$m" || fail_up "ip netns add $m"
+    nsexec "$m" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 >/dev/null
+    ip -n "$m" link set lo up
+    ip -n "$m" link add name br0 type bridge || fail_up "bridge in $m"
+    ip -n "$m" addr add 198.18.0.254/24 dev br0
+    ip -n "$m" link set br0 up
+    for ((i = 0; i < NODES; i++)); do
+        ns=$(ns_node "$i")
+        ip netns add "$ns" || fail_up "ip netns add $ns"
+        node_sysctls "$ns" || fail_up "sysctl in $ns"
+        ip -n "$ns" link set lo up
+        # the node's data address sits on a veth whose peer stays in the node
+        # (no dummy devices in this kernel); MPI's BTL binds to it
+        ip -n "$ns" link add name node type veth peer name nodep || fail_up "node link in $ns"
+        ip -n "$ns" addr add "$(data_addr "$i")/32" dev node
+        ip -n "$ns" link set nodep up
+        ip -n "$ns" link set node up
+        ip link add name mg netns "$ns" type veth peer name "m$i" netns "$m" || fail_up "management link of $ns"
+        ip -n "$ns" addr add "$(mgmt_addr "$i")/24" dev mg
+        ip -n "$ns" link set mg up
+        ip -n "$m" link set "m$i" master br0 up
+    done
+    for ((i = 0; i < NODES; i++)); do
+        for ((k = 0; k < ${#DIMS[@]}; k++)); do
+            nb=$(neighbour "$i" "$k" 1)
+            ip link add name "d${k}p" netns "$(ns_node "$i")" mtu "$mtu" type veth peer name "d${k}m" \
+                netns "$(ns_node "$nb")" mtu "$mtu" || fail_up "link $i -> $nb"
+        done
+    done
+    for ((i = 0; i < NODES; i++)); do
+        ns=$(ns_node "$i")
+        for ((k = 0; k < ${#DIMS[@]}; k++)); do
+            for dir in p m; do
+                nsexec "$ns" sysctl -qw "net.ipv4.conf.d$k$dir.rp_filter=0" >/dev/null
+                ip -n "$ns" link set "d$k$dir" up
+                # two packets of burst: a bucket of exactly one can round below it
+                [ -z "$rate" ] || tc -n "$ns" qdisc add dev "d$k$dir" root tbf rate "$rate" \
+                    burst $((2 * (mtu + 14))) latency 100ms || fail_up "tc tbf rate '$rate' on $ns d$k$dir"
+            done
+        done
+        routes_of "$i" "$links" | ip -n "$ns" -batch - || fail_up "routes of $ns"
+    done
+    write_launch_files "$sd"
+    BUILDING=0
+    trap - INT TERM HUP
+}
+
+fail_up() { echo "$PROG: up: $1 failed; removing what was made" >&2; do_down quiet; exit "$EXIT_RUNTIME"; }
+
+# ip -batch lines: a /32 route to every other node via the neighbour on the
+# first link of the route (lowest dimension that differs; one-way: +1; bi:
+# the shorter way, ties +1).  Relays repeat this, so the route is the walk.
+routes_of() {
+    local i=$1 links=$2 j k f step nb ci cj
+    coords "$i"; ci=("${C[@]}")
+    for ((j = 0; j < NODES; j++)); do
+        ((j == i)) && continue
+        coords "$j"; cj=("${C[@]}")
+        for ((k = 0; k < ${#DIMS[@]}; k++)); do
+            ((ci[k] != cj[k])) && break
+        done
+        f=$(((cj[k] - ci[k] + DIMS[k]) % DIMS[k]))
+        step=1
+        [ "$links" = bi ] && ((f > DIMS[k] - f)) && step=-1
+        nb=$(neighbour "$i" "$k" "$step")
+        echo "route add $(data_addr "$j")/32 via $(data_addr "$nb") dev d$k$([ $step = 1 ] && echo p || echo m) onlink src $(data_addr "$i")"
+    done
+}
+
+write_launch_files() {
+    local sd=$1 i
+    for ((i = 0; i < NODES; i++)); do echo "$(mgmt_addr "$i") slots=1"; done >"$sd/hostfile"
+    # Open MPI's rsh launcher calls AGENT HOST COMMAND...; HOST is a node's
+    # management address, COMMAND the daemon's shell command line
+    cat >"$sd/agent" <<EOF
+#!/bin/sh
+host=\$1; shift
+case "\$host" in
+  198.18.0.*) n=\$((\${host##*.} - 1)) ;;
+  *) echo "scitestbed agent: unknown node '\$host'" >&2; exit 1 ;;
+esac
+# a session directory per node: daemons of one host name racing to create
+# the same one fail with 'File exists'
+export OMPI_MCA_orte_tmpdir_base="$sd/tmp/n\$n"
+mkdir -p "\$OMPI_MCA_orte_tmpdir_base"
+exec ip netns exec "sct-$NAME-\$n" /bin/sh -c "\$*"
+EOF
+    chmod 755 "$sd/agent"
+}
+
+# --- down ------------------------------------------------------------------
+our_namespaces() { ip netns list | awk '{print $1}' | grep -E "^sct-$NAME-([0-9]+|m)\$"; }
+
+do_down() {
+    local quiet=${1:-} ns pids n=0 try
+    for try in TERM TERM KILL; do
+        pids=""
+        for ns in $(our_namespaces); do pids="$pids $(ip netns pids "$ns" 2>/dev/null)"; done
+        [ -z "${pids// /}" ] && break
+        kill -"$try" $pids 2>/dev/null
+        sleep 0.5
+    done
+    for ns in $(our_namespaces); do ip netns del "$ns" && n=$((n + 1)); done
+    rm -rf "$(state_dir)"
+    [ -n "$quiet" ] || echo "$PROG: down: removed $n namespaces of '$NAME'" >&2
+    [ -z "$(our_namespaces)" ] || die "down: namespaces of '$NAME' remain: $(our_namespaces | tr '\n' ' ')"
+}
+
+# --- run -------------------------------------------------------------------
+load_config() {
+    local sd; sd=$(state_dir)
+    [ -r "$sd/config" ] || die "testbed '$NAME' is not up (scitestbed up --ring N)"
+    parse_shape "$(awk '$1 == "shape" {print $2}' "$sd/config")" config
+}
+
+launcher_words() {  # the mpirun options, one word a line [hostfile]
+    local sd; sd=$(state_dir)
+    printf '%s\n' --allow-run-as-root --oversubscribe --hostfile "${1:-$sd/hostfile}" --map-by node \
+        --mca plm_rsh_agent "$sd/agent" --mca btl tcp,self --mca btl_tcp_if_include node \
+        --mca oob_tcp_if_include 198.18.0.0/24 --mca mpi_yield_when_idle 1
+}
+
+# --nodes LIST: ranks on those nodes only, in that order (the others relay
+# in the kernel and run nothing)
+nodes_hostfile() {
+    local sd list=$1 i hf
+    sd=$(state_dir)
+    hf=$sd/hostfile-${list//,/-}
+    for i in ${list//,/ }; do
+        [[ $i =~ ^[0-9]+$ ]] && ((10#$i < NODES)) || usage_error "--nodes '$list': node '$i' is not 0..$((NODES - 1))"
+        echo "$(mgmt_addr $((10#$i))) slots=1"
+    done >"$hf.tmp" && mv "$hf.tmp" "$hf"
+    echo "$hf"
+}
+
+do_run() {
+    local timeout=$1 np=$2 nodes=$3 hf=""; shift 3
+    local -a opts cmd
+    if [ -n "$nodes" ]; then
+        hf=$(nodes_hostfile "$nodes") || exit
+        np=${np:-$(tr ',' '\n' <<<"$nodes" | wc -l)}
+    fi
+    mapfile -t opts < <(launcher_words $hf)
+    # a tracer's settings (scitrace run -- scitestbed run -- ...) go to the
+    # ranks with -x, and not to mpirun and the daemons
+    local v
+    for v in LD_PRELOAD $(compgen -e SCITRACE_); do
+        [ -n "${!v:-}" ] && opts+=(-x "$v=${!v}")
+    done
+    unset LD_PRELOAD
+    if [[ $1 == mpirun || $1 == */mpirun || $1 == mpiexec || $1 == */mpiexec ]]; then
+        cmd=("$1" "${opts[@]}" "${@:2}")
+    elif [[ $1 == -* ]]; then
+        cmd=(mpirun "${opts[@]}" "$@")
+    else
+        cmd=(mpirun "${opts[@]}" -np "${np:-$NODES}" "$@")
+    fi
+    # exec: a signal to run reaches timeout, which passes it on to mpirun
+    exec ip netns exec "$(ns_mgmt)" timeout --kill-after=10 "$timeout" "${cmd[@]}"
+}
+
+do_status() {
+    local sd i; sd=$(state_dir)
+    cat "$sd/config"
+    for ((i = 0; i < NODES; i++)); do
+        echo "node $i $(ns_node "$i") $(data_addr "$i") mgmt $(mgmt_addr "$i")"
+        ip -n "$(ns_node "$i")" -4 route show | grep -v '198.18.0.0/24' | sed 's/^/  /'
+    done
+}
+
+# --- main: dispatch --------------------------------------------------------
+while [ $# -gt 0 ]; do
+    case $1 in
+        --name) [ $# -ge 2 ] || usage_error "--name needs a value"; NAME=$2; shift 2 ;;
+        --name=*) NAME=${1#--name=}; shift ;;
+        -h|--help) usage; exit 0 ;;
+        --version) echo "scitestbed (scitorus) $VERSION"; exit 0 ;;
+        -*) usage_error "unknown option '$1'" ;;
+        *) break ;;
+    esac
+done
+[[ $NAME =~ ^[a-z0-9]{1,8}$ ]] || usage_error "--name '$NAME': expected 1-8 of a-z, 0-9"
+[ $# -gt 0 ] || usage_error "a command is needed (up, run, hostfile, launcher, status, down, check)"
+cmd=$1; shift
+case $cmd in
+    up)
+        shape="" links=one rate="" mtu=1500 opt=""
+        while [ $# -gt 0 ]; do
+            case $1 in
+                --ring|--torus)
+                    [ -z "$shape" ] || usage_error "$1: the shape is already given ($opt)"
+                    [ $# -ge 2 ] || usage_error "$1 needs a value"
+                    opt=$1; shape=$2; shift 2
+                    [ "$opt" = --ring ] && [[ $shape == *x* ]] && usage_error "--ring '$shape': one number"
+                    [ "$opt" = --torus ] && [[ $shape != *x* ]] && usage_error "--torus '$shape': AxB or AxBxC"
+                    ;;
+                --links) [ $# -ge 2 ] || usage_error "--links needs a value"
+                    [[ $2 == one || $2 == bi ]] || usage_error "--links '$2': one or bi"; links=$2; shift 2 ;;
+                --rate) [ $# -ge 2 ] || usage_error "--rate needs a value"
+                    [[ $2 =~ ^[0-9]+(\.[0-9]+)?([kmg]?(bit|bps))$ ]] || usage_error "--rate '$2': e.g. 1gbit, 500mbit"
+                    rate=$2; shift 2 ;;
+                --mtu) [ $# -ge 2 ] || usage_error "--mtu needs a value"
+                    [[ $2 =~ ^[0-9]+$ ]] && (($2 >= 576 && $2 <= 65535)) || usage_error "--mtu '$2': 576..65535"
+                    mtu=$2; shift 2 ;;
+                -h|--help) usage; exit 0 ;;
+                --) shift; break ;;
+                *) usage_error "up: unknown argument '$1'" ;;
+            esac
+        done
+        [ -n "$shape" ] || usage_error "up needs --ring N or --torus AxB[xC]"
+        parse_shape "$shape" "$opt"
+        check_permitted
+        if [ $# -gt 0 ]; then
+            # the testbed lives while the command runs; a signal ends both
+            child=""
+            trap 'do_down quiet' EXIT
+            do_up "$links" "$rate" "$mtu"
+            trap 'trap - INT TERM HUP; [ -z "$child" ] || kill -TERM "$child" 2>/dev/null; exit 143' INT TERM HUP
+            SCITESTBED_NAME=$NAME "$@" &
+            child=$!
+            wait "$child"; rc=$?
+            exit "$rc"
+        fi
+        do_up "$links" "$rate" "$mtu"
+        echo "$PROG: up: '$NAME', $NODES nodes ($opt $shape, links $links${rate:+, rate $rate}); scitestbed --name $NAME down removes it" >&2
+        ;;
+    run)
+        timeout=600 np="" nodes=""
+        while [ $# -gt 0 ]; do
+            case $1 in
+                --timeout) [[ ${2:-} =~ ^[0-9]+$ ]] && (($2 > 0)) || usage_error "--timeout '${2:-}': seconds, > 0"
+                    timeout=$2; shift 2 ;;
+                --np) [[ ${2:-} =~ ^[0-9]+$ ]] && (($2 > 0)) || usage_error "--np '${2:-}': a rank count"
+                    np=$2; shift 2 ;;
+                --nodes) [[ ${2:-} =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--nodes '${2:-}': e.g. 0,3"
+                    nodes=$2; shift 2 ;;
+                --) shift; break ;;
+                *) break ;;
+            esac
+        done
+        [ $# -gt 0 ] || usage_error "run needs a command: run -- CMD [ARGS...]"
+        load_config
+        do_run "$timeout" "$np" "$nodes" "$@"
+        ;;
+    hostfile) [ $# -eq 0 ] || usage_error "hostfile takes no arguments"; load_config; cat "$(state_dir)/hostfile" ;;
+    launcher) [ $# -eq 0 ] || usage_error "launcher takes no arguments"; load_config; launcher_words ;;
+    status) [ $# -eq 0 ] || usage_error "status takes no arguments"; load_config; do_status ;;
+    down) [ $# -eq 0 ] || usage_error "down takes no arguments"; do_down ;;
+    check) [ $# -eq 0 ] || usage_error "check takes no arguments"; check_permitted; echo "$PROG: network namespaces can be made here" ;;
+    *) usage_error "unknown command '$cmd'" ;;
+esac
