@@ -115,6 +115,7 @@ CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they s
                                   # that has written no row by then cannot be resumed)
 CHECK_TIMING += test_trace        # traces MPI programs under mpirun
 CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
+CHECK_TIMING += test_testbed      # measures MPI latency across kernel-routed namespaces (one campaign round)
 
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
 # issue 14: validation and bounded-time tests (#6, #7, #14, #15, #16)
