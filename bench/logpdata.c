@@ -74,7 +74,7 @@ static int fail(bench_read_error *err, long line, const char *fmt, const char *a
 }
 
 /* The ow_ns header, "SIZE:NS:CI_NS ...": one-way streams' time per
- * message at sizes in bytes, each number finite and non-negative (a
+ * message at 1 to 64 sizes >= 1 B, times finite, NS > 0 and CI >= 0 (a
  * negative or garbled entry was taken silently).  0 when well formed. */
 static int check_ow(const char *text)
 {
@@ -88,11 +88,11 @@ static int check_ow(const char *text)
         if (!b)
             return -1;
         *a = *b = '\0';
-        if (parse_long(t, 0, LONG_MAX, &size) || parse_double(a + 1, 0, MAX_NS, &ns) ||
-            parse_double(b + 1, 0, MAX_NS, &ci))
+        if (parse_long(t, 1, LONG_MAX, &size) || parse_double(a + 1, 0, MAX_NS, &ns) ||
+            !(ns > 0) || parse_double(b + 1, 0, MAX_NS, &ci))
             return -1;
     }
-    return n ? 0 : -1;
+    return n >= 1 && n <= 64 ? 0 : -1;
 }
 
 /* "# key: value" before the first row; "# incomplete" anywhere. */
@@ -122,8 +122,8 @@ static int read_comment(logp_data *d, const char *line, long no, bench_read_erro
     if (strcmp(key, "L_ns") == 0 && parse_double(colon + 2, -MAX_NS, MAX_NS, &d->L_ns))
         return fail(err, no, "L_ns '%.30s' is not a number", colon + 2);
     if (strcmp(key, "ow_ns") == 0 && check_ow(colon + 2))
-        return fail(err, no, "ow_ns '%.40s': expected SIZE:NS:CI_NS ..., sizes and times not"
-                             " negative", colon + 2);
+        return fail(err, no, "ow_ns '%.40s': expected 1 to 64 SIZE:NS:CI_NS items, "
+                             "sizes >= 1, NS > 0 and CI >= 0", colon + 2);
     return 0;
 }
 

@@ -186,34 +186,6 @@ static void print_drain_check(const logp_data *d, double L)
            within_plain);
 }
 
-/* The header's ow_ns, "SIZE:MEAN:CI ..." (print_ow_check): every item
- * three numbers, a size >= 1 and times > 0 and finite; anything else is a
- * damaged file, refused with the item named (it was skipped in silence). */
-static int check_ow_header(const char *path, const logp_data *d)
-{
-    const char *ow = bench_data_header(&d->hdr, "ow_ns");
-    char copy[512], *save = NULL;
-    long line = bench_data_header_line(&d->hdr, "ow_ns");
-    if (!ow)
-        return 0;
-    if (strlen(ow) >= sizeof copy)
-        return fail("%s:%ld: '# ow_ns:' header too long", path, line);
-    snprintf(copy, sizeof copy, "%s", ow);
-    int items = 0;
-    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save), items++) {
-        long size;
-        double mean, ci;
-        int end = 0;
-        if (sscanf(t, "%ld:%lf:%lf%n", &size, &mean, &ci, &end) != 3 || t[end] != '\0' ||
-            size < 1 || !isfinite(mean) || !isfinite(ci) || !(mean > 0) || ci < 0)
-            return fail("%s:%ld: '# ow_ns:' item '%.40s': expected SIZE:MEAN:CI with a size >= 1,"
-                        " a mean > 0 and a CI >= 0 (ns)", path, line, t);
-    }
-    if (!items || items > 64)
-        return fail("%s:%ld: '# ow_ns:' header: expected 1 to 64 SIZE:MEAN:CI items", path, line);
-    return 0;
-}
-
 /* g(m) against the same run's one-way streams (the header's ow_ns,
  * "SIZE:MEAN:CI ...": --pattern ow's time per message, taken in the same
  * rounds as g's streams at the largest sizes). */
@@ -337,10 +309,6 @@ int calibrate_logp(const calibrate_logp_options *o, model_params *p)
                                             : "fewer than two sizes: nothing to fit";
         logp_data_free(&d);
         return fail("%s: %s", o->logp_path, why);
-    }
-    if ((rc = check_ow_header(o->logp_path, &d))) {
-        logp_data_free(&d);
-        return rc;
     }
     if (d.incomplete)
         fprintf(stderr, "calibrate: note: %s is marked incomplete; using its %ld finished"

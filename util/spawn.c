@@ -23,7 +23,7 @@ static int group_gone(pid_t pgid, int limit_s)
     return 0;
 }
 
-static void child(char *const argv[], const spawn_opts *o, pid_t parent)
+static void child(char *const argv[], const spawn_opts *o, pid_t parent, const sigset_t *old)
 {
     if (o->own_group)
         setpgid(0, 0);
@@ -37,6 +37,7 @@ static void child(char *const argv[], const spawn_opts *o, pid_t parent)
     signal(SIGTERM, SIG_DFL);
     signal(SIGUSR1, SIG_DFL);
     signal(SIGCHLD, SIG_DFL);
+    sigprocmask(SIG_SETMASK, old, NULL);   /* a stop sent meanwhile now ends the child */
     if (o->setup)
         o->setup(o->setup_arg);
     execvp(argv[0], argv);
@@ -49,11 +50,20 @@ int spawn_run(char *const argv[], const spawn_opts *o)
     pid_t parent = getpid();
     bench_signals_install_stop();   /* no SA_RESTART: waitpid returns EINTR */
     fflush(NULL);
+    /* Stops are held across the fork: one forwarded before the child resets
+     * its handlers would hit the inherited handler and be lost at exec. */
+    sigset_t stops, old;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &stops, &old);
     pid_t pid = fork();
+    if (pid == 0)
+        child(argv, o, parent, &old);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (pid < 0)
         return -1;
-    if (pid == 0)
-        child(argv, o, parent);
     if (o->own_group)
         setpgid(pid, pid);   /* (the child's own call may come later) */
     pid_t target = o->own_group ? -pid : pid;
