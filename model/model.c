@@ -241,14 +241,30 @@ int model_crossover(const model_params *p, model_metric metric, model_fill fill,
     return model_crossover_curve(p, &curve, from_dims, to_dims, size_bytes, nodes, status);
 }
 
+double model_crossover_limit(const model_curve *curve, int from_dims, int to_dims)
+{
+    if (curve->metric != MODEL_METRIC_BINOMIAL)
+        return MODEL_CROSSOVER_MAX_NODES;
+    /* the binomial tree is walked node by node on the tori n^D around N:
+     * stop at the largest torus of either D within 2^20 nodes (a 16D
+     * search needed 3^16 = 4.3e7 nodes a step and ran for minutes) */
+    double a = pow(floor_root(from_dims, MODEL_BCAST_XO_MAX_NODES), from_dims);
+    double b = pow(floor_root(to_dims, MODEL_BCAST_XO_MAX_NODES), to_dims);
+    return fmin(a, b);
+}
+
 int model_crossover_curve(const model_params *p, const model_curve *curve, int from_dims,
                           int to_dims, double size_bytes, double *nodes,
                           model_crossover_status *status)
 {
     xo_ctx ctx = {p, curve, from_dims, to_dims, size_bytes};
     double lo = pow(2, to_dims), hi;
-    double max_nodes = curve->metric == MODEL_METRIC_BINOMIAL ? MODEL_BCAST_XO_MAX_NODES
-                                                              : MODEL_CROSSOVER_MAX_NODES;
+    double max_nodes = model_crossover_limit(curve, from_dims, to_dims);
+    if (lo > max_nodes) {   /* nothing to search (binomial, D >= 15) */
+        *status = MODEL_XO_NONE;
+        *nodes = NAN;
+        return 0;
+    }
     double factor = curve->metric == MODEL_METRIC_BINOMIAL ? XO_BCAST_SCAN_FACTOR
                                                            : XO_SCAN_FACTOR;
 

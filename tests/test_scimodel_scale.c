@@ -1,0 +1,89 @@
+/* Every scimodel mode at the largest --nodes it takes (1e15) answers in
+ * bounded time, and 1e18 is refused with the range: tornado and complement
+ * on a 1e15-node ring used to loop over the ring (706 s for --dims 1..16),
+ * and the binomial broadcast's crossover walked a 4.3e7-node torus per step. */
+#include <criterion/criterion.h>
+#include <sys/resource.h>
+
+#include "tests/runcmd.h"
+
+#define SCIMODEL run_prog("scimodel", 1)
+
+/* CPU seconds the children used so far. */
+static double child_cpu(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_CHILDREN, &u);
+    return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec +
+           (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
+}
+
+/* Runs scimodel with up to 12 arguments; returns its CPU seconds. */
+static double timed(int want_status, const char *const *args)
+{
+    double before = child_cpu();
+    run_result r = run_cmd(SCIMODEL, 60, args[0], args[1], args[2], args[3], args[4], args[5],
+                           args[6], args[7], args[8], args[9], args[10], args[11], NULL);
+    double cpu = child_cpu() - before;
+    cr_assert_eq(r.status, want_status, "%s %s %s %s %s: exit %d: %s", args[0], args[1],
+                 args[2], args[3] ? args[3] : "", args[4] ? args[4] : "", r.status, r.err);
+    run_free(&r);
+    return cpu;
+}
+
+Test(scimodel_scale, every_mode_at_1e15_nodes_in_under_a_second, .timeout = 300)
+{
+    static const char *const cases[][12] = {
+        {"--nodes", "1e15", "--dims", "1..16", "--pattern", "tornado"},
+        {"--nodes", "1e15", "--dims", "1..16", "--pattern", "complement", "--links", "bi"},
+        {"--nodes", "1e10", "--dims", "1", "--pattern", "tornado"},
+        {"--nodes", "1e15", "--dims", "1..16", "--pattern", "tornado", "--fill", "interpolate"},
+        {"--shape", "1000000000000000", "--pattern", "complement", "--links", "bi"},
+        {"--shape", "1000000000000000", "--pattern", "tornado", "--format", "tsv"},
+        {"--sweep", "--nodes", "1e15", "--sweep-points", "200", "--pattern", "tornado", "--fill",
+         "interpolate", "--dims", "1..16"},
+        {"--sweep", "--nodes", "1e15", "--sweep-points", "200", "--pattern", "complement",
+         "--dims", "1..16", "--links", "bi"},
+        {"--crossover", "--pattern", "tornado", "--fill", "interpolate", "--dims", "1..16"},
+        {"--crossover", "--pattern", "complement", "--dims", "1..16", "--links", "bi"},
+        {"--bcast", "binomial", "--nodes", "1e15", "--dims", "1..16"},
+        {"--bcast", "multicast", "--nodes", "1e15", "--dims", "1..16"},
+        {"--shape", "1000000000000000", "--hops", "5"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double cpu = timed(0, cases[i]);
+        cr_log_info("scimodel %s %s %s %s ...: %.3f s CPU", cases[i][0], cases[i][1],
+                    cases[i][2], cases[i][3], cpu);
+        cr_expect(cpu < 1.0, "scimodel %s %s %s %s %s %s: %.2f s CPU", cases[i][0], cases[i][1],
+                  cases[i][2], cases[i][3], cases[i][4] ? cases[i][4] : "",
+                  cases[i][5] ? cases[i][5] : "", cpu);
+    }
+}
+
+/* --load at 1e15 cannot hold 2 D N channel loads: it says so, at once. */
+Test(scimodel_scale, load_at_1e15_nodes_says_why_not, .timeout = 60)
+{
+    const char *const args[12] = {"--load", "--nodes", "1e15", "--pattern", "tornado"};
+    run_result r = run_cmd(SCIMODEL, 30, args[0], args[1], args[2], args[3], args[4], NULL);
+    cr_assert_eq(r.status, 1);
+    cr_assert(strstr(r.err, "too many links"), "%s", r.err);
+    run_free(&r);
+    cr_expect(timed(1, args) < 1.0);
+}
+
+/* 1e18 is beyond every mode's range (the shapes' N is a long, 1e15 leaves
+ * room for D N link counts): refused, naming the range. */
+Test(scimodel_scale, nodes_1e18_refused_with_the_range, .timeout = 60)
+{
+    static const char *const modes[][3] = {
+        {"--dims", "1..16"}, {"--load"}, {"--bcast", "binomial"}, {"--sweep"}, {"--crossover"},
+        {"--pattern", "tornado"},
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        run_result r = run_cmd(SCIMODEL, 30, "--nodes", "1e18", modes[i][0], modes[i][1], NULL);
+        cr_assert_eq(r.status, 2, "%s: exit %d", modes[i][0], r.status);
+        cr_assert(strstr(r.err, "--nodes") && strstr(r.err, "out of range") &&
+                      strstr(r.err, "1e15"), "%s: %s", modes[i][0], r.err);
+        run_free(&r);
+    }
+}
