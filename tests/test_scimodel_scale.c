@@ -87,3 +87,16 @@ Test(scimodel_scale, nodes_1e18_refused_with_the_range, .timeout = 60)
         run_free(&r);
     }
 }
+
+/* An allocation that cannot succeed: 4096x4096 has 2^26 directed links
+ * (512 MiB of channel loads) and the address space is held to 300 MB.
+ * The failure is named as memory, not as a pattern that sends nothing. */
+Test(scimodel_scale, load_out_of_memory_is_named, .timeout = 60)
+{
+    run_result r = run_cmd("/bin/sh", 30, "-c", "ulimit -v 300000 && exec \"$0\" \"$@\"",
+                           SCIMODEL, "--load", "--shape", "4096x4096", NULL);
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "out of memory") && strstr(r.err, "4096x4096"), "%s", r.err);
+    cr_assert_null(strstr(r.err, "sends no message"), "%s", r.err);
+    run_free(&r);
+}
