@@ -174,7 +174,7 @@ HOST        := $(shell uname -n)
 DEMO_PARAMS := data/params/$(HOST)-shm.params
 DEMO_BENCH  := data/bench/$(HOST)-shm-ring2.tsv
 FULL_PARAMS := data/params/$(HOST)-shm-full.params
-FULL_VALID  := data/bench/$(HOST)-shm-full-validation.tsv
+FULL_VALID  := data/params/$(HOST)-shm-full-validation.tsv
 demo: all
 	bin/calibrate $(if $(QUICK),--quick) -o $(DEMO_PARAMS) --bench-out $(DEMO_BENCH)
 	@echo

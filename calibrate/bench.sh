@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh: calibrate's bounded-time figures for `make bench` (issue 14),
+# bench.sh: calibrate's bounded-time figures for `make bench` (bounded time: 10^4 sizes, 10^6 rows),
 # medians of RUNS runs (default 5), each beside a reference measured in the
 # same run.
 #
@@ -31,7 +31,7 @@ ring2() {
             printf "pp\t0\t1\t1\t0\t0\t1\t0\t0\t%d\t16\t8\t%.1f\t%.1f\t%.1f\t1.00\t0.50\t%.1f\tok\n", m, y, y + 1, y + 1, y + 5 } }'
 }
 # torus DSTS: two runs of destinations 1..DSTS of a 100x100 torus at 50
-# sizes, counts as topo/ gives them (SPEC.md §1), values from the current
+# sizes, counts as topo/ gives them (docs/model.md, 'Topology and notation'), values from the current
 # preset's model
 torus() {
     awk -v D="$1" -v cols="$columns" 'BEGIN {

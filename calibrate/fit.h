@@ -1,4 +1,4 @@
-/* fit: the calibration fitter (SPEC.md §4).  Each measured ping-pong point
+/* fit: the calibration fitter (docs/model.md, 'Parameters').  Each measured ping-pong point
  * is one equation of a linear model in (o(m), lp, lf, ls, lb):
  *     y = 2 o(m) + Hm lp + Fm lf + Sm ls + (Fm + Sm) m lb,
  * Hm, Fm, Sm the means of request and response counts, o(m) piecewise
@@ -34,7 +34,7 @@ typedef struct fit_options {
      * fixed_value.  MODEL_P_O0/O1 cannot be fixed (o(m) is always fitted).
      * fit_options_default fixes lp (the cable) and lb = 0 (cut-through,
      * the thesis's model); clear fixed[MODEL_P_LB] to fit the relays'
-     * per-byte cost (SPEC.md §6). */
+     * per-byte cost (docs/model.md, 'Parameters'). */
     int fixed[MODEL_P_ALL];
     double fixed_value[MODEL_P_ALL];
     model_params preset;     /* fills what the data cannot determine */
@@ -147,7 +147,7 @@ typedef struct fit_seg_rule {
 int fit_segments_rule(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
                       const fit_seg_rule *rule, fit_segmentation *out);
 
-/* Prediction of the model in params for one point (SPEC.md §4). */
+/* Prediction of the model in params for one point (docs/model.md, 'Point-to-point latency'). */
 double fit_predict_ns(const model_params *p, const fit_point *pt);
 
 #endif

@@ -8,8 +8,7 @@
 
 #include "util/atomicfile.h"
 
-int full_plan_make(full_plan *plan, const char *dir, const char *host, const char *backend,
-                   const char *ring)
+int full_plan_make(full_plan *plan, const char *prefix, const char *ring)
 {
     static const char *const name[FULL_NETS] = {"ring2", NULL, "torus" FULL_TORUS, "ring6"};
     if (strcmp(ring, "4") != 0 && strcmp(ring, "8") != 0)
@@ -19,17 +18,16 @@ int full_plan_make(full_plan *plan, const char *dir, const char *host, const cha
     plan->shape[2] = FULL_TORUS;
     plan->shape[FULL_HELD_OUT] = "6";
     for (int k = 0; k < FULL_NETS; k++) {
-        char net[16], buf[PATH_MAX];   /* buf: host may not alias plan */
-        snprintf(net, sizeof net, "%s", name[k] ? name[k] : strcmp(ring, "4") ? "ring8" : "ring4");
-        int len = snprintf(buf, sizeof buf, "%s/%s-%s-full-%s.tsv", dir, host, backend, net);
+        char buf[PATH_MAX];   /* prefix may not alias plan */
+        const char *net = name[k] ? name[k] : strcmp(ring, "4") ? "ring8" : "ring4";
+        int len = snprintf(buf, sizeof buf, "%s-%s.tsv", prefix, net);
         if (len < 0 || (size_t)len >= sizeof plan->path[k])
             return -1;
         memcpy(plan->path[k], buf, (size_t)len + 1);
-        const char *shape = plan->shape[k];
-        snprintf(plan->interleave[k], sizeof plan->interleave[k], "%s=%s", shape, buf);
+        snprintf(plan->interleave[k], sizeof plan->interleave[k], "%s=%s", plan->shape[k], buf);
     }
     char buf[PATH_MAX];
-    int len = snprintf(buf, sizeof buf, "%s/%s-%s-full-validation.tsv", dir, host, backend);
+    int len = snprintf(buf, sizeof buf, "%s-validation.tsv", prefix);
     if (len < 0 || (size_t)len >= sizeof plan->validation)
         return -1;
     memcpy(plan->validation, buf, (size_t)len + 1);

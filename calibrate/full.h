@@ -1,7 +1,7 @@
-/* full: the networks of `calibrate --full` (issue 10): a 2-node ring, a
- * 4- or 8-node ring and a 4x4 torus to fit o(m), lf, ls and lb on, and a
- * 6-node ring held out to validate the fit, all measured interleaved in
- * one benchmark run; and the held-out table's data file for the plot. */
+/* full: the networks of `calibrate --full`: a 2-node ring, a 4- or 8-node
+ * ring and a 4x4 torus to fit o(m), lf, ls and lb on, and a 6-node ring
+ * held out to validate the fit, all measured interleaved in one benchmark
+ * run; and the held-out table's data file for the plot. */
 #ifndef SCITORUS_FULL_H
 #define SCITORUS_FULL_H
 
@@ -11,7 +11,7 @@
 #define FULL_NETS 4       /* ring 2, ring 4|8, torus 4x4, ring 6 */
 #define FULL_HELD_OUT 3   /* index of the held-out ring 6 */
 #define FULL_DEFAULT_RING "8"
-/* The torus, 4x4 rather than the issue's 3x3: scibench hosts its nodes on
+/* The torus, 4x4 rather than 3x3: scibench hosts its nodes on
  * two processes, and a ring of 3 cannot alternate between two, so a third
  * of a 3x3 torus's hops stay inside a process (a local copy, not a
  * transfer between cores: 3 us against 14 us at 64 KiB) and its relays'
@@ -26,12 +26,12 @@ typedef struct full_plan {
     char validation[PATH_MAX];             /* held-out table (TSV) */
 } full_plan;
 
-/* Names the files of a --full run in dir (data/bench) for host and
- * backend; ring is the multi-hop ring to fit on, "4" or "8".  Returns 0,
- * or -1 when ring is neither (the caller reports the usage error) or a
- * path would not fit. */
-int full_plan_make(full_plan *plan, const char *dir, const char *host, const char *backend,
-                   const char *ring);
+/* Names the files of a --full run PREFIX-ring2.tsv, PREFIX-ring8.tsv (or
+ * ring4), PREFIX-torus4x4.tsv, PREFIX-ring6.tsv and PREFIX-validation.tsv;
+ * ring is the multi-hop ring to fit on, "4" or "8".  Returns 0, or -1 when
+ * ring is neither (the caller reports the usage error) or a path would not
+ * fit. */
+int full_plan_make(full_plan *plan, const char *prefix, const char *ring);
 
 /* One held-out point of the validation table. */
 typedef struct full_row {

@@ -1,4 +1,5 @@
-/* logp_fit: calibrate --logp, the LogP fit, identity check and export. */
+/* logp_fit: calibrate --logp, the LogP fit, identity check and export
+ * (docs/model.md, 'LogP parameters'). */
 #include "calibrate/logp_fit.h"
 
 #include <errno.h>
@@ -19,6 +20,9 @@
  * calibrate's ping-pong points): no point gets an infinite weight. */
 #define SIGMA_FLOOR_FRACTION 1e-3
 #define SIGMA_FLOOR_NS 0.01
+
+/* Where the fit and the checks are printed (calibrate's report stream). */
+static FILE *out;
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)
@@ -42,7 +46,7 @@ static double row_value(const logp_row *r, int q, double *ci)
  * no links, forwards or switches (their parameters fixed at 0), sigma
  * from the confidence half-width at level conf. */
 static int fit_quantity(const logp_data *d, int q, double conf, int max_segments,
-                        model_oseg *seg, int *nseg)
+                        model_oseg *seg, int *nseg, char *held, size_t held_len)
 {
     fit_point *pts = calloc((size_t)d->count, sizeof *pts);
     fit_options opt;
@@ -65,6 +69,24 @@ static int fit_quantity(const logp_data *d, int q, double conf, int max_segments
     int rc = fit_run(pts, (size_t)d->count, &opt, &res);
     if (rc == 0) {
         const model_params *f = &res.params;
+        /* what the fit held at 0 (a negative time or slope), for the report,
+         * in the quantity's own key names (the fit calls it o) */
+        char both[520];
+        size_t len = 0;
+        snprintf(both, sizeof both, "%s%s%s", res.clamped,
+                 res.clamped[0] && res.falling[0] ? ", " : "", res.falling);
+        held[0] = '\0';
+        for (const char *s = both; *s && len + 8 < held_len;) {
+            int at_word = s == both || s[-1] == ' ';
+            if (at_word && (!strncmp(s, "o_seg", 5) || !strncmp(s, "o0_", 3) ||
+                            !strncmp(s, "o1_", 3))) {
+                len += (size_t)snprintf(held + len, held_len - len, "%s", model_logp_key[q]);
+                s += s[1] == '_' ? 1 : 2;   /* o_seg3_ns -> os_seg3_ns; o1_ns.. -> os_ns.. */
+                continue;
+            }
+            held[len++] = *s++;
+            held[len] = '\0';
+        }
         if (f->o_segments > 0) {
             *nseg = f->o_segments;
             memcpy(seg, f->oseg, (size_t)f->o_segments * sizeof *seg);
@@ -86,18 +108,18 @@ static void print_fit(const logp_data *d, const char *path, const model_params *
 {
     const char *v = bench_data_header(&d->hdr, "variant");
     const char *b = bench_data_header(&d->hdr, "backend");
-    printf("calibrate: LogP from %s (backend %s, variant %s, %ld sizes, confidence %s)\n\n", path,
+    fprintf(out, "calibrate: LogP from %s (backend %s, variant %s, %ld sizes, confidence %s)\n\n", path,
            b ? b : "?", v ? v : "?", d->count,
            bench_data_header(&d->hdr, "confidence") ? bench_data_header(&d->hdr, "confidence")
                                                     : "?");
-    printf("  L = %.1f ns", p->logp.L_ns);
+    fprintf(out, "  L = %.1f ns", p->logp.L_ns);
     if (raw_L < 0)
-        printf("  (the file's L_ns %.1f is negative: os + or exceed half the smallest round"
+        fprintf(out, "  (the file's L_ns %.1f is negative: os + or exceed half the smallest round"
                " trip, the overheads overlap with the wire; held at 0)", raw_L);
-    printf("\n  %-4s %7s %10s %12s %12s\n", "", "segment", "from (B)", "ns at from", "ns/B");
+    fprintf(out, "\n  %-4s %7s %10s %12s %12s\n", "", "segment", "from (B)", "ns at from", "ns/B");
     for (int q = 0; q < MODEL_LOGP_COUNT; q++)
         for (int i = 0; i < p->logp.segments[q]; i++)
-            printf("  %-4s %7d %10.0f %12.1f %12.4f\n", model_logp_key[q], i + 1,
+            fprintf(out, "  %-4s %7d %10.0f %12.1f %12.4f\n", model_logp_key[q], i + 1,
                    p->logp.seg[q][i].from_bytes, p->logp.seg[q][i].ns,
                    p->logp.seg[q][i].ns_per_byte);
 }
@@ -107,22 +129,22 @@ static void print_fit(const logp_data *d, const char *path, const model_params *
  * MPI_Send or MPI_Ssend handing the message over by rendezvous, which
  * returns once the receiver has it) contains L and the receiver's copy,
  * which or counts again: there the identity cannot hold, and the row says
- * so (README, LogP). */
+ * so (docs/model.md, 'LogP parameters'). */
 static void print_self_check(const logp_data *d, double L)
 {
     int spans = 0;
-    printf("\nidentity RTT(m)/2 = os(m) + L + or(m), the LogP run's own m-byte round trips:\n"
+    fprintf(out, "\nidentity RTT(m)/2 = os(m) + L + or(m), the LogP run's own m-byte round trips:\n"
            "  %8s %12s %14s %8s\n", "size", "rtt/2 (ns)", "os+L+or (ns)", "diff");
     for (long i = 0; i < d->count; i++) {
         const logp_row *r = &d->rows[i];
         double sum = r->os_ns + L + r->or_ns, half = r->rtt_ns / 2;
         int span = half > 0 && r->os_ns + L >= 0.9 * half;
         spans += span;
-        printf("  %8ld %12.1f %14.1f %7.1f%%%s\n", r->size_bytes, half, sum,
+        fprintf(out, "  %8ld %12.1f %14.1f %7.1f%%%s\n", r->size_bytes, half, sum,
                half > 0 ? 100 * (sum - half) / half : 0, span ? "  os spans the delivery" : "");
     }
     if (spans)
-        printf("  (%d sizes: the send call lasted the one-way time, so or is counted twice;\n"
+        fprintf(out, "  (%d sizes: the send call lasted the one-way time, so or is counted twice;\n"
                "   LogP's os is the sender's part alone: mpibench --mpi-send isend)\n", spans);
 }
 
@@ -144,7 +166,7 @@ static void print_drain_check(const logp_data *d, double L)
         if (!min || d->rows[i].size_bytes < min->size_bytes)
             min = &d->rows[i];
     double drain0 = min->os_fence_ns - min->os_ns;
-    printf("\nthe send's stores drained after the call (--os-fence: drain = os_fence - os),"
+    fprintf(out, "\nthe send's stores drained after the call (--os-fence: drain = os_fence - os),"
            "\nand the identity RTT(m)/2 = os(m) + L + or(m) + D(m), D(m) = drain(m) - drain(%ld B):\n"
            "  %8s %12s %10s %10s %8s %16s %8s %14s\n", min->size_bytes, "size", "rtt/2 (ns)",
            "os (ns)", "drain (ns)", "D (ns)", "os+L+or+D (ns)", "diff", "fenced rtt");
@@ -156,12 +178,40 @@ static void print_drain_check(const logp_data *d, double L)
         /* a row without a round trip is within neither count */
         within += half > 0 && fabs(sum - half) <= 0.1 * half;
         within_plain += half > 0 && fabs(plain - half) <= 0.1 * half;
-        printf("  %8ld %12.1f %10.1f %10.1f %8.1f %16.1f %7.1f%% %+13.1f%%\n", r->size_bytes,
+        fprintf(out, "  %8ld %12.1f %10.1f %10.1f %8.1f %16.1f %7.1f%% %+13.1f%%\n", r->size_bytes,
                half, r->os_ns, drain, D, sum, diff,
                r->rtt_ns > 0 ? 100 * (r->rtt_fence_ns - r->rtt_ns) / r->rtt_ns : 0);
     }
-    printf("  within 10%%: %ld of %ld sizes with D, %ld without\n", within, d->count,
+    fprintf(out, "  within 10%%: %ld of %ld sizes with D, %ld without\n", within, d->count,
            within_plain);
+}
+
+/* The header's ow_ns, "SIZE:MEAN:CI ..." (print_ow_check): every item
+ * three numbers, a size >= 1 and times > 0 and finite; anything else is a
+ * damaged file, refused with the item named (it was skipped in silence). */
+static int check_ow_header(const char *path, const logp_data *d)
+{
+    const char *ow = bench_data_header(&d->hdr, "ow_ns");
+    char copy[512], *save = NULL;
+    long line = bench_data_header_line(&d->hdr, "ow_ns");
+    if (!ow)
+        return 0;
+    if (strlen(ow) >= sizeof copy)
+        return fail("%s:%ld: '# ow_ns:' header too long", path, line);
+    snprintf(copy, sizeof copy, "%s", ow);
+    int items = 0;
+    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save), items++) {
+        long size;
+        double mean, ci;
+        int end = 0;
+        if (sscanf(t, "%ld:%lf:%lf%n", &size, &mean, &ci, &end) != 3 || t[end] != '\0' ||
+            size < 1 || !isfinite(mean) || !isfinite(ci) || !(mean > 0) || ci < 0)
+            return fail("%s:%ld: '# ow_ns:' item '%.40s': expected SIZE:MEAN:CI with a size >= 1,"
+                        " a mean > 0 and a CI >= 0 (ns)", path, line, t);
+    }
+    if (!items || items > 64)
+        return fail("%s:%ld: '# ow_ns:' header: expected 1 to 64 SIZE:MEAN:CI items", path, line);
+    return 0;
 }
 
 /* g(m) against the same run's one-way streams (the header's ow_ns,
@@ -174,7 +224,7 @@ static void print_ow_check(const logp_data *d)
     char copy[512], *save = NULL;
     if (!ow)
         return;
-    printf("\ng(m) against the same run's one-way streams (--pattern ow: %s messages, one 0-byte"
+    fprintf(out, "\ng(m) against the same run's one-way streams (--pattern ow: %s messages, one 0-byte"
            " acknowledgement, time / messages):\n  %8s %16s %16s %8s\n", reps ? reps : "?",
            "size", "g (ns)", "ow (ns)", "diff");
     snprintf(copy, sizeof copy, "%s", ow);
@@ -188,7 +238,7 @@ static void print_ow_check(const logp_data *d)
         for (int k = 0; k < n; k++) {
             const logp_row *r = &d->rows[i];
             if (sizes[k] == r->size_bytes)
-                printf("  %8ld %9.1f +-%5.1f %9.1f +-%5.1f %7.1f%%\n", sizes[k], r->g_ns,
+                fprintf(out, "  %8ld %9.1f +-%5.1f %9.1f +-%5.1f %7.1f%%\n", sizes[k], r->g_ns,
                        r->g_ci_ns, means[k], cis[k], 100 * (r->g_ns - means[k]) / means[k]);
         }
 }
@@ -206,7 +256,7 @@ static int print_pp_check(const calibrate_logp_options *o, const logp_data *d, d
             return fail("%s", file_error_text(&err, o->pp_paths[f], text, sizeof text));
         if (rc)
             return fail("'%s': %s", o->pp_paths[f], err.msg);
-        printf("\nidentity PP(m)/2 = os(m) + L + or(m) against %s (ping-pong means, 1 hop):\n"
+        fprintf(out, "\nidentity PP(m)/2 = os(m) + L + or(m) against %s (ping-pong means, 1 hop):\n"
                "  %8s %12s %14s %8s\n", o->pp_paths[f], "size", "PP/2 (ns)", "os+L+or (ns)",
                "diff");
         long matched = 0;
@@ -216,12 +266,12 @@ static int print_pp_check(const calibrate_logp_options *o, const logp_data *d, d
             if (strcmp(pt->pattern, "pp") || pt->hops != 1 || pt->rhops != 1 || !r)
                 continue;
             double sum = r->os_ns + L + r->or_ns;
-            printf("  %8ld %12.1f %14.1f %7.1f%%\n", pt->size_bytes, pt->mean_ns, sum,
+            fprintf(out, "  %8ld %12.1f %14.1f %7.1f%%\n", pt->size_bytes, pt->mean_ns, sum,
                    100 * (sum - pt->mean_ns) / pt->mean_ns);
             matched++;
         }
         if (!matched)
-            printf("  (no 1-hop ping-pong point at a size of the LogP file)\n");
+            fprintf(out, "  (no 1-hop ping-pong point at a size of the LogP file)\n");
         bench_data_free(&pp);
     }
     return 0;
@@ -259,9 +309,9 @@ static int write_loggopsim(const char *path, const char *from, const model_param
             line);
     if (atomic_file_commit(&af))
         return fail("--loggopsim '%s': %s", path, strerror(errno));
-    printf("\nwrote %s (LogGOPSim, in %s: %s)\n", path, unit, line);
+    fprintf(out, "\nwrote %s (LogGOPSim, in %s: %s)\n", path, unit, line);
     if (!ps && ((g->ns_per_byte > 0 && g->ns_per_byte < 0.5) || (O > 0 && O < 0.5)))
-        printf("  (in ns, per-byte terms under 0.5 ns/B round to 0: G %.5f, O %.5f ns/B;"
+        fprintf(out, "  (in ns, per-byte terms under 0.5 ns/B round to 0: G %.5f, O %.5f ns/B;"
                " --loggopsim-unit ps keeps them)\n", g->ns_per_byte, O);
     return 0;
 }
@@ -270,6 +320,7 @@ int calibrate_logp(const calibrate_logp_options *o, model_params *p)
 {
     logp_data d;
     bench_read_error err;
+    out = o->out ? o->out : stdout;
     int rc = logp_data_read(o->logp_path, &d, &err);
     char text[4352];
     if (rc && err.line > 0)
@@ -281,22 +332,34 @@ int calibrate_logp(const calibrate_logp_options *o, model_params *p)
     if (!(conf > 0 && conf < 1))
         conf = 0.9;
     if (d.count < 2 || !isfinite(d.L_ns)) {
+        /* the reason before the data is freed (it was read after, once) */
+        const char *why = !isfinite(d.L_ns) ? "no L_ns header line (a LogP run writes one)"
+                                            : "fewer than two sizes: nothing to fit";
         logp_data_free(&d);
-        return fail("%s: %s", o->logp_path, d.count < 2 ? "fewer than two sizes: nothing to fit"
-                                                        : "no L_ns header line");
+        return fail("%s: %s", o->logp_path, why);
+    }
+    if ((rc = check_ow_header(o->logp_path, &d))) {
+        logp_data_free(&d);
+        return rc;
     }
     if (d.incomplete)
         fprintf(stderr, "calibrate: note: %s is marked incomplete; using its %ld finished"
                         " sizes\n", o->logp_path, d.count);
     memset(&p->logp, 0, sizeof p->logp);
+    char held[MODEL_LOGP_COUNT][520];
     for (int q = 0; q < MODEL_LOGP_COUNT && !rc; q++)
-        if (fit_quantity(&d, q, conf, o->max_segments, p->logp.seg[q], &p->logp.segments[q]))
+        if (fit_quantity(&d, q, conf, o->max_segments, p->logp.seg[q], &p->logp.segments[q],
+                         held[q], sizeof held[q]))
             rc = fail("%s: the least-squares fit of %s(m) failed", o->logp_path,
                       model_logp_key[q]);
     if (!rc) {
         p->logp.present = 1;
         p->logp.L_ns = fmax(d.L_ns, 0);
         print_fit(&d, o->logp_path, p, d.L_ns);
+        for (int q = 0; q < MODEL_LOGP_COUNT; q++)
+            if (held[q][0])
+                fprintf(out, "  (%s(m): came out negative here, held at 0 -- a time or its"
+                             " slope cannot be negative: %s)\n", model_logp_key[q], held[q]);
         print_self_check(&d, d.L_ns);
         print_drain_check(&d, d.L_ns);
         print_ow_check(&d);

@@ -1,34 +1,35 @@
 /* params: the latency parameters of the model (o0, o1, mref, lp, lf, ls, and
  * an optional piecewise-linear o(m)), the named presets of thesis Table 1 /
- * §6.2, and the params file reader and writer (SPEC.md §4). */
+ * §6.2, and the params file reader and writer (docs/formats.md, 'Params file'). */
 #ifndef SCITORUS_PARAMS_H
 #define SCITORUS_PARAMS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "topo/topo.h"
 #include "util/file_error.h"
 
-/* Parameters in the order calibrate's unknown vector uses (SPEC.md §4). */
+/* Parameters in the order calibrate's unknown vector uses (docs/model.md, 'Parameters'). */
 typedef enum model_param_id {
     MODEL_P_O0 = 0,   /* o0_ns: o(mref) */
     MODEL_P_O1,       /* o1_ns_per_byte: slope of o(m) */
     MODEL_P_LP,       /* lp_ns: propagation per link */
     MODEL_P_LF,       /* lf_ns: forwarding through a node */
     MODEL_P_LS,       /* ls_ns: switching dimension */
-    MODEL_P_COUNT,    /* the thesis's five, SPEC.md §4's unknowns */
-    /* lb_ns_per_byte: per byte at every relay (SPEC.md §6; optional key,
+    MODEL_P_COUNT,    /* the thesis's five, calibrate's unknowns */
+    /* lb_ns_per_byte: per byte at every relay (docs/model.md, 'Parameters'; optional key,
      * default 0 = cut-through, the thesis's model) */
     MODEL_P_LB = MODEL_P_COUNT,
     MODEL_P_ALL       /* every parameter: the arrays below are this long */
 } model_param_id;
 
 /* At most 16 segments (of o(m), of the relays' cost and of each LogP
- * quantity); how many, BIC decides (calibrate).  Issue 4 had 4, then 6;
+ * quantity); how many, BIC decides (calibrate).  The limit was 4, then 6;
  * calibrate --full's joint fit, with pieces of two sizes, follows the
  * cache-line staircase of scibench's copies from 768 B to 4 KiB and chose
  * 6-10 in 20 runs (25 sizes: at most 12); the 2-node ring alone 4-5
- * (README, "Every parameter measured"). */
+ * (docs/MEASUREMENTS.md, "Every parameter measured"). */
 #define MODEL_MAX_OSEG 16
 
 typedef struct model_oseg {
@@ -37,7 +38,7 @@ typedef struct model_oseg {
     double ns_per_byte;    /* slope on the segment */
 } model_oseg;
 
-/* LogP parameters (SPEC.md §11, calibrate --logp): L and piecewise-linear
+/* LogP parameters (docs/model.md, 'LogP parameters'; calibrate --logp): L and piecewise-linear
  * os(m), or(m), g(m), each segment as model_oseg.  Keys L_ns,
  * <q>_segments, <q>_seg<i>_from_bytes, <q>_seg<i>_ns, <q>_seg<i>_ns_per_byte
  * for q = os, or, g. */
@@ -53,7 +54,7 @@ typedef struct model_logp {
 
 typedef struct model_params {
     double o0_ns, o1_ns_per_byte, mref_bytes, lp_ns, lf_ns, ls_ns;
-    /* Store and forward (SPEC.md §6): every intermediate node (F + S of
+    /* Store and forward (docs/model.md, 'Parameters'): every intermediate node (F + S of
      * them) pays m lb again; 0 for SCI's cut-through and every preset. */
     double lb_ns_per_byte;
 
@@ -63,7 +64,7 @@ typedef struct model_params {
     int o_segments;
     model_oseg oseg[MODEL_MAX_OSEG];
 
-    /* Piecewise relay cost (SPEC.md §6, "lb may be piecewise"): each relay
+    /* Piecewise relay cost (docs/model.md, 'Parameters'): each relay
      * pays g(m) = lbseg[i].ns + lbseg[i].ns_per_byte (m - lbseg[i].from_bytes)
      * on segment i instead of m lb; lb_segments == 0 means m lb. */
     int lb_segments;
@@ -80,8 +81,8 @@ typedef struct model_params {
      * are of the values that were fitted; "" when not stated. */
     char fit_statistic[8];
 
-    /* Kind of links (SPEC.md §7, key `links = "uni" | "bi"`, default uni:
-     * SCI) and the link bandwidth for the load model (SPEC.md §9, key
+    /* Kind of links (docs/model.md, 'Links'; key `links = "uni" | "bi"`, default uni:
+     * SCI) and the link bandwidth for the load model (docs/model.md, 'Load'; key
      * `link_bw_bytes_per_ns`, > 0, default 1.0: the IEEE 1596 SCI link rate
      * of 1 GB/s).  Every model_* function reads the links from here. */
     topo_links links;
@@ -92,7 +93,7 @@ typedef struct model_params {
     model_logp logp;  /* optional (calibrate --logp) */
 } model_params;
 
-/* Default link bandwidth: IEEE 1596 SCI, 1 GB/s = 1 byte/ns (SPEC.md §9). */
+/* Default link bandwidth: IEEE 1596 SCI, 1 GB/s = 1 byte/ns (docs/model.md, 'Load'). */
 #define MODEL_DEFAULT_LINK_BW_BYTES_PER_NS 1.0
 
 /* Key names by model_param_id (the six required keys are these but
@@ -116,13 +117,13 @@ double model_overhead_ns(const model_params *p, double size_bytes);
 double model_logp_ns(const model_params *p, model_logp_q q, double size_bytes);
 
 /* What one relay (forward or switch) pays for an m-byte message beyond lf
- * or ls (SPEC.md §6): the lb segments if any, else m lb. */
+ * or ls (docs/model.md, 'Parameters'): the lb segments if any, else m lb. */
 double model_relay_bytes_ns(const model_params *p, double size_bytes);
 
 /* Why a params file was rejected. */
 typedef file_error model_params_error;
 
-/* Reads a params file (SPEC.md §4): `key = value` lines, `#` comments and
+/* Reads a params file (docs/formats.md, 'Params file'): `key = value` lines, `#` comments and
  * blank lines; string values in double quotes for *_source keys.
  * Rejects: unknown key, missing required key, duplicate key, non-numeric,
  * negative, NaN or infinite value, a value outside its physically
@@ -148,5 +149,9 @@ int model_params_check(const model_params *p, model_params_error *err);
  * EINVAL; callers that want the reason call model_params_check first.
  * Returns 0, or -1 with errno set (a previous file at path is untouched). */
 int model_params_write(const char *path, const model_params *p, const char *comments);
+
+/* model_params_write's text on fp (e.g. stdout for "-o -"): 0, or -1 with
+ * errno set (EINVAL: the reader would refuse p). */
+int model_params_write_stream(FILE *fp, const model_params *p, const char *comments);
 
 #endif

@@ -124,7 +124,7 @@ Test(calibrate, injected_delays_are_recovered)
  * slot's first cache line (<= 24 B): scibench's relays store and forward,
  * so from 32 B on every hop also pays the payload's extra cache lines,
  * while the model's lf -- SCI's cut-through forwarding -- is independent
- * of m (at 256 B - 4 KiB the 3-hop prediction is 5-36% off; see README).
+ * of m (at 256 B - 4 KiB the 3-hop prediction is 5-36% off; see docs/MEASUREMENTS.md).
  *
  * The three rings are measured in one scibench run with --interleave, all
  * their points batch by batch in turn: this VM's core-to-core latency
@@ -151,8 +151,10 @@ static double fig13_run(int run)
                            "--rel-error", "0.0002", "-q", NULL);
     cr_assert_eq(b.status, 0, "scibench --interleave: %s", b.err);
     run_free(&b);
+    /* the bound is this test's own (the median of the runs' worst), so
+     * calibrate's held-out verdict on a single run is loosened */
     run_result r = run_cmd(CALIBRATE, 60, "--stat", "median", "--data", r2, r8, "--validate", r6,
-                           "--segments", "1", "-o", p, NULL);
+                           "--segments", "1", "--max-error", "100", "-o", p, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "lp and lf are collinear"), "%s", r.out);
     const char *max = strstr(r.out, "max error ");
@@ -181,7 +183,7 @@ Test(calibrate, predicts_three_hop_ring_within_5_percent)
 Test(calibrate, measures_a_two_node_ring)
 {
     const char *params = path("two.params"), *data = path("two.tsv");
-    run_result r = run_cmd(CALIBRATE, 120, "-q", "--sizes", "8,64,512,4096", "--max-time",
+    run_result r = run_cmd(CALIBRATE, 120, "--sizes", "8,64,512,4096", "--max-time",
                            "0.3", "--bench-out", data, "-o", params, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "lf, ls: not measured by a 2-node ring"), "%s", r.out);

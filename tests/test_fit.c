@@ -142,7 +142,7 @@ Test(fit, noisy_data_within_two_standard_errors)
 
 /* thesis eqs. 18-20 by hand, on exact ring 1-hop / 4-hop and torus data at
  * m = 64: PP1 = 2 o + lp; PP4 - PP1 = 3 lf + 3 lp; PPsw - PPnosw = ls + lp
- * (here with the mean paths of SPEC.md §4: (2,2) vs (0,2) on 4x4). */
+ * (here with the mean paths of docs/model.md, 'Averages over all destinations': (2,2) vs (0,2) on 4x4). */
 Test(fit, least_squares_equals_thesis_algebra)
 {
     model_params t = truth();
@@ -457,7 +457,7 @@ Test(fit, staircase_steps_are_found_and_o64_recovered)
     gsl_rng_free(rng);
 }
 
-/* ---- store and forward (SPEC.md §6) ------------------------------------ */
+/* ---- store and forward (lb) ------------------------------------------- */
 
 /* calibrate --full's networks: the 1-hop (2-node) and 4-hop (8-node) rings
  * and the 3x3 torus's symmetric path (1,1), at every power of two from
@@ -591,7 +591,7 @@ Test(fit, cut_through_data_gives_lb_zero)
     gsl_rng_free(rng);
 }
 
-/* Identifiability (SPEC.md §6): lb needs multi-hop data at two or more
+/* Identifiability: lb needs multi-hop data at two or more
  * sizes.  A 2-node ring has no relay; one multi-hop size makes the relays'
  * bytes a multiple of the forwards.  Either way lb is left undetermined
  * and taken from the preset (0), not fitted. */
@@ -623,10 +623,10 @@ Test(fit, lb_needs_multi_hop_data_at_two_sizes)
     fit_result_free(&res);
 }
 
-/* ---- calibrate --full on a staircase (issue 10) ------------------------- */
+/* ---- calibrate --full on a staircase ---------------------------------- */
 
 /* A cost that steps every 16 cache lines (1 KiB) up to 4 KiB, as scibench's
- * copies do on the development VM (README, "Where a relay's cost grows
+ * copies do on the development VM (docs/MEASUREMENTS.md, "Where a relay's cost grows
  * with m"): with the 40-byte header the steps fall at 985, 2009, 3033 and
  * 4057 B, so --full's 1, 2, 3 and 4 KiB lie just past a step and 1.5 KiB
  * inside one.  o(m): 77 ns up to 24 B, a line with 40 ns a step from 32 B,

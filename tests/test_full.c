@@ -1,4 +1,4 @@
-/* Tests for calibrate --full (issue 10): the four networks measured in one
+/* Tests for calibrate --full: the four networks measured in one
  * interleaved run, lb fitted, the held-out 6-node ring validated and its
  * table written for the plot; an interrupted run keeps its finished data
  * and writes nothing half; and the params files' lb_ns_per_byte through
@@ -18,7 +18,7 @@ static char dir[] = "/tmp/scitorus-full-XXXXXX";
 static void setup(void)
 {
     run_tmpdir_make(dir);
-    cr_assert_eq(chdir(dir), 0);   /* --full writes data/ under the cwd */
+    cr_assert_eq(chdir(dir), 0);   /* --full without -o writes into the cwd */
 }
 static void teardown(void) { run_tmpdir_remove(dir); }
 TestSuite(full, .init = setup, .fini = teardown, .timeout = 300);
@@ -79,18 +79,18 @@ static int assert_validation_table(const char *table, const model_params *p, con
 Test(full, measures_fits_and_validates)
 {
     run_result r = run_cmd(run_prog("calibrate", 0), 240, "--full", "--sizes", "8,256,4096",
-                           "--max-time", "2", "-q", NULL);
+                           "--max-time", "2", "--max-error", "100", NULL);
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     /* lb is measured: multi-hop data at three sizes */
     cr_assert_not_null(strstr(r.out, "lb_ns_per_byte"), "%s", r.out);
-    /* --full's point statistic is the batches' median (README) */
+    /* --full's point statistic is the batches' median (--help) */
     cr_assert_not_null(strstr(r.out, "statistic median"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "validation (held-out data)"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "median error"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "measured and fitted in"), "%s", r.out);
     model_params p;
     model_params_error e;
-    const char *params = file("data/params/%s-shm-full.params");
+    const char *params = file("%s-shm-full.params");
     cr_assert_eq(model_params_read(params, &p, &e), 0, "%s:%ld: %s", params, e.line, e.msg);
     cr_assert_str_eq(p.source[MODEL_P_LF], "measured");
     cr_assert_str_eq(p.source[MODEL_P_LS], "measured");
@@ -99,10 +99,9 @@ Test(full, measures_fits_and_validates)
     /* the held-out table: one row per size, in size order, and the
      * predictions in it are the params file's (scimodel's model) */
     static const long sizes[] = {8, 256, 4096};
-    cr_assert_eq(assert_validation_table(file("data/bench/%s-shm-full-validation.tsv"), &p,
+    cr_assert_eq(assert_validation_table(file("%s-shm-full-validation.tsv"), &p,
                                          sizes, 3), 3);
-    assert_no_temporaries("data/bench");
-    assert_no_temporaries("data/params");
+    assert_no_temporaries(".");
     run_free(&r);
 }
 
@@ -124,12 +123,12 @@ Test(full, interrupted_run_keeps_finished_data)
     int st = run_wait_exit(pid, 60);
     cr_assert_neq(st, 0, "calibrate --full exited 0 after Ctrl-C");
     cr_assert_neq(st, -1, "calibrate --full hung after Ctrl-C");
-    cr_assert_neq(access(file("data/params/%s-shm-full.params"), F_OK), 0,
+    cr_assert_neq(access(file("%s-shm-full.params"), F_OK), 0,
                   "a params file was written from an interrupted run");
     static const char *const net[] = {"ring2", "ring8", "torus4x4", "ring6"};
     for (int k = 0; k < 4; k++) {
         char fmt[128];
-        snprintf(fmt, sizeof fmt, "data/bench/%%s-shm-full-%s.tsv", net[k]);
+        snprintf(fmt, sizeof fmt, "%%s-shm-full-%s.tsv", net[k]);
         const char *f = file(fmt);
         FILE *fp = fopen(f, "r");
         if (!fp)
@@ -140,8 +139,7 @@ Test(full, interrupted_run_keeps_finished_data)
         fclose(fp);
         cr_assert_str_eq(last, "# incomplete\n", "%s does not end '# incomplete'", f);
     }
-    assert_no_temporaries("data/bench");
-    assert_no_temporaries("data/params");
+    assert_no_temporaries(".");
 }
 
 Test(full, usage_errors)
@@ -201,7 +199,7 @@ Test(full, scimodel_prints_and_uses_lb)
     run_free(&r);
 }
 
-/* calibrate --full --backend mpi (issue 10): mpibench on 2 ranks measures
+/* calibrate --full --backend mpi: mpibench on 2 ranks measures
  * the four networks interleaved (their nodes hosted on the two ranks),
  * calibrate fits on three and validates on the 6-node ring: the table
  * printed and written has every size.  Every mpirun is bounded: calibrate
@@ -212,7 +210,7 @@ Test(full, mpi_measures_fits_and_validates)
     static const long sizes[] = {1, 64, 1024, 65536};
     run_result r = run_cmd(run_prog("calibrate", 0), 240, "--full", "--backend", "mpi",
                            "--mpirun", "mpirun --timeout 120 --oversubscribe", "--sizes",
-                           "1,64,1024,65536", "--max-time", "2", "-q", NULL);
+                           "1,64,1024,65536", "--max-time", "2", "--max-error", "100", NULL);
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     cr_assert_not_null(strstr(r.out, "statistic median"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "validation (held-out data)"), "%s", r.out);
@@ -224,7 +222,7 @@ Test(full, mpi_measures_fits_and_validates)
     }
     model_params p;
     model_params_error e;
-    const char *params = file("data/params/%s-mpi-full.params");
+    const char *params = file("%s-mpi-full.params");
     cr_assert_eq(model_params_read(params, &p, &e), 0, "%s:%ld: %s", params, e.line, e.msg);
     cr_assert_str_eq(p.source[MODEL_P_LF], "measured");
     cr_assert_str_eq(p.source[MODEL_P_LS], "measured");
@@ -232,17 +230,16 @@ Test(full, mpi_measures_fits_and_validates)
     static const char *const net[] = {"ring2", "ring8", "torus4x4", "ring6"};
     for (int k = 0; k < 4; k++) {
         char fmt[128];
-        snprintf(fmt, sizeof fmt, "data/bench/%%s-mpi-full-%s.tsv", net[k]);
+        snprintf(fmt, sizeof fmt, "%%s-mpi-full-%s.tsv", net[k]);
         char *text = run_read_text(file(fmt));
         cr_assert_not_null(strstr(text, "# backend: mpi\n"), "%s", net[k]);
         cr_assert_not_null(strstr(text, "# procs: 2\n"), "%s", net[k]);
         cr_assert_null(strstr(text, "# incomplete"), "%s", net[k]);
         free(text);
     }
-    cr_assert_eq(assert_validation_table(file("data/bench/%s-mpi-full-validation.tsv"), &p, sizes,
+    cr_assert_eq(assert_validation_table(file("%s-mpi-full-validation.tsv"), &p, sizes,
                                          4), 4);
-    assert_no_temporaries("data/bench");
-    assert_no_temporaries("data/params");
+    assert_no_temporaries(".");
     run_free(&r);
 }
 
@@ -262,7 +259,7 @@ static model_params mpi_full(const char *params, const char *fwd, const char *sw
     run_result r = run_cmd(run_prog("calibrate", 1), 120, "--full", "--backend", "mpi",
                            "--mpirun", "mpirun --timeout 100 --oversubscribe", "--sizes",
                            "8,256,4096", "--max-time", "2", "--inject-forward", fwd,
-                           "--inject-switch", sw, "-q", "-o", params, NULL);
+                           "--inject-switch", sw, "--max-error", "100", "-q", "-o", params, NULL);
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     run_free(&r);
     model_params p;
@@ -271,7 +268,7 @@ static model_params mpi_full(const char *params, const char *fwd, const char *sw
     return p;
 }
 
-/* Injected ground truth through MPI (issue 10): `calibrate --full
+/* Injected ground truth through MPI: `calibrate --full
  * --backend mpi` plain and with --inject-forward 3000 --inject-switch 5000
  * (busy-waits at every relay of mpibench's virtual nodes), back to back in
  * each of five rounds: the median growth of lf and ls is the injection
@@ -339,7 +336,6 @@ Test(full, mpi_interrupted_run_keeps_finished_data)
     /* rank 0 has its four files open (past MPI_Init), then 1 s of batches */
     char bench_dir[PATH_MAX + 16];
     cr_assert_not_null(getcwd(bench_dir, PATH_MAX));
-    strcat(bench_dir, "/data/bench");
     for (int i = 0; i < 3000 && bench_files_open(bench_dir) < 4; i++)
         usleep(10000);
     cr_assert_geq(bench_files_open(bench_dir), 4, "mpibench never opened its four files");
@@ -349,13 +345,13 @@ Test(full, mpi_interrupted_run_keeps_finished_data)
     cr_assert_neq(st, 0, "calibrate --full --backend mpi exited 0 after Ctrl-C");
     cr_assert_neq(st, -1, "calibrate --full --backend mpi hung after Ctrl-C");
     cr_assert_eq(bench_files_open(bench_dir), 0, "a rank outlived calibrate");
-    cr_assert_neq(access(file("data/params/%s-mpi-full.params"), F_OK), 0,
+    cr_assert_neq(access(file("%s-mpi-full.params"), F_OK), 0,
                   "a params file was written from an interrupted run");
     static const char *const net[] = {"ring2", "ring8", "torus4x4", "ring6"};
     int seen = 0;
     for (int k = 0; k < 4; k++) {
         char fmt[128];
-        snprintf(fmt, sizeof fmt, "data/bench/%%s-mpi-full-%s.tsv", net[k]);
+        snprintf(fmt, sizeof fmt, "%%s-mpi-full-%s.tsv", net[k]);
         const char *f = file(fmt);
         FILE *fp = fopen(f, "r");
         if (!fp)
@@ -368,6 +364,5 @@ Test(full, mpi_interrupted_run_keeps_finished_data)
         cr_assert_str_eq(last, "# incomplete\n", "%s does not end '# incomplete'", f);
     }
     cr_assert_eq(seen, 4, "rank 0 had its four files open: all four kept");
-    assert_no_temporaries("data/bench");
-    assert_no_temporaries("data/params");
+    assert_no_temporaries(".");
 }

@@ -88,7 +88,7 @@ Test(params, error_classes)
         {GOOD "lp_ns_source = fixed\n", 7, "double-quoted"},
         {GOOD "o_segments = 2\no_seg1_from_bytes = 1\no_seg1_ns = 1\no_seg1_ns_per_byte = 1\n",
          10, "o_seg2_from_bytes"},
-        /* MODEL_MAX_OSEG + 1, the limit written out as README gives it */
+        /* MODEL_MAX_OSEG + 1, the limit written out as --help gives it */
         {GOOD "o_segments = 17\n", 7, "o_segments must be 1..16"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -145,7 +145,7 @@ Test(params, write_read_roundtrip_and_gnuplot)
 }
 
 /* calibrate --full may choose six pieces of o(m) and of the relays' cost
- * (issue 10; the limit was 6 then): every one is written and read back, in
+ * (the limit was 6 once): every one is written and read back, in
  * order. */
 Test(params, six_segments_roundtrip)
 {
@@ -204,7 +204,7 @@ Test(params, most_segments_roundtrip)
     }
 }
 
-/* SPEC.md §6: lb_ns_per_byte is optional (default 0, cut-through) and,
+/* lb_ns_per_byte is optional (default 0, cut-through) and,
  * like every other value, rejected negative or NaN with its line. */
 Test(params, lb_optional_and_checked)
 {
@@ -256,7 +256,7 @@ Test(params, lb_written_only_when_stated)
     cr_assert_eq(q.lb_ns_per_byte, 0.125);
 }
 
-/* The writer obeys the reader's rules (issue 10): values the reader
+/* The writer obeys the reader's rules: values the reader
  * refuses -- negative, NaN, beyond the range table, segments out of order
  * -- are named by model_params_check with the reader's own message, and
  * model_params_write writes nothing (EINVAL), leaving an existing file as
@@ -299,7 +299,7 @@ Test(params, writer_refuses_what_the_reader_refuses)
     }
 }
 
-/* fit_statistic (issue 10): which column calibrate fitted, for the plots;
+/* fit_statistic: which column calibrate fitted, for the plots;
  * written when stated, read back, and only "min", "median" or "mean". */
 Test(params, fit_statistic_roundtrip_and_checked)
 {

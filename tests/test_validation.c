@@ -1,5 +1,4 @@
-/* Tests for issue 14's input validation and bounded-time defects (#6, #7,
- * #14, #15, #16): params values outside their physical ranges and NUL bytes
+/* Tests for input validation and bounded-time defects: params values outside their physical ranges and NUL bytes
  * refused at file:line; bench rows checked against their header and their
  * topology; the o(m) breakpoint search against an exhaustive search; merging
  * repeated runs of a large file. */
@@ -37,7 +36,7 @@ static const char *put(const char *name, const char *data, size_t len)
 
 #define GOOD "o0_ns = 2085\no1_ns_per_byte = 11.6\nmref_bytes = 64\nlp_ns = 7\nlf_ns = 60\nls_ns = 670\n"
 
-/* ---- #15: a NUL byte in a params line ---------------------------------- */
+/* ---- a NUL byte in a params line ---------------------------------- */
 
 Test(validation, params_nul_byte_refused_at_its_line)
 {
@@ -59,7 +58,7 @@ Test(validation, params_nul_byte_refused_at_its_line)
     }
 }
 
-/* ---- #14: values outside physically meaningful bounds ----------------- */
+/* ---- values outside physically meaningful bounds ----------------- */
 
 Test(validation, params_out_of_range_refused_at_file_line)
 {
@@ -108,20 +107,29 @@ Test(validation, params_out_of_range_refused_at_file_line)
     run_free(&r);
 }
 
+/* Every bound reached, in two files: the largest slope with the largest
+ * reference size would put o(0 B) at -1e18 ns, which the reader refuses
+ * (o(m) must not be negative at any size). */
 Test(validation, params_at_the_bounds_accepted)
 {
-    static const char text[] = "o0_ns = 1e9\no1_ns_per_byte = 1e6\nmref_bytes = 1099511627776\n"
+    static const char text[] = "o0_ns = 1e9\no1_ns_per_byte = 1e6\nmref_bytes = 0\n"
                                "lp_ns = 0\nlf_ns = 1e9\nls_ns = 1e9\nfit_r2 = -48.6\n"
                                "o0_ns_err = 1e20\n";
+    static const char text2[] = "o0_ns = 1e9\no1_ns_per_byte = 0\nmref_bytes = 1099511627776\n"
+                                "lp_ns = 0\nlf_ns = 0\nls_ns = 0\n";
     model_params p;
     model_params_error e;
     const char *f = put("edge.params", text, sizeof text - 1);
     cr_assert_eq(model_params_read(f, &p, &e), 0, "line %ld: %s", e.line, e.msg);
     cr_assert_eq(p.o0_ns, 1e9);
+    cr_assert_eq(p.o1_ns_per_byte, 1e6);
     cr_assert_eq(p.fit_r2, -48.6);
+    f = put("edge2.params", text2, sizeof text2 - 1);
+    cr_assert_eq(model_params_read(f, &p, &e), 0, "line %ld: %s", e.line, e.msg);
+    cr_assert_eq(p.mref_bytes, 1099511627776.0);
 }
 
-/* ---- #16: bench rows against their header and each other --------------- */
+/* ---- bench rows against their header and each other --------------- */
 
 #define MAGIC "# scitorus-bench 1\n"
 #define COLS "# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\n"
@@ -263,7 +271,7 @@ Test(validation, calibrate_writes_no_params_file_the_reader_refuses)
     cr_assert_str_eq(buf, keep);
 }
 
-/* ---- #6: the breakpoint search against an exhaustive one --------------- */
+/* ---- the breakpoint search against an exhaustive one --------------- */
 
 /* A 2-node ring's points (Hm = 1, Fm = Sm = 0) at S distinct sizes, o(m)
  * piecewise linear with knees at random sizes (sometimes falling at the
@@ -481,7 +489,7 @@ Test(validation, ten_thousand_sizes_fit, .timeout = 120)
     free(pts);
 }
 
-/* ---- #7: merging repeated runs ------------------------------------------ */
+/* ---- merging repeated runs ------------------------------------------ */
 
 /* A ring-2 file of `runs` runs of `sizes` sizes (8, 16, ...), in run order.
  * Size s's runs: run 0 at v + 5, run 1 at v - 3 with a small spread (the

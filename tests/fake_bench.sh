@@ -1,0 +1,46 @@
+#!/bin/sh
+# fake_bench: a stand-in for scibench that calibrate runs through --bench,
+# so that a test decides what each measurement "sees".  It writes the
+# networks calibrate asks for (-o, --interleave S=FILE) from the recorded
+# --full run in $FAKE_FIXTURES, altered per run as $FAKE_MODES says:
+#   clean    the recorded run as it is
+#   bimodal  every point's median at 2x its minimum (batches in two regimes)
+#   badheld  the held-out 6-node ring 30% slower from 1 KiB on
+# and answers --floor with the next of $FAKE_FLOORS (ns).  Each call is
+# counted and its arguments appended to $FAKE_STATE/args.
+set -eu
+st=$FAKE_STATE
+next() {   # next NAME LIST: the NAME counter's next word of LIST (the last one repeats)
+    n=$(cat "$st/$1" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" >"$st/$1"
+    set -- $2
+    [ "$n" -le $# ] || n=$#
+    eval "echo \${$n}"
+}
+if [ "${1:-}" = "--floor" ]; then
+    printf 'floor_ns\t%s\n' "$(next floors "${FAKE_FLOORS:-55}")"
+    exit 0
+fi
+echo "$*" >>"$st/args"
+mode=$(next runs "${FAKE_MODES:-clean}")
+emit() {   # emit NETWORK FILE
+    case $mode in
+    bimodal) awk -F'\t' -v OFS='\t' '/^#/ { print; next } { $14 = 2 * $13; if ($18 < $14) $18 = $14; print }' \
+                 "$FAKE_FIXTURES/$1.tsv" >"$2" ;;
+    badheld) awk -F'\t' -v OFS='\t' -v net="$1" '/^#/ || net != "ring6" || $10 < 1024 { print; next }
+                 { $14 = 1.3 * $14; if ($18 < $14) $18 = $14; print }' "$FAKE_FIXTURES/$1.tsv" >"$2" ;;
+    *) cp "$FAKE_FIXTURES/$1.tsv" "$2" ;;
+    esac
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    -o) emit ring2 "$2"; shift ;;
+    --interleave)
+        case $2 in
+        8=*) emit ring8 "${2#8=}" ;;
+        4x4=*) emit torus4x4 "${2#4x4=}" ;;
+        6=*) emit ring6 "${2#6=}" ;;
+        esac
+        shift ;;
+    esac
+    shift
+done

@@ -1,0 +1,424 @@
+/* Tests for calibrate's verdict and its reliability rules: an unstable
+ * --full run is measured again (a fake benchmark, tests/fake_bench.sh,
+ * injects the regime change), a held-out check that fails exits 3 and
+ * writes no params file, no output overwrites an input, combinations that
+ * mean nothing are refused, the params and LogP readers refuse what would
+ * give negative times or unused keys, and the command line rules (-o -,
+ * -q, --version, repeated options, option order). */
+#include <sys/stat.h>
+
+#include "model/params.h"
+#include "tests/runcmd.h"
+
+static char dir[] = "/tmp/scitorus-verdict-XXXXXX";
+static void setup(void)
+{
+    run_tmpdir_make(dir);
+    cr_assert_eq(chdir(dir), 0);   /* measuring without -o writes into the cwd */
+}
+static void teardown(void) { run_tmpdir_remove(dir); }
+TestSuite(verdict, .init = setup, .fini = teardown, .timeout = 120);
+
+#define CALIBRATE run_prog("calibrate", 0)
+
+/* The fake benchmark's environment: its state in dir, the recorded --full
+ * run (floor 260 ns in its header) as its data. */
+static void fake_env(const char *floors, const char *modes)
+{
+    setenv("FAKE_STATE", dir, 1);
+    setenv("FAKE_FIXTURES", run_fixture("full"), 1);
+    setenv("FAKE_FLOORS", floors, 1);
+    setenv("FAKE_MODES", modes, 1);
+}
+static const char *fake(void) { return run_root_path("tests/fake_bench.sh"); }
+
+/* How many times the fake benchmark measured. */
+static int fake_runs(void)
+{
+    char *t = run_read_text(run_path(dir, "args"));
+    int n = run_lines(t);
+    free(t);
+    return n;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    char *t = run_read_text(from);
+    run_write_text(to, t);
+    free(t);
+}
+
+static const char *last_line(const char *s)
+{
+    static char buf[1024];
+    const char *end = s + strlen(s), *p = end;
+    while (p > s && p[-1] == '\n')
+        p--, end--;
+    while (p > s && p[-1] != '\n')
+        p--;
+    snprintf(buf, sizeof buf, "%.*s", (int)(end - p), p);
+    return buf;
+}
+
+Test(verdict, regime_change_between_floors_is_measured_again)
+{
+    /* floor 260 ns before the first run, 1000 ns after it (the injected
+     * change of regime), then steady */
+    fake_env("260 1000 260", "clean");
+    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params",
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "run 1"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "the floor changed 3.8x during the run"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "measuring again"), "%s", r.out);
+    cr_assert_eq(fake_runs(), 2, "measured %d times:\n%s", fake_runs(), r.out);
+    cr_assert_not_null(strstr(r.out, "held-out check passed"), "%s", r.out);
+    cr_assert_eq(access("f.params", F_OK), 0);
+    run_free(&r);
+}
+
+Test(verdict, regime_change_within_the_run_is_measured_again)
+{
+    /* steady floors, but every point's median at twice its minimum */
+    fake_env("260", "bimodal clean");
+    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params",
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "100 of 100 points took their batches in two regimes"),
+                       "%s", r.out);
+    cr_assert_eq(fake_runs(), 2, "measured %d times:\n%s", fake_runs(), r.out);
+    run_free(&r);
+}
+
+Test(verdict, steady_run_is_measured_once)
+{
+    fake_env("260", "clean");
+    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params",
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cr_assert_eq(fake_runs(), 1, "%s", r.out);
+    cr_assert_null(strstr(r.out, "measuring again"), "%s", r.out);
+    run_free(&r);
+}
+
+/* The held-out ring 30% slow from 1 KiB on in every run: exit 3, the last
+ * lines name the check and the worst sizes, no params file (a previous one
+ * is left as it was). */
+Test(verdict, held_out_failure_exits_3_and_writes_no_params)
+{
+    fake_env("260", "badheld");
+    run_write_text("f.params", "previous\n");
+    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params",
+                           NULL);
+    cr_assert_eq(r.status, 3, "%s\n%s", r.out, r.err);
+    cr_assert_gt(fake_runs(), 1, "not measured again:\n%s", r.out);
+    cr_assert_not_null(strstr(r.err, "held-out check FAILED: max error"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "worst sizes:"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "B -2"), "a worst size and its error: %s", r.err);
+    cr_assert_not_null(strstr(last_line(r.err), "no params file written"), "%s", r.err);
+    char *t = run_read_text("f.params");
+    cr_assert_str_eq(t, "previous\n");
+    free(t);
+    cr_assert_eq(access("f.params.failed", F_OK), -1);
+    run_free(&r);
+}
+
+/* --validate is a held-out check too. */
+Test(verdict, validate_failure_exits_3)
+{
+    const char *ring6 = run_fixture("full/ring6.tsv");
+    char *text = run_read_text(ring6), *line, *save = NULL, out[65536] = "";
+    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char buf[512];
+        double v[19];
+        if (line[0] == '#' || sscanf(line, "pp %*s %*s %*s %*s %*s %*s %*s %*s %lf %lf %lf %lf "
+                                           "%lf %lf %lf %lf %lf", &v[9], &v[10], &v[11],
+                                     &v[12], &v[13], &v[14], &v[15], &v[16], &v[17]) != 9) {
+            snprintf(buf, sizeof buf, "%s\n", line);
+        } else {   /* 20% slower everywhere */
+            snprintf(buf, sizeof buf, "pp\t0\t3\t3\t2\t0\t3\t2\t0\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t"
+                     "%.1f\t%.2f\t%.2f\t%.1f\tok\n", v[9], v[10], v[11], 1.2 * v[12],
+                     1.2 * v[13], 1.2 * v[14], v[15], v[16], 1.2 * v[17]);
+        }
+        strncat(out, buf, sizeof out - strlen(out) - 1);
+    }
+    free(text);
+    run_write_text("slow6.tsv", out);
+    run_result r = run_cmd(CALIBRATE, 60, "--data", run_fixture("full/ring2.tsv"),
+                           run_fixture("full/ring8.tsv"), run_fixture("full/torus4x4.tsv"),
+                           "--validate", "slow6.tsv", "-o", "v.params", NULL);
+    cr_assert_eq(r.status, 3, "%s\n%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.err, "held-out check FAILED"), "%s", r.err);
+    cr_assert_eq(access("v.params", F_OK), -1);
+    run_free(&r);
+    r = run_cmd(CALIBRATE, 60, "--data", run_fixture("full/ring2.tsv"),
+                run_fixture("full/ring8.tsv"), run_fixture("full/torus4x4.tsv"), "--validate",
+                ring6, "-o", "v.params", NULL);
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "held-out check passed"), "%s", r.out);
+    cr_assert_eq(access("v.params", F_OK), 0);
+    run_free(&r);
+}
+
+static int count(const char *s, const char *w)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, w)); p++)
+        n++;
+    return n;
+}
+
+Test(verdict, no_held_out_data_is_said_once)
+{
+    run_result r = run_cmd(CALIBRATE, 60, "--data", run_fixture("full/ring2.tsv"), "-o",
+                           "r.params", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(count(r.out, "no held-out data"), 1, "%s", r.out);
+    run_free(&r);
+}
+
+/* Every pair of a file calibrate reads and one it writes (or two it
+ * writes): refused by device and inode, the input left as it was. */
+Test(verdict, an_output_never_overwrites_an_input)
+{
+    copy_file(run_fixture("full/ring2.tsv"), "a.tsv");
+    copy_file(run_fixture("full/ring6.tsv"), "b.tsv");
+    copy_file(run_root_path("data/sample/logp-shm.tsv"), "l.tsv");
+    cr_assert_eq(symlink("a.tsv", "link.tsv"), 0);
+    static const char *const cases[][9] = {
+        {"--data", "a.tsv", "-o", "a.tsv", NULL},
+        {"--data", "a.tsv", "-o", "./link.tsv", NULL},
+        {"--data", "a.tsv", "--validate", "b.tsv", "-o", "b.tsv", NULL},
+        {"--data", "a.tsv", "--validate", "b.tsv", "--validation-out", "a.tsv", "-o", "x.params"},
+        {"--bench-out", "z.tsv", "-o", "z.tsv", NULL},
+        {"--logp", "l.tsv", "-o", "l.tsv", NULL},
+        {"--logp", "l.tsv", "--loggopsim", "x.lgs", "-o", "x.lgs", NULL},
+        {"--data", "a.tsv", "--logp", "l.tsv", "--loggopsim", "a.tsv", "-o", "x.params"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[12] = {(char *)CALIBRATE};
+        int n = 1;
+        for (int k = 0; k < 9 && cases[i][k]; k++)
+            argv[n++] = (char *)cases[i][k];
+        argv[n] = NULL;
+        run_result r = run_argv(argv, 30);
+        run_assert_error(&r, 2, "is the same file as", cases[i][1]);
+        run_free(&r);
+    }
+    char *a = run_read_text("a.tsv"), *orig = run_read_text(run_fixture("full/ring2.tsv"));
+    cr_assert_str_eq(a, orig, "a.tsv was overwritten");
+    free(a);
+    free(orig);
+}
+
+Test(verdict, meaningless_combinations_refused)
+{
+    static const char *const cases[][5] = {
+        {"--data", "x.tsv", "--validation-out", "v.tsv", "no held-out data"},
+        {"--data", "x.tsv", "--backend", "mpi", "--backend"},
+        {"--logp", "x.tsv", "--ring", "4", "--ring"},
+        {"--hostfile", "h", "--ring", "4", "--backend mpi"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r = run_cmd(CALIBRATE, 30, cases[i][0], cases[i][1], cases[i][2],
+                               cases[i][3], NULL);
+        run_assert_error(&r, 2, cases[i][4], cases[i][2]);
+        run_free(&r);
+    }
+}
+
+static void params_refused(const char *text, const char *word)
+{
+    run_write_text("p.params", text);
+    run_result r = run_cmd(run_prog("scimodel", 0), 30, "--params", "p.params", "--size", "0",
+                           NULL);
+    run_assert_error(&r, 1, word, text);
+    run_free(&r);
+}
+
+#define BASE "mref_bytes = 64\nlp_ns = 7\nlf_ns = 60\nls_ns = 670\n"
+Test(verdict, params_reader_refuses_negative_times_and_stray_segments)
+{
+    params_refused("o0_ns = 0\no1_ns_per_byte = 11.6\n" BASE, "o(m) is negative at 0 B");
+    params_refused("o0_ns = 100\no1_ns_per_byte = 1\n" BASE "o_seg1_ns = 5\n",
+                   "p.params:7: unknown key 'o_seg1_ns'");
+    params_refused("o0_ns = 100\no1_ns_per_byte = 1\n" BASE "o_segments = 2\n"
+                   "o_seg1_from_bytes = 1\no_seg1_ns = 100\no_seg1_ns_per_byte = 1\n"
+                   "o_seg2_from_bytes = 64\no_seg2_ns = 200\no_seg2_ns_per_byte = 1\n"
+                   "o_seg3_ns = 5\n", "p.params:14: unknown key 'o_seg3_ns'");
+    params_refused("o0_ns = 100\no1_ns_per_byte = 1\n" BASE "lb_segments = 1\n"
+                   "lb_seg1_from_bytes = 64\nlb_seg1_ns = 1\nlb_seg1_ns_per_byte = 1\n",
+                   "the relays' cost lb(m) is negative at 0 B");
+}
+
+static void logp_file(const char *name, const char *header)
+{
+    char *t = run_read_text(run_root_path("data/sample/logp-shm.tsv")), out[65536] = "";
+    char *save = NULL;
+    for (char *l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (!strncmp(l, "# L_ns:", 7) || !strncmp(l, "# ow_ns:", 8))
+            continue;
+        strncat(out, l, sizeof out - strlen(out) - 2);
+        strcat(out, "\n");
+        if (!strncmp(l, "# scitorus-", 11) && header)
+            strncat(out, header, sizeof out - strlen(out) - 1);
+    }
+    free(t);
+    run_write_text(name, out);
+}
+
+Test(verdict, logp_headers_checked)
+{
+    logp_file("nol.tsv", NULL);
+    run_result r = run_cmd(CALIBRATE, 30, "--logp", "nol.tsv", "-o", "x.params", NULL);
+    run_assert_error(&r, 1, "no L_ns header line", "no L_ns");
+    run_free(&r);
+    static const char *const bad[] = {"# L_ns: 50\n# ow_ns: 8:abc:1\n",
+                                      "# L_ns: 50\n# ow_ns: 8:-40:1\n",
+                                      "# L_ns: 50\n# ow_ns: 8:40\n"};
+    for (int i = 0; i < 3; i++) {
+        logp_file("ow.tsv", bad[i]);
+        r = run_cmd(CALIBRATE, 30, "--logp", "ow.tsv", "-o", "x.params", NULL);
+        run_assert_error(&r, 1, "'# ow_ns:' item", bad[i]);
+        run_free(&r);
+    }
+}
+
+Test(verdict, constant_data_prints_no_nan)
+{
+    run_write_text("c.tsv", "# scitorus-bench 1\n# backend: shm\n# columns: pattern src dst hops"
+                   " fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns"
+                   " ci95_ns max_ns flag\n"
+                   "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100\t100\t100\t0\t0\t100\tok\n"
+                   "pp\t0\t1\t1\t0\t0\t1\t0\t0\t64\t16\t8\t100\t100\t100\t0\t0\t100\tok\n"
+                   "pp\t0\t1\t1\t0\t0\t1\t0\t0\t512\t16\t8\t100\t100\t100\t0\t0\t100\tok\n");
+    for (int q = 0; q < 2; q++) {
+        run_result r = run_cmd(CALIBRATE, 30, "--data", "c.tsv", "-o", "c.params",
+                               q ? "-q" : "--segments", q ? NULL : "1", NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        cr_assert_null(strstr(r.out, "nan"), "%s", r.out);
+        cr_assert_not_null(strstr(r.out, "R^2 undefined"), "%s", r.out);
+        run_free(&r);
+    }
+}
+
+Test(verdict, command_line_rules)
+{
+    const char *data = run_fixture("full/ring2.tsv");
+    /* -o -: the params on stdout, readable; the report on stderr */
+    run_result r = run_cmd(CALIBRATE, 30, "--data", data, "-o", "-", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_write_text("stdout.params", r.out);
+    model_params p;
+    model_params_error e;
+    cr_assert_eq(model_params_read("stdout.params", &p, &e), 0, "%s: %s", e.msg, r.out);
+    cr_assert_not_null(strstr(r.err, "residuals"), "%s", r.err);
+    cr_assert_eq(access("-", F_OK), -1);
+    run_free(&r);
+    /* -q: a summary of a few lines */
+    r = run_cmd(CALIBRATE, 30, "--data", data, "-o", "q.params", "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_leq(run_lines(r.out), 10, "%s", r.out);
+    run_free(&r);
+    r = run_cmd(CALIBRATE, 30, "--version", NULL);
+    cr_assert_eq(r.status, 0);
+    cr_assert_not_null(strstr(r.out, "calibrate (scitorus) "), "%s", r.out);
+    run_free(&r);
+    static const char *const twice[][4] = {{"-o", "a", "-o", "b"},
+                                           {"--stat", "min", "--stat", "mean"},
+                                           {"--segments", "2", "--segments", "3"}};
+    for (int i = 0; i < 3; i++) {
+        r = run_cmd(CALIBRATE, 30, "--data", data, twice[i][0], twice[i][1], twice[i][2],
+                    twice[i][3], NULL);
+        run_assert_error(&r, 2, "given twice", twice[i][0]);
+        cr_assert_not_null(strstr(r.err, "try --help"), "%s", r.err);
+        run_free(&r);
+    }
+    r = run_cmd(CALIBRATE, 30, "--no-such-option", NULL);
+    run_assert_error(&r, 2, "--no-such-option", "unknown option");
+    cr_assert_not_null(strstr(r.err, "try --help"), "%s", r.err);
+    run_free(&r);
+}
+
+/* The fit's params with the given options in both orders are the same. */
+Test(verdict, option_order_does_not_matter)
+{
+    const char *data = run_fixture("full/ring2.tsv");
+    static const char *const pairs[][4] = {
+        {"--preset", "enhanced", "--lp", "3"},
+        {"--preset", "enhanced", "--fix", "lf=61,ls=400"},
+        {"--cable-length", "2", "--preset", "enhanced"},
+        {"--segments", "2", "--preset", "enhanced"},
+    };
+    for (int i = 0; i < 4; i++) {
+        char *t[2];
+        for (int o = 0; o < 2; o++) {
+            const char *const *a = pairs[i];
+            run_result r = run_cmd(CALIBRATE, 30, "--data", data, "-o", "-",
+                                   a[o ? 2 : 0], a[o ? 3 : 1], a[o ? 0 : 2], a[o ? 1 : 3], NULL);
+            cr_assert_eq(r.status, 0, "%s", r.err);
+            char *cmd = strstr(r.out, "# command:"), *nl = cmd ? strchr(cmd, '\n') : NULL;
+            cr_assert_not_null(nl);
+            t[o] = strdup(nl);   /* (the recorded command differs, rightly) */
+            run_free(&r);
+        }
+        cr_assert_str_eq(t[0], t[1], "%s %s / %s %s", pairs[i][0], pairs[i][1], pairs[i][2],
+                         pairs[i][3]);
+        free(t[0]);
+        free(t[1]);
+    }
+    /* --quick's sizes against explicit --sizes: the benchmark gets --sizes */
+    fake_env("260", "clean");
+    for (int o = 0; o < 2; o++) {
+        run_result r = run_cmd(CALIBRATE, 30, "--bench", fake(), "-q", "-o", "k.params",
+                               o ? "--sizes" : "--quick", o ? "8,64,512" : "--sizes",
+                               o ? "--quick" : "8,64,512", NULL);
+        run_free(&r);
+    }
+    char *args = run_read_text(run_path(dir, "args"));
+    cr_assert_eq(count(args, "--sizes 8,64,512 "), 2, "%s", args);
+    free(args);
+}
+
+/* Outputs only where -o says: --data x.tsv writes x.params beside it;
+ * measuring without -o writes into the cwd; neither creates data/. */
+Test(verdict, default_outputs_stay_where_named)
+{
+    mkdir("in", 0777);
+    copy_file(run_fixture("full/ring2.tsv"), "in/x.tsv");
+    run_result r = run_cmd(CALIBRATE, 30, "--data", "in/x.tsv", "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(access("in/x.params", F_OK), 0, "%s", r.out);
+    run_free(&r);
+    fake_env("260", "clean");
+    r = run_cmd(CALIBRATE, 30, "--bench", fake(), "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    cr_assert_eq(access(run_path(dir, "data"), F_OK), -1, "a data/ directory was created");
+    char want[600];
+    snprintf(want, sizeof want, "%s-shm.params", host);
+    cr_assert_eq(access(want, F_OK), 0, "%s not written: %s", want, r.out);
+    run_free(&r);
+}
+
+/* --mpirun is a launcher prefix, split like a shell word list: a quoted
+ * word stays one argument, and no -np is added to a launcher that is not
+ * mpirun. */
+Test(verdict, mpirun_is_a_launcher_prefix)
+{
+    run_write_text("launch.sh", "#!/bin/sh\nfor a in \"$@\"; do echo \"[$a]\"; done"
+                                " >launcher-args\nshift 2\nshift\nexec \"$@\"\n");
+    chmod("launch.sh", 0755);
+    fake_env("260", "clean");
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "%s/launch.sh --label 'a b' --", dir);
+    run_result r = run_cmd(CALIBRATE, 60, "--backend", "mpi", "--mpirun", cmd, "--bench", fake(),
+                           "--sizes", "8,64,512", "-q", "-o", "m.params", NULL);
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    char *args = run_read_text("launcher-args");
+    cr_assert_not_null(strstr(args, "[--label]\n[a b]\n[--]\n"), "%s", args);
+    cr_assert_null(strstr(args, "[-np]"), "%s", args);
+    free(args);
+    run_free(&r);
+}
