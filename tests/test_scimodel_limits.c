@@ -1,7 +1,8 @@
-/* Every scimodel mode at the largest --nodes it takes (1e15) answers in
- * bounded time, and 1e18 is refused with the range: tornado and complement
+/* scimodel's limits: every mode at the largest --nodes it takes (1e15)
+ * answers in bounded time, and 1e18 is refused with the range (tornado and complement
  * on a 1e15-node ring used to loop over the ring (706 s for --dims 1..16),
- * and the binomial broadcast's crossover walked a 4.3e7-node torus per step. */
+ * and the binomial broadcast's crossover walked a 4.3e7-node torus per step);
+ * memory that cannot be had and a link bandwidth beyond any link are named. */
 #include <criterion/criterion.h>
 #include <sys/resource.h>
 
@@ -31,7 +32,7 @@ static double timed(int want_status, const char *const *args)
     return cpu;
 }
 
-Test(scimodel_scale, every_mode_at_1e15_nodes_in_under_a_second, .timeout = 300)
+Test(scimodel_limits, every_mode_at_1e15_nodes_in_under_a_second, .timeout = 300)
 {
     static const char *const cases[][12] = {
         {"--nodes", "1e15", "--dims", "1..16", "--pattern", "tornado"},
@@ -61,7 +62,7 @@ Test(scimodel_scale, every_mode_at_1e15_nodes_in_under_a_second, .timeout = 300)
 }
 
 /* --load at 1e15 cannot hold 2 D N channel loads: it says so, at once. */
-Test(scimodel_scale, load_at_1e15_nodes_says_why_not, .timeout = 60)
+Test(scimodel_limits, load_at_1e15_nodes_says_why_not, .timeout = 60)
 {
     const char *const args[12] = {"--load", "--nodes", "1e15", "--pattern", "tornado"};
     run_result r = run_cmd(SCIMODEL, 30, args[0], args[1], args[2], args[3], args[4], NULL);
@@ -73,7 +74,7 @@ Test(scimodel_scale, load_at_1e15_nodes_says_why_not, .timeout = 60)
 
 /* 1e18 is beyond every mode's range (the shapes' N is a long, 1e15 leaves
  * room for D N link counts): refused, naming the range. */
-Test(scimodel_scale, nodes_1e18_refused_with_the_range, .timeout = 60)
+Test(scimodel_limits, nodes_1e18_refused_with_the_range, .timeout = 60)
 {
     static const char *const modes[][3] = {
         {"--dims", "1..16"}, {"--load"}, {"--bcast", "binomial"}, {"--sweep"}, {"--crossover"},
@@ -91,7 +92,7 @@ Test(scimodel_scale, nodes_1e18_refused_with_the_range, .timeout = 60)
 /* An allocation that cannot succeed: 4096x4096 has 2^26 directed links
  * (512 MiB of channel loads) and the address space is held to 300 MB.
  * The failure is named as memory, not as a pattern that sends nothing. */
-Test(scimodel_scale, load_out_of_memory_is_named, .timeout = 60)
+Test(scimodel_limits, load_out_of_memory_is_named, .timeout = 60)
 {
     run_result r = run_cmd("/bin/sh", 30, "-c", "ulimit -v 300000 && exec \"$0\" \"$@\"",
                            SCIMODEL, "--load", "--shape", "4096x4096", NULL);
@@ -99,4 +100,27 @@ Test(scimodel_scale, load_out_of_memory_is_named, .timeout = 60)
     cr_assert(strstr(r.err, "out of memory") && strstr(r.err, "4096x4096"), "%s", r.err);
     cr_assert_null(strstr(r.err, "sends no message"), "%s", r.err);
     run_free(&r);
+}
+
+/* A params file's link bandwidth is read within 1e-6..1e6 B/ns: 1e-300
+ * gave --load tables of 1e300 ns with exit 0. */
+Test(scimodel_limits, link_bandwidth_outside_its_range_refused, .timeout = 60)
+{
+    static const char *const values[] = {"1e-300", "1e-7", "2e6"};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char path[] = "/tmp/scitorus-bw-XXXXXX", cmd[512];
+        int fd = mkstemp(path);
+        cr_assert(fd >= 0);
+        close(fd);
+        snprintf(cmd, sizeof cmd, "grep -v link_bw %s > %s && echo 'link_bw_bytes_per_ns = %s' >> %s",
+                 run_root_path("tests/fixtures/plots/ring2.params"), path, values[i], path);
+        cr_assert_eq(system(cmd), 0);
+        run_result r = run_cmd(SCIMODEL, 30, "--params", path, "--load", "--nodes", "64", NULL);
+        cr_assert_eq(r.status, 1, "%s: exit %d: %s", values[i], r.status, r.err);
+        cr_assert(strstr(r.err, "link_bw_bytes_per_ns") && strstr(r.err, "out of range") &&
+                      strstr(r.err, "1e-6..1e6 B/ns"), "%s: %s", values[i], r.err);
+        cr_assert_eq(r.out[0], '\0', "%s: printed a table", values[i]);
+        run_free(&r);
+        unlink(path);
+    }
 }
