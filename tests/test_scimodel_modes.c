@@ -173,8 +173,8 @@ Test(scimodel_links, params_file_links)
         {"links = \"bi\n", ":7: 'links' must be"},
         {"links = \"sideways\"\n", ":7: 'links' must be"},
         {"links = bi\n", ":7: 'links' must be"},
-        {"link_bw_bytes_per_ns = -1\n", ":7: 'link_bw_bytes_per_ns' must not be negative"},
-        {"link_bw_bytes_per_ns = 0\n", ":7: 'link_bw_bytes_per_ns' must be positive"},
+        {"link_bw_bytes_per_ns = -1\n", ":7: 'link_bw_bytes_per_ns = -1' is out of range"},
+        {"link_bw_bytes_per_ns = 0\n", ":7: 'link_bw_bytes_per_ns = 0' is out of range"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         f = write_params(bad[i].text);
