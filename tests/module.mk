@@ -1,10 +1,14 @@
-# tests/: hardening targets (issue 6).
+# tests/: hardening targets.
 #
 # make fuzz [FUZZ_SECONDS=60]   each libFuzzer target for FUZZ_SECONDS
+# make fuzz-regressions         each target over its past findings
+#                               (tests/fuzz/regressions/<target>-*), once
 # make memcheck                 valgrind over scimodel's modes, calibrate --data,
 #                               scibench and mpibench (under mpirun)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= params benchdata parsers traffic
+# the launcher's hostfile and rankfile readers, once model/launch.c is here
+FUZZ_TARGETS += $(if $(wildcard model/launch.c),launch)
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
 # the fuzz targets link the readers' layers, from the same lists as the programs
@@ -12,8 +16,8 @@ FUZZ_LAYERS  := model benchdata topo util
 FUZZ_LIB      = $(foreach l,$(FUZZ_LAYERS),$($(l)_LAYER_SRCS))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
-.PHONY: fuzz fuzz-build memcheck
-fuzz fuzz-build memcheck: EXTRA_DEB_PACKAGES := clang libclang-rt-14-dev valgrind
+.PHONY: fuzz fuzz-build fuzz-regressions memcheck
+fuzz fuzz-build fuzz-regressions memcheck: EXTRA_DEB_PACKAGES := clang libclang-rt-14-dev valgrind
 
 # (second expansion: the layers' module.mk files come after this one)
 .SECONDEXPANSION:
@@ -38,6 +42,17 @@ fuzz: $(FUZZ_BINS)
 	  if ls tests/fuzz/artifacts/$$t-crash-* tests/fuzz/artifacts/$$t-leak-* tests/fuzz/artifacts/$$t-timeout-* \
 	        tests/fuzz/artifacts/$$t-oom-* >/dev/null 2>&1; then \
 	    echo "fuzz: $$t: CRASH, see tests/fuzz/artifacts"; exit 1; fi; \
+	done
+
+# A finding stays fixed: its input runs through its target (libFuzzer runs
+# the files it is given once each and fails on a crash, leak or timeout).
+fuzz-regressions: $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  files=$$(ls tests/fuzz/regressions/$$t-* 2>/dev/null || true); \
+	  [ -z "$$files" ] && continue; \
+	  build/fuzz/fuzz_$$t -timeout=10 $$files > build/fuzz/regressions-$$t.log 2>&1 || \
+	    { cat build/fuzz/regressions-$$t.log; echo "fuzz-regressions: $$t: FAILED"; exit 1; }; \
+	  echo "fuzz-regressions: $$t: $$(echo $$files | wc -w) inputs pass"; \
 	done
 
 MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
