@@ -72,7 +72,8 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	    "--bcast binomial --nodes 4096" "--load --nodes 1000 --links bi" \
 	    "--load --shape 6x6x6 --pattern tornado --rates 0.001" "--nodes 3" \
 	    "--traffic tests/fixtures/traffic/halo3d-64.tsv --dims 1..4 --links bi" \
-	    "--traffic tests/fixtures/traffic/halo3d-64-scrambled.tsv --dims 3 --placement optimize --anneal-steps 2000"; do \
+	    "--traffic tests/fixtures/traffic/halo3d-64-scrambled.tsv --dims 3 --placement optimize --anneal-steps 2000" \
+	    "--pattern tornado --nodes 1e15 --dims 1..16" "--bcast binomial --dims 1..16 --links bi"; do \
 	  rc=0; $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scimodel $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scimodel $$args: clean (exit $$rc)"; \
@@ -86,6 +87,10 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	$(MEMCHECK) bin/calibrate --logp data/sample/logp-shm.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || \
 	  { cat build/memcheck.err; echo "memcheck: calibrate --logp: errors"; exit 1; }; \
 	echo "memcheck: calibrate --logp data/sample/logp-shm.tsv: clean"; \
+	grep -v '^# L_ns' data/sample/logp-shm.tsv > build/memcheck-no-L.tsv; \
+	rc=0; $(MEMCHECK) bin/calibrate --logp build/memcheck-no-L.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || rc=$$?; \
+	  [ $$rc != 99 ] || { cat build/memcheck.err; echo "memcheck: calibrate --logp without L_ns: errors"; exit 1; }; \
+	echo "memcheck: calibrate --logp on a file without '# L_ns': clean (exit $$rc)"; \
 	for args in "--sizes 8,1024 --max-time 0.05 -q -o build/memcheck.tsv" "--floor --sizes 8" \
 	    "--resume build/memcheck.tsv" "--cpus 0,0" \
 	    "--ring 2 --interleave 8=build/memcheck-r8.tsv --interleave 4x4=build/memcheck-t44.tsv --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-r2.tsv" \
