@@ -140,36 +140,79 @@ check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
 	  check-cli $(CHECK_CLI_BINS) -- check-timing $(CHECK_TIMING_BINS)
 
 # --- packages ---------------------------------------------------------------
-# Installs what is missing with apt-get when root; otherwise prints the one
-# command to run.  A no-op (one dpkg-query) when everything is present.
+# Every build rule runs `deps` first.  It checks only what the goals on the
+# command line need, by looking for the header or the command (so an MPI
+# or a GSL from environment modules or Spack counts), and names the Debian
+# package of each missing one.  It installs them (apt-get, as root) only
+# for the goals that promise the whole set-up: deps, check and demo.
+#   make MPICC=/path/mpicc MPIRUN=/path/mpirun ...   an MPI not on PATH
+#   make DEPS_PRETEND_MISSING="libcriterion-dev" ... treat a package as absent
+#                                                    (to test these messages)
+MPIRUN ?= mpirun
+export MPIRUN
+DEPS_PRETEND_MISSING ?=
+# package -> how to tell it is there: h:<header> (compiled with $(CC)) or
+# c:<command>; packages without an entry are asked of dpkg.
+DEB_PACKAGES += gcc
+DEPS_PROBE_gcc              := c:$(CC)
+DEPS_PROBE_libgsl-dev       := h:gsl/gsl_math.h
+DEPS_PROBE_libcriterion-dev := h:criterion/criterion.h
+DEPS_PROBE_libopenmpi-dev   := c:$(MPICC)
+DEPS_PROBE_openmpi-bin      := c:$(MPIRUN)
+DEPS_PROBE_gnuplot-nox      := c:gnuplot
+DEPS_PROBE_help2man         := c:help2man
+DEPS_PROBE_netpipe-openmpi  := c:NPopenmpi
+# The C compiler of the checks (the MPI programs set CC to MPICC for their
+# own objects, and deps inherits that).
+DEPS_CC         := $(CC)
+DEPS_FULL_GOALS := deps check demo
+DEPS_GOALS      := $(or $(MAKECMDGOALS),all)
+DEPS_MPI_BINS   := $(foreach p,$(PROGRAMS),$(if $(filter 1,$($(p)_MPI)),bin/$(p) bin/san/$(p))) \
+                   $(TRACE_LIB) bin/test/trace_app
+# What the goals need: the whole list for the set-up goals, else a compiler
+# and GSL, plus an MPI compiler, Criterion, gnuplot or help2man where asked.
+DEPS_NEEDED := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),$(DEB_PACKAGES) $(EXTRA_DEB_PACKAGES),\
+  gcc libgsl-dev \
+  $(if $(filter all install bench man trace-demo $(DEPS_MPI_BINS),$(DEPS_GOALS)),libopenmpi-dev) \
+  $(if $(filter bin/test/%,$(DEPS_GOALS)),libcriterion-dev) \
+  $(if $(filter plots,$(DEPS_GOALS)),gnuplot-nox) \
+  $(if $(filter man install,$(DEPS_GOALS)),help2man) \
+  $(EXTRA_DEB_PACKAGES))
+DEPS_INSTALL := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),yes)
+
 deps:
 	@missing=""; \
-	if command -v dpkg-query >/dev/null 2>&1; then \
-	  for p in $(DEB_PACKAGES) $(EXTRA_DEB_PACKAGES); do \
-	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
-	  done; \
+	for p in $(sort $(DEPS_NEEDED)); do \
+	  case " $(DEPS_PRETEND_MISSING) " in *" $$p "*) missing="$$missing $$p"; continue;; esac; \
+	  probe=""; \
+	  $(foreach p,$(sort $(DEB_PACKAGES)),$(if $(DEPS_PROBE_$(p)),[ "$$p" = $(p) ] && probe='$(DEPS_PROBE_$(p))';)) \
+	  case "$$probe" in \
+	    h:*) printf '#include <%s>\n' "$${probe#h:}" | $(DEPS_CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$p";; \
+	    c:*) command -v "$${probe#c:}" >/dev/null 2>&1 || missing="$$missing $$p";; \
+	    *) dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p";; \
+	  esac; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ -n "$(DEPS_INSTALL)" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	   [ -z "$(DEPS_PRETEND_MISSING)" ]; then \
+	  echo "deps: installing$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq$$missing >/dev/null || \
+	    { echo "deps: apt-get install$$missing failed" >&2; exit 1; }; \
 	else \
-	  echo "deps: not a Debian system; make sure GSL, Criterion, Open MPI and gnuplot are installed" >&2; \
-	fi; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "deps: installing$$missing"; \
-	    export DEBIAN_FRONTEND=noninteractive; \
-	    apt-get update -qq && apt-get install -y -qq$$missing >/dev/null || \
-	      { echo "deps: apt-get install$$missing failed" >&2; exit 1; }; \
-	  else \
-	    echo "deps: missing Debian packages:$$missing" >&2; \
-	    echo "deps: run: sudo apt-get install -y$$missing" >&2; exit 1; \
-	  fi; \
+	  echo "deps: '$(DEPS_GOALS)' needs these Debian packages, not found:$$missing" >&2; \
+	  echo "deps: install them (sudo apt-get install -y$$missing, or make deps as root)," >&2; \
+	  echo "deps: or point MPICC/MPIRUN at an MPI from modules or Spack (README, 'Building without root')" >&2; \
+	  exit 1; \
 	fi
 
 # --- the main job and the speed figures -------------------------------------
-# make demo: the mission's calibrate (2-node shared-memory ring: o(m)
-# measured, lf and ls from the thesis's preset), then calibrate --full (every
+# make demo: calibrate on a 2-node shared-memory ring (o(m) measured, lf
+# and ls taken from the thesis's preset), then calibrate --full (every
 # parameter of the emulated network measured, checked on a held-out 6-node
-# ring), projections with both, their crossovers side by side, and every
-# figure.  QUICK=1: fewer sizes and a looser error target (well under a
-# minute; CI).
+# ring), projections with both, their crossovers side by side with which
+# to trust, every figure, and the traced example application.  QUICK=1:
+# fewer sizes and a looser error target (well under a minute; CI).
 HOST        := $(shell uname -n)
 DEMO_PARAMS := data/params/$(HOST)-shm.params
 DEMO_BENCH  := data/bench/$(HOST)-shm-ring2.tsv
@@ -184,79 +227,97 @@ demo: all
 	@echo
 	bin/scimodel --params $(FULL_PARAMS) --dims 1..4 --nodes 1000
 	@echo
-	@echo "crossovers (average request latency, continuous n), the two projections side by side:"
-	@printf '  %-10s %24s %24s\n' crossover "mission (lf, ls preset)" "full (all measured)"
+	@echo "crossovers (average request latency, continuous n), the two calibrations side by side:"
+	@printf '  %-10s %24s %24s\n' crossover "2-node ring" "full calibration"
 	@paste <(bin/scimodel --params $(DEMO_PARAMS) --crossover --metric avg --format tsv) \
 	       <(bin/scimodel --params $(FULL_PARAMS) --crossover --metric avg --format tsv) | \
 	  awk -F'\t' 'NR > 1 { printf "  %dD -> %dD   %18.2f nodes %s %18.2f nodes %s\n", $$2, $$3, $$4, \
 	    ($$5 == "crossover" ? " " : "*"), $$9, ($$10 == "crossover" ? " " : "*") } \
-	    END { print "  (* a bound, not a crossover: see scimodel --crossover)" }'
+	    END { print "  (* a lower bound, not a crossover: the higher D already wins at its smallest torus)" }'
+	@echo "  Trust the full calibration: it measures every parameter (o(m), lf, ls, lb) and"
+	@echo "  predicted a 6-node ring it was not fitted on.  The 2-node ring measures only o(m)"
+	@echo "  and takes lf and ls from the thesis's SCI preset, which describes SCI hardware,"
+	@echo "  not this machine."
 	@echo
 	@VALIDATION=$(FULL_VALID) $(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) > build/demo-plots.txt
 	@VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) >> build/demo-plots.txt
 	@echo
 	@$(MAKE) --no-print-directory trace-demo
 	@echo
-	bin/scimodel --params $(DEMO_PARAMS) --traffic $(TRACE_DEMO_MATRIX) --dims 1..4
+	bin/scimodel --params $(FULL_PARAMS) --traffic $(TRACE_DEMO_MATRIX) --dims 1..4
 	@echo
-	@echo "demo: wrote"; echo "  $(DEMO_BENCH)"; echo "  $(DEMO_PARAMS)"; \
-	  echo "  $(FULL_PARAMS)"; echo "  $(FULL_VALID)"; \
-	  grep -v '^plots/plots.sh\|^VALIDATION=' build/demo-plots.txt | sort -u | sed 's/^/  /'; \
-	  echo "  $(TRACE_DEMO_MATRIX)"; sed 's/^/  /' build/trace-plots.txt
+	@echo "demo: wrote"; \
+	  { printf '%s\n' $(DEMO_BENCH) $(DEMO_PARAMS) $(FULL_PARAMS) $(FULL_VALID); \
+	    grep -hv ' ' build/demo-plots.txt build/trace-plots.txt | sort -u; \
+	    echo $(TRACE_DEMO_MATRIX); } | while read -r f; do [ -f "$$f" ] && echo "  $$f"; done; true
 
 bench: $(BENCH_TARGETS)
 
 clean:
 	rm -rf build bin plots/out
 
-# --- install ----------------------------------------------------------------
+# --- man pages and install ---------------------------------------------------
+# make man: one page per program in build/man, help2man from its --help
+# (the concise option list) plus man/<program>.h2m (name, synopsis, the
+# longer description, exit status, examples, files, see also).
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs into
-# $(PREFIX)/bin, libscitrace.so (when trace/ builds it) into $(PREFIX)/lib,
-# where `scitrace run` looks for it, the gnuplot scripts and plots.sh into
-# $(PREFIX)/share/scitorus/plots, the trace figures' scripts (heatmap,
-# size histogram, plot.sh) into $(PREFIX)/share/scitorus/trace, and a man page per program, made by
-# help2man from its --help, into $(PREFIX)/share/man/man1.
-# make uninstall removes exactly those files (and the scitorus directory).
-# bench-* programs are `make bench` helpers, not installed.
+# $(PREFIX)/bin, libscitrace.so into $(PREFIX)/lib (where `scitrace run`
+# looks for it), the man pages into $(PREFIX)/share/man/man1, and under
+# $(PREFIX)/share/scitorus: plots/ (gnuplot scripts, plots.sh), data/sample/
+# (the LogP samples plots.sh draws), trace/ (the trace figures' scripts) and
+# examples/ (halo3d, an application to trace); README.md, docs/model.md and
+# docs/formats.md (what help texts and man pages cite) into
+# $(PREFIX)/share/doc/scitorus.  make uninstall removes
+# exactly those files.  bench-* programs are `make bench` helpers.
 PREFIX           ?= /usr/local
 VERSION          := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-INSTALL_PROGRAMS := $(filter-out bench-%,$(PROGRAMS))
+INSTALL_EXAMPLES := $(filter halo3d,$(PROGRAMS))
+INSTALL_PROGRAMS := $(filter-out bench-% $(INSTALL_EXAMPLES),$(PROGRAMS))
 INSTALL_LIBS     := $(TRACE_LIB)
 INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/plots.sh
+INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
 INSTALL_TRACE    := $(wildcard trace/*.gp) trace/plot.sh
+INSTALL_DOCS     := README.md $(filter-out docs/MEASUREMENTS.md,$(wildcard docs/*.md))
 MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)
-I_BIN   = $(DESTDIR)$(PREFIX)/bin
-I_LIB   = $(DESTDIR)$(PREFIX)/lib
-I_MAN   = $(DESTDIR)$(PREFIX)/share/man/man1
-I_PLOTS = $(DESTDIR)$(PREFIX)/share/scitorus/plots
-I_TRACE = $(DESTDIR)$(PREFIX)/share/scitorus/trace
+I_BIN      = $(DESTDIR)$(PREFIX)/bin
+I_LIB      = $(DESTDIR)$(PREFIX)/lib
+I_MAN      = $(DESTDIR)$(PREFIX)/share/man/man1
+I_SHARE    = $(DESTDIR)$(PREFIX)/share/scitorus
+I_PLOTS    = $(I_SHARE)/plots
+I_SAMPLES  = $(I_SHARE)/data/sample
+I_TRACE    = $(I_SHARE)/trace
+I_EXAMPLES = $(I_SHARE)/examples
+I_DOC      = $(DESTDIR)$(PREFIX)/share/doc/scitorus
 
-# The NAME line of each man page (help2man would guess it from --help).
-scibench_MAN_NAME  := shared-memory ping-pong and one-way latency benchmark on rings and tori
-mpibench_MAN_NAME  := MPI ping-pong and one-way latency benchmark on rings and tori
-calibrate_MAN_NAME := fit the SCI torus latency parameters from benchmark data
-scimodel_MAN_NAME  := project latency through the closed-form D-dimensional SCI torus model
-scitrace_MAN_NAME  := trace an MPI application and turn the trace into a traffic matrix
-
-build/man/%.1: bin/% Makefile | deps
+.PHONY: man
+man: $(MAN_PAGES)
+# help2man reads a usage's further lines only in the "  or: PROG ..." form;
+# man/help2man-usage rewrites lines aligned under "Usage: " into it.
+build/man/%.1: bin/% Makefile man/help2man-usage $(wildcard man/%.h2m) | deps
 	@mkdir -p $(@D)
 	help2man -L C.UTF-8 --no-info --no-discard-stderr --version-string='$* (scitorus) $(VERSION)' \
-	  --name='$(or $($*_MAN_NAME),part of scitorus)' --output=$@ ./bin/$*
+	  $(if $(wildcard man/$*.h2m),--include=man/$*.h2m,--name='part of scitorus') --output=$@ \
+	  --help-option='$(CURDIR)/bin/$* --help' man/help2man-usage
 
-install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_LIBS) $(MAN_PAGES)
-	install -d $(I_BIN) $(I_MAN) $(I_PLOTS) $(I_TRACE)
+install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_EXAMPLES:%=bin/%) $(INSTALL_LIBS) $(MAN_PAGES)
+	install -d $(I_BIN) $(I_MAN) $(I_PLOTS) $(I_SAMPLES) $(I_TRACE) $(I_EXAMPLES) $(I_DOC)
+	install -m 644 $(INSTALL_DOCS) $(I_DOC)/
 	install -m 755 $(INSTALL_PROGRAMS:%=bin/%) $(I_BIN)/
 	$(if $(INSTALL_LIBS),install -d $(I_LIB) && install -m 755 $(INSTALL_LIBS) $(I_LIB)/)
+	$(if $(INSTALL_EXAMPLES),install -m 755 $(INSTALL_EXAMPLES:%=bin/%) $(I_EXAMPLES)/)
 	install -m 644 $(MAN_PAGES) $(I_MAN)/
 	install -m 644 $(filter %.gp,$(INSTALL_PLOTS)) $(I_PLOTS)/
 	install -m 755 $(filter %.sh,$(INSTALL_PLOTS)) $(I_PLOTS)/
+	$(if $(INSTALL_SAMPLES),install -m 644 $(INSTALL_SAMPLES) $(I_SAMPLES)/)
 	install -m 644 $(filter %.gp,$(INSTALL_TRACE)) $(I_TRACE)/
 	install -m 755 $(filter %.sh,$(INSTALL_TRACE)) $(I_TRACE)/
-	@echo "install: $(words $(INSTALL_PROGRAMS)) programs, $(words $(INSTALL_LIBS)) libraries, $(words $(MAN_PAGES)) man pages and $(words $(INSTALL_PLOTS) $(INSTALL_TRACE)) plot files under $(DESTDIR)$(PREFIX)"
+	@echo "install: $(words $(INSTALL_PROGRAMS)) programs, $(words $(INSTALL_LIBS)) libraries, $(words $(MAN_PAGES)) man pages, $(words $(INSTALL_EXAMPLES)) examples and $(words $(INSTALL_PLOTS) $(INSTALL_SAMPLES) $(INSTALL_TRACE)) plot files under $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	rm -f $(INSTALL_PROGRAMS:%=$(I_BIN)/%) $(addprefix $(I_LIB)/,$(notdir $(INSTALL_LIBS))) \
 	  $(INSTALL_PROGRAMS:%=$(I_MAN)/%.1) $(addprefix $(I_PLOTS)/,$(notdir $(INSTALL_PLOTS))) \
-	  $(addprefix $(I_TRACE)/,$(notdir $(INSTALL_TRACE)))
-	-rmdir $(I_PLOTS) $(I_TRACE) $(DESTDIR)$(PREFIX)/share/scitorus 2>/dev/null
+	  $(addprefix $(I_SAMPLES)/,$(notdir $(INSTALL_SAMPLES))) \
+	  $(addprefix $(I_TRACE)/,$(notdir $(INSTALL_TRACE))) $(INSTALL_EXAMPLES:%=$(I_EXAMPLES)/%) \
+	  $(addprefix $(I_DOC)/,$(notdir $(INSTALL_DOCS)))
+	-rmdir $(I_PLOTS) $(I_SAMPLES) $(I_SHARE)/data $(I_TRACE) $(I_EXAMPLES) $(I_SHARE) $(I_DOC) 2>/dev/null
 	@echo "uninstall: removed scitorus from $(DESTDIR)$(PREFIX)"

@@ -22,7 +22,7 @@ seg_at(i, m) = (i >= nseg || m < segfrom(i + 1)) ? i : seg_at(i + 1, m)
 segof(m) = seg_at(1, m)
 o(m) = nseg > 0 ? segns(segof(m)) + segslope(segof(m)) * (m - segfrom(segof(m))) \
                 : o0_ns + o1_ns_per_byte * (m - mref_bytes)
-# SPEC.md §6: each relay pays g(m), the lb segments if present, else m lb
+# docs/model.md, 'Point-to-point latency': each relay pays g(m), the lb segments if present, else m lb
 # (0, cut-through, when the file has no lb)
 lb = exists("lb_ns_per_byte") ? lb_ns_per_byte : 0
 nlbseg = exists("lb_segments") ? lb_segments : 0
@@ -32,7 +32,7 @@ lbslope(i) = value(sprintf("lb_seg%d_ns_per_byte", i))
 lb_at(i, m) = (i >= nlbseg || m < lbfrom(i + 1)) ? i : lb_at(i + 1, m)
 lbof(m) = lb_at(1, m)
 relay(m) = nlbseg > 0 ? lbns(lbof(m)) + lbslope(lbof(m)) * (m - lbfrom(lbof(m))) : m * lb
-# SPEC.md §4 and §6: half a round trip = 2 o(m) + Hm lp + Fm lf + Sm ls + (Fm + Sm) g(m)
+# docs/model.md, 'Point-to-point latency': half a round trip = 2 o(m) + Hm lp + Fm lf + Sm ls + (Fm + Sm) g(m)
 model(m, h, rh, f, rf, s, rs) = 2*o(m) + (h+rh)/2.0*lp_ns + (f+rf)/2.0*lf_ns + (s+rs)/2.0*ls_ns \
                                 + (f+rf+s+rs)/2.0*relay(m)
 # columns: 1 pattern 2 src 3 dst 4 hops 5 fwd 6 sw 7 rhops 8 rfwd 9 rsw 10 size

@@ -36,10 +36,15 @@ set xrange [xmin:xmax]
 set mxtics
 
 # vertical marks: the crossover TSV rows of one metric inside the plotted
-# range ("none" rows have nodes "-" and drop out)
+# range ("none" rows have nodes "-" and drop out).  Only real crossovers get
+# a dashed line; a lower bound (the higher D already wins at its smallest
+# torus) is labelled as such.
 is(m) = strcol(1) eq m
+iscross(m) = is(m) && strcol(5) eq "crossover"
+isbound(m) = is(m) && strcol(5) eq "lower_bound"
 inrange(x) = (x >= xmin && x <= xmax) ? x : NaN
 xlabel_text = "%dD -> %dD crossover: %.1f nodes"
+bound_text = "%dD -> %dD: %dD wins from its smallest torus (%.0f nodes)"
 
 do for [panel in "avg multicast"] {
     first = (panel eq "avg") ? 2 : 2 + nd
@@ -59,8 +64,10 @@ do for [panel in "avg multicast"] {
     set format y (ytop/ybot >= 1000 ? "10^{%L}" : "%g")
     if (ytop/ybot < 1000) { do for [k=-4:8] { set ytics add (2*10**k, 5*10**k) } }
     plot for [i=first:first+nd-1] sweep skip 1 using 1:(column(i)*scale) with lines lw 2 title dimlabel(i), \
-         xo skip 1 using (is(panel) ? inrange($4) : NaN):(ybot/1.1):(0):(ytop*1.1-ybot/1.1) with vectors nohead dt 2 lc "gray40" notitle, \
-         xo skip 1 using (is(panel) ? inrange($4) : NaN):(ybot*(ytop/ybot)**(0.45+0.1*$0)):(sprintf(xlabel_text, $2, $3, $4)) \
+         xo skip 1 using (iscross(panel) ? inrange($4) : NaN):(ybot/1.1):(0):(ytop*1.1-ybot/1.1) with vectors nohead dt 2 lc "gray40" notitle, \
+         xo skip 1 using (iscross(panel) ? inrange($4) : NaN):(ybot*(ytop/ybot)**(0.45+0.1*$0)):(sprintf(xlabel_text, $2, $3, $4)) \
+            with labels left offset 0.5,0 font ",10" notitle, \
+         xo skip 1 using (isbound(panel) ? inrange($4) : NaN):(ybot*(ytop/ybot)**(0.45+0.1*$0)):(sprintf(bound_text, $2, $3, $3, $4)) \
             with labels left offset 0.5,0 font ",10" notitle
 }
 unset multiplot

@@ -1,4 +1,4 @@
-# load.gp: latency under load (SPEC.md §9).  (a) mean latency against
+# load.gp: latency under load (docs/model.md, 'Load').  (a) mean latency against
 # offered load (bytes/ns/node), one curve per D at the nearest torus, each
 # D's saturation marked; (b) saturation throughput against N per D (log
 # axes).  Every number comes from scimodel --load --format tsv.

@@ -16,7 +16,7 @@ if (term eq "svg") { set terminal svg size 600*cols,420*rows enhanced font "Deja
 # header lines "# key: value" of file f
 hdr(f, key) = system(sprintf("sed -n 's/^# %s: //p' '%s' | head -n 1", key, f))
 
-set multiplot layout rows, cols title "LogP parameters (SPEC.md §11): send overhead os, receive overhead or, gap g; 90% confidence intervals"
+set multiplot layout rows, cols title "LogP parameters: send overhead os, receive overhead or, gap g; 90% confidence intervals"
 set logscale xy 2
 set format x "%.0s%cB"
 set format y "%.0s%cs"

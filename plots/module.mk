@@ -1,4 +1,4 @@
-# plots/: gnuplot figures (issue 5).
+# plots/: gnuplot figures.
 #   make plots                                   both presets
 #   make plots PARAMS=data/params/x.params       + a calibrated params file
 #   make plots PARAMS=x.params BENCH=x.tsv       + calibration figures

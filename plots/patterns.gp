@@ -1,5 +1,5 @@
 # patterns.gp: the Fig. 14-style crossover plot for traffic patterns and
-# kinds of links (SPEC.md §7, §8): mean request latency of 1D..4D tori
+# kinds of links (docs/model.md, 'Links' and 'Patterns'): mean request latency of 1D..4D tori
 # against N, one panel per pattern, crossovers marked.  Every number comes
 # from scimodel's TSV output (--pattern P --links L --sweep / --crossover).
 #
@@ -22,6 +22,11 @@ set format y "%g"
 set xlabel "total number of nodes N"
 set ylabel "mean request latency (µs)"
 xlabel_text = "%dD->%dD: %.0f"
+# A lower bound (the higher D wins from its smallest torus) is no crossover:
+# no dashed line, and its label says so.
+bound_text = "%dD->%dD: %dD from %.0f on"
+iscross(x) = strcol(7) eq "crossover" ? x : NaN
+isbound(x) = strcol(7) eq "lower_bound" ? x : NaN
 
 do for [pat in "uniform neighbor tornado complement"] {
     sweep = sprintf("%s/%s-%s-sweep.tsv", dir, tag, pat)
@@ -49,8 +54,10 @@ do for [pat in "uniform neighbor tornado complement"] {
         plot for [i=2:5] sweep skip 1 using 1:(column(i)*1e-3) with lines lw 2 title sprintf("%dD", i-1)
     } else {
     plot for [i=2:5] sweep skip 1 using 1:(column(i)*1e-3) with lines lw 2 title sprintf("%dD", i-1), \
-         xo skip 1 using (inrange($6)):(ybot/1.1):(0):(ytop*1.5-ybot/1.1) with vectors nohead dt 2 lc "gray40" notitle, \
-         xo skip 1 using (inrange($6)):(ybot*(ytop/ybot)**(0.5+0.12*$0)):(sprintf(xlabel_text, $4, $5, $6)) \
+         xo skip 1 using (iscross(inrange($6))):(ybot/1.1):(0):(ytop*1.5-ybot/1.1) with vectors nohead dt 2 lc "gray40" notitle, \
+         xo skip 1 using (iscross(inrange($6))):(ybot*(ytop/ybot)**(0.5+0.12*$0)):(sprintf(xlabel_text, $4, $5, $6)) \
+            with labels left offset 0.5,0 font ",10" notitle, \
+         xo skip 1 using (isbound(inrange($6))):(ybot*(ytop/ybot)**(0.5+0.12*$0)):(sprintf(bound_text, $4, $5, $5, $6)) \
             with labels left offset 0.5,0 font ",10" notitle
     }
 }

@@ -92,10 +92,13 @@ if [ -n "$bench" ] && [ -n "$params" ]; then
         [ -f "$out/calibration-$name-hops.$term" ] && written+=("$out/calibration-$name-hops.$term")
     done
 fi
-# LogP figure (issue 13): LOGP="a.tsv b.tsv" (one panel per file), else
-# the committed samples in data/sample/logp-*.tsv
-logp=${LOGP:-$(ls "$here"/../data/sample/logp-*.tsv 2>/dev/null | tr '\n' ' ')}
-if [ -n "${logp// /}" ]; then
+# LogP figure: LOGP="a.tsv b.tsv" (one panel per file), else the samples
+# in data/sample/logp-*.tsv (installed beside plots/ as share/scitorus/data)
+samples=$(shopt -s nullglob; echo "$here"/../data/sample/logp-*.tsv)
+logp=${LOGP:-$samples}
+if [ -z "${logp// /}" ]; then
+    echo "plots: no LogP files (LOGP=\"a.tsv ...\"; none in $here/../data/sample): LogP figure skipped" >&2
+else
     for term in png svg; do
         gp logp.gp "files='$logp'; out='$out/logp'; term='$term'"
         written+=("$out/logp.$term")

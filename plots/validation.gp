@@ -1,6 +1,6 @@
 # validation.gp: calibrate --full's held-out check -- the held-out network's
 # measured latency and the model's prediction against message size, and the
-# prediction's error in percent (SPEC.md §6, issue 10).
+# prediction's error in percent (docs/model.md, 'Point-to-point latency').
 #
 # gnuplot -e "data='x-full-validation.tsv'; out='plots/out/validation'; term='png'" validation.gp
 #
@@ -12,7 +12,7 @@ set datafile commentschars "#"
 if (term eq "png") { set terminal pngcairo size 1000,800 enhanced font "DejaVu Sans,11"; set output out.".png" }
 if (term eq "svg") { set terminal svg size 1000,800 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
 
-# the target band of issue 10 (5%) and its moonshot (2%)
+# the target band (5%) and the stricter aim (2%) of the held-out check
 band = 5
 moon = 2
 stats data using 7 nooutput

@@ -6,13 +6,13 @@
 # make memcheck                 valgrind over scimodel's modes, calibrate --data,
 #                               scibench and mpibench (under mpirun)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= params benchdata parsers traffic
+FUZZ_TARGETS ?= params benchdata parsers traffic goal
 # the launcher's hostfile and rankfile readers, once model/launch.c is here
 FUZZ_TARGETS += $(if $(wildcard model/launch.c),launch)
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
 # the fuzz targets link the readers' layers, from the same lists as the programs
-FUZZ_LAYERS  := model benchdata topo util
+FUZZ_LAYERS  := sim model benchdata topo util
 FUZZ_LIB      = $(foreach l,$(FUZZ_LAYERS),$($(l)_LAYER_SRCS))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 

@@ -67,6 +67,21 @@ Test(install, install_and_uninstall_into_a_temporary_prefix, .timeout = 300)
     cr_assert(is_file(prefix, "bin/scitrace"));
     cr_assert(is_file(prefix, "share/man/man1/scitrace.1"));
     cr_assert(!is_file(prefix, "bin/bench-model"), "make bench helpers are not installed");
+    cr_assert(!is_file(prefix, "bin/halo3d"), "examples go to share/scitorus/examples");
+    cr_assert(is_file(prefix, "share/scitorus/examples/halo3d"));
+    cr_assert(is_file(prefix, "share/doc/scitorus/model.md"), "the docs the man pages cite");
+
+    /* the installed figures draw, LogP samples included (no repository) */
+    char script[400], outdir[300];
+    snprintf(script, sizeof script, "%s/share/scitorus/plots/plots.sh", prefix);
+    snprintf(outdir, sizeof outdir, "%s/figures", prefix);
+    snprintf(bin, sizeof bin, "%s/bin/scimodel", prefix);
+    r = run_cmd(script, 120, outdir, bin, NULL);
+    cr_assert_eq(r.status, 0, "installed plots.sh: %s", r.err);
+    cr_assert_not_null(strstr(r.out, "/logp.png"), "%s", r.out);
+    run_free(&r);
+    snprintf(script, sizeof script, "rm -rf '%s'", outdir);
+    cr_assert_eq(system(script), 0);
 
     /* the installed program runs */
     snprintf(bin, sizeof bin, "%s/bin/scimodel", prefix);

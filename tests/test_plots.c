@@ -102,9 +102,24 @@ Test(plots, crossover_labels_come_from_the_model)
     cr_assert_not_null(fp);
     char *buf = run_slurp(fp);
     fclose(fp);
-    /* SPEC.md §2: enhanced 1D -> 2D at 8.21, 2D -> 3D at 44.72 */
+    /* docs/model.md, 'Crossovers': enhanced 1D -> 2D at 8.21, 2D -> 3D at 44.72 */
     cr_assert_not_null(strstr(buf, "crossover: 8.2 nodes"), "no 8.2 label");
     cr_assert_not_null(strstr(buf, "crossover: 44.7 nodes"), "no 44.7 label");
+    free(buf);
+
+    /* Neighbor traffic on one-way rings: every higher D already wins at its
+     * smallest torus (4, 8, 16 nodes; scimodel says lower_bound), which the
+     * figure must say, never labelling those bounds as crossovers. */
+    snprintf(svg, sizeof svg, "%s/patterns-current-uni.svg", dir);
+    fp = fopen(svg, "r");
+    cr_assert_not_null(fp);
+    buf = run_slurp(fp);
+    fclose(fp);
+    cr_assert_not_null(strstr(buf, "1D->2D: 2D from 4 on"), "no lower-bound label");
+    cr_assert_not_null(strstr(buf, "3D->4D: 4D from 16 on"), "no lower-bound label");
+    cr_assert_null(strstr(buf, "1D->2D: 4<"), "a lower bound labelled as a crossover");
+    cr_assert_null(strstr(buf, "3D->4D: 16<"), "a lower bound labelled as a crossover");
+    cr_assert_not_null(strstr(buf, "1D->2D: 18<"), "the uniform crossover is missing");
     free(buf);
     run_free(&res);
 }

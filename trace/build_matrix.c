@@ -145,26 +145,35 @@ const char *trace_matrix_collectives_note(int with_collectives)
  * are cut. */
 #define SOURCE_COMMAND_MAX 120
 
-int trace_matrix_write(const trace_matrix *m, const char *path, const char *command,
-                       const char *host, const char *date, int with_collectives)
+static void print_matrix(FILE *fp, const trace_matrix *m, const char *command, const char *host,
+                         const char *date, int with_collectives, const char *phase)
 {
+    fprintf(fp, "# scitorus-traffic 1\n# ranks: %d\n", m->ranks);
+    fprintf(fp, "# source: trace of `mpirun -np %d %.*s%s` (%.40s, %s)\n", m->ranks,
+            SOURCE_COMMAND_MAX, command, strlen(command) > SOURCE_COMMAND_MAX ? "..." : "", host,
+            date);
+    fprintf(fp, "# collectives: %s\n", trace_matrix_collectives_note(with_collectives));
+    if (phase)
+        fprintf(fp, "# phase: %.60s\n", phase);
+    fprintf(fp, "# columns: src dst size_bytes messages\n");
+    for (size_t i = 0; i < m->nrows; i++) {
+        const trace_matrix_row *r = &m->rows[i];
+        fprintf(fp, "%d\t%d\t%llu\t%llu\n", r->src, r->dst, (unsigned long long)r->size_bytes,
+                (unsigned long long)r->messages);
+    }
+}
+
+int trace_matrix_write(const trace_matrix *m, const char *path, const char *command,
+                       const char *host, const char *date, int with_collectives, const char *phase)
+{
+    if (strcmp(path, "-") == 0) {
+        print_matrix(stdout, m, command, host, date, with_collectives, phase);
+        return fflush(stdout) != 0 || ferror(stdout) ? -1 : 0;
+    }
     atomic_file af;
     if (atomic_file_open(&af, path) != 0)
         return -1;
-    fprintf(af.fp, "# scitorus-traffic 1\n# ranks: %d\n", m->ranks);
-    fprintf(af.fp, "# source: trace of `mpirun -np %d %.*s%s` (%.40s, %s)\n", m->ranks,
-            SOURCE_COMMAND_MAX, command, strlen(command) > SOURCE_COMMAND_MAX ? "..." : "", host,
-            date);
-    fprintf(af.fp, "# collectives: %s\n", trace_matrix_collectives_note(with_collectives));
-    if (m->folded_rows)
-        fprintf(af.fp, "# folded: %llu records had mean sizes (trace table full)\n",
-                (unsigned long long)m->folded_rows);
-    fprintf(af.fp, "# columns: src dst size_bytes messages\n");
-    for (size_t i = 0; i < m->nrows; i++) {
-        const trace_matrix_row *r = &m->rows[i];
-        fprintf(af.fp, "%d\t%d\t%llu\t%llu\n", r->src, r->dst, (unsigned long long)r->size_bytes,
-                (unsigned long long)r->messages);
-    }
+    print_matrix(af.fp, m, command, host, date, with_collectives, phase);
     if (ferror(af.fp)) {
         int e = errno ? errno : EIO;
         atomic_file_abort(&af);

@@ -1,5 +1,5 @@
 /* build_matrix: a trace directory as rows (src, dst, size_bytes, messages)
- * of world ranks, the traffic matrix of SPEC.md section 10: the recorded
+ * of world ranks, the traffic matrix (docs/formats.md, 'Traffic matrix'): the recorded
  * point-to-point sends, the v collectives as recorded, and (unless left
  * out) every other collective expanded by trace/expand.h. */
 #ifndef SCITORUS_BUILD_MATRIX_H
@@ -33,10 +33,12 @@ void trace_matrix_free(trace_matrix *m);
 /* The "# collectives:" header line's value. */
 const char *trace_matrix_collectives_note(int with_collectives);
 
-/* Writes SPEC.md section 10's format to path (atomically: temporary name,
- * then rename).  command and host describe the traced run.  Returns 0 or -1
- * with errno set. */
+/* Writes the traffic matrix format (docs/formats.md, 'Traffic matrix') to
+ * path (atomically: temporary name, then rename; "-": standard output).
+ * command and host describe the traced run, phase (NULL: all) the part of
+ * it.  Returns 0 or -1 with errno set. */
 int trace_matrix_write(const trace_matrix *m, const char *path, const char *command,
-                       const char *host, const char *date, int with_collectives);
+                       const char *host, const char *date, int with_collectives,
+                       const char *phase);
 
 #endif

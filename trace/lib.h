@@ -1,90 +1,169 @@
 /* lib: the internals of libscitrace.so, the PMPI interposition library
- * (LD_PRELOAD).  The wrappers (lib_p2p.c, lib_coll.c, lib_init.c) call
- * into the recorder (lib_record.c), which keeps per-peer, per-size
- * aggregates in a table of fixed capacity and writes one rank file at
- * MPI_Finalize.
+ * (LD_PRELOAD).  Every wrapped call writes one line when it is entered,
+ * before it can block, and one when it returns (format: trace/tracefile.h)
+ * into the rank file, which is a shared memory mapping (lib_log.c): a line
+ * is in the kernel's page cache once written, so a rank killed by any signal
+ * keeps its calls up to the one it was in.
  *
  * A PMPI library cannot avoid process-wide state: the application calls
- * MPI_Send with no handle of ours.  All of it lives in one struct in
- * lib_record.c.  Threads: calls are recorded without locks, so the
+ * MPI_Send with no handle of ours.  Calls are recorded without locks, so the
  * application must make its MPI calls from one thread at a time
  * (MPI_THREAD_SINGLE, FUNNELED or SERIALIZED). */
 #ifndef SCITORUS_TRACE_LIB_H
 #define SCITORUS_TRACE_LIB_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "trace/tracekinds.h"
 
-/* Set by trace_start once the rank file could be created; the wrappers
- * record nothing while it is 0 (before MPI_Init, after MPI_Finalize, or when
- * the trace directory is unusable). */
+/* 1 between a successful MPI_Init and the end of the trace; the wrappers
+ * pass straight through while it is 0. */
 extern int trace_enabled;
 
-/* Called after PMPI_Init{,_thread} succeeded: reads SCITRACE_DIR and
- * SCITRACE_EVENTS, creates the directory and this rank's temporary file. */
-void trace_start(void);
+/* lib_log.c: the rank file. */
+void trace_start(void);                       /* after PMPI_Init succeeded */
+void trace_finish(const char *status);        /* writes the closing lines */
+/* Starts a line of at most `need` bytes in the log; returns where to write
+ * it, or NULL (tracing stopped: disk full).  trace_line_done(end) commits
+ * the bytes up to end, which must hold the final '\n'. */
+char *trace_line(size_t need);
+void trace_line_done(char *end);
+int64_t trace_now(void);                      /* ns since trace_start */
 
-/* Writes the rank file and renames it into place.  status: "finalized",
- * "aborted" (MPI_Abort) or "no-finalize" (exit without MPI_Finalize). */
-void trace_finish(const char *status);
+/* lib_record.c: communicators, requests, phases, datatypes. */
+int trace_comm_id(MPI_Comm comm);             /* registering it if new; -1 */
+int trace_comm_created(MPI_Comm comm);        /* registers; writes its line */
+int trace_world(int comm_id, int r);          /* world rank, or TRACE_* */
+int trace_req_new(MPI_Request req, int comm_id);   /* a fresh request id */
+/* Id of the nth live request with handle req (nth > 0 when one array
+ * holds the handle more than once); 0: not ours. */
+int64_t trace_req_id(MPI_Request req, int nth, int *comm_id);
+void trace_req_done(MPI_Request req, int64_t id);   /* completed or freed */
+extern int trace_phase;                       /* current phase id */
+void trace_phases_start(void);                /* phase 0, "main" */
+uint64_t trace_bytes(int count, MPI_Datatype dt);
 
-/* Registers a communicator just created (collectively, so that every member
- * numbers it the same: see lib_record.c).  A no-op for MPI_COMM_NULL. */
-void trace_comm_created(MPI_Comm comm);
+/* --- line formatting (no stdio: cheap, and safe in a signal handler) --- */
 
-/* World rank of rank r of comm (r < 0 passes through: MPI_ANY_SOURCE), and
- * comm's id in this rank file; -2 when comm cannot be translated. */
-int trace_world_rank(MPI_Comm comm, int r, int *comm_id);
-
-/* Number of ranks and this rank's index in comm (intra-communicators). */
-int trace_comm_info(MPI_Comm comm, int *comm_id, int *n, int *me);
-
-/* Records messages of size_bytes with a peer (world rank; -1 for a
- * wildcard source) on comm_id with tag; count messages at once. */
-void trace_record(enum trace_kind kind, int peer, int comm_id, int tag, uint64_t size_bytes,
-                  uint64_t count);
-
-/* Datatype sizes: the last type asked about is remembered (a loop sends one
- * type); MPI_Type_free forgets it, since a new type may reuse the handle. */
-typedef struct trace_type_cache {
-    MPI_Datatype type;
-    int size;
-} trace_type_cache;
-extern trace_type_cache trace_last_type;
-uint64_t trace_bytes_slow(int count, MPI_Datatype dt);
-
-/* Called by the MPI_Type_free wrapper: forget the remembered type size. */
-void trace_type_freed(void);
-
-/* Bytes of count elements of dt (0 for an invalid datatype). */
-static inline uint64_t trace_bytes(int count, MPI_Datatype dt)
+static inline char *tl_digits(char *p, uint64_t v)
 {
-    if (dt == trace_last_type.type && dt && count > 0)
-        return (uint64_t)count * (uint64_t)trace_last_type.size;
-    return trace_bytes_slow(count, dt);
+    char tmp[20];
+    int n = 0;
+    do
+        tmp[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
 }
 
-/* Records one point-to-point message with comm-relative peer r. */
-static inline void trace_p2p(enum trace_kind kind, MPI_Comm comm, int r, int tag, int count,
-                             MPI_Datatype dt)
+static inline char *tl_u(char *p, uint64_t v)
 {
-    if (!trace_enabled || r == MPI_PROC_NULL)
-        return;
-    if (comm == MPI_COMM_WORLD && r >= 0) {   /* world ranks need no translation */
-        trace_record(kind, r, 0, tag, trace_bytes(count, dt), 1);
-        return;
+    *p++ = ' ';
+    return tl_digits(p, v);
+}
+
+static inline char *tl_i(char *p, int64_t v)
+{
+    *p++ = ' ';
+    if (v < 0)
+        *p++ = '-';
+    return tl_digits(p, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+}
+
+static inline char *tl_x(char *p, uint64_t v)
+{
+    static const char hex[] = "0123456789abcdef";
+    char tmp[16];
+    int n = 0;
+    *p++ = ' ';
+    do
+        tmp[n++] = hex[v & 15];
+    while ((v >>= 4) != 0);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+static inline char *tl_s(char *p, const char *s)
+{
+    *p++ = ' ';
+    while (*s)
+        *p++ = *s++;
+    return p;
+}
+
+/* "> T PHASE call CALLER" (room for `more` bytes of arguments after it);
+ * NULL when nothing is to be recorded. */
+static inline char *trace_enter(enum trace_kind kind, const void *caller, size_t more)
+{
+    char *p = trace_line(96 + more);
+    if (!p)
+        return NULL;
+    *p++ = '>';
+    p = tl_i(p, trace_now());
+    p = tl_u(p, (uint64_t)trace_phase);
+    p = tl_s(p, trace_kind_name(kind));
+    return tl_x(p, (uint64_t)(uintptr_t)caller);
+}
+
+/* "< T" (room for `more` bytes of results after it). */
+static inline char *trace_exit(size_t more)
+{
+    char *p = trace_line(32 + more);
+    if (!p)
+        return NULL;
+    *p++ = '<';
+    return tl_i(p, trace_now());
+}
+
+static inline void trace_end(char *p)
+{
+    if (p) {
+        *p++ = '\n';
+        trace_line_done(p);
     }
-    int id, w = trace_world_rank(comm, r, &id);
-    if (w != -2)
-        trace_record(kind, w, id, tag, trace_bytes(count, dt), 1);
 }
 
-/* Persistent requests: remembered at MPI_*_init, recorded at MPI_Start. */
-void trace_persistent_add(MPI_Request req, enum trace_kind kind, MPI_Comm comm, int r, int tag,
-                          int count, MPI_Datatype dt);
-void trace_persistent_start(MPI_Request req);
-void trace_persistent_free(MPI_Request req);
+/* A call that returns nothing worth recording: "< T". */
+static inline void trace_returned(void)
+{
+    trace_end(trace_exit(0));
+}
+
+/* Source, tag and bytes of a completed receive, the source a world rank. */
+static inline char *tl_status(char *p, int comm_id, const MPI_Status *s)
+{
+#ifdef OPEN_MPI
+    uint64_t bytes = s->_ucount;   /* Open MPI keeps the bytes received */
+#else
+    int n = 0;
+    PMPI_Get_count(s, MPI_BYTE, &n);
+    uint64_t bytes = n == MPI_UNDEFINED ? 0 : (uint64_t)n;
+#endif
+    int src = s->MPI_SOURCE == MPI_PROC_NULL ? TRACE_PROC_NULL : trace_world(comm_id, s->MPI_SOURCE);
+    p = tl_i(p, src);
+    p = tl_i(p, s->MPI_TAG);
+    return tl_u(p, bytes);
+}
+
+/* " peer tag bytes" (peer comm-relative, written as a world rank). */
+static inline char *tl_peer(char *p, int comm_id, int r, int tag, int count, MPI_Datatype dt)
+{
+    p = tl_i(p, r == MPI_PROC_NULL ? TRACE_PROC_NULL
+                : r == MPI_ANY_SOURCE ? TRACE_ANY : trace_world(comm_id, r));
+    p = tl_i(p, tag == MPI_ANY_TAG ? TRACE_ANY : tag);
+    return tl_u(p, trace_bytes(count, dt));
+}
+
+/* " comm peer tag bytes" of a point-to-point call. */
+static inline char *tl_p2p(char *p, int comm_id, int r, int tag, int count, MPI_Datatype dt)
+{
+    return tl_peer(tl_i(p, comm_id), comm_id, r, tag, count, dt);
+}
+
+#define CALLER __builtin_return_address(0)
 
 #endif

@@ -1,6 +1,7 @@
 /* lib_init: PMPI wrappers of initialisation, finalisation, abort and the
- * calls that create communicators (registered at creation so that every
- * member numbers them alike; see lib_record.c). */
+ * calls that make or free communicators.  A new communicator's "comm" line
+ * comes before the return line of the call that made it, which names it:
+ * "< T ID" (-1: MPI_COMM_NULL). */
 #include "trace/lib.h"
 
 int MPI_Init(int *argc, char ***argv)
@@ -19,67 +20,113 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-/* The rank file is written before PMPI_Finalize: Finalize synchronises, and
- * a rank that died elsewhere must not keep this one's file from disk. */
+/* The entry line first: a rank stuck in Finalize (a peer died) shows it. */
 int MPI_Finalize(void)
 {
+    if (!trace_enabled)
+        return PMPI_Finalize();
+    trace_end(trace_enter(TRACE_K_FINALIZE, CALLER, 0));
+    int rc = PMPI_Finalize();
+    trace_returned();
     trace_finish("finalized");
-    return PMPI_Finalize();
+    return rc;
 }
 
 int MPI_Abort(MPI_Comm comm, int code)
 {
-    trace_finish("aborted");
+    if (trace_enabled) {
+        char *p = trace_enter(TRACE_K_ABORT, CALLER, 48);
+        if (p)
+            p = tl_i(tl_i(p, trace_comm_id(comm)), code);
+        trace_end(p);
+        trace_finish("aborted");
+    }
     return PMPI_Abort(comm, code);
 }
 
-/* Registers *newcomm when the PMPI call that created it (status rc)
- * succeeded; returns rc. */
-static int comm_created(int rc, MPI_Comm *newcomm)
+/* Entry line "PARENT"; the caller then makes the communicator. */
+static void comm_enter(enum trace_kind kind, const void *caller, MPI_Comm parent)
 {
-    if (rc == MPI_SUCCESS)
-        trace_comm_created(*newcomm);
+    char *p = trace_enter(kind, caller, 24);
+    trace_end(p ? tl_i(p, trace_comm_id(parent)) : NULL);
+}
+
+/* Registers *newcomm when the call that made it (status rc) succeeded,
+ * then the return line; returns rc. */
+static int comm_made(int rc, MPI_Comm *newcomm)
+{
+    int id = rc == MPI_SUCCESS ? trace_comm_created(*newcomm) : -1;
+    char *p = trace_exit(24);
+    trace_end(p ? tl_i(p, id) : NULL);
     return rc;
 }
 
+#define COMM_CALL(kind, parent, call, newcomm)                                             \
+    do {                                                                                   \
+        if (!trace_enabled)                                                                \
+            return call;                                                                   \
+        comm_enter(kind, CALLER, parent);                                                  \
+        return comm_made(call, newcomm);                                                   \
+    } while (0)
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_dup(comm, newcomm), newcomm);
+    COMM_CALL(TRACE_K_COMM_DUP, comm, PMPI_Comm_dup(comm, newcomm), newcomm);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
+    COMM_CALL(TRACE_K_COMM_DUP, comm, PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
+    COMM_CALL(TRACE_K_COMM_SPLIT, comm, PMPI_Comm_split(comm, color, key, newcomm), newcomm);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_split_type(comm, type, key, info, newcomm), newcomm);
+    COMM_CALL(TRACE_K_COMM_SPLIT, comm, PMPI_Comm_split_type(comm, type, key, info, newcomm),
+              newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_create(comm, group, newcomm), newcomm);
+    COMM_CALL(TRACE_K_COMM_CREATE, comm, PMPI_Comm_create(comm, group, newcomm), newcomm);
 }
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), newcomm);
+    COMM_CALL(TRACE_K_CART_CREATE, comm,
+              PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), newcomm);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Cart_sub(comm, remain, newcomm), newcomm);
+    COMM_CALL(TRACE_K_CART_SUB, comm, PMPI_Cart_sub(comm, remain, newcomm), newcomm);
 }
 
-int MPI_Type_free(MPI_Datatype *type)
+int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote_leader,
+                         int tag, MPI_Comm *newcomm)
 {
-    trace_type_freed();
-    return PMPI_Type_free(type);
+    COMM_CALL(TRACE_K_INTERCOMM_CREATE, local,
+              PMPI_Intercomm_create(local, local_leader, peer, remote_leader, tag, newcomm),
+              newcomm);
+}
+
+int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
+{
+    COMM_CALL(TRACE_K_INTERCOMM_MERGE, inter, PMPI_Intercomm_merge(inter, high, newcomm), newcomm);
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    if (!trace_enabled)
+        return PMPI_Comm_free(comm);
+    char *p = trace_enter(TRACE_K_COMM_FREE, CALLER, 24);
+    trace_end(p ? tl_i(p, trace_comm_id(*comm)) : NULL);
+    int rc = PMPI_Comm_free(comm);
+    trace_returned();
+    return rc;
 }

@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
-#include <getopt.h>
 #include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -19,9 +18,9 @@
 #define MAX_ARGS 4096
 
 static const char help[] =
-"Usage: scitrace run [-d DIR] [--events] [--lib FILE] -- COMMAND [ARGS...]\n"
+"Usage: scitrace run [-d DIR] [--lib FILE] -- COMMAND [ARGS...]\n"
 "Run COMMAND with libscitrace.so preloaded into the MPI processes it starts,\n"
-"so that each rank writes DIR/rank-NNNNN.trace at MPI_Finalize.\n"
+"so that each rank writes DIR/rank-NNNNN.trace as it runs.\n"
 "\n"
 "When COMMAND is mpirun, mpiexec or orterun (Open MPI), the library and the\n"
 "settings are passed to the ranks with -x (mpirun -x LD_PRELOAD=LIB -x\n"
@@ -29,16 +28,21 @@ static const char help[] =
 "(a singleton ./app, a script that calls mpirun with -x) gets them in its\n"
 "environment.\n"
 "\n"
-"  -d, --dir DIR     trace directory, created if needed (default:\n"
-"                    scitrace-<program>-<UTC date and time>, e.g.\n"
-"                    scitrace-halo3d-20261123-104501)\n"
-"  --events          also write the timestamped event log (SCITRACE_EVENTS=1)\n"
+"  -d, --dir DIR     trace directory, created if needed; an existing one\n"
+"                    must be empty: it is refused, not emptied, since its\n"
+"                    files may be another run's that nobody meant to lose\n"
+"                    (default: scitrace-<program>-<UTC date and time>,\n"
+"                    e.g. scitrace-halo3d-20261123-104501)\n"
 "  --lib FILE        the library (default: libscitrace.so beside this\n"
 "                    program, or in ../lib/ of it; or $SCITRACE_LIB)\n"
-"  -h, --help        this text\n"
+"  -h, --help        this text;  --version  the version\n"
+"\n"
+"Every rank file carries the run's identity (SCITRACE_RUN), and the\n"
+"analyzers refuse a directory that mixes runs.\n"
 "\n"
 "Exit status: COMMAND's (128 + signal if it was killed); 1 when the\n"
-"directory cannot be made or the library is not found; 2 usage error.\n"
+"directory cannot be made or is not empty, the library is not found, or\n"
+"no rank file was written; 2 usage error.\n"
 "Then: scitrace summary DIR; scitrace matrix -o traffic.tsv DIR.\n";
 
 /* The library beside /proc/self/exe, or in ../lib/ relative to it. */
@@ -96,6 +100,17 @@ static void default_dir(char *out, size_t cap, int argc, char **argv)
     snprintf(out, cap, "scitrace-%s-%s", base ? base + 1 : prog, stamp);
 }
 
+static int dir_empty(const char *dir)
+{
+    int n = 0;
+    DIR *dp = opendir(dir);
+    for (struct dirent *e; dp && (e = readdir(dp)) != NULL;)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (dp)
+        closedir(dp);
+    return dp && n == 0;
+}
+
 static int count_rank_files(const char *dir)
 {
     int n = 0;
@@ -113,43 +128,39 @@ static int count_rank_files(const char *dir)
 /* The child's environment (set between fork and exec by util/spawn). */
 typedef struct run_env {
     const char *lib, *dir;
-    int events, preload;
+    char *run;   /* "SCITRACE_RUN=..." */
+    int preload;
 } run_env;
 
 static void set_env(void *arg)
 {
     const run_env *e = arg;
-    if (e->preload) {
+    if (e->preload)
         setenv("LD_PRELOAD", e->lib, 1);
-        if (e->events)
-            setenv("SCITRACE_EVENTS", "1", 1);
-    }
     setenv("SCITRACE_DIR", e->dir, 1);
+    putenv(e->run);
 }
 
 int scitrace_run(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"dir", required_argument, NULL, 'd'},
-        {"events", no_argument, NULL, 'e'},
         {"lib", required_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     char dir[PATH_MAX] = "", absdir[PATH_MAX], lib[PATH_MAX], libabs[PATH_MAX];
-    char env_preload[PATH_MAX + 16], env_dir[PATH_MAX + 16];
-    int events = 0, c, have_lib = 0;
+    char env_preload[PATH_MAX + 16], env_dir[PATH_MAX + 16], env_run[96];
+    int c, have_lib = 0, status = 0;
+    unsigned long long seen = 0;
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "+d:h", opts, NULL)) != -1) {
+    /* '+': the options end at the command, whose own options are its own */
+    while ((c = scitrace_getopt("run", help, argc, argv, "+d:h", opts, &seen, &status)) != -1) {
         switch (c) {
         case 'd': snprintf(dir, sizeof dir, "%s", optarg); break;
-        case 'e': events = 1; break;
         case 'l': snprintf(lib, sizeof lib, "%s", optarg); have_lib = 1; break;
-        case 'h': fputs(help, stdout); return 0;
-        default:
-            return scitrace_usage_error("run: unknown option or missing argument '%s'",
-                                        argv[optind - 1]);
+        default: return status;
         }
     }
     int ncmd = argc - optind;
@@ -170,6 +181,11 @@ int scitrace_run(int argc, char **argv)
                 strerror(errno));
         return 1;
     }
+    if (!dir_empty(dir)) {
+        fprintf(stderr, "scitrace: run: trace directory '%s' is not empty (a previous trace?); "
+                "name a new one, or remove it first\n", dir);
+        return 1;
+    }
     if (!realpath(dir, absdir) || !realpath(lib, libabs)) {
         fprintf(stderr, "scitrace: run: '%s': %s\n", realpath(dir, absdir) ? lib : dir,
                 strerror(errno));
@@ -177,6 +193,10 @@ int scitrace_run(int argc, char **argv)
     }
     snprintf(env_preload, sizeof env_preload, "LD_PRELOAD=%s", libabs);
     snprintf(env_dir, sizeof env_dir, "SCITRACE_DIR=%s", absdir);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    snprintf(env_run, sizeof env_run, "SCITRACE_RUN=%lld.%09ld-%ld", (long long)now.tv_sec,
+             now.tv_nsec, (long)getpid());
 
     static char *args[MAX_ARGS + 8];
     int n = 0;
@@ -184,15 +204,14 @@ int scitrace_run(int argc, char **argv)
     if (is_launcher(cmd[0])) {
         args[n++] = "-x", args[n++] = env_preload;
         args[n++] = "-x", args[n++] = env_dir;
-        if (events)
-            args[n++] = "-x", args[n++] = "SCITRACE_EVENTS=1";
+        args[n++] = "-x", args[n++] = env_run;
     }
     for (int i = 1; i < ncmd; i++)
         args[n++] = cmd[i];
     args[n] = NULL;
 
     fprintf(stderr, "scitrace: tracing into %s\n", dir);
-    run_env env = {libabs, absdir, events, !is_launcher(cmd[0])};
+    run_env env = {libabs, absdir, env_run, !is_launcher(cmd[0])};
     spawn_opts so = {.prog = "scitrace: run", .stop_signal = SIGTERM, .own_group = 1,
                      .grace_s = 5, .setup = set_env, .setup_arg = &env};
     int rc = spawn_run(args, &so);
@@ -205,7 +224,14 @@ int scitrace_run(int argc, char **argv)
                         "incomplete\n");
         return 1;
     }
+    int files = count_rank_files(absdir);
+    if (files == 0) {   /* a run of ranks that left nothing is no trace */
+        fprintf(stderr, "scitrace: run: no rank file was written into %s (command exit status "
+                "%d): the library was not preloaded, the directory is not writable, or the "
+                "command started no MPI rank\n", dir, rc);
+        return 1;
+    }
     fprintf(stderr, "scitrace: %d rank files in %s (command exit status %d); next: scitrace summary %s\n",
-            count_rank_files(absdir), dir, rc, dir);
+            files, dir, rc, dir);
     return rc;
 }

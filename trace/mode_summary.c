@@ -1,7 +1,6 @@
 /* mode_summary: `scitrace summary DIR`, what a trace holds, for people:
  * ranks and their status, calls, size histogram, busiest pairs, unmatched
  * sends and receives, missing ranks. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +17,14 @@
 #define SIZE_CLASSES 65         /* 0, then [2^k, 2^(k+1)) for k = 0..63 */
 
 static const char help[] =
-"Usage: scitrace summary [--collectives expand|p2p-only] [--top N] DIR\n"
+"Usage: scitrace summary [--collectives expand|p2p-only] [--top N]\n"
+"                        [--phase NAME|all] DIR\n"
 "Describe the trace in DIR (rank files written by libscitrace.so):\n"
 "  - ranks, rank files found, and each rank's status when it is not\n"
-"    'finalized' (aborted, no-finalize); ranks that left no rank file\n"
+"    'finalized' (aborted, no-finalize, killed SIG, crashed SIG, or\n"
+"    ended-early: killed by SIGKILL); ranks that left no rank file\n"
+"  - the phases, with each one's calls, and the communicators, with their\n"
+"    size and members (world ranks)\n"
 "  - per call: records, messages (calls for a collective) and bytes\n"
 "  - message-size histogram by power-of-two class, busiest rank pairs by\n"
 "    bytes: both over the traffic matrix (collectives expanded unless\n"
@@ -33,7 +36,8 @@ static const char help[] =
 "\n"
 "  --collectives C   expand (default) | p2p-only, as for `scitrace matrix`\n"
 "  --top N           busiest pairs shown (default 10)\n"
-"  -h, --help        this text\n"
+"  --phase NAME|all  only the calls of phase NAME (default all)\n"
+"  -h, --help        this text;  --version  the version\n"
 "\n"
 "Missing ranks are reported (also on stderr) and do not make the summary\n"
 "fail.  Exit status: 0, 1 a rank file is malformed (the message names the\n"
@@ -45,25 +49,64 @@ static void print_ranks(const trace_dir *d)
     printf("trace %s: %d ranks, %d rank files\n", d->path, d->nranks, d->nloaded);
     for (int r = 0; r < d->nranks; r++) {
         if (!d->loaded[r]) {
-            printf("  rank %d: no rank file (%s)\n", r,
-                   d->partial[r] ? "only an unfinished temporary one: it ended before MPI_Finalize"
-                                 : "it died before MPI_Finalize, or the file was removed");
+            printf("  rank %d: no rank file (it never reached MPI_Init, or the file was removed)\n",
+                   r);
             fprintf(stderr, "scitrace: %s: rank %d left no rank file\n", d->path, r);
         } else if (strcmp(d->ranks[r].status, "finalized") != 0) {
             printf("  rank %d: status %s\n", r, d->ranks[r].status);
         } else {
             done++;
         }
-        if (d->loaded[r] && (d->ranks[r].dropped_messages || d->ranks[r].untraced_starts))
-            printf("  rank %d: %llu messages counted without a key (table full), %llu persistent "
-                   "starts untraced\n", r, (unsigned long long)d->ranks[r].dropped_messages,
-                   (unsigned long long)d->ranks[r].untraced_starts);
     }
     for (int r = 0; r < d->nranks; r++)
         if (d->loaded[r]) {
             printf("command: %s (%s, %s); %d of %d ranks finalized\n", d->ranks[r].command,
                    d->ranks[r].host, d->date, done, d->nranks);
             break;
+        }
+}
+
+/* Phases by name with their calls over all ranks, and the communicators
+ * (one line per (hash, seq), the name every member's file gives it). */
+static void print_phases_comms(const trace_dir *d)
+{
+    printf("\nphases (calls over all ranks)\n");
+    for (int r = 0; r < d->nranks; r++)
+        for (int p = 0; d->loaded[r] && p < d->ranks[r].nphases; p++) {
+            int first = 1;
+            for (int q = 0; q < r && first; q++)
+                for (int k = 0; d->loaded[q] && k < d->ranks[q].nphases; k++)
+                    first &= strcmp(d->ranks[q].phases[k], d->ranks[r].phases[p]) != 0;
+            for (int k = 0; k < p && first; k++)
+                first &= strcmp(d->ranks[r].phases[k], d->ranks[r].phases[p]) != 0;
+            if (!first)
+                continue;
+            unsigned long long calls = 0;
+            for (int q = 0; q < d->nranks; q++)
+                for (size_t i = 0; d->loaded[q] && i < d->ranks[q].ncalls; i++) {
+                    const trace_rank *t = &d->ranks[q];
+                    calls += strcmp(t->phases[t->calls[i].phase], d->ranks[r].phases[p]) == 0;
+                }
+            printf("  %-24s %12llu calls\n", d->ranks[r].phases[p], calls);
+        }
+    printf("\ncommunicators (size: members as world ranks)\n");
+    for (int r = 0; r < d->nranks; r++)
+        for (int i = 0; d->loaded[r] && i < d->ranks[r].ncomms; i++) {
+            const trace_comm *c = &d->ranks[r].comms[i];
+            int first = 1;
+            for (int q = 0; q < r && first; q++)
+                for (int k = 0; d->loaded[q] && k < d->ranks[q].ncomms; k++)
+                    first &= !(d->ranks[q].comms[k].hash == c->hash &&
+                               d->ranks[q].comms[k].seq == c->seq);
+            for (int k = 0; k < i && first; k++)
+                first &= !(d->ranks[r].comms[k].hash == c->hash && d->ranks[r].comms[k].seq == c->seq);
+            if (!first)
+                continue;
+            printf("  %016llx/%d %s%d:", (unsigned long long)c->hash, c->seq,
+                   c->inter ? "inter, remote group " : "", c->n);
+            for (int k = 0; k < c->n && k < 32; k++)
+                printf(" %d", c->world[k]);
+            printf("%s\n", c->n > 32 ? " ..." : "");
         }
 }
 
@@ -176,14 +219,17 @@ int scitrace_summary(int argc, char **argv)
     static const struct option opts[] = {
         {"collectives", required_argument, NULL, 'c'},
         {"top", required_argument, NULL, 't'},
+        {"phase", required_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
-    int with = 1, c;
+    int with = 1, c, status = 0;
     long top = DEFAULT_TOP;
+    const char *phase = NULL;
+    unsigned long long seen = 0;
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+    while ((c = scitrace_getopt("summary", help, argc, argv, "h", opts, &seen, &status)) != -1) {
         parse_status st;
         switch (c) {
         case 'c':
@@ -195,10 +241,8 @@ int scitrace_summary(int argc, char **argv)
                 return scitrace_usage_error("summary: --top '%s': %s, expected 0..%d", optarg,
                                             parse_status_text(st), MAX_TOP);
             break;
-        case 'h': fputs(help, stdout); return 0;
-        default:
-            return scitrace_usage_error("summary: unknown option or missing argument '%s'",
-                                        argv[optind - 1]);
+        case 'p': phase = optarg; break;
+        default: return status;
         }
     }
     if (optind != argc - 1)
@@ -208,7 +252,7 @@ int scitrace_summary(int argc, char **argv)
     trace_error err;
     trace_matrix m;
     match_result mr;
-    if (trace_dir_load(argv[optind], &d, &err) != 0) {
+    if (trace_dir_load(argv[optind], phase, &d, &err) != 0) {
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
@@ -218,7 +262,10 @@ int scitrace_summary(int argc, char **argv)
         return 1;
     }
     int rc = 0;
+    if (phase && strcmp(phase, "all"))
+        printf("phase %s only\n", phase);
     print_ranks(&d);
+    print_phases_comms(&d);
     print_calls(&d);
     print_histogram(&m);
     if (print_pairs(&m, top) != 0 || match_trace(&d, &mr) != 0) {
@@ -230,5 +277,9 @@ int scitrace_summary(int argc, char **argv)
     }
     trace_matrix_free(&m);
     trace_dir_free(&d);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("scitrace: summary: standard output");
+        rc = 1;
+    }
     return rc;
 }

@@ -5,7 +5,8 @@
 #                        for its files, and refuses undefined names (-z defs)
 #   bin/scitrace         run | summary | matrix | plot (no MPI needed)
 TRACE_LIB      := bin/libscitrace.so
-TRACE_LIB_SRCS := trace/lib_record.c trace/lib_p2p.c trace/lib_coll.c trace/lib_init.c
+TRACE_LIB_SRCS := trace/lib_log.c trace/lib_record.c trace/lib_p2p.c trace/lib_wait.c \
+                  trace/lib_coll.c trace/lib_init.c
 TRACE_LIB_OBJS := $(TRACE_LIB_SRCS:%.c=build/pic/%.o)
 
 build/pic/%.o: %.c | deps
@@ -23,8 +24,8 @@ all: $(TRACE_LIB)
 
 PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
-                trace/mode_matrix.c trace/tracefile.c trace/build_matrix.c trace/expand.c \
-                trace/match.c
+                trace/mode_matrix.c trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
+                trace/match.c trace/check_replay.c trace/mode_check.c trace/mode_goal.c
 scitrace_LAYERS := util
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
@@ -32,10 +33,13 @@ scitrace_LAYERS := util
 bin/test/trace_app: tests/trace_app.c | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
-TESTS += tests/test_trace.c tests/test_expand.c
+bin/test/check_app: tests/check_app.c trace/scitrace.h | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
+TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c
 test_expand_EXTRA = trace/expand.c
-test_trace_EXTRA = trace/tracefile.c
-CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/halo3d
+test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
+CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/halo3d
 
 # NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
 DEB_PACKAGES += netpipe-openmpi
@@ -56,3 +60,5 @@ trace-demo: bin/scitrace bin/halo3d $(TRACE_LIB)
 BENCH_TARGETS += bench-trace
 bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
 	trace/bench_trace.sh bin
+# scitrace --version: the same string as the man pages' (Makefile's VERSION)
+build/rel/trace/modes.o build/san/trace/modes.o: INCLUDES = -I. -DSCITORUS_VERSION='"$(VERSION)"'

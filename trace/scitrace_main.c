@@ -1,5 +1,5 @@
 /* scitrace: trace an MPI program with libscitrace.so and analyse the trace
- * (SPEC.md section 10).  This file only dispatches to the modes. */
+ * (docs/formats.md, 'Trace files').  This file only dispatches to the modes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,34 +7,44 @@
 #include "util/fs.h"
 
 static const char usage_text[] =
-"Usage: scitrace run [-d DIR] [--events] -- COMMAND...\n"
-"       scitrace summary [--collectives C] [--top N] DIR\n"
-"       scitrace matrix [--collectives C] [--allow-missing] -o FILE DIR\n"
-"Record the messages of an MPI program through the PMPI profiling interface\n"
-"(no recompilation) and turn them into a traffic matrix for scimodel.\n"
+"Usage: scitrace run [-d DIR] [--lib FILE] -- COMMAND...\n"
+"       scitrace summary [--collectives C] [--top N] [--phase P] DIR\n"
+"       scitrace matrix [--collectives C] [--calls L] [--phase P] -o FILE DIR\n"
+"       scitrace check [--eager-limit BYTES] DIR\n"
+"       scitrace goal [--phase P] -o FILE DIR\n"
+"Record every MPI call of a program through the PMPI profiling interface\n"
+"(no recompilation), find what went wrong, and turn the trace into a traffic\n"
+"matrix for scimodel or a schedule for scisim.\n"
 "\n"
 "Modes:\n"
 "  run       runs COMMAND (usually `mpirun -np P ./app ARGS`) with\n"
-"            libscitrace.so preloaded in every rank (mpirun -x LD_PRELOAD=...)\n"
-"            and writes one rank file per rank into DIR at MPI_Finalize\n"
-"  summary   what the trace holds: ranks, messages and bytes per call,\n"
-"            message-size histogram, busiest pairs, and sends and receives\n"
-"            left unmatched when each (source, destination, communicator,\n"
-"            tag) stream is matched in order; names missing ranks\n"
-"  matrix    the traffic matrix (SPEC.md section 10): one row per (src, dst,\n"
-"            size_bytes) of MPI_COMM_WORLD ranks with its message count\n"
+"            libscitrace.so preloaded in every rank; each rank writes\n"
+"            DIR/rank-NNNNN.trace as it runs\n"
+"  summary   what the trace holds: ranks and how each ended, phases,\n"
+"            communicators, messages and bytes per call, message sizes,\n"
+"            busiest pairs, sends and receives left unmatched\n"
+"  matrix    the traffic matrix: one row per (src, dst, size_bytes) of\n"
+"            MPI_COMM_WORLD ranks with its message count\n"
+"  check     replays every rank's calls with MPI's matching rules: deadlocks,\n"
+"            sends that complete only thanks to buffering, pending messages\n"
+"            and requests, inconsistent collectives\n"
+"  goal      the schedule in the GOAL text format of LogGOPSim, for scisim\n"
 "\n"
 "`scitrace MODE --help` describes each mode's options.\n"
 "\n"
-"What is recorded: MPI_Send, Bsend, Ssend, Rsend, their I- forms, Sendrecv,\n"
-"Sendrecv_replace and persistent requests (Send_init ... Start/Startall);\n"
-"Recv, Irecv, Recv_init (for matching only); Bcast, Reduce, Allreduce,\n"
-"Alltoall, Alltoallv, Allgather, Allgatherv, Gather, Gatherv, Scatter,\n"
-"Scatterv, Reduce_scatter, Reduce_scatter_block and Barrier.  Ranks of any\n"
-"communicator (Comm_dup, Comm_split, Comm_create, Cart_create ...) are\n"
-"translated to MPI_COMM_WORLD ranks; bytes are count x the datatype's size.\n"
-"Nonblocking collectives, one-sided calls and intercommunicator collectives\n"
-"are not recorded.  Calls must come from one thread at a time.\n"
+"What is recorded, on entry (before the call can block) and on return:\n"
+"MPI_Send, Bsend, Ssend, Rsend, their I- forms, Sendrecv(_replace), Recv,\n"
+"Irecv, Probe, Iprobe, persistent requests (*_init, Start, Startall,\n"
+"Request_free), the Wait and Test families, Bcast, Reduce, Allreduce,\n"
+"Alltoall(v), Allgather(v), Gather(v), Scatter(v), Reduce_scatter(_block),\n"
+"Barrier, the calls that make or free communicators, Finalize and Abort;\n"
+"with each call its time, its phase and its caller's address.\n"
+"Nonblocking collectives and one-sided calls are not recorded.  Calls must\n"
+"come from one thread at a time.\n"
+"\n"
+"Phases: MPI_Pcontrol(N) starts phase pcontrol-N; scitrace_phase(\"name\")\n"
+"(declared weak in trace/scitrace.h: no link with the library needed)\n"
+"starts phase name.  The first phase is main.\n"
 "\n"
 "Collectives become the point-to-point messages of a named algorithm (each\n"
 "rank's own sends; n ranks, root rt, block m bytes):\n"
@@ -49,25 +59,27 @@ static const char usage_text[] =
 "              each rank's per-peer blocks, sent directly\n"
 "\n"
 "Environment of the traced program (set by `scitrace run`):\n"
-"  SCITRACE_DIR      directory for the rank files (default: scitrace-<job id>\n"
-"                    in the working directory)\n"
-"  SCITRACE_EVENTS   1: also write rank-NNNNN.events, one timestamped line per\n"
-"                    call (t_ns call peer comm tag size_bytes count)\n"
-"Rank files: DIR/rank-NNNNN.trace, written under a temporary name and\n"
-"renamed; a rank that dies before MPI_Finalize leaves no rank file (or a\n"
-"rank-NNNNN.trace.tmp.* one), and the analyzer names it.  A rank that exits\n"
-"without MPI_Finalize still writes its file (status no-finalize), as does\n"
-"one that calls MPI_Abort (status aborted).  Each rank keeps at most 65536\n"
-"aggregates (3 MiB) whatever the number of messages; see trace/lib_record.c.\n"
+"  SCITRACE_DIR       directory for the rank files (default: .)\n"
+"  SCITRACE_RUN       the run's identity, written into every rank file\n"
+"  SCITRACE_FLUSH_MS  how often the file is handed to the disk (default\n"
+"                     1000; 0 never): a killed process loses nothing,\n"
+"                     since every line is in the kernel's page cache once\n"
+"                     written; this bounds what a machine crash loses\n"
+"A rank killed by SIGTERM, SIGINT or SIGHUP, or crashing, closes its file\n"
+"(status killed SIG / crashed SIG); one killed by SIGKILL leaves every line\n"
+"it wrote, and the analyzers say its log ended early.\n"
 "\n"
 "Exit status: 0 success, 1 runtime failure (the message names the file and\n"
-"line), 2 usage error; `run` returns COMMAND's status.\n"
+"line), 2 usage error; `run` returns COMMAND's status (1 when no rank file\n"
+"was written); `check`: 6 deadlock, 7 pending only.\n"
 "\n"
 "Examples:\n"
 "  scitrace run -d halo.trace -- mpirun -np 8 bin/halo3d\n"
 "  scitrace summary halo.trace\n"
+"  scitrace check halo.trace\n"
 "  scitrace matrix -o halo.tsv halo.trace\n"
-"  scimodel --traffic halo.tsv --dims 1..4\n";
+"  scimodel --traffic halo.tsv --dims 1..4\n"
+"  scitrace goal -o halo.goal halo.trace\n";
 
 static const struct {
     const char *name;
@@ -76,19 +88,26 @@ static const struct {
     {"run", scitrace_run},
     {"summary", scitrace_summary},
     {"matrix", scitrace_matrix},
+    {"check", scitrace_check},
+    {"goal", scitrace_goal},
 };
 
 int main(int argc, char **argv)
 {
     fs_check_stdout_at_exit("scitrace");
     if (argc < 2)
-        return scitrace_usage_error("a mode is needed: run, summary or matrix");
+        return scitrace_usage_error("a mode is needed: run, summary, matrix, check or goal");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         fputs(usage_text, stdout);
-        return 0;
+        return fflush(stdout) != 0 || ferror(stdout);
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        scitrace_version();
+        return fflush(stdout) != 0 || ferror(stdout);
     }
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(argv[1], modes[i].name) == 0)
             return modes[i].run(argc - 1, argv + 1);
-    return scitrace_usage_error("unknown mode '%s': expected run, summary or matrix", argv[1]);
+    return scitrace_usage_error("unknown mode '%s': expected run, summary, matrix, check or goal",
+                                argv[1]);
 }

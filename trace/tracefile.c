@@ -1,22 +1,19 @@
-/* tracefile: read rank files and trace directories (format: tracefile.h).
- * Every failure names the file and the line. */
+/* tracefile: read one rank file (format: tracefile.h).  Every failure
+ * names the file and the line. */
 #include "trace/tracefile.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
 #include "util/atomicfile.h"
 #include "trace/tracekinds.h"
 
 /* MPI_COMM_WORLD sizes we accept: far above any run, far below int limits. */
 #define TRACE_MAX_RANKS (1 << 24)
+#define MAX_PHASES 4096
 
 static int fail(trace_error *err, const char *path, long line, const char *fmt, ...)
 {
@@ -38,7 +35,7 @@ static int next_int(char **s, long long min, long long max, long long *out)
     char *end;
     while (**s == ' ')
         (*s)++;
-    if (**s == '\0' || **s == '\n')
+    if (!((**s >= '0' && **s <= '9') || **s == '-'))
         return -1;
     errno = 0;
     long long v = strtoll(*s, &end, 10);
@@ -49,15 +46,15 @@ static int next_int(char **s, long long min, long long max, long long *out)
     return 0;
 }
 
-static int next_u64(char **s, uint64_t *out)
+static int next_hex(char **s, uint64_t *out)
 {
     char *end;
     while (**s == ' ')
         (*s)++;
-    if (!(**s >= '0' && **s <= '9'))
+    if (!((**s >= '0' && **s <= '9') || (**s >= 'a' && **s <= 'f')))
         return -1;
     errno = 0;
-    unsigned long long v = strtoull(*s, &end, 10);
+    unsigned long long v = strtoull(*s, &end, 16);
     if (errno || (*end != ' ' && *end != '\n' && *end))
         return -1;
     *s = end;
@@ -80,27 +77,38 @@ static void copy_rest(char *dst, size_t cap, const char *s)
     dst[strcspn(dst, "\n")] = '\0';
 }
 
-static int parse_comm(char *s, trace_rank *r)
+/* Grows *p (n used, *cap) to hold one more element of size sz. */
+static int grow(void *pp, size_t n, size_t *cap, size_t sz)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 64;
+    void *g = realloc(*(void **)pp, ncap * sz);
+    if (!g)
+        return -1;
+    *(void **)pp = g, *cap = ncap;
+    return 0;
+}
+
+typedef struct reader {
+    trace_rank *r;
+    size_t cap_calls, cap_ids, cap_comps;
+    int open_call;            /* the last call has no return line yet */
+} reader;
+
+static int parse_comm(char *s, trace_rank *r, int inter)
 {
     long long id, seq, n, w;
-    char *end;
-    if (next_int(&s, 0, INT32_MAX, &id) || id != r->ncomms)
-        return -1;
-    while (*s == ' ')
-        s++;
-    errno = 0;
-    unsigned long long hash = strtoull(s, &end, 16);
-    if (end == s || errno || *end != ' ')
-        return -1;
-    s = end;
-    if (next_int(&s, 0, INT32_MAX, &seq) || next_int(&s, 0, r->ranks, &n) || n < 1)
+    uint64_t hash;
+    if (next_int(&s, 0, INT32_MAX, &id) || id != r->ncomms || next_hex(&s, &hash) ||
+        next_int(&s, 0, INT32_MAX, &seq) || next_int(&s, 1, r->ranks, &n))
         return -1;
     trace_comm *grown = realloc(r->comms, (size_t)(r->ncomms + 1) * sizeof *grown);
     if (!grown)
         return -1;
     r->comms = grown;
     trace_comm *c = &r->comms[r->ncomms];
-    *c = (trace_comm){.n = (int)n, .seq = (int)seq, .hash = hash,
+    *c = (trace_comm){.n = (int)n, .seq = (int)seq, .hash = hash, .inter = inter,
                       .world = malloc((size_t)n * sizeof(int))};
     if (!c->world)
         return -1;
@@ -113,124 +121,292 @@ static int parse_comm(char *s, trace_rank *r)
     return at_end(s) ? 0 : -1;
 }
 
-static int parse_rec(char *s, trace_rank *r, size_t *cap)
+static int parse_phase(char *s, trace_rank *r)
 {
-    char name[40];
-    int len = 0;
-    long long peer, comm, tag, folded;
-    trace_rec x;
-    if (sscanf(s, " %39[a-z_]%n", name, &len) != 1 || (x.kind = trace_kind_from_name(name)) < 0)
+    long long id;
+    if (next_int(&s, 0, MAX_PHASES - 1, &id) || id != r->nphases)
         return -1;
-    s += len;
-    if (next_int(&s, -1, r->ranks - 1, &peer) || next_int(&s, 0, r->ncomms - 1, &comm) ||
-        next_int(&s, INT32_MIN, INT32_MAX, &tag) || next_u64(&s, &x.size_bytes) ||
-        next_u64(&s, &x.messages) || next_u64(&s, &x.bytes) || next_int(&s, 0, 1, &folded) ||
-        !at_end(s))
+    char (*g)[64] = realloc(r->phases, (size_t)(r->nphases + 1) * sizeof *g);
+    if (!g)
         return -1;
-    x.peer = (int)peer, x.comm = (int)comm, x.tag = (int)tag, x.folded = (int)folded;
-    if (r->nrecs == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 256;
-        trace_rec *grown = realloc(r->recs, ncap * sizeof *grown);
-        if (!grown)
-            return -1;
-        r->recs = grown, *cap = ncap;
-    }
-    r->recs[r->nrecs++] = x;
+    r->phases = g;
+    copy_rest(r->phases[r->nphases], 64, s);
+    if (!r->phases[r->nphases][0] || strchr(r->phases[r->nphases], ' '))
+        return -1;
+    r->nphases++;
     return 0;
 }
 
-/* Header lines, in order: keyword and how to read the rest. */
+static int peer_tag_bytes(char **s, const trace_rank *r, int *peer, int *tag, uint64_t *bytes)
+{
+    long long p, t, b;
+    if (next_int(s, TRACE_NO_RANK, r->ranks - 1, &p) || next_int(s, INT32_MIN, INT32_MAX, &t) ||
+        next_int(s, 0, (long long)TRACE_MAX_BYTES, &b))
+        return -1;
+    *peer = (int)p, *tag = (int)t, *bytes = (uint64_t)b;
+    return 0;
+}
+
+static int comm_arg(char **s, const trace_rank *r, int *comm)
+{
+    long long c;
+    if (next_int(s, -1, r->ncomms - 1, &c))
+        return -1;
+    *comm = (int)c;
+    return 0;
+}
+
+/* "N ID..." or "K (PEER BYTES)..." into r->ids. */
+static int id_list(char **s, reader *rd, trace_call *c, int pairs)
+{
+    trace_rank *r = rd->r;
+    long long n, v;
+    if (next_int(s, 0, INT32_MAX, &n))
+        return -1;
+    c->list = r->nids, c->nlist = (size_t)n;
+    for (long long i = 0; i < n * (pairs ? 2 : 1); i++) {
+        int odd = pairs && i % 2;
+        if (next_int(s, odd ? 0 : (pairs ? TRACE_NO_RANK : 0),
+                     odd ? (long long)TRACE_MAX_BYTES : (pairs ? r->ranks - 1 : INT64_MAX), &v) ||
+            grow(&r->ids, r->nids, &rd->cap_ids, sizeof *r->ids))
+            return -1;
+        r->ids[r->nids++] = v;
+    }
+    return 0;
+}
+
+static int parse_enter(char *s, reader *rd)
+{
+    trace_rank *r = rd->r;
+    char name[40];
+    int len = 0;
+    long long t, ph;
+    if (grow(&r->calls, r->ncalls, &rd->cap_calls, sizeof *r->calls))
+        return -1;
+    trace_call *c = &r->calls[r->ncalls];
+    memset(c, 0, sizeof *c);
+    if (next_int(&s, 0, INT64_MAX, &t) || next_int(&s, 0, r->nphases - 1, &ph) ||
+        sscanf(s, " %39[a-z_]%n", name, &len) != 1 || (c->kind = trace_kind_from_name(name)) < 0)
+        return -1;
+    s += len;
+    if (next_hex(&s, &c->addr))
+        return -1;
+    c->t_in = t, c->phase = (int)ph, c->comm = -1, c->peer = TRACE_ANY, c->r_src = TRACE_NO_RANK;
+    int rc = 0;
+    long long v = -1;
+    switch (trace_kind_class(c->kind)) {
+    case TRACE_SEND:
+    case TRACE_RECV:
+    case TRACE_PROBE:
+        rc = comm_arg(&s, r, &c->comm) || peer_tag_bytes(&s, r, &c->peer, &c->tag, &c->bytes);
+        if (!rc && c->kind == TRACE_K_SENDRECV)
+            rc = peer_tag_bytes(&s, r, &c->peer2, &c->tag2, &c->bytes2);
+        break;
+    case TRACE_REQ:
+        if (c->kind == TRACE_K_START || c->kind == TRACE_K_REQUEST_FREE)
+            rc = id_list(&s, rd, c, 0);
+        else
+            rc = comm_arg(&s, r, &c->comm) || peer_tag_bytes(&s, r, &c->peer, &c->tag, &c->bytes);
+        break;
+    case TRACE_WAIT: rc = id_list(&s, rd, c, 0); break;
+    case TRACE_COLL:
+        rc = comm_arg(&s, r, &c->comm) || next_int(&s, -1, r->ranks - 1, &v) ||
+             next_int(&s, 0, (long long)TRACE_MAX_BYTES, (long long *)&c->bytes);
+        c->peer = (int)v;
+        break;
+    case TRACE_COLL_DIRECT:
+        rc = comm_arg(&s, r, &c->comm) || next_int(&s, -1, r->ranks - 1, &v) ||
+             id_list(&s, rd, c, 1);
+        c->peer = (int)v;
+        break;
+    case TRACE_COMM: rc = comm_arg(&s, r, &c->comm); break;
+    case TRACE_LIFE:
+        if (c->kind == TRACE_K_ABORT)
+            rc = comm_arg(&s, r, &c->comm) || next_int(&s, INT32_MIN, INT32_MAX, &v);
+        break;
+    }
+    if (rc || !at_end(s))
+        return -1;
+    r->ncalls++;
+    rd->open_call = 1;
+    return 0;
+}
+
+static int parse_exit(char *s, reader *rd)
+{
+    trace_rank *r = rd->r;
+    long long t, v, k;
+    if (!rd->open_call)
+        return -1;
+    trace_call *c = &r->calls[r->ncalls - 1];
+    if (next_int(&s, c->t_in, INT64_MAX, &t))
+        return -1;
+    c->t_out = t, c->done = 1, rd->open_call = 0;
+    int cls = trace_kind_class(c->kind), rc = 0;
+    if (c->kind == TRACE_K_IPROBE) {
+        rc = next_int(&s, 0, 1, &v);
+        c->flag = (int)v;
+        if (!rc && c->flag)
+            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes);
+    } else if (c->kind == TRACE_K_RECV || c->kind == TRACE_K_SENDRECV || c->kind == TRACE_K_PROBE) {
+        if (!at_end(s))   /* no status: the call failed */
+            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes);
+    } else if (c->kind == TRACE_K_ISEND || c->kind == TRACE_K_IBSEND || c->kind == TRACE_K_ISSEND ||
+               c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV ||
+               (cls == TRACE_REQ && c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE)) {
+        rc = next_int(&s, 0, INT64_MAX, &v);
+        c->made = v;
+    } else if (cls == TRACE_COMM && c->kind != TRACE_K_COMM_FREE) {
+        rc = next_int(&s, -1, r->ncomms - 1, &v);
+        c->made = v;
+    } else if (cls == TRACE_WAIT) {
+        rc = next_int(&s, 0, (long long)c->nlist, &k);
+        c->comp = r->ncomps, c->ncomp = (size_t)k;
+        for (long long j = 0; !rc && j < k; j++) {
+            trace_completion x;
+            rc = next_int(&s, 0, (long long)c->nlist - 1, &v) ||
+                 peer_tag_bytes(&s, r, &x.src, &x.tag, &x.bytes) ||
+                 grow(&r->comps, r->ncomps, &rd->cap_comps, sizeof *r->comps);
+            x.index = (int)v;
+            if (!rc)
+                r->comps[r->ncomps++] = x;
+        }
+    }
+    return rc || !at_end(s) ? -1 : 0;
+}
+
+/* Header lines, in order. */
+static const char *const header_keys[] = {"", "run", "rank", "ranks", "host", "command",
+                                          "start_ns"};
+#define HEADER_LINES 7
+
 static int parse_header(long line, char *s, trace_rank *r)
 {
+    size_t n = strlen(header_keys[line - 1]);
     long long v;
-    uint64_t a, b;
+    if (strncmp(s, header_keys[line - 1], n) || s[n] != ' ')
+        return -1;
+    s += n;
     switch (line) {
-    case 2: return strncmp(s, "rank ", 5) == 0 && (s += 4, !next_int(&s, 0, TRACE_MAX_RANKS, &v))
-                       ? (r->rank = (int)v, 0) : -1;
-    case 3: if (strncmp(s, "ranks ", 6) || (s += 5, next_int(&s, 1, TRACE_MAX_RANKS, &v)) ||
-                v <= r->rank)
+    case 2: copy_rest(r->run, sizeof r->run, s); return r->run[0] ? 0 : -1;
+    case 3: return next_int(&s, 0, TRACE_MAX_RANKS, &v) ? -1 : (r->rank = (int)v, 0);
+    case 4: if (next_int(&s, 1, TRACE_MAX_RANKS, &v) || v <= r->rank)
                 return -1;
             r->ranks = (int)v;
             return 0;
-    case 4: return strncmp(s, "status ", 7) ? -1 : (copy_rest(r->status, sizeof r->status, s + 7), 0);
-    case 5: return strncmp(s, "host ", 5) ? -1 : (copy_rest(r->host, sizeof r->host, s + 5), 0);
-    case 6: return strncmp(s, "command ", 8) ? -1 : (copy_rest(r->command, sizeof r->command, s + 8), 0);
-    case 7: if (strncmp(s, "table ", 6) || (s += 5, next_u64(&s, &a)) || next_u64(&s, &b))
-                return -1;
-            r->table_used = (unsigned)a, r->table_cap = (unsigned)b;
-            return 0;
-    case 8: if (strncmp(s, "dropped ", 8) || (s += 7, next_u64(&s, &a)) || next_u64(&s, &b))
-                return -1;
-            r->dropped_messages = a, r->dropped_bytes = b;
-            return 0;
-    case 9: return strncmp(s, "untraced_starts ", 16) || (s += 15, next_u64(&s, &r->untraced_starts))
-                   ? -1 : 0;
+    case 5: copy_rest(r->host, sizeof r->host, s); return 0;
+    case 6: copy_rest(r->command, sizeof r->command, s); return 0;
+    case 7: return next_int(&s, 0, INT64_MAX, &v) ? -1 : (r->start_ns = v, 0);
+    }
+    return -1;
+}
+
+static int parse_map(char *s, trace_rank *r)
+{
+    uint64_t base;
+    if (next_hex(&s, &base))
+        return -1;
+    while (*s == ' ')
+        s++;
+    trace_map *g = realloc(r->maps, (size_t)(r->nmaps + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    r->maps = g;
+    s[strcspn(s, "\n")] = '\0';
+    if (*s != '/' || !(g[r->nmaps].path = strdup(s)))
+        return -1;
+    g[r->nmaps++].base = base;
+    return 0;
+}
+
+/* One body line; returns 0, -1 (malformed), 1 (the closing end line). */
+static int parse_line(char *buf, long line, reader *rd, long *status_line)
+{
+    trace_rank *r = rd->r;
+    if (strncmp(buf, "> ", 2) == 0)
+        return parse_enter(buf + 1, rd);
+    if (strncmp(buf, "< ", 2) == 0)
+        return parse_exit(buf + 1, rd);
+    if (*status_line) {
+        long long v;
+        char *s = buf + 3;
+        return strncmp(buf, "end ", 4) || next_int(&s, 0, INT64_MAX, &v) || !at_end(s) ||
+               v != line - 1 ? -1 : 1;
+    }
+    if (strncmp(buf, "comm ", 5) == 0)
+        return parse_comm(buf + 4, r, 0);
+    if (strncmp(buf, "icomm ", 6) == 0)
+        return parse_comm(buf + 5, r, 1);
+    if (strncmp(buf, "phase ", 6) == 0)
+        return parse_phase(buf + 5, r);
+    if (strncmp(buf, "map ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0)
+        return parse_map(buf + 3, r);
+    if (strncmp(buf, "status ", 7) == 0) {
+        copy_rest(r->status, sizeof r->status, buf + 7);
+        *status_line = line;
+        return r->status[0] ? 0 : -1;
     }
     return -1;
 }
 
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
 {
-    static const char *const header_names[] = {"", "", "rank", "ranks", "status", "host",
-                                               "command", "table", "dropped", "untraced_starts"};
     FILE *fp = file_open_input(path);
     char *buf = NULL;
-    size_t bufcap = 0, reccap = 0;
-    long line = 0, end_count = -1;
-    int rc = -1;
+    size_t bufcap = 0;
+    long line = 0, status_line = 0;
+    int rc = -1, closed = 0;
+    ssize_t len;
+    reader rd = {.r = r};
     memset(r, 0, sizeof *r);
     if (!fp)
         return fail(err, path, 0, "%s", strerror(errno));
-    while (getline(&buf, &bufcap, fp) > 0) {
+    while ((len = getline(&buf, &bufcap, fp)) > 0) {
+        /* the zero-filled rest of the last window, or a last line cut
+         * short: the rank ended there */
+        if (buf[0] == '\0' || buf[len - 1] != '\n' || strlen(buf) != (size_t)len)
+            break;
         line++;
-        if (end_count >= 0) {
+        if (closed) {
             fail(err, path, line, "text after the closing 'end' line");
             goto out;
         }
         if (line == 1) {
-            if (strncmp(buf, TRACE_FILE_MAGIC, strlen(TRACE_FILE_MAGIC)) != 0 ||
-                !at_end(buf + strlen(TRACE_FILE_MAGIC))) {
-                fail(err, path, 1, "not a scitrace rank file (no '%s' line)", TRACE_FILE_MAGIC);
+            if (strcmp(buf, TRACE_FILE_MAGIC "\n") != 0) {
+                fail(err, path, 1, "not a scitrace rank file of this version (no '%s' line)",
+                     TRACE_FILE_MAGIC);
                 goto out;
             }
-        } else if (line < 10) {
+        } else if (line <= HEADER_LINES) {
             if (parse_header(line, buf, r) != 0) {
-                fail(err, path, line, "expected a valid '%s' line", header_names[line]);
+                fail(err, path, line, "expected a valid '%s' line", header_keys[line - 1]);
                 goto out;
             }
-        } else if (strncmp(buf, "comm ", 5) == 0) {
-            if (r->nrecs || parse_comm(buf + 4, r) != 0) {
-                fail(err, path, line, "malformed 'comm' line");
-                goto out;
-            }
-        } else if (strncmp(buf, "rec ", 4) == 0) {
-            if (parse_rec(buf + 3, r, &reccap) != 0) {
-                fail(err, path, line, "malformed 'rec' line");
-                goto out;
-            }
-        } else if (strncmp(buf, "end ", 4) == 0) {
-            char *s = buf + 3;
-            long long v;
-            if (next_int(&s, 0, INT64_MAX, &v) || !at_end(s) || v != line - 1) {
-                fail(err, path, line, "'end' line does not count the %ld lines before it", line - 1);
-                goto out;
-            }
-            end_count = v;
         } else {
-            fail(err, path, line, "unknown line '%.40s'", strtok(buf, "\n"));
-            goto out;
+            int p = parse_line(buf, line, &rd, &status_line);
+            if (p < 0) {
+                fail(err, path, line, "malformed line '%.60s'", strtok(buf, "\n"));
+                goto out;
+            }
+            if (r->ncalls && r->calls[r->ncalls - 1].line == 0 && buf[0] == '>')
+                r->calls[r->ncalls - 1].line = line;
+            closed = p == 1;
         }
     }
     if (ferror(fp))
         fail(err, path, 0, "read error: %s", strerror(errno));
-    else if (line == 0)
-        fail(err, path, 0, "empty file (not a scitrace rank file)");
-    else if (end_count < 0)
-        fail(err, path, line, "truncated: no closing 'end' line after line %ld", line);
-    else if (r->ncomms == 0)
-        fail(err, path, 0, "no communicator lines");
+    else if (line <= HEADER_LINES)
+        fail(err, path, line, "%s", line == 0 ? "empty file (not a scitrace rank file)"
+                                              : "the header is cut short");
+    else if (r->ncomms == 0 || r->nphases == 0)
+        fail(err, path, 0, "no communicator or phase lines");
+    else if (status_line && !closed)
+        fail(err, path, status_line, "a 'status' line without the closing 'end' line after it");
     else
         rc = 0;
+    r->ended_early = !closed;
+    if (!closed)
+        snprintf(r->status, sizeof r->status, "ended-early");
 out:
     free(buf);
     fclose(fp);
@@ -243,7 +419,14 @@ void trace_rank_free(trace_rank *r)
 {
     for (int i = 0; i < r->ncomms; i++)
         free(r->comms[i].world);
+    for (int i = 0; i < r->nmaps; i++)
+        free(r->maps[i].path);
     free(r->comms);
+    free(r->maps);
+    free(r->phases);
+    free(r->calls);
+    free(r->ids);
+    free(r->comps);
     free(r->recs);
     memset(r, 0, sizeof *r);
 }
@@ -254,134 +437,4 @@ int trace_comm_index(const trace_comm *c, int w)
         if (c->world[i] == w)
             return i;
     return -1;
-}
-
-/* --- directories ------------------------------------------------------- */
-
-/* Rank of a file name "rank-NNNNN.trace" (partial: "rank-NNNNN.trace.tmp.*"),
- * or -1. */
-static int rank_of_name(const char *name, int *partial)
-{
-    int rank, len = 0;
-    if (sscanf(name, "rank-%d.trace%n", &rank, &len) != 1 || len == 0 || rank < 0)
-        return -1;
-    *partial = name[len] != '\0';
-    return *partial && strncmp(name + len, ".tmp.", 5) ? -1 : rank;
-}
-
-typedef struct name_list {
-    char **names;
-    size_t n, cap;
-} name_list;
-
-static int list_add(name_list *l, const char *s)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        char **g = realloc(l->names, cap * sizeof *g);
-        if (!g)
-            return -1;
-        l->names = g, l->cap = cap;
-    }
-    return (l->names[l->n++] = strdup(s)) ? 0 : -1;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int load_files(const char *dir, name_list *files, trace_dir *d, trace_error *err)
-{
-    char path[4096];
-    time_t newest = 0;
-    for (size_t i = 0; i < files->n; i++) {
-        trace_rank r;
-        struct stat sb;
-        snprintf(path, sizeof path, "%s/%s", dir, files->names[i]);
-        if (trace_rank_read(path, &r, err) != 0)
-            return -1;
-        if (d->nranks == 0) {
-            d->nranks = r.ranks;
-            d->ranks = calloc((size_t)r.ranks, sizeof *d->ranks);
-            d->loaded = calloc((size_t)r.ranks, 1);
-            d->partial = calloc((size_t)r.ranks, 1);
-            if (!d->ranks || !d->loaded || !d->partial) {
-                trace_rank_free(&r);
-                return fail(err, path, 0, "out of memory");
-            }
-        }
-        int partial = 0, name_rank = rank_of_name(files->names[i], &partial);
-        if (r.ranks != d->nranks || r.rank != name_rank || d->loaded[r.rank]) {
-            int ranks = r.ranks, rank = r.rank;
-            trace_rank_free(&r);
-            if (ranks != d->nranks)
-                return fail(err, path, 3, "%d ranks, but other files of this trace say %d",
-                            ranks, d->nranks);
-            return fail(err, path, 2, rank != name_rank ? "rank %d does not match the file name"
-                                                        : "a second file for rank %d", rank);
-        }
-        if (stat(path, &sb) == 0 && sb.st_mtime > newest)
-            newest = sb.st_mtime;
-        d->ranks[r.rank] = r;
-        d->loaded[r.rank] = 1;
-        d->nloaded++;
-    }
-    strftime(d->date, sizeof d->date, "%Y-%m-%d %H:%M UTC", gmtime(&newest));
-    return 0;
-}
-
-int trace_dir_load(const char *dir, trace_dir *d, trace_error *err)
-{
-    name_list files = {0}, partials = {0};
-    int rc = -1;
-    memset(d, 0, sizeof *d);
-    DIR *dp = opendir(dir);
-    if (!dp)
-        return fail(err, dir, 0, "cannot open trace directory: %s", strerror(errno));
-    for (struct dirent *e; (e = readdir(dp)) != NULL;) {
-        int partial, rank = rank_of_name(e->d_name, &partial);
-        if (rank >= 0 && list_add(partial ? &partials : &files, e->d_name) != 0) {
-            fail(err, dir, 0, "out of memory");
-            goto out;
-        }
-    }
-    if (files.n == 0) {
-        fail(err, dir, 0, "no rank files (rank-NNNNN.trace) in this directory%s",
-             partials.n ? "; only unfinished ones: every rank ended before MPI_Finalize" : "");
-        goto out;
-    }
-    qsort(files.names, files.n, sizeof *files.names, by_name);
-    if (load_files(dir, &files, d, err) != 0)
-        goto out;
-    for (size_t i = 0; i < partials.n; i++) {
-        int partial, rank = rank_of_name(partials.names[i], &partial);
-        if (rank < d->nranks && !d->loaded[rank])
-            d->partial[rank] = 1;
-    }
-    d->path = strdup(dir);
-    rc = d->path ? 0 : fail(err, dir, 0, "out of memory");
-out:
-    closedir(dp);
-    for (size_t i = 0; i < files.n; i++)
-        free(files.names[i]);
-    for (size_t i = 0; i < partials.n; i++)
-        free(partials.names[i]);
-    free(files.names);
-    free(partials.names);
-    if (rc != 0)
-        trace_dir_free(d);
-    return rc;
-}
-
-void trace_dir_free(trace_dir *d)
-{
-    for (int i = 0; i < d->nranks && d->ranks; i++)
-        if (d->loaded[i])
-            trace_rank_free(&d->ranks[i]);
-    free(d->ranks);
-    free(d->loaded);
-    free(d->partial);
-    free(d->path);
-    memset(d, 0, sizeof *d);
 }

@@ -1,51 +1,110 @@
 /* tracefile: reading the rank files libscitrace.so writes, one per rank,
- * and a whole trace directory.  A rank file is text:
+ * and a whole trace directory.  A rank file is text, written as the program
+ * runs:
  *
- *   # scitrace-rank 1
+ *   # scitrace-rank 2
+ *   run ID                      the run: every rank of one run has the same
  *   rank R                      this process's MPI_COMM_WORLD rank
  *   ranks P                     MPI_COMM_WORLD's size
- *   status finalized|aborted|no-finalize
  *   host NAME
- *   command ARGV...             the traced program's command line
- *   table USED CAPACITY         aggregate table use (bounded memory)
- *   dropped MESSAGES BYTES      calls counted only (table 7/8 full)
- *   untraced_starts N           persistent starts not recorded
- *   comm ID HASH SEQ N W0..WN-1 communicator ID: members as world ranks;
+ *   command ARGV...
+ *   start_ns NS                 wall clock at MPI_Init (ns since 1970)
+ *   map BASE PATH               a loaded object (callers: PATH at addr-BASE)
+ *   then, in program order:
+ *   comm ID HASH SEQ N W0..WN-1 communicator ID, members as world ranks;
  *                               (HASH, SEQ) name it across rank files
- *   rec KIND PEER COMM TAG SIZE MESSAGES BYTES FOLDED
- *   end LINES                   lines before this one: a truncated file
- *                               has none or a wrong count
+ *   icomm ID HASH SEQ N W...    an intercommunicator (W: the remote group)
+ *   phase ID NAME               phase ID is NAME from here on
+ *   > T PHASE CALL CALLER ARGS  a call entered (T: ns since MPI_Init,
+ *                               CALLER: return address, hex)
+ *   < T RESULTS                 the last call entered returned
+ *   status WORD [DETAIL]        finalized | aborted | no-finalize |
+ *                               killed SIG | crashed SIG
+ *   end LINES                   lines before this one
  *
- * PEER is a world rank (-1: MPI_ANY_SOURCE at a receive's post); for a
- * collective (class COLL, trace/tracekinds.h) it is the root (-1: none),
- * SIZE the block per message and MESSAGES the number of calls.  FOLDED=1:
- * SIZE is a power-of-two class and TAG is TRACE_TAG_FOLDED. */
+ * A file without the status and end lines ended early: the rank was killed
+ * by a signal no handler can catch (SIGKILL) or the machine stopped; its
+ * lines up to the last whole one are read.  ARGS and RESULTS by call class
+ * (trace/tracekinds.h); peers are world ranks or TRACE_ANY / PROC_NULL /
+ * NO_RANK, bytes per message:
+ *   SEND, RECV, PROBE,  COMM PEER TAG BYTES  -> (isend, irecv, *_init) REQ;
+ *   *_init                                      (recv, probe) SRC TAG BYTES;
+ *                                               (iprobe) FLAG [SRC TAG BYTES]
+ *   sendrecv            COMM DEST STAG SBYTES SRC RTAG RBYTES -> SRC TAG BYTES
+ *   WAIT, start,        N REQ1..REQN  -> (WAIT) K (INDEX SRC TAG BYTES) x K
+ *   request_free
+ *   COLL                COMM ROOT BYTES            (ROOT -1: none)
+ *   COLL_DIRECT         COMM ROOT K (PEER BYTES) x K  (this rank's sends)
+ *   COMM                PARENT -> NEWID (-1: MPI_COMM_NULL); comm_free: ID
+ *   abort               COMM CODE */
 #ifndef SCITORUS_TRACEFILE_H
 #define SCITORUS_TRACEFILE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* Bytes of one call: an int count of a type of at most 2^31 bytes. */
+#define TRACE_MAX_BYTES (1ull << 62)
+
 typedef struct trace_comm {
-    int n, seq;
+    int n, seq, inter;
     uint64_t hash;
     int *world;
 } trace_comm;
 
+/* One recorded call. */
+typedef struct trace_call {
+    int kind, phase, comm, peer, tag;
+    int done;                 /* it returned */
+    long line;                /* of its entry line */
+    int64_t t_in, t_out;
+    uint64_t bytes, addr;
+    int64_t made;             /* request made (0: none), or comm made (COMM) */
+    int peer2, tag2;          /* sendrecv: the receive part */
+    uint64_t bytes2;
+    int r_src, r_tag, flag;   /* a returned receive's or probe's status */
+    uint64_t r_bytes;
+    size_t list, nlist;       /* request ids, or (peer, bytes) pairs: in ids */
+    size_t comp, ncomp;       /* WAIT: completions, in comps */
+} trace_call;
+
+typedef struct trace_completion {
+    int index, src, tag;
+    uint64_t bytes;
+} trace_completion;
+
+/* An aggregate: calls of one (kind, peer, comm, tag, size), for the matrix
+ * and the matcher; built from the calls (trace_rank_aggregate). */
 typedef struct trace_rec {
     int kind, peer, comm, tag, folded;
     uint64_t size_bytes, messages, bytes;
 } trace_rec;
 
+typedef struct trace_map {
+    uint64_t base;
+    char *path;
+} trace_map;
+
 typedef struct trace_rank {
     int rank, ranks;
-    char status[32], host[256], command[2048];
-    unsigned table_used, table_cap;
-    uint64_t dropped_messages, dropped_bytes, untraced_starts;
+    char run[160], status[64], host[256], command[2048];
+    int ended_early;          /* no closing lines */
+    int64_t start_ns;
     trace_comm *comms;
     int ncomms;
-    trace_rec *recs;
+    char (*phases)[64];
+    int nphases;
+    trace_map *maps;
+    int nmaps;
+    trace_call *calls;
+    size_t ncalls;
+    int64_t *ids;
+    size_t nids;
+    trace_completion *comps;
+    size_t ncomps;
+    trace_rec *recs;          /* after trace_rank_aggregate */
     size_t nrecs;
+    const char *path;         /* set by trace_dir_load */
 } trace_rank;
 
 /* A failure: "FILE:LINE: what" (LINE omitted when the file as a whole is
@@ -58,25 +117,34 @@ typedef struct trace_error {
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err);
 void trace_rank_free(trace_rank *r);
 
+/* Builds r->recs from the calls of phase `phase` (a name; NULL: all).
+ * Returns 0, or -1 (err: a count that overflows, or out of memory). */
+int trace_rank_aggregate(trace_rank *r, const char *phase, trace_error *err);
+
 /* A trace directory: ranks[i] is rank i's file (loaded[i] != 0), or
- * missing, when that rank left none.  partial[i] != 0: rank i left only a
- * temporary file (it ended before writing its rank file). */
+ * missing, when that rank left none. */
 typedef struct trace_dir {
     char *path;
     int nranks;              /* from the files' "ranks" lines */
     trace_rank *ranks;
-    unsigned char *loaded, *partial;
+    unsigned char *loaded;
     int nloaded;
     char date[32];           /* newest rank file's mtime, UTC */
 } trace_dir;
 
-/* Loads every rank-NNNNN.trace in dir.  Fails (-1, err names the file) on an
- * unreadable directory, a directory with no rank file, a malformed file, or
- * files that disagree on the number of ranks. */
-int trace_dir_load(const char *dir, trace_dir *d, trace_error *err);
+/* Loads every rank-NNNNN.trace in dir and aggregates phase (NULL: all).
+ * Fails (-1, err names the file) on an unreadable directory, a directory
+ * with no rank file, a malformed file, files of different runs, or files
+ * that disagree on the number of ranks; also when no rank has a call in
+ * `phase` (a misspelt name). */
+int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error *err);
 void trace_dir_free(trace_dir *d);
 
 /* Index of world rank w in communicator c, or -1. */
 int trace_comm_index(const trace_comm *c, int w);
+
+/* "file:line (function)" of a caller's address in r, by addr2line on the
+ * object that holds it; "0x..." when there is no debug information. */
+void trace_where(const trace_rank *r, uint64_t addr, char *out, size_t cap);
 
 #endif

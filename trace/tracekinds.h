@@ -4,18 +4,27 @@
 #ifndef SCITORUS_TRACEKINDS_H
 #define SCITORUS_TRACEKINDS_H
 
-/* How a recorded call enters the traffic matrix:
- *   SEND         a point-to-point send: this rank -> peer, as recorded
- *   RECV         a receive: only used to match sends (summary)
- *   COLL         a collective recorded once per call (communicator, root,
+/* How a recorded call enters the traffic matrix and the checker:
+ *   SEND         a point-to-point send: this rank -> peer
+ *   RECV         a receive (matched against sends; not a matrix row)
+ *   COLL         a collective with one block size (communicator, root,
  *                bytes); the analyzer expands it into the sends this rank
  *                makes under the named algorithm of trace_kind_algorithm
  *   COLL_DIRECT  a collective whose per-peer counts differ (the v variants,
- *                reduce-scatter): recorded at the call as this rank's sends
- *                to each peer (a linear/pairwise algorithm, by construction) */
-enum trace_class { TRACE_SEND, TRACE_RECV, TRACE_COLL, TRACE_COLL_DIRECT };
+ *                reduce-scatter): recorded as this rank's sends to each peer
+ *   WAIT         completes requests (Wait and Test families)
+ *   PROBE        Probe, Iprobe
+ *   REQ          persistent requests: made, started, freed
+ *   COMM         makes or frees a communicator (collective over the parent)
+ *   LIFE         Finalize, Abort */
+enum trace_class {
+    TRACE_SEND, TRACE_RECV, TRACE_COLL, TRACE_COLL_DIRECT, TRACE_WAIT, TRACE_PROBE, TRACE_REQ,
+    TRACE_COMM, TRACE_LIFE
+};
 
-/* X(enum suffix, name in files, class, algorithm of a COLL/COLL_DIRECT) */
+/* X(enum suffix, name in files, class, algorithm of a COLL/COLL_DIRECT).
+ * PSEND/PRECV/SENDRECV_RECV are not calls: the reader makes them (a started
+ * persistent request, a Sendrecv's receive) for the matrix and matching. */
 #define TRACE_KINDS(X)                                                      \
     X(SEND, "send", TRACE_SEND, "")                                         \
     X(BSEND, "bsend", TRACE_SEND, "")                                       \
@@ -44,7 +53,34 @@ enum trace_class { TRACE_SEND, TRACE_RECV, TRACE_COLL, TRACE_COLL_DIRECT };
     X(GATHERV, "gatherv", TRACE_COLL_DIRECT, "linear")                      \
     X(SCATTERV, "scatterv", TRACE_COLL_DIRECT, "linear")                    \
     X(REDUCE_SCATTER, "reduce_scatter", TRACE_COLL_DIRECT, "pairwise")      \
-    X(REDUCE_SCATTER_BLOCK, "reduce_scatter_block", TRACE_COLL_DIRECT, "pairwise")
+    X(REDUCE_SCATTER_BLOCK, "reduce_scatter_block", TRACE_COLL_DIRECT, "pairwise") \
+    X(WAIT, "wait", TRACE_WAIT, "")                                         \
+    X(WAITALL, "waitall", TRACE_WAIT, "")                                   \
+    X(WAITANY, "waitany", TRACE_WAIT, "")                                   \
+    X(WAITSOME, "waitsome", TRACE_WAIT, "")                                 \
+    X(TEST, "test", TRACE_WAIT, "")                                         \
+    X(TESTALL, "testall", TRACE_WAIT, "")                                   \
+    X(TESTANY, "testany", TRACE_WAIT, "")                                   \
+    X(TESTSOME, "testsome", TRACE_WAIT, "")                                 \
+    X(PROBE, "probe", TRACE_PROBE, "")                                      \
+    X(IPROBE, "iprobe", TRACE_PROBE, "")                                    \
+    X(SEND_INIT, "send_init", TRACE_REQ, "")                                \
+    X(BSEND_INIT, "bsend_init", TRACE_REQ, "")                              \
+    X(SSEND_INIT, "ssend_init", TRACE_REQ, "")                              \
+    X(RSEND_INIT, "rsend_init", TRACE_REQ, "")                              \
+    X(RECV_INIT, "recv_init", TRACE_REQ, "")                                \
+    X(START, "start", TRACE_REQ, "")                                        \
+    X(REQUEST_FREE, "request_free", TRACE_REQ, "")                          \
+    X(COMM_DUP, "comm_dup", TRACE_COMM, "")                                 \
+    X(COMM_SPLIT, "comm_split", TRACE_COMM, "")                             \
+    X(COMM_CREATE, "comm_create", TRACE_COMM, "")                           \
+    X(CART_CREATE, "cart_create", TRACE_COMM, "")                           \
+    X(CART_SUB, "cart_sub", TRACE_COMM, "")                                 \
+    X(INTERCOMM_CREATE, "intercomm_create", TRACE_COMM, "")                 \
+    X(INTERCOMM_MERGE, "intercomm_merge", TRACE_COMM, "")                   \
+    X(COMM_FREE, "comm_free", TRACE_COMM, "")                               \
+    X(FINALIZE, "finalize", TRACE_LIFE, "")                                 \
+    X(ABORT, "abort", TRACE_LIFE, "")
 
 #define TRACE_KIND_ENUM(e, name, cls, alg) TRACE_K_##e,
 enum trace_kind { TRACE_KINDS(TRACE_KIND_ENUM) TRACE_NKINDS };
@@ -88,12 +124,16 @@ static inline int trace_kind_from_name(const char *name)
 }
 
 /* Rank files: "<dir>/rank-NNNNN.trace" (format: trace/tracefile.h). */
-#define TRACE_FILE_MAGIC "# scitrace-rank 1"
+#define TRACE_FILE_MAGIC "# scitrace-rank 2"
 #define TRACE_FILE_PATTERN "%s/rank-%05d.trace"
-#define TRACE_EVENTS_PATTERN "%s/rank-%05d.events"
 
-/* Tag value the library writes for an aggregate whose tag was folded away
- * because the bounded table was full (see trace/record.c). */
+/* Peers in rank files: world ranks, or these. */
+#define TRACE_ANY (-1)        /* MPI_ANY_SOURCE (as a tag: MPI_ANY_TAG) */
+#define TRACE_PROC_NULL (-2)  /* MPI_PROC_NULL: the call moves nothing */
+#define TRACE_NO_RANK (-3)    /* a rank the library could not translate */
+
+/* Tag of a folded aggregate (no longer written; the matcher still
+ * understands it as "any tag"). */
 #define TRACE_TAG_FOLDED (-9)
 
 #endif

@@ -1,0 +1,389 @@
+/* engine: the replay loop.  Every rule, including the ones that look
+ * accidental (a message charges the sender's CPU number on the receiver,
+ * a receive found in the unexpected queue costs no o), is LogGOPSim's
+ * (LogGOPSim.cpp, LIST_MATCH and STRICT_ORDER builds): equality with it
+ * is the test.  Rules in words: docs/sim-notes.md, "Replay". */
+#include "sim/engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/engine_priv.h"
+#include "sim/stlsort.h"
+
+/* --- the event queue: a binary heap on (time, insertion stamp) ---------- */
+/* GSL has no priority queue; the stamp makes the order total, so any
+ * correct heap pops what std::priority_queue pops. */
+static inline int ev_before(const sim_event *a, const sim_event *b)
+{
+    return a->time < b->time || (a->time == b->time && a->ts < b->ts);
+}
+
+/* CPUs and NICs of all hosts together: 2^29 clocks take 4 GiB. */
+#define SIM_MAX_CORES (1UL << 29)
+
+int sim_push(sim_state *st, sim_event e)
+{
+    if (st->nev == st->evcap) {
+        size_t nc = st->evcap ? st->evcap * 2 : 1024;
+        sim_event *q = realloc(st->ev, nc * sizeof *q);
+        if (!q)
+            return -1;
+        st->ev = q;
+        st->evcap = nc;
+    }
+    size_t i = st->nev++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!ev_before(&e, &st->ev[parent]))
+            break;
+        st->ev[i] = st->ev[parent];
+        i = parent;
+    }
+    st->ev[i] = e;
+    return 0;
+}
+
+static sim_event pop(sim_state *st)
+{
+    sim_event top = st->ev[0], last = st->ev[--st->nev];
+    size_t i = 0, n = st->nev;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ev_before(&st->ev[c + 1], &st->ev[c]))
+            c++;
+        if (!ev_before(&st->ev[c], &last))
+            break;
+        st->ev[i] = st->ev[c];
+        i = c;
+    }
+    if (n)
+        st->ev[i] = last;
+    return top;
+}
+
+/* --- matching queues: per rank, FIFO lists in one pool ------------------ */
+static int q_append(sim_state *st, uint32_t *head, uint32_t *tail, uint32_t op)
+{
+    uint32_t e;
+    if (st->qfree != SIM_NONE) {
+        e = st->qfree;
+        st->qfree = st->qpool[e].next;
+    } else {
+        if (st->nq == st->qcap) {
+            size_t nc = st->qcap ? st->qcap * 2 : 1024;
+            sim_qent *q = realloc(st->qpool, nc * sizeof *q);
+            if (!q || nc >= SIM_NONE)
+                return -1;
+            st->qpool = q;
+            st->qcap = nc;
+        }
+        e = (uint32_t)st->nq++;
+    }
+    st->qpool[e] = (sim_qent){SIM_NONE, op};
+    if (*tail == SIM_NONE)
+        *head = e;
+    else
+        st->qpool[*tail].next = e;
+    *tail = e;
+    return 0;
+}
+
+/* First entry whose (source, tag) matches; removes it.  src_of: 1 when the
+ * entries are messages (source = the sending op's rank), 0 receives. */
+static uint32_t q_match(sim_state *st, uint32_t *head, uint32_t *tail, uint32_t src, uint32_t tag,
+                        int entries_are_msgs)
+{
+    const goal_op *op = st->s->op;
+    uint32_t prev = SIM_NONE;
+    for (uint32_t e = *head; e != SIM_NONE; prev = e, e = st->qpool[e].next) {
+        const goal_op *o = &op[st->qpool[e].op];
+        uint32_t esrc = entries_are_msgs ? o->rank : o->peer;
+        if ((src == GOAL_ANY || esrc == GOAL_ANY || esrc == src) &&
+            (tag == GOAL_ANY || o->tag == GOAL_ANY || o->tag == tag)) {
+            if (prev == SIM_NONE)
+                *head = st->qpool[e].next;
+            else
+                st->qpool[prev].next = st->qpool[e].next;
+            if (*tail == e)
+                *tail = prev;
+            uint32_t found = st->qpool[e].op;
+            st->qpool[e].next = st->qfree;
+            st->qfree = e;
+            return found;
+        }
+    }
+    return SIM_NONE;
+}
+
+/* --- dependencies -------------------------------------------------------- */
+static int make_free(sim_state *st, uint32_t op)
+{
+    if (st->npend == st->pendcap) {
+        size_t nc = st->pendcap ? st->pendcap * 2 : 256;
+        uint32_t *q = realloc(st->pend, nc * sizeof *q);
+        if (!q)
+            return -1;
+        st->pend = q;
+        st->pendcap = nc;
+    }
+    st->pend[st->npend++] = op;
+    return 0;
+}
+
+static int mark(sim_state *st, uint32_t op, const size_t *at, const uint32_t *to)
+{
+    for (size_t i = at[op]; i < at[op + 1]; i++)
+        if (--st->deps[to[i]] == 0 && make_free(st, to[i]))
+            return -1;
+    return 0;
+}
+
+int sim_started(sim_state *st, uint32_t op)
+{
+    st->ops_done++;
+    return mark(st, op, st->s->start_at, st->s->start_to);
+}
+
+int sim_done(sim_state *st, uint32_t op)
+{
+    return mark(st, op, st->s->done_at, st->s->done_to);
+}
+
+/* The operations freed by one event, host by host in ascending order, each
+ * host's sorted by kind as std::sort sorts them, enter the queue. */
+static int release(sim_state *st)
+{
+    const goal_op *op = st->s->op;
+    while (st->npend) {
+        uint32_t host = op[st->pend[0]].rank;
+        for (size_t i = 1; i < st->npend; i++)
+            if (op[st->pend[i]].rank < host)
+                host = op[st->pend[i]].rank;
+        size_t n = 0, keep = 0;
+        for (size_t i = 0; i < st->npend; i++) {
+            uint32_t id = st->pend[i];
+            if (op[id].rank == host)
+                st->tmp[n++] = id;
+            else
+                st->pend[keep++] = id;
+        }
+        st->npend = keep;
+        stl_sort_by_key(st->tmp, n, &op[0].kind, sizeof *op);
+        for (size_t i = 0; i < n; i++) {
+            const goal_op *o = &op[st->tmp[i]];
+            double t = st->nexto[(size_t)host * st->ncpu + o->cpu];
+            if (o->kind == GOAL_SEND) {
+                double g = st->nextgs[(size_t)host * st->nnic + o->nic];
+                if (g > t)
+                    t = g;
+            }
+            if (sim_push(st, (sim_event){t, st->ts++, st->tmp[i], SIM_EV_OP}))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static inline double dmax(double a, double b) { return a > b ? a : b; }
+
+/* --- the operations ------------------------------------------------------ */
+static int do_calc(sim_state *st, sim_event e)
+{
+    const goal_op *o = &st->s->op[e.id];
+    double *cpu = &st->nexto[(size_t)o->rank * st->ncpu + o->cpu];
+    if (*cpu <= e.time) {
+        *cpu = e.time + (double)o->size;
+        return sim_started(st, e.id) || sim_done(st, e.id);
+    }
+    e.time = *cpu;
+    return sim_push(st, e);
+}
+
+static int do_send(sim_state *st, sim_event e)
+{
+    const goal_op *o = &st->s->op[e.id];
+    double *cpu = &st->nexto[(size_t)o->rank * st->ncpu + o->cpu];
+    double *nic = &st->nextgs[(size_t)o->rank * st->nnic + o->nic];
+    if (dmax(*cpu, *nic) > e.time) {
+        e.time = dmax(*cpu, *nic);
+        return sim_push(st, e);
+    }
+    if (sim_started(st, e.id))
+        return -1;
+    sim_costs k;
+    sim_message_costs(st, o, &k);
+    *cpu = e.time + k.send_cpu;
+    *nic = e.time + k.send_nic;
+    st->messages++;
+    st->bytes += o->size;
+    if (sim_depart(st, e.id, e.time, &k))
+        return -1;
+    if (o->size <= st->c->S)
+        return sim_done(st, e.id);
+    return 0;
+}
+
+/* Rendezvous: the receive that matched frees the send; the sender's CPU
+ * and NIC numbers cpu, nic (LogGOPSim takes the other side's) wait till now. */
+static int rendezvous(sim_state *st, uint32_t send, uint32_t sender, int cpu, int nic, double now)
+{
+    double *c = &st->nexto[(size_t)sender * st->ncpu + cpu];
+    double *g = &st->nextgs[(size_t)sender * st->nnic + nic];
+    if (*c < now)
+        *c = now;
+    if (*g < now)
+        *g = now;
+    return sim_done(st, send);
+}
+
+static int do_recv(sim_state *st, sim_event e)
+{
+    const goal_op *o = &st->s->op[e.id];
+    uint32_t h = o->rank;
+    if (sim_started(st, e.id))
+        return -1;
+    uint32_t m = q_match(st, &st->uq_head[h], &st->uq_tail[h], o->peer, o->tag, 1);
+    if (m == SIM_NONE)
+        return q_append(st, &st->rq_head[h], &st->rq_tail[h], e.id);
+    if (o->size > st->c->S &&
+        rendezvous(st, m, st->s->op[m].rank, o->cpu, o->nic, e.time))
+        return -1;
+    return sim_done(st, e.id);
+}
+
+/* A message (event id: its send) reaches its destination's NIC. */
+int sim_arrive(sim_state *st, sim_event e)
+{
+    const goal_op *o = &st->s->op[e.id];
+    uint32_t h = o->peer, src = o->rank;
+    double *cpu = &st->nexto[(size_t)h * st->ncpu + o->cpu];
+    double *nic = &st->nextgr[(size_t)h * st->nnic + o->nic];
+    if (dmax(*cpu, *nic) > e.time) {
+        e.time = dmax(*cpu, *nic);
+        return sim_push(st, e);
+    }
+    sim_costs k;
+    sim_message_costs(st, o, &k);
+    *cpu = e.time + k.recv_cpu;
+    *nic = e.time + k.recv_nic;
+    uint32_t r = q_match(st, &st->rq_head[h], &st->rq_tail[h], src, o->tag, 0);
+    if (r == SIM_NONE)
+        return q_append(st, &st->uq_head[h], &st->uq_tail[h], e.id);
+    if (o->size > st->c->S && rendezvous(st, e.id, src, o->cpu, o->nic, e.time))
+        return -1;
+    return sim_done(st, r);
+}
+
+static int step(sim_state *st, sim_event e)
+{
+    switch (e.kind) {
+    case SIM_EV_OP:
+        switch (st->s->op[e.id].kind) {
+        case GOAL_CALC: return do_calc(st, e);
+        case GOAL_SEND: return do_send(st, e);
+        default: return do_recv(st, e);
+        }
+    case SIM_EV_MSG:
+        return sim_arrive(st, e);
+    default:
+        return sim_hop(st, e);
+    }
+}
+
+int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
+{
+    sim_state st = {0};
+    int rc = -1;
+    memset(r, 0, sizeof *r);
+    st.s = s;
+    st.c = c;
+    st.ncpu = (size_t)s->max_cpu + 1;
+    st.nnic = (size_t)s->max_nic + 1;
+    st.qfree = SIM_NONE;
+    size_t maxops = 0;
+    for (uint32_t h = 0; h < s->ranks; h++)
+        if (s->count[h] > maxops)
+            maxops = s->count[h];
+    r->ranks = s->ranks;
+    r->ops = s->nops;
+    if ((size_t)s->ranks * (st.ncpu + 2 * st.nnic) > SIM_MAX_CORES)
+        goto out;
+    if (!(st.deps = malloc((s->nops + 1) * sizeof *st.deps)) ||
+        !(st.nexto = calloc((size_t)s->ranks * st.ncpu, sizeof *st.nexto)) ||
+        !(st.nextgs = calloc((size_t)s->ranks * st.nnic, sizeof *st.nextgs)) ||
+        !(st.nextgr = calloc((size_t)s->ranks * st.nnic, sizeof *st.nextgr)) ||
+        !(st.rq_head = malloc(s->ranks * 4 * sizeof(uint32_t))) ||
+        !(st.tmp = malloc((maxops + 1) * sizeof *st.tmp)) ||
+        !(r->finish = calloc(s->ranks + 1, sizeof *r->finish)) || sim_net_init(&st))
+        goto out;
+    st.rq_tail = st.rq_head + s->ranks;
+    st.uq_head = st.rq_tail + s->ranks;
+    st.uq_tail = st.uq_head + s->ranks;
+    memset(st.rq_head, 0xff, s->ranks * 4 * sizeof(uint32_t));
+    for (size_t i = 0; i < s->nops; i++)
+        st.deps[i] = s->op[i].deps;
+    /* Roots: host by host, each host's in file order, sorted by kind. */
+    for (uint32_t h = 0; h < s->ranks; h++) {
+        for (size_t i = s->first[h]; i < s->first[h] + s->count[h]; i++)
+            if (s->op[i].deps == 0 && make_free(&st, (uint32_t)i))
+                goto out;
+        if (release(&st))
+            goto out;
+    }
+    while (st.nev) {
+        sim_event e = pop(&st);
+        if (step(&st, e) || release(&st))
+            goto out;
+        if ((++st.events & 0xfffff) == 0) {
+            if (c->stop && c->stop()) {
+                r->interrupted = 1;
+                break;
+            }
+            if (c->progress)
+                c->progress(c->progress_arg, st.events, st.ops_done, s->nops);
+        }
+    }
+    double sum = 0;
+    for (uint32_t h = 0; h < s->ranks; h++) {
+        double f = 0;
+        for (size_t k = 0; k < st.ncpu; k++)
+            f = dmax(f, st.nexto[h * st.ncpu + k]);
+        r->finish[h] = f;
+        sum += f;
+        r->makespan = dmax(r->makespan, f);
+    }
+    r->mean_finish = s->ranks ? sum / s->ranks : 0;
+    r->messages = st.messages;
+    r->bytes = st.bytes;
+    r->events = st.ts;   /* LogGOPSim's count: every new queue entry */
+    r->ops_done = st.ops_done;
+    r->wait_ns = st.wait_ns;
+    r->latency_ns = st.latency_ns;
+    if (!r->interrupted)
+        sim_explain_stuck(&st, r);
+    sim_net_stats(&st, r);
+    rc = 0;
+out:
+    sim_net_free(&st);
+    free(st.deps);
+    free(st.nexto);
+    free(st.nextgs);
+    free(st.nextgr);
+    free(st.rq_head);
+    free(st.tmp);
+    free(st.ev);
+    free(st.qpool);
+    free(st.pend);
+    if (rc)
+        sim_result_free(r);
+    return rc;
+}
+
+void sim_result_free(sim_result *r)
+{
+    free(r->finish);
+    r->finish = NULL;
+}

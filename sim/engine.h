@@ -1,0 +1,80 @@
+/* engine: discrete-event replay of a GOAL schedule with LogGOPSim's rules
+ * (docs/sim-notes.md, "Replay"): a CPU and a NIC per host and number,
+ * eager and rendezvous messages, matching by source and tag in order.
+ * The network is LogGP (every message L in flight) or a torus, whose
+ * messages take the route's wire time and, with contention, queue FIFO
+ * for every directed link of the route. */
+#ifndef SCITORUS_ENGINE_H
+#define SCITORUS_ENGINE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "model/params.h"
+#include "sim/goal.h"
+#include "topo/topo.h"
+
+/* LogGOPSim's defaults (its loggopsim_cmdline.ggo). */
+#define SIM_DEFAULT_L 2500
+#define SIM_DEFAULT_o 1500
+#define SIM_DEFAULT_g 1000
+#define SIM_DEFAULT_G 6
+#define SIM_DEFAULT_O 0
+#define SIM_DEFAULT_S 65535
+
+typedef struct sim_loggp {
+    double L, o, g, G, O;   /* ns, ns per byte (G, O); whole numbers */
+} sim_loggp;
+
+typedef struct sim_torus {
+    const model_params *p;       /* network and endpoints */
+    const model_params *intra;   /* endpoints of same-node messages (may be p) */
+    const topo_shape *shape;
+    topo_links links;
+    const long *node_of_rank;    /* torus node of every rank */
+    int contention;
+} sim_torus;
+
+typedef struct sim_config {
+    int torus;                   /* 0: LogGP network, 1: torus */
+    sim_loggp lg;
+    uint64_t S;                  /* eager up to S bytes, rendezvous above */
+    sim_torus t;
+    /* Optional: progress is called every 2^20 events; stop() != 0 ends the run early. */
+    void (*progress)(void *arg, uint64_t events, uint64_t ops_done, uint64_t ops);
+    void *progress_arg;
+    int (*stop)(void);
+} sim_config;
+
+/* One directed link's totals (contention only). */
+typedef struct sim_link_stat {
+    long node;      /* leaves this torus node */
+    int dim;        /* -1: the node's injection channel, -2: ejection */
+    int way;        /* 0 positive, 1 negative */
+    double busy_ns, wait_ns;
+    uint64_t messages;
+} sim_link_stat;
+
+#define SIM_TOP_LINKS 3
+
+typedef struct sim_result {
+    uint32_t ranks;
+    double *finish;          /* per rank: latest time its CPUs are busy to */
+    double makespan, mean_finish;
+    uint64_t messages, bytes, events;
+    double wait_ns;          /* time messages waited for links */
+    double latency_ns;       /* sum over messages: arrival - send start, plus
+                                the receiver's CPU cost (zero-load: L_request) */
+    sim_link_stat top[SIM_TOP_LINKS];
+    int ntop;
+    int interrupted;         /* stopped by *stop: times are partial */
+    uint64_t ops_done, ops;  /* started operations / all */
+    char stuck[200];         /* "" or why operations never ran */
+} sim_result;
+
+/* Replays s.  Returns 0 (see r->stuck, r->interrupted), -1 out of memory. */
+int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r);
+
+void sim_result_free(sim_result *r);
+
+#endif

@@ -1,0 +1,78 @@
+/* engine_priv: the replay's state, shared by the loop (engine.c), the
+ * networks (net.c) and the post-mortem (stuck.c); not for callers. */
+#ifndef SCITORUS_ENGINE_PRIV_H
+#define SCITORUS_ENGINE_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/engine.h"
+
+#define SIM_NONE UINT32_MAX
+
+enum { SIM_EV_OP = 0, SIM_EV_MSG = 1, SIM_EV_HOP = 2 };
+
+typedef struct sim_event {
+    double time;
+    uint64_t ts;        /* insertion stamp: ties at equal times go in this order */
+    uint32_t id;        /* op (OP, MSG: the send) or flight (HOP) */
+    uint32_t kind;
+} sim_event;
+
+typedef struct sim_qent { uint32_t next, op; } sim_qent;
+
+/* A message crossing the torus link by link (contention). */
+typedef struct sim_flight {
+    uint32_t op;
+    int stage;          /* 0: injection next, 1: a ring link, 2: ejection */
+    int last_dim;
+    long node, dst;
+    double relay_ns;    /* per relay beyond lf/ls (store and forward) */
+    uint32_t next_free;
+} sim_flight;
+
+/* Endpoint and wire costs of one message. */
+typedef struct sim_costs {
+    double send_cpu, send_nic, recv_cpu, recv_nic;
+    double depart;      /* from the send's start to leaving the sender */
+    double wire;        /* zero-load time in flight */
+    long src_node, dst_node;
+} sim_costs;
+
+typedef struct sim_state {
+    const goal_schedule *s;
+    const sim_config *c;
+    size_t ncpu, nnic;
+    uint32_t *deps;
+    double *nexto, *nextgs, *nextgr;
+    uint32_t *rq_head, *rq_tail, *uq_head, *uq_tail;
+    sim_qent *qpool; size_t nq, qcap; uint32_t qfree;
+    sim_event *ev; size_t nev, evcap;
+    uint32_t *pend; size_t npend, pendcap;
+    uint32_t *tmp;
+    uint64_t ts, events, ops_done, messages, bytes;
+    double wait_ns, latency_ns;
+    /* contention */
+    sim_flight *fl; size_t nfl, flcap; uint32_t flfree;
+    double *link_free;       /* ring links 2 D N, then N injection, N ejection */
+    sim_link_stat *lstat;    /* same indexing; NULL without contention */
+    size_t nlinks;
+} sim_state;
+
+int sim_push(sim_state *st, sim_event e);
+int sim_started(sim_state *st, uint32_t op);
+int sim_done(sim_state *st, uint32_t op);
+int sim_arrive(sim_state *st, sim_event e);
+
+/* net.c */
+int sim_net_init(sim_state *st);
+void sim_net_free(sim_state *st);
+void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k);
+int sim_depart(sim_state *st, uint32_t send, double now, const sim_costs *k);
+int sim_hop(sim_state *st, sim_event e);
+void sim_net_stats(const sim_state *st, sim_result *r);
+
+/* stuck.c */
+void sim_explain_stuck(const sim_state *st, sim_result *r);
+
+#endif

@@ -1,0 +1,55 @@
+/* scisim: replays a GOAL schedule (sim/goal.h) on a LogGP network or on
+ * candidate tori (sim/engine.h).  Shared between the main, the options
+ * and the modes. */
+#ifndef SCITORUS_SCISIM_H
+#define SCITORUS_SCISIM_H
+
+#include <stdio.h>
+
+#include "model/params.h"
+#include "sim/engine.h"
+#include "sim/goal.h"
+#include "topo/topo.h"
+
+#define SCISIM_MAX_CANDIDATES 32
+
+typedef struct scisim_opts {
+    const char *goal_path, *out_path, *placement, *params_path, *intra_path;
+    int loggp_given, params_given, links_given, contention, ranks, tsv, quiet;
+    sim_loggp lg;
+    uint64_t S;
+    model_params inter, intra;
+    topo_links links;
+    long slots, nodes, anneal_steps;
+    long dims[TOPO_MAX_DIMS];
+    size_t ndims;
+    const char *shape_text[SCISIM_MAX_CANDIDATES];
+    size_t nshapes;
+} scisim_opts;
+
+int scisim_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int scisim_runtime_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* 0, or the exit status (2 usage, 1 runtime); *done = 1 after --help. */
+int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done);
+
+/* Reads the schedule; 0 or exit status 1 with the message printed. */
+int scisim_read_goal(const scisim_opts *o, goal_schedule *s);
+
+/* The modes: exit statuses. */
+int scisim_loggp(const scisim_opts *o, const goal_schedule *s);
+int scisim_torus(const scisim_opts *o, const goal_schedule *s);
+
+/* Output (scisim_output.c): -o FILE or stdout. */
+typedef struct scisim_out scisim_out;
+scisim_out *scisim_out_open(const scisim_opts *o);
+FILE *scisim_out_fp(scisim_out *out);
+/* Commits (partial: an interrupted run's), returns the exit status. */
+int scisim_out_close(scisim_out *out, int partial);
+void scisim_print_ranks(FILE *fp, const sim_result *r);
+
+/* Progress on stderr for long runs and Ctrl-C. */
+void scisim_progress(void *arg, uint64_t events, uint64_t done, uint64_t ops);
+int scisim_stop(void);
+
+#endif

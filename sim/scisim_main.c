@@ -1,0 +1,21 @@
+/* scisim: replays an application's schedule (GOAL) on a LogGP network or
+ * on candidate tori; docs/sim-notes.md.  The main only dispatches. */
+#include <stdlib.h>
+
+#include "util/signals.h"
+#include "sim/scisim.h"
+
+int main(int argc, char **argv)
+{
+    scisim_opts o;
+    goal_schedule s;
+    int done, rc = scisim_parse_options(argc, argv, &o, &done);
+    if (rc || done)
+        return rc;
+    bench_signals_install_stop();
+    if ((rc = scisim_read_goal(&o, &s)))
+        return rc;
+    rc = o.loggp_given ? scisim_loggp(&o, &s) : scisim_torus(&o, &s);
+    goal_free(&s);
+    return rc;
+}

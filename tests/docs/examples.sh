@@ -1,0 +1,46 @@
+#!/bin/bash
+# Runs every `$ bin/...` (and `$ mpirun ...`) example of the given Markdown
+# files as pasted, in order, one scratch directory per file, so an example
+# may use the files an earlier one in the same document wrote.
+#   examples.sh ROOT BINDIR FILE.md...
+# ROOT holds tests/ and examples the commands name; BINDIR is linked as bin/.
+# An example is expected to exit 0, or N when its line ends "# exit N".
+# mpirun gets --allow-run-as-root --oversubscribe (the test machine runs as
+# root on 2 cores) and every command a time limit.  Exit 1 on any failure,
+# each listed as FILE:LINE.
+set -u
+root=$1 bindir=$2; shift 2
+limit=${EXAMPLE_TIMEOUT:-300}
+fail=0 ran=0
+for doc in "$@"; do
+    scratch=$(mktemp -d) || exit 1
+    ln -s "$bindir" "$scratch/bin"
+    for d in tests examples data; do
+        [ -e "$root/$d" ] && ln -s "$root/$d" "$scratch/$d"
+    done
+    # FILE-LINE<TAB>command, continuation lines joined, only inside ``` blocks.
+    while IFS=$'\t' read -r line cmd; do
+        want=0
+        if [[ $cmd =~ \#\ exit\ ([0-9]+)[[:space:]]*$ ]]; then want=${BASH_REMATCH[1]}; fi
+        run=$(sed -E 's/(^|[;&|( ]|-- )mpirun /\1mpirun --allow-run-as-root --oversubscribe /g' <<<"$cmd")
+        ran=$((ran + 1))
+        ( cd "$scratch" && timeout "$limit" bash -c "$run" ) >"$scratch/.out" 2>"$scratch/.err"
+        rc=$?
+        if [ "$rc" -ne "$want" ]; then
+            fail=1
+            echo "$doc:$line: exit $rc, documented $want: $cmd"
+            tail -n 5 "$scratch/.err" | sed 's/^/    /'
+        fi
+    done < <(awk '
+        /^```/ { inblock = !inblock; next }
+        inblock && cont != "" { cmd = cmd " " $0; }
+        inblock && cont == "" && /^\$ (bin\/|mpirun )/ { start = FNR; cmd = substr($0, 3) }
+        inblock && (cont != "" || /^\$ (bin\/|mpirun )/) {
+            if (cmd ~ /\\$/) { sub(/\\$/, "", cmd); cont = 1 }
+            else { print start "\t" cmd; cont = ""; cmd = "" }
+        }' "$doc")
+    # Keep the scratch directory of a failed document for the reader.
+    if [ "$fail" = 0 ]; then rm -rf "$scratch"; else echo "(scratch kept: $scratch)"; fi
+done
+echo "examples: $ran run"
+exit $fail

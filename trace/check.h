@@ -1,0 +1,52 @@
+/* check: every rank's recorded calls replayed together under MPI's
+ * matching and completion rules, after the logfile analyzer of Zhang
+ * (1999): a state per rank (the call it is in), messages matched in order
+ * per (source, communicator, tag) with wildcards, sends above the eager
+ * limit completing only when received, collectives completing when every
+ * member has entered the same position on the communicator.  Receives take
+ * the source and tag they actually matched in the run (from the log), so a
+ * replay follows the run it was recorded from.  When no rank can move:
+ *   - ranks inside calls the log says never returned: a deadlock;
+ *   - ranks inside calls that did return in the run: those calls completed
+ *     only thanks to buffering (a potential deadlock); the replay lets them
+ *     complete and goes on. */
+#ifndef SCITORUS_CHECK_H
+#define SCITORUS_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/tracefile.h"
+
+enum check_finding_kind {
+    CHECK_DEADLOCK,      /* rank blocked for good (one per rank in it) */
+    CHECK_POTENTIAL,     /* a call that needed buffering (one per call) */
+    CHECK_INCONSISTENT,  /* a collective position where ranks disagree */
+    CHECK_PENDING_SEND,  /* a message never received */
+    CHECK_PENDING_RECV,  /* a receive never matched */
+    CHECK_PENDING_REQ,   /* a request never completed by a Wait or Test */
+    CHECK_ENDED,         /* a rank whose log ended early, or is missing */
+};
+
+typedef struct check_finding {
+    enum check_finding_kind kind;
+    int rank;
+    size_t call;         /* index in the rank's calls (SIZE_MAX: none) */
+    int waits_for;       /* DEADLOCK: the rank it waits for (-1: several) */
+    int other_rank;      /* INCONSISTENT: the rank it disagrees with */
+    size_t other_call;
+} check_finding;
+
+typedef struct check_result {
+    check_finding *f;
+    size_t n, cap;
+    int *cycle;          /* DEADLOCK: a cycle of waits (or a chain) */
+    int ncycle, cycle_closed;
+} check_result;
+
+/* Replays d with blocking sends above eager_limit bytes completing only
+ * when received.  Returns 0, or -1 when out of memory. */
+int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res);
+void check_free(check_result *res);
+
+#endif

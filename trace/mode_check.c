@@ -1,0 +1,252 @@
+/* mode_check: `scitrace check DIR`, the replay of check.h reported: a
+ * summary line per kind of finding first, then each finding with the call,
+ * its arguments and where it was called from. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/parse.h"
+#include "trace/check.h"
+#include "trace/modes.h"
+#include "trace/tracekinds.h"
+
+#define EXIT_DEADLOCK 6
+#define EXIT_PENDING 7
+/* Open MPI 4.1's shared-memory transport (vader) sends up to 4 KiB
+ * eagerly; its TCP transport up to 64 KiB. */
+#define DEFAULT_EAGER 4096
+#define SHOW_MAX 20   /* findings of one kind listed in full */
+
+static const char help[] =
+"Usage: scitrace check [--eager-limit BYTES] DIR\n"
+"Replay every rank's recorded calls together, with MPI's matching and\n"
+"completion rules (messages of one source, communicator and tag in order,\n"
+"wildcards, receives taking the source they matched in the run, standard\n"
+"sends above the eager limit completing only when received, collectives\n"
+"completing when every member reaches the same position), and report:\n"
+"  - deadlock: every rank still running is blocked in a call that nothing\n"
+"    left can complete; the cycle (or chain) of waits, each rank's call,\n"
+"    its arguments and its caller (file:line where the program has debug\n"
+"    information, by addr2line)\n"
+"  - potential deadlock: blocking sends that completed in this run only\n"
+"    because MPI buffered them (above the eager limit, the replay needs\n"
+"    the receive); the program is unsafe on another MPI or transport\n"
+"  - inconsistent collectives: ranks of one communicator calling different\n"
+"    collectives, roots or sizes at the same position\n"
+"  - pending: messages sent and never received, receives never matched,\n"
+"    requests never completed by a Wait or Test (nor freed)\n"
+"  - ranks whose log ended early (killed by SIGKILL) or was cut by a signal\n"
+"\n"
+"  --eager-limit BYTES  largest standard send MPI buffers (default 4096,\n"
+"                       Open MPI's shared-memory eager limit)\n"
+"  -h, --help           this text;  --version  the version\n"
+"\n"
+"Exit status: 0 clean; 6 deadlock, potential deadlock or inconsistent\n"
+"collective; 7 pending messages or requests, or a log that ended early,\n"
+"only; 1 unreadable trace; 2 usage error.\n";
+
+static const char *comm_name(const trace_rank *t, int comm, char *buf, size_t cap)
+{
+    if (comm == 0)
+        return "MPI_COMM_WORLD";
+    if (comm < 0 || comm >= t->ncomms)
+        return "?";
+    snprintf(buf, cap, "comm %016" PRIx64 "/%d (%d ranks)", t->comms[comm].hash,
+             t->comms[comm].seq, t->comms[comm].n);
+    return buf;
+}
+
+static void peer_text(char *buf, size_t cap, int peer)
+{
+    if (peer == TRACE_ANY)
+        snprintf(buf, cap, "ANY");
+    else if (peer == TRACE_PROC_NULL)
+        snprintf(buf, cap, "PROC_NULL");
+    else
+        snprintf(buf, cap, "%d", peer);
+}
+
+/* "MPI_Send(dest 1, tag 0, 1048576 B, MPI_COMM_WORLD) at app.c:42 (main)" */
+static void describe(const trace_rank *t, size_t ci, char *out, size_t cap)
+{
+    const trace_call *c = &t->calls[ci];
+    char cb[96], where[1200], p[16], p2[16], tg[16];
+    int cls = trace_kind_class(c->kind);
+    const char *cn = comm_name(t, c->comm, cb, sizeof cb), *name = trace_kind_name(c->kind);
+    peer_text(p, sizeof p, c->peer);
+    peer_text(p2, sizeof p2, c->peer2);
+    peer_text(tg, sizeof tg, c->tag);
+    trace_where(t, c->addr, where, sizeof where);
+    char args[512] = "";
+    if (c->kind == TRACE_K_SENDRECV)
+        snprintf(args, sizeof args, "dest %s, tag %d, %" PRIu64 " B; source %s, tag %d; %s", p,
+                 c->tag, c->bytes, p2, c->tag2, cn);
+    else if (cls == TRACE_SEND || (cls == TRACE_REQ && c->kind != TRACE_K_RECV_INIT &&
+                                   c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE))
+        snprintf(args, sizeof args, "dest %s, tag %d, %" PRIu64 " B, %s", p, c->tag, c->bytes, cn);
+    else if (cls == TRACE_RECV || cls == TRACE_PROBE || c->kind == TRACE_K_RECV_INIT)
+        snprintf(args, sizeof args, "source %s, tag %s, %" PRIu64 " B, %s", p, tg, c->bytes, cn);
+    else if (cls == TRACE_COLL || cls == TRACE_COLL_DIRECT)
+        snprintf(args, sizeof args, "root %s, %" PRIu64 " B, %s", c->peer < 0 ? "-" : p, c->bytes,
+                 cn);
+    else if (cls == TRACE_WAIT || c->kind == TRACE_K_START)
+        snprintf(args, sizeof args, "%zu requests", c->nlist);
+    else if (cls == TRACE_COMM)
+        snprintf(args, sizeof args, "%s", cn);
+    snprintf(out, cap, "MPI_%c%s(%s) at %s, call %zu (line %ld of %s)", name[0] - 32, name + 1,
+             args, where, ci + 1, c->line, t->path);
+}
+
+static size_t count(const check_result *res, enum check_finding_kind k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < res->n; i++)
+        n += res->f[i].kind == k;
+    return n;
+}
+
+static void list(const trace_dir *d, const check_result *res, enum check_finding_kind k,
+                 const char *title)
+{
+    size_t n = count(res, k), shown = 0;
+    char buf[2048];
+    if (!n)
+        return;
+    printf("\n%s (%zu)\n", title, n);
+    for (size_t i = 0; i < res->n && shown < SHOW_MAX; i++) {
+        const check_finding *f = &res->f[i];
+        if (f->kind != k)
+            continue;
+        shown++;
+        const trace_rank *t = d->loaded[f->rank] ? &d->ranks[f->rank] : NULL;
+        if (k == CHECK_ENDED) {
+            if (!t)
+                printf("  rank %d: no rank file at all\n", f->rank);
+            else {
+                if (f->call != SIZE_MAX)
+                    describe(t, f->call, buf, sizeof buf);
+                printf("  rank %d: %s; its last call: %s%s\n", f->rank,
+                       t->ended_early ? "log ended early, without closing lines (killed by "
+                                        "SIGKILL, or the machine stopped)"
+                                      : t->status,
+                       f->call == SIZE_MAX ? "none" : buf,
+                       f->call != SIZE_MAX && !t->calls[f->call].done ? ", never returned" : "");
+            }
+            continue;
+        }
+        describe(t, f->call, buf, sizeof buf);
+        printf("  rank %d: %s", f->rank, buf);
+        if (k == CHECK_DEADLOCK) {
+            if (f->waits_for >= 0)
+                printf("; waits for rank %d", f->waits_for);
+            else if (f->waits_for == -1)
+                printf("; waits for any of several ranks");
+            printf("%s", t->calls[f->call].done ? "" : "; never returned in the run");
+        } else if (k == CHECK_INCONSISTENT) {
+            char other[2048];
+            describe(&d->ranks[f->other_rank], f->other_call, other, sizeof other);
+            printf("\n    but rank %d, at the same position: %s", f->other_rank, other);
+        } else if (k == CHECK_POTENTIAL) {
+            printf("; completed only because MPI buffered it");
+        }
+        printf("\n");
+    }
+    if (n > shown)
+        printf("  ... and %zu more\n", n - shown);
+}
+
+static void ranks_of(const check_result *res, enum check_finding_kind k, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < res->n && len + 16 < cap; i++)
+        if (res->f[i].kind == k)
+            len += (size_t)snprintf(out + len, cap - len, " %d", res->f[i].rank);
+}
+
+int scitrace_check(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"eager-limit", required_argument, NULL, 'e'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    long long eager = DEFAULT_EAGER;
+    int c, status = 0;
+    unsigned long long seen = 0;
+    optind = 1;
+    while ((c = scitrace_getopt("check", help, argc, argv, "h", opts, &seen, &status)) != -1) {
+        parse_status st;
+        long v;
+        switch (c) {
+        case 'e':
+            if ((st = parse_long(optarg, 0, (long)1 << 62, &v)))
+                return scitrace_usage_error("check: --eager-limit '%s': %s, expected bytes "
+                                            "0..2^62", optarg, parse_status_text(st));
+            eager = v;
+            break;
+        default: return status;
+        }
+    }
+    if (optind != argc - 1)
+        return scitrace_usage_error("check: expected one trace directory, got %d arguments",
+                                    argc - optind);
+    trace_dir d;
+    trace_error err;
+    check_result res;
+    if (trace_dir_load(argv[optind], NULL, &d, &err) != 0) {
+        fprintf(stderr, "scitrace: %s\n", err.msg);
+        return 1;
+    }
+    if (check_replay(&d, (uint64_t)eager, &res) != 0) {
+        fprintf(stderr, "scitrace: %s: out of memory\n", d.path);
+        trace_dir_free(&d);
+        return 1;
+    }
+    size_t dl = count(&res, CHECK_DEADLOCK), pot = count(&res, CHECK_POTENTIAL),
+           inc = count(&res, CHECK_INCONSISTENT), ps = count(&res, CHECK_PENDING_SEND),
+           pr = count(&res, CHECK_PENDING_RECV), pq = count(&res, CHECK_PENDING_REQ),
+           ended = count(&res, CHECK_ENDED);
+    int rc = dl || pot || inc ? EXIT_DEADLOCK : ps || pr || pq || ended ? EXIT_PENDING : 0;
+    char who[1024];
+    printf("scitrace check %s: %s (exit %d), eager limit %lld B\n", d.path,
+           dl ? "DEADLOCK" : pot ? "POTENTIAL DEADLOCK" : inc ? "INCONSISTENT COLLECTIVES"
+           : rc ? "PENDING" : "clean", rc, eager);
+    ranks_of(&res, CHECK_DEADLOCK, who, sizeof who);
+    printf("  deadlock: %s%s\n", dl ? "ranks" : "none", who);
+    printf("  potential deadlocks (sends that needed buffering): %zu\n", pot);
+    printf("  inconsistent collectives: %zu\n", inc);
+    printf("  pending: %zu messages never received, %zu receives never matched, %zu requests "
+           "never completed\n", ps, pr, pq);
+    ranks_of(&res, CHECK_ENDED, who, sizeof who);
+    printf("  logs that ended early or were cut by a signal: %s%s\n", ended ? "ranks" : "none", who);
+    if (dl) {
+        printf("\ndeadlock: every rank still running is blocked in a call nothing left can "
+               "complete\n  %s:", res.cycle_closed ? "cycle of waits" : "chain of waits");
+        for (int i = 0; i < res.ncycle; i++)
+            printf(" %srank %d", i ? "-> " : "", res.cycle[i]);
+        if (res.cycle_closed && res.ncycle)
+            printf(" -> rank %d", res.cycle[0]);
+        else if (res.ncycle)
+            printf(" (%s)", d.loaded[res.cycle[res.ncycle - 1]]
+                                ? "which ran out of calls: it finished or its log ended"
+                                : "which left no rank file");
+        printf("\n");
+    }
+    list(&d, &res, CHECK_DEADLOCK, "blocked ranks");
+    list(&d, &res, CHECK_POTENTIAL, "potential deadlocks: blocking sends above the eager limit");
+    list(&d, &res, CHECK_INCONSISTENT, "inconsistent collectives");
+    list(&d, &res, CHECK_PENDING_SEND, "messages sent and never received");
+    list(&d, &res, CHECK_PENDING_RECV, "receives never matched");
+    list(&d, &res, CHECK_PENDING_REQ, "requests never completed (no Wait or Test returned them)");
+    list(&d, &res, CHECK_ENDED, "ranks whose log ended early or was cut by a signal");
+    check_free(&res);
+    trace_dir_free(&d);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("scitrace: check: standard output");
+        return 1;
+    }
+    return rc;
+}

@@ -1,0 +1,21 @@
+/* scitrace.h: what a traced program may call in libscitrace.so.
+ *
+ * scitrace_phase(NAME) starts a phase: every call recorded after it carries
+ * NAME (no whitespace; 63 characters kept) until the next phase starts;
+ * `scitrace summary`, `matrix` and `goal` select phases by name.  The first
+ * phase is "main".  MPI_Pcontrol(N), the MPI standard's hook for profiling
+ * tools, starts phase "pcontrol-N".
+ *
+ * A program need not link with the library to call it: declare it weak, and
+ * it is NULL unless libscitrace.so was preloaded (this header does that):
+ *
+ *     #include "scitrace.h"
+ *     if (scitrace_phase) scitrace_phase("solve");
+ *
+ * or look it up at run time: dlsym(RTLD_DEFAULT, "scitrace_phase"). */
+#ifndef SCITRACE_H
+#define SCITRACE_H
+
+__attribute__((weak, visibility("default"))) void scitrace_phase(const char *name);
+
+#endif
