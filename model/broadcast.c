@@ -60,7 +60,7 @@ double model_bcast_binomial_ns(const model_params *p, const topo_shape *shape,
  * the same: the last walks are remembered, so each torus is walked once
  * (a 10D..12D search walked 2^20 nodes at each of 500 steps).  scimodel
  * is single-threaded. */
-#define BCAST_MEMO 8
+#define BCAST_MEMO 64   /* two tori for each of 16 D, twice over */
 static struct {
     int valid, dims;
     double n, size_bytes, ns;

@@ -124,3 +124,15 @@ Test(scimodel_limits, link_bandwidth_outside_its_range_refused, .timeout = 60)
         unlink(path);
     }
 }
+
+/* The one evaluation that is not closed-form, the binomial tree walked node
+ * by node (up to 2^26 nodes), reports its progress and says what it does. */
+Test(scimodel_limits, binomial_sweep_reports_progress_and_its_method, .timeout = 120)
+{
+    run_result r = run_cmd(SCIMODEL, 100, "--sweep", "--nodes", "20000", "--sweep-points", "40",
+                           "--bcast", "binomial", "--dims", "13,14", "--progress", "0.001", NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "scimodel: sweep at N = ") &&
+                  strstr(r.err, "binomial trees are walked node by node"), "%s", r.err);
+    run_free(&r);
+}
