@@ -1,4 +1,5 @@
-/* model: closed forms of SPEC.md §2, enumeration oracle, crossovers. */
+/* model: closed forms of docs/model.md ('Point-to-point latency',
+ * 'Averages over all destinations'), enumeration oracle, crossovers. */
 #include "model/model.h"
 
 #include <gsl/gsl_errno.h>
@@ -8,7 +9,7 @@
 double model_route_ns(const model_params *p, double size_bytes, double links,
                       double forwards, double switches)
 {
-    /* SPEC.md §6: each of the F + S relays stores the m bytes and sends
+    /* docs/model.md, 'Point-to-point latency': each of the F + S relays stores the m bytes and sends
      * them on.  With lb = 0 the term is +0.0 exactly: cut-through figures
      * are bit for bit what they were. */
     return 2 * model_overhead_ns(p, size_bytes) + links * p->lp_ns +
@@ -69,7 +70,7 @@ void model_avg_counts_continuous(topo_links links, int dims, double nodes,
                                  model_avg_counts *out)
 {
     double n = pow(nodes, 1.0 / dims);
-    /* real n: uni (n-1)/2, bi n/4 (SPEC.md §7), whatever n's parity */
+    /* real n: uni (n-1)/2, bi n/4 (docs/model.md, 'Links'), whatever n's parity */
     double a = links == TOPO_LINKS_UNI ? (n - 1) / 2 : n / 4;
     finish_counts(nodes / (nodes - 1), dims * a, dims * (n - 1) / n, out);
 }

@@ -137,5 +137,5 @@ CHECK_TIMING += test_trace        # traces MPI programs under mpirun
 CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
 
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
-# issue 14: validation and bounded-time tests (#6, #7, #14, #15, #16)
+# validation and bounded-time tests
 TESTS += tests/test_validation.c
