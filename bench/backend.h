@@ -28,21 +28,7 @@ typedef struct bench_msg {
     int64_t len;           /* payload bytes */
 } bench_msg;
 
-/* Bare floor of the shm transport (scibench --floor): one cache-line flag
- * bouncing between two processes pinned to cfg->cpus[0] and [1], no payload,
- * no copy.  With payload > 0, batches of the same bounce carrying `payload`
- * bytes after the flag, copied in by the sender and out by the receiver
- * before it replies, alternate with the flag's (both see the same machine):
- * a message with no header and no benchmark around it, a reference for
- * what copying adds to the floor (not a bound: at 1 KiB scibench measured
- * 166-178 ns against this loop's 179-192 ns, alternating runs).  Half
- * round trips, medians of `batches` batches each, in *floor_ns and
- * *copy_ns (NULL: not wanted).
- * Gives up on a dead or stuck (cfg->timeout_s) peer.  Returns 0 or a
- * BENCH_ERR_* code. */
 typedef struct bench_backend_config bench_backend_config;
-int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload,
-                    double *floor_ns, double *copy_ns);
 
 /* Reasons a call gives up (besides 0 = success). */
 #define BENCH_ERR_PEER (-2)       /* a peer process died */
@@ -101,7 +87,12 @@ typedef struct bench_backend {
     double (*now_ns)(void);
     /* Timer resolution in ns as the clock reports it. */
     double (*tick_ns)(void);
-    /* Bare transport floor (shm only; NULL elsewhere): see bench_shm_floor. */
+    /* Bare floor of the transport (scibench --floor; NULL where there is
+     * none): one cache-line flag bouncing between two processes pinned to
+     * cfg->cpus[0] and [1], no payload; with payload > 0, batches of the
+     * same bounce carrying payload bytes (copied in and out) alternate with
+     * the flag's.  Half round trips, medians of `batches` batches, in
+     * *floor_ns and *copy_ns (NULL: not wanted).  0 or a BENCH_ERR_* code. */
     int (*floor)(const bench_backend_config *cfg, int batches, size_t payload, double *floor_ns,
                  double *copy_ns);
     /* Ends this process's part; status != 0 means abort the others too. */
@@ -109,6 +100,13 @@ typedef struct bench_backend {
     /* Completes a send whose completion was deferred (mpi send_mode 3);
      * NULL where a send call always completes it. */
     int (*complete)(bench_comm *comm);
+    /* Between two batches, outside the timed part, on the measuring
+     * process: 1 when a stop was asked in any process (a signal to a rank
+     * other than the measuring one).  NULL: the transport's send and
+     * receive report BENCH_ERR_INTERRUPT themselves. */
+    int (*stop_asked)(bench_comm *comm);
+    /* Its program's command line (bench/backend_cli.h). */
+    const struct bench_backend_cli *cli;
 } bench_backend;
 
 extern const bench_backend bench_backend_shm;

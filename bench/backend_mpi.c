@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench/backend.h"
+#include "bench/backend_cli.h"
 #include "util/signals.h"
 #include "topo/topo.h"
 
@@ -35,6 +36,8 @@ struct bench_comm {
     int recv_mode;          /* 0 MPI_Recv, 1 MPI_Irecv + MPI_Wait */
     MPI_Request pending;    /* send_mode 3: the last MPI_Isend, not yet waited on */
     tag_layout tags;
+    MPI_Comm stop_comm;     /* a rank's stop request to rank 0 (stop_requested) */
+    int stop_sent;
 };
 
 /* send_mode 3: completes the last send (MPI_REQUEST_NULL: nothing to do). */
@@ -157,6 +160,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
         return BENCH_ERR_SYSTEM;
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c->stop_comm);
     c->send_mode = cfg->send_mode;
     c->pending = MPI_REQUEST_NULL;
     c->recv_mode = cfg->recv_mode;
@@ -188,9 +192,30 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
  * watchdog's hard exit, and its finished points would be lost (seen: 1
  * run in 6 of calibrate --full --backend mpi under Ctrl-C).  A rank whose
  * root never ends it exits from its watchdog. */
-static int stop_requested(const bench_comm *c)
+static int stop_requested(bench_comm *c)
 {
-    return c->rank == 0 && bench_interrupted();
+    if (!bench_interrupted())
+        return 0;
+    if (c->rank == 0)
+        return 1;
+    /* Another rank passes its stop on to rank 0 once, on a communicator of
+     * its own (no tag of the patterns' is taken), and keeps serving; rank 0
+     * looks for it between batches (mpi_stop_asked). */
+    if (!c->stop_sent) {
+        MPI_Request req;
+        c->stop_sent = 1;
+        if (MPI_Isend(NULL, 0, MPI_BYTE, 0, 0, c->stop_comm, &req) == MPI_SUCCESS)
+            MPI_Request_free(&req);
+    }
+    return 0;
+}
+
+static int mpi_stop_asked(bench_comm *c)
+{
+    int flag = 0;
+    if (c->rank == 0 && !bench_interrupted())
+        MPI_Iprobe(MPI_ANY_SOURCE, 0, c->stop_comm, &flag, MPI_STATUS_IGNORE);
+    return c->rank == 0 && (flag || bench_interrupted());
 }
 
 static int mpi_rank(const bench_comm *c) { return c->rank; }
@@ -268,6 +293,8 @@ static int mpi_finalize(bench_comm *c, int status)
     if (!status)
         mpi_complete(c);
     stop_watchdog();
+    if (!status)
+        MPI_Comm_free(&c->stop_comm);
     free(c);
     if (status)
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -288,4 +315,6 @@ const bench_backend bench_backend_mpi = {
     .tick_ns = mpi_tick_ns,
     .finalize = mpi_finalize,
     .complete = mpi_complete,
+    .stop_asked = mpi_stop_asked,
+    .cli = &bench_mpi_cli,
 };

@@ -29,6 +29,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "bench/backend.h"
+#include "bench/backend_cli.h"
 #include "util/signals.h"
 
 #define CACHE_LINE 64       /* x86-64 and most arm64 parts */
@@ -404,6 +405,8 @@ static void become_child(bench_comm *c, int rank, pid_t parent)
     c->rank = rank;
 }
 
+static int shm_finalize(bench_comm *c, int status);
+
 static int shm_init(bench_comm **out, int *argc, char ***argv, const bench_backend_config *cfg)
 {
     (void)argc;
@@ -464,9 +467,16 @@ static int shm_init(bench_comm **out, int *argc, char ***argv, const bench_backe
         c->children[r] = pid;
     }
     set_peers(c);
-    if (cfg->ncpus > 0 && pin(cfg->cpus[c->rank % cfg->ncpus]) != 0 && c->rank == 0) {
-        fprintf(stderr, "scibench: warning: cannot pin to CPU %d: %s\n", cfg->cpus[0],
-                strerror(errno));
+    /* A process left unpinned shares a CPU with another: its latencies are
+     * scheduler ticks.  A child that cannot pin dies (rank 0 then reports a
+     * dead peer); rank 0 stops its children. */
+    if (cfg->ncpus > 0 && pin(cfg->cpus[c->rank % cfg->ncpus]) != 0) {
+        fprintf(stderr, "scibench: process %d: cannot pin to CPU %d: %s\n", c->rank,
+                cfg->cpus[c->rank % cfg->ncpus], strerror(errno));
+        if (c->rank)
+            _exit(1);
+        shm_finalize(c, 1);
+        return BENCH_ERR_SYSTEM;
     }
     *out = c;
     return 0;
@@ -504,6 +514,9 @@ static int shm_finalize(bench_comm *c, int status)
     return failed && !status ? BENCH_ERR_PEER : 0;
 }
 
+int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload,
+                    double *floor_ns, double *copy_ns);   /* below */
+
 const bench_backend bench_backend_shm = {
     .name = "shm",
     .timer_name = "clock_gettime(CLOCK_MONOTONIC)",
@@ -517,6 +530,7 @@ const bench_backend bench_backend_shm = {
     .tick_ns = shm_tick_ns,
     .floor = bench_shm_floor,
     .finalize = shm_finalize,
+    .cli = &bench_shm_cli,
 };
 
 /* ---- the bare floor ------------------------------------------------------- */

@@ -165,7 +165,7 @@ static int split_fields(char *line, char **field)
 }
 
 /* A row's route against its topology: src and dst are nodes, and the six
- * counts are those topo/ computes for src -> dst and back (docs/model.md, 'Topology and notation'; docs/formats.md).
+ * counts are those topo/ computes for src -> dst and back (docs/model.md).
  * Without a topology, what holds on every shape: F + S = H - 1 on the
  * request and on the response, which use the same k dimensions (S = S'). */
 static int check_route(const row_context *ctx, const bench_point *p, long no,

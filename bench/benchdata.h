@@ -1,4 +1,4 @@
-/* benchdata: one benchmark data file (SPEC.md §3): its `# key: value`
+/* benchdata: one benchmark data file (docs/formats.md): its `# key: value`
  * header and its points; the writer and the reader live together so the
  * format has one definition. */
 #ifndef SCITORUS_BENCHDATA_H

@@ -1,68 +1,139 @@
-/* cli: the command line shared by scibench and mpibench (SPEC.md §5,
- * issue 3): options, data header, output file, resume, exit status.  The
- * pieces --pattern logp's own command line (bench/logp_cli.c) uses too are
- * declared here. */
+/* cli: the command line shared by scibench and mpibench.  One options table
+ * (options.c), the patterns it runs, registered in one table (run.c; grid.c:
+ * pp and ow on a ring or torus; logp_run.c: LogP between two processes),
+ * --resume (resume.c), headers and the end of an output (output.c).  What
+ * differs between the two programs comes from the backend's hooks
+ * (bench/backend_cli.h). */
 #ifndef SCITORUS_BENCH_CLI_H
 #define SCITORUS_BENCH_CLI_H
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "bench/backend.h"
+#include "bench/backend_cli.h"
 #include "bench/benchdata.h"
+#include "bench/logp.h"
+#include "bench/pattern.h"
 #include "util/atomicfile.h"
+#include "util/exit.h"
 
-/* Most processes (and CPUs to pin them to) of a shared-memory run. */
-#define BENCH_CLI_MAX_CPUS 64
+/* Largest message: 1 GiB, far beyond any eager or rendezvous threshold. */
+#define BENCH_MAX_SIZE_BYTES (1L << 30)
+/* a benchmark places every node on a process; 65536 is far beyond that */
+#define BENCH_MAX_NODES 65536
+#define BENCH_CMD_MAX 4096
+
+typedef struct bench_cli bench_cli;
+
+/* A pattern (netgauge's ptrn_*): its name, the options that apply to it
+ * (scope, BENCH_IN_*), its default sizes, and its run. */
+typedef struct bench_pattern_desc {
+    const char *name;
+    unsigned scope;
+    const char *default_sizes;
+    /* After the options: combined checks; 0 or an exit status. */
+    int (*check)(bench_cli *c);
+    /* Measures; returns the exit status. */
+    int (*run)(bench_cli *c, int *argc, char ***argv);
+} bench_pattern_desc;
+
+/* Looks a pattern up by name; NULL when there is none. */
+const bench_pattern_desc *bench_pattern_find(const char *name);
+
+struct bench_cli {
+    const bench_backend *be;
+    const bench_backend_cli *bc;
+    const char *prog;
+    const bench_pattern_desc *pattern;
+    bench_config cfg;              /* pp, ow */
+    logp_config logp;              /* logp */
+    bench_backend_setup setup;
+    long hops[TOPO_MAX_DIMS];
+    int have_hops, have_dst, all_dst, have_topology, floor_only, have_pattern, have_sizes;
+    long dst;
+    const char *out_path, *resume_path, *hops_text, *topology_opt;
+    char command[BENCH_CMD_MAX];
+    bench_data resume_data;        /* pp, ow: the resumed file */
+    logp_data logp_done;           /* logp: the resumed file */
+    /* "FILE:LINE: recorded command" while parsing a --resume file's
+     * command line, so its errors name where they come from; else "" */
+    char context[PATH_MAX + 64];
+    /* --interleave SHAPE=FILE: more networks, measured with the main one */
+    struct {
+        topo_shape shape;
+        const char *text, *path;
+    } extra[BENCH_MAX_NETS - 1];
+    int nextra;
+};
+
+/* ---- options.c ---- */
+
+/* Parses argv (a recorded command when c->context is set) into c, after
+ * the defaults of the pattern it names.  --help and --version print and
+ * exit.  With --resume, only -q and --timeout may be given beside it; the
+ * rest comes from the file (resume.c).  Returns 0 or an exit status. */
+int bench_cli_parse(bench_cli *c, int argc, char **argv);
+/* A usage error: "PROG: [CONTEXT: ]MESSAGE (try --help)" on stderr from
+ * the process that speaks; returns 2. */
+int bench_cli_usage(const bench_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- resume.c ---- */
+
+/* The command line as the data header records it: argv with prog for
+ * argv[0], words a POSIX shell would split or unquote in single quotes
+ * (a quote inside as '\''), so that it pastes into a shell. */
+void bench_cli_record_command(char *buf, size_t size, const char *prog, int argc, char **argv);
+/* Splits a recorded command back into words as a shell would (single and
+ * double quotes, backslashes), in copy (size bytes): at most max - 1 of
+ * them into args, NULL after the last.  Returns how many, -1 when a quote
+ * is not closed or the words do not fit. */
+int bench_cli_split_command(const char *cmd, char *copy, size_t size, char **args, int max);
+/* 1 when the data file at path says '# pattern: logp' in its header. */
+int bench_cli_file_is_logp(const char *path);
+/* --resume FILE: reads it, parses its recorded command into c, with the
+ * options given beside --resume (-q, --timeout) on top.  Returns 0 or an
+ * exit status. */
+int bench_cli_load_resume(bench_cli *c, int argc, char **argv);
+
+/* ---- output.c ---- */
+
+/* A data header's first lines: backend, host, date (UTC), command, timer,
+ * and the backend's own (h is cleared first). */
+void bench_cli_header_start(const bench_cli *c, bench_data *h);
+/* The topology line of a header. */
+void bench_cli_header_shape(const topo_shape *sh, bench_data *h);
+/* A BENCH_ERR_* code in words. */
+const char *bench_cli_error_text(int rc);
+/* Opens path for writing (atomically), or standard output for NULL;
+ * *out is where to write.  Returns 0 or -1 (message printed, naming opt). */
+int bench_cli_open(const bench_cli *c, const char *opt, const char *path, atomic_file *af,
+                   FILE **out);
+/* Ends one output.  A complete run (rc 0) replaces the file.  An
+ * interrupted one is marked '# incomplete' and never destroys an existing
+ * file, which may hold a complete earlier run: it goes beside it, to
+ * FILE.incomplete, unless FILE is the incomplete file this run resumes;
+ * stderr says where the finished `what` ("points", "sizes") are.  Rows
+ * lost on the way (a full disk) keep nothing.  af->fp NULL: standard
+ * output.  Returns 0 or -1. */
+int bench_cli_commit(const bench_cli *c, atomic_file *af, FILE *out, const char *path, int rc,
+                     const char *what);
+
+/* ---- the patterns ---- */
+
+/* --pattern logp --help's description (logp_run.c). */
+void bench_logp_help(const bench_cli *c);
+
+extern const bench_pattern_desc bench_pattern_pp, bench_pattern_ow, bench_pattern_logp;
+
+/* The backend's last word on the options (its prepare hook: the CPUs to
+ * pin to), once the pattern has checked them.  0 or an exit status. */
+int bench_cli_prepare(bench_cli *c);
 
 /* Runs a benchmark program over backend be; returns the exit status
  * (0 success, 1 runtime failure, 2 usage error). */
 int bench_main(int argc, char **argv, const bench_backend *be);
-
-/* Under mpirun every rank parses the options; only one should complain:
- * 1 for shared memory (one process parses) and for MPI rank 0 (or outside
- * mpirun), else 0. */
-int bench_cli_should_print(int is_shm);
-
-/* A usage error: "PROG: [CONTEXT: ]MESSAGE" on stderr, from one process
- * (bench_cli_should_print), ended by " (try HINT)" when context is NULL or
- * "" (a --resume file's recorded command gives its FILE:LINE there).
- * Returns the usage exit status, 2. */
-int bench_cli_usage(int is_shm, const char *prog, const char *context, const char *hint,
-                    const char *fmt, va_list ap);
-
-/* The command line as the data header's "command" records it: argv with
- * prog for argv[0], words with blanks or quotes in single quotes. */
-void bench_cli_record_command(char *buf, size_t size, const char *prog, int argc, char **argv);
-
-/* Splits a recorded command back into words (in copy, size bytes): at most
- * max - 1 of them into args, NULL after the last.  Returns how many. */
-int bench_cli_split_command(const char *cmd, char *copy, size_t size, char **args, int max);
-
-/* CPUs for procs processes: the list text (--cpus), else the first ones
- * this process may run on; cpus gets up to BENCH_CLI_MAX_CPUS, *ncpus how
- * many are used.  A list of the wrong length (procs_opt: the option that
- * set procs, for the message; NULL when none did) or naming a CPU twice is
- * a usage error: returns 2 with the message in err, else 0. */
-int bench_cli_cpus(const char *text, int procs, const char *procs_opt, int *cpus, int *ncpus,
-                   char *err, size_t err_size);
-
-/* A data header's first lines: backend, host, date (UTC) and command
- * (h is cleared first). */
-void bench_cli_header_start(bench_data *h, const bench_backend *be, const char *command);
-
-/* A BENCH_ERR_* code in words. */
-const char *bench_cli_error_text(int rc);
-
-/* Ends one output.  A complete run (rc 0) replaces the file.  An
- * interrupted one is marked '# incomplete' and never destroys an existing
- * file, which may hold a complete earlier run: it goes beside it, to
- * FILE.incomplete, unless FILE is the incomplete file this run resumes
- * (resume_path); stderr says where the finished `what` ("points", "sizes")
- * are.  Rows lost on the way (a full disk) keep nothing.  af->fp NULL:
- * standard output.  Returns 0 or -1. */
-int bench_cli_commit(const char *prog, const char *resume_path, atomic_file *af, FILE *out,
-                     const char *path, int rc, const char *what);
 
 #endif

@@ -1,7 +1,8 @@
-/* logpdata: the LogP parameter file (issue 13), writer and strict reader. */
+/* logpdata: the LogP parameter file (docs/formats.md), writer and strict reader. */
 #include "bench/logpdata.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,28 @@ static int fail(bench_read_error *err, long line, const char *fmt, const char *a
     return -2;
 }
 
+/* The ow_ns header, "SIZE:NS:CI_NS ...": one-way streams' time per
+ * message at sizes in bytes, each number finite and non-negative (a
+ * negative or garbled entry was taken silently).  0 when well formed. */
+static int check_ow(const char *text)
+{
+    char copy[sizeof ((bench_data *)0)->header_value[0]], *save = NULL;
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", text);
+    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save), n++) {
+        char *a = strchr(t, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+        long size;
+        double ns, ci;
+        if (!b)
+            return -1;
+        *a = *b = '\0';
+        if (parse_long(t, 0, LONG_MAX, &size) || parse_double(a + 1, 0, MAX_NS, &ns) ||
+            parse_double(b + 1, 0, MAX_NS, &ci))
+            return -1;
+    }
+    return n ? 0 : -1;
+}
+
 /* "# key: value" before the first row; "# incomplete" anywhere. */
 static int read_comment(logp_data *d, const char *line, long no, bench_read_error *err)
 {
@@ -98,6 +121,9 @@ static int read_comment(logp_data *d, const char *line, long no, bench_read_erro
     bench_data_set_header(&d->hdr, key, "%s", colon + 2);
     if (strcmp(key, "L_ns") == 0 && parse_double(colon + 2, -MAX_NS, MAX_NS, &d->L_ns))
         return fail(err, no, "L_ns '%.30s' is not a number", colon + 2);
+    if (strcmp(key, "ow_ns") == 0 && check_ow(colon + 2))
+        return fail(err, no, "ow_ns '%.40s': expected SIZE:NS:CI_NS ..., sizes and times not"
+                             " negative", colon + 2);
     return 0;
 }
 

@@ -5,23 +5,24 @@
 LAYERS += benchdata
 benchdata_LAYER_SRCS := bench/benchdata.c bench/stats.c bench/logpdata.c
 benchdata_LAYER_LIBS := $(GSL_LIBS)
-BENCH_COMMON := bench/pattern.c bench/cli.c bench/logp.c bench/logp_cli.c
+BENCH_COMMON := bench/pattern.c bench/options.c bench/resume.c bench/output.c bench/run.c \
+                bench/grid.c bench/logp.c bench/logp_engine.c bench/logp_run.c
 PROGRAMS += scibench
-scibench_SRCS = bench/scibench_main.c bench/backend_shm.c $(BENCH_COMMON)
+scibench_SRCS = bench/scibench_main.c bench/backend_shm.c bench/backend_shm_cli.c $(BENCH_COMMON)
 PROGRAMS += mpibench
 mpibench_MPI = 1
-mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c $(BENCH_COMMON)
+mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c bench/backend_mpi_cli.c $(BENCH_COMMON)
 scibench_LAYERS := benchdata topo util
 mpibench_LAYERS := benchdata topo util
 scibench_LDLIBS := $(GSL_LIBS)
 mpibench_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c \
          tests/test_shm.c
-test_shm_EXTRA = bench/backend_shm.c
-# --pattern logp (issue 13): the nonlinearity search, injected-delay
+test_shm_EXTRA = bench/backend_shm.c bench/backend_shm_cli.c
+# --pattern logp: the nonlinearity search, injected-delay
 # recovery, bad input, resume
 TESTS += tests/test_logp.c
-test_logp_EXTRA = bench/logp.c bench/pattern.c
+test_logp_EXTRA = bench/logp.c bench/logp_engine.c bench/pattern.c
 CHECK_PREREQS += bin/san/calibrate
 
 # make bench: scibench against its floor, mpibench against OSU osu_latency

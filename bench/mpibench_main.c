@@ -1,4 +1,4 @@
-/* mpibench: the MPI latency benchmark (SPEC.md §3); start with mpirun. */
+/* mpibench: the MPI latency benchmark (docs/formats.md, 'Bench TSV'); start with mpirun. */
 #include "bench/cli.h"
 #include "util/fs.h"
 

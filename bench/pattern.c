@@ -397,6 +397,11 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
     while (active && !rc)
         for (long i = 0; i < n && !rc; i++) {
             point_run *p = &runs[i];
+            /* a stop asked in another process, between two batches */
+            if (e->be->stop_asked && e->be->stop_asked(e->comm)) {
+                rc = BENCH_ERR_INTERRUPT;
+                break;
+            }
             if (!p->active || (rc = point_batch(e, p)) != 0 || p->active)
                 continue;
             bench_point pt;

@@ -2,7 +2,7 @@
  * (pp) and one-way (ow) between a source and a destination node of a ring
  * or torus, with store-and-forward relays and dimension switches at the
  * intermediate nodes (thesis ch. 5.2-5.3), timed in batches with SKaMPI's
- * standard-error control, written as SPEC.md §3 data. */
+ * standard-error control, written as bench TSV data (docs/formats.md). */
 #ifndef SCITORUS_PATTERN_H
 #define SCITORUS_PATTERN_H
 

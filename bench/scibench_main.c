@@ -1,4 +1,4 @@
-/* scibench: the shared-memory latency benchmark (SPEC.md §3). */
+/* scibench: the shared-memory latency benchmark (docs/formats.md, 'Bench TSV'). */
 #include "bench/cli.h"
 #include "util/fs.h"
 

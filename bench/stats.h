@@ -1,4 +1,4 @@
-/* stats: per-point statistics of a benchmark (SPEC.md §3, SKaMPI §3.2):
+/* stats: per-point statistics of a benchmark (docs/formats.md, SKaMPI §3.2):
  * Welford's online mean and variance, the samples kept for the median, the
  * 95% confidence half-width from Student's t, the stop rule and the
  * thesis's noise check. */

@@ -8,7 +8,9 @@
  *               MPI_Barrier (hangs or mismatches)
  *   isend       rank 0 MPI_Isend to rank 1, which never receives it, and
  *               never waits for it
- *   correct     ANY_SOURCE receives, Waitall, Probe, a split communicator
+ *   correct     ANY_SOURCE receives, Waitall, Probe, a split communicator,
+ *               and one made by a call the tracer does not wrap
+ *               (MPI_Comm_create_group: registered at its first use)
  *   phases      three phases (scitrace_phase, MPI_Pcontrol) with different
  *               traffic
  *   headtohead_small  as headtohead with 8 bytes: completes thanks to
@@ -72,6 +74,15 @@ static void correct(int rank, int size)
     MPI_Allreduce(&v, &got, 1, MPI_INT, MPI_SUM, half);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Comm_free(&half);
+    MPI_Group wg;
+    MPI_Comm cg;
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    MPI_Comm_create_group(MPI_COMM_WORLD, wg, 0, &cg);
+    MPI_Group_free(&wg);
+    MPI_Send(&v, 1, MPI_INT, (rank + 1) % size, 4, cg);   /* 4 B: sent eagerly */
+    MPI_Recv(&got, 1, MPI_INT, (rank + size - 1) % size, 4, cg, MPI_STATUS_IGNORE);
+    MPI_Barrier(cg);
+    MPI_Comm_free(&cg);
 }
 
 static void phases(int rank, int size)

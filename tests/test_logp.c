@@ -598,3 +598,39 @@ Test(logp, fenced_columns_need_their_header, .init = setup, .fini = teardown)
         run_free(&r);
     }
 }
+
+/* The one-way streams' header, ow_ns "SIZE:NS:CI_NS ...", is read as
+ * numbers: a garbled or negative entry is refused at its line (it was
+ * taken silently), a well-formed one passes. */
+Test(logp, ow_header_is_checked, .init = setup, .fini = teardown)
+{
+#define HEAD "# scitorus-bench 1\n# backend: shm\n# pattern: logp\n# L_ns: 20\n# ow_reps: 128\n"
+#define ROWS "# columns: " LOGP_COLUMNS "\n1\t10\t1\t100\t1\t300\t1\t260\t100\tok\n"
+    static const struct { const char *ow; int ok; } cases[] = {
+        {"1024:300.5:2.1 4096:900:3", 1}, {"garbage", 0}, {"1024:-300:2", 0},
+        {"1024:300", 0}, {"-8:300:2", 0}, {"1024:300:2 x:1:1", 0}, {"1024:nan:1", 0},
+    };
+#undef HEAD
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "# scitorus-bench 1\n# backend: shm\n# pattern: logp\n"
+                                    "# L_ns: 20\n# ow_reps: 128\n# ow_ns: %s\n" ROWS, cases[i].ow);
+        logp_data d;
+        bench_read_error e;
+        const char *path = file("ow.tsv");
+        FILE *fp = fopen(path, "w");
+        cr_assert_not_null(fp);
+        fputs(text, fp);
+        fclose(fp);
+        int rc = logp_data_read(path, &d, &e);
+        if (cases[i].ok) {
+            cr_assert_eq(rc, 0, "'%s': %s", cases[i].ow, e.msg);
+            logp_data_free(&d);
+        } else {
+            cr_assert_eq(rc, -2, "'%s' accepted", cases[i].ow);
+            cr_assert_eq(e.line, 6, "'%s': line %ld", cases[i].ow, e.line);
+            cr_assert_not_null(strstr(e.msg, "ow_ns"), "%s", e.msg);
+        }
+    }
+#undef ROWS
+}

@@ -1,6 +1,8 @@
 /* Tests for mpibench under mpirun (as root in CI: --allow-run-as-root;
  * bounded by timeouts so nothing can hang). */
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 
 #include "bench/benchdata.h"
@@ -302,4 +304,71 @@ Test(mpibench, timeout_writes_incomplete_file)
     free(msg);
     unlink(out);
     unlink(err);
+}
+
+/* A stop request on a rank other than 0 (SIGTERM to rank 1, as a batch
+ * system that kills one process) stops the run as one on rank 0 does:
+ * rank 0 keeps its finished points in the file marked '# incomplete' and
+ * the job exits non-zero (rank 1 used to ignore it, and the run went on
+ * to replace the file with exit 0). */
+Test(mpibench, stop_on_any_rank_writes_incomplete_file)
+{
+    char out[] = "/tmp/scitorus-mpi-XXXXXX", err[] = "/tmp/scitorus-mpi-err-XXXXXX";
+    close(mkstemp(out));
+    unlink(out);
+    char *argv[] = {"/usr/bin/timeout", "100", "mpirun", "--allow-run-as-root", "--oversubscribe",
+                    "-np", "2", (char *)run_prog("mpibench", 1), "--sizes", "1..64",
+                    "--max-time", "5", "--rel-error", "0.000001", "--max-samples", "100000000",
+                    "-o", out, NULL};
+    close(mkstemp(err));
+    pid_t pid = run_spawn(argv, err);
+    if (!run_wait_text(err, "[1/7]", 60)) {
+        char *msg = run_read_text(err);
+        cr_assert_fail("no point finished: %s", msg);
+    }
+    pid_t rank1 = find_rank(out, 1);
+    cr_assert_gt(rank1, 0, "rank 1 of %s not found", out);
+    kill(rank1, SIGTERM);
+    int st = run_wait_exit(pid, 30);   /* the 6 points left would take 30 s */
+    char *msg = run_read_text(err);
+    cr_assert(st != 0 && st != -1 && st != 124, "mpirun exit %d: %s", st, msg);
+    cr_assert_not_null(strstr(msg, "interrupted"), "%s", msg);
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(out, &d, &e), 0, "%s: %s; stderr: %s", out, e.msg, msg);
+    cr_assert_eq(d.incomplete, 1, "%s does not end '# incomplete'", out);
+    cr_assert_geq(d.count, 1, "the finished point was lost");
+    cr_assert_lt(d.count, 7);
+    bench_data_free(&d);
+    free(msg);
+    unlink(out);
+    unlink(err);
+}
+
+/* Standard output that cannot be written (a full device) is an error for
+ * mpibench's patterns as for scibench's. */
+Test(mpibench, full_standard_output_is_an_error)
+{
+    static const char *const runs[][4] = {
+        {"--sizes", "8", "--max-time", "0.05"},
+        {"--pattern", "logp", "--sizes", "0..8"},
+    };
+    for (int i = 0; i < 2; i++) {
+        char *argv[] = {"/usr/bin/timeout", "60", "mpirun", "--allow-run-as-root",
+                        "--oversubscribe", "-np", "2", (char *)run_prog("mpibench", 1),
+                        (char *)runs[i][0], (char *)runs[i][1], (char *)runs[i][2],
+                        (char *)runs[i][3], "-q", NULL};
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0) {
+            int full = open("/dev/full", O_WRONLY), nul = open("/dev/null", O_WRONLY);
+            dup2(full, 1);
+            dup2(nul, 2);
+            setpgid(0, 0);
+            execv(argv[0], argv);
+            _exit(127);
+        }
+        int st = run_wait_exit(pid, 70);
+        cr_assert(st != 0 && st != 124 && st != -1, "%s onto /dev/full: exit %d", runs[i][1], st);
+    }
 }

@@ -4,12 +4,14 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "bench/benchdata.h"
+#include "bench/logpdata.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-sb-XXXXXX";
@@ -282,9 +284,13 @@ Test(scibench, killed_peer_makes_survivor_exit_1)
     assert_incomplete(out);
 }
 
+/* The output's name has blanks and both quotes: the recorded command
+ * quotes it as a shell would, and --resume splits it back as one.  Options
+ * beside --resume that would change the run are refused, naming them, and
+ * leave the file as it was; -q and --timeout go. */
 Test(scibench, sigint_keeps_finished_points_and_resume_completes)
 {
-    const char *out = file("int.tsv"), *err = file("int.err");
+    const char *out = file("int it's \"a\" run.tsv"), *err = file("int.err");
     pid_t pid = start_sweep(out, err, "--procs=2");
     pid_t kids[8];
     cr_assert_eq(children_of(pid, kids, 8), 1);
@@ -292,13 +298,230 @@ Test(scibench, sigint_keeps_finished_points_and_resume_completes)
     cr_assert_eq(run_wait_exit(pid, 10), 1);
     cr_assert_eq(kill(kids[0], 0), -1, "child process left behind");
     long before = assert_incomplete(out);
-    run_result r = run_cmd(run_prog("scibench", 0), 120, "--resume", out, NULL);
+    static const char *const conflicts[][2] = {{"--sizes", "8"}, {"-o", "other.tsv"},
+                                               {"--max-time", "1"}};
+    for (int i = 0; i < 3; i++) {
+        run_result c = run_cmd(run_prog("scibench", 0), 20, "--resume", out, conflicts[i][0],
+                               conflicts[i][1], NULL);
+        char word[64];
+        snprintf(word, sizeof word, "and %s:", conflicts[i][0]);
+        run_assert_error(&c, 2, word, conflicts[i][0]);
+        run_free(&c);
+        cr_assert_eq(assert_incomplete(out), before, "%s changed the file", conflicts[i][0]);
+    }
+    run_result r = run_cmd(run_prog("scibench", 0), 120, "--resume", out, "-q", "--timeout", "5",
+                           NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.err, "", "-q: %s", r.err);
     bench_data d = read_ok(out);
     cr_assert_not(d.incomplete);
     cr_assert_eq(d.count, 17, "had %ld before resume", before);
     bench_data_free(&d);
     run_free(&r);
+}
+
+/* A resumed run stopped before it wrote anything (SIGTERM while it probes
+ * the floor, before the header) keeps the resumed file's points in a file
+ * --resume can read: it used to replace the file with a lone
+ * '# incomplete', the points lost. */
+Test(scibench, resume_stopped_at_once_keeps_the_points)
+{
+    const char *out = file("early.tsv"), *errfile = file("early.err");
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--sizes", "8,16", "--max-time", "0.05",
+                           "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    char *text = run_read_text(out), *last = strrchr(text, '\n');
+    cr_assert_not_null(last);
+    *last = '\0';
+    last = strrchr(text, '\n');   /* drop the 16 B row: one point left */
+    cr_assert_not_null(last);
+    FILE *fp = fopen(out, "w");
+    fprintf(fp, "%.*s\n# incomplete\n", (int)(last - text), text);
+    fclose(fp);
+    free(text);
+    char *argv[] = {(char *)run_prog("scibench", 0), "--resume", (char *)out, NULL};
+    pid_t pid = run_spawn(argv, errfile), kids[4];
+    for (int i = 0; i < 5000 && children_of(pid, kids, 4) == 0; i++)
+        usleep(200);   /* the floor probe's peer: the handlers are in, no header yet */
+    kill(pid, SIGTERM);
+    cr_assert_eq(run_wait_exit(pid, 30), 1);
+    bench_data d = read_ok(out);
+    cr_assert(d.incomplete);
+    cr_assert_geq(d.count, 1, "the resumed file's point was lost");
+    cr_assert_eq(d.points[0].size_bytes, 8);
+    bench_data_free(&d);
+}
+
+/* The recorded command splits back into the words it was made of, as a
+ * shell splits them (the shell is the oracle: printf '%s\n' over it). */
+Test(scibench, recorded_command_splits_as_a_shell_splits_it)
+{
+    const char *out = file("dir it's \"q\" $x \\ `y`.tsv");
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--sizes", "8", "--max-time", "0.05",
+                           "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data d = read_ok(out);
+    const char *cmd = bench_data_header(&d, "command");
+    cr_assert_not_null(cmd);
+    char script[4400];
+    snprintf(script, sizeof script, "printf '%%s\\n' %s", cmd);
+    r = run_cmd("/bin/sh", 10, "-c", script, NULL);
+    char want[1200];
+    snprintf(want, sizeof want, "scibench\n--sizes\n8\n--max-time\n0.05\n-q\n-o\n%s\n", out);
+    cr_assert_str_eq(r.out, want, "command: %s", cmd);
+    run_free(&r);
+    bench_data_free(&d);
+}
+
+/* One rule for options, in scibench and in mpibench (which parses before
+ * MPI_Init, so one process shows it): a repeated option is refused, an
+ * unknown one ends with "try --help", -o - is standard output, --version. */
+Test(scibench, one_rule_for_options)
+{
+    static const char *const twice[][7] = {
+        {"scibench", "--sizes", "8", "--sizes", "16", NULL, "--sizes given twice ('8', then '16')"},
+        {"scibench", "-o", "a", "-o", "b", NULL, "-o given twice ('a', then 'b')"},
+        {"scibench", "--max-time", "1", "--max-time", "2", NULL, "--max-time given twice"},
+        {"scibench", "-q", "--quiet", NULL, NULL, NULL, "-q given twice"},
+        {"scibench", "--pattern", "logp", "--sizes", "0..8", "--max-size", "the same sizes twice"},
+        {"mpibench", "--sizes", "8", "--sizes", "16", NULL, "--sizes given twice"},
+        {"mpibench", "--mpi-send", "send", "--mpi-send", "isend", NULL, "--mpi-send given twice"},
+        {"scibench", "--bogus", NULL, NULL, NULL, NULL, "--bogus: not an option of scibench"},
+        {"mpibench", "--procs", "4", NULL, NULL, NULL, "--procs: not an option of mpibench"},
+    };
+    for (size_t i = 0; i < sizeof twice / sizeof twice[0]; i++) {
+        char *argv[8] = {(char *)run_prog(twice[i][0], 0)};
+        int n = 1;
+        for (int k = 1; k < 6 && twice[i][k]; k++)
+            argv[n++] = (char *)twice[i][k];
+        if (i == 4)
+            argv[n++] = "8";
+        argv[n] = NULL;
+        run_result r = run_argv(argv, 20);
+        run_assert_error(&r, 2, twice[i][6], twice[i][6]);
+        cr_assert_not_null(strstr(r.err, "(try --help)\n"), "%s", r.err);
+        run_free(&r);
+    }
+    run_result r = run_cmd(run_prog("scibench", 0), 20, "--version", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(strncmp(r.out, "scibench (scitorus) ", 20), 0, "%s", r.out);
+    run_free(&r);
+    r = run_cmd(run_prog("mpibench", 0), 20, "--version", NULL);
+    cr_assert_eq(strncmp(r.out, "mpibench (scitorus) ", 20), 0, "%s", r.out);
+    run_free(&r);
+    struct stat sb;
+    cr_assert_neq(stat("-", &sb), 0, "a file named '-' exists before the run");
+    r = run_cmd(run_prog("scibench", 0), 60, "--sizes", "8", "--max-time", "0.05", "-q", "-o",
+                "-", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(strncmp(r.out, "# scitorus-bench 1\n", 19), 0, "-o -: %s", r.out);
+    cr_assert_neq(stat("-", &sb), 0, "-o - wrote a file named '-'");
+    run_free(&r);
+}
+
+/* logp takes its sizes as every pattern does, --sizes A..B: A, the powers
+ * of two above it, B (the old --min-size/--max-size: the same field). */
+Test(scibench, logp_takes_sizes_as_every_pattern)
+{
+    const char *a = file("sizes.tsv"), *b = file("minmax.tsv");
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--pattern", "logp", "--sizes", "3..40",
+                           "--max-rtt", "2", "--eps", "0.5", "--max-diff", "0.99", "-q", "-o", a,
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    r = run_cmd(run_prog("scibench", 0), 60, "--pattern", "logp", "--max-size", "40",
+                "--min-size", "3", "--max-rtt", "2", "--eps", "0.5", "--max-diff", "0.99", "-q",
+                "-o", b, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    static const long want[] = {3, 4, 8, 16, 32, 40};
+    for (int k = 0; k < 2; k++) {
+        logp_data d;
+        bench_read_error e;
+        cr_assert_eq(logp_data_read(k ? b : a, &d, &e), 0, "%s", e.msg);
+        for (int i = 0; i < 6; i++)
+            cr_assert_not_null(logp_data_find(&d, want[i]), "%s: no %ld B row", k ? b : a,
+                               want[i]);
+        logp_data_free(&d);
+    }
+}
+
+/* Standard output that cannot be written (a full device) is an error for
+ * every pattern and for --help. */
+Test(scibench, full_standard_output_is_an_error)
+{
+    char *runs[][8] = {
+        {"scibench", "--pattern", "logp", "--sizes", "0..8", "-q", NULL},
+        {"scibench", "--help", NULL},
+        {"scibench", "--pattern", "logp", "--help", NULL},
+        {"mpibench", "--help", NULL},
+        {"mpibench", "--version", NULL},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        runs[i][0] = (char *)run_prog(runs[i][0], 0);
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0) {
+            int full = open("/dev/full", O_WRONLY), nul = open("/dev/null", O_WRONLY);
+            dup2(full, 1);
+            dup2(nul, 2);
+            execv(runs[i][0], runs[i]);
+            _exit(127);
+        }
+        int st = run_wait_exit(pid, 30);
+        cr_assert_eq(st, 1, "%s %s: exit %d onto /dev/full", runs[i][0], runs[i][1], st);
+    }
+}
+
+
+/* Every process needs a CPU of its own that it may run on: two spinning on
+ * one pass a message per scheduler tick (8 B at 1.4 ms, not 88 ns), and the
+ * rows looked like any other.  A CPU outside the allowed set, fewer allowed
+ * CPUs than processes (taskset), and the same for logp's two: refused with
+ * the CPUs named, before anything is measured. */
+Test(scibench, pinning_failures_are_refused)
+{
+    static const struct { const char *cpus, *args[6], *word; } cases[] = {
+        {"0,1", {"--cpus", "0,99", "--sizes", "8"}, "CPU 99"},
+        {"0", {"--sizes", "8"}, "2 processes but this process may run on 1 CPU (0)"},
+        {"0,1", {"--ring", "3", "--procs", "3", "--sizes", "8"}, "--procs 3: 3 processes but this process may run on 2 CPUs (0-1)"},
+        {"0", {"--pattern", "logp", "--sizes", "0..8"}, "1 CPU"},
+        {"0,1", {"--pattern", "logp", "--cpus", "1,99"}, "CPU 99"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[12] = {"/usr/bin/taskset", "-c", (char *)cases[i].cpus,
+                          (char *)run_prog("scibench", 0), "-q"};
+        int n = 5;
+        for (int k = 0; k < 6 && cases[i].args[k]; k++)
+            argv[n++] = (char *)cases[i].args[k];
+        argv[n] = NULL;
+        run_result r = run_argv(argv, 20);
+        run_assert_error(&r, 2, cases[i].word, cases[i].word);
+        run_free(&r);
+    }
+}
+
+/* The floor's bounce honours --timeout: its peer stopped (SIGSTOP) ends
+ * the run with exit 1 and the reason, within the timeout and a second. */
+Test(scibench, floor_times_out_on_a_stopped_peer)
+{
+    const char *errfile = file("floor.err");
+    char *argv[] = {(char *)run_prog("scibench", 0), "--floor", "--sizes", "1..65536",
+                    "--timeout", "1", NULL};
+    pid_t pid = run_spawn(argv, errfile), kids[4];
+    int n = 0;
+    for (int i = 0; i < 2000 && (n = children_of(pid, kids, 4)) == 0; i++)
+        usleep(1000);
+    cr_assert_gt(n, 0, "the floor's peer never started");
+    kill(kids[0], SIGSTOP);
+    int status = run_wait_exit(pid, 30);
+    kill(kids[0], SIGKILL);
+    char *err = run_read_text(errfile);
+    cr_assert_eq(status, 1, "exit %d (124: never timed out): %s", status, err);
+    cr_assert_not_null(strstr(err, "--timeout"), "%s", err);
+    free(err);
 }
 
 Test(scibench, usage_errors)

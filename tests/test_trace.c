@@ -330,6 +330,18 @@ Test(trace, a_rank_killed_by_sigkill_keeps_its_calls_and_is_named)
     run_tmpdir_remove(dir);
 }
 
+/* A crash in a rank: its signal handler closes the file first. */
+Test(trace, a_crashing_rank_closes_its_file)
+{
+    char dir[] = "/tmp/scitorus-trace-XXXXXX";
+    run_tmpdir_make(dir);
+    run_result r = summary_after(dir, "2", "crash", 1);
+    cr_assert_not_null(strstr(r.out, "rank 1: status crashed SIGSEGV"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "2 messages matched, 0 sends unmatched"), "%s", r.out);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
 Test(trace, no_mpi_finalize_still_writes_the_rank_files)
 {
     char dir[] = "/tmp/scitorus-trace-XXXXXX";

@@ -4,12 +4,12 @@
  *   mix         Comm_split (reversed keys) + Sendrecv, persistent ring, Bcast
  *               on the split communicator (expected matrix: test_trace.c)
  *   many N      rank 0 sends N messages to rank 1, size i % 4096 and tag
- *               i % 1000 (4 million keys: the bounded table must fold);
- *               prints each rank's peak RSS in KiB
+ *               i % 1000; prints each rank's peak RSS in KiB
  *   abort       a message 0 -> 1, then rank 1 calls MPI_Abort
  *   kill        a ring exchange, then rank 2 kills itself (SIGKILL) while
  *               the others call MPI_Finalize
  *   nofinalize  a ring exchange, then every rank exits without MPI_Finalize
+ *   crash       a ring exchange, then rank 1 dies of SIGSEGV
  *   selfcost N  each rank sends itself N 1-byte messages (MPI_Isend, MPI_Recv,
  *               MPI_Wait) and prints the median ns per message over 9 rounds:
  *               no other core involved, so the difference traced - untraced
@@ -123,6 +123,10 @@ int main(int argc, char **argv)
             usleep(300000);   /* the others reach MPI_Finalize first */
             raise(SIGKILL);
         }
+    } else if (strcmp(mode, "crash") == 0) {
+        ring(rank, size);
+        if (rank == 1)
+            raise(SIGSEGV);
     } else if (strcmp(mode, "nofinalize") == 0) {
         ring(rank, size);
         return 0;

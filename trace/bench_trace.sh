@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# bench_trace.sh: the tracer's figures for `make bench` (issue 12).
+# bench_trace.sh: the tracer's figures for `make bench`.
 #
-#   bench_trace.sh BIN_DIR
+#   bench_trace.sh BIN_DIR      (BEFORE_LIB=/path/to/an/older/libscitrace.so
+#                                adds it to 1a, measured in the same rounds)
 #
 # 1. Overhead per message: (a) one process sending itself 1-byte messages
-#    (bin/test/trace_app selfcost), untraced and traced, RUNS pairs in
-#    alternating order: no second core, so no latency regime in the way;
+#    (bin/test/trace_app selfcost: Isend + Recv + Wait, 3 traced calls),
+#    untraced, traced (and traced by BEFORE_LIB), RUNS rounds in rotating
+#    order: no second core, so no latency regime in the way;
 #    (b) mpibench PP (8 B and 512 B, 2 ranks) without and
 #    with libscitrace.so, RUNS pairs (default 5) in alternating order, each
 #    pair bracketed by `scibench --floor`; pairs whose floors differ by more
 #    than 10% (the VM changed latency regime) are dropped.  A PP half round
 #    trip holds one traced MPI_Send and one traced MPI_Recv, so the
-#    difference is what tracing adds to a message.  Target: < 50 ns.
-# 2. Bounded memory: bin/test/trace_app sends 10^7 messages over 4 million
-#    (size, tag) keys, untraced and traced; peak RSS of each rank.
-# 3. Analyzer throughput: `scitrace summary` and `scitrace matrix` over a
-#    synthetic trace of 16 ranks x 100 000 records, records per second.
+#    difference is what tracing adds to a message.  Each call now writes
+#    two text lines (entry and return, with time and caller): a few hundred
+#    ns a call, where the aggregate tracer it replaced cost ~2 ns.
+# 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
+#    traced; peak RSS of each rank (the library maps a 4 MiB window of its
+#    file) and the rank file's bytes per call.
+# 3. Analyzer throughput: `scitrace summary` and `scitrace check` over a
+#    synthetic trace of 16 ranks x 100 000 calls, calls per second.
 # 4. With OSU_ALLTOALL=/path/to/osu_alltoall (OSU micro-benchmarks, built
 #    beside the project, never part of it): traced on 4 ranks, every ordered
 #    pair must carry the same alltoall bytes.  Skipped when unset.
@@ -37,31 +42,49 @@ pp() {
         --max-time 1 --rel-error 0.002 | grep -v '^#' | awk '{ printf " %s", $14 }'
 }
 
-selfcost() {
+selfcost() {   # $1 = plain | a library
     local pre=()
-    [ "$1" = traced ] && pre=(-x "LD_PRELOAD=$lib" -x "SCITRACE_DIR=$tmp/self")
+    [ "$1" != plain ] && pre=(-x "LD_PRELOAD=$1" -x "SCITRACE_DIR=$tmp/self")
+    rm -rf "$tmp/self"
     timeout 120 mpirun "${mpirun_args[@]}" -np 1 "${pre[@]}" "$bin/test/trace_app" selfcost 200000 |
         awk '{ print $5 }'
 }
-echo "bench-trace: 1a. tracing overhead, one rank sending itself 1 B (Isend + Recv + Wait)"
+libs=(plain "$lib")
+[ -n "${BEFORE_LIB:-}" ] && libs+=("$BEFORE_LIB")
+echo "bench-trace: 1a. tracing overhead, one rank sending itself 1 B (Isend + Recv + Wait: 3 calls)"
 for i in $(seq "$runs"); do
-    if [ $((i % 2)) = 1 ]; then a=$(selfcost plain); b=$(selfcost traced); else b=$(selfcost traced); a=$(selfcost plain); fi
-    echo "$a $b" >> "$tmp/self.txt"
+    row=()
+    for k in $(seq 0 $((${#libs[@]} - 1))); do   # rotate the order each round
+        j=$(( (k + i) % ${#libs[@]} ))
+        row[$j]=$(selfcost "${libs[$j]}")
+    done
+    echo "${row[*]}" >> "$tmp/self.txt"
 done
-printf '  plain %.1f ns  traced %.1f ns  added %.1f ns per message (medians of %d pairs; target < 50 ns)\n' \
+printf '  plain %.1f ns  traced %.1f ns  added %.1f ns per message, %.1f per call (medians of %d rounds)\n' \
     "$(cut -d' ' -f1 "$tmp/self.txt" | median)" "$(cut -d' ' -f2 "$tmp/self.txt" | median)" \
-    "$(awk '{ print $2 - $1 }' "$tmp/self.txt" | median)" "$runs"
+    "$(awk '{ print $2 - $1 }' "$tmp/self.txt" | median)" \
+    "$(awk '{ print ($2 - $1) / 3 }' "$tmp/self.txt" | median)" "$runs"
+if [ -n "${BEFORE_LIB:-}" ]; then
+    printf '  before (%s): traced %.1f ns, added %.1f ns per message, %.1f per call\n' "$BEFORE_LIB" \
+        "$(cut -d' ' -f3 "$tmp/self.txt" | median)" "$(awk '{ print $3 - $1 }' "$tmp/self.txt" | median)" \
+        "$(awk '{ print ($3 - $1) / 3 }' "$tmp/self.txt" | median)"
+fi
 # instructions: callgrind counts them exactly, free of the VM's drift
 if command -v valgrind > /dev/null; then
-    instr() {
+    instr() {   # $1 = plain | a library
         local pre=()
-        [ "$1" = traced ] && pre=(-x "LD_PRELOAD=$lib" -x "SCITRACE_DIR=$tmp/self")
+        [ "$1" != plain ] && pre=(-x "LD_PRELOAD=$1" -x "SCITRACE_DIR=$tmp/self")
+        rm -rf "$tmp/self"
         timeout 300 mpirun "${mpirun_args[@]}" -np 1 "${pre[@]}" valgrind --tool=callgrind \
             --callgrind-out-file=/dev/null "$bin/test/trace_app" selfcost 20000 2>&1 |
             awk '/refs:/ { gsub(",", "", $NF); print $NF }'
     }
-    a=$(instr plain); b=$(instr traced)
+    a=$(instr plain); b=$(instr "$lib")
     echo "  instructions (callgrind, 180000 messages): $(( (b - a) / 180000 )) added per message"
+    if [ -n "${BEFORE_LIB:-}" ]; then
+        c=$(instr "$BEFORE_LIB")
+        echo "  instructions, before: $(( (c - a) / 180000 )) added per message"
+    fi
 fi
 echo "bench-trace: 1b. tracing overhead, mpibench PP half round trip, 2 ranks on one host"
 for i in $(seq "$runs"); do
@@ -85,37 +108,38 @@ for k in $k_sizes; do
         "$(awk -v c=$((5 + k)) '{ print $c }' "$tmp/kept" | median)" \
         "$(awk -v c=$((3 + k)) '{ print $(c + 2) - $c }' "$tmp/kept" | median)"
 done
-echo "  (added: median over pairs of traced - plain; target < 50 ns per message)"
+echo "  (added: median over pairs of traced - plain, per message: two traced calls)"
 
-echo "bench-trace: 2. 10^7 messages over 4 million (size, tag) keys, peak RSS per rank"
+echo "bench-trace: 2. 10^6 messages rank 0 -> rank 1, peak RSS per rank and rank file size"
 for mode in plain traced; do
     pre=()
     [ $mode = traced ] && pre=(-x "LD_PRELOAD=$lib" -x "SCITRACE_DIR=$tmp/many")
     start=$(date +%s.%N)
-    timeout 300 mpirun "${mpirun_args[@]}" -np 2 "${pre[@]}" "$bin/test/trace_app" many 10000000 |
+    timeout 300 mpirun "${mpirun_args[@]}" -np 2 "${pre[@]}" "$bin/test/trace_app" many 1000000 |
         sort > "$tmp/rss-$mode"
     t=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
     printf '  %-7s %s  (%s s)\n' $mode "$(awk '{ printf "rank %s %6.1f MiB  ", $3 + 0, $6 / 1024 }' "$tmp/rss-$mode")" "$t"
 done
-awk '/^table/ { printf "  rank file: %d of %d table entries used, ", $2, $3 } /^rec / { m += $7; f += $9 }
-     END { printf "%d messages recorded, %d folded records\n", m, f }' "$tmp/many/rank-00000.trace"
+printf '  rank file: %s bytes per call (rank 0, 10^6 sends)\n' \
+    "$(awk -v b="$(stat -c %s "$tmp/many/rank-00000.trace")" 'BEGIN { printf "%.1f", b / 1e6 }')"
+rm -rf "$tmp/many"
 
-echo "bench-trace: 3. analyzer throughput, synthetic trace of 16 ranks x 100000 records"
+echo "bench-trace: 3. analyzer throughput, synthetic trace of 16 ranks x 100000 calls"
 mkdir -p "$tmp/syn"
 for r in $(seq 0 15); do
-    awk -v r=$r 'BEGIN { n = 100000; printf "# scitrace-rank 1\nrank %d\nranks 16\nstatus finalized\nhost h\ncommand synthetic\ntable %d 65536\ndropped 0 0\nuntraced_starts 0\n", r, n
-        printf "comm 0 0123456789abcdef 0 16"; for (i = 0; i < 16; i++) printf " %d", i; print ""
-        for (i = 0; i < n / 2; i++) { p = (r + 1 + i % 15) % 16; q = (r + 15 - i % 15) % 16; t = int(i / 15)
-            printf "rec send %d 0 %d %d 3 %d 0\nrec recv %d 0 %d %d 3 %d 0\n", p, t, 8 * (i % 64), 24 * (i % 64), q, t, 8 * (i % 64), 24 * (i % 64) }
-        printf "end %d\n", n + 10 }' > "$tmp/syn/rank-$(printf %05d $r).trace"
+    awk -v r=$r 'BEGIN { n = 100000; printf "# scitrace-rank 2\nrun syn\nrank %d\nranks 16\nhost h\ncommand synthetic\nstart_ns 1\n", r
+        printf "comm 0 0123456789abcdef 0 16"; for (i = 0; i < 16; i++) printf " %d", i; print "\nphase 0 main"
+        t = 0
+        for (i = 0; i < n / 2; i++) { p = (r + 1 + i % 15) % 16; q = (r + 15 - i % 15) % 16; g = int(i / 15)
+            printf "> %d 0 send 1 0 %d %d %d\n< %d\n> %d 0 recv 1 0 %d %d %d\n< %d %d %d %d\n", t, p, g, 8 * (i % 64), t + 1, t + 2, q, g, 8 * (i % 64), t + 3, q, g, 8 * (i % 64); t += 4 }
+        printf "status finalized\nend %d\n", 2 * n + 10 }' > "$tmp/syn/rank-$(printf %05d $r).trace"
 done
-for mode in summary matrix; do
+for mode in summary check; do
     for i in 1 2 3; do
         s=$(date +%s.%N)
-        if [ $mode = summary ]; then "$bin/scitrace" summary "$tmp/syn" > /dev/null
-        else "$bin/scitrace" matrix -o "$tmp/syn.tsv" "$tmp/syn"; fi
+        "$bin/scitrace" $mode "$tmp/syn" > /dev/null || true
         awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { print e - s }'
-    done | median | awk -v m=$mode '{ printf "  scitrace %-8s %6.2f s  %6.2f million records/s\n", m, $1, 1.6 / $1 }'
+    done | median | awk -v m=$mode '{ printf "  scitrace %-8s %6.2f s  %6.2f million calls/s\n", m, $1, 1.6 / $1 }'
 done
 grep -q "0 sends unmatched, 0 receives unmatched" <("$bin/scitrace" summary "$tmp/syn") ||
     { echo "bench-trace: the synthetic trace should match completely" >&2; exit 1; }

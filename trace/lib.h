@@ -49,13 +49,26 @@ uint64_t trace_bytes(int count, MPI_Datatype dt);
 
 static inline char *tl_digits(char *p, uint64_t v)
 {
+    /* two digits per division: the formatting is most of a call's cost */
+    static const char pairs[201] =
+        "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+        "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
     char tmp[20];
-    int n = 0;
-    do
-        tmp[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    while (n)
-        *p++ = tmp[--n];
+    int n = 20;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        tmp[--n] = pairs[2 * r + 1];
+        tmp[--n] = pairs[2 * r];
+    }
+    if (v >= 10) {
+        tmp[--n] = pairs[2 * v + 1];
+        tmp[--n] = pairs[2 * v];
+    } else {
+        tmp[--n] = (char)('0' + v);
+    }
+    while (n < 20)
+        *p++ = tmp[n++];
     return p;
 }
 
@@ -96,7 +109,9 @@ static inline char *tl_s(char *p, const char *s)
 }
 
 /* "> T PHASE call CALLER" (room for `more` bytes of arguments after it);
- * NULL when nothing is to be recorded. */
+ * NULL when nothing is to be recorded.  Nothing that may write a line of
+ * its own (trace_comm_id registering a communicator) may run between this
+ * and trace_end: compute such arguments first. */
 static inline char *trace_enter(enum trace_kind kind, const void *caller, size_t more)
 {
     char *p = trace_line(96 + more);

@@ -35,9 +35,10 @@ int MPI_Finalize(void)
 int MPI_Abort(MPI_Comm comm, int code)
 {
     if (trace_enabled) {
+        int id = trace_comm_id(comm);
         char *p = trace_enter(TRACE_K_ABORT, CALLER, 48);
         if (p)
-            p = tl_i(tl_i(p, trace_comm_id(comm)), code);
+            p = tl_i(tl_i(p, id), code);
         trace_end(p);
         trace_finish("aborted");
     }
@@ -47,8 +48,9 @@ int MPI_Abort(MPI_Comm comm, int code)
 /* Entry line "PARENT"; the caller then makes the communicator. */
 static void comm_enter(enum trace_kind kind, const void *caller, MPI_Comm parent)
 {
+    int id = trace_comm_id(parent);   /* first: registering writes a line */
     char *p = trace_enter(kind, caller, 24);
-    trace_end(p ? tl_i(p, trace_comm_id(parent)) : NULL);
+    trace_end(p ? tl_i(p, id) : NULL);
 }
 
 /* Registers *newcomm when the call that made it (status rc) succeeded,
@@ -124,8 +126,9 @@ int MPI_Comm_free(MPI_Comm *comm)
 {
     if (!trace_enabled)
         return PMPI_Comm_free(comm);
+    int id = trace_comm_id(*comm);
     char *p = trace_enter(TRACE_K_COMM_FREE, CALLER, 24);
-    trace_end(p ? tl_i(p, trace_comm_id(*comm)) : NULL);
+    trace_end(p ? tl_i(p, id) : NULL);
     int rc = PMPI_Comm_free(comm);
     trace_returned();
     return rc;

@@ -10,8 +10,9 @@
     {                                                                                       \
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, dest, tag, comm);                            \
+        int id = trace_comm_id(comm);   /* first: it may write a line */                    \
         char *p = trace_enter(TRACE_K_##KIND, CALLER, 80);                                  \
-        trace_end(p ? tl_p2p(p, trace_comm_id(comm), dest, tag, count, dt) : NULL);         \
+        trace_end(p ? tl_p2p(p, id, dest, tag, count, dt) : NULL);                          \
         int rc = PMPI_##NAME(buf, count, dt, dest, tag, comm);                              \
         trace_returned();                                                                   \
         return rc;                                                                          \

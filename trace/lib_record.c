@@ -165,11 +165,13 @@ int trace_world(int comm_id, int r)
 
 /* --- requests ---------------------------------------------------------- */
 
-/* MPI_Request handle -> our ids, open addressing.  One handle may stand
+/* MPI_Request handle -> our ids, linear probing.  One handle may stand
  * for several live requests: Open MPI returns one shared, already complete
  * request for every Isend it sent at once.  So a handle has a slot per live
- * request, oldest first in probe order; a completed request's slot becomes a
- * tombstone (id -1), and tombstones go at the next growth. */
+ * request, oldest first in probe order; a completed request's slot is
+ * emptied by shifting the rest of its cluster back (no tombstones: with a
+ * shared handle they made each lookup scan hundreds of slots), which keeps
+ * the order of one handle's slots. */
 static size_t slot_of(MPI_Request req, size_t cap)
 {
     uint64_t h = (uint64_t)(uintptr_t)req * 0x9E3779B97F4A7C15ull;
@@ -178,31 +180,33 @@ static size_t slot_of(MPI_Request req, size_t cap)
 
 static int req_grow(void)
 {
-    size_t live = 0;
-    for (size_t i = 0; i < st.req_cap; i++)
-        live += st.reqs[i].id > 0;
-    size_t cap = st.req_cap ? st.req_cap : 1024;
-    while (live * 4 >= cap)
-        cap *= 2;
+    size_t cap = st.req_cap ? st.req_cap * 2 : 64;
     req_slot *t = calloc(cap, sizeof *t);
     if (!t)
         return -1;
-    for (size_t i = 0; i < st.req_cap; i++)   /* probe order of a handle's slots kept */
-        if (st.reqs[i].id > 0) {
-            size_t j = slot_of(st.reqs[i].req, cap);
-            while (t[j].id)
-                j = (j + 1) & (cap - 1);
-            t[j] = st.reqs[i];
-        }
+    /* reinsert cluster by cluster from an empty slot, so each handle's slots
+     * keep their order */
+    size_t start = 0;
+    while (start < st.req_cap && st.reqs[start].id)
+        start++;
+    for (size_t n = 0; n < st.req_cap; n++) {
+        req_slot *x = &st.reqs[(start + n) & (st.req_cap - 1)];
+        if (!x->id)
+            continue;
+        size_t j = slot_of(x->req, cap);
+        while (t[j].id)
+            j = (j + 1) & (cap - 1);
+        t[j] = *x;
+    }
     free(st.reqs);
-    st.reqs = t, st.req_cap = cap, st.req_used = live;
+    st.reqs = t, st.req_cap = cap;
     return 0;
 }
 
 int trace_req_new(MPI_Request req, int comm_id)
 {
     int id = ++st.next_req;
-    if (req == MPI_REQUEST_NULL || (st.req_used * 2 >= st.req_cap && req_grow() != 0))
+    if (req == MPI_REQUEST_NULL || ((st.req_used + 1) * 2 > st.req_cap && req_grow() != 0))
         return id;
     size_t j = slot_of(req, st.req_cap);
     while (st.reqs[j].id)
@@ -218,7 +222,7 @@ static req_slot *find(MPI_Request req, int k)
     if (req == MPI_REQUEST_NULL || !st.req_cap)
         return NULL;
     for (size_t j = slot_of(req, st.req_cap); st.reqs[j].id; j = (j + 1) & (st.req_cap - 1))
-        if (st.reqs[j].id > 0 && st.reqs[j].req == req && k-- == 0)
+        if (st.reqs[j].req == req && k-- == 0)
             return &st.reqs[j];
     return NULL;
 }
@@ -232,13 +236,21 @@ int64_t trace_req_id(MPI_Request req, int nth, int *comm_id)
 
 void trace_req_done(MPI_Request req, int64_t id)
 {
-    for (int k = 0;; k++) {
-        req_slot *x = find(req, k);
-        if (!x)
-            return;
-        if (x->id == id) {
-            x->id = -1;
-            return;
+    req_slot *x = NULL;
+    for (int k = 0; (x = find(req, k)) != NULL && x->id != id; k++)
+        ;
+    if (!x)
+        return;
+    size_t mask = st.req_cap - 1, hole = (size_t)(x - st.reqs);
+    st.reqs[hole].id = 0;
+    st.req_used--;
+    /* backward shift: a later slot whose home is not in (hole, i] moves in */
+    for (size_t i = (hole + 1) & mask; st.reqs[i].id; i = (i + 1) & mask) {
+        size_t home = slot_of(st.reqs[i].req, st.req_cap);
+        if (((i - home) & mask) >= ((i - hole) & mask)) {
+            st.reqs[hole] = st.reqs[i];
+            st.reqs[i].id = 0;
+            hole = i;
         }
     }
 }

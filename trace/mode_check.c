@@ -2,23 +2,35 @@
  * summary line per kind of finding first, then each finding with the call,
  * its arguments and where it was called from. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/parse.h"
+#include "util/opt.h"
 #include "trace/check.h"
 #include "trace/modes.h"
 #include "trace/tracekinds.h"
 
 #define EXIT_DEADLOCK 6
 #define EXIT_PENDING 7
-/* Open MPI 4.1's shared-memory transport (vader) sends up to 4 KiB
- * eagerly; its TCP transport up to 64 KiB. */
-#define DEFAULT_EAGER 4096
+/* --eager-limit's default, 4096: Open MPI 4.1's shared-memory transport
+ * (vader) sends up to 4 KiB eagerly; its TCP transport up to 64 KiB. */
 #define SHOW_MAX 20   /* findings of one kind listed in full */
 
-static const char help[] =
+typedef struct check_opts {
+    long eager;
+} check_opts;
+
+static const opt_spec check_specs[] = {
+    {.name = "eager-limit", .kind = OPT_SIZE, .field = offsetof(check_opts, eager), .min = 0,
+     .max = 4611686018427387904.0, .range = "0..2^62", .def = "4096", .arg = "BYTES",
+     .help = "largest standard send MPI buffers (Open MPI's\nshared-memory eager limit)"},
+};
+
+static const opt_program check_program = {
+    .name = "scitrace",
+    .synopsis =
 "Usage: scitrace check [--eager-limit BYTES] DIR\n"
 "Replay every rank's recorded calls together, with MPI's matching and\n"
 "completion rules (messages of one source, communicator and tag in order,\n"
@@ -37,14 +49,18 @@ static const char help[] =
 "  - pending: messages sent and never received, receives never matched,\n"
 "    requests never completed by a Wait or Test (nor freed)\n"
 "  - ranks whose log ended early (killed by SIGKILL) or was cut by a signal\n"
-"\n"
-"  --eager-limit BYTES  largest standard send MPI buffers (default 4096,\n"
-"                       Open MPI's shared-memory eager limit)\n"
-"  -h, --help           this text;  --version  the version\n"
+"The summary comes first, the details after.\n"
+"\n",
+    .epilog =
 "\n"
 "Exit status: 0 clean; 6 deadlock, potential deadlock or inconsistent\n"
 "collective; 7 pending messages or requests, or a log that ended early,\n"
-"only; 1 unreadable trace; 2 usage error.\n";
+"only; 1 unreadable trace; 2 usage error.\n",
+    .specs = check_specs,
+    .nspecs = sizeof check_specs / sizeof check_specs[0],
+    .args_min = 1,
+    .args_max = 1,
+};
 
 static const char *comm_name(const trace_rank *t, int comm, char *buf, size_t cap)
 {
@@ -167,36 +183,18 @@ static void ranks_of(const check_result *res, enum check_finding_kind k, char *o
 
 int scitrace_check(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"eager-limit", required_argument, NULL, 'e'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
-    };
-    long long eager = DEFAULT_EAGER;
-    int c, status = 0;
-    unsigned long long seen = 0;
-    optind = 1;
-    while ((c = scitrace_getopt("check", help, argc, argv, "h", opts, &seen, &status)) != -1) {
-        parse_status st;
-        long v;
-        switch (c) {
-        case 'e':
-            if ((st = parse_long(optarg, 0, (long)1 << 62, &v)))
-                return scitrace_usage_error("check: --eager-limit '%s': %s, expected bytes "
-                                            "0..2^62", optarg, parse_status_text(st));
-            eager = v;
-            break;
-        default: return status;
-        }
-    }
-    if (optind != argc - 1)
-        return scitrace_usage_error("check: expected one trace directory, got %d arguments",
-                                    argc - optind);
+    check_opts o;
+    opt_state st;
+    memset(&o, 0, sizeof o);
+    int prc = opt_parse(&check_program, argc, argv, &o, &st);
+    if (prc)
+        return prc == OPT_DONE ? 0 : prc;
+    long long eager = o.eager;
+    int first = st.first_arg;
     trace_dir d;
     trace_error err;
     check_result res;
-    if (trace_dir_load(argv[optind], NULL, &d, &err) != 0) {
+    if (trace_dir_load(argv[first], NULL, &d, &err) != 0) {
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }

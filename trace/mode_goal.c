@@ -18,12 +18,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "util/atomicfile.h"
+#include "util/opt.h"
 #include "trace/expand.h"
 #include "trace/modes.h"
 #include "trace/tracefile.h"
@@ -34,7 +36,20 @@
 #define COLL_TAG_BASE 1000000000u
 #define COLL_TAG_SPAN 1000000000u
 
-static const char help[] =
+typedef struct goal_opts {
+    const char *out, *phase;
+} goal_opts;
+
+static const opt_spec goal_specs[] = {
+    {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = offsetof(goal_opts, out),
+     .arg = "FILE", .help = "where to write (temporary name, then renamed; - is\nstandard output)"},
+    {.name = "phase", .kind = OPT_STRING, .field = offsetof(goal_opts, phase), .arg = "NAME",
+     .help = "only the calls of phase NAME (all: every phase)"},
+};
+
+static const opt_program goal_program = {
+    .name = "scitrace",
+    .synopsis =
 "Usage: scitrace goal [--phase NAME|all] -o FILE DIR\n"
 "Write the trace in DIR as a GOAL schedule (the text format of LogGOPSim;\n"
 "docs/formats.md, 'Schedules') for scisim: every rank's calls in program\n"
@@ -42,14 +57,16 @@ static const char help[] =
 "call before, nonblocking ones starting at their call and completing at\n"
 "their Wait or Test, collectives expanded with the algorithms of\n"
 "`scitrace --help`, phases as comments.\n"
-"\n"
-"  -o, --output FILE   where to write (temporary name, then renamed; - is\n"
-"                      standard output)\n"
-"  --phase NAME|all    only the calls of phase NAME (default all)\n"
-"  -h, --help          this text;  --version  the version\n"
+"\n",
+    .epilog =
 "\n"
 "Exit status: 0 written, 1 a rank file is malformed or missing or FILE\n"
-"cannot be written, 2 usage error.\n";
+"cannot be written, 2 usage error.\n",
+    .specs = goal_specs,
+    .nspecs = sizeof goal_specs / sizeof goal_specs[0],
+    .args_min = 1,
+    .args_max = 1,
+};
 
 typedef struct gen {
     FILE *fp;
@@ -272,32 +289,19 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase)
 
 int scitrace_goal(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"phase", required_argument, NULL, 'p'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *out = NULL, *phase = NULL;
-    int c, status = 0;
-    unsigned long long seen = 0;
-    optind = 1;
-    while ((c = scitrace_getopt("goal", help, argc, argv, "o:h", opts, &seen, &status)) != -1) {
-        switch (c) {
-        case 'o': out = optarg; break;
-        case 'p': phase = optarg; break;
-        default: return status;
-        }
-    }
-    if (optind != argc - 1)
-        return scitrace_usage_error("goal: expected one trace directory, got %d arguments",
-                                    argc - optind);
-    if (!out)
-        return scitrace_usage_error("goal: -o FILE is required");
+    goal_opts o;
+    opt_state st;
+    memset(&o, 0, sizeof o);
+    int prc = opt_parse(&goal_program, argc, argv, &o, &st);
+    if (prc)
+        return prc == OPT_DONE ? 0 : prc;
+    if (!o.out)
+        return opt_usage_error(&goal_program, "goal: -o FILE is required");
+    const char *out = o.out, *phase = o.phase;
+    int first = st.first_arg;
     trace_dir d;
     trace_error err;
-    if (trace_dir_load(argv[optind], phase, &d, &err) != 0) {
+    if (trace_dir_load(argv[first], phase, &d, &err) != 0) {
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }

@@ -1,6 +1,7 @@
 /* mode_matrix: `scitrace matrix -o FILE DIR`, the traffic matrix of a trace
  * directory (docs/formats.md, 'Traffic matrix'). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,8 +9,53 @@
 #include "trace/build_matrix.h"
 #include "trace/modes.h"
 #include "trace/tracekinds.h"
+#include "util/opt.h"
 
-static const char help[] =
+typedef struct matrix_opts {
+    const char *out, *phase;
+    int collectives, allow_missing;
+    uint64_t calls;
+} matrix_opts;
+
+/* --calls a,b,c: a bit per kind named. */
+static int parse_calls(void *dest, const char *arg, char *why, size_t len)
+{
+    char buf[512], *save = NULL;
+    uint64_t *calls = &((matrix_opts *)dest)->calls;
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int k = trace_kind_from_name(t);
+        if (k < 0) {
+            snprintf(why, len, "'%s' is not a call scitrace records", t);
+            return -1;
+        }
+        *calls |= (uint64_t)1 << k;
+    }
+    if (!*calls)
+        snprintf(why, len, "no call named");
+    return *calls ? 0 : -1;
+}
+
+static const opt_spec matrix_specs[] = {
+    {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = offsetof(matrix_opts, out),
+     .arg = "FILE", .help = "where to write (temporary name, then renamed; - is\nstandard output); "
+     "never one of DIR's rank files"},
+    {.name = "collectives", .kind = OPT_ENUM, .field = offsetof(matrix_opts, collectives),
+     .choices = (const char *const[]){"expand", "p2p-only", NULL}, .def = "expand", .arg = "C",
+     .help = "expand: collectives as the point-to-point messages of\nthe algorithms in "
+     "`scitrace --help`; p2p-only: leave them out"},
+    {.name = "calls", .kind = OPT_CUSTOM, .parse = parse_calls, .arg = "LIST", .bad = "foo",
+     .help = "only these calls, by the names `scitrace summary`\nprints (e.g. alltoall or "
+     "isend,irecv); default all"},
+    {.name = "phase", .kind = OPT_STRING, .field = offsetof(matrix_opts, phase), .arg = "NAME",
+     .help = "only the calls of phase NAME (`scitrace summary`\nlists them; all: every phase)"},
+    {.name = "allow-missing", .kind = OPT_FLAG, .field = offsetof(matrix_opts, allow_missing),
+     .help = "write the matrix even when ranks left no rank file\n(their sends are then absent)"},
+};
+
+static const opt_program matrix_program = {
+    .name = "scitrace",
+    .synopsis =
 "Usage: scitrace matrix [OPTIONS] -o FILE DIR\n"
 "Write the traffic matrix of the trace in DIR to FILE (docs/formats.md,\n"
 "'Traffic matrix'):\n"
@@ -23,37 +69,16 @@ static const char help[] =
 "\n"
 "one row per (sender, receiver, message size) of MPI_COMM_WORLD ranks, sorted\n"
 "by src, dst, size.  Messages a rank sends to itself are rows too.\n"
-"\n"
-"  -o, --output FILE     where to write (temporary name, then renamed; - is\n"
-"                        standard output); never one of DIR's rank files\n"
-"  --collectives C       expand (default): collectives as the point-to-point\n"
-"                        messages of the algorithms in `scitrace --help`;\n"
-"                        p2p-only: leave every collective out\n"
-"  --calls LIST          only these calls, by the names `scitrace summary`\n"
-"                        prints (e.g. alltoall or isend,irecv); default all\n"
-"  --phase NAME|all      only the calls of phase NAME (`scitrace summary`\n"
-"                        lists them); default all\n"
-"  --allow-missing       write the matrix even when ranks left no rank file\n"
-"                        (their sends are then absent); default: refuse\n"
-"  -h, --help            this text;  --version  the version\n"
+"\n",
+    .epilog =
 "\n"
 "Exit status: 0 written, 1 a rank file is malformed or missing or FILE\n"
-"cannot be written, 2 usage error.\n";
-
-/* --calls a,b,c: a bit per kind named. */
-static int parse_calls(const char *arg, uint64_t *calls)
-{
-    char buf[512], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", arg);
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int k = trace_kind_from_name(t);
-        if (k < 0)
-            return scitrace_usage_error("matrix: --calls '%s': '%s' is not a call scitrace "
-                                        "records", arg, t);
-        *calls |= (uint64_t)1 << k;
-    }
-    return *calls ? 0 : scitrace_usage_error("matrix: --calls '%s': no call named", arg);
-}
+"cannot be written, 2 usage error.\n",
+    .specs = matrix_specs,
+    .nspecs = sizeof matrix_specs / sizeof matrix_specs[0],
+    .args_min = 1,
+    .args_max = 1,
+};
 
 /* 1 when path is one of the trace's rank files (same device and inode). */
 static int is_rank_file(const trace_dir *d, const char *path)
@@ -73,50 +98,25 @@ static int is_rank_file(const trace_dir *d, const char *path)
 
 int scitrace_matrix(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"collectives", required_argument, NULL, 'c'},
-        {"allow-missing", no_argument, NULL, 'm'},
-        {"calls", required_argument, NULL, 'k'},
-        {"phase", required_argument, NULL, 'p'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *out = NULL, *phase = NULL;
-    int with = 1, allow_missing = 0, c, status = 0;
-    uint64_t calls = 0;
-    unsigned long long seen = 0;
-    optind = 1;
-    while ((c = scitrace_getopt("matrix", help, argc, argv, "o:h", opts, &seen, &status)) != -1) {
-        switch (c) {
-        case 'o': out = optarg; break;
-        case 'c':
-            if (scitrace_parse_collectives(optarg, &with))
-                return EXIT_USAGE;
-            break;
-        case 'm': allow_missing = 1; break;
-        case 'k':
-            if (parse_calls(optarg, &calls))
-                return EXIT_USAGE;
-            break;
-        case 'p': phase = optarg; break;
-        default: return status;
-        }
-    }
-    if (optind != argc - 1)
-        return scitrace_usage_error("matrix: expected one trace directory, got %d arguments",
-                                    argc - optind);
-    if (!out)
-        return scitrace_usage_error("matrix: -o FILE is required");
-    const char *dir = argv[optind];
+    matrix_opts o;
+    opt_state st;
+    memset(&o, 0, sizeof o);
+    int prc = opt_parse(&matrix_program, argc, argv, &o, &st);
+    if (prc)
+        return prc == OPT_DONE ? 0 : prc;
+    if (!o.out)
+        return opt_usage_error(&matrix_program, "matrix: -o FILE is required");
+    const char *out = o.out, *phase = o.phase;
+    int with = o.collectives == 0, allow_missing = o.allow_missing, rc = 1;
+    uint64_t calls = o.calls;
+    const char *dir = argv[st.first_arg];
     trace_dir d;
     trace_error err;
     if (trace_dir_load(dir, phase, &d, &err) != 0) {
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
-    int missing = d.nranks - d.nloaded, rc = 1;
+    int missing = d.nranks - d.nloaded;
     if (is_rank_file(&d, out))
         goto out;
     for (int r = 0; r < d.nranks && missing; r++)

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <limits.h>
 #include <libgen.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +14,29 @@
 #include <unistd.h>
 
 #include "trace/modes.h"
+#include "util/opt.h"
 #include "util/spawn.h"
 
 #define MAX_ARGS 4096
 
-static const char help[] =
+typedef struct run_opts {
+    const char *dir, *lib;
+} run_opts;
+
+static const opt_spec run_specs[] = {
+    {.name = "dir", .short_name = 'd', .kind = OPT_STRING, .field = offsetof(run_opts, dir),
+     .arg = "DIR", .help = "trace directory, created if needed; an existing one\nmust be empty: "
+     "it is refused, not emptied, since its\nfiles may be another run's that nobody meant to "
+     "lose\n(default: scitrace-<program>-<UTC date and time>,\ne.g. "
+     "scitrace-halo3d-20261123-104501)"},
+    {.name = "lib", .kind = OPT_STRING, .field = offsetof(run_opts, lib), .arg = "FILE",
+     .help = "the library (default: libscitrace.so beside this\nprogram, or in ../lib/ of it; "
+     "or $SCITRACE_LIB)"},
+};
+
+static const opt_program run_program = {
+    .name = "scitrace",
+    .synopsis =
 "Usage: scitrace run [-d DIR] [--lib FILE] -- COMMAND [ARGS...]\n"
 "Run COMMAND with libscitrace.so preloaded into the MPI processes it starts,\n"
 "so that each rank writes DIR/rank-NNNNN.trace as it runs.\n"
@@ -26,16 +45,9 @@ static const char help[] =
 "settings are passed to the ranks with -x (mpirun -x LD_PRELOAD=LIB -x\n"
 "SCITRACE_DIR=DIR ...), so mpirun itself is not traced; any other COMMAND\n"
 "(a singleton ./app, a script that calls mpirun with -x) gets them in its\n"
-"environment.\n"
-"\n"
-"  -d, --dir DIR     trace directory, created if needed; an existing one\n"
-"                    must be empty: it is refused, not emptied, since its\n"
-"                    files may be another run's that nobody meant to lose\n"
-"                    (default: scitrace-<program>-<UTC date and time>,\n"
-"                    e.g. scitrace-halo3d-20261123-104501)\n"
-"  --lib FILE        the library (default: libscitrace.so beside this\n"
-"                    program, or in ../lib/ of it; or $SCITRACE_LIB)\n"
-"  -h, --help        this text;  --version  the version\n"
+"environment.  The options end at COMMAND.\n"
+"\n",
+    .epilog =
 "\n"
 "Every rank file carries the run's identity (SCITRACE_RUN), and the\n"
 "analyzers refuse a directory that mixes runs.\n"
@@ -43,7 +55,13 @@ static const char help[] =
 "Exit status: COMMAND's (128 + signal if it was killed); 1 when the\n"
 "directory cannot be made or is not empty, the library is not found, or\n"
 "no rank file was written; 2 usage error.\n"
-"Then: scitrace summary DIR; scitrace matrix -o traffic.tsv DIR.\n";
+"Then: scitrace summary DIR; scitrace check DIR; scitrace matrix -o FILE DIR.\n",
+    .specs = run_specs,
+    .nspecs = sizeof run_specs / sizeof run_specs[0],
+    .args_min = 1,
+    .args_max = MAX_ARGS,
+    .stop_at_args = 1,
+};
 
 /* The library beside /proc/self/exe, or in ../lib/ relative to it. */
 static int find_lib(char *out, size_t cap)
@@ -143,32 +161,19 @@ static void set_env(void *arg)
 
 int scitrace_run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"dir", required_argument, NULL, 'd'},
-        {"lib", required_argument, NULL, 'l'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
-    };
-    char dir[PATH_MAX] = "", absdir[PATH_MAX], lib[PATH_MAX], libabs[PATH_MAX];
+    char dir[PATH_MAX] = "", absdir[PATH_MAX], lib[PATH_MAX] = "", libabs[PATH_MAX];
     char env_preload[PATH_MAX + 16], env_dir[PATH_MAX + 16], env_run[96];
-    int c, have_lib = 0, status = 0;
-    unsigned long long seen = 0;
-    optind = 1;
-    /* '+': the options end at the command, whose own options are its own */
-    while ((c = scitrace_getopt("run", help, argc, argv, "+d:h", opts, &seen, &status)) != -1) {
-        switch (c) {
-        case 'd': snprintf(dir, sizeof dir, "%s", optarg); break;
-        case 'l': snprintf(lib, sizeof lib, "%s", optarg); have_lib = 1; break;
-        default: return status;
-        }
-    }
-    int ncmd = argc - optind;
-    if (ncmd < 1)
-        return scitrace_usage_error("run: no command after the options (scitrace run -- mpirun ...)");
-    if (ncmd > MAX_ARGS)
-        return scitrace_usage_error("run: more than %d command arguments", MAX_ARGS);
-    char **cmd = argv + optind;
+    run_opts o = {0};
+    opt_state st;
+    int prc = opt_parse(&run_program, argc, argv, &o, &st);
+    if (prc)
+        return prc == OPT_DONE ? 0 : prc;
+    int have_lib = o.lib != NULL, ncmd = st.nargs;
+    if (o.dir)
+        snprintf(dir, sizeof dir, "%s", o.dir);
+    if (o.lib)
+        snprintf(lib, sizeof lib, "%s", o.lib);
+    char **cmd = argv + st.first_arg;
     if (have_lib ? access(lib, R_OK) != 0 : find_lib(lib, sizeof lib) != 0) {
         fprintf(stderr, "scitrace: run: library '%s' not found: %s\n",
                 have_lib || getenv("SCITRACE_LIB") ? lib : "libscitrace.so", strerror(errno));

@@ -1,24 +1,41 @@
 /* mode_summary: `scitrace summary DIR`, what a trace holds, for people:
  * ranks and their status, calls, size histogram, busiest pairs, unmatched
  * sends and receives, missing ranks. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/parse.h"
+#include "util/opt.h"
 #include "trace/build_matrix.h"
 #include "trace/match.h"
 #include "trace/modes.h"
 #include "trace/tracekinds.h"
 
-#define DEFAULT_TOP 10
 #define MAX_TOP 100000
 #define SHOW_UNMATCHED 10       /* unmatched streams listed by name */
 #define SIZE_CLASSES 65         /* 0, then [2^k, 2^(k+1)) for k = 0..63 */
 
-static const char help[] =
-"Usage: scitrace summary [--collectives expand|p2p-only] [--top N]\n"
-"                        [--phase NAME|all] DIR\n"
+typedef struct summary_opts {
+    int collectives;          /* 0 expand, 1 p2p-only */
+    long top;
+    const char *phase;
+} summary_opts;
+
+static const opt_spec summary_specs[] = {
+    {.name = "collectives", .kind = OPT_ENUM, .field = offsetof(summary_opts, collectives),
+     .choices = (const char *const[]){"expand", "p2p-only", NULL}, .def = "expand", .arg = "C",
+     .help = "as for `scitrace matrix`"},
+    {.name = "top", .kind = OPT_LONG, .field = offsetof(summary_opts, top), .min = 0,
+     .max = MAX_TOP, .range = "0..100000", .def = "10", .arg = "N", .help = "busiest pairs shown"},
+    {.name = "phase", .kind = OPT_STRING, .field = offsetof(summary_opts, phase), .arg = "NAME",
+     .help = "only the calls of phase NAME (all: every phase)"},
+};
+
+static const opt_program summary_program = {
+    .name = "scitrace",
+    .synopsis =
+"Usage: scitrace summary [OPTIONS] DIR\n"
 "Describe the trace in DIR (rank files written by libscitrace.so):\n"
 "  - ranks, rank files found, and each rank's status when it is not\n"
 "    'finalized' (aborted, no-finalize, killed SIG, crashed SIG, or\n"
@@ -31,17 +48,18 @@ static const char help[] =
 "    --collectives p2p-only)\n"
 "  - matching: the point-to-point sends and receives of each (source,\n"
 "    destination, communicator, tag) stream matched in order; sends left\n"
-"    without a receive and receives left without a send (a deadlock or a\n"
-"    lost message), the first streams named\n"
-"\n"
-"  --collectives C   expand (default) | p2p-only, as for `scitrace matrix`\n"
-"  --top N           busiest pairs shown (default 10)\n"
-"  --phase NAME|all  only the calls of phase NAME (default all)\n"
-"  -h, --help        this text;  --version  the version\n"
+"    without a receive and receives left without a send, the first named\n"
+"\n",
+    .epilog =
 "\n"
 "Missing ranks are reported (also on stderr) and do not make the summary\n"
 "fail.  Exit status: 0, 1 a rank file is malformed (the message names the\n"
-"file and line), 2 usage error.\n";
+"file and line), 2 usage error.\n",
+    .specs = summary_specs,
+    .nspecs = sizeof summary_specs / sizeof summary_specs[0],
+    .args_min = 1,
+    .args_max = 1,
+};
 
 static void print_ranks(const trace_dir *d)
 {
@@ -216,43 +234,20 @@ static void print_matching(const match_result *m)
 
 int scitrace_summary(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"collectives", required_argument, NULL, 'c'},
-        {"top", required_argument, NULL, 't'},
-        {"phase", required_argument, NULL, 'p'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
-    };
-    int with = 1, c, status = 0;
-    long top = DEFAULT_TOP;
-    const char *phase = NULL;
-    unsigned long long seen = 0;
-    optind = 1;
-    while ((c = scitrace_getopt("summary", help, argc, argv, "h", opts, &seen, &status)) != -1) {
-        parse_status st;
-        switch (c) {
-        case 'c':
-            if (scitrace_parse_collectives(optarg, &with))
-                return EXIT_USAGE;
-            break;
-        case 't':
-            if ((st = parse_long(optarg, 0, MAX_TOP, &top)))
-                return scitrace_usage_error("summary: --top '%s': %s, expected 0..%d", optarg,
-                                            parse_status_text(st), MAX_TOP);
-            break;
-        case 'p': phase = optarg; break;
-        default: return status;
-        }
-    }
-    if (optind != argc - 1)
-        return scitrace_usage_error("summary: expected one trace directory, got %d arguments",
-                                    argc - optind);
+    summary_opts o;
+    opt_state st;
+    memset(&o, 0, sizeof o);
+    int prc = opt_parse(&summary_program, argc, argv, &o, &st);
+    if (prc)
+        return prc == OPT_DONE ? 0 : prc;
+    int with = o.collectives == 0;
+    long top = o.top;
+    const char *phase = o.phase;
     trace_dir d;
     trace_error err;
     trace_matrix m;
     match_result mr;
-    if (trace_dir_load(argv[optind], phase, &d, &err) != 0) {
+    if (trace_dir_load(argv[st.first_arg], phase, &d, &err) != 0) {
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }

@@ -5,7 +5,6 @@
 #ifndef SCITORUS_TRACE_MODES_H
 #define SCITORUS_TRACE_MODES_H
 
-#include <getopt.h>
 #include <stdio.h>
 
 #include "util/cli.h"
@@ -22,25 +21,7 @@ int scitrace_goal(int argc, char **argv);      /* trace/mode_goal.c */
 #define scitrace_usage_error(...) \
     cli_message(EXIT_USAGE, "scitrace", " (try --help)", __VA_ARGS__)
 
-/* getopt_long for a mode: options anywhere among the arguments (GNU
- * permutation) unless shortopts starts with '+', each at most once, and
- * --help / --version answered.  Returns the next option, -1 at the end, or
- * 'E' (an error already printed) / 'Q' (help or version printed): then
- * *status is the exit status. */
-int scitrace_getopt(const char *mode, const char *help, int argc, char **argv,
-                    const char *shortopts, const struct option *opts, unsigned long long *seen,
-                    int *status);
-
-/* Parses --collectives expand|p2p-only into *with; returns 0 or EXIT_USAGE
- * (trace/modes.c). */
-int scitrace_parse_collectives(const char *arg, int *with);
-
 /* The program's version ("scitrace (scitorus) VERSION"). */
 void scitrace_version(void);
-
-/* fopen for an output named by -o: "-" is stdout.  scitrace_close_output
- * closes it (stdout: flushes and checks); returns 0 or -1 with errno. */
-FILE *scitrace_open_output(const char *path);
-int scitrace_close_output(FILE *fp);
 
 #endif

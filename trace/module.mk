@@ -1,9 +1,9 @@
-# trace/: record an MPI application's messages and turn them into a traffic
-# matrix (SPEC.md section 10).
+# trace/: record every MPI call of an application and turn the record into
+# findings, a traffic matrix or a schedule (docs/formats.md, 'Trace files').
 #   bin/libscitrace.so   PMPI interposition library (LD_PRELOAD), built with
 #                        mpicc -fPIC; links the util layer (position-independent)
 #                        for its files, and refuses undefined names (-z defs)
-#   bin/scitrace         run | summary | matrix | plot (no MPI needed)
+#   bin/scitrace         run | summary | matrix | check | goal (no MPI needed)
 TRACE_LIB      := bin/libscitrace.so
 TRACE_LIB_SRCS := trace/lib_log.c trace/lib_record.c trace/lib_p2p.c trace/lib_wait.c \
                   trace/lib_coll.c trace/lib_init.c
@@ -60,5 +60,7 @@ trace-demo: bin/scitrace bin/halo3d $(TRACE_LIB)
 BENCH_TARGETS += bench-trace
 bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
 	trace/bench_trace.sh bin
-# scitrace --version: the same string as the man pages' (Makefile's VERSION)
-build/rel/trace/modes.o build/san/trace/modes.o: INCLUDES = -I. -DSCITORUS_VERSION='"$(VERSION)"'
+
+# make fuzz: the rank file reader and the replay behind scitrace check
+FUZZ_TARGETS += trace
+build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c

@@ -8,10 +8,10 @@
 
 static const char usage_text[] =
 "Usage: scitrace run [-d DIR] [--lib FILE] -- COMMAND...\n"
-"       scitrace summary [--collectives C] [--top N] [--phase P] DIR\n"
-"       scitrace matrix [--collectives C] [--calls L] [--phase P] -o FILE DIR\n"
-"       scitrace check [--eager-limit BYTES] DIR\n"
-"       scitrace goal [--phase P] -o FILE DIR\n"
+"  or:  scitrace summary [--collectives C] [--top N] [--phase P] DIR\n"
+"  or:  scitrace matrix [--collectives C] [--calls L] [--phase P] -o FILE DIR\n"
+"  or:  scitrace check [--eager-limit BYTES] DIR\n"
+"  or:  scitrace goal [--phase P] -o FILE DIR\n"
 "Record every MPI call of a program through the PMPI profiling interface\n"
 "(no recompilation), find what went wrong, and turn the trace into a traffic\n"
 "matrix for scimodel or a schedule for scisim.\n"

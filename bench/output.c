@@ -1,0 +1,114 @@
+/* output: a data file's header, opening an output, and its end -- a
+ * complete run replaces the file; an interrupted one never destroys one. */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/cli.h"
+
+void bench_cli_header_start(const bench_cli *c, bench_data *h)
+{
+    char host[256] = "unknown", when[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    gethostname(host, sizeof host - 1);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    memset(h, 0, sizeof *h);
+    bench_data_set_header(h, "backend", "%s", c->be->name);
+    bench_data_set_header(h, "host", "%s", host);
+    bench_data_set_header(h, "date", "%s", when);
+    bench_data_set_header(h, "command", "%s", c->command);
+    bench_data_set_header(h, "timer", "%s", c->be->timer_name);   /* completed by the run */
+    c->bc->header(&c->setup, h);
+}
+
+void bench_cli_header_shape(const topo_shape *sh, bench_data *h)
+{
+    char shape[TOPO_MAX_DIMS * 21];
+    topo_shape_format(sh, shape, sizeof shape);
+    bench_data_set_header(h, "topology", "%s %s", sh->dims == 1 ? "ring" : "torus", shape);
+}
+
+const char *bench_cli_error_text(int rc)
+{
+    switch (rc) {
+    case BENCH_ERR_PEER: return "a peer process died";
+    case BENCH_ERR_TIMEOUT: return "no progress within --timeout";
+    case BENCH_ERR_INTERRUPT: return "interrupted";
+    case BENCH_ERR_OUTPUT: return "writing the output failed (a full disk?)";
+    case BENCH_ERR_OVERRUN: return "a message was overwritten before it was read (internal"
+                                   " error: please report it)";
+    case BENCH_ERR_TAGS: return "the networks need more MPI tags than this MPI allows (fewer"
+                                " nodes or fewer --interleave networks)";
+    default: return strerror(errno ? errno : EIO);
+    }
+}
+
+int bench_cli_open(const bench_cli *c, const char *opt, const char *path, atomic_file *af,
+                   FILE **out)
+{
+    *af = (atomic_file){NULL, NULL, NULL, 0};
+    *out = stdout;
+    if (!path) {
+        FILE *fp = c->bc->open_stdout ? c->bc->open_stdout() : NULL;
+        if (fp) {
+            fflush(stdout);
+            *out = fp;
+        }
+        return 0;
+    }
+    if (atomic_file_open(af, path)) {
+        fprintf(stderr, "%s: %s '%s': %s\n", c->prog, opt, path, file_strerror(errno));
+        return -1;
+    }
+    *out = af->fp;
+    return 0;
+}
+
+int bench_cli_commit(const bench_cli *c, atomic_file *af, FILE *out, const char *path, int rc,
+                     const char *what)
+{
+    char where[PATH_MAX + 16];
+    const char *prog = c->prog;
+    int resumed = c->resume_path && path && file_same(path, c->resume_path);
+    if (rc)
+        bench_data_write_incomplete(out);
+    if (af->fp && (fflush(af->fp) != 0 || ferror(af->fp))) {
+        /* rows were lost on the way (a full disk): keep nothing, as the
+         * file could end in the middle of a row */
+        int e = errno;
+        atomic_file_abort(af);
+        fprintf(stderr, "%s: '%s': writing failed (%s); nothing written, any previous file"
+                        " left as it was\n", prog, path, file_strerror(e ? e : EIO));
+        return -1;
+    }
+    if (!af->fp && out != stdout) {   /* the launcher's standard output */
+        int bad = fflush(out) != 0 || ferror(out), e = errno;
+        if (fclose(out) != 0 && !bad)
+            bad = 1, e = errno;
+        if (bad) {
+            fprintf(stderr, "%s: standard output: %s\n", prog, file_strerror(e ? e : EIO));
+            return -1;
+        }
+    }
+    if (!af->fp) {
+        if (rc)
+            fprintf(stderr, "%s: %s%s\n", prog, bench_cli_error_text(rc),
+                    rc == BENCH_ERR_OUTPUT ? "" : "; output marked '# incomplete'");
+        return 0;
+    }
+    if (rc && !resumed ? atomic_file_commit_partial(af, where, sizeof where)
+                       : atomic_file_commit(af)) {
+        fprintf(stderr, "%s: '%s': %s\n", prog, path, file_strerror(errno));
+        return -1;
+    }
+    if (rc && !resumed && strcmp(where, path) != 0)
+        fprintf(stderr, "%s: %s; finished %s kept in '%s', marked '# incomplete' ('%s'"
+                        " exists and is left as it was; continue with --resume %s)\n",
+                prog, bench_cli_error_text(rc), what, where, path, where);
+    else if (rc)
+        fprintf(stderr, "%s: %s; finished %s kept in '%s', marked '# incomplete'\n",
+                prog, bench_cli_error_text(rc), what, path);
+    return 0;
+}
