@@ -267,7 +267,8 @@ clean:
 # (the LogP samples plots.sh draws), trace/ (the trace figures' scripts) and
 # examples/ (halo3d, an application to trace); README.md, docs/model.md and
 # docs/formats.md (what help texts and man pages cite) into
-# $(PREFIX)/share/doc/scitorus.  make uninstall removes
+# $(PREFIX)/share/doc/scitorus, and scitrace.h (scitrace_phase, for traced
+# programs) into $(PREFIX)/include.  make uninstall removes
 # exactly those files.  bench-* programs are `make bench` helpers.
 PREFIX           ?= /usr/local
 VERSION          := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -277,6 +278,7 @@ INSTALL_LIBS     := $(TRACE_LIB)
 INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/plots.sh
 INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
 INSTALL_TRACE    := $(wildcard trace/*.gp) trace/plot.sh
+INSTALL_HEADERS  := trace/scitrace.h
 INSTALL_DOCS     := README.md $(filter-out docs/MEASUREMENTS.md,$(wildcard docs/*.md))
 MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)
 I_BIN      = $(DESTDIR)$(PREFIX)/bin
@@ -288,6 +290,7 @@ I_SAMPLES  = $(I_SHARE)/data/sample
 I_TRACE    = $(I_SHARE)/trace
 I_EXAMPLES = $(I_SHARE)/examples
 I_DOC      = $(DESTDIR)$(PREFIX)/share/doc/scitorus
+I_INC      = $(DESTDIR)$(PREFIX)/include
 
 .PHONY: man
 man: $(MAN_PAGES)
@@ -300,8 +303,9 @@ build/man/%.1: bin/% Makefile man/help2man-usage $(wildcard man/%.h2m) | deps
 	  --help-option='$(CURDIR)/bin/$* --help' man/help2man-usage
 
 install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_EXAMPLES:%=bin/%) $(INSTALL_LIBS) $(MAN_PAGES)
-	install -d $(I_BIN) $(I_MAN) $(I_PLOTS) $(I_SAMPLES) $(I_TRACE) $(I_EXAMPLES) $(I_DOC)
+	install -d $(I_BIN) $(I_MAN) $(I_PLOTS) $(I_SAMPLES) $(I_TRACE) $(I_EXAMPLES) $(I_DOC) $(I_INC)
 	install -m 644 $(INSTALL_DOCS) $(I_DOC)/
+	install -m 644 $(INSTALL_HEADERS) $(I_INC)/
 	install -m 755 $(INSTALL_PROGRAMS:%=bin/%) $(I_BIN)/
 	$(if $(INSTALL_LIBS),install -d $(I_LIB) && install -m 755 $(INSTALL_LIBS) $(I_LIB)/)
 	$(if $(INSTALL_EXAMPLES),install -m 755 $(INSTALL_EXAMPLES:%=bin/%) $(I_EXAMPLES)/)
@@ -318,6 +322,6 @@ uninstall:
 	  $(INSTALL_PROGRAMS:%=$(I_MAN)/%.1) $(addprefix $(I_PLOTS)/,$(notdir $(INSTALL_PLOTS))) \
 	  $(addprefix $(I_SAMPLES)/,$(notdir $(INSTALL_SAMPLES))) \
 	  $(addprefix $(I_TRACE)/,$(notdir $(INSTALL_TRACE))) $(INSTALL_EXAMPLES:%=$(I_EXAMPLES)/%) \
-	  $(addprefix $(I_DOC)/,$(notdir $(INSTALL_DOCS)))
+	  $(addprefix $(I_DOC)/,$(notdir $(INSTALL_DOCS))) $(addprefix $(I_INC)/,$(notdir $(INSTALL_HEADERS)))
 	-rmdir $(I_PLOTS) $(I_SAMPLES) $(I_SHARE)/data $(I_TRACE) $(I_EXAMPLES) $(I_SHARE) $(I_DOC) 2>/dev/null
 	@echo "uninstall: removed scitorus from $(DESTDIR)$(PREFIX)"

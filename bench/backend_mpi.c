@@ -1,9 +1,10 @@
-/* backend_mpi: MPI point-to-point (MPI_Send/MPI_Recv by default, SPEC.md
- * §3).  A rank hosts one node, or several virtual nodes of an interleaved
+/* backend_mpi: MPI point-to-point (MPI_Send/MPI_Recv by default, as
+ * osu_latency times them).  A rank hosts one node, or several virtual nodes of an interleaved
  * network (bench_host, network_init).  The message header travels in the
  * tag, so the payload is sent as is (no packing copy that osu_latency would
  * not make). */
 #include <mpi.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ struct bench_comm {
     tag_layout tags;
     MPI_Comm stop_comm;     /* a rank's stop request to rank 0 (stop_requested) */
     int stop_sent;
+    int from;               /* the source named in receives: the peer of 2 ranks */
 };
 
 /* send_mode 3: completes the last send (MPI_REQUEST_NULL: nothing to do). */
@@ -92,20 +94,22 @@ static void tag_decode(const tag_layout *t, int tag, int rank, bench_msg *m)
 }
 
 /* Watchdog: a SIGALRM every second checks that some message moved within
- * the timeout.  If none did, rank 0 (which measures and writes) gets
- * BENCH_ERR_TIMEOUT from its waiting receive and ends like an interrupted
- * run: its finished points kept, the file marked '# incomplete', the job
- * aborted.  A rank stuck inside MPI (a blocking send, --mpi-recv irecv's
- * MPI_Wait), and every other rank, exits 1 WATCHDOG_GRACE_S seconds later
- * and mpirun ends the job: the other ranks wait longer, so that rank 0
- * writes first.  (A dead rank is noticed by mpirun itself.) */
+ * the timeout.  If none did, rank 0 (which measures and writes) leaves its
+ * blocked receive by a jump (watchdog_jump) with BENCH_ERR_TIMEOUT and ends
+ * like an interrupted run: its finished points kept, the file marked
+ * '# incomplete', the job aborted (the abandoned receive is never waited
+ * for again).  A rank stuck elsewhere inside MPI (a blocking send), and
+ * every other rank, exits 1 WATCHDOG_GRACE_S seconds later and mpirun ends
+ * the job: the other ranks wait longer, so that rank 0 writes first.  (A
+ * dead rank is noticed by mpirun itself.) */
 #define WATCHDOG_GRACE_S 3
 static volatile sig_atomic_t progress_count;
 static volatile sig_atomic_t watchdog_seen;
 static volatile sig_atomic_t watchdog_idle_s;
 static volatile sig_atomic_t watchdog_limit_s;
 static volatile sig_atomic_t watchdog_soft;    /* this rank returns BENCH_ERR_TIMEOUT */
-static volatile sig_atomic_t watchdog_fired;   /* ... and it is time to */
+static volatile sig_atomic_t watchdog_armed;   /* rank 0 is blocked in a receive */
+static sigjmp_buf watchdog_jump;
 
 static void on_alarm(int sig)
 {
@@ -116,8 +120,10 @@ static void on_alarm(int sig)
         return;
     }
     ++watchdog_idle_s;
-    if (watchdog_soft && watchdog_idle_s >= watchdog_limit_s)
-        watchdog_fired = 1;
+    if (watchdog_soft && watchdog_armed && watchdog_idle_s >= watchdog_limit_s) {
+        watchdog_armed = 0;
+        siglongjmp(watchdog_jump, 1);   /* SA_NODEFER: SIGALRM stays unblocked */
+    }
     if (watchdog_idle_s >= watchdog_limit_s + WATCHDOG_GRACE_S) {
         static const char msg[] = "mpibench: no progress within --timeout; aborting\n";
         ssize_t w = write(2, msg, sizeof msg - 1);
@@ -132,12 +138,11 @@ static void start_watchdog(double timeout_s, int soft)
     struct itimerval it = {{1, 0}, {1, 0}};
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_alarm;
-    sa.sa_flags = SA_RESTART;
+    sa.sa_flags = SA_RESTART | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, NULL);
     watchdog_limit_s = (sig_atomic_t)(timeout_s < 1 ? 1 : timeout_s + 0.999);
     watchdog_soft = soft;
-    watchdog_fired = 0;
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
@@ -164,6 +169,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     c->send_mode = cfg->send_mode;
     c->pending = MPI_REQUEST_NULL;
     c->recv_mode = cfg->recv_mode;
+    c->from = c->size == 2 ? 1 - c->rank : MPI_ANY_SOURCE;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     tag_layout_make(&c->tags, cfg, c->size);
     double need = tag_count(&c->tags) - 1;
@@ -178,7 +184,9 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     }
     start_watchdog(cfg->timeout_s, c->rank == 0);
     /* Ctrl-C or mpirun's SIGTERM (it sends SIGKILL 1 s later): rank 0
-     * stops at the next message and keeps its finished points */
+     * stops after the batch and keeps its finished points; the other
+     * ranks serve on until it ends the job (a rank that left could strand
+     * rank 0 in a rendezvous send) */
     bench_signals_install_stop();
     *out = c;
     return 0;
@@ -227,8 +235,6 @@ static int mpi_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     int n = (int)msg->len, rc;
     MPI_Request req;
     void *buf = (void *)payload;
-    if (stop_requested(c))
-        return BENCH_ERR_INTERRUPT;
     if (mpi_complete(c))
         return BENCH_ERR_SYSTEM;
     if (c->send_mode == 3)
@@ -245,36 +251,34 @@ static int mpi_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     return rc == MPI_SUCCESS ? 0 : BENCH_ERR_SYSTEM;
 }
 
+/* The timed receive is osu_latency's: MPI_Recv (--mpi-recv irecv: MPI_Irecv
+ * + MPI_Wait) from the one peer when there is one, of any tag (the tag is
+ * the header).  No stop polling here: stops are seen between batches, a
+ * stuck peer by the watchdog (docs/MEASUREMENTS.md, "mpibench and OSU"). */
 static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
 {
     MPI_Status st;
-    int count;
-    if (stop_requested(c))
-        return BENCH_ERR_INTERRUPT;
+    MPI_Request req;
+    int count, rc;
     if (mpi_complete(c))
         return BENCH_ERR_SYSTEM;
-    /* MPI_Irecv + MPI_Test rather than MPI_Recv, which no signal ends: a
-     * stop request is seen while waiting (MPI_Recv spins in the same
-     * progress engine, so the latency is the same).  --mpi-recv irecv
-     * (LogP/MPI's Irecv variant) waits with MPI_Wait instead, as a program
-     * that posts MPI_Irecv does (the watchdog still ends a stuck rank). */
-    MPI_Request req;
-    int done = c->recv_mode == 1;
-    if (MPI_Irecv(payload, (int)cap, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
-                  &req) != MPI_SUCCESS)
-        return BENCH_ERR_SYSTEM;
-    if (done && MPI_Wait(&req, &st) != MPI_SUCCESS)
-        return BENCH_ERR_SYSTEM;
-    while (!done) {
-        if (MPI_Test(&req, &done, &st) != MPI_SUCCESS)
-            return BENCH_ERR_SYSTEM;
-        if (!done && (stop_requested(c) || watchdog_fired)) {
-            MPI_Cancel(&req);
-            MPI_Request_free(&req);
-            return watchdog_fired ? BENCH_ERR_TIMEOUT : BENCH_ERR_INTERRUPT;
-        }
+    if (c->rank == 0) {
+        if (sigsetjmp(watchdog_jump, 0))
+            return BENCH_ERR_TIMEOUT;
+        watchdog_armed = 1;
     }
+    if (c->recv_mode == 1) {
+        rc = MPI_Irecv(payload, (int)cap, MPI_BYTE, c->from, MPI_ANY_TAG, MPI_COMM_WORLD, &req);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&req, &st);
+    } else
+        rc = MPI_Recv(payload, (int)cap, MPI_BYTE, c->from, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    watchdog_armed = 0;
+    if (rc != MPI_SUCCESS)
+        return BENCH_ERR_SYSTEM;
     progress_count++;
+    if (c->rank != 0)
+        stop_requested(c);   /* passes a stop on to rank 0: one flag read otherwise */
     MPI_Get_count(&st, MPI_BYTE, &count);
     memset(msg, 0, sizeof *msg);
     tag_decode(&c->tags, st.MPI_TAG, c->rank, msg);

@@ -1,5 +1,5 @@
 /* backend_shm: shared memory between forked processes on one host, the
- * analogue of the thesis's SCI USRAPI benchmark (SPEC.md §3).  Every
+ * analogue of the thesis's SCI USRAPI benchmark.  Every
  * ordered pair of processes has a channel: a ring of slots in one anonymous
  * MAP_SHARED mapping (nothing in /dev/shm, gone when the last process
  * exits).  The sender copies header and payload into the receiver's slot and
@@ -77,8 +77,10 @@
 /* Messages up to this size are copied line by line (msg_copy); larger ones
  * with memcpy, whose wide moves are faster in bulk: a 64 KiB ping-pong half
  * round trip took 13.7-14.1 us with the line copy (16-byte moves) against
- * 10.8-11.1 us (ring 2, ~145 ns regime, alternating runs). */
-#define LINE_COPY_MAX 4096
+ * 10.8-11.1 us (ring 2, ~145 ns regime, alternating runs), and 4 KiB
+ * 1442-1465 against 831-873 ns (~250 ns regime; docs/MEASUREMENTS.md,
+ * "Ping-pong back to the floor"). */
+#define LINE_COPY_MAX 2048
 
 /* One slot.  The header shares the flag's cache line, and so do the first
  * CACHE_LINE - 40 payload bytes: a small message travels in one line
@@ -281,7 +283,7 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
      * compiler from merging the two copies back into one. */
     if (len > LINE_COPY_MAX)
         memcpy(slot->payload + head, (const unsigned char *)payload + head, len - head);
-    else
+    else if (len > head)   /* (msg_copy from head: it would copy the head twice) */
         msg_copy(slot->payload, payload, head, len);
     atomic_signal_fence(memory_order_seq_cst);
     slot->msg = *msg;
@@ -303,7 +305,9 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
  * monotonically (239-341 ns from 32 to 768 B, alternating with the above),
  * relays cost what a ring-2 hop does at every size, and the held-out ring's
  * worst error was 3.2-4.9% against 3.8-9.1% unfenced (calibrate --full
- * alternating 4 times, floor 350-376 ns). */
+ * alternating 4 times, floor 350-376 ns).  A message within the header's
+ * line is complete when its seq is seen and is not fenced; one of two lines
+ * unfenced put the held-out ring 15% off at 32 B (docs/MEASUREMENTS.md). */
 static inline void receive_complete(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -339,11 +343,16 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
                     atomic_store_explicit(&q->rx_credit->acked, want,
                                           memory_order_release);
                 c->next_src = from;
-                receive_complete();
+                if ((size_t)msg->len > HEAD_BYTES)   /* in one line: nothing left to wait for */
+                    receive_complete();
                 return 0;
             }
             if (seq > want)
                 return BENCH_ERR_OVERRUN;
+            /* The slot's second line is read while waiting, so a message of two
+             * lines arrives in about one transfer, not two in a row (64 B: 86-94
+             * against 68-72 ns, ~55 ns floor; docs/MEASUREMENTS.md) */
+            (void)*(volatile const unsigned char *)((const unsigned char *)slot + CACHE_LINE);
         }
         if (++from == c->procs)
             from = 0;

@@ -11,6 +11,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "bench/pattern.h"
+#include "util/signals.h"
 
 long logp_rtt_cap(long base, long size_bytes)
 {
@@ -310,11 +311,11 @@ static int measure_pass(engine *e, sweep_state *s, logp_data *all, ow_record *re
     for (int round = 0; active && !rc; round++)
         for (int j = 0; j < count && !rc; j++) {
             size_run *r = &runs[round % 2 ? count - 1 - j : j];
-            if (e->be->stop_asked && e->be->stop_asked(e->comm)) {   /* another rank's */
+            /* a stop asked here or in another process, between two turns */
+            if (!r->done && (bench_interrupted() ||
+                             (e->be->stop_asked && e->be->stop_asked(e->comm))))
                 rc = BENCH_ERR_INTERRUPT;
-                break;
-            }
-            if (r->done || (rc = run_turn(e, s, r)) || r->ov_active || r->g_active ||
+            if (r->done || rc || (rc = run_turn(e, s, r)) || r->ov_active || r->g_active ||
                 r->ow_active)
                 continue;
             logp_row row;
@@ -343,14 +344,22 @@ static int by_size(const void *a, const void *b)
 static void write_all(const logp_config *cfg, bench_data *h, logp_data *all,
                       const ow_record *rec, FILE *out)
 {
-    qsort(all->rows, (size_t)all->count, sizeof *all->rows, by_size);
+    if (all->count)   /* (an interrupted run may have none: qsort wants rows) */
+        qsort(all->rows, (size_t)all->count, sizeof *all->rows, by_size);
     if (all->count && all->rows[0].size_bytes == cfg->min_size &&
         !bench_data_header(h, "L_ns")) {
         const logp_row *r = &all->rows[0];
-        bench_data_set_header(h, "L_ns", "%.1f", r->rtt_ns / 2 - r->os_ns - r->or_ns);
+        double L = r->rtt_ns / 2 - r->os_ns - r->or_ns;
+        double Lf = r->has_fence ? r->rtt_fence_ns / 2 - r->os_fence_ns - r->or_ns : 0;
+        bench_data_set_header(h, "L_ns", "%.1f", L);
         if (r->has_fence)
-            bench_data_set_header(h, "L_fence_ns", "%.1f",
-                                  r->rtt_fence_ns / 2 - r->os_fence_ns - r->or_ns);
+            bench_data_set_header(h, "L_fence_ns", "%.1f", Lf);
+        /* A negative L is a measured fact, not a latency: flagged with why */
+        if (L < 0 || Lf < 0)
+            bench_data_set_header(h, "L_flag", "negative, not a latency: os + or (%.1f ns) exceed"
+                                  " RTT/2 (%.1f ns) at %ld B, the overheads overlap the wire"
+                                  " (calibrate --logp holds L at 0)", r->os_ns + r->or_ns,
+                                  r->rtt_ns / 2, r->size_bytes);
     }
     if (rec->len) {
         bench_data_set_header(h, "ow_reps", "%d", OW_REPS);
@@ -396,6 +405,8 @@ static int resumed_saturation(const logp_config *cfg, sweep_state *s, bench_data
         bench_data_set_header(h, "L_ns", "%s", bench_data_header(dh, "L_ns"));
     if (bench_data_header(dh, "L_fence_ns"))
         bench_data_set_header(h, "L_fence_ns", "%s", bench_data_header(dh, "L_fence_ns"));
+    if (bench_data_header(dh, "L_flag"))
+        bench_data_set_header(h, "L_flag", "%s", bench_data_header(dh, "L_flag"));
     const char *ow = bench_data_header(dh, "ow_ns");
     if (ow)
         rec->len = (size_t)snprintf(rec->text, sizeof rec->text, "%s", ow);

@@ -1,4 +1,4 @@
-/* logp: the LogP pattern (docs/model.md, 'LogP'; Kielmann, Bal, Verstoep
+/* logp: the LogP pattern (docs/model.md, 'LogP parameters'; Kielmann, Bal, Verstoep
  * 2000, "Fast Measurement of LogP Parameters for Message Passing
  * Platforms").  Between two processes of any backend (bench/backend.h), it
  * measures per message size m the send overhead os(m) (the time a send call

@@ -11,7 +11,7 @@ void bench_logp_help(const bench_cli *c)
 {
     printf("Usage: %s --pattern logp [OPTIONS]\n"
            "LogP parameters between two %s (Kielmann, Bal, Verstoep 2000,\n"
-           "LogP/MPI; docs/model.md, 'LogP'), per message size m:\n"
+           "LogP/MPI; docs/model.md, 'LogP parameters'), per message size m:\n"
            "  os(m)  send overhead: the time a send call takes (round trips of m bytes)\n"
            "  or(m)  receive overhead: the time a receive takes when the message has\n"
            "         already arrived (round trips with a waiting time delta > RTT\n"

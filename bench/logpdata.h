@@ -1,4 +1,4 @@
-/* logpdata: a LogP parameter file (docs/formats.md, 'LogP'): the project's
+/* logpdata: a LogP parameter file (docs/formats.md, 'LogP file'): the project's
  * bench TSV conventions (first line "# scitorus-bench 1", `# key: value`
  * header with "pattern: logp" and "L_ns", one row per message size), its
  * writer and its strict reader in one place, shared by scibench/mpibench

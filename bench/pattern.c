@@ -6,12 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/signals.h"
 #include "bench/stats.h"
 
 
 
-/* A batch lasts at least this many times (timer resolution + overhead)
- * (issue 3), so reading the clock costs under 1% of a sample. */
+/* A batch lasts at least this many times (timer resolution + overhead),
+ * so reading the clock costs under 1% of a sample. */
 #define BATCH_TIMER_FACTOR 100
 /* Warm-up per point: caches, page faults, CPU frequency. */
 #define WARMUP_ITERATIONS 200
@@ -397,12 +398,11 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
     while (active && !rc)
         for (long i = 0; i < n && !rc; i++) {
             point_run *p = &runs[i];
-            /* a stop asked in another process, between two batches */
-            if (e->be->stop_asked && e->be->stop_asked(e->comm)) {
+            /* a stop asked here or in another process, between two batches */
+            if (p->active && (bench_interrupted() ||
+                              (e->be->stop_asked && e->be->stop_asked(e->comm))))
                 rc = BENCH_ERR_INTERRUPT;
-                break;
-            }
-            if (!p->active || (rc = point_batch(e, p)) != 0 || p->active)
+            if (!p->active || rc || (rc = point_batch(e, p)) != 0 || p->active)
                 continue;
             bench_point pt;
             point_result(e, p, &pt);

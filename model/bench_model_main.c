@@ -1,8 +1,8 @@
-/* bench-model: the model's speed figures for `make bench` (issue 2):
+/* bench-model: the model's speed figures for `make bench`:
  * process time of scimodel's headline report and of a 1e6-point sweep
  * (medians of several runs), and the speedup of the closed-form average
  * over exact enumeration at 1000 nodes (a ratio measured in this run).
- * Issue 11: pattern averages and channel loads on a 10^6-node shape, the
+ * Patterns and load: pattern averages and channel loads on a 10^6-node shape, the
  * uniform closed form at N = 1e15, the binomial broadcast on 2^20 nodes;
  * each beside a reference measured in the same run (one pass over the
  * 10^6 nodes converting rank to coordinates: the least any pass costs). */
@@ -209,7 +209,7 @@ static void issue11_figures(void)
         bin[r] = seconds_per(binomial_2_20);
     }
     double rf = median_of(ref, RUNS_I11);
-    printf("issue 11 (process time, medians of %d runs; reference: one rank->coords pass over 10^6 nodes "
+    printf("patterns and load (process time, medians of %d runs; reference: one rank->coords pass over 10^6 nodes "
            "%.2f ms)\n", RUNS_I11, 1e3 * rf);
     printf("  4 patterns x 2 links, closed form, 100x100x100   %10.3f ms  (%.3gx the reference)\n",
            1e3 * median_of(closed, RUNS_I11), median_of(closed, RUNS_I11) / rf);

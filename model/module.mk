@@ -2,7 +2,7 @@
 # crossovers, and the scimodel command.
 # layer model: params files, the torus model, load, traffic matrices, projection
 LAYERS += model
-model_LAYER_SRCS := model/params.c model/params_read.c model/params_bounds.c \
+model_LAYER_SRCS := model/launch.c model/params.c model/params_read.c model/params_bounds.c \
                     model/params_write.c model/model.c model/pattern.c model/broadcast.c \
                     model/load.c model/traffic.c model/projection.c
 model_LAYER_LIBS := $(GSL_LIBS)
@@ -33,3 +33,5 @@ bench-projection: bin/scimodel
 # option order never changes a result; the table's bad values are refused
 TESTS += tests/test_option_order.c
 test_option_order_EXTRA = model/scimodel_options.c model/scimodel_output.c model/scimodel_traffic.c
+# launcher placement against Open MPI's own mapper (mpirun --display-map)
+TESTS += tests/test_launch.c

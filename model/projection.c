@@ -1,5 +1,5 @@
 /* projection: latency, hop-bytes and link loads of a traffic matrix on a
- * torus (SPEC.md §10), and placement by simulated annealing (gsl_siman). */
+ * torus (docs/model.md, 'Projection'), and placement by simulated annealing (gsl_siman). */
 #include "model/projection.h"
 
 #include <gsl/gsl_rng.h>
@@ -58,7 +58,7 @@ static void route_of(const topo_shape *s, topo_links links, const long *ca, cons
     }
 }
 
-/* L_request of one m-byte message on route r (SPEC.md §2 with F = H - k,
+/* L_request of one m-byte message on route r ('Point-to-point latency' with F = H - k,
  * S = k - 1); no links crossed: both ranks on one node, 2 o_intra(m). */
 static double message_ns(const proj_config *c, double m, const route *r)
 {

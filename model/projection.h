@@ -1,5 +1,5 @@
 /* projection: an application's traffic matrix (model/traffic.h) projected
- * onto a candidate torus (SPEC.md §10): total and mean request latency of
+ * onto a candidate torus (docs/model.md, 'Projection'): total and mean request latency of
  * its messages, hop-bytes and the busiest link's bytes, for a placement of
  * its nodes; and a placement optimised by GSL's simulated annealing. */
 #ifndef SCITORUS_PROJECTION_H
@@ -13,7 +13,7 @@
 typedef struct proj_config {
     const model_params *inter;   /* the network's parameters */
     const model_params *intra;   /* same-node messages cost 2 o_intra(m) */
-    topo_links links;            /* uni (SCI) or bi rings, SPEC.md §7 */
+    topo_links links;            /* uni (SCI) or bi rings (docs/model.md, 'Links') */
     long slots;                  /* K ranks per node: ranks rK..rK+K-1 on node r */
     /* Optional (NULL: none): proj_optimize calls it every
      * PROJ_PROGRESS_MOVES moves with the moves made and the budget, so a

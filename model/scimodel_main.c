@@ -1,5 +1,5 @@
 /* scimodel: projects latency parameters through the closed-form torus
- * model (SPEC.md §2, §5, §7, §8).  This file only dispatches: options are
+ * model (docs/model.md).  This file only dispatches: options are
  * parsed in scimodel_options.c, each mode lives in scimodel_<mode>.c. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -221,7 +221,7 @@ static const opt_conflict conflicts[] = {
 
 static void traffic_help(FILE *fp)
 {
-    fputs(scimodel_traffic_usage, fp);
+    scimodel_traffic_help(fp);
 }
 
 const opt_program scimodel_opt_program = {

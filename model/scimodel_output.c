@@ -31,7 +31,7 @@ void scimodel_print_params(const model_params *p, double size_bytes)
            p->o_segments ? " (piecewise o(m) from the file used)" : "");
     printf("  lp %g ns (per link)   lf %g ns (forward)   ls %g ns (switch)\n",
            p->lp_ns, p->lf_ns, p->ls_ns);
-    if (p->lb_ns_per_byte != 0 || p->lb_segments)   /* SPEC.md §6; cut-through prints as before */
+    if (p->lb_ns_per_byte != 0 || p->lb_segments)   /* store and forward; cut-through as before */
         printf("  lb %g ns/B (store and forward: m lb at each of the H - 1 relays)%s\n",
                p->lb_ns_per_byte, p->lb_segments ? " (piecewise from the file used)" : "");
     if (p->links == TOPO_LINKS_BI)

@@ -72,7 +72,7 @@ static int report_rows(const scimodel_options *o)
         model_avg_counts c;
         topo_shape near;
         char cont[64], ns[TOPO_MAX_DIMS * 21], nbuf[TOPO_MAX_DIMS * 21 + 24] = "-", nv[40];
-        /* no D-dimensional torus below 2^D nodes (issue 14 #12) */
+        /* no D-dimensional torus below 2^D nodes: such pairs are not compared */
         int exists = N >= pow(2, D) &&
                      model_pattern_counts_continuous(p->links, o->pattern, D, N, &c) == 0;
         double avg = exists ? model_route_ns(p, m, c.hops, c.forwards, c.switches) : NAN;

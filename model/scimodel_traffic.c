@@ -5,52 +5,25 @@
 #include "model/scimodel_traffic.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "model/launch.h"
 #include "model/model.h"
 #include "model/params.h"
 #include "model/projection.h"
 #include "model/scimodel.h"
 #include "model/traffic.h"
 #include "util/atomicfile.h"
+#include "util/opt.h"
 #include "util/parse.h"
 #include "topo/topo.h"
 
 #define MAX_CANDIDATES (2 * TOPO_MAX_DIMS)
-
-const char scimodel_traffic_usage[] =
-"\n"
-"Traffic projection (SPEC.md §10):\n"
-"  --traffic FILE      an application's traffic matrix (`scitrace matrix`):\n"
-"                      project its messages onto each candidate torus; one\n"
-"                      row per candidate and placement: messages, total and\n"
-"                      mean request latency, hop-bytes (sum of bytes x links\n"
-"                      crossed), the busiest directed link's bytes; then the\n"
-"                      winner (lowest total latency)\n"
-"  --dims LIST         candidates: for each D the smallest torus n^D holding\n"
-"                      the nodes (default 1..4 without --shape)\n"
-"  --shape S           a candidate of that exact shape (repeatable)\n"
-"  --links L           uni (SCI rings) | bi (pairs of opposite rings, shorter\n"
-"                      way, SPEC.md §7); default: the params' links, uni\n"
-"  --slots K           K ranks per node: ranks rK..rK+K-1 on node r (default 1);\n"
-"                      messages inside a node cost 2 o_intra(m)\n"
-"  --intra-params FILE o_intra(m) from this params file (e.g. a shared-memory\n"
-"                      calibration; default: the network's o(m))\n"
-"  --placement P       row-major (default: node j on torus node j) | optimize\n"
-"                      (GSL simulated annealing from row-major, fixed seed,\n"
-"                      minimising total latency; prints both rows and the\n"
-"                      gain) | FILE (line j: the torus node, row-major rank,\n"
-"                      of node j)\n"
-"  --anneal-steps N    moves for optimize (default 200000; 1..1e8)\n"
-"  --preset, --params, --format as above.  TSV header:\n"
-"                      dims shape placement messages total_ns mean_ns\n"
-"                      hop_bytes max_link_bytes\n"
-"  e.g. scimodel --traffic traffic.tsv --dims 1..4 --placement optimize\n";
 
 typedef struct candidate {
     topo_shape shape;
@@ -58,17 +31,19 @@ typedef struct candidate {
 } candidate;
 
 typedef struct traffic_opts {
-    const char *traffic_path, *placement;
-    model_params inter, intra;
-    int have_intra;
-    topo_links links;
-    int links_given;
+    const char *traffic_path, *placement, *params_path, *intra_path;
+    const char *hostfile, *rankfile;
+    int preset, links_choice, format;
     long slots, anneal_steps;
+    launch_policy policy;
     long dims[TOPO_MAX_DIMS];
     size_t ndims;
     const char *shape_text[MAX_CANDIDATES];
     size_t nshapes;
-    int tsv;
+    /* derived after parsing */
+    model_params inter, intra;
+    int have_intra, tsv;
+    topo_links links;
 } traffic_opts;
 
 /* One output row. */
@@ -78,114 +53,132 @@ typedef struct result_row {
     proj_result r;
 } result_row;
 
-enum { OPT_TRAFFIC = 256, OPT_DIMS, OPT_SHAPE, OPT_LINKS, OPT_SLOTS, OPT_PLACEMENT,
-       OPT_INTRA, OPT_STEPS, OPT_PRESET, OPT_PARAMS, OPT_FORMAT };
+#define F(field) offsetof(traffic_opts, field)
 
-static const struct option long_options[] = {
-    {"traffic", required_argument, NULL, OPT_TRAFFIC},
-    {"dims", required_argument, NULL, OPT_DIMS},
-    {"shape", required_argument, NULL, OPT_SHAPE},
-    {"links", required_argument, NULL, OPT_LINKS},
-    {"slots", required_argument, NULL, OPT_SLOTS},
-    {"placement", required_argument, NULL, OPT_PLACEMENT},
-    {"intra-params", required_argument, NULL, OPT_INTRA},
-    {"anneal-steps", required_argument, NULL, OPT_STEPS},
-    {"preset", required_argument, NULL, OPT_PRESET},
-    {"params", required_argument, NULL, OPT_PARAMS},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
-static int parse_one(traffic_opts *o, int c, const char *arg, int *params_set)
+static int parse_shape_text(void *dest, const char *arg, char *why, size_t len)
 {
-    parse_status st;
-    size_t n, pos;
-    switch (c) {
-    case OPT_TRAFFIC:
-        if (o->traffic_path)
-            return scimodel_usage_error("--traffic '%s': give one traffic matrix", arg);
-        o->traffic_path = arg;
-        return 0;
-    case OPT_DIMS:
-        st = parse_list(arg, PARSE_RANGE_STEP1, 1, TOPO_MAX_DIMS, o->dims, TOPO_MAX_DIMS, &n, &pos);
-        if (st)
-            return scimodel_usage_error("--dims '%s': %s, expected 3, 1..4 or 1,2,4 within 1..16", arg,
-                               parse_status_text(st));
-        o->ndims = n;
-        return 0;
-    case OPT_SHAPE:
-        if (o->nshapes == TOPO_MAX_DIMS)
-            return scimodel_usage_error("--shape '%s': at most %d shapes", arg, TOPO_MAX_DIMS);
-        o->shape_text[o->nshapes++] = arg;
-        return 0;
-    case OPT_LINKS:
-        if (topo_links_parse(arg, &o->links))
-            return scimodel_usage_error("--links '%s': unknown value (uni, bi)", arg);
-        o->links_given = 1;
-        return 0;
-    case OPT_SLOTS:
-        if ((st = parse_long(arg, 1, TRAFFIC_MAX_RANKS, &o->slots)))
-            return scimodel_usage_error("--slots '%s': %s, expected 1..%ld", arg, parse_status_text(st),
-                               TRAFFIC_MAX_RANKS);
-        return 0;
-    case OPT_PLACEMENT:
-        if (!*arg)
-            return scimodel_usage_error("--placement '': expected row-major, optimize or a file");
-        o->placement = arg;
-        return 0;
-    case OPT_INTRA:
-        if (scimodel_load_params("--intra-params", arg, &o->intra))
-            return EXIT_FAILURE;
-        o->have_intra = 1;
-        return 0;
-    case OPT_STEPS:
-        if ((st = parse_long(arg, 1, PROJ_ANNEAL_MAX_STEPS, &o->anneal_steps)))
-            return scimodel_usage_error("--anneal-steps '%s': %s, expected 1..1e8", arg,
-                               parse_status_text(st));
-        return 0;
-    case OPT_PRESET:
-    case OPT_PARAMS:
-        if ((*params_set)++)
-            return scimodel_usage_error("--preset conflicts with --params: give only one of them");
-        if (c == OPT_PARAMS)
-            return scimodel_load_params("--params", arg, &o->inter);
-        if (model_params_preset(arg, &o->inter))
-            return scimodel_usage_error("--preset '%s': unknown preset (current, enhanced)", arg);
-        return 0;
-    case OPT_FORMAT:
-        if (strcmp(arg, "table") && strcmp(arg, "tsv"))
-            return scimodel_usage_error("--format '%s': unknown value", arg);
-        o->tsv = strcmp(arg, "tsv") == 0;
-        return 0;
-    case 'h':
-        return -1;
-    default:
-        return SCIMODEL_EXIT_USAGE;  /* getopt already printed the message */
-    }
+    traffic_opts *o = dest;
+    if (o->nshapes == MAX_CANDIDATES)
+        return snprintf(why, len, "at most %d shapes", MAX_CANDIDATES), 1;
+    o->shape_text[o->nshapes++] = arg;
+    return 0;
 }
 
-static int parse_options(int argc, char **argv, traffic_opts *o)
+static int parse_map_by(void *dest, const char *arg, char *why, size_t len)
 {
-    int c, rc, params_set = 0;
+    if (launch_parse_map_by(arg, &((traffic_opts *)dest)->policy) == 0)
+        return 0;
+    return snprintf(why, len, "expected slot, node, core, socket or ppr:N:node"), 1;
+}
+
+static int parse_rank_by(void *dest, const char *arg, char *why, size_t len)
+{
+    if (launch_parse_rank_by(arg, &((traffic_opts *)dest)->policy) == 0)
+        return 0;
+    return snprintf(why, len, "expected slot, node, core or socket"), 1;
+}
+
+static const opt_spec specs[] = {
+    {.kind = OPT_HEADING, .help = "Traffic projection (docs/model.md, 'Projecting an application'):"},
+    {.name = "traffic", .kind = OPT_PATH, .field = F(traffic_path), .arg = "FILE",
+     .help = "an application's traffic matrix (`scitrace matrix`): project its\n"
+             "messages onto each candidate torus; one row per candidate and\n"
+             "placement: messages, total and mean request latency, hop-bytes,\n"
+             "the busiest directed link's bytes; then the winner"},
+    {.name = "dims", .kind = OPT_LIST, .field = F(dims), .count_field = F(ndims),
+     .cap = TOPO_MAX_DIMS, .min = 1, .max = TOPO_MAX_DIMS, .range = "1..16", .arg = "LIST",
+     .help = "candidates: for each D the smallest torus n^D holding the nodes\n"
+             "(default 1..4 without --shape)"},
+    {.name = "shape", .kind = OPT_CUSTOM, .parse = parse_shape_text, .repeat = 1, .arg = "S",
+     .help = "a candidate of that exact shape (repeatable)"},
+    {.name = "links", .kind = OPT_ENUM, .field = F(links_choice),
+     .choices = (const char *const[]){"params", "uni", "bi", NULL}, .arg = "L",
+     .help = "uni (SCI rings) | bi (pairs of opposite rings, the shorter way);\n"
+             "default: the params file's links, else uni"},
+    {.name = "slots", .kind = OPT_LONG, .field = F(slots), .min = 1, .max = TRAFFIC_MAX_RANKS,
+     .range = "1..2^24", .def = "1", .arg = "K",
+     .help = "K ranks per node: ranks rK..rK+K-1 on node r; messages inside a\n"
+             "node cost 2 o_intra(m)"},
+    {.name = "hostfile", .kind = OPT_PATH, .field = F(hostfile), .arg = "FILE",
+     .help = "place ranks on the hostfile's nodes as Open MPI's mpirun\n"
+             "--oversubscribe does (nodes in hostfile order)"},
+    {.name = "map-by", .kind = OPT_CUSTOM, .parse = parse_map_by, .arg = "P", .bad = "nodes",
+     .help = "slot (default) | node | core | socket | ppr:N:node, as mpirun's"},
+    {.name = "rank-by", .kind = OPT_CUSTOM, .parse = parse_rank_by, .arg = "P", .bad = "fill",
+     .help = "slot | node | core | socket, as mpirun's (default: node when\n"
+             "mapping by node, else slot)"},
+    {.name = "rankfile", .kind = OPT_PATH, .field = F(rankfile), .arg = "FILE",
+     .help = "`rank R=HOST slot=...` lines, as mpirun's (hosts from --hostfile)"},
+    {.name = "intra-params", .kind = OPT_PATH, .field = F(intra_path), .arg = "FILE",
+     .help = "o_intra(m) from this params file (default: the network's o(m))"},
+    {.name = "placement", .kind = OPT_STRING, .field = F(placement), .def = "row-major",
+     .arg = "P",
+     .help = "row-major (node j on torus node j) | optimize (GSL simulated\n"
+             "annealing from row-major, fixed seed) | FILE (line j: the torus\n"
+             "node, row-major rank, of node j)"},
+    {.name = "anneal-steps", .kind = OPT_LONG, .field = F(anneal_steps), .min = 1,
+     .max = PROJ_ANNEAL_MAX_STEPS, .range = "1..1e8", .def = "200000", .arg = "N",
+     .help = "moves for optimize"},
+    {.name = "preset", .kind = OPT_ENUM, .field = F(preset),
+     .choices = (const char *const[]){"current", "enhanced", NULL}, .def = "current",
+     .arg = "P", .help = "the network's parameters: a thesis preset"},
+    {.name = "params", .kind = OPT_PATH, .field = F(params_path), .arg = "FILE",
+     .help = "the network's parameters: a params file (calibrate)"},
+    {.name = "format", .kind = OPT_ENUM, .field = F(format),
+     .choices = (const char *const[]){"table", "tsv", NULL}, .def = "table", .arg = "F",
+     .help = "table | tsv (dims shape placement messages total_ns mean_ns\n"
+             "hop_bytes max_link_bytes)"},
+};
+
+static const opt_conflict conflicts[] = {
+    {"preset", "params", "give only one of them"},
+    {"hostfile", "slots", "the hostfile gives each node's slots"},
+    {"rankfile", "map-by", "a rankfile places every rank itself"},
+    {"rankfile", "rank-by", "a rankfile places every rank itself"},
+};
+
+static const opt_program traffic_program = {
+    .name = "scimodel",
+    .synopsis = "Usage: scimodel --traffic FILE [--dims LIST | --shape S]... [options]\n",
+    .epilog = "e.g. scimodel --traffic traffic.tsv --dims 1..4 --placement optimize\n",
+    .specs = specs,
+    .nspecs = sizeof specs / sizeof specs[0],
+    .conflicts = conflicts,
+    .nconflicts = sizeof conflicts / sizeof conflicts[0],
+};
+
+void scimodel_traffic_help(FILE *fp)
+{
+    fputc('\n', fp);
+    opt_print_options(&traffic_program, fp);
+}
+
+static int parse_options(int argc, char **argv, traffic_opts *o, opt_state *st)
+{
     memset(o, 0, sizeof *o);
-    model_params_preset("current", &o->inter);
-    o->slots = 1;
-    o->anneal_steps = PROJ_ANNEAL_DEFAULT_STEPS;
-    o->placement = "row-major";
-    optind = 1;
-    opterr = 1;
-    while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
-        if ((rc = parse_one(o, c, optarg, &params_set)))
-            return rc;
-    if (optind < argc)
-        return scimodel_usage_error("'%s': unexpected argument", argv[optind]);
-    /* --links wins over a params file's `links` key, as in the other modes */
-    if (o->links_given)
-        o->inter.links = o->links;
+    int rc = opt_parse(&traffic_program, argc, argv, o, st);
+    if (rc)
+        return rc;
+    static const char *const needs_hostfile[] = {"map-by", "rank-by", "rankfile"};
+    for (size_t i = 0; i < 3; i++)
+        if (opt_given(st, needs_hostfile[i]) && !o->hostfile)
+            return opt_usage_error(&traffic_program, "--%s needs --hostfile", needs_hostfile[i]);
+    if (o->params_path) {
+        if (scimodel_load_params("--params", o->params_path, &o->inter))
+            return EXIT_FAILURE;
+    } else {
+        model_params_preset(o->preset ? "enhanced" : "current", &o->inter);
+    }
+    if (o->intra_path && scimodel_load_params("--intra-params", o->intra_path, &o->intra))
+        return EXIT_FAILURE;
+    o->have_intra = o->intra_path != NULL;
+    /* an explicit --links wins over the params file's `links` key */
+    if (o->links_choice)
+        o->inter.links = o->links_choice == 2 ? TOPO_LINKS_BI : TOPO_LINKS_UNI;
     o->links = o->inter.links;
     if (!o->have_intra)
         o->intra = o->inter;
+    o->tsv = o->format == 1;
     if (!o->ndims && !o->nshapes) {
         for (int d = 0; d < 4; d++)
             o->dims[d] = d + 1;
@@ -193,7 +186,7 @@ static int parse_options(int argc, char **argv, traffic_opts *o)
     }
     if (strcmp(o->placement, "optimize") && strcmp(o->placement, "row-major") &&
         strpbrk(o->placement, "\t\n"))
-        return scimodel_usage_error("--placement: a file name with a tab or newline");
+        return opt_usage_error(&traffic_program, "--placement: a file name with a tab or newline");
     return 0;
 }
 
@@ -206,21 +199,21 @@ static int make_candidates(const traffic_opts *o, long nodes, candidate *cand, s
     for (size_t i = 0; i < o->ndims; i++) {
         candidate *c = &cand[(*count)++];
         if (proj_smallest_torus((int)o->dims[i], nodes, &c->shape))
-            return scimodel_usage_error("--dims: no %ldD torus of at most 1e15 nodes", o->dims[i]);
+            return opt_usage_error(&traffic_program, "--dims: no %ldD torus of at most 1e15 nodes", o->dims[i]);
     }
     for (size_t i = 0; i < o->nshapes; i++) {
         candidate *c = &cand[(*count)++];
         if (topo_shape_parse(o->shape_text[i], &c->shape, &perr))
-            return scimodel_usage_error("--shape '%s': %s at character %zu", o->shape_text[i], perr.what,
+            return opt_usage_error(&traffic_program, "--shape '%s': %s at character %zu", o->shape_text[i], perr.what,
                                perr.pos + 1);
         if (c->shape.nodes < nodes)
-            return scimodel_usage_error("--shape '%s': %ld nodes, the matrix needs %ld", o->shape_text[i],
+            return opt_usage_error(&traffic_program, "--shape '%s': %ld nodes, the matrix needs %ld", o->shape_text[i],
                                c->shape.nodes, nodes);
     }
     for (size_t i = 0; i < *count; i++) {
         topo_shape_format(&cand[i].shape, cand[i].name, sizeof cand[i].name);
         if (cand[i].shape.nodes > TRAFFIC_MAX_RANKS)
-            return scimodel_usage_error("candidate %s: over %ld nodes", cand[i].name, TRAFFIC_MAX_RANKS);
+            return opt_usage_error(&traffic_program, "candidate %s: over %ld nodes", cand[i].name, TRAFFIC_MAX_RANKS);
     }
     return 0;
 }
@@ -308,13 +301,16 @@ static void print_rows_tsv(const result_row *rows, size_t n)
     }
 }
 
-static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, long nodes,
-                             const result_row *rows, size_t n, size_t best)
+static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, long ranks,
+                             long nodes, const result_row *rows, size_t n, size_t best)
 {
     printf("scimodel: traffic matrix %s: %ld ranks, %zu rows, %.0f messages, %.0f bytes\n",
-           o->traffic_path, t->ranks, t->rows, t->messages, t->bytes);
-    printf("  %ld rank%s per node (%ld nodes), %s links; parameters: %s; same-node messages: "
-           "2 o(m) of %s\n", o->slots, o->slots > 1 ? "s" : "", nodes,
+           o->traffic_path, ranks, t->rows, t->messages, t->bytes);
+    if (o->hostfile)
+        printf("  ranks placed as mpirun from %s (%ld nodes)", o->hostfile, nodes);
+    else
+        printf("  %ld rank%s per node (%ld nodes)", o->slots, o->slots > 1 ? "s" : "", nodes);
+    printf(", %s links; parameters: %s; same-node messages: 2 o(m) of %s\n",
            topo_links_name(o->links), o->inter.name, o->have_intra ? o->intra.name : o->inter.name);
     printf("\n  D  shape            placement        messages     total (ms)      mean (ns)"
            "         hop-bytes  busiest link (bytes)\n");
@@ -338,15 +334,40 @@ static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, lon
            w->cand->shape.dims, w->cand->name, w->placement, w->r.total_ns / 1e6, w->r.mean_ns);
 }
 
-static int run(const traffic_opts *o, const traffic_matrix *t)
+/* Ranks onto nodes (blocks of --slots, or as mpirun places them from a
+ * hostfile), then the matrix between nodes: a same-node message keeps its
+ * 2 o_intra(m), as src == dst. */
+static int place_ranks(const traffic_opts *o, traffic_matrix *t, long *nodes)
+{
+    launch_request rq = {o->hostfile, o->rankfile, o->policy, o->slots};
+    long *rank_node = malloc((size_t)t->ranks * sizeof *rank_node);
+    file_error err;
+    const char *which = NULL;
+    if (!rank_node) {
+        fprintf(stderr, "scimodel: out of memory for %ld ranks\n", t->ranks);
+        return EXIT_FAILURE;
+    }
+    int rc = launch_place(&rq, t->ranks, rank_node, nodes, &err, &which);
+    if (rc == -3)
+        fprintf(stderr, "scimodel: --map-by: %s\n", err.msg);
+    else if (rc)
+        scimodel_file_error(which, strcmp(which, "--hostfile") ? o->rankfile : o->hostfile, rc,
+                            err.line, err.msg);
+    else
+        traffic_to_nodes(t, rank_node, *nodes);
+    free(rank_node);
+    return rc ? (rc == -3 ? SCIMODEL_EXIT_USAGE : EXIT_FAILURE) : 0;
+}
+
+static int run(const traffic_opts *o, traffic_matrix *t)
 {
     candidate cand[MAX_CANDIDATES];
     result_row rows[2 * MAX_CANDIDATES];
     size_t ncand, nrows = 0, best = 0;
-    long nodes = proj_nodes_needed(t, o->slots);
-    proj_config pc = {&o->inter, &o->intra, o->links, o->slots, NULL, NULL};
-    int rc = make_candidates(o, nodes, cand, &ncand);
-    if (rc)
+    long ranks = t->ranks, nodes;
+    proj_config pc = {&o->inter, &o->intra, o->links, 1, NULL, NULL};
+    int rc = place_ranks(o, t, &nodes);
+    if (rc || (rc = make_candidates(o, nodes, cand, &ncand)))
         return rc;
     long *pos = malloc((size_t)nodes * sizeof *pos);
     if (!pos) {
@@ -364,7 +385,7 @@ static int run(const traffic_opts *o, const traffic_matrix *t)
     if (o->tsv)
         print_rows_tsv(rows, nrows);
     else
-        print_rows_table(o, t, nodes, rows, nrows, best);
+        print_rows_table(o, t, ranks, nodes, rows, nrows, best);
     return 0;
 }
 
@@ -384,13 +405,10 @@ int scimodel_traffic_main(int argc, char **argv)
     traffic_opts o;
     traffic_matrix t;
     traffic_error err;
-    int rc = parse_options(argc, argv, &o);
-    if (rc == -1) {
-        fputs(scimodel_traffic_usage + 1, stdout);
-        return 0;
-    }
+    opt_state st;
+    int rc = parse_options(argc, argv, &o, &st);
     if (rc)
-        return rc;
+        return rc == OPT_DONE ? 0 : rc;
     if ((rc = traffic_read(o.traffic_path, &t, &err)))
         return scimodel_file_error("--traffic", o.traffic_path, rc, err.line, err.msg);
     rc = run(&o, &t);

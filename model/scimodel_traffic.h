@@ -1,11 +1,13 @@
-/* scimodel_traffic: the `scimodel --traffic FILE` mode (SPEC.md §10):
+/* scimodel_traffic: the `scimodel --traffic FILE` mode:
  * project an application's traffic matrix onto candidate tori and
  * placements, and say which wins. */
 #ifndef SCITORUS_SCIMODEL_TRAFFIC_H
 #define SCITORUS_SCIMODEL_TRAFFIC_H
 
+#include <stdio.h>
+
 /* The mode's part of `scimodel --help`. */
-extern const char scimodel_traffic_usage[];
+void scimodel_traffic_help(FILE *fp);
 
 /* 1 if argv asks for this mode (a --traffic option before any "--"). */
 int scimodel_traffic_wanted(int argc, char **argv);

@@ -247,3 +247,12 @@ int traffic_placement_read(const char *path, long count, long max_node, long *po
     fclose(fp);
     return rc;
 }
+
+void traffic_to_nodes(traffic_matrix *t, const long *rank_node, long nodes)
+{
+    for (size_t k = 0; k < t->rows; k++) {
+        t->row[k].src = (int32_t)rank_node[t->row[k].src];
+        t->row[k].dst = (int32_t)rank_node[t->row[k].dst];
+    }
+    t->ranks = nodes;
+}

@@ -58,6 +58,10 @@ int traffic_read(const char *path, traffic_matrix *t, traffic_error *err);
 
 void traffic_free(traffic_matrix *t);
 
+/* Renumbers the matrix from ranks to nodes: row (r, s) becomes
+ * (rank_node[r], rank_node[s]) and ranks becomes nodes. */
+void traffic_to_nodes(traffic_matrix *t, const long *rank_node, long nodes);
+
 /* Reads a placement file: one torus node per logical node, in order (line
  * j, not counting `#` comments and blank lines, is the row-major rank of
  * the torus node that hosts logical node j, i.e. ranks j*K .. j*K+K-1).

@@ -27,7 +27,9 @@ set grid
 set yrange [1e-9:*]   # os and or on shared memory go below the clock's resolution
 do for [i = 1:n] {
     f = word(files, i)
-    set title sprintf("%s %s (L = %s ns)", hdr(f, "backend"), hdr(f, "variant"), hdr(f, "L_ns"))
+    # a negative L (the file's L_flag says why) is no latency: the title says so
+    set title sprintf("%s %s (L = %s ns%s)", hdr(f, "backend"), hdr(f, "variant"), hdr(f, "L_ns"), \
+                      strlen(hdr(f, "L_flag")) ? ": negative, not a latency; os + or > RTT/2" : "")
     # sizes of 0 B and values of 0 ns have no place on log axes
     plot f using ($1 > 0 && $2 > 0 ? $1 : NaN):($2*1e-9):($3*1e-9) with yerrorlines lw 1.5 pt 7 ps 0.5 title "os", \
          f using ($1 > 0 && $4 > 0 ? $1 : NaN):($4*1e-9):($5*1e-9) with yerrorlines lw 1.5 pt 5 ps 0.5 title "or", \

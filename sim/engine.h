@@ -1,5 +1,5 @@
 /* engine: discrete-event replay of a GOAL schedule with LogGOPSim's rules
- * (docs/sim-notes.md, "Replay"): a CPU and a NIC per host and number,
+ * (docs/model.md, 'Replay'): a CPU and a NIC per host and number,
  * eager and rendezvous messages, matching by source and tag in order.
  * The network is LogGP (every message L in flight) or a torus, whose
  * messages take the route's wire time and, with contention, queue FIFO

@@ -1,6 +1,6 @@
 /* goal: schedules in GOAL, the text format of the LogGOPSim toolchain
  * (Hoefler, Schneider, Lumsdaine 2010), read with the grammar of its
- * txt2bin scanner (docs/sim-notes.md, "The GOAL grammar").  Every rank's
+ * txt2bin scanner (docs/formats.md, 'GOAL schedule').  Every rank's
  * operations are kept in file order, with the dependency edges in the
  * order the file states them: replay order depends on both. */
 #ifndef SCITORUS_GOAL_H

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "model/launch.h"
 #include "model/params.h"
 #include "sim/engine.h"
 #include "sim/goal.h"
@@ -15,7 +16,9 @@
 
 typedef struct scisim_opts {
     const char *goal_path, *out_path, *placement, *params_path, *intra_path;
-    int loggp_given, params_given, links_given, contention, ranks, tsv, quiet;
+    const char *hostfile, *rankfile;
+    int loggp_given, preset, links_choice, format, contention, ranks, tsv, quiet;
+    launch_policy policy;
     sim_loggp lg;
     uint64_t S;
     model_params inter, intra;

@@ -1,5 +1,5 @@
 /* scisim: replays an application's schedule (GOAL) on a LogGP network or
- * on candidate tori; docs/sim-notes.md.  The main only dispatches. */
+ * on candidate tori; docs/model.md, 'Replay'.  The main only dispatches. */
 #include <stdlib.h>
 
 #include "util/signals.h"

@@ -9,6 +9,7 @@
 #include "model/traffic.h"
 #include "sim/schedule_traffic.h"
 #include "sim/scisim.h"
+#include "util/file_error.h"
 #include "util/parse.h"
 
 typedef struct row {
@@ -55,7 +56,7 @@ static int place(const scisim_opts *o, const traffic_matrix *t, row *c, long nod
         if (c->shape.nodes > PROJ_ANNEAL_MAX_NODES)
             return scisim_runtime_error("--placement optimize: %s has over %ld nodes", c->name,
                                         PROJ_ANNEAL_MAX_NODES);
-        proj_config pc = {&o->inter, &o->intra, o->links, o->slots, NULL, NULL};
+        proj_config pc = {&o->inter, &o->intra, o->links, 1, NULL, NULL};
         if (proj_optimize(&pc, t, &c->shape, o->anneal_steps, pos, NULL, NULL))
             return scisim_runtime_error("%s: out of memory for the annealing", c->name);
     } else if (strcmp(o->placement, "row-major") && strcmp(o->placement, "optimize") &&
@@ -67,10 +68,10 @@ static int place(const scisim_opts *o, const traffic_matrix *t, row *c, long nod
 }
 
 static int replay(const scisim_opts *o, const goal_schedule *s, row *c, const long *pos,
-                  long *node_of_rank)
+                  const long *rank_node, long *node_of_rank)
 {
     for (uint32_t r = 0; r < s->ranks; r++)
-        node_of_rank[r] = pos[r / o->slots];
+        node_of_rank[r] = pos[rank_node[r]];
     sim_config cf = {0};
     cf.torus = 1;
     cf.S = o->S;
@@ -122,8 +123,14 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
                         rows[i].r.wait_ns);
         return;
     }
-    fprintf(fp, "Replay of %s (%u ranks, %ld per node) on %s links, %s\n\n", o->goal_path, s->ranks,
-            o->slots, links, o->contention ? "with link contention" : "zero-load network");
+    if (o->hostfile)
+        fprintf(fp, "Replay of %s (%u ranks placed as mpirun from %s) on %s links, %s\n\n",
+                o->goal_path, s->ranks, o->hostfile, links,
+                o->contention ? "with link contention" : "zero-load network");
+    else
+        fprintf(fp, "Replay of %s (%u ranks, %ld per node) on %s links, %s\n\n", o->goal_path,
+                s->ranks, o->slots, links,
+                o->contention ? "with link contention" : "zero-load network");
     fprintf(fp, "  D  shape            placement   makespan (us)  mean finish (us)  messages      bytes"
                 "  wait (us)\n");
     size_t best = n;
@@ -153,19 +160,46 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
     }
 }
 
+/* Ranks onto logical nodes: blocks of --slots, or as mpirun places them
+ * from --hostfile. */
+static int place_ranks(const scisim_opts *o, long ranks, long *rank_node, long *nodes)
+{
+    launch_request rq = {o->hostfile, o->rankfile, o->policy, o->slots};
+    file_error err;
+    const char *which = NULL;
+    int rc = launch_place(&rq, ranks, rank_node, nodes, &err, &which);
+    if (rc == -3)
+        return scisim_usage_error("--map-by: %s", err.msg);
+    if (rc) {
+        const char *path = strcmp(which, "--hostfile") ? o->rankfile : o->hostfile;
+        char buf[512];
+        return scisim_runtime_error("%s %s", which, file_error_text(&err, path, buf, sizeof buf));
+    }
+    return 0;
+}
+
 int scisim_torus(const scisim_opts *o, const goal_schedule *s)
 {
-    long nodes = ((long)s->ranks + o->slots - 1) / o->slots;
+    long nodes = 0;
     int optimize = strcmp(o->placement, "optimize") == 0;
     row *cand = calloc(SCISIM_MAX_CANDIDATES + TOPO_MAX_DIMS, sizeof *cand);
     row *rows = calloc(2 * (SCISIM_MAX_CANDIDATES + TOPO_MAX_DIMS), sizeof *rows);
-    long *pos = malloc((size_t)nodes * sizeof *pos);
+    long *rank_node = malloc(((size_t)s->ranks + 1) * sizeof *rank_node);
     long *nor = malloc(((size_t)s->ranks + 1) * sizeof *nor);
+    long *pos = NULL;
     traffic_matrix t = {0};
     size_t n = 0, nrows = 0;
     int rc = 1, partial = 0;
-    if (!cand || !rows || !pos || !nor || (optimize && schedule_traffic(s, &t))) {
+    if (!cand || !rows || !rank_node || !nor || (optimize && schedule_traffic(s, &t))) {
         scisim_runtime_error("out of memory");
+        goto out;
+    }
+    if ((rc = place_ranks(o, (long)s->ranks, rank_node, &nodes)))
+        goto out;
+    if (optimize)
+        traffic_to_nodes(&t, rank_node, nodes);
+    if (!(pos = malloc((size_t)nodes * sizeof *pos))) {
+        rc = scisim_runtime_error("out of memory");
         goto out;
     }
     if ((rc = make_candidates(o, nodes, cand, &n)))
@@ -175,7 +209,8 @@ int scisim_torus(const scisim_opts *o, const goal_schedule *s)
             row *r = &rows[nrows++];
             *r = cand[i];
             r->placement = optimize ? (opt ? "optimize" : "row-major") : o->placement;
-            if ((rc = place(o, &t, r, nodes, pos, opt)) || (rc = replay(o, s, r, pos, nor)))
+            if ((rc = place(o, &t, r, nodes, pos, opt)) ||
+                (rc = replay(o, s, r, pos, rank_node, nor)))
                 goto out;
             partial = r->r.interrupted;
         }
@@ -193,6 +228,7 @@ out:
     free(cand);
     free(rows);
     free(pos);
+    free(rank_node);
     free(nor);
     return rc;
 }

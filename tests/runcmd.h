@@ -28,7 +28,7 @@ typedef struct run_result {
  * held until the test's process ends.  Criterion runs tests in parallel
  * unless told --jobs 1 (bin/test/test_logp run by hand), and two such runs
  * at once share each core between two spinning processes: the injected
- * 160 us gap came out at 402-520 us, with a narrow interval (issue 13). */
+ * 160 us gap came out at 402-520 us, with a narrow interval. */
 static inline void run_timing_lock(void)
 {
     int fd = open("/tmp/scitorus-timing-tests.lock", O_RDWR | O_CREAT, 0666);

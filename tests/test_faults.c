@@ -1,4 +1,4 @@
-/* Fault injection (issue 6): the benchmark's parent killed, an MPI rank
+/* Fault injection: the benchmark's parent killed, an MPI rank
  * killed, output into an unwritable directory and onto a full file system.
  * No hang (every run bounded), no orphan process, no shared memory left,
  * and a previous file at the target path is never damaged.  (The peer

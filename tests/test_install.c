@@ -70,6 +70,15 @@ Test(install, install_and_uninstall_into_a_temporary_prefix, .timeout = 300)
     cr_assert(!is_file(prefix, "bin/halo3d"), "examples go to share/scitorus/examples");
     cr_assert(is_file(prefix, "share/scitorus/examples/halo3d"));
     cr_assert(is_file(prefix, "share/doc/scitorus/model.md"), "the docs the man pages cite");
+    /* a traced program's phase call: the installed header compiles, and
+     * without the preloaded library the weak symbol is NULL */
+    cr_assert(is_file(prefix, "include/scitrace.h"));
+    char cc[900];
+    snprintf(cc, sizeof cc,
+             "printf '#include <scitrace.h>\\nint main(void) { return scitrace_phase != 0; }\\n' |"
+             " cc -I'%s/include' -x c - -o '%s/phase' && '%s/phase' && rm -f '%s/phase'",
+             prefix, prefix, prefix, prefix);
+    cr_assert_eq(system(cc), 0, "%s", cc);
 
     /* the installed figures draw, LogP samples included (no repository) */
     char script[400], outdir[300];

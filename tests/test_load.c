@@ -1,4 +1,4 @@
-/* Tests for the load model (SPEC.md §9): channel loads and every channel's
+/* Tests for the load model (docs/model.md, 'Load'): channel loads and every channel's
  * input streams against counting every route link by link (written here),
  * the saturation-rate identity of uniform traffic on unidirectional rings,
  * the merge identity of deterministic servers on a sample path, and the
@@ -59,7 +59,7 @@ static int route_links(const topo_shape *s, topo_links links, const long *a, con
     return k;
 }
 
-/* Destinations from SPEC.md §8 (written again here, not topo's). */
+/* Destinations of docs/model.md, 'Patterns' (written again here, not topo's). */
 static int pattern_dests(const topo_shape *s, topo_pattern pat, const long *a, long d[][8])
 {
     int k = 0, same = 1;
@@ -270,7 +270,7 @@ Test(load, input_streams_equal_following_every_route)
     free(dests_buf);
 }
 
-/* SPEC.md §9 / issue 11: uniform traffic, uni rings:
+/* Uniform traffic, uni rings:
  * lambda_sat = min(1, 2 / (N/(N-1) (n_max - 1))) / t(m), exactly. */
 Test(load, saturation_rate_identity)
 {
@@ -566,7 +566,7 @@ Test(load, flow_age_law_against_chain_simulation, .timeout = 120)
 /* The model's queueing delay (model/model.h: the merge identity of
  * deterministic servers, with its share term for inputs split off busier
  * links and the flows' age) against the simulation: within 10 % up to 50 %
- * of saturation on every case below.  SPEC.md §9's independent queues
+ * of saturation on every case below.  Independent M/D/1 queues ('Load')
  * overestimate every case (by 13-363 % at 10-70 %): asserted too. */
 Test(load, latency_against_event_simulation, .timeout = 240)
 {

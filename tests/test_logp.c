@@ -148,11 +148,25 @@ static logp_data read_ok(const char *path)
  * (or and g then wide, flagged); at least half the sizes must be clean.  MPI
  * up to 256 B only: above, os came out 2-4 us over the injection under
  * load (the eager copy of 832 B is not 4 us unloaded: 0.5 us). */
+/* A negative L (or L_fence) is flagged in the file, with the reason, and
+ * only then: the oracle is the file's own L_ns. */
+static void assert_negative_L_flagged(const logp_data *d)
+{
+    const char *lf = bench_data_header(&d->hdr, "L_fence_ns"), *flag;
+    int negative = d->L_ns < 0 || (lf && atof(lf) < 0);
+    flag = bench_data_header(&d->hdr, "L_flag");
+    cr_assert_eq(flag != NULL, negative, "L_ns %.1f, L_fence_ns %s, L_flag %s", d->L_ns,
+                 lf ? lf : "-", flag ? flag : "-");
+    if (flag)
+        cr_assert_not_null(strstr(flag, "exceed RTT/2"), "L_flag without its reason: %s", flag);
+}
+
 static void assert_recovered(const char *path, const char *backend, int strict, long sizes)
 {
     logp_data d = read_ok(path);
     long clean = 0;
     cr_assert_not(d.incomplete);
+    assert_negative_L_flagged(&d);
     cr_assert_str_eq(bench_data_header(&d.hdr, "backend"), backend);
     cr_assert_geq(d.count, sizes, "%s: %ld sizes, expected at least %ld", backend, d.count, sizes);
     for (long i = 0; i < d.count; i++) {
@@ -241,6 +255,24 @@ Test(logp, mpi_isend_os_is_the_post_not_the_transfer, .init = setup, .fini = tea
     cr_assert_not_null(row);
     cr_assert_lt(row->os_ns, 0.5 * row->rtt_ns / 2, "isend os %.0f ns against a one-way %.0f ns",
                  row->os_ns, row->rtt_ns / 2);
+    logp_data_free(&d);
+    run_free(&r);
+}
+
+/* MPI_Ssend returns only once the receiver has matched the message (a
+ * handshake back to the sender), so its os spans about a round trip and
+ * L = RTT/2 - os - or is negative: the file must say so, and why. */
+Test(logp, negative_L_is_flagged_with_its_reason, .init = setup, .fini = teardown)
+{
+    const char *out = file("ssend.tsv");
+    run_result r = run_cmd("/usr/bin/timeout", 70, "60", "mpirun", "--allow-run-as-root",
+                           "--oversubscribe", "-np", "2", run_prog("mpibench", 1), "--pattern",
+                           "logp", "--max-size", "16", "--mpi-send", "ssend", "-q", "-o", out,
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    logp_data d = read_ok(out);
+    cr_assert_lt(d.L_ns, 0, "ssend: L_ns %.1f", d.L_ns);
+    assert_negative_L_flagged(&d);
     logp_data_free(&d);
     run_free(&r);
 }

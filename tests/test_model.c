@@ -1,4 +1,4 @@
-/* Tests for model/: closed forms against exact enumeration, SPEC.md §2
+/* Tests for model/: closed forms against exact enumeration, docs/model.md's
  * reference values, interpolation and crossovers. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -59,7 +59,7 @@ static const char *const shapes[] = {
     "2x3x2x3x2", "16x3",
 };
 
-/* SPEC.md §2: closed-form average equals the exact enumeration (1e-12). */
+/* Closed-form average equals the exact enumeration (1e-12). */
 Test(model, closed_form_average_equals_enumeration)
 {
     model_params p = preset("current");
@@ -91,7 +91,7 @@ Test(model, response_average_equals_request_average)
     assert_rel(ravg, avg, 1e-12, "2x7x4");
 }
 
-/* thesis eqs. 22-25 (SPEC.md §2): ring PP on 1..4 hops, m = 64. */
+/* thesis eqs. 22-25: ring PP on 1..4 hops, m = 64. */
 Test(model, point_to_point_reference_values)
 {
     model_params p = preset("current");
@@ -119,7 +119,7 @@ Test(model, transaction_on_torus_counts_both_directions)
     cr_assert_float_eq(r.response_ns, 2 * 2085 + 4 * 7 + 2 * 60 + 670, 1e-9);
 }
 
-/* SPEC.md §2: N = 1000, current, m = 64 (given to 3 decimals). */
+/* docs/model.md's reference values: N = 1000, current, m = 64 (given to 3 decimals). */
 Test(model, average_latency_at_1000_nodes)
 {
     model_params p = preset("current");
@@ -142,7 +142,7 @@ Test(model, continuous_equals_shape_on_integer_tori)
 }
 
 /* Independent oracle for crossovers: plain bisection on the raw formulas
- * after a unit-step scan (no GSL), compared with SPEC.md's 2-decimal table
+ * after a unit-step scan (no GSL), compared with the 2-decimal table of 'Crossovers'
  * and with model_crossover to 1e-6 relative. */
 static double raw_avg(const model_params *p, int D, double N)
 {
@@ -189,7 +189,7 @@ Test(model, crossovers_match_spec)
     }
 }
 
-/* SPEC.md §2 --fill interpolate: about 18.5/196.6/1954.9 and 8.4/51.8/236.8. */
+/* 'Crossovers', --fill interpolate: about 18.5/196.6/1954.9 and 8.4/51.8/236.8. */
 Test(model, interpolated_multicast_crossovers)
 {
     static const struct { const char *preset; double want[3]; } table[] = {
@@ -258,7 +258,7 @@ Test(model, nearest_torus)
     cr_assert_eq(s.n[0], 2);
 }
 
-/* SPEC.md §6: store-and-forward relays.  Every route of F forwards and S
+/* Store-and-forward relays ('Point-to-point latency').  Every route of F forwards and S
  * switches pays (F + S) m lb on top of the cut-through latency; the closed
  * forms (averages, multicast, continuous, interpolated) agree with the
  * link-by-link walk, and lb = 0 leaves every value bit for bit as it was. */

@@ -149,7 +149,7 @@ Test(mpibench, echo_makes_every_hop_alike)
 }
 
 /* One network's file of an interleaved run: its topology, every size, and
- * the hop counts of its symmetric destination (SPEC.md §1). */
+ * the hop counts of its symmetric destination. */
 static void assert_network(const char *path, const char *topology, long dst, long hops, long fwd,
                            long sw)
 {
@@ -174,7 +174,7 @@ static void assert_network(const char *path, const char *topology, long dst, lon
     bench_data_free(&d);
 }
 
-/* Issue 10: networks of different sizes interleaved on two ranks, their
+/* Networks of different sizes interleaved on two ranks, their
  * virtual nodes hosted as scibench hosts them.  Each file is its own
  * network with its own hop counts; a header misdecoded from the tag would
  * send a message to the wrong node or network and the run would hang

@@ -1,6 +1,6 @@
-/* Tests for the traffic projection (SPEC.md §10): latency, hop-bytes and
- * the busiest link against a brute force written here from SPEC.md §2 and
- * §7 (message by message, link by link), and the annealed placement
+/* Tests for the traffic projection (docs/model.md, 'Projection'): latency, hop-bytes and
+ * the busiest link against a brute force written here from 'Point-to-point
+ * latency' and 'Links' (message by message, link by link), and the annealed placement
  * against row-major and against a scrambled 3D halo exchange. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -15,7 +15,7 @@
 
 static double o_ns(const model_params *p, double m)
 {
-    return p->o0_ns + p->o1_ns_per_byte * (m - p->mref_bytes);   /* SPEC.md §2 */
+    return p->o0_ns + p->o1_ns_per_byte * (m - p->mref_bytes);   /* o(m) */
 }
 
 static void coords_of(const long *n, int D, long rank, long *c)
@@ -58,7 +58,7 @@ static brute brute_force(const traffic_matrix *t, const long *n, int D, long N, 
         for (int i = 0; i < D; i++) {
             long h = ((cd[i] - cs[i]) % n[i] + n[i]) % n[i];
             int way = 0;
-            if (bi && n[i] - h < h) {     /* SPEC.md §7: shorter way, ties positive */
+            if (bi && n[i] - h < h) {     /* bi: shorter way, ties positive */
                 h = n[i] - h;
                 way = 1;
             }
@@ -160,7 +160,7 @@ Test(projection, matches_brute_force_on_shapes_placements_links_slots)
 
 /* Hand-checked: 2 messages of 64 B from node 0 to node 5 of 3x3 (hops 1,2):
  * H = 3, k = 2, F = 1, S = 1: 2*2085 + 3*7 + 60 + 670 = 4921 ns each
- * (SPEC.md §2); 64 * 2 * 3 hop-bytes; every link of the route carries 128 B. */
+ * (thesis eq. 24); 64 * 2 * 3 hop-bytes; every link of the route carries 128 B. */
 Test(projection, hand_checked_route)
 {
     model_params cur;

@@ -127,23 +127,37 @@ Test(scibench, torus_rows_record_request_and_response_paths)
     run_free(&r);
 }
 
-/* PP ring 8 - PP ring 2 (medians), the two rings interleaved in one run. */
-static double growth_of_run(const char *inject)
+/* PP ring 8 - PP ring 2 (medians) at each of `sizes` (at most 2) into g[],
+ * the two rings interleaved in one run. */
+static void growths_of_run(const char *inject, const char *sizes, double *g)
 {
     char r2[256], r8[256], i8[300];
     snprintf(r2, sizeof r2, "%s", file("inj2.tsv"));
     snprintf(r8, sizeof r8, "%s", file("inj8.tsv"));
     snprintf(i8, sizeof i8, "8=%s", r8);
     run_result r = run_cmd(run_prog("scibench", 1), 60, "--ring", "2", "-o", r2, "--interleave",
-                           i8, "--sizes", "8", "--inject-forward", inject, "--max-time", "1",
+                           i8, "--sizes", sizes, "--inject-forward", inject, "--max-time", "1",
                            "--rel-error", "0.002", "-q", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
     bench_data d2 = read_ok(r2), d8 = read_ok(r8);
-    double g = d8.points[0].median_ns - d2.points[0].median_ns;
+    cr_assert_eq(d2.count, d8.count);
+    for (long i = 0; i < d2.count && i < 2; i++) {
+        const bench_point *p8 = &d8.points[0];
+        for (long j = 0; j < d8.count; j++)   /* (rows in the order points finished) */
+            if (d8.points[j].size_bytes == d2.points[i].size_bytes)
+                p8 = &d8.points[j];
+        g[d2.points[i].size_bytes == atol(sizes) ? 0 : 1] = p8->median_ns - d2.points[i].median_ns;
+    }
     bench_data_free(&d2);
     bench_data_free(&d8);
-    return g;
+}
+
+static double growth_of_run(const char *inject)
+{
+    double g[2];
+    growths_of_run(inject, "8", g);
+    return g[0];
 }
 
 /* Symmetric destination on an 8-ring: 4 hops out (3 forwards) and 4 back
@@ -171,6 +185,27 @@ Test(scibench, injected_forward_delay_is_seen)
             growth[ROUNDS - 1], g);
     cr_assert(fabs(g - 6000) <= 600, "median growth %.1f ns (rounds %.1f .. %.1f)", g, growth[0],
               growth[ROUNDS - 1]);
+}
+
+/* The same through the receive's two paths: 24 B travels in the header's
+ * line (no fence), 64 B in two lines (the second read while waiting, then
+ * the fence).  Relays must see each injected forward either way. */
+Test(scibench, injected_forward_delay_is_seen_in_one_and_two_lines)
+{
+    double growth[2][ROUNDS];
+    for (int k = 0; k < ROUNDS; k++) {
+        double with[2], without[2];
+        growths_of_run("2000", "24,64", with);
+        growths_of_run("0", "24,64", without);
+        for (int i = 0; i < 2; i++)
+            growth[i][k] = with[i] - without[i];
+    }
+    for (int i = 0; i < 2; i++) {
+        gsl_sort(growth[i], 1, ROUNDS);
+        double g = gsl_stats_median_from_sorted_data(growth[i], 1, ROUNDS);
+        cr_assert(fabs(g - 6000) <= 600, "%s B: median growth %.1f ns (rounds %.1f .. %.1f)",
+                  i ? "64" : "24", g, growth[i][0], growth[i][ROUNDS - 1]);
+    }
 }
 
 /* The engine's route is the path topo counts: on a 4x4 torus over 2

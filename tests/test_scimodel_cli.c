@@ -1,4 +1,4 @@
-/* Tests for the scimodel command line: outputs against SPEC.md values and
+/* Tests for the scimodel command line: outputs against the thesis's values and
  * the closed forms, TSV headers, and every error class (sanitized build). */
 #include <math.h>
 
@@ -11,7 +11,7 @@ Test(scimodel, headline_report_values)
     run_result r = run_cmd(SCIMODEL, 30, "--dims", "1..4", "--nodes", "1000", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_str_empty(r.err);
-    /* SPEC.md §2 averages (µs) and crossovers */
+    /* docs/model.md's reference averages (µs) and crossovers */
     cr_assert_not_null(strstr(r.out, "37.610"));
     cr_assert_not_null(strstr(r.out, "6.736"));
     cr_assert_not_null(strstr(r.out, "6.054"));

@@ -77,8 +77,8 @@ Test(topo, hops_on_unidirectional_rings)
     cr_assert_eq(h[1], 3);
 }
 
-/* SPEC.md §1 counts: H = sum h, k = #nonzero, F = H - k, S = k - 1; the
- * response uses n_i - h_i where h_i > 0. */
+/* Route counts (docs/model.md, 'Topology and notation'): H = sum h,
+ * k = #nonzero, F = H - k, S = k - 1; the response uses n_i - h_i where h_i > 0. */
 Test(topo, request_and_response_counts)
 {
     topo_shape s;

@@ -35,7 +35,7 @@ TestSuite(traffic_cli, .init = setup, .fini = teardown);
 Test(traffic_cli, tsv_header_candidates_and_values)
 {
     /* 0 -> 3, 10 messages of 64 B.  Ring of 4: 3 hops, 2 forwards:
-     * 4170 + 21 + 120 = 4311 ns (SPEC.md §2 eq. 24); 2x2: hops (1,1),
+     * 4170 + 21 + 120 = 4311 ns (thesis eq. 24); 2x2: hops (1,1),
      * 4170 + 14 + 670 = 4854 ns. */
     const char *m = put("m.tsv", HEAD "0\t3\t64\t10\n");
     run_result r = run_cmd(SCIMODEL, 30, "--traffic", m, "--dims", "1,2", "--format", "tsv", NULL);

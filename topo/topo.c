@@ -1,5 +1,6 @@
 /* topo: torus shapes, coordinates, hop vectors and route counts on
- * unidirectional rings and bidirectional ring pairs (docs/model.md, 'Routes' and 'Links'). */
+ * unidirectional rings and bidirectional ring pairs (docs/model.md,
+ * 'Topology and notation' and 'Links'). */
 #include "topo/topo.h"
 
 #include <limits.h>

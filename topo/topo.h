@@ -1,8 +1,9 @@
 /* topo: torus shapes of unidirectional rings (SCI) or bidirectional ring
  * pairs, node coordinates, hop vectors and the link / forward / switch
- * counts of a route (docs/model.md, 'Routes' and 'Links'), the destinations of the traffic
- * patterns (docs/model.md, 'Patterns') and per-link route counts (docs/model.md, 'Load').
- * model/ uses it for exact values, bench/ to place and route nodes. */
+ * counts of a route (docs/model.md, 'Topology and notation', 'Links'), the
+ * destinations of the traffic patterns ('Patterns') and per-link route
+ * counts ('Load').  model/ uses it for exact values, bench/ to place and
+ * route nodes. */
 #ifndef SCITORUS_TOPO_H
 #define SCITORUS_TOPO_H
 
@@ -20,7 +21,7 @@ typedef struct topo_shape {
     long nodes;                /* N = prod n[i] */
 } topo_shape;
 
-/* Counts of one route (request or response), docs/model.md, 'Routes'. */
+/* Counts of one route (request or response), docs/model.md, 'Topology and notation'. */
 typedef struct topo_counts {
     long links;       /* H: links crossed */
     long dims_used;   /* k: dimensions with a non-zero hop */
@@ -81,7 +82,7 @@ int topo_hops_check(const topo_shape *shape, const long *hops, int *bad_dim);
 /* Counts of the request path for hop vector hops (H, k, F, S). */
 void topo_request_counts(const topo_shape *shape, const long *hops, topo_counts *out);
 /* Counts of the response path back: n[i] - hops[i] in every dimension where
- * hops[i] > 0, 0 elsewhere (docs/model.md, 'Routes'). */
+ * hops[i] > 0, 0 elsewhere (docs/model.md, 'Topology and notation'). */
 void topo_response_counts(const topo_shape *shape, const long *hops, topo_counts *out);
 
 /* Links actually crossed in every dimension for the hop vector hops

@@ -1,5 +1,5 @@
 /* mode_goal: `scitrace goal -o FILE DIR`, the trace as a schedule in the
- * GOAL text format of LogGOPSim (docs/formats.md, 'Schedules'), which
+ * GOAL text format of LogGOPSim (docs/formats.md, 'GOAL schedule'), which
  * scisim and LogGOPSim replay.  Per rank, in program order:
  *   - the time between one call's return and the next call's entry is a
  *     `calc` of that many ns;
@@ -52,7 +52,7 @@ static const opt_program goal_program = {
     .synopsis =
 "Usage: scitrace goal [--phase NAME|all] -o FILE DIR\n"
 "Write the trace in DIR as a GOAL schedule (the text format of LogGOPSim;\n"
-"docs/formats.md, 'Schedules') for scisim: every rank's calls in program\n"
+"docs/formats.md, 'GOAL schedule') for scisim: every rank's calls in program\n"
 "order, the time between calls as calc, blocking calls depending on the\n"
 "call before, nonblocking ones starting at their call and completing at\n"
 "their Wait or Test, collectives expanded with the algorithms of\n"

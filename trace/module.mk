@@ -1,5 +1,5 @@
 # trace/: record every MPI call of an application and turn the record into
-# findings, a traffic matrix or a schedule (docs/formats.md, 'Trace files').
+# findings, a traffic matrix or a schedule (docs/formats.md, 'Trace rank files').
 #   bin/libscitrace.so   PMPI interposition library (LD_PRELOAD), built with
 #                        mpicc -fPIC; links the util layer (position-independent)
 #                        for its files, and refuses undefined names (-z defs)

@@ -1,5 +1,5 @@
 /* scitrace: trace an MPI program with libscitrace.so and analyse the trace
- * (docs/formats.md, 'Trace files').  This file only dispatches to the modes. */
+ * (docs/formats.md, 'Trace rank files').  This file only dispatches to the modes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -43,8 +43,8 @@ static const char usage_text[] =
 "come from one thread at a time.\n"
 "\n"
 "Phases: MPI_Pcontrol(N) starts phase pcontrol-N; scitrace_phase(\"name\")\n"
-"(declared weak in trace/scitrace.h: no link with the library needed)\n"
-"starts phase name.  The first phase is main.\n"
+"(declared weak in scitrace.h, installed in PREFIX/include: no link with\n"
+"the library needed) starts phase name.  The first phase is main.\n"
 "\n"
 "Collectives become the point-to-point messages of a named algorithm (each\n"
 "rank's own sends; n ranks, root rt, block m bytes):\n"

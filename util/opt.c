@@ -320,14 +320,13 @@ static void help_line(FILE *fp, const char *left, const char *help, const char *
     }
 }
 
-void opt_print_help(const opt_program *p, FILE *fp)
+void opt_print_options(const opt_program *p, FILE *fp)
 {
-    fputs(p->synopsis, fp);
     for (int i = 0; i < p->nspecs; i++) {
         const opt_spec *s = &p->specs[i];
         char left[128];
         if (s->kind == OPT_HEADING) {
-            fprintf(fp, "\n%s\n", s->help);
+            fprintf(fp, "%s%s\n", i ? "\n" : "", s->help);
             continue;
         }
         int k = snprintf(left, sizeof left, "  ");
@@ -338,6 +337,14 @@ void opt_print_help(const opt_program *p, FILE *fp)
             snprintf(left + k, sizeof left - k, " %s", s->arg ? s->arg : "VALUE");
         help_line(fp, left, s->help, s->def);
     }
+}
+
+void opt_print_help(const opt_program *p, FILE *fp)
+{
+    fputs(p->synopsis, fp);
+    if (p->nspecs && p->specs[0].kind == OPT_HEADING)
+        fputc('\n', fp);
+    opt_print_options(p, fp);
     help_line(fp, "  -h, --help", "this text", NULL);
     help_line(fp, "  --version", "the program's version", NULL);
     if (p->more_help)

@@ -117,6 +117,8 @@ int opt_usage_error(const opt_program *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 void opt_print_help(const opt_program *p, FILE *fp);
+/* Only the option lines (and headings) of --help. */
+void opt_print_options(const opt_program *p, FILE *fp);
 /* "PROG (scitorus) VERSION" (VERSION: `git describe` at build time). */
 void opt_print_version(const opt_program *p, FILE *fp);
 const char *opt_version(void);

@@ -1,5 +1,5 @@
 /* libFuzzer target: the bench TSV reader (bench_data_read).  Whatever it
- * accepts must hold what the reader promises (issue 14 #16): every row's
+ * accepts must hold what the reader promises: every row's
  * counts are those of its route on the `# topology:` shape, walked here hop
  * by hop with topo_route_step (an oracle independent of
  * topo_request_counts), src and dst are nodes, and 0 < min <= median,

@@ -1,5 +1,5 @@
 /* libFuzzer target: the params file reader (model_params_read).  What it
- * accepts must be within the physical ranges it promises (issue 14 #14):
+ * accepts must be within the physical ranges it promises:
  * times 0..1e9 ns, slopes 0..1e6 ns/B, sizes 0..2^40 B, so o(m) is finite
  * at every size up to 2^40 B.  A violation traps. */
 #include <math.h>
