@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     launch_hosts h = {0};
-    traffic_error err;
+    file_error err;
     static long node[FUZZ_MAX_RANKS];
     if (launch_hostfile_read(hpath, &h, &err) == 0) {
         map_all(&h, node);
