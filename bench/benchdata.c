@@ -230,6 +230,10 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
                       &pt.rsw, &pt.size_bytes, &pt.reps, &pt.samples};
     double *reals[6] = {&pt.min_ns, &pt.median_ns, &pt.mean_ns, &pt.sd_ns, &pt.ci95_ns,
                         &pt.max_ns};
+    static const char *const int_names[11] = {"src", "dst", "hops", "fwd", "sw", "rhops",
+                                              "rfwd", "rsw", "size", "reps", "samples"};
+    static const char *const real_names[6] = {"min_ns", "median_ns", "mean_ns", "sd_ns",
+                                              "ci95_ns", "max_ns"};
     int n = split_fields(line, f);
     if (n != NFIELDS)
         return fail(err, no, "expected 19 tab-separated fields, found %s",
@@ -237,12 +241,27 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
     if (strcmp(f[0], "pp") != 0 && strcmp(f[0], "ow") != 0)
         return fail(err, no, "pattern '%.20s' is not pp or ow", f[0]);
     snprintf(pt.pattern, sizeof pt.pattern, "%s", f[0]);
-    for (int i = 0; i < 11; i++)
-        if (parse_long(f[1 + i], 0, 1L << 50, ints[i]) != PARSE_OK)
-            return fail(err, no, "field '%.30s' is not a non-negative integer", f[1 + i]);
-    for (int i = 0; i < 6; i++)
-        if (parse_double(f[12 + i], 0, 1e18, reals[i]) != PARSE_OK)
-            return fail(err, no, "field '%.30s' is not a non-negative number", f[12 + i]);
+    /* a value that is a number but out of range is named as such, with
+     * the range (1e307 ns used to be "not a non-negative number") */
+    char text[160];
+    for (int i = 0; i < 11; i++) {
+        parse_status st = parse_long(f[1 + i], 0, 1L << 50, ints[i]);
+        if (st == PARSE_OK)
+            continue;
+        snprintf(text, sizeof text, st == PARSE_RANGE
+                     ? "%s '%.30s' is out of range: expected an integer in 0..2^50"
+                     : "%s '%.30s' is not an integer", int_names[i], f[1 + i]);
+        return fail(err, no, "%s", text);
+    }
+    for (int i = 0; i < 6; i++) {
+        parse_status st = parse_double(f[12 + i], 0, 1e18, reals[i]);
+        if (st == PARSE_OK)
+            continue;
+        snprintf(text, sizeof text, st == PARSE_RANGE
+                     ? "%s '%.30s' is out of range: expected 0..1e18 ns (31 years)"
+                     : "%s '%.30s' is not a number", real_names[i], f[12 + i]);
+        return fail(err, no, "%s", text);
+    }
     if (strcmp(f[18], "ok") != 0 && strcmp(f[18], "noisy") != 0)
         return fail(err, no, "flag '%.20s' is not ok or noisy", f[18]);
     pt.noisy = f[18][0] == 'n';

@@ -334,7 +334,7 @@ static int rank_line(char *buf, const launch_hosts *h, long ranks, long *r, long
     int n = words(buf, w, 3);
     if (n == 0)
         return 1;
-    if (n > 3 || strcmp(w[0], "rank"))
+    if (n < 2 || n > 3 || strcmp(w[0], "rank"))   /* "rank" alone left w[1] unset */
         return file_error_set(err, line, "expected 'rank R=HOST slot=...'");
     char *eq = strchr(w[1], '=');
     if (!eq)

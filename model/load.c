@@ -1,6 +1,6 @@
-/* load: latency under load (SPEC.md §9) from the channel loads
+/* load: latency under load (docs/model.md, 'Load') from the channel loads
  * topo_link_loads counts and the input streams topo_link_input_streams
- * splits them into: SPEC.md's independent M/D/1 queues, and the merge
+ * splits them into: the independent M/D/1 queues, and the merge
  * identity of deterministic servers (model/model.h) that scimodel reports,
  * with its share term and the flows' age. */
 #include <math.h>
@@ -21,14 +21,16 @@ int model_load_init(model_load *ld, const topo_shape *shape, topo_links links,
     ld->pattern = pattern;
     ld->c = NULL;
     memset(&ld->streams, 0, sizeof ld->streams);
-    if (entries > TOPO_LOAD_MAX_LINKS ||
-        model_pattern_counts_shape(shape, links, pattern, &ld->counts, NULL))
-        return -1;
+    if (entries > TOPO_LOAD_MAX_LINKS)
+        return MODEL_LOAD_TOO_BIG;
+    if (model_pattern_counts_shape(shape, links, pattern, &ld->counts, NULL))
+        return MODEL_LOAD_SILENT;
+    /* the pattern sends, so what fails below is an allocation */
     ld->c = malloc(sizeof *ld->c * (size_t)entries);
     if (!ld->c || topo_link_loads(shape, links, pattern, ld->c, &ld->senders) ||
         topo_link_input_streams(shape, links, pattern, ld->c, &ld->streams)) {
         model_load_free(ld);
-        return -1;
+        return MODEL_LOAD_NO_MEMORY;
     }
     double max = 0;
     long at = -1, ties = 0;
@@ -232,7 +234,7 @@ int model_load_latency(const model_params *p, const model_load *ld, double size_
     double wait = inject + merged / ld->senders;
     if (wait_ns)
         *wait_ns = wait;
-    if (independent_ns)   /* SPEC.md §9: injection and ejection c = 1 */
+    if (independent_ns)   /* injection and ejection carry c = 1 */
         *independent_ns = zero + indep / ld->senders + 2 * inject;
     *latency_ns = zero + wait;
     return 0;

@@ -23,9 +23,15 @@ typedef struct model_load {
     model_avg_counts counts;   /* zero-load mean counts of the pattern */
 } model_load;
 
+/* model_load_init's outcomes: each failure has its own message. */
+typedef enum model_load_status {
+    MODEL_LOAD_OK = 0,
+    MODEL_LOAD_SILENT = -1,      /* pattern undefined on the shape, or sends nothing */
+    MODEL_LOAD_TOO_BIG = -2,     /* over TOPO_LOAD_MAX_LINKS directed links */
+    MODEL_LOAD_NO_MEMORY = -3    /* the channel loads or input streams not allocated */
+} model_load_status;
 /* Computes the channel loads (topo_link_loads) and zero-load counts.
- * Returns 0, or -1 (pattern undefined or silent, too many links, no
- * memory); model_load_free releases it. */
+ * Returns a model_load_status; model_load_free releases it. */
 int model_load_init(model_load *ld, const topo_shape *shape, topo_links links,
                     topo_pattern pattern);
 void model_load_free(model_load *ld);

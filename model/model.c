@@ -1,4 +1,5 @@
-/* model: closed forms of SPEC.md §2, enumeration oracle, crossovers. */
+/* model: closed forms of docs/model.md ('Point-to-point latency',
+ * 'Averages over all destinations'), enumeration oracle, crossovers. */
 #include "model/model.h"
 
 #include <gsl/gsl_errno.h>
@@ -8,7 +9,7 @@
 double model_route_ns(const model_params *p, double size_bytes, double links,
                       double forwards, double switches)
 {
-    /* SPEC.md §6: each of the F + S relays stores the m bytes and sends
+    /* docs/model.md, 'Point-to-point latency': each of the F + S relays stores the m bytes and sends
      * them on.  With lb = 0 the term is +0.0 exactly: cut-through figures
      * are bit for bit what they were. */
     return 2 * model_overhead_ns(p, size_bytes) + links * p->lp_ns +
@@ -69,7 +70,7 @@ void model_avg_counts_continuous(topo_links links, int dims, double nodes,
                                  model_avg_counts *out)
 {
     double n = pow(nodes, 1.0 / dims);
-    /* real n: uni (n-1)/2, bi n/4 (SPEC.md §7), whatever n's parity */
+    /* real n: uni (n-1)/2, bi n/4 (docs/model.md, 'Links'), whatever n's parity */
     double a = links == TOPO_LINKS_UNI ? (n - 1) / 2 : n / 4;
     finish_counts(nodes / (nodes - 1), dims * a, dims * (n - 1) / n, out);
 }
@@ -241,14 +242,30 @@ int model_crossover(const model_params *p, model_metric metric, model_fill fill,
     return model_crossover_curve(p, &curve, from_dims, to_dims, size_bytes, nodes, status);
 }
 
+double model_crossover_limit(const model_curve *curve, int from_dims, int to_dims)
+{
+    if (curve->metric != MODEL_METRIC_BINOMIAL)
+        return MODEL_CROSSOVER_MAX_NODES;
+    /* the binomial tree is walked node by node on the tori n^D around N:
+     * stop at the largest torus of either D within 2^20 nodes (a 16D
+     * search needed 3^16 = 4.3e7 nodes a step and ran for minutes) */
+    double a = pow(floor_root(from_dims, MODEL_BCAST_XO_MAX_NODES), from_dims);
+    double b = pow(floor_root(to_dims, MODEL_BCAST_XO_MAX_NODES), to_dims);
+    return fmin(a, b);
+}
+
 int model_crossover_curve(const model_params *p, const model_curve *curve, int from_dims,
                           int to_dims, double size_bytes, double *nodes,
                           model_crossover_status *status)
 {
     xo_ctx ctx = {p, curve, from_dims, to_dims, size_bytes};
     double lo = pow(2, to_dims), hi;
-    double max_nodes = curve->metric == MODEL_METRIC_BINOMIAL ? MODEL_BCAST_XO_MAX_NODES
-                                                              : MODEL_CROSSOVER_MAX_NODES;
+    double max_nodes = model_crossover_limit(curve, from_dims, to_dims);
+    if (lo > max_nodes) {   /* nothing to search (binomial, D >= 15) */
+        *status = MODEL_XO_NONE;
+        *nodes = NAN;
+        return 0;
+    }
     double factor = curve->metric == MODEL_METRIC_BINOMIAL ? XO_BCAST_SCAN_FACTOR
                                                            : XO_SCAN_FACTOR;
 

@@ -139,8 +139,12 @@ int model_crossover(const model_params *p, model_metric metric, model_fill fill,
                     int from_dims, int to_dims, double size_bytes, double *nodes,
                     model_crossover_status *status);
 
+/* The largest N model_crossover_curve searches: MODEL_CROSSOVER_MAX_NODES,
+ * or for the binomial broadcast the largest torus n^D of either D within
+ * MODEL_BCAST_XO_MAX_NODES (its curve walks the tree on those tori). */
+double model_crossover_limit(const model_curve *curve, int from_dims, int to_dims);
 /* model_crossover for any curve; the search starts at the smallest N where
- * both curves exist. */
+ * both curves exist and ends at model_crossover_limit. */
 int model_crossover_curve(const model_params *p, const model_curve *curve, int from_dims,
                           int to_dims, double size_bytes, double *nodes,
                           model_crossover_status *status);

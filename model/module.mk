@@ -15,9 +15,9 @@ scimodel_SRCS = model/scimodel_main.c model/scimodel_options.c model/scimodel_ou
                 model/scimodel_shape.c model/scimodel_broadcast.c model/scimodel_load.c \
                 model/scimodel_traffic.c
 TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c tests/test_patterns.c tests/test_load.c tests/test_scimodel_modes.c \
-            tests/test_projection.c tests/test_traffic_cli.c
+            tests/test_projection.c tests/test_traffic_cli.c tests/test_scimodel_limits.c
 
-# make bench: the model's speed figures (issue 2)
+# make bench: the model's speed figures
 PROGRAMS += bench-model
 bench-model_SRCS = model/bench_model_main.c
 BENCH_TARGETS += bench-model
@@ -25,7 +25,7 @@ BENCH_TARGETS += bench-model
 bench-model: bin/bench-model bin/scimodel
 	bin/bench-model bin
 
-# make bench: projecting a 10^5-row traffic matrix onto 4 candidates (issue 12)
+# make bench: projecting a 10^5-row traffic matrix onto 4 candidates
 BENCH_TARGETS += bench-projection
 .PHONY: bench-projection
 bench-projection: bin/scimodel

@@ -23,18 +23,21 @@ typedef struct param_bound {
 #define PARAM_MAX_NS_PER_BYTE 1e6           /* 1 kB/s */
 #define PARAM_MAX_BYTES 1099511627776.0     /* 2^40 B = 1 TiB */
 #define PARAM_MAX_BYTES_PER_NS 1e6          /* 1 PB/s */
+#define PARAM_MIN_BYTES_PER_NS 1e-6         /* 1 kB/s */
 
 static const param_bound param_bounds[] = {
     {"fit_r2", -DBL_MAX, 1, "R^2 = 1 - chi^2/SST is at most 1"},
     {"fit_chi2_dof", 0, DBL_MAX, "a sum of squares is not negative"},
     {"*_err", 0, DBL_MAX, "a standard error is not negative"},
+    /* before "*_ns", which also matches it (and held it to 0..1e9); from
+     * 1 kB/s, as the slowest *_ns_per_byte: 1e-300 B/ns gave 1e300 ns loads */
+    {"link_bw_bytes_per_ns", PARAM_MIN_BYTES_PER_NS, PARAM_MAX_BYTES_PER_NS,
+     "1e-6..1e6 B/ns is 1 kB/s, slower than any network, to 1 PB/s, beyond any link"},
     {"*_ns_per_byte", 0, PARAM_MAX_NS_PER_BYTE,
      "1e6 ns/B is 1 kB/s, slower than any network or memory copy"},
     {"*_bytes", 0, PARAM_MAX_BYTES, "no single message is larger than 1 TiB"},
     {"*_ns", 0, PARAM_MAX_NS,
      "an overhead or a hop of 1 s is a stalled machine, not a latency"},
-    {"link_bw_bytes_per_ns", 0, PARAM_MAX_BYTES_PER_NS,
-     "1e6 B/ns is 1 PB/s, ten thousand times the fastest link built"},
     {"*", 0, DBL_MAX, "a time, size, rate or count is not negative"},
 };
 

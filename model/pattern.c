@@ -1,6 +1,6 @@
-/* pattern (model): mean request latency of the traffic patterns of SPEC.md
- * §8 on unidirectional or bidirectional tori: closed forms over the ring
- * sizes (one pass over each dimension's n_i positions), the one-pass
+/* pattern (model): mean request latency of the traffic patterns
+ * (docs/model.md, 'Patterns') on unidirectional or bidirectional tori:
+ * closed forms over the ring sizes (O(1) per dimension), the one-pass
  * enumeration that checks them, continuous forms and the interpolated fill. */
 #include <math.h>
 
@@ -23,6 +23,39 @@ static void set_counts(double hops, double dims, model_avg_counts *out)
     out->switches = dims - 1;
 }
 
+/* Sum over the n positions s of one ring of the links crossed (*dist) and
+ * of the positions that move (*used), for d(s) as topo_pattern_dests
+ * defines it, in O(1) (docs/model.md, 'Patterns'):
+ * - tornado: every s moves h = ceil(n/2) - 1 the positive way, and on bi
+ *   links n - h > h, so dist = n h, used = n if h > 0;
+ * - complement: h(s) = (n - 1 - 2s) mod n.  Even n: each odd h in 1..n-1
+ *   twice, uni sum n^2/2; bi sum of min(h, n - h): m^2 (m = n/2 even) or
+ *   m^2 + 1 (m odd).  Odd n = 2m + 1: each h in 0..n-1 once (h = 0 at
+ *   s = m), uni n(n-1)/2, bi m(m+1).  The loop they replace took O(n):
+ *   a 1e10-node ring ran for minutes. */
+static void ring_sums(topo_links links, topo_pattern pattern, long n, double *dist,
+                      double *used)
+{
+    double x = (double)n;
+    int bi = links == TOPO_LINKS_BI;
+    if (pattern == TOPO_PATTERN_TORNADO) {
+        long h = (n + 1) / 2 - 1;
+        *dist = x * ring_dist(links, n, h);
+        *used = h > 0 ? x : 0;
+        return;
+    }
+    if (n % 2 == 0) {
+        long m = n / 2;
+        double md = (double)m;
+        *dist = bi ? md * md + (double)(m % 2) : x * x / 2;
+        *used = x;
+    } else {
+        double md = (double)(n / 2);
+        *dist = bi ? md * (md + 1) : x * (x - 1) / 2;
+        *used = x - 1;
+    }
+}
+
 /* Tornado and complement move every coordinate by a function of itself
  * alone: sum over sources of H and k is a sum over dimensions, and the
  * sources that send nothing (d = s) are those at offset 0 everywhere. */
@@ -32,13 +65,8 @@ static int separable(const topo_shape *shape, topo_links links, topo_pattern pat
     double N = (double)shape->nodes, sum_h = 0, sum_k = 0, silent = 1;
     for (int i = 0; i < shape->dims; i++) {
         long n = shape->n[i];
-        double dist = 0, used = 0;
-        for (long s = 0; s < n; s++) {
-            long d = pattern == TOPO_PATTERN_TORNADO ? (s + (n + 1) / 2 - 1) % n : n - 1 - s;
-            long h = ((d - s) % n + n) % n;
-            dist += ring_dist(links, n, h);
-            used += h > 0;
-        }
+        double dist, used;
+        ring_sums(links, pattern, n, &dist, &used);
         sum_h += dist * (N / (double)n);   /* N / n sources per position */
         sum_k += used * (N / (double)n);
         silent *= (double)n - used;

@@ -12,7 +12,7 @@
  * message (tornado on 2^D). */
 
 /* Mean counts over the pattern's messages on an integer shape, in closed
- * form: O(sum n_i), any N up to TOPO_MAX_NODES.  messages (may be NULL)
+ * form: O(D), any N up to TOPO_MAX_NODES.  messages (may be NULL)
  * gets the number of messages over all sources. */
 int model_pattern_counts_shape(const topo_shape *shape, topo_links links,
                                topo_pattern pattern, model_avg_counts *out,

@@ -1,4 +1,4 @@
-/* scimodel_crossover: where D + 1 dimensions start to beat D (SPEC.md §2)
+/* scimodel_crossover: where D + 1 dimensions start to beat D (docs/model.md)
  * between consecutive requested dimensions (sorted, so --dims 4,1 compares
  * 1 and 4), per metric, for uniform traffic or a --pattern, on either kind
  * of links; and in words which D is best in which range of N. */
@@ -11,7 +11,7 @@
 typedef struct xo_row {
     model_metric metric;
     int from, to;
-    double nodes;
+    double nodes, limit;   /* limit: the largest N searched */
     model_crossover_status status;
 } xo_row;
 
@@ -34,6 +34,7 @@ static int compute_crossovers(const scimodel_options *o, xo_row *rows, size_t *c
             r->metric = metrics[k];
             r->from = (int)o->dims[i];
             r->to = (int)o->dims[i + 1];
+            r->limit = model_crossover_limit(&curve, r->from, r->to);
             if (model_crossover_curve(&o->params, &curve, r->from, r->to,
                                       (double)o->size_bytes, &r->nodes, &r->status)) {
                 fprintf(stderr, "scimodel: root finder failed for %dD -> %dD\n", r->from, r->to);
@@ -59,8 +60,7 @@ static void print_best_ranges(const scimodel_options *o, const xo_row *rows, siz
         if (D < 0)
             D = r->from;
         if (r->status == MODEL_XO_NONE) {
-            printf("%dD from N = %s up to %s (%dD never wins)\n", D, lo,
-                   metric == MODEL_METRIC_BINOMIAL ? "2^20" : "1e9", r->to);
+            printf("%dD from N = %s up to %.4g (%dD never wins)\n", D, lo, r->limit, r->to);
             return;
         }
         printf("%dD for %s <= N < %.2f; ", D, lo, r->nodes);
@@ -105,7 +105,8 @@ int scimodel_crossover(const scimodel_options *o)
     }
     if (o->want_binomial)
         printf("\ncrossovers (binomial broadcast, exact on the integer tori n^D and "
-               "interpolated between them; %s links; searched from N = 2^D up to 2^20):\n",
+               "interpolated between them; %s links; searched from N = 2^D up to the largest "
+               "torus of either D within 2^20 nodes):\n",
                topo_links_name(o->params.links));
     else
         printf("\ncrossovers (%s n = N^(1/D); %s traffic, %s links; searched from N = 2^D up "
@@ -120,9 +121,11 @@ int scimodel_crossover(const scimodel_options *o)
         else if (r->status == MODEL_XO_LOWER_BOUND)
             printf("%12.2f nodes (lower bound: %dD already wins where it starts)\n",
                    r->nodes, r->to);
+        else if (r->limit < pow(2, r->to))
+            printf("        not searched (%dD at N >= 2^%d needs a torus over 2^20 nodes)\n",
+                   r->from, r->to);
         else
-            printf("        none (%dD does not win below %s nodes)\n", r->to,
-                   r->metric == MODEL_METRIC_BINOMIAL ? "2^20" : "1e9");
+            printf("        none (%dD does not win below %.4g nodes)\n", r->to, r->limit);
     }
     if (o->ndims > 1 && (o->want_avg || o->want_multicast)) {
         printf("\nbest number of dimensions by system size N:\n");

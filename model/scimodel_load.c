@@ -1,4 +1,4 @@
-/* scimodel_load: --load, latency against offered load (SPEC.md §9) per D at
+/* scimodel_load: --load, latency against offered load (docs/model.md, 'Load') per D at
  * the nearest integer torus to --nodes, or for one --shape: saturation
  * rate, bottleneck links, and one row per rate. */
 #include <math.h>
@@ -44,9 +44,16 @@ static int one_shape(const scimodel_options *o, const topo_shape *s, int check_o
     char name[TOPO_MAX_DIMS * 21], bn[TOPO_MAX_DIMS * 21 + 32];
     model_load ld;
     topo_shape_format(s, name, sizeof name);
-    if (model_load_init(&ld, s, p->links, o->pattern)) {
+    int st = model_load_init(&ld, s, p->links, o->pattern);
+    if (st == MODEL_LOAD_NO_MEMORY) {
+        fprintf(stderr, "scimodel: --load on %s: out of memory (the channel loads take %.3g "
+                "MiB, 2 D N doubles, and their input streams more)\n", name,
+                2.0 * s->dims * (double)s->nodes * sizeof(double) / 1048576);
+        return EXIT_FAILURE;
+    }
+    if (st) {
         fprintf(stderr, "scimodel: --load on %s: %s\n", name,
-                2L * s->dims * s->nodes > TOPO_LOAD_MAX_LINKS
+                st == MODEL_LOAD_TOO_BIG
                     ? "too many links for the load model (at most 2^26 link entries)"
                     : "the pattern sends no message on this shape, or is not defined there");
         return EXIT_FAILURE;
@@ -129,7 +136,7 @@ int scimodel_load(const scimodel_options *o)
         printf("\n(FIFO channels of service time m/bw: the merge identity of deterministic "
                "servers, each input taken as its own server's departures, shares of busier "
                "links credited part of their smoothing, flows smoothed further with every "
-               "shared link they cross; 'independent' is SPEC.md §9's "
-               "independent-queue value; no flow control)\n");
+               "shared link they cross; 'independent' treats every link as its own "
+               "M/D/1 queue; no flow control)\n");
     return rc;
 }

@@ -1,5 +1,5 @@
 /* traffic: strict readers for traffic matrices and placement files
- * (SPEC.md §10); every rejection names the line and what is wrong. */
+ * (docs/formats.md, 'Traffic matrix'); every rejection names the line and what is wrong. */
 #include "model/traffic.h"
 
 #include <errno.h>

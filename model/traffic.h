@@ -1,4 +1,4 @@
-/* traffic: an application's traffic matrix (SPEC.md §10, written by
+/* traffic: an application's traffic matrix (docs/formats.md, 'Traffic matrix'; written by
  * `scitrace matrix`) and node placement files, read and validated for the
  * projection onto candidate tori (model/projection.h). */
 #ifndef SCITORUS_TRAFFIC_H
@@ -38,7 +38,7 @@ typedef struct traffic_matrix {
 /* Why a file was rejected (the command line quotes path:line: msg). */
 typedef file_error traffic_error;
 
-/* Reads a traffic matrix (SPEC.md §10):
+/* Reads a traffic matrix (docs/formats.md, 'Traffic matrix'):
  *   line 1      "# scitorus-traffic 1"
  *   "# ranks: P" before the first row (1 <= P <= TRAFFIC_MAX_RANKS)
  *   "# columns: src dst size_bytes messages" if present, exactly that

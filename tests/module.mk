@@ -1,10 +1,14 @@
-# tests/: hardening targets (issue 6).
+# tests/: hardening targets.
 #
 # make fuzz [FUZZ_SECONDS=60]   each libFuzzer target for FUZZ_SECONDS
+# make fuzz-regressions         each target over its past findings
+#                               (tests/fuzz/regressions/<target>-*), once
 # make memcheck                 valgrind over scimodel's modes, calibrate --data,
 #                               scibench and mpibench (under mpirun)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= params benchdata parsers traffic goal
+FUZZ_TARGETS ?= params benchdata parsers traffic goal trace
+# the launcher's hostfile and rankfile readers, once model/launch.c is here
+FUZZ_TARGETS += $(if $(wildcard model/launch.c),launch)
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
 # the fuzz targets link the readers' layers, from the same lists as the programs
@@ -12,8 +16,8 @@ FUZZ_LAYERS  := sim model benchdata topo util
 FUZZ_LIB      = $(foreach l,$(FUZZ_LAYERS),$($(l)_LAYER_SRCS))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
-.PHONY: fuzz fuzz-build memcheck
-fuzz fuzz-build memcheck: EXTRA_DEB_PACKAGES := clang libclang-rt-14-dev valgrind
+.PHONY: fuzz fuzz-build fuzz-regressions memcheck
+fuzz fuzz-build fuzz-regressions memcheck: EXTRA_DEB_PACKAGES := clang libclang-rt-14-dev valgrind
 
 # (second expansion: the layers' module.mk files come after this one)
 .SECONDEXPANSION:
@@ -40,6 +44,17 @@ fuzz: $(FUZZ_BINS)
 	    echo "fuzz: $$t: CRASH, see tests/fuzz/artifacts"; exit 1; fi; \
 	done
 
+# A finding stays fixed: its input runs through its target (libFuzzer runs
+# the files it is given once each and fails on a crash, leak or timeout).
+fuzz-regressions: $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  files=$$(ls tests/fuzz/regressions/$$t-* 2>/dev/null || true); \
+	  [ -z "$$files" ] && continue; \
+	  build/fuzz/fuzz_$$t -timeout=10 $$files > build/fuzz/regressions-$$t.log 2>&1 || \
+	    { cat build/fuzz/regressions-$$t.log; echo "fuzz-regressions: $$t: FAILED"; exit 1; }; \
+	  echo "fuzz-regressions: $$t: $$(echo $$files | wc -w) inputs pass"; \
+	done
+
 MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
 # The benchmarks' runs measure (they spin two CPUs for a few seconds);
 # mpibench runs under mpirun, each rank under valgrind, with Open MPI's own
@@ -57,7 +72,8 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	    "--bcast binomial --nodes 4096" "--load --nodes 1000 --links bi" \
 	    "--load --shape 6x6x6 --pattern tornado --rates 0.001" "--nodes 3" \
 	    "--traffic tests/fixtures/traffic/halo3d-64.tsv --dims 1..4 --links bi" \
-	    "--traffic tests/fixtures/traffic/halo3d-64-scrambled.tsv --dims 3 --placement optimize --anneal-steps 2000"; do \
+	    "--traffic tests/fixtures/traffic/halo3d-64-scrambled.tsv --dims 3 --placement optimize --anneal-steps 2000" \
+	    "--pattern tornado --nodes 1e15 --dims 1..16" "--bcast binomial --dims 1..16 --links bi"; do \
 	  rc=0; $(MEMCHECK) bin/scimodel $$args > /dev/null 2>build/memcheck.err || rc=$$?; \
 	  if [ $$rc = 99 ]; then cat build/memcheck.err; echo "memcheck: scimodel $$args: errors"; exit 1; fi; \
 	  echo "memcheck: scimodel $$args: clean (exit $$rc)"; \
@@ -71,6 +87,10 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	$(MEMCHECK) bin/calibrate --logp data/sample/logp-shm.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || \
 	  { cat build/memcheck.err; echo "memcheck: calibrate --logp: errors"; exit 1; }; \
 	echo "memcheck: calibrate --logp data/sample/logp-shm.tsv: clean"; \
+	grep -v '^# L_ns' data/sample/logp-shm.tsv > build/memcheck-no-L.tsv; \
+	rc=0; $(MEMCHECK) bin/calibrate --logp build/memcheck-no-L.tsv -o build/memcheck.params > /dev/null 2>build/memcheck.err || rc=$$?; \
+	  [ $$rc != 99 ] || { cat build/memcheck.err; echo "memcheck: calibrate --logp without L_ns: errors"; exit 1; }; \
+	echo "memcheck: calibrate --logp on a file without '# L_ns': clean (exit $$rc)"; \
 	for args in "--sizes 8,1024 --max-time 0.05 -q -o build/memcheck.tsv" "--floor --sizes 8" \
 	    "--resume build/memcheck.tsv" "--cpus 0,0" \
 	    "--ring 2 --interleave 8=build/memcheck-r8.tsv --interleave 4x4=build/memcheck-t44.tsv --sizes 8,1024 --max-time 0.05 -q -o build/memcheck-r2.tsv" \
@@ -118,5 +138,5 @@ CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep
 CHECK_TIMING += test_testbed      # measures MPI latency across kernel-routed namespaces (one campaign round)
 
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
-# issue 14: validation and bounded-time tests (#6, #7, #14, #15, #16)
+# validation and bounded-time tests
 TESTS += tests/test_validation.c

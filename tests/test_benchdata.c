@@ -62,7 +62,7 @@ Test(benchdata, rejects_bad_files)
         {HDR "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\n", 3, "19 tab-separated"},
         {HDR ROW "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16", 4, "truncated"},
         {HDR "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t1e3x\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n", 3,
-         "not a non-negative number"},
+         "min_ns '1e3x' is not a number"},
         {HDR "xx\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100\t101\t101\t1\t0.8\t103\tok\n", 3, "pattern"},
         {HDR "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100\t101\t101\t1\t0.8\t103\tmeh\n", 3, "flag"},
         {"# scitorus-bench 1\n" ROW, 0, "columns"},
@@ -76,6 +76,36 @@ Test(benchdata, rejects_bad_files)
         cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
         cr_assert_eq(e.line, cases[i].line, "case %zu: line %ld: %s", i, e.line, e.msg);
         cr_assert_not_null(strstr(e.msg, cases[i].word), "case %zu: %s", i, e.msg);
+        unlink(path);
+    }
+}
+
+/* A number outside its column's range is called out of range, with the
+ * column and the range; only text that is no number is "not a number". */
+Test(benchdata, out_of_range_values_named_with_their_range)
+{
+    static const struct { const char *row; const char *words[3]; } cases[] = {
+        {"pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100\t101\t101\t1\t0.8\t1e307\tok\n",
+         {"max_ns '1e307'", "out of range", "0..1e18"}},
+        {"pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t-100\t101\t101\t1\t0.8\t103\tok\n",
+         {"min_ns '-100'", "out of range", "0..1e18"}},
+        {"pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t1e17\t8\t100\t101\t101\t1\t0.8\t103\tok\n",
+         {"reps '1e17'", "out of range", "0..2^50"}},
+        {"pp\t0\t1\t1\t0\t0\t1\t0\t0\tx8\t16\t8\t100\t101\t101\t1\t0.8\t103\tok\n",
+         {"size 'x8'", "not an integer", ""}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bench_data d;
+        bench_read_error e;
+        char text[1024];
+        snprintf(text, sizeof text, HDR "%s", cases[i].row);
+        strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+        put(text);
+        cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
+        cr_assert_eq(e.line, 3, "case %zu", i);
+        for (int w = 0; w < 3; w++)
+            cr_assert_not_null(strstr(e.msg, cases[i].words[w]), "case %zu: %s (want %s)", i,
+                               e.msg, cases[i].words[w]);
         unlink(path);
     }
 }

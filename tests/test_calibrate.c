@@ -74,7 +74,7 @@ static double median_of(double *v, size_t n)
     return gsl_stats_median_from_sorted_data(v, 1, n);
 }
 
-/* Issue 4: plain vs --inject-forward 3000 --inject-switch 5000 on rings and
+/* Plain vs --inject-forward 3000 --inject-switch 5000 on rings and
  * a 3x3 torus: the fitted lf and ls grow by the injection within 10%.
  * Three rounds, each a plain and an injected set measured back to back; the
  * test takes the median over rounds of each growth.  (Three rounds failed

@@ -336,3 +336,31 @@ Test(launch, placement_usage_errors)
     run_assert_error(&r, 2, "conflicts", "--slots");
     run_free(&r);
 }
+
+/* A rankfile line of one word ("rank", "node0") is refused at its line:
+ * "rank" alone read the host from an unset word (found by fuzz_launch,
+ * tests/fuzz/regressions/launch-rank-without-host). */
+Test(launch, rankfile_line_without_host_refused)
+{
+    static const char *const bad[] = {"rank\n", "rank \n", "rank 0=a slot=0\nrank\n", "node0\n"};
+    char hp[] = "/tmp/scitorus-launch-XXXXXX";
+    int fd = mkstemp(hp);
+    cr_assert_eq(write(fd, "a slots=2\n", 10), 10);
+    close(fd);
+    launch_hosts h;
+    file_error err;
+    cr_assert_eq(launch_hostfile_read(hp, &h, &err), 0);
+    for (size_t i = 0; i < COUNT(bad); i++) {
+        char rp[] = "/tmp/scitorus-launch-XXXXXX";
+        long node[2];
+        fd = mkstemp(rp);
+        cr_assert_eq(write(fd, bad[i], strlen(bad[i])), (ssize_t)strlen(bad[i]));
+        close(fd);
+        cr_assert_eq(launch_rankfile_read(rp, &h, 2, node, &err), -2, "'%s' accepted", bad[i]);
+        cr_assert(strstr(err.msg, "expected 'rank R=HOST"), "'%s': %s", bad[i], err.msg);
+        cr_assert_eq(err.line, i == 2 ? 2 : 1, "'%s'", bad[i]);
+        unlink(rp);
+    }
+    launch_hosts_free(&h);
+    unlink(hp);
+}

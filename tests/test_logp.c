@@ -1,4 +1,4 @@
-/* Tests for --pattern logp (issue 13): the nonlinearity search on synthetic
+/* Tests for --pattern logp: the nonlinearity search on synthetic
  * curves, recovery of injected os, or and g with both backends, bad input,
  * and an interrupted run that keeps its finished sizes. */
 #include <fcntl.h>

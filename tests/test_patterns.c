@@ -1,6 +1,6 @@
-/* Tests for bidirectional links (SPEC.md §7) and traffic patterns (§8):
- * closed forms against an independent brute force written here from the
- * SPEC's definitions (own coordinates, own destinations, own link-by-link
+/* Tests for bidirectional links and traffic patterns (docs/model.md,
+ * 'Links', 'Patterns'): closed forms against an independent brute force
+ * written here from those definitions (own coordinates, own destinations, own link-by-link
  * route walk), on even, odd and mixed shapes, 1D to 5D. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -64,7 +64,7 @@ static double walk(const model_params *p, const long *n, int D, const long *a, c
     return 2 * model_overhead_ns(p, 64) + links * p->lp_ns + fwd * p->lf_ns + sw * p->ls_ns;
 }
 
-/* Destinations of source a under pattern pat, from SPEC.md §8. */
+/* Destinations of source a under pattern pat, from docs/model.md, 'Patterns'. */
 static int dests(topo_pattern pat, const long *n, int D, const long *a, long d[][8])
 {
     int k = 0, same = 1;
@@ -138,7 +138,7 @@ static const char *const shapes[] = {
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
-/* SPEC.md §7: closed-form bidirectional average = all-pairs walk, 1e-12. */
+/* docs/model.md, 'Links': closed-form bidirectional average = all-pairs walk, 1e-12. */
 Test(links, bidirectional_average_equals_brute_force)
 {
     model_params p = preset_links(TOPO_LINKS_BI);
@@ -260,7 +260,8 @@ Test(patterns, large_shapes)
     cr_assert(isfinite(model_avg_ns_shape(&p, &s, 64)));
 }
 
-/* Brute-force event simulation of SPEC.md §8's binomial broadcast: rounds
+/* Brute-force event simulation of the binomial broadcast (docs/model.md,
+ * 'Broadcast'): rounds
  * r = 0, 1, ...; in each, every rank i < 2^r that holds the data sends to
  * i + 2^r; a sender is busy o(m) per send (free_at), the message arrives
  * L_request - o(m) after the send ends. */
@@ -318,12 +319,12 @@ Test(broadcast, binomial_equals_event_simulation)
 }
 
 /* Two ranks: one request.  Four on a ring: 0 -> 1 (round 0), then 0 -> 2
- * (second send of rank 0) and 1 -> 3 (2 hops): SPEC.md §8 by hand. */
+ * (second send of rank 0) and 1 -> 3 (2 hops): docs/model.md, 'Broadcast', by hand. */
 Test(broadcast, binomial_small_rings_by_hand)
 {
     model_params p = preset_links(TOPO_LINKS_UNI);
     topo_shape s;
-    double o = 2085, L1 = 4177, L2 = 4244;   /* SPEC.md §2 (1 and 2 hops) */
+    double o = 2085, L1 = 4177, L2 = 4244;   /* 1 and 2 hops */
     cr_assert_eq(topo_shape_parse("2", &s, NULL), 0);
     cr_assert_eq(model_bcast_binomial_ns(&p, &s, 64, NULL), L1);
     cr_assert_eq(topo_shape_parse("4", &s, NULL), 0);
@@ -331,8 +332,8 @@ Test(broadcast, binomial_small_rings_by_hand)
     cr_assert_eq(model_bcast_binomial_ns(&p, &s, 64, NULL), fmax(o + L2, L1 + L2));
 }
 
-/* params files carry the kind of links and the link bandwidth (SPEC.md
- * §7, §9): written when not the default, read back, defaults otherwise. */
+/* params files carry the kind of links and the link bandwidth (docs/model.md,
+ * 'Links', 'Load'): written when not the default, read back, defaults otherwise. */
 Test(links, params_file_roundtrip)
 {
     model_params p, q;
@@ -362,4 +363,31 @@ Test(links, params_file_roundtrip)
     cr_assert_eq(q.links, TOPO_LINKS_UNI);
     cr_assert_eq(q.link_bw_bytes_per_ns, 1.0);
     unlink(path);
+}
+
+/* Tornado and complement in O(1) per dimension: equal to routing every
+ * message (model_pattern_enumerate) on every equal torus n^D, n = 2..40,
+ * D = 1..3, both links: H, k and the message count. */
+Test(patterns, tornado_complement_closed_form_equals_enumeration)
+{
+    for (int l = 0; l < 2; l++)
+        for (int pat = TOPO_PATTERN_TORNADO; pat <= TOPO_PATTERN_COMPLEMENT; pat++)
+            for (int D = 1; D <= 3; D++)
+                for (long n = 2; n <= 40; n++) {
+                    topo_links links = l ? TOPO_LINKS_BI : TOPO_LINKS_UNI;
+                    topo_shape s;
+                    model_avg_counts c, e;
+                    double cm = -1, em = -1;
+                    char what[96];
+                    snprintf(what, sizeof what, "%s %s links %ld^%d", topo_pattern_name(pat),
+                             topo_links_name(links), n, D);
+                    cr_assert_eq(topo_shape_equal(D, n, &s), 0);
+                    int rc = model_pattern_counts_shape(&s, links, pat, &c, &cm);
+                    cr_assert_eq(rc, model_pattern_enumerate(&s, links, pat, &e, &em), "%s", what);
+                    if (rc)
+                        continue;   /* tornado on 2^D sends nothing: both say so */
+                    cr_assert_eq(cm, em, "%s: messages", what);
+                    assert_rel(c.hops, e.hops, 1e-9, what);
+                    assert_rel(c.dims, e.dims, 1e-9, what);
+                }
 }

@@ -674,7 +674,7 @@ Test(scibench, interleave_usage_errors)
                 "--interleave", "2=f", "--interleave", "2=g", "--interleave", "2=h", NULL);
     run_assert_error(&r, 2, "at most 7 extra networks", "eight --interleave");
     run_free(&r);
-    /* mpibench interleaves too (issue 10), with the same refusals, before
+    /* mpibench interleaves too, with the same refusals, before
      * MPI starts */
     r = run_cmd(run_prog("mpibench", 0), 30, "--interleave", x, "--pattern", "ow", NULL);
     run_assert_error(&r, 2, "measures ping-pong only", "mpibench --interleave --pattern ow");
