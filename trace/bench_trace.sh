@@ -53,6 +53,8 @@ selfcost() {   # $1 = plain | a library
 libs=(plain "$lib")
 [ -n "${BEFORE_LIB:-}" ] && libs+=("$BEFORE_LIB")
 echo "bench-trace: 1a. tracing overhead, one rank sending itself 1 B (Isend + Recv + Wait: 3 calls)"
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2> /dev/null || echo unknown)
+echo "  times from: $([ "$cs" = tsc ] && [ -z "${SCITRACE_NO_TSC:-}" ] && echo "the TSC (clocksource tsc)" || echo "clock_gettime (clocksource $cs)")"
 for i in $(seq "$runs"); do
     row=()
     for k in $(seq 0 $((${#libs[@]} - 1))); do   # rotate the order each round
