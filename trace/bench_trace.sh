@@ -13,9 +13,10 @@
 #    pair bracketed by `scibench --floor`; pairs whose floors differ by more
 #    than 10% (the VM changed latency regime) are dropped.  A PP half round
 #    trip holds one traced MPI_Send and one traced MPI_Recv, so the
-#    difference is what tracing adds to a message.  Each call now writes
-#    two text lines (entry and return, with time and caller): a few hundred
-#    ns a call, where the aggregate tracer it replaced cost ~2 ns.
+#    difference is what tracing adds to a message.  Each call writes two
+#    text lines (entry and return, with time and caller), timed by the TSC
+#    where the kernel's clocksource is tsc: see docs/MEASUREMENTS.md, 'The
+#    per-call log' for the figures before and after.
 # 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
 #    traced; peak RSS of each rank (the library maps a 4 MiB window of its
 #    file) and the rank file's bytes per call.
@@ -52,6 +53,8 @@ selfcost() {   # $1 = plain | a library
 libs=(plain "$lib")
 [ -n "${BEFORE_LIB:-}" ] && libs+=("$BEFORE_LIB")
 echo "bench-trace: 1a. tracing overhead, one rank sending itself 1 B (Isend + Recv + Wait: 3 calls)"
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2> /dev/null || echo unknown)
+echo "  times from: $([ "$cs" = tsc ] && [ -z "${SCITRACE_NO_TSC:-}" ] && echo "the TSC (clocksource tsc)" || echo "clock_gettime (clocksource $cs)")"
 for i in $(seq "$runs"); do
     row=()
     for k in $(seq 0 $((${#libs[@]} - 1))); do   # rotate the order each round

@@ -34,17 +34,103 @@ static struct {
     uint64_t base, len, pos;    /* pos: committed bytes (whole lines) */
     uint64_t lines;
     struct timespec t0;
-    int64_t flush_ns, last_flush;
+    int64_t flush_ns, last_flush, now;   /* now: the last time read */
+    int64_t last_anchor;
+    /* the TSC's time: ns = ns0 + (tsc - tsc0) * mult / 2^32 (clock.c below) */
+    int tsc;
+    uint64_t tsc0, mult, first_tsc;
+    int64_t ns0, first_ns;
     struct sigaction old[NSIG_CAUGHT];
 } lg = {.fd = -1};
 
 int trace_enabled;
 
-int64_t trace_now(void)
+/* --- the clock ----------------------------------------------------------
+ * clock_gettime costs ~30-40 ns on this VM, rdtsc ~13 ns, and a call reads
+ * the time twice.  Where the kernel itself keeps time by the TSC (its
+ * clocksource is "tsc": the counter is stable and synchronized across
+ * cores), times are the TSC scaled to CLOCK_MONOTONIC ns, re-anchored to it
+ * at least once a second (docs/MEASUREMENTS.md, 'The per-call log'). */
+
+static int64_t mono_ns(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (int64_t)(t.tv_sec - lg.t0.tv_sec) * 1000000000 + (t.tv_nsec - lg.t0.tv_nsec);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <x86intrin.h>
+static uint64_t tsc_read(void)
+{
+    return __rdtsc();
+}
+
+static int tsc_usable(void)
+{
+    char cs[32] = "";
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (f) {
+        if (!fgets(cs, sizeof cs, f))
+            cs[0] = '\0';
+        fclose(f);
+    }
+    return strcmp(cs, "tsc\n") == 0 && !getenv("SCITRACE_NO_TSC");
+}
+#else
+static uint64_t tsc_read(void)
+{
+    return 0;
+}
+
+static int tsc_usable(void)
+{
+    return 0;
+}
+#endif
+
+/* A (tsc, ns) pair read together: the tsc in the middle of two clock reads. */
+static void pair(uint64_t *tsc, int64_t *ns)
+{
+    int64_t a = mono_ns();
+    *tsc = tsc_read();
+    *ns = (a + mono_ns()) / 2;
+}
+
+/* New anchor; the slope over everything since the first pair, so its
+ * error (a pair's ~50 ns over the span) shrinks as the run goes on. */
+static void anchor(void)
+{
+    uint64_t t;
+    int64_t ns;
+    pair(&t, &ns);
+    if (t > lg.first_tsc && ns > lg.first_ns)
+        lg.mult = (uint64_t)(((unsigned __int128)(ns - lg.first_ns) << 32) / (t - lg.first_tsc));
+    lg.tsc0 = t, lg.ns0 = ns;
+}
+
+static void clock_start(void)
+{
+    clock_gettime(CLOCK_MONOTONIC, &lg.t0);
+    lg.tsc = tsc_usable();
+    if (!lg.tsc)
+        return;
+    pair(&lg.first_tsc, &lg.first_ns);
+    while (mono_ns() < 2000000)   /* a first slope over 2 ms */
+        ;
+    anchor();
+    lg.tsc = lg.mult > 0;
+}
+
+int64_t trace_now(void)
+{
+    int64_t t;
+    if (lg.tsc)
+        t = lg.ns0 + (int64_t)(((unsigned __int128)(tsc_read() - lg.tsc0) * lg.mult) >> 32);
+    else
+        t = mono_ns();
+    lg.now = t > lg.now ? t : lg.now;   /* a new anchor never steps back */
+    return lg.now;
 }
 
 static void stop(const char *why)
@@ -92,12 +178,15 @@ void trace_line_done(char *end)
 {
     lg.pos = lg.base + (uint64_t)(end - lg.win);
     lg.lines++;
-    if (lg.flush_ns > 0) {
-        int64_t now = trace_now();
-        if (now - lg.last_flush >= lg.flush_ns) {
-            msync(lg.win, lg.len, MS_ASYNC);
-            lg.last_flush = now;
-        }
+    /* the time the line's own record read: a second clock read per line
+     * was half of a call's cost (docs/MEASUREMENTS.md, 'The per-call log') */
+    if (lg.flush_ns > 0 && lg.now - lg.last_flush >= lg.flush_ns) {
+        msync(lg.win, lg.len, MS_ASYNC);
+        lg.last_flush = lg.now;
+    }
+    if (lg.tsc && lg.now - lg.last_anchor >= 1000000000) {
+        anchor();
+        lg.last_anchor = lg.now;
     }
 }
 
@@ -241,7 +330,7 @@ void trace_start(void)
     int size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &lg.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    clock_gettime(CLOCK_MONOTONIC, &lg.t0);
+    clock_start();
     snprintf(dir, sizeof dir, "%s", env && *env ? env : ".");
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "scitrace: rank %d: cannot create trace directory '%s': %s; not traced\n", lg.rank, dir,

@@ -254,7 +254,9 @@ static int parse_exit(char *s, reader *rd)
     } else if (c->kind == TRACE_K_ISEND || c->kind == TRACE_K_IBSEND || c->kind == TRACE_K_ISSEND ||
                c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV ||
                (cls == TRACE_REQ && c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE)) {
-        rc = next_int(&s, 0, INT64_MAX, &v);
+        /* ids count this rank's request-making calls from 1: a larger one
+         * is garbage, and the aggregates size a table by the largest */
+        rc = next_int(&s, 0, (long long)r->ncalls, &v);
         c->made = v;
     } else if (cls == TRACE_COMM && c->kind != TRACE_K_COMM_FREE) {
         rc = next_int(&s, -1, r->ncomms - 1, &v);
