@@ -409,16 +409,9 @@ Test(fit, clamped_slope_refits_the_other_parameters)
     fit_result_free(&res);
 }
 
-/* The 2-node ring's o(m) on this VM's shared memory, calibrate's default
- * sizes (1..16, every 4 B from 32 to 128, 256..65536): steps where the
- * message spills into a second and a third cache line, a flat step per
- * line, falling by 1% over the first (measured: 141.8 .. 139.8 ns at
- * 1..16 B), and two slopes from 256 B on; 0.1% noise (two interleaved
- * copies of one run differed by about that).  A segmentation that refused
- * the falling step (the old rule, FIT_SEG_REJECT) put 16, 32 and 48 B on
- * one line and o(64) 2-4% off with a standard error to match; bounded
- * at 0 instead (FIT_SEG_CLAMP), the steps are found and o(64 B), the
- * second step's level, is recovered within 2 standard errors under 1%. */
+/* A 2-node ring's o(m) shaped as measured on shared memory (steps at each
+ * cache line, a 1% fall over the first, two slopes from 256 B, 0.1% noise):
+ * the steps are found and o(64 B) recovered within 2 standard errors, 1%. */
 static double staircase_o(double m)
 {
     return m <= 16 ? 67.5 - 0.06 * m : m <= 88 ? 99 : m <= 128 ? 148 : m < 2048 ? 0.2 * m + 82
@@ -662,14 +655,9 @@ static fit_point stair_point(int net, double m, double lp, gsl_rng *rng, double 
     return (fit_point){m, c[0], c[1], c[2], y * (1 + gsl_ran_gaussian(rng, noise)), noise * y};
 }
 
-/* The joint fit follows the staircase where every three neighbouring sizes
- * straddle a step: a segment of o(m) and of the relays' cost may span two
- * sizes when they hold five points or more (three networks: six), and the
- * held-out 6-node ring, never fitted, is predicted within 1% of its
- * (noisy) measurement at every size with 0.2% noise (0.38% here).  With
- * three sizes a segment at least (the rule for o(m) alone) the fit drew
- * one line from 1 to 2 KiB and left the held-out ring 5.5% off at 1.5 KiB
- * on the same data. */
+/* The joint fit follows a staircase whose steps every three neighbouring
+ * sizes straddle (a segment may span two sizes of five points or more): the
+ * held-out 6-node ring, never fitted, is predicted within 1% at every size. */
 Test(fit, full_staircase_predicts_the_held_out_ring)
 {
     static const double sz[] = {1,    2,    4,    8,    16,   24,   32,    48,    64,

@@ -160,19 +160,9 @@ static double growth_of_run(const char *inject)
     return g[0];
 }
 
-/* Symmetric destination on an 8-ring: 4 hops out (3 forwards) and 4 back
- * (3 forwards); PP = half the round trip, so 2000 ns per forward adds
- * 3 x 2000 ns to (PP ring 8 - PP ring 2).  Each run measures the two rings
- * interleaved (--interleave), and a plain and an injected run make one
- * round; the test takes the median growth of ROUNDS rounds.  On this VM the
- * core-to-core latency itself jumps between regimes (a bare bounce
- * measured 27, 57 and 250 ns on different minutes), so only runs of the
- * same round are compared with each other.  Five rounds: one round in five
- * or so landed 600-1000 ns high (13:23 UTC) while the injected 8-node
- * ring's point converged in its first 8 batches, 0.1 ms against the 2-node
- * ring's 8 ms; a point now spans at least 10 ms (bench/pattern.c), and
- * 22 runs of this test under the measurement lock passed, rounds within
- * 6050-6397 ns (README, "Measuring"); the bound stays 10%. */
+/* Symmetric destination on an 8-ring: 3 forwards each way, so 2000 ns per
+ * forward adds 6000 ns to (PP ring 8 - PP ring 2); rings interleaved, median
+ * of ROUNDS rounds, within 10% (docs/MEASUREMENTS.md, regimes). */
 #define ROUNDS 5
 Test(scibench, injected_forward_delay_is_seen)
 {
@@ -208,15 +198,9 @@ Test(scibench, injected_forward_delay_is_seen_in_one_and_two_lines)
     }
 }
 
-/* The engine's route is the path topo counts: on a 4x4 torus over 2
- * processes (hops in the first dimension stay inside a process and are
- * relayed there; some requests' first hop too), with 20 us injected at
- * every forward and 50 us at every switch, each destination's half round
- * trip grows by ((F + F') x 20000 + (S + S') x 50000) / 2 ns, the counts
- * being the row's own, from the topology.  (The two runs are not
- * interleaved; delays this long keep the VM's latency regime changes,
- * under 1 us a round trip here, well inside the 10%: with 3 and 7 us one
- * run in five was 10.1% off.) */
+/* The engine's route is the path topo counts: on a 4x4 torus over 2 processes,
+ * 20 us per forward and 50 us per switch grow each destination's half round
+ * trip by ((F + F') x 20000 + (S + S') x 50000) / 2 ns, counts from topo. */
 Test(scibench, injected_delays_follow_the_counted_torus_path)
 {
     bench_data d[2];
