@@ -1,5 +1,8 @@
 /* mpibench: the MPI latency benchmark (SPEC.md §3); start with mpirun. */
+#include <string.h>
+
 #include "bench/cli.h"
+#include "bench/collective.h"
 #include "util/fs.h"
 
 /* Sanitized builds: Open MPI's dlopen'ed components keep allocations until
@@ -18,5 +21,8 @@ const char *__asan_default_options(void)
 int main(int argc, char **argv)
 {
     fs_check_stdout_at_exit("mpibench");
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)   /* --op: collectives */
+        if (!strcmp(argv[i], "--op") || !strncmp(argv[i], "--op=", 5))
+            return coll_main(argc, argv);
     return bench_main(argc, argv, &bench_backend_mpi);
 }
