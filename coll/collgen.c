@@ -221,7 +221,8 @@ int coll_generate(coll_sched *s, int op, const char *alg, int ranks, int root, l
     /* stable: within a step, messages keep the order the builder gave */
     for (long i = 0; i < s->count; i++)
         s->msgs[i].seq = i;
-    qsort(s->msgs, (size_t)s->count, sizeof *s->msgs, by_rank_step);
+    if (s->count)
+        qsort(s->msgs, (size_t)s->count, sizeof *s->msgs, by_rank_step);
     return 0;
 }
 
