@@ -21,6 +21,7 @@
 #include "bench/benchdata.h"
 #include "util/signals.h"
 #include "calibrate/fit.h"
+#include "calibrate/collectives.h"
 #include "calibrate/logp_fit.h"
 #include "calibrate/full.h"
 #include "model/params.h"
@@ -1067,6 +1068,8 @@ int main(int argc, char **argv)
     pointset ps = {0}, vs = {0};
     fit_result res;
     fs_check_stdout_at_exit("calibrate");
+    if (calibrate_collectives_wanted(argc, argv))
+        return calibrate_collectives(argc, argv);
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc;

@@ -10,3 +10,4 @@ scicoll_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_coll.c tests/test_coll_mpi.c
 test_coll_EXTRA = coll/collgen.c coll/refine.c
 test_coll_mpi_EXTRA = coll/colldata.c
+calibrate_SRCS += calibrate/collectives.c coll/predict.c $(COLL_LIB)

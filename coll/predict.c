@@ -74,7 +74,7 @@ int coll_predict_logp(const logp_data *lp, const char *path, int op, const char 
     return 0;
 }
 
-int coll_compare(FILE *fp, const coll_data *d, const char *dpath, const logp_data *lp,
+int coll_compare(const char *prog, FILE *fp, const coll_data *d, const char *dpath, const logp_data *lp,
                  const char *lpath, const char *alg, double max_pct)
 {
     int op = -1;
@@ -82,7 +82,7 @@ int coll_compare(FILE *fp, const coll_data *d, const char *dpath, const logp_dat
         if (!strcmp(coll_op_names[i], d->op))
             op = i;
     if (op < 0) {
-        fprintf(stderr, "calibrate: %s: no known '# op:' header ('%s')\n", dpath, d->op);
+        fprintf(stderr, "%s: %s: no known '# op:' header ('%s')\n", prog, dpath, d->op);
         return 1;
     }
     const char *a = alg ? alg : (d->algorithm[0] && strcmp(d->algorithm, "library") ? d->algorithm : NULL);
@@ -97,7 +97,7 @@ int coll_compare(FILE *fp, const coll_data *d, const char *dpath, const logp_dat
         char why[400];
         if (coll_predict_logp(lp, lpath, op, a, (int)r->procs, (int)r->root, r->size, &ns, why,
                               sizeof why)) {
-            fprintf(stderr, "calibrate: %s\n", why);
+            fprintf(stderr, "%s: %s\n", prog, why);
             return 1;
         }
         double diff = r->median_ns > 0 ? 100 * (ns - r->median_ns) / r->median_ns : 0;

@@ -20,8 +20,9 @@ int coll_predict_logp(const logp_data *lp, const char *path, int op, const char 
 /* Prints measured against predicted for every row of d, size by size and
  * per process count ("size procs measured predicted diff").  Returns 0, 1
  * when a prediction cannot be made (message on stderr naming the file),
- * or 3 when a row differs by more than max_pct (max_pct <= 0: no check). */
-int coll_compare(FILE *fp, const coll_data *d, const char *dpath, const logp_data *lp,
+ * or 3 when a row differs by more than max_pct (max_pct <= 0: no check).
+ * prog starts the messages. */
+int coll_compare(const char *prog, FILE *fp, const coll_data *d, const char *dpath, const logp_data *lp,
                  const char *lpath, const char *alg, double max_pct);
 
 #endif

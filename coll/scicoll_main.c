@@ -85,7 +85,7 @@ static int run(const sc_opts *o, const opt_state *st, FILE *fp)
         if (coll_data_read(o->compare, &d, &err))
             rc = file_error_report(1, "scicoll", o->compare, &err);
         else
-            rc = coll_compare(fp, &d, o->compare, &lp, o->logp, o->algorithm, o->max_error);
+            rc = coll_compare("scicoll", fp, &d, o->compare, &lp, o->logp, o->algorithm, o->max_error);
         coll_data_free(&d);
         logp_data_free(&lp);
         return rc;
