@@ -11,3 +11,9 @@ TESTS += tests/test_coll.c tests/test_coll_mpi.c
 test_coll_EXTRA = coll/collgen.c coll/refine.c
 test_coll_mpi_EXTRA = coll/colldata.c
 calibrate_SRCS += calibrate/collectives.c coll/predict.c $(COLL_LIB)
+
+# make bench-coll OSU_COLL=<dir>: mpibench --op against osu_bcast & co.
+BENCH_TARGETS += bench-coll
+.PHONY: bench-coll
+bench-coll: bin/mpibench
+	coll/bench.sh bin $(OSU_COLL)
