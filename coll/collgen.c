@@ -331,7 +331,7 @@ double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank)
                         double t = fmax(fmax(start[r], cpu[r]), nic[r] + p->g(p->ctx, m->bytes));
                         nic[r] = t;
                         cpu[r] = t + p->os(p->ctx, m->bytes);
-                        arr[k] = cpu[r] + p->L;
+                        arr[k] = cpu[r] + (p->Lm ? p->Lm(p->ctx, m->bytes) : p->L);
                         timed[k] = 1;
                         end[r] = fmax(end[r], cpu[r]);
                     }

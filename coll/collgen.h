@@ -54,6 +54,9 @@ void coll_write_goal(FILE *fp, const coll_sched *s);
 typedef struct coll_logp {
     double (*os)(void *ctx, long m), (*orr)(void *ctx, long m), (*g)(void *ctx, long m);
     double L;
+    /* Optional L(m) per size (LogP/MPI: RTT(m)/2 - os(m) - or(m), which may
+     * be negative where the send call spans the delivery); NULL: L. */
+    double (*Lm)(void *ctx, long m);
     void *ctx;
 } coll_logp;
 

@@ -12,6 +12,17 @@ typedef struct lp_ctx {
     long bad_size;
 } lp_ctx;
 
+/* os, or, g, or the size's own L(m) = RTT(m)/2 - os(m) - or(m) (LogP/MPI) */
+static double value(const logp_row *r, int which)
+{
+    switch (which) {
+    case 0: return r->os_ns;
+    case 1: return r->or_ns;
+    case 2: return r->g_ns;
+    }
+    return r->rtt_ns > 0 ? r->rtt_ns / 2 - r->os_ns - r->or_ns : NAN;   /* no round trip: header L */
+}
+
 /* Linear between the file's rows (ascending sizes are not assumed). */
 static double interp(lp_ctx *c, long m, int which)
 {
@@ -32,8 +43,9 @@ static double interp(lp_ctx *c, long m, int which)
         c->bad = 1, c->bad_size = m;
         return 0;
     }
-    double a = which == 0 ? lo->os_ns : which == 1 ? lo->or_ns : lo->g_ns;
-    double b = which == 0 ? hi->os_ns : which == 1 ? hi->or_ns : hi->g_ns;
+    double a = value(lo, which), b = value(hi, which);
+    if (isnan(a) || isnan(b))
+        return d->L_ns;
     if (hi->size_bytes == lo->size_bytes)
         return a;
     return a + (b - a) * (double)(m - lo->size_bytes) / (double)(hi->size_bytes - lo->size_bytes);
@@ -42,6 +54,7 @@ static double interp(lp_ctx *c, long m, int which)
 static double f_os(void *c, long m) { return interp(c, m, 0); }
 static double f_or(void *c, long m) { return interp(c, m, 1); }
 static double f_g(void *c, long m) { return interp(c, m, 2); }
+static double f_L(void *c, long m) { return interp(c, m, 3); }
 
 int coll_predict_logp(const logp_data *lp, const char *path, int op, const char *alg, int ranks,
                       int root, long size, double *ns, char *why, size_t len)
@@ -55,7 +68,7 @@ int coll_predict_logp(const logp_data *lp, const char *path, int op, const char 
     if (rc)
         return snprintf(why, len, "%s", rc == -1 ? "out of memory" : w), 1;
     lp_ctx c = {lp, 0, 0};
-    coll_logp p = {f_os, f_or, f_g, lp->L_ns, &c};
+    coll_logp p = {f_os, f_or, f_g, lp->L_ns, f_L, &c};
     *ns = coll_predict(&s, &p, NULL);
     coll_sched_free(&s);
     if (c.bad) {

@@ -143,7 +143,7 @@ static double predict(int op, const char *alg, int n, double os, double orr, dou
     char why[160];
     cr_assert_eq(coll_generate(&s, op, alg, n, 0, 8, why, sizeof why), 0, "%s", why);
     c_os = os, c_or = orr, c_g = 0;
-    coll_logp p = {f_os, f_or, f_g, L, NULL};
+    coll_logp p = {f_os, f_or, f_g, L, NULL, NULL};
     double t = coll_predict(&s, &p, NULL);
     coll_sched_free(&s);
     return t;
