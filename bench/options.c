@@ -227,7 +227,7 @@ static const opt_spec common[] = {
     {.name = "os-fence", .kind = OPT_FLAG, .field = FIELD(logp.os_fence), .scope = LOGP,
      .help = "also time the send call followed by a store fence\n(columns os_fence_ns"
      " os_fence_ci_ns rtt_fence_ns)"},
-    {.kind = OPT_HEADING, .scope = COLL, .help = "Collectives (--op; docs/formats.md, 'Collectives"
+    {.kind = OPT_HEADING, .scope = COLL, .help = "Collectives (--op; docs/formats.md, 'Collective"
      " TSV'):"},
     {.name = "op", .kind = OPT_CUSTOM, .parse = parse_op, .arg = "OP", .scope = COLL, .bad = "bcst",
      .help = "time an MPI collective: barrier, bcast, reduce, allreduce,\nallgather, alltoall,"

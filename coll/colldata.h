@@ -1,7 +1,7 @@
 /* colldata: a collectives data file (mpibench --op): the bench header
  * conventions ("# scitorus-bench 1", "# key: value", "pattern: coll") and
- * one row per (processes, size); columns in docs/coll-notes.md.  Writer
- * and strict reader in one place. */
+ * one row per (processes, size); columns in docs/formats.md, 'Collective
+ * TSV'.  Writer and strict reader in one place. */
 #ifndef SCITORUS_COLLDATA_H
 #define SCITORUS_COLLDATA_H
 

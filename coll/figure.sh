@@ -1,6 +1,6 @@
 #!/bin/sh
 # coll/figure.sh BIN LOGP OUT.png FILE...: each collectives file (mpibench
-# --op) against scicoll's prediction from the LogP file, against size, one
+# --op) against its prediction from the LogP file (calibrate --collectives), against size, one
 # panel per process count (coll/coll.gp).  Usage: see coll/coll.gp.
 set -eu
 [ $# -ge 4 ] || { echo "usage: coll/figure.sh BIN LOGP OUT.png FILE..." >&2; exit 2; }
@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for f in "$@"; do
     op=$(sed -n 's/^# op: //p' "$f")
-    "$bin/scicoll" --compare "$f" --logp "$logp" |
+    "$bin/calibrate" --collectives "$f" --logp "$logp" |
         awk -v op="$op" 'NF == 5 && $1 ~ /^[0-9]+$/ {print op, $1, $2, $3, $4}' >> "$tmp/all.dat"
 done
 procs=$(awk '{print $3}' "$tmp/all.dat" | sort -n | uniq | tr '\n' ' ')

@@ -6,10 +6,6 @@
 # layer coll: no options, no MPI
 LAYERS += coll
 coll_LAYER_SRCS := coll/collgen.c coll/colldata.c coll/refine.c coll/predict.c
-PROGRAMS += scicoll
-scicoll_SRCS = coll/scicoll_main.c
-scicoll_LAYERS := coll benchdata topo util
-scicoll_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_coll.c tests/test_coll_mpi.c
 
 # make bench-coll OSU_COLL=<dir>: mpibench --op against osu_bcast & co.

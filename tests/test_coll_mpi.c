@@ -1,5 +1,5 @@
 /* mpibench --op under mpirun (timed: MPI collectives, injected send
- * delays) and scicoll's prediction and comparison on what it measured. */
+ * delays) and scisim --collective's prediction on a LogP file. */
 #include <math.h>
 
 #include "coll/colldata.h"
@@ -153,7 +153,8 @@ Test(coll_mpi, resume_keeps_rows_and_measures_the_rest)
     unlink(a), unlink(b);
 }
 
-/* scicoll: the prediction needs LogP rows covering every message size. */
+/* scisim --collective --logp: the prediction needs LogP rows covering every
+ * message size. */
 Test(coll_mpi, prediction_refuses_a_logp_file_without_the_sizes)
 {
     char lp[] = "/tmp/scitorus-logp-XXXXXX";
@@ -161,13 +162,13 @@ Test(coll_mpi, prediction_refuses_a_logp_file_without_the_sizes)
     char cmd[512];
     snprintf(cmd, sizeof cmd, "grep -v '^[0-9]\\{4,\\}' data/sample/logp-mpi-send-recv.tsv > %s", lp);
     cr_assert_eq(system(cmd), 0);   /* sizes up to 992 bytes only */
-    run_result r = run_cmd(run_prog("scicoll", 0), 20, "--collective", "alltoall", "--ranks", "2",
+    run_result r = run_cmd(run_prog("scisim", 0), 20, "--collective", "alltoall", "--procs", "2",
                            "--size", "65536", "--logp", lp, NULL);
     cr_assert_eq(r.status, 1, "%s", r.err);
     cr_assert_not_null(strstr(r.err, "no LogP row covers 65536-byte messages"), "%s", r.err);
     cr_assert_not_null(strstr(r.err, lp), "%s", r.err);
     run_free(&r);
-    r = run_cmd(run_prog("scicoll", 0), 20, "--collective", "alltoall", "--ranks", "2", "--size",
+    r = run_cmd(run_prog("scisim", 0), 20, "--collective", "alltoall", "--procs", "2", "--size",
                 "512", "--logp", lp, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
