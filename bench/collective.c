@@ -93,7 +93,7 @@ static const char *coll_help(const bench_cli *c, char *epilog, size_t size)
     (void)c;
     printf("Usage: mpirun -np P mpibench --op OP [OPTIONS]\n"
            "Times an MPI collective; a repetition takes as long as its slowest rank.\n\n");
-    snprintf(epilog, size, "Columns: docs/formats.md, 'Collectives TSV'.  --resume FILE keeps"
+    snprintf(epilog, size, "Columns: docs/formats.md, 'Collective TSV'.  --resume FILE keeps"
              " FILE's rows\nof the same op and timing and measures the rest.  Exit status: 0"
              " success,\n1 runtime failure, 2 usage error.\n\nExample:\n"
              "  mpirun -np 4 mpibench --op bcast --procs 2..4 --sync window -o bcast.tsv\n");

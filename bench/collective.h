@@ -2,7 +2,7 @@
  * (barrier before every repetition) or as SKaMPI/ReproMPI do (clock
  * offsets to rank 0 first, then every rank starts at a common time on its
  * own clock); the time of a repetition is its slowest rank's.  Columns and
- * header: docs/formats.md, 'Collectives TSV'. */
+ * header: docs/formats.md, 'Collective TSV'. */
 #ifndef SCITORUS_COLLECTIVE_H
 #define SCITORUS_COLLECTIVE_H
 
