@@ -174,3 +174,55 @@ Test(coll_mpi, prediction_refuses_a_logp_file_without_the_sizes)
     run_free(&r);
     unlink(lp);
 }
+
+/* calibrate --collectives: a file measured at scisim's prediction plus 10%
+ * at 512 B passes --max-error 15 and fails --max-error 5 (exit 3) on that
+ * row alone; without --logp, and on a broken row, one clear line. */
+Test(coll_mpi, calibrate_collectives_checks_the_prediction)
+{
+    const char *lp = "data/sample/logp-mpi-send-recv.tsv";
+    run_result p = run_cmd(run_prog("scisim", 0), 20, "--collective", "bcast", "--procs", "2",
+                           "--size", "8,512", "--logp", lp, NULL);
+    cr_assert_eq(p.status, 0, "%s", p.err);
+    double t8, t512;
+    const char *row8 = strstr(p.out, "\t2\t8\t"), *row512 = strstr(p.out, "\t2\t512\t");
+    cr_assert(row8 && row512 && sscanf(row8, "\t2\t8\t%lf", &t8) == 1 &&
+              sscanf(row512, "\t2\t512\t%lf", &t512) == 1, "%s", p.out);
+    run_free(&p);
+    char f[] = "/tmp/scitorus-collf-XXXXXX";
+    tmpname(f);
+    FILE *fp = fopen(f, "w");
+    fprintf(fp, "# scitorus-bench 1\n# pattern: coll\n# op: bcast\n# algorithm: library\n"
+                "# sync: window\n# columns: pattern op procs root size sync reps dropped min_ns"
+                " median_ns mean_ns sd_ns ci95_ns max_ns flag\n");
+    fprintf(fp, "coll\tbcast\t2\t0\t8\twindow\t100\t0\t%.1f\t%.1f\t%.1f\t1.0\t1.0\t%.1f\tok\n", t8,
+            t8, t8, t8);
+    fprintf(fp, "coll\tbcast\t2\t0\t512\twindow\t100\t0\t%.1f\t%.1f\t%.1f\t1.0\t1.0\t%.1f\tok\n",
+            1.1 * t512, 1.1 * t512, 1.1 * t512, 1.1 * t512);
+    fclose(fp);
+    run_result r = run_cmd(run_prog("calibrate", 0), 20, "--collectives", f, "--logp", lp,
+                           "--max-error", "15", NULL);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_free(&r);
+    r = run_cmd(run_prog("calibrate", 0), 20, "--collectives", f, "--logp", lp, "--max-error",
+                "5", NULL);
+    cr_assert_eq(r.status, 3, "%s%s", r.out, r.err);
+    const char *beyond = strstr(r.out, "beyond --max-error");
+    cr_assert_not_null(beyond, "%s", r.out);
+    cr_assert_null(strstr(beyond + 1, "beyond --max-error"), "8 B is on the prediction: %s", r.out);
+    run_free(&r);
+    r = run_cmd(run_prog("calibrate", 0), 20, "--collectives", f, NULL);
+    run_assert_error(&r, 2, "give --logp FILE", "--collectives without --logp");
+    run_free(&r);
+    fp = fopen(f, "a");
+    fprintf(fp, "coll\tbcast\t2\t0\tx\twindow\n");
+    fclose(fp);
+    r = run_cmd(run_prog("calibrate", 0), 20, "--collectives", f, "--logp", lp, NULL);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert_eq(run_lines(r.err), 1, "%s", r.err);
+    char at[64];
+    snprintf(at, sizeof at, "%s:9:", f);
+    cr_assert_not_null(strstr(r.err, at), "want '%s' in: %s", at, r.err);
+    run_free(&r);
+    unlink(f);
+}
