@@ -29,7 +29,8 @@ static int parse_pattern(void *dest, const char *arg, char *why, size_t len)
     if (c->pattern)
         return snprintf(why, len, "--op times a collective (pattern %s)",
                         c->bc->own_pattern->name), 1;
-    snprintf(why, len, "expected pp, ow, logp%s", c->bc->own_pattern ? " or coll" : "");
+    snprintf(why, len, "expected pp, ow%s logp%s", c->bc->own_pattern ? "," : " or",
+             c->bc->own_pattern ? " or coll" : "");
     return 1;
 }
 
