@@ -11,6 +11,7 @@
 #include "bench/backend.h"
 
 struct bench_data;
+struct bench_pattern_desc;
 
 /* Most processes (and CPUs to pin them to) of a run that starts its own. */
 #define BENCH_MAX_PROCS 64
@@ -25,6 +26,7 @@ struct bench_data;
 /* Which patterns an option applies to (a pattern's scope bit). */
 #define BENCH_IN_GRID 1u      /* pp, ow: a ring or torus of nodes */
 #define BENCH_IN_LOGP 2u      /* logp: two processes */
+#define BENCH_IN_COLL 4u      /* coll (mpibench --op): an MPI collective */
 
 /* One option of the backend's own. */
 typedef struct bench_backend_option {
@@ -69,6 +71,8 @@ typedef struct bench_backend_cli {
      * write the data to instead, or NULL (then standard output).  NULL
      * hook: standard output is the process's own. */
     FILE *(*open_stdout)(void);
+    /* A pattern only this backend runs (mpibench: coll), or NULL. */
+    const struct bench_pattern_desc *own_pattern;
 } bench_backend_cli;
 
 extern const bench_backend_cli bench_shm_cli;

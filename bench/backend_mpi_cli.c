@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench/backend_cli.h"
+#include "bench/cli.h"
 #include "bench/benchdata.h"
 
 enum { OPT_SEND, OPT_RECV };
@@ -120,7 +121,8 @@ const bench_backend_cli bench_mpi_cli = {
                 "  mpirun -np 8 mpibench --ring 8 --sizes 64\n"
                 "  mpirun -np 2 mpibench --sizes 1..65536 --interleave-sizes -o mpi-ring2.tsv\n"
                 "  mpirun -np 2 mpibench -o r2.tsv --interleave 8=r8.tsv --interleave 4x4=t.tsv\n"
-                "  mpirun -np 2 mpibench --pattern logp --mpi-send isend -o mpi-logp.tsv\n",
+                "  mpirun -np 2 mpibench --pattern logp --mpi-send isend -o mpi-logp.tsv\n"
+                "  mpirun -np 4 mpibench --op bcast --procs 2..4 --sync window -o bcast.tsv\n",
     .logp_example = "mpirun -np 2 mpibench --pattern logp --mpi-send isend --mpi-recv irecv"
                     " -o mpi-logp.tsv",
     .logp_between = "MPI ranks",
@@ -133,4 +135,5 @@ const bench_backend_cli bench_mpi_cli = {
     .header = mpi_header,
     .speaks = mpi_speaks,
     .open_stdout = mpi_open_stdout,
+    .own_pattern = &bench_pattern_coll,
 };

@@ -1,6 +1,7 @@
 /* cli: the command line shared by scibench and mpibench.  One options table
  * (options.c), the patterns it runs, registered in one table (run.c; grid.c:
- * pp and ow on a ring or torus; logp_run.c: LogP between two processes),
+ * pp and ow on a ring or torus; logp_run.c: LogP between two processes;
+ * collective.c: mpibench's MPI collectives),
  * --resume (resume.c), headers and the end of an output (output.c).  What
  * differs between the two programs comes from the backend's hooks
  * (bench/backend_cli.h). */
@@ -15,10 +16,12 @@
 #include "bench/backend.h"
 #include "bench/backend_cli.h"
 #include "bench/benchdata.h"
+#include "bench/collective_opts.h"
 #include "bench/logp.h"
 #include "bench/pattern.h"
 #include "util/atomicfile.h"
 #include "util/exit.h"
+#include "util/opt.h"
 
 /* Largest message: 1 GiB, far beyond any eager or rendezvous threshold. */
 #define BENCH_MAX_SIZE_BYTES (1L << 30)
@@ -38,10 +41,14 @@ typedef struct bench_pattern_desc {
     int (*check)(bench_cli *c);
     /* Measures; returns the exit status. */
     int (*run)(bench_cli *c, int *argc, char ***argv);
+    /* --help's text after the options (size bytes in epilog), or NULL:
+     * pp's and ow's (grid.c). */
+    const char *(*help)(const bench_cli *c, char *epilog, size_t size);
 } bench_pattern_desc;
 
-/* Looks a pattern up by name; NULL when there is none. */
-const bench_pattern_desc *bench_pattern_find(const char *name);
+/* Looks a pattern up by name, the shared ones and the backend's own
+ * (bc->own_pattern); NULL when there is none. */
+const bench_pattern_desc *bench_pattern_find(const bench_backend_cli *bc, const char *name);
 
 struct bench_cli {
     const bench_backend *be;
@@ -50,9 +57,12 @@ struct bench_cli {
     const bench_pattern_desc *pattern;
     bench_config cfg;              /* pp, ow */
     logp_config logp;              /* logp */
+    coll_opts coll;                /* coll (mpibench --op) */
+    opt_state opts;                /* what was given (opt_given), for the checks */
     bench_backend_setup setup;
     long hops[TOPO_MAX_DIMS];
     int have_hops, have_dst, all_dst, have_topology, floor_only, have_pattern, have_sizes;
+    int have_op;                   /* --op given: the pattern is coll */
     long dst;
     const char *out_path, *resume_path, *hops_text, *topology_opt;
     const char *sizes_text;        /* --sizes as given, read once the pattern is known */
@@ -136,6 +146,8 @@ void bench_logp_help(const bench_cli *c);
 const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size);
 
 extern const bench_pattern_desc bench_pattern_pp, bench_pattern_ow, bench_pattern_logp;
+/* mpibench --op: MPI collectives (collective.c; mpibench's own pattern) */
+extern const bench_pattern_desc bench_pattern_coll;
 
 /* The backend's last word on the options (its prepare hook: the CPUs to
  * pin to), once the pattern has checked them.  0 or an exit status. */

@@ -344,9 +344,9 @@ static int grid_run(bench_cli *c, int *argc, char ***argv)
 }
 
 const bench_pattern_desc bench_pattern_pp = {"pp", BENCH_IN_GRID, "1..65536", grid_check,
-                                             grid_run};
+                                             grid_run, NULL};
 const bench_pattern_desc bench_pattern_ow = {"ow", BENCH_IN_GRID, "1..65536", grid_check,
-                                             grid_run};
+                                             grid_run, NULL};
 
 const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size)
 {

@@ -117,4 +117,4 @@ static int logp_run(bench_cli *c, int *argc, char ***argv)
 }
 
 const bench_pattern_desc bench_pattern_logp = {"logp", BENCH_IN_LOGP, "0..65536", logp_check,
-                                               logp_run};
+                                               logp_run, NULL};

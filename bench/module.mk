@@ -11,9 +11,10 @@ PROGRAMS += scibench
 scibench_SRCS = bench/scibench_main.c bench/backend_shm.c bench/backend_shm_cli.c $(BENCH_COMMON)
 PROGRAMS += mpibench
 mpibench_MPI = 1
-mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c bench/backend_mpi_cli.c $(BENCH_COMMON)
-scibench_LAYERS := benchdata topo util
-mpibench_LAYERS := benchdata topo util
+mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c bench/backend_mpi_cli.c $(BENCH_COMMON) \
+                bench/collective.c bench/collective_time.c
+scibench_LAYERS := coll benchdata topo util
+mpibench_LAYERS := coll benchdata topo util
 scibench_LDLIBS := $(GSL_LIBS)
 mpibench_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c \

@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "coll/collgen.h"
 #include "util/opt.h"
 #include "util/parse.h"
 
 #define DEFAULT_MIN_SAMPLES 8   /* SKaMPI: the fewest batches a mean is trusted on */
 #define GRID BENCH_IN_GRID
 #define LOGP BENCH_IN_LOGP
+#define COLL BENCH_IN_COLL
 #define FIELD(f) offsetof(bench_cli, f)
 /* the open interval (0, 1), as doubles: 0 and 1 are refused */
 #define FRACTION .min = 0x1p-1074, .max = 0x1.fffffffffffffp-1, \
@@ -21,10 +23,34 @@ static int parse_pattern(void *dest, const char *arg, char *why, size_t len)
 {
     bench_cli *c = dest;
     c->have_pattern = 1;
-    if ((c->pattern = bench_pattern_find(arg)))
+    if ((c->pattern = bench_pattern_find(c->bc, arg)) &&
+        (!c->have_op || c->pattern == c->bc->own_pattern))
         return 0;
-    snprintf(why, len, "expected pp, ow or logp");
+    if (c->pattern)
+        return snprintf(why, len, "--op times a collective (pattern %s)",
+                        c->bc->own_pattern->name), 1;
+    snprintf(why, len, "expected pp, ow%s logp%s", c->bc->own_pattern ? "," : " or",
+             c->bc->own_pattern ? " or coll" : "");
     return 1;
+}
+
+/* --op OP: the collective, and the pattern that times it (mpibench's own). */
+static int parse_op(void *dest, const char *arg, char *why, size_t len)
+{
+    bench_cli *c = dest;
+    const bench_pattern_desc *coll = c->bc->own_pattern;
+    if (!coll)
+        return snprintf(why, len, "collectives are timed by mpibench (MPI)"), 1;
+    if (c->have_pattern && c->pattern != coll)
+        return snprintf(why, len, "not with --pattern %s (--op is pattern %s)",
+                        c->pattern->name, coll->name), 1;
+    if ((c->coll.op = coll_op_parse(arg)) >= 0) {
+        c->pattern = coll;
+        c->have_op = 1;
+        return 0;
+    }
+    return snprintf(why, len, "unknown value, expected barrier, bcast, reduce, allreduce,"
+                    " allgather, alltoall, gather or scatter"), 1;
 }
 
 static int parse_shape(bench_cli *c, const char *opt, const char *arg, char *why, size_t len)
@@ -108,6 +134,8 @@ static int parse_interleave(void *dest, const char *arg, char *why, size_t len)
     return 0;
 }
 
+static const char *const syncs[] = {"barrier", "window", NULL};
+
 static const opt_spec common[] = {
     {.kind = OPT_HEADING, .help = "What to measure:"},
     {.name = "pattern", .kind = OPT_CUSTOM, .parse = parse_pattern, .arg = "P", .bad = "xy",
@@ -162,7 +190,7 @@ static const opt_spec common[] = {
      " of reps iterations,\na batch >= 100x timer resolution + overhead and >= --batch-time,\n"
      "until sem/mean <= --rel-error and the point has run 10 ms or\n--max-time):"},
     {.name = "rel-error", .kind = OPT_DOUBLE, .field = FIELD(cfg.rel_error), .min = 1e-6,
-     .max = 1, .range = "a fraction in 1e-6..1", .def = "0.01", .arg = "E", .scope = GRID,
+     .max = 1, .range = "a fraction in 1e-6..1", .def = "0.01", .arg = "E", .scope = GRID | COLL,
      .help = "target relative standard error"},
     {.name = "batch-time", .kind = OPT_DOUBLE, .field = FIELD(batch_us), .min = 0, .max = 1e6,
      .range = "microseconds in 0..1e6", .arg = "US", .scope = GRID,
@@ -170,7 +198,7 @@ static const opt_spec common[] = {
      " fall into\nevery batch at their rate)"},
     {.name = "max-samples", .kind = OPT_LONG, .field = FIELD(cfg.max_samples),
      .min = DEFAULT_MIN_SAMPLES, .max = 1e8, .range = "8..1e8", .def = "1000", .arg = "N",
-     .scope = GRID, .help = "at most N batches per point"},
+     .scope = GRID | COLL, .help = "at most N batches per point"},
     {.name = "max-time", .kind = OPT_DOUBLE, .field = FIELD(cfg.max_time_s), .min = 0.001,
      .max = 86400, .range = "seconds in 0.001..86400", .def = "5", .arg = "S", .scope = GRID,
      .help = "at most S seconds per point"},
@@ -189,8 +217,8 @@ static const opt_spec common[] = {
      .help = "cap on round trips per quantity and size, times 4 up to\n1 KiB and 2 up to 64 KiB"
      " (LogP/MPI: 18)"},
     {.name = "inject-os", .kind = OPT_DOUBLE, .field = FIELD(logp.inject_os_ns), .min = 0,
-     .max = 1e9, .range = "ns in 0..1e9", .arg = "NS", .scope = LOGP,
-     .help = "busy-wait NS in every send (ground truth for tests)"},
+     .max = 1e9, .range = "ns in 0..1e9", .arg = "NS", .scope = LOGP | COLL,
+     .help = "busy-wait NS in every send (ground truth for tests;\n--op: with --algorithm)"},
     {.name = "inject-or", .kind = OPT_DOUBLE, .field = FIELD(logp.inject_or_ns), .min = 0,
      .max = 1e9, .range = "ns in 0..1e9", .arg = "NS", .scope = LOGP,
      .help = "busy-wait NS after every receive"},
@@ -200,6 +228,47 @@ static const opt_spec common[] = {
     {.name = "os-fence", .kind = OPT_FLAG, .field = FIELD(logp.os_fence), .scope = LOGP,
      .help = "also time the send call followed by a store fence\n(columns os_fence_ns"
      " os_fence_ci_ns rtt_fence_ns)"},
+    {.kind = OPT_HEADING, .scope = COLL, .help = "Collectives (--op; docs/formats.md, 'Collective"
+     " TSV'):"},
+    {.name = "op", .kind = OPT_CUSTOM, .parse = parse_op, .arg = "OP", .scope = COLL, .bad = "bcst",
+     .help = "time an MPI collective: barrier, bcast, reduce, allreduce,\nallgather, alltoall,"
+     " gather or scatter (pattern coll)"},
+    {.name = "root", .kind = OPT_LONG, .field = FIELD(coll.root), .min = 0, .max = 1e6, .def = "0",
+     .range = "a rank in 0..procs-1", .arg = "R", .scope = COLL,
+     .help = "root of bcast, reduce, gather, scatter"},
+    {.name = "procs", .kind = OPT_LIST, .field = FIELD(coll.procs), .count_field =
+     FIELD(coll.nprocs), .cap = COLL_MAX_PROCS, .min = 1, .max = COLL_MAX_PROCS,
+     .range = "1..64", .arg = "LIST", .scope = COLL,
+     .help = "processes: sub-communicators of ranks 0..P-1, e.g. 2..4\n(default: all of mpirun's)"},
+    {.name = "algorithm", .kind = OPT_STRING, .field = FIELD(coll.algorithm), .arg = "ALG",
+     .scope = COLL, .bad = "nosuch", .help = "run this algorithm's point-to-point schedule instead"
+     " of\nthe MPI library's collective (scisim --collective-list)"},
+    {.name = "sync", .kind = OPT_ENUM, .field = FIELD(coll.sync), .choices = syncs,
+     .def = "barrier", .arg = "HOW", .scope = COLL,
+     .help = "barrier: MPI_Barrier before each repetition (OSU, IMB);\nwindow: clock offsets to"
+     " rank 0, then common start times"},
+    {.name = "node-times", .kind = OPT_FLAG, .field = FIELD(coll.node_times), .scope = COLL,
+     .help = "add each rank's median (column node_ns)"},
+    {.name = "cut-quantile", .kind = OPT_DOUBLE, .field = FIELD(coll.cut_quantile), .min = 0,
+     .max = 0.49, .def = "0", .range = "0..0.49", .arg = "Q", .scope = COLL,
+     .help = "drop the lowest and highest Q of the samples"},
+    {.name = "min-samples", .kind = OPT_LONG, .field = FIELD(coll.min_samples), .min = 2,
+     .max = 1e6, .def = "32", .range = "2..1e6", .arg = "N", .scope = COLL,
+     .help = "repetitions at least (--max-samples: at most, default 2000)"},
+    {.name = "batch", .kind = OPT_LONG, .field = FIELD(coll.batch), .min = 1, .max = 4096,
+     .def = "32", .range = "1..4096", .arg = "N", .scope = COLL,
+     .help = "repetitions between two checks of the stop rule\n(--rel-error, default 0.02)"},
+    {.name = "refine", .kind = OPT_FLAG, .field = FIELD(coll.refine), .scope = COLL,
+     .help = "insert sizes where the curve departs from a straight line"},
+    {.name = "refine-threshold", .kind = OPT_DOUBLE, .field = FIELD(coll.refine_threshold),
+     .min = 1e-4, .max = 10, .def = "0.1", .range = "1e-4..10", .arg = "R", .scope = COLL,
+     .help = "--refine: the relative departure"},
+    {.name = "refine-min-distance", .kind = OPT_SIZE, .field = FIELD(coll.refine_min_distance),
+     .min = 1, .max = COLL_MAX_SIZE_BYTES, .def = "8", .range = "1..64 MiB", .arg = "B",
+     .scope = COLL, .help = "--refine: the closest new size"},
+    {.name = "refine-budget", .kind = OPT_DOUBLE, .field = FIELD(coll.refine_budget_s),
+     .min = 0.1, .max = 1e5, .def = "60", .range = "0.1..1e5", .arg = "S", .scope = COLL,
+     .help = "--refine: seconds for refining"},
     {.kind = OPT_HEADING, .help = "Output and behaviour:"},
     {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = FIELD(out_path),
      .arg = "FILE", .help = "write the data there (atomically: temporary name, then\nrename);"
@@ -237,6 +306,8 @@ static void compose(const bench_cli *c, opt_program *p, opt_spec *s, char *batch
                                     .arg = c->bc->options[k].arg, .help = c->bc->options[k].help,
                                     .scope = c->bc->options[k].scope,
                                     .bad = c->bc->options[k].bad};
+        if (o->scope == COLL && !c->bc->own_pattern)   /* scibench: no collectives */
+            continue;
         if ((o->name && !strcmp(o->name, "floor") && !c->be->floor) ||
             (o->name && !strcmp(o->name, "route") && !(c->bc->caps & BENCH_CAP_ROUTE)))
             continue;
@@ -272,6 +343,8 @@ static void print_help(const bench_cli *c, opt_program *prog)
     prog->epilog = NULL;
     if (c->pattern == &bench_pattern_logp)
         bench_logp_help(c);
+    else if (c->pattern->help)
+        prog->epilog = c->pattern->help(c, epilog, sizeof epilog);
     else
         prog->epilog = bench_grid_help(c, epilog, sizeof epilog);
     prog->scope = c->pattern->scope;
@@ -368,11 +441,11 @@ int bench_cli_parse(bench_cli *c, int argc, char **argv)
 {
     opt_spec specs[OPT_MAX];
     opt_program prog;
-    opt_state st;
+    opt_state *st = &c->opts;
     char batch[32], err[512], what[64];
     reset(c);
     compose(c, &prog, specs, batch, sizeof batch);
-    int rc = opt_parse(&prog, argc, argv, c, &st);
+    int rc = opt_parse(&prog, argc, argv, c, st);
     if (rc == OPT_HELP && !prog.quiet)
         print_help(c, &prog);
     if (rc == OPT_HELP)
@@ -383,12 +456,12 @@ int bench_cli_parse(bench_cli *c, int argc, char **argv)
         return rc;
     if (opt_is_stdio(c->out_path))
         c->out_path = NULL;
-    if (c->resume_path)
-        return resume(c, &prog, &st);
+    if (c->resume_path && c->pattern != c->bc->own_pattern)   /* coll: its own --resume */
+        return resume(c, &prog, st);
     snprintf(what, sizeof what, "--pattern %s", c->pattern->name);
-    if ((rc = opt_check_scope(&st, c->pattern->scope, what)) || (rc = read_sizes(c, &prog, &st)))
+    if ((rc = opt_check_scope(st, c->pattern->scope, what)) || (rc = read_sizes(c, &prog, st)))
         return rc;
-    c->have_dst = opt_given(&st, "dst");
+    c->have_dst = opt_given(st, "dst");
     c->cfg.prog = c->logp.prog = c->prog;
     c->cfg.pattern = c->pattern == &bench_pattern_ow ? BENCH_OW : BENCH_PP;
     c->cfg.min_samples = DEFAULT_MIN_SAMPLES;

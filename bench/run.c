@@ -9,11 +9,13 @@ static const bench_pattern_desc *const patterns[] = {
     &bench_pattern_pp, &bench_pattern_ow, &bench_pattern_logp,
 };
 
-const bench_pattern_desc *bench_pattern_find(const char *name)
+const bench_pattern_desc *bench_pattern_find(const bench_backend_cli *bc, const char *name)
 {
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
         if (strcmp(patterns[i]->name, name) == 0)
             return patterns[i];
+    if (bc->own_pattern && strcmp(bc->own_pattern->name, name) == 0)
+        return bc->own_pattern;
     return NULL;
 }
 

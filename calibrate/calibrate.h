@@ -62,6 +62,9 @@ typedef struct options {
     char command[2048];
     const char *logp, *loggopsim;   /* --logp FILE, --loggopsim FILE */
     const char *loggopsim_unit;     /* --loggopsim-unit: NULL (ns), "ns" or "ps" */
+    const char *collectives;        /* --collectives FILE (collectives.c) */
+    const char *algorithm;          /* --algorithm: the schedule it is compared with */
+    int max_error_given;            /* --max-error given (--collectives: 0 prints only) */
     int loggopsim_unit_i;
     FILE *report;                  /* stdout, or stderr when the params go to stdout */
     char host[256];
@@ -137,6 +140,8 @@ int logp_only(options *o);
  * mode (measure or --data, fit, --validate, write). */
 int calibrate_fit(const options *o, pointset *ps, fit_result *res, int print);
 int calibrate_run(options *o);
+/* collectives.c: --collectives, a measured file against its prediction. */
+int calibrate_collectives(const options *o);
 /* "wrote ..." and how to use it, and the time taken when measured */
 void report_wrote(const options *o, const char *path, double seconds);
 

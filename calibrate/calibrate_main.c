@@ -1,7 +1,8 @@
 /* calibrate: measure (scibench or mpibench), fit o(m), lp, lf, ls, lb with
  * GSL and write a params file scimodel reads (docs/formats.md, 'Params
  * file').  The main dispatches: options.c parses, then one mode runs --
- * --logp alone (output.c), --full (full_run.c) or the plain fit (run.c). */
+ * --collectives (collectives.c), --logp alone (output.c), --full
+ * (full_run.c) or the plain fit (run.c). */
 #include "calibrate/calibrate.h"
 #include "util/fs.h"
 #include "util/opt.h"
@@ -13,7 +14,9 @@ int main(int argc, char **argv)
     int rc = options_parse(argc, argv, &o);
     if (rc)
         return rc == OPT_DONE ? fs_close_stdout("calibrate") : rc;
-    if (o.logp && !o.ndata)   /* LogP alone: nothing measured, nothing else fitted */
+    if (o.collectives)
+        rc = calibrate_collectives(&o);
+    else if (o.logp && !o.ndata)   /* LogP alone: nothing measured, nothing else fitted */
         rc = logp_only(&o);
     else if (o.full)
         rc = full_run(&o);

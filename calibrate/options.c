@@ -250,6 +250,15 @@ static const opt_spec specs[] = {
     {.name = "loggopsim-unit", .kind = OPT_ENUM, .field = F(loggopsim_unit_i), .choices = units,
      .arg = "U", .help = "ns (default) | ps: the unit of those integers; ps keeps\n"
                          "a per-byte G or O under 0.5 ns/B"},
+    {.kind = OPT_HEADING, .help = "Collectives (docs/model.md, 'Collectives'):"},
+    {.name = "collectives", .kind = OPT_PATH, .field = F(collectives), .arg = "FILE",
+     .help = "a measured collectives file (mpibench --op) against the\n"
+             "LogGP replay of its schedule on --logp FILE's parameters,\n"
+             "size by size and per P; with --max-error PCT, exit 3\n"
+             "when a size differs by more (else print only)"},
+    {.name = "algorithm", .kind = OPT_STRING, .field = F(algorithm), .arg = "ALG",
+     .help = "with --collectives: the algorithm predicted (default:\n"
+             "the file's, else scisim --collective-list's first)"},
     {.kind = OPT_HEADING, .help = "Output:"},
     {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = F(out_params), .arg = "FILE",
      .help = "the params file ('-': standard output, and the report\n"
@@ -298,7 +307,8 @@ static const opt_program program = {
         "  calibrate --full --backend mpi --hostfile hosts \\\n"
         "            --mpirun \"mpirun --timeout 600 --map-by node\"\n"
         "  calibrate --data ring2.tsv ring8.tsv torus4x4.tsv --validate ring6.tsv\n"
-        "  calibrate --data ring2.tsv --logp logp.tsv --loggopsim logp.loggopsim\n",
+        "  calibrate --data ring2.tsv --logp logp.tsv --loggopsim logp.loggopsim\n"
+        "  calibrate --collectives bcast.tsv --logp logp.tsv --max-error 15\n",
     .specs = specs,
     .nspecs = sizeof specs / sizeof specs[0],
     .args_max = MAX_FILES,
@@ -339,6 +349,7 @@ int options_parse(int argc, char **argv, options *o)
         if (parse_data(o, argv[st.first_arg + i], why, sizeof why))
             return opt_usage_error(&program, "'%s': %s", argv[st.first_arg + i], why);
     o->backend = backends[o->backend_i];
+    o->max_error_given = opt_given(&st, "max-error");
     if (o->quick && !opt_given(&st, "max-error"))
         o->max_error = QUICK_MAX_ERROR_PCT;
     o->max_error /= 100;

@@ -19,6 +19,16 @@ int options_check(options *o)
         int bad;
         const char *fmt, *arg;
     } rule[] = {
+        {o->collectives && !o->logp,
+         "--collectives '%s': the prediction needs the LogP parameters; give --logp FILE",
+         o->collectives},
+        {o->collectives && (o->ndata || o->nvalidate || o->full || o->measure_opt[0] ||
+                            o->loggopsim || o->out_params),
+         "--collectives '%s': compares a measured file with its prediction and writes nothing;"
+         " give only --logp, --algorithm and --max-error beside it", o->collectives},
+        {o->algorithm && !o->collectives,
+         "--algorithm '%s': the schedule --collectives FILE is predicted with; give"
+         " --collectives", o->algorithm},
         {o->ring && o->torus, "--ring '%s': give only one of --ring and --torus", o->ring},
         {o->ndata && meas, "--data and %1$s: --data fits existing files (they say which backend"
                            " measured them); %1$s is for measuring", o->measure_opt},

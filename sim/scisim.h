@@ -13,6 +13,7 @@
 #include "topo/topo.h"
 
 #define SCISIM_MAX_CANDIDATES 32
+#define SCISIM_MAX_COLL 256      /* --procs, --size: values of a list */
 
 typedef struct scisim_opts {
     const char *goal_path, *out_path, *placement, *params_path, *intra_path;
@@ -28,6 +29,11 @@ typedef struct scisim_opts {
     size_t ndims;
     const char *shape_text[SCISIM_MAX_CANDIDATES];
     size_t nshapes;
+    /* --collective OP (scisim_collective.c): a named algorithm's schedule */
+    int collective, collective_given, emit_goal, collective_list;
+    const char *algorithm, *logp_path;
+    long procs[SCISIM_MAX_COLL], sizes[SCISIM_MAX_COLL], root;
+    size_t nprocs, nsizes;
 } scisim_opts;
 
 int scisim_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -42,6 +48,9 @@ int scisim_read_goal(const scisim_opts *o, goal_schedule *s);
 /* The modes: exit statuses. */
 int scisim_loggp(const scisim_opts *o, const goal_schedule *s);
 int scisim_torus(const scisim_opts *o, const goal_schedule *s);
+/* --collective: the schedule generated, then --emit-goal, --logp FILE's
+ * prediction, or the replay above (one P and one size). */
+int scisim_collective(const scisim_opts *o);
 
 /* Output (scisim_output.c): -o FILE or stdout. */
 typedef struct scisim_out scisim_out;

@@ -1,5 +1,6 @@
 /* scisim: replays an application's schedule (GOAL) on a LogGP network or
- * on candidate tori; docs/model.md, 'Replay'.  The main only dispatches. */
+ * on candidate tori, or a named collective's (--collective); docs/model.md,
+ * 'Replay' and 'Collectives'.  The main only dispatches. */
 #include <stdlib.h>
 
 #include "util/signals.h"
@@ -13,6 +14,8 @@ int main(int argc, char **argv)
     if (rc || done)
         return rc;
     bench_signals_install_stop();
+    if (o.collective_given || o.collective_list)
+        return scisim_collective(&o);
     if ((rc = scisim_read_goal(&o, &s)))
         return rc;
     rc = o.loggp_given ? scisim_loggp(&o, &s) : scisim_torus(&o, &s);

@@ -11,6 +11,7 @@
 #include "model/launch.h"
 #include "model/projection.h"
 #include "model/traffic.h"
+#include "coll/collgen.h"
 #include "sim/scisim.h"
 #include "util/atomicfile.h"
 #include "util/opt.h"
@@ -157,6 +158,31 @@ static const opt_spec specs[] = {
              "link_bw_bytes_per_ns, FIFO; reports waiting and the busiest links"},
     {.name = "eager", .kind = OPT_CUSTOM, .parse = parse_eager, .arg = "S", .bad = "-1",
      .help = "eager up to S bytes, rendezvous above (default 65535)"},
+    {.kind = OPT_HEADING, .help = "A collective instead of SCHEDULE.goal (docs/model.md,"
+                                  " 'Collectives'):"},
+    {.name = "collective", .kind = OPT_ENUM, .field = F(collective), .choices = coll_op_names,
+     .arg = "OP", .help = "barrier, bcast, reduce, allreduce, allgather, alltoall,\n"
+                          "gather or scatter: replay its schedule on the network above"},
+    {.name = "algorithm", .kind = OPT_STRING, .field = F(algorithm), .arg = "ALG", .bad = "",
+     .help = "the algorithm (--collective-list; default: Open MPI\n"
+             "tuned's pick for small P)"},
+    {.name = "procs", .kind = OPT_LIST, .field = F(procs), .count_field = F(nprocs),
+     .cap = SCISIM_MAX_COLL, .min = 1, .max = 4096, .def = "2", .range = "1..4096",
+     .arg = "LIST", .help = "processes of the collective (a list with --logp or\n--emit-goal)"},
+    {.name = "size", .kind = OPT_LIST, .field = F(sizes), .count_field = F(nsizes),
+     .cap = SCISIM_MAX_COLL, .min = 0, .max = 1L << 30, .def = "8", .range = "0..1 GiB",
+     .arg = "LIST", .alias = "sizes",
+     .help = "message size in bytes (a list with --logp or --emit-goal)"},
+    {.name = "root", .kind = OPT_LONG, .field = F(root), .min = 0, .max = 4095, .def = "0",
+     .range = "0..procs-1", .arg = "R", .help = "root of a rooted collective"},
+    {.name = "logp", .kind = OPT_PATH, .field = F(logp_path), .arg = "FILE",
+     .help = "no topology: the per-size os, or, g and L(m) of a LogP\n"
+             "file (mpibench --pattern logp; the file calibrate --logp\n"
+             "fits); a table: collective algorithm procs size predicted_ns"},
+    {.name = "emit-goal", .kind = OPT_FLAG, .field = F(emit_goal),
+     .help = "write the schedule as GOAL text instead of replaying it"},
+    {.name = "collective-list", .kind = OPT_FLAG, .field = F(collective_list),
+     .help = "the algorithms of each collective, the default first"},
     {.kind = OPT_HEADING, .help = "Output:"},
     {.name = "ranks", .kind = OPT_FLAG, .field = F(ranks),
      .help = "per rank: rank finish_ns (one block per candidate)"},
@@ -171,6 +197,7 @@ static const opt_spec specs[] = {
 };
 
 #define NO_TOPOLOGY "--loggp has no topology"
+#define NO_LOGP_TOPOLOGY "--logp has no topology"
 static const opt_conflict conflicts[] = {
     {"params", "preset", "give only one of them"},
     {"hostfile", "slots", "the hostfile gives each node's slots"},
@@ -183,22 +210,54 @@ static const opt_conflict conflicts[] = {
     {"loggp", "placement", NO_TOPOLOGY}, {"loggp", "anneal-steps", NO_TOPOLOGY},
     {"loggp", "intra-params", NO_TOPOLOGY}, {"loggp", "contention", NO_TOPOLOGY},
     {"loggp", "eager", NO_TOPOLOGY " (its S= sets the eager limit)"},
+    {"emit-goal", "logp", "the schedule is written, not replayed"},
+    {"logp", "loggp", "the LogP file is the network"}, {"logp", "params", "the LogP file is the network"},
+    {"logp", "preset", "the LogP file is the network"}, {"logp", "dims", NO_LOGP_TOPOLOGY},
+    {"logp", "shape", NO_LOGP_TOPOLOGY}, {"logp", "contention", NO_LOGP_TOPOLOGY},
 };
 
 static const opt_program program = {
     .name = "scisim",
     .synopsis = "Usage: scisim SCHEDULE.goal [options]\n"
+                "       scisim --collective OP [--algorithm ALG] --procs P --size M [options]\n"
                 "Replays a GOAL schedule (LogGOPSim's format: send, recv, calc, requires,\n"
-                "irequires) and reports when every rank finishes.\n",
+                "irequires), or a named collective algorithm's, and reports when every\n"
+                "rank finishes.\n",
     .epilog = "Ctrl-C stops a replay; the finished candidates are kept (exit 130).\n"
-              "  e.g. scisim app.goal --params sci.params --dims 1..4 --contention\n",
+              "  e.g. scisim app.goal --params sci.params --dims 1..4 --contention\n"
+              "       scisim --collective bcast --procs 8 --size 1024 --loggp L=2500,o=1500\n"
+              "       scisim --collective allreduce --procs 2..8 --size 8,4096 --logp logp.tsv\n"
+              "       scisim --collective alltoall --procs 4 --size 64 --emit-goal -o a2a.goal\n",
     .specs = specs,
     .nspecs = sizeof specs / sizeof specs[0],
     .conflicts = conflicts,
     .nconflicts = sizeof conflicts / sizeof conflicts[0],
-    .args_min = 1,
+    .args_min = 0,   /* SCHEDULE.goal, unless --collective */
     .args_max = 1,
 };
+
+/* SCHEDULE.goal or --collective OP (--collective-list alone), and the
+ * options that only a collective takes. */
+static int collective_settle(scisim_opts *o, const opt_state *st, char **argv)
+{
+    static const char *const only[] = {"algorithm", "procs", "size", "root", "logp", "emit-goal"};
+    o->collective_given = opt_given(st, "collective");
+    if (o->collective_given || o->collective_list) {
+        if (st->nargs)
+            return opt_usage_error(&program, "'%s': --collective replays its own schedule; give"
+                                   " no SCHEDULE.goal", argv[st->first_arg]);
+        o->goal_path = o->logp_path ? o->logp_path : "";
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof only / sizeof *only; i++)
+        if (opt_given(st, only[i]))
+            return opt_usage_error(&program, "--%s: a collective's option; give --collective OP",
+                                   only[i]);
+    if (!st->nargs)
+        return opt_usage_error(&program, "missing argument: SCHEDULE.goal (or --collective OP)");
+    o->goal_path = argv[st->first_arg];
+    return 0;
+}
 
 int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
 {
@@ -214,8 +273,9 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
     }
     if (rc)
         return rc;
-    o->goal_path = argv[st.first_arg];
     o->loggp_given = opt_given(&st, "loggp");
+    if ((rc = collective_settle(o, &st, argv)))
+        return rc;
     char why[200];
     o->launch = (launch_request){o->hostfile, o->rankfile, {0}, o->slots};
     if (launch_request_finish(&o->launch, o->map_by, o->rank_by, why, sizeof why))

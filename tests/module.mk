@@ -123,7 +123,7 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 # it is timing-sensitive.  Every other test is in the cli tier: it runs the
 # programs (bin/san, sanitized) and checks their outputs and messages.
 CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_model test_opt \
-              test_params test_parse test_patterns test_projection test_shm test_topo
+              test_params test_parse test_patterns test_projection test_shm test_topo test_coll
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_mpibench     # MPI ping-pong under mpirun, timed
@@ -134,6 +134,7 @@ CHECK_TIMING += test_faults       # MPI runs killed and timed out on purpose
 CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they start (a run
                                   # that has written no row by then cannot be resumed)
 CHECK_TIMING += test_trace        # traces MPI programs under mpirun
+CHECK_TIMING += test_coll_mpi    # collectives timed under mpirun, injected send delays measured
 CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
 CHECK_TIMING += test_testbed      # measures MPI latency across kernel-routed namespaces (one campaign round)
 

@@ -453,3 +453,75 @@ Test(sim, output_file_and_placements)
     run_assert_error(&r, 1, "none.txt", "missing placement file");
     run_free(&r);
 }
+
+/* --collective gather (linear) is schedgen's gather, rank for rank: its
+ * replay gives LogGOPSim's own times on both parameter sets. */
+Test(sim, collective_gather_equals_loggopsim)
+{
+    for (int k = 0; k < 2; k++) {
+        char lg[128], fx[64];
+        snprintf(lg, sizeof lg, "L=%.0f,o=%.0f,g=%.0f,G=%.0f,O=%.0f,S=%llu", sets[k].lg.L,
+                 sets[k].lg.o, sets[k].lg.g, sets[k].lg.G, sets[k].lg.O,
+                 (unsigned long long)sets[k].S);
+        snprintf(fx, sizeof fx, "sim/gather-16.%s.expected", sets[k].name);
+        run_result r = run_cmd(SCISIM, 60, "--collective", "gather", "--algorithm", "linear",
+                               "--procs", "16", "--size", "2048", "--loggp", lg, "--ranks", "-q",
+                               NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        char *want = run_read_text(run_fixture(fx));
+        cr_assert(strncmp(r.out, "rank\tfinish_ns\n", 15) == 0, "%s", r.out);
+        cr_assert_str_eq(r.out + 15, want, "%s", sets[k].name);
+        free(want);
+        run_free(&r);
+    }
+}
+
+/* The schedule --emit-goal writes, replayed as a file, finishes every rank
+ * when --collective's own replay does, on LogGP and on tori. */
+Test(sim, collective_emitted_goal_replays_the_same)
+{
+    const char *g = run_path(dir, "bcast.goal");
+    run_result r = run_cmd(SCISIM, 30, "--collective", "allreduce", "--procs", "8", "--size",
+                           "4096", "--emit-goal", "-o", g, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    static const char *const net[][6] = {
+        {"--loggp", "L=700,o=300,g=50,G=2,O=1,S=4096", "--ranks", "-q", NULL, NULL},
+        {"--preset", "current", "--dims", "1..3", "--ranks", "-q"},
+    };
+    for (int k = 0; k < 2; k++) {
+        const char *const *n = net[k];
+        run_result a = run_cmd(SCISIM, 60, g, n[0], n[1], n[2], n[3], n[4], n[5], NULL);
+        run_result b = run_cmd(SCISIM, 60, "--collective", "allreduce", "--procs", "8", "--size",
+                               "4096", n[0], n[1], n[2], n[3], n[4], n[5], NULL);
+        cr_assert_eq(a.status, 0, "%s", a.err);
+        cr_assert_eq(b.status, 0, "%s", b.err);
+        cr_assert(strstr(a.out, "finish_ns"), "%s", a.out);
+        cr_assert_str_eq(a.out, b.out, "%s", n[0]);
+        run_free(&a);
+        run_free(&b);
+    }
+}
+
+Test(sim, collective_usage_errors_one_line)
+{
+    const char *p = put("ok.goal", "num_ranks 1\nrank 0 {\ncalc 5\n}\n");
+    static const char *const c[][6] = {
+        {"--collective", "scan", NULL, NULL, NULL, "--collective 'scan'"},
+        {"--collective", "bcast", "--root", "2", NULL, "--root 2: outside the 2 processes"},
+        {"--collective", "bcast", "--algorithm", "ring", NULL, "no algorithm 'ring' for bcast"},
+        {"--collective", "bcast", "--procs", "2,4", NULL, "one of each for a replay"},
+        {"--collective", "bcast", "--logp", "x.tsv", "--loggp", "the LogP file is the network"},
+        {"--emit-goal", NULL, NULL, NULL, NULL, "--emit-goal: a collective's option"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        run_result r = run_cmd(SCISIM, 30, c[i][0], c[i][1], c[i][2], c[i][3], c[i][4],
+                               c[i][4] ? "L=1" : NULL, NULL);
+        run_assert_error(&r, 2, c[i][5], c[i][0]);
+        cr_assert_not_null(strstr(r.err, "(try --help)"), "%s", r.err);
+        run_free(&r);
+    }
+    run_result r = run_cmd(SCISIM, 30, p, "--collective", "bcast", NULL);
+    run_assert_error(&r, 2, "ok.goal': --collective replays its own schedule", "ok.goal");
+    run_free(&r);
+}

@@ -1,0 +1,26 @@
+/* collective: mpibench --op, MPI collectives timed as OSU/IMB time them
+ * (barrier before every repetition) or as SKaMPI/ReproMPI do (clock
+ * offsets to rank 0 first, then every rank starts at a common time on its
+ * own clock); the time of a repetition is its slowest rank's.  Columns and
+ * header: docs/formats.md, 'Collective TSV'. */
+#ifndef SCITORUS_COLLECTIVE_H
+#define SCITORUS_COLLECTIVE_H
+
+#include <mpi.h>
+
+#include "bench/collective_opts.h"
+
+/* One measured point: statistics of the per-repetition maxima over ranks
+ * after --cut-quantile, and each rank's median (node_ns[rank]). */
+typedef struct coll_point {
+    long size, reps, dropped;
+    double min_ns, median_ns, mean_ns, sd_ns, ci95_ns, max_ns;
+    int noisy;
+    double node_ns[COLL_MAX_PROCS];
+} coll_point;
+
+/* Times op at size bytes on comm (every rank of comm calls it); the point
+ * is complete on comm's rank 0.  Returns 0 or a BENCH_ERR_* code. */
+int coll_measure(const coll_opts *o, MPI_Comm comm, long size, coll_point *pt);
+
+#endif

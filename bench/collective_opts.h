@@ -1,0 +1,30 @@
+/* collective_opts: what mpibench --op's options set (bench/options.c's
+ * table, scope BENCH_IN_COLL); no MPI here, so scibench's command line
+ * compiles without it.  The pattern itself: bench/collective.c. */
+#ifndef SCITORUS_COLLECTIVE_OPTS_H
+#define SCITORUS_COLLECTIVE_OPTS_H
+
+#define COLL_MAX_SIZES 256
+#define COLL_MAX_PROCS 64
+/* the largest size: an alltoall's buffers are P times it on every rank */
+#define COLL_MAX_SIZE_BYTES (1L << 26)
+
+typedef struct coll_opts {
+    int op, sync, node_times, refine, quiet;
+    long root;
+    long sizes[COLL_MAX_SIZES];
+    size_t nsizes;
+    long procs[COLL_MAX_PROCS];
+    size_t nprocs;
+    long min_samples, max_samples, batch;
+    double rel_error, cut_quantile, timeout_s;
+    double refine_threshold, refine_budget_s;
+    long refine_min_distance;
+    const char *algorithm;     /* run this schedule point-to-point instead of MPI's op */
+    double inject_os_ns;       /* busy-wait before every send of --algorithm's schedule */
+    const char *out, *resume;
+} coll_opts;
+
+enum { COLL_SYNC_BARRIER, COLL_SYNC_WINDOW };
+
+#endif

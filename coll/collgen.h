@@ -1,0 +1,68 @@
+/* collgen: the point-to-point schedule of a named collective algorithm,
+ * as GOAL text and as a LogGP prediction on per-size LogP parameters
+ * (docs/model.md, 'Collectives').  A schedule is, per rank, a list of
+ * sends and receives in steps: the operations of one step run together and
+ * start once every operation of the rank's previous step has completed. */
+#ifndef SCITORUS_COLLGEN_H
+#define SCITORUS_COLLGEN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum coll_opkind {
+    COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE, COLL_ALLGATHER,
+    COLL_ALLTOALL, COLL_GATHER, COLL_SCATTER, COLL_NOPS
+} coll_opkind;
+
+/* "barrier", ..., "scatter"; NULL-terminated, indexed by coll_opkind. */
+extern const char *const coll_op_names[];
+
+typedef struct coll_msg {
+    int rank, step, peer;
+    int send;                 /* 1 send to peer, 0 receive from peer */
+    long bytes;
+    long seq;                 /* order of generation (ties within a step) */
+} coll_msg;
+
+typedef struct coll_sched {
+    int ranks, op, root;
+    long size;                /* the collective's message size (per rank) */
+    long count, cap;
+    coll_msg *msgs;           /* grouped by rank, steps ascending */
+} coll_sched;
+
+/* The algorithms of op, comma-separated, the first the default (what
+ * Open MPI's tuned component picks for small P and small messages). */
+const char *coll_algorithms(int op);
+
+/* Index of name in coll_op_names, or -1. */
+int coll_op_parse(const char *name);
+
+/* Builds the schedule of algorithm alg (NULL: the default) of op on ranks
+ * processes, root root, size bytes.  Returns 0; -1 out of memory; -2 an
+ * unknown algorithm for op (why says so). */
+int coll_generate(coll_sched *s, int op, const char *alg, int ranks, int root, long size,
+                  char *why, size_t len);
+void coll_sched_free(coll_sched *s);
+
+/* GOAL text: "num_ranks P", then per rank its sends/recvs labelled, each
+ * step's operations requiring every operation of the step before. */
+void coll_write_goal(FILE *fp, const coll_sched *s);
+
+/* LogGP on per-size parameters: send overhead os(m), receive overhead
+ * or(m), gap g(m) between message starts, latency L (ns). */
+typedef struct coll_logp {
+    double (*os)(void *ctx, long m), (*orr)(void *ctx, long m), (*g)(void *ctx, long m);
+    double L;
+    /* Optional L(m) per size (LogP/MPI: RTT(m)/2 - os(m) - or(m), which may
+     * be negative where the send call spans the delivery); NULL: L. */
+    double (*Lm)(void *ctx, long m);
+    void *ctx;
+} coll_logp;
+
+/* The predicted time (ns) from a common start to the last rank's end;
+ * per_rank (ranks entries, may be NULL) gets each rank's end.  Returns
+ * -1 when the schedule deadlocks (a receive without its send). */
+double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank);
+
+#endif

@@ -1,0 +1,15 @@
+# coll/: collectives -- the point-to-point schedules of named algorithms
+# (GOAL text and a LogGP replay on per-size LogP parameters), the
+# collectives data file, the size refinement, and the prediction against a
+# measured file.  mpibench --op (bench/collective*.c), scisim --collective
+# and calibrate --collectives link it.
+# layer coll: no options, no MPI
+LAYERS += coll
+coll_LAYER_SRCS := coll/collgen.c coll/colldata.c coll/refine.c coll/predict.c
+TESTS += tests/test_coll.c tests/test_coll_mpi.c
+
+# make bench-coll OSU_COLL=<dir>: mpibench --op against osu_bcast & co.
+BENCH_TARGETS += bench-coll
+.PHONY: bench-coll
+bench-coll: bin/mpibench
+	coll/bench.sh bin $(OSU_COLL)

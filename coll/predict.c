@@ -1,0 +1,125 @@
+/* predict: collectives predicted from a LogP file (coll/predict.h). */
+#include "coll/predict.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "coll/collgen.h"
+
+typedef struct lp_ctx {
+    const logp_data *lp;
+    int bad;            /* a size outside the file's rows was asked for */
+    long bad_size;
+} lp_ctx;
+
+/* os, or, g, or the size's own L(m) = RTT(m)/2 - os(m) - or(m) (LogP/MPI) */
+static double value(const logp_row *r, int which)
+{
+    switch (which) {
+    case 0: return r->os_ns;
+    case 1: return r->or_ns;
+    case 2: return r->g_ns;
+    }
+    return r->rtt_ns > 0 ? r->rtt_ns / 2 - r->os_ns - r->or_ns : NAN;   /* no round trip: header L */
+}
+
+/* Linear between the file's rows (ascending sizes are not assumed). */
+static double interp(lp_ctx *c, long m, int which)
+{
+    const logp_data *d = c->lp;
+    const logp_row *lo = NULL, *hi = NULL, *small = NULL;
+    for (long i = 0; i < d->count; i++) {
+        const logp_row *r = &d->rows[i];
+        if (!small || r->size_bytes < small->size_bytes)
+            small = r;
+        if (r->size_bytes <= m && (!lo || r->size_bytes > lo->size_bytes))
+            lo = r;
+        if (r->size_bytes >= m && (!hi || r->size_bytes < hi->size_bytes))
+            hi = r;
+    }
+    if (m == 0 && small)
+        lo = hi = small;
+    if (!lo || !hi) {
+        c->bad = 1, c->bad_size = m;
+        return 0;
+    }
+    double a = value(lo, which), b = value(hi, which);
+    if (isnan(a) || isnan(b))
+        return d->L_ns;
+    if (hi->size_bytes == lo->size_bytes)
+        return a;
+    return a + (b - a) * (double)(m - lo->size_bytes) / (double)(hi->size_bytes - lo->size_bytes);
+}
+
+static double f_os(void *c, long m) { return interp(c, m, 0); }
+static double f_or(void *c, long m) { return interp(c, m, 1); }
+static double f_g(void *c, long m) { return interp(c, m, 2); }
+static double f_L(void *c, long m) { return interp(c, m, 3); }
+
+int coll_predict_logp(const logp_data *lp, const char *path, int op, const char *alg, int ranks,
+                      int root, long size, double *ns, char *why, size_t len)
+{
+    coll_sched s;
+    char w[160];
+    if (isnan(lp->L_ns))
+        return snprintf(why, len, "%s: no '# L_ns:' header (not a LogP file of mpibench"
+                                  " --pattern logp)", path), 1;
+    int rc = coll_generate(&s, op, alg, ranks, root, size, w, sizeof w);
+    if (rc)
+        return snprintf(why, len, "%s", rc == -1 ? "out of memory" : w), 1;
+    lp_ctx c = {lp, 0, 0};
+    coll_logp p = {f_os, f_or, f_g, lp->L_ns, f_L, &c};
+    *ns = coll_predict(&s, &p, NULL);
+    coll_sched_free(&s);
+    if (c.bad) {
+        long lo = -1, hi = -1;
+        for (long i = 0; i < lp->count; i++) {
+            long z = lp->rows[i].size_bytes;
+            lo = lo < 0 || z < lo ? z : lo;
+            hi = z > hi ? z : hi;
+        }
+        return snprintf(why, len, "%s: no LogP row covers %ld-byte messages (the file has"
+                        " sizes %ld..%ld); measure them with mpibench --pattern logp --max-size",
+                        path, c.bad_size, lo, hi), 1;
+    }
+    if (*ns < 0)
+        return snprintf(why, len, "the schedule deadlocks"), 1;
+    return 0;
+}
+
+int coll_compare(const char *prog, FILE *fp, const coll_data *d, const char *dpath, const logp_data *lp,
+                 const char *lpath, const char *alg, double max_pct)
+{
+    int op = -1;
+    for (int i = 0; coll_op_names[i]; i++)
+        if (!strcmp(coll_op_names[i], d->op))
+            op = i;
+    if (op < 0) {
+        fprintf(stderr, "%s: %s: no known '# op:' header ('%s')\n", prog, dpath, d->op);
+        return 1;
+    }
+    const char *a = alg ? alg : (d->algorithm[0] && strcmp(d->algorithm, "library") ? d->algorithm : NULL);
+    fprintf(fp, "%s (%s) measured (%s-synchronised, slowest rank, median) against the LogGP"
+                " replay of its schedule on %s:\n  %8s %6s %14s %14s %8s\n",
+            d->op, a ? a : "default algorithm", d->sync[0] ? d->sync : "?", lpath, "size", "procs",
+            "measured (ns)", "predicted (ns)", "diff");
+    long worse = 0;
+    for (long i = 0; i < d->count; i++) {
+        const coll_row *r = &d->rows[i];
+        double ns;
+        char why[400];
+        if (coll_predict_logp(lp, lpath, op, a, (int)r->procs, (int)r->root, r->size, &ns, why,
+                              sizeof why)) {
+            fprintf(stderr, "%s: %s\n", prog, why);
+            return 1;
+        }
+        double diff = r->median_ns > 0 ? 100 * (ns - r->median_ns) / r->median_ns : 0;
+        int bad = max_pct > 0 && fabs(diff) > max_pct;
+        worse += bad;
+        fprintf(fp, "  %8ld %6ld %14.1f %14.1f %7.1f%%%s\n", r->size, r->procs, r->median_ns, ns,
+                diff, bad ? "  beyond --max-error" : "");
+    }
+    if (max_pct > 0)
+        fprintf(fp, "  within %g%%: %ld of %ld rows\n", max_pct, d->count - worse, d->count);
+    return worse ? 3 : 0;
+}

@@ -1,0 +1,209 @@
+/* Unit tests of the collectives' schedules, their LogGP replay and the
+ * size refinement: every property against an oracle computed here
+ * (information flow, closed-form trees, a synthetic curve). */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "coll/collgen.h"
+#include "coll/refine.h"
+
+/* Every send meets exactly one receive of the same size (k-th send a->b,
+ * k-th receive on b from a), and nothing is left unmatched. */
+static void check_conservation(const coll_sched *s, const char *what)
+{
+    int n = s->ranks;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            long sends[512], recvs[512];
+            int ns = 0, nr = 0;
+            for (long i = 0; i < s->count; i++) {
+                const coll_msg *m = &s->msgs[i];
+                if (m->send && m->rank == a && m->peer == b && ns < 512)
+                    sends[ns++] = m->bytes;
+                if (!m->send && m->rank == b && m->peer == a && nr < 512)
+                    recvs[nr++] = m->bytes;
+            }
+            cr_assert_eq(ns, nr, "%s: %d sends %d->%d but %d receives", what, ns, a, b, nr);
+            for (int k = 0; k < ns; k++)
+                cr_assert_eq(sends[k], recvs[k], "%s: message %d %d->%d: %ld sent, %ld received",
+                             what, k, a, b, sends[k], recvs[k]);
+        }
+}
+
+/* Which ranks' inputs each rank has heard of at the end: a send carries
+ * what its rank knew when its step began; iterated to the fixed point. */
+static void information(const coll_sched *s, uint64_t *know)
+{
+    int n = s->ranks;
+    uint64_t carried[4096] = {0};
+    cr_assert_lt(s->count, 4096);
+    for (int pass = 0; pass < 2 * (int)s->count + 2; pass++) {
+        for (int r = 0; r < n; r++)
+            know[r] = UINT64_C(1) << r;
+        for (long i = 0; i < s->count; i++) {
+            const coll_msg *m = &s->msgs[i];
+            /* knowledge at the start of this step: all earlier steps' receives */
+            uint64_t k = UINT64_C(1) << m->rank;
+            for (long j = 0; j < s->count; j++) {
+                const coll_msg *q = &s->msgs[j];
+                if (q->rank == m->rank && q->step < m->step && !q->send)
+                    k |= carried[j];
+            }
+            if (m->send) {
+                carried[i] = k;
+            } else {   /* the matching send: same pair, same index */
+                long idx = 0, seen = 0;
+                for (long j = 0; j < i; j++)
+                    idx += !s->msgs[j].send && s->msgs[j].rank == m->rank &&
+                           s->msgs[j].peer == m->peer;
+                for (long j = 0; j < s->count; j++)
+                    if (s->msgs[j].send && s->msgs[j].rank == m->peer &&
+                        s->msgs[j].peer == m->rank && seen++ == idx)
+                        carried[i] = carried[j];
+            }
+        }
+        for (long i = 0; i < s->count; i++)
+            if (!s->msgs[i].send)
+                know[s->msgs[i].rank] |= carried[i];
+    }
+}
+
+Test(coll, every_algorithm_conserves_messages_and_delivers_the_data)
+{
+    for (int op = 0; op < COLL_NOPS; op++) {
+        char list[128];
+        snprintf(list, sizeof list, "%s", coll_algorithms(op));
+        for (char *save = NULL, *alg = strtok_r(list, ",", &save); alg;
+             alg = strtok_r(NULL, ",", &save))
+            for (int n = 1; n <= 12; n++)
+                for (int root = 0; root < n; root += n > 1 ? n - 1 : 1) {
+                    coll_sched s;
+                    char why[160], what[160];
+                    int rc = coll_generate(&s, op, alg, n, root, 64, why, sizeof why);
+                    snprintf(what, sizeof what, "%s %s P=%d root %d", coll_op_names[op], alg, n, root);
+                    if (rc == -2 && (n & (n - 1)) && !strcmp(alg, "recursive_doubling") &&
+                        op == COLL_ALLGATHER)
+                        continue;   /* refused with a reason, as documented */
+                    cr_assert_eq(rc, 0, "%s: %s", what, why);
+                    check_conservation(&s, what);
+                    uint64_t know[64], all = (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1);
+                    information(&s, know);
+                    for (int r = 0; r < n; r++) {
+                        if (op == COLL_BCAST || op == COLL_SCATTER)
+                            cr_assert(know[r] >> root & 1, "%s: rank %d never hears the root", what, r);
+                        else if ((op == COLL_REDUCE || op == COLL_GATHER) && r == root)
+                            cr_assert_eq(know[r], all, "%s: the root misses inputs", what);
+                        else if (op != COLL_REDUCE && op != COLL_GATHER)
+                            cr_assert_eq(know[r], all, "%s: rank %d misses inputs (%lx)", what, r,
+                                         (unsigned long)know[r]);
+                    }
+                    coll_sched_free(&s);
+                }
+    }
+}
+
+Test(coll, message_counts_of_known_algorithms)
+{
+    struct { int op; const char *alg; int n; long msgs; long bytes_to_root; } k[] = {
+        {COLL_BCAST, "binomial", 8, 7, 0}, {COLL_ALLTOALL, "linear", 5, 20, 0},
+        {COLL_ALLTOALL, "pairwise", 5, 20, 0}, {COLL_BARRIER, "dissemination", 5, 15, 0},
+        {COLL_GATHER, "binomial", 8, 7, 7 * 64}, {COLL_GATHER, "linear", 6, 5, 5 * 64},
+        {COLL_ALLREDUCE, "recursive_doubling", 8, 24, 0},
+        {COLL_ALLREDUCE, "recursive_doubling", 6, 2 + 4 * 2 + 2, 0},   /* 2 fold in, 4 ranks x 2 rounds, 2 back */
+    };
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+        coll_sched s;
+        char why[160];
+        cr_assert_eq(coll_generate(&s, k[i].op, k[i].alg, k[i].n, 0, 64, why, sizeof why), 0);
+        long sends = 0, to_root = 0;
+        for (long j = 0; j < s.count; j++) {
+            sends += s.msgs[j].send;
+            if (!s.msgs[j].send && s.msgs[j].rank == 0)
+                to_root += s.msgs[j].bytes;
+        }
+        cr_assert_eq(sends, k[i].msgs, "%s %s P=%d: %ld messages", coll_op_names[k[i].op],
+                     k[i].alg, k[i].n, sends);
+        if (k[i].bytes_to_root)
+            cr_assert_eq(to_root, k[i].bytes_to_root);
+        coll_sched_free(&s);
+    }
+}
+
+static double c_os, c_or, c_g;
+static double f_os(void *c, long m) { (void)c, (void)m; return c_os; }
+static double f_or(void *c, long m) { (void)c, (void)m; return c_or; }
+static double f_g(void *c, long m) { (void)c, (void)m; return c_g; }
+
+static double predict(int op, const char *alg, int n, double os, double orr, double L)
+{
+    coll_sched s;
+    char why[160];
+    cr_assert_eq(coll_generate(&s, op, alg, n, 0, 8, why, sizeof why), 0, "%s", why);
+    c_os = os, c_or = orr, c_g = 0;
+    coll_logp p = {f_os, f_or, f_g, L, NULL, NULL};
+    double t = coll_predict(&s, &p, NULL);
+    coll_sched_free(&s);
+    return t;
+}
+
+/* Closed forms: a binomial broadcast on 8 ranks is three hops deep, each
+ * hop os + L + or (0 -> 4 -> 6 -> 7); the root's third send, to rank 1,
+ * starts after two os and ends at 3 os + L + or, earlier.  A delay on
+ * every send alone (os = D) costs the longest chain of sends: log2 P. */
+Test(coll, replay_matches_closed_forms)
+{
+    cr_assert_float_eq(predict(COLL_BCAST, "binomial", 8, 100, 100, 1000), 3 * 1200.0, 1e-9);
+    cr_assert_float_eq(predict(COLL_BCAST, "binomial", 4, 5000, 0, 0), 2 * 5000.0, 1e-9);
+    cr_assert_float_eq(predict(COLL_BCAST, "linear", 4, 5000, 0, 0), 3 * 5000.0, 1e-9);
+    /* two ranks: one message, or one exchange, whatever the operation */
+    for (int op = 0; op < COLL_NOPS; op++)
+        cr_assert_float_eq(predict(op, NULL, 2, 100, 200, 1000), 1300.0, 1e-9, "%s",
+                           coll_op_names[op]);
+    /* recursive doubling on 8: three exchanges, each os + L + or after the last */
+    cr_assert_float_eq(predict(COLL_ALLREDUCE, NULL, 8, 100, 200, 1000), 3 * 1300.0, 1e-9);
+    /* dissemination on 5: three rounds */
+    cr_assert_float_eq(predict(COLL_BARRIER, NULL, 5, 100, 200, 1000), 3 * 1300.0, 1e-9);
+}
+
+/* A curve with a knee at 4096 bytes (slope 0.1 below, 1.0 above). */
+static double knee(long x) { return 500 + (x < 4096 ? 0.1 * (double)x : 409.6 + (double)(x - 4096)); }
+static double line(long x) { return 500 + 0.25 * (double)x; }
+
+static int refine_all(double (*f)(long), long *x, double *y, int n, long *added)
+{
+    refine_cfg cfg = {0.02, 64, 1};
+    int k = 0;
+    for (long s; (s = refine_next(&cfg, x, y, n)) >= 0 && k < 100; k++) {
+        added[k] = s;
+        refine_insert(x, y, &n, s, f(s));
+    }
+    return k;
+}
+
+Test(coll, refine_inserts_at_a_knee_and_not_on_a_line)
+{
+    long x[128] = {8, 512, 1024, 8192, 16384, 65536}, added[128];
+    double y[128];
+    for (int i = 0; i < 6; i++)
+        y[i] = line(x[i]);
+    cr_assert_eq(refine_all(line, x, y, 6, added), 0, "a size inserted on a straight line");
+
+    long xk[128] = {8, 512, 1024, 8192, 16384, 65536};
+    double yk[128];
+    for (int i = 0; i < 6; i++)
+        yk[i] = knee(xk[i]);
+    int k = refine_all(knee, xk, yk, 6, added);
+    cr_assert_gt(k, 0, "nothing inserted at the knee");
+    long nearest = LONG_MAX;
+    for (int i = 0; i < k; i++) {
+        cr_assert(added[i] > 1024 && added[i] < 8192, "inserted %ld, away from the knee", added[i]);
+        nearest = labs(added[i] - 4096) < nearest ? labs(added[i] - 4096) : nearest;
+    }
+    cr_assert_leq(nearest, 128, "closest inserted size %ld bytes from the knee", nearest);
+    for (int i = 0; i + 1 < 6 + k; i++)
+        cr_assert_geq(xk[i + 1] - xk[i], 64, "sizes %ld and %ld closer than the minimum distance",
+                      xk[i], xk[i + 1]);
+}
