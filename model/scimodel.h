@@ -13,7 +13,9 @@
 #include "model/model.h"
 #include "model/params.h"
 #include "util/cli.h"
+#include "util/atomicfile.h"
 #include "util/exit.h"
+#include "util/fs.h"
 #include "topo/topo.h"
 
 #define SCIMODEL_EXIT_USAGE EXIT_USAGE
@@ -54,6 +56,7 @@ typedef struct scimodel_options {
     const char *rates_text;
     /* as given on the command line; scimodel_parse_options applies them */
     const char *params_path;   /* --params */
+    const char *out_path;      /* -o */
     int preset;                /* --preset: index in its choices */
     int links_choice;          /* --links: 0 uni, 1 bi */
     int metric, fill_choice, bcast, format;
@@ -87,6 +90,16 @@ void scimodel_report_header(const scimodel_options *o);
 void scimodel_shape_tsv(const scimodel_options *o, const topo_shape *s, double size_bytes);
 
 /* scimodel_output.c ------------------------------------------------------ */
+
+/* -o FILE: standard output goes to FILE, created atomically, for the rest
+ * of the run; "-" or NULL leaves it alone.  The output may not be one of
+ * the inputs (fs_refuse_same).  Returns 0 or the exit status. */
+int scimodel_output_begin(const char *path, const fs_file *in, int nin, atomic_file *af,
+                          int *active);
+/* Ends it: on rc == 0 the file gets its name, else it is dropped and a
+ * previous file is kept.  Returns rc, or 1 when the file cannot be
+ * written. */
+int scimodel_output_end(atomic_file *af, int active, int rc);
 
 /* "parameters: ..." block with o(m), lp, lf, ls and the kind of links. */
 void scimodel_print_params(const model_params *p, double size_bytes);

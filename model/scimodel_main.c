@@ -24,10 +24,16 @@ int main(int argc, char **argv)
     int rc = scimodel_parse_options(argc, argv, &o);
     if (rc)
         return rc == OPT_DONE ? EXIT_SUCCESS : rc;
+    atomic_file out;
+    int active;
+    const fs_file in[] = {{"--params", o.params_path}};
+    if ((rc = scimodel_output_begin(o.out_path, in, 1, &out, &active)))
+        return rc;
     if (o.bcast_given && (o.mode == MODE_REPORT || o.mode == MODE_SHAPE))
         rc = scimodel_broadcast(&o);
     else
         rc = modes[o.mode](&o);
+    rc = scimodel_output_end(&out, active, rc);
     int wrc = file_close_stdout("scimodel");   /* a full disk is a failure too */
     return rc ? rc : wrc;
 }

@@ -193,6 +193,8 @@ static const opt_spec specs[] = {
     {.name = "format", .kind = OPT_ENUM, .field = F(format), .arg = "F",
      .choices = (const char *const[]){"table", "tsv", NULL},
      .help = "table (default) | tsv (header line of column names)"},
+    {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = F(out_path), .arg = "FILE",
+     .help = "write there, atomically (default and -: standard output)"},
     {.name = "progress", .kind = OPT_DOUBLE, .field = F(progress_s), .min = 0, .max = 86400,
      .range = "seconds, 0..86400 (0: none)", .def = "2", .arg = "S",
      .help = "--sweep's progress line on stderr every S seconds\n(default 2; 0: never)"},

@@ -1,11 +1,17 @@
 /* scimodel_output: printing helpers every scimodel mode shares (the
  * parameters block, fast fixed-point numbers for long sweeps, params files
- * and their errors). */
+ * and their errors, -o). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "model/scimodel.h"
+#include "util/atomicfile.h"
+#include "util/fs.h"
+#include "util/opt.h"
 
 int scimodel_file_error(const char *opt, const char *path, int rc, long line, const char *msg)
 {
@@ -63,4 +69,48 @@ char *scimodel_format_3f(char *buf, double v)
     while (n)
         *buf++ = tmp[--n];
     return buf;
+}
+
+int scimodel_output_begin(const char *path, const fs_file *in, int nin, atomic_file *af,
+                          int *active)
+{
+    fs_file out = {"-o", path};
+    *active = 0;
+    if (!path || opt_is_stdio(path))
+        return 0;
+    int rc = fs_refuse_same("scimodel", in, nin, &out, 1);
+    if (rc)
+        return rc;
+    if (atomic_file_open(af, path)) {
+        fprintf(stderr, "scimodel: -o '%s': %s\n", path, file_strerror(errno));
+        return EXIT_FAILURE;
+    }
+    fflush(stdout);
+    if (dup2(fileno(af->fp), STDOUT_FILENO) < 0) {
+        fprintf(stderr, "scimodel: -o '%s': %s\n", path, strerror(errno));
+        atomic_file_abort(af);
+        return EXIT_FAILURE;
+    }
+    *active = 1;
+    return 0;
+}
+
+int scimodel_output_end(atomic_file *af, int active, int rc)
+{
+    if (!active)
+        return rc;
+    if (fflush(stdout) || ferror(stdout))
+        rc = rc ? rc : EXIT_FAILURE;
+    if (rc) {
+        atomic_file_abort(af);
+        return rc;
+    }
+    const char *path = af->path;
+    char name[4096];
+    snprintf(name, sizeof name, "%s", path);
+    if (atomic_file_commit(af)) {
+        fprintf(stderr, "scimodel: -o '%s': %s\n", name, strerror(errno));
+        return EXIT_FAILURE;
+    }
+    return 0;
 }

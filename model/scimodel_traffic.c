@@ -19,6 +19,7 @@
 #include "model/scimodel.h"
 #include "model/traffic.h"
 #include "util/atomicfile.h"
+#include "util/fs.h"
 #include "util/opt.h"
 #include "util/parse.h"
 #include "topo/topo.h"
@@ -31,7 +32,7 @@ typedef struct candidate {
 } candidate;
 
 typedef struct traffic_opts {
-    const char *traffic_path, *placement, *params_path, *intra_path;
+    const char *traffic_path, *placement, *params_path, *intra_path, *out_path;
     const char *hostfile, *rankfile, *map_by, *rank_by;
     int preset, links_choice, format;
     long slots, anneal_steps;
@@ -110,6 +111,8 @@ static const opt_spec specs[] = {
      .arg = "P", .help = "the network's parameters: a thesis preset"},
     {.name = "params", .kind = OPT_PATH, .field = F(params_path), .arg = "FILE",
      .help = "the network's parameters: a params file (calibrate)"},
+    {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = F(out_path), .arg = "FILE",
+     .help = "write there, atomically (default and -: standard output)"},
     {.name = "format", .kind = OPT_ENUM, .field = F(format),
      .choices = (const char *const[]){"table", "tsv", NULL}, .def = "table", .arg = "F",
      .help = "table | tsv (dims shape placement messages total_ns mean_ns\n"
@@ -394,10 +397,20 @@ int scimodel_traffic_main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o, &st);
     if (rc)
         return rc == OPT_DONE ? 0 : rc;
-    if ((rc = traffic_read(o.traffic_path, &t, &err)))
-        return scimodel_file_error("--traffic", o.traffic_path, rc, err.line, err.msg);
+    const fs_file in[] = {{"--traffic", o.traffic_path}, {"--params", o.params_path},
+                          {"--intra-params", o.intra_path}, {"--hostfile", o.hostfile},
+                          {"--rankfile", o.rankfile}, {"--placement", o.placement}};
+    atomic_file out;
+    int active;
+    if ((rc = scimodel_output_begin(o.out_path, in, 6, &out, &active)))
+        return rc;
+    if ((rc = traffic_read(o.traffic_path, &t, &err))) {
+        rc = scimodel_file_error("--traffic", o.traffic_path, rc, err.line, err.msg);
+        return scimodel_output_end(&out, active, rc);
+    }
     rc = run(&o, &t);
     traffic_free(&t);
+    rc = scimodel_output_end(&out, active, rc);
     int wrc = file_close_stdout("scimodel");   /* a full disk is a failure too */
     return rc ? rc : wrc;
 }

@@ -42,7 +42,8 @@ Commands:
                       unless CMD is mpirun itself or starts with an option
                       (then the options go to mpirun).  Bounded by timeout
                       S seconds (default 600; exit 124 when it fires).
-  hostfile            print the hostfile (management addresses, slots=1)
+  hostfile [-o FILE]  print the hostfile (management addresses, slots=1);
+                      -o writes it to FILE atomically (- : standard output)
   launcher            print the mpirun command line run uses, one word a line
   status              the nodes, links, rate and each node's routes
   down                remove every namespace, link, bridge and route of NAME
@@ -395,7 +396,21 @@ case $cmd in
         load_config
         do_run "$timeout" "$np" "$nodes" "$@"
         ;;
-    hostfile) [ $# -eq 0 ] || usage_error "hostfile takes no arguments"; load_config; cat "$(state_dir)/hostfile" ;;
+    hostfile)
+        out=-
+        case "${1:-}" in
+            -o|--output) [ $# -eq 2 ] && [ -n "$2" ] || usage_error "hostfile: -o FILE (- for standard output)"
+                out=$2 ;;
+            "") ;;
+            *) usage_error "hostfile takes only -o FILE" ;;
+        esac
+        load_config
+        if [ "$out" = - ]; then
+            cat "$(state_dir)/hostfile"
+        else   # atomic: a temporary beside the target, renamed when complete
+            tmp=$(mktemp "$out.tmp.XXXXXX") || exit 1
+            cat "$(state_dir)/hostfile" > "$tmp" && mv -f "$tmp" "$out" || { rm -f "$tmp"; exit 1; }
+        fi ;;
     launcher) [ $# -eq 0 ] || usage_error "launcher takes no arguments"; load_config; launcher_words ;;
     status) [ $# -eq 0 ] || usage_error "status takes no arguments"; load_config; do_status ;;
     down) [ $# -eq 0 ] || usage_error "down takes no arguments"; do_down ;;

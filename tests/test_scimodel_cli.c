@@ -175,3 +175,43 @@ Test(scimodel, params_file_is_used)
     cr_assert_not_null(strstr(r.out, "avg\t1\t2\t18.2090\tcrossover"), "%s", r.out);
     run_free(&r);
 }
+
+/* -o FILE holds exactly what standard output would; -o - is standard
+ * output; an output over an input is refused and the input kept; a failed
+ * run leaves a previous file as it was. */
+Test(scimodel, output_file_rules)
+{
+    char dir[] = "/tmp/scitorus-scimodel-o-XXXXXX";
+    run_tmpdir_make(dir);
+    const char *out = run_path(dir, "out.tsv");
+    const char *traffic = run_fixture("traffic/halo3d-64.tsv");
+    run_result a = run_cmd(SCIMODEL, 30, "--dims", "1..3", "--nodes", "500", "--format", "tsv", NULL);
+    run_result b = run_cmd(SCIMODEL, 30, "--dims", "1..3", "--nodes", "500", "--format", "tsv",
+                           "-o", out, NULL);
+    run_result c = run_cmd(SCIMODEL, 30, "-o", "-", "--dims", "1..3", "--nodes", "500", "--format",
+                           "tsv", NULL);
+    cr_assert_eq(b.status, 0, "%s", b.err);
+    cr_assert_str_empty(b.out);
+    char *written = run_read_text(out);
+    cr_assert_str_eq(written, a.out);
+    cr_assert_str_eq(c.out, a.out);
+    free(written);
+    run_result t1 = run_cmd(SCIMODEL, 30, "--traffic", traffic, "--dims", "2", "--format", "tsv", NULL);
+    run_result t2 = run_cmd(SCIMODEL, 30, "--traffic", traffic, "--dims", "2", "--format", "tsv",
+                            "-o", out, NULL);
+    cr_assert_eq(t2.status, 0, "%s", t2.err);
+    written = run_read_text(out);
+    cr_assert_str_eq(written, t1.out);
+    free(written);
+    run_result bad = run_cmd(SCIMODEL, 30, "--traffic", out, "--dims", "2", "-o", out, NULL);
+    run_assert_error(&bad, 2, "same file", "-o over --traffic");
+    run_result fail = run_cmd(SCIMODEL, 30, "--traffic", "/nonexistent.tsv", "-o", out, NULL);
+    cr_assert_eq(fail.status, 1);
+    written = run_read_text(out);
+    cr_assert_str_eq(written, t1.out, "a failed run replaced the previous file");
+    free(written);
+    run_result *all[] = {&a, &b, &c, &t1, &t2, &bad, &fail};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        run_free(all[i]);
+    run_tmpdir_remove(dir);
+}
