@@ -56,15 +56,6 @@ typedef struct result_row {
 
 #define F(field) offsetof(traffic_opts, field)
 
-static int parse_shape_text(void *dest, const char *arg, char *why, size_t len)
-{
-    traffic_opts *o = dest;
-    if (o->nshapes == MAX_CANDIDATES)
-        return snprintf(why, len, "at most %d shapes", MAX_CANDIDATES), 1;
-    o->shape_text[o->nshapes++] = arg;
-    return 0;
-}
-
 static const opt_spec specs[] = {
     {.kind = OPT_HEADING, .help = "Traffic projection (docs/model.md, 'Projecting an application'):"},
     {.name = "traffic", .kind = OPT_PATH, .field = F(traffic_path), .arg = "FILE",
@@ -76,7 +67,8 @@ static const opt_spec specs[] = {
      .cap = TOPO_MAX_DIMS, .min = 1, .max = TOPO_MAX_DIMS, .range = "1..16", .arg = "LIST",
      .help = "candidates: for each D the smallest torus n^D holding the nodes\n"
              "(default 1..4 without --shape)"},
-    {.name = "shape", .kind = OPT_CUSTOM, .parse = parse_shape_text, .repeat = 1, .arg = "S",
+    {.name = "shape", .kind = OPT_STRINGS, .field = F(shape_text), .count_field = F(nshapes),
+     .cap = MAX_CANDIDATES, .arg = "S",
      .help = "a candidate of that exact shape (repeatable)"},
     {.name = "links", .kind = OPT_ENUM, .field = F(links_choice),
      .choices = (const char *const[]){"params", "uni", "bi", NULL}, .arg = "L",

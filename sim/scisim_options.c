@@ -87,15 +87,6 @@ static int read_params(const char *opt, const char *path, model_params *p)
 
 #define F(field) offsetof(scisim_opts, field)
 
-static int parse_shape_text(void *dest, const char *arg, char *why, size_t len)
-{
-    scisim_opts *o = dest;
-    if (o->nshapes == SCISIM_MAX_CANDIDATES)
-        return snprintf(why, len, "at most %d shapes", SCISIM_MAX_CANDIDATES), 1;
-    o->shape_text[o->nshapes++] = arg;
-    return 0;
-}
-
 static int parse_eager(void *dest, const char *arg, char *why, size_t len)
 {
     long v;
@@ -124,7 +115,8 @@ static const opt_spec specs[] = {
     {.name = "dims", .kind = OPT_LIST, .field = F(dims), .count_field = F(ndims),
      .cap = TOPO_MAX_DIMS, .min = 1, .max = TOPO_MAX_DIMS, .range = "1..16", .arg = "LIST",
      .help = "for each D the smallest n^D holding the nodes (1..4 by default)"},
-    {.name = "shape", .kind = OPT_CUSTOM, .parse = parse_shape_text, .repeat = 1, .arg = "S",
+    {.name = "shape", .kind = OPT_STRINGS, .field = F(shape_text), .count_field = F(nshapes),
+     .cap = SCISIM_MAX_CANDIDATES, .arg = "S",
      .help = "a candidate of that exact shape (repeatable)"},
     {.name = "nodes", .kind = OPT_LONG, .field = F(nodes), .min = 1, .max = TRAFFIC_MAX_RANKS,
      .range = "1..2^24", .arg = "N",

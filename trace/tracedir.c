@@ -14,19 +14,6 @@
 #include "trace/tracefile.h"
 #include "trace/tracekinds.h"
 
-static int fail(trace_error *err, const char *path, long line, const char *fmt, ...)
-{
-    char what[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    if (line > 0)
-        snprintf(err->msg, sizeof err->msg, "%s:%ld: %s", path, line, what);
-    else
-        snprintf(err->msg, sizeof err->msg, "%s: %s", path, what);
-    return -1;
-}
 
 /* --- aggregates -------------------------------------------------------- */
 
@@ -83,7 +70,7 @@ int trace_rank_aggregate(trace_rank *r, const char *phase, trace_error *err)
     trace_call *got = calloc(r->ncalls ? r->ncalls : 1, sizeof *got);   /* receive statuses */
     if (!made_by || !got) {
         free(made_by), free(got);
-        return fail(err, r->path ? r->path : "trace", 0, "out of memory");
+        return trace_error_set(err, r->path ? r->path : "trace", 0, "out of memory");
     }
     for (size_t i = 0; i < r->ncalls; i++) {
         const trace_call *c = &r->calls[i];
@@ -138,7 +125,7 @@ int trace_rank_aggregate(trace_rank *r, const char *phase, trace_error *err)
     free(made_by), free(got);
     if (a.overflow) {
         free(a.v);
-        return fail(err, r->path ? r->path : "trace", 0, "out of memory");
+        return trace_error_set(err, r->path ? r->path : "trace", 0, "out of memory");
     }
     if (a.n)
         qsort(a.v, a.n, sizeof *a.v, rec_cmp);
@@ -151,7 +138,7 @@ int trace_rank_aggregate(trace_rank *r, const char *phase, trace_error *err)
                 __builtin_add_overflow(y->bytes, x->bytes, &y->bytes)) {
                 int kind = x->kind, peer = x->peer;
                 free(a.v);
-                return fail(err, r->path ? r->path : "trace", 0,
+                return trace_error_set(err, r->path ? r->path : "trace", 0,
                             "the bytes of %s to or from rank %d exceed 2^64", trace_kind_name(kind),
                             peer);
             }
@@ -194,7 +181,7 @@ static int load_one(const char *dir, const char *name, const char *phase, trace_
         d->loaded = calloc((size_t)r.ranks, 1);
         if (!d->ranks || !d->loaded) {
             trace_rank_free(&r);
-            return fail(err, path, 0, "out of memory");
+            return trace_error_set(err, path, 0, "out of memory");
         }
     }
     const trace_rank *first = NULL;
@@ -202,11 +189,11 @@ static int load_one(const char *dir, const char *name, const char *phase, trace_
         first = d->loaded[i] ? &d->ranks[i] : NULL;
     int rc = 0;
     if (r.ranks != d->nranks)
-        rc = fail(err, path, 4, "%d ranks, but other files of this trace say %d", r.ranks, d->nranks);
+        rc = trace_error_set(err, path, 4, "%d ranks, but other files of this trace say %d", r.ranks, d->nranks);
     else if (r.rank != rank_of_name(name))
-        rc = fail(err, path, 3, "rank %d does not match the file name", r.rank);
+        rc = trace_error_set(err, path, 3, "rank %d does not match the file name", r.rank);
     else if (first && strcmp(first->run, r.run) != 0)
-        rc = fail(err, path, 2, "run %s, but %s is of run %s: files of two runs in one directory",
+        rc = trace_error_set(err, path, 2, "run %s, but %s is of run %s: files of two runs in one directory",
                   r.run, first->path, first->run);
     if (rc) {
         trace_rank_free(&r);
@@ -220,7 +207,7 @@ static int load_one(const char *dir, const char *name, const char *phase, trace_
     char *own = strdup(path);
     d->ranks[r.rank].path = own;
     if (!own || trace_rank_aggregate(&d->ranks[r.rank], phase, err) != 0)
-        return own ? -1 : fail(err, path, 0, "out of memory");
+        return own ? -1 : trace_error_set(err, path, 0, "out of memory");
     return 0;
 }
 
@@ -233,7 +220,7 @@ int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error
     memset(d, 0, sizeof *d);
     DIR *dp = opendir(dir);
     if (!dp)
-        return fail(err, dir, 0, "cannot open trace directory: %s", strerror(errno));
+        return trace_error_set(err, dir, 0, "cannot open trace directory: %s", strerror(errno));
     for (struct dirent *e; (e = readdir(dp)) != NULL;) {
         if (rank_of_name(e->d_name) < 0)
             continue;
@@ -249,7 +236,7 @@ int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error
         n++;
     }
     if (n == 0) {
-        fail(err, dir, 0, "no rank files (rank-NNNNN.trace) in this directory");
+        trace_error_set(err, dir, 0, "no rank files (rank-NNNNN.trace) in this directory");
         goto out;
     }
     qsort(names, n, sizeof *names, by_name);
@@ -262,15 +249,15 @@ int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error
         for (int p = 0; d->loaded[r] && p < d->ranks[r].nphases; p++)
             found |= strcmp(d->ranks[r].phases[p], phase) == 0;
     if (!found) {
-        fail(err, dir, 0, "no rank has a phase named '%s'", phase);
+        trace_error_set(err, dir, 0, "no rank has a phase named '%s'", phase);
         goto out;
     }
     strftime(d->date, sizeof d->date, "%Y-%m-%d %H:%M UTC", gmtime(&newest));
     d->path = strdup(dir);
-    rc = d->path ? 0 : fail(err, dir, 0, "out of memory");
+    rc = d->path ? 0 : trace_error_set(err, dir, 0, "out of memory");
 out:
     if (rc && !err->msg[0])
-        fail(err, dir, 0, "out of memory");
+        trace_error_set(err, dir, 0, "out of memory");
     closedir(dp);
     for (size_t i = 0; i < n; i++)
         free(names[i]);

@@ -15,7 +15,7 @@
 #define TRACE_MAX_RANKS (1 << 24)
 #define MAX_PHASES 4096
 
-static int fail(trace_error *err, const char *path, long line, const char *fmt, ...)
+int trace_error_set(trace_error *err, const char *path, long line, const char *fmt, ...)
 {
     char what[512];
     va_list ap;
@@ -362,7 +362,7 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
     reader rd = {.r = r};
     memset(r, 0, sizeof *r);
     if (!fp)
-        return fail(err, path, 0, "%s", strerror(errno));
+        return trace_error_set(err, path, 0, "%s", strerror(errno));
     while ((len = getline(&buf, &bufcap, fp)) > 0) {
         /* the zero-filled rest of the last window, or a last line cut
          * short: the rank ended there */
@@ -370,24 +370,24 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
             break;
         line++;
         if (closed) {
-            fail(err, path, line, "text after the closing 'end' line");
+            trace_error_set(err, path, line, "text after the closing 'end' line");
             goto out;
         }
         if (line == 1) {
             if (strcmp(buf, TRACE_FILE_MAGIC "\n") != 0) {
-                fail(err, path, 1, "not a scitrace rank file of this version (no '%s' line)",
+                trace_error_set(err, path, 1, "not a scitrace rank file of this version (no '%s' line)",
                      TRACE_FILE_MAGIC);
                 goto out;
             }
         } else if (line <= HEADER_LINES) {
             if (parse_header(line, buf, r) != 0) {
-                fail(err, path, line, "expected a valid '%s' line", header_keys[line - 1]);
+                trace_error_set(err, path, line, "expected a valid '%s' line", header_keys[line - 1]);
                 goto out;
             }
         } else {
             int p = parse_line(buf, line, &rd, &status_line);
             if (p < 0) {
-                fail(err, path, line, "malformed line '%.60s'", strtok(buf, "\n"));
+                trace_error_set(err, path, line, "malformed line '%.60s'", strtok(buf, "\n"));
                 goto out;
             }
             if (r->ncalls && r->calls[r->ncalls - 1].line == 0 && buf[0] == '>')
@@ -396,14 +396,14 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
         }
     }
     if (ferror(fp))
-        fail(err, path, 0, "read error: %s", strerror(errno));
+        trace_error_set(err, path, 0, "read error: %s", strerror(errno));
     else if (line <= HEADER_LINES)
-        fail(err, path, line, "%s", line == 0 ? "empty file (not a scitrace rank file)"
+        trace_error_set(err, path, line, "%s", line == 0 ? "empty file (not a scitrace rank file)"
                                               : "the header is cut short");
     else if (r->ncomms == 0 || r->nphases == 0)
-        fail(err, path, 0, "no communicator or phase lines");
+        trace_error_set(err, path, 0, "no communicator or phase lines");
     else if (status_line && !closed)
-        fail(err, path, status_line, "a 'status' line without the closing 'end' line after it");
+        trace_error_set(err, path, status_line, "a 'status' line without the closing 'end' line after it");
     else
         rc = 0;
     r->ended_early = !closed;

@@ -113,6 +113,10 @@ typedef struct trace_error {
     char msg[4352];
 } trace_error;
 
+/* "path:line: msg" (line 0: "path: msg") into err->msg; returns -1. */
+int trace_error_set(trace_error *err, const char *path, long line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Reads one rank file.  Returns 0, or -1 with err filled (nothing to free). */
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err);
 void trace_rank_free(trace_rank *r);

@@ -149,6 +149,15 @@ static int parse_value(const opt_spec *s, void *dest, const char *arg, char *why
         }
         *(const char **)field = arg;
         return 0;
+    case OPT_STRINGS: {
+        size_t *count = (size_t *)((char *)dest + s->count_field);
+        if (!*arg)
+            return snprintf(why, len, "empty value"), 1;
+        if (*count >= s->cap)
+            return snprintf(why, len, "at most %zu of them", s->cap), 1;
+        ((const char **)field)[(*count)++] = arg;
+        return 0;
+    }
     case OPT_CUSTOM:
         why[0] = '\0';
         if (s->parse(dest, arg, why, len) == 0)
@@ -241,7 +250,7 @@ static int record(const opt_program *p, opt_state *st, int i, const char *arg)
     const opt_spec *s = &p->specs[i];
     char now[128];
     snprintf(now, sizeof now, takes_arg(s) ? "--%s '%.100s'" : "--%s", s->name, arg);
-    if (st->value[i] && !s->repeat) {
+    if (st->value[i] && !s->repeat && s->kind != OPT_STRINGS) {
         if (takes_arg(s))
             return opt_usage_error(p, "%s given twice (%s and %s): give it once", now,
                                    st->text[i], now);

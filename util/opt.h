@@ -52,6 +52,7 @@ typedef enum opt_kind {
     OPT_ENUM,     /* one of .choices; the int field gets its index */
     OPT_STRING,   /* any non-empty text (a const char * field) */
     OPT_PATH,     /* a file name, "-" the standard stream (a const char * field) */
+    OPT_STRINGS,  /* repeatable text: const char *[cap] and a size_t count */
     OPT_CUSTOM,   /* .parse(dest, arg, why, len) does the work */
 } opt_kind;
 
