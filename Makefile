@@ -219,6 +219,7 @@ DEMO_BENCH  := data/bench/$(HOST)-shm-ring2.tsv
 FULL_PARAMS := data/params/$(HOST)-shm-full.params
 FULL_VALID  := data/params/$(HOST)-shm-full-validation.tsv
 demo: all
+	@mkdir -p $(dir $(DEMO_PARAMS) $(DEMO_BENCH) $(FULL_PARAMS))   # the demo names them; calibrate creates no directory
 	bin/calibrate $(if $(QUICK),--quick) -o $(DEMO_PARAMS) --bench-out $(DEMO_BENCH)
 	@echo
 	bin/scimodel --params $(DEMO_PARAMS) --dims 1..4 --nodes 1000
