@@ -81,6 +81,15 @@
  * 1442-1465 against 831-873 ns (~250 ns regime; docs/MEASUREMENTS.md,
  * "Ping-pong back to the floor"). */
 #define LINE_COPY_MAX 2048
+/* Build-time switches for the comparisons in docs/MEASUREMENTS.md, "Ping-pong
+ * back to the floor": -DSHM_READ_LINE2=0 (calibrate --full's held-out ring
+ * more accurate, 64 B slower), -DSHM_UNFENCED_MAX=0 (every receive fenced). */
+#ifndef SHM_READ_LINE2
+#define SHM_READ_LINE2 1
+#endif
+#ifndef SHM_UNFENCED_MAX
+#define SHM_UNFENCED_MAX HEAD_BYTES
+#endif
 
 /* One slot.  The header shares the flag's cache line, and so do the first
  * CACHE_LINE - 40 payload bytes: a small message travels in one line
@@ -343,7 +352,7 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
                     atomic_store_explicit(&q->rx_credit->acked, want,
                                           memory_order_release);
                 c->next_src = from;
-                if ((size_t)msg->len > HEAD_BYTES)   /* in one line: nothing left to wait for */
+                if ((size_t)msg->len > SHM_UNFENCED_MAX)   /* in one line: nothing left to wait for */
                     receive_complete();
                 return 0;
             }
@@ -352,7 +361,8 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
             /* The slot's second line is read while waiting, so a message of two
              * lines arrives in about one transfer, not two in a row (64 B: 86-94
              * against 68-72 ns, ~55 ns floor; docs/MEASUREMENTS.md) */
-            (void)*(volatile const unsigned char *)((const unsigned char *)slot + CACHE_LINE);
+            if (SHM_READ_LINE2)
+                (void)*(volatile const unsigned char *)((const unsigned char *)slot + CACHE_LINE);
         }
         if (++from == c->procs)
             from = 0;
