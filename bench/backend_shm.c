@@ -82,8 +82,8 @@
  * "Ping-pong back to the floor"). */
 #define LINE_COPY_MAX 2048
 /* Build-time switches for the comparisons in docs/MEASUREMENTS.md, "Ping-pong
- * back to the floor": -DSHM_READ_LINE2=1 (64 B 67 against 87 ns, but 4 KiB
- * +150 ns at the ~250 ns floor, held-out worst error 6.3% against 4.2%). */
+ * back to the floor": -DSHM_READ_LINE2=1 (64 B 67 against 87 ns, but the
+ * held-out ring's worst error 6.5% against 4.5%, medians of 15-17 runs). */
 #ifndef SHM_READ_LINE2
 #define SHM_READ_LINE2 0
 #endif
