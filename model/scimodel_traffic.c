@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "model/launch.h"
+#include "model/launch_opts.h"
 #include "model/model.h"
 #include "model/params.h"
 #include "model/projection.h"
@@ -74,30 +75,7 @@ static const opt_spec specs[] = {
      .choices = (const char *const[]){"params", "uni", "bi", NULL}, .arg = "L",
      .help = "uni (SCI rings) | bi (pairs of opposite rings, the shorter way);\n"
              "default: the params file's links, else uni"},
-    {.name = "slots", .kind = OPT_LONG, .field = F(slots), .min = 1, .max = TRAFFIC_MAX_RANKS,
-     .range = "1..2^24", .def = "1", .arg = "K",
-     .help = "K ranks per node: ranks rK..rK+K-1 on node r; messages inside a\n"
-             "node cost 2 o_intra(m)"},
-    {.name = "hostfile", .kind = OPT_PATH, .field = F(hostfile), .arg = "FILE",
-     .help = "place ranks on the hostfile's nodes as Open MPI's mpirun\n"
-             "--oversubscribe does (nodes in hostfile order)"},
-    {.name = "map-by", .kind = OPT_STRING, .field = F(map_by), .arg = "P", .bad = "nodes",
-     .help = "slot (default) | node | core | socket | ppr:N:node, as mpirun's"},
-    {.name = "rank-by", .kind = OPT_STRING, .field = F(rank_by), .arg = "P", .bad = "fill",
-     .help = "slot | node | core | socket, as mpirun's (default: node when\n"
-             "mapping by node, else slot)"},
-    {.name = "rankfile", .kind = OPT_PATH, .field = F(rankfile), .arg = "FILE",
-     .help = "`rank R=HOST slot=...` lines, as mpirun's (hosts from --hostfile)"},
-    {.name = "intra-params", .kind = OPT_PATH, .field = F(intra_path), .arg = "FILE",
-     .help = "o_intra(m) from this params file (default: the network's o(m))"},
-    {.name = "placement", .kind = OPT_STRING, .field = F(placement), .def = "row-major",
-     .arg = "P",
-     .help = "row-major (node j on torus node j) | optimize (GSL simulated\n"
-             "annealing from row-major, fixed seed) | FILE (line j: the torus\n"
-             "node, row-major rank, of node j)"},
-    {.name = "anneal-steps", .kind = OPT_LONG, .field = F(anneal_steps), .min = 1,
-     .max = PROJ_ANNEAL_MAX_STEPS, .range = "1..1e8", .def = "200000", .arg = "N",
-     .help = "moves for optimize"},
+    LAUNCH_OPT_ROWS,
     {.name = "preset", .kind = OPT_ENUM, .field = F(preset),
      .choices = (const char *const[]){"current", "enhanced", NULL}, .def = "current",
      .arg = "P", .help = "the network's parameters: a thesis preset"},
@@ -113,9 +91,7 @@ static const opt_spec specs[] = {
 
 static const opt_conflict conflicts[] = {
     {"preset", "params", "give only one of them"},
-    {"hostfile", "slots", "the hostfile gives each node's slots"},
-    {"rankfile", "map-by", "a rankfile places every rank itself"},
-    {"rankfile", "rank-by", "a rankfile places every rank itself"},
+    LAUNCH_OPT_CONFLICTS,
 };
 
 static const opt_program traffic_program = {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/launch.h"
+#include "model/launch_opts.h"
 #include "model/projection.h"
 #include "model/traffic.h"
 #include "coll/collgen.h"
@@ -125,26 +126,7 @@ static const opt_spec specs[] = {
      .choices = (const char *const[]){"params", "uni", "bi", NULL}, .arg = "L",
      .help = "uni (one ring a dimension, SCI) | bi (a pair); default: the\n"
              "params file's, else uni"},
-    {.name = "slots", .kind = OPT_LONG, .field = F(slots), .min = 1, .max = TRAFFIC_MAX_RANKS,
-     .range = "1..2^24", .def = "1", .arg = "K",
-     .help = "K ranks per node: ranks rK..rK+K-1 on node r"},
-    {.name = "hostfile", .kind = OPT_PATH, .field = F(hostfile), .arg = "FILE",
-     .help = "place ranks on the hostfile's nodes as Open MPI's mpirun\n"
-             "--oversubscribe does (nodes in hostfile order)"},
-    {.name = "map-by", .kind = OPT_STRING, .field = F(map_by), .arg = "P", .bad = "nodes",
-     .help = "slot (default) | node | core | socket | ppr:N:node, as mpirun's"},
-    {.name = "rank-by", .kind = OPT_STRING, .field = F(rank_by), .arg = "P", .bad = "fill",
-     .help = "slot | node | core | socket, as mpirun's"},
-    {.name = "rankfile", .kind = OPT_PATH, .field = F(rankfile), .arg = "FILE",
-     .help = "`rank R=HOST slot=...` lines, as mpirun's (hosts from --hostfile)"},
-    {.name = "placement", .kind = OPT_STRING, .field = F(placement), .def = "row-major", .arg = "P",
-     .help = "row-major | optimize (annealed for the schedule's traffic\n"
-             "matrix, beside row-major) | FILE: node j's torus node on line j"},
-    {.name = "anneal-steps", .kind = OPT_LONG, .field = F(anneal_steps), .min = 1,
-     .max = PROJ_ANNEAL_MAX_STEPS, .range = "1..1e8", .def = "200000", .arg = "N",
-     .help = "moves of the annealing"},
-    {.name = "intra-params", .kind = OPT_PATH, .field = F(intra_path), .arg = "FILE",
-     .help = "endpoints of same-node messages (default: --params)"},
+    LAUNCH_OPT_ROWS,
     {.name = "contention", .kind = OPT_FLAG, .field = F(contention),
      .help = "directed links carry one message at a time at\n"
              "link_bw_bytes_per_ns, FIFO; reports waiting and the busiest links"},
@@ -192,9 +174,7 @@ static const opt_spec specs[] = {
 #define NO_LOGP_TOPOLOGY "--logp has no topology"
 static const opt_conflict conflicts[] = {
     {"params", "preset", "give only one of them"},
-    {"hostfile", "slots", "the hostfile gives each node's slots"},
-    {"rankfile", "map-by", "a rankfile places every rank itself"},
-    {"rankfile", "rank-by", "a rankfile places every rank itself"},
+    LAUNCH_OPT_CONFLICTS,
     {"loggp", "params", NO_TOPOLOGY}, {"loggp", "preset", NO_TOPOLOGY},
     {"loggp", "dims", NO_TOPOLOGY}, {"loggp", "shape", NO_TOPOLOGY},
     {"loggp", "nodes", NO_TOPOLOGY}, {"loggp", "links", NO_TOPOLOGY},
