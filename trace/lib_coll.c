@@ -101,32 +101,23 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_
 #define BLOCK(sbuf, scount, sdt, rcount, rdt)                                                \
     ((sbuf) == MPI_IN_PLACE ? trace_bytes(rcount, rdt) : trace_bytes(scount, sdt))
 
-int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                 MPI_Datatype rdt, MPI_Comm comm)
-{
-    if (!trace_enabled)
-        return PMPI_Alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm);
-    coll(TRACE_K_ALLTOALL, CALLER, comm, -1, BLOCK(sbuf, scount, sdt, rcount, rdt));
-    return returned(PMPI_Alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm));
-}
+/* Alltoall, Allgather and Gather: one block each way, same arguments;
+ * ROOT_PARAM and ROOT_ARG are empty for the unrooted ones. */
+#define BLOCK_COLL(NAME, KIND, ROOT_PARAM, ROOT_ARG, ROOT)                                   \
+    int MPI_##NAME(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,   \
+                   MPI_Datatype rdt, ROOT_PARAM MPI_Comm comm)                               \
+    {                                                                                        \
+        if (!trace_enabled)                                                                  \
+            return PMPI_##NAME(sbuf, scount, sdt, rbuf, rcount, rdt, ROOT_ARG comm);         \
+        coll(KIND, CALLER, comm, ROOT, BLOCK(sbuf, scount, sdt, rcount, rdt));               \
+        return returned(PMPI_##NAME(sbuf, scount, sdt, rbuf, rcount, rdt, ROOT_ARG comm));   \
+    }
 
-int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-                  MPI_Datatype rdt, MPI_Comm comm)
-{
-    if (!trace_enabled)
-        return PMPI_Allgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm);
-    coll(TRACE_K_ALLGATHER, CALLER, comm, -1, BLOCK(sbuf, scount, sdt, rcount, rdt));
-    return returned(PMPI_Allgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm));
-}
-
-int MPI_Gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
-               MPI_Datatype rdt, int root, MPI_Comm comm)
-{
-    if (!trace_enabled)
-        return PMPI_Gather(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm);
-    coll(TRACE_K_GATHER, CALLER, comm, root, BLOCK(sbuf, scount, sdt, rcount, rdt));
-    return returned(PMPI_Gather(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm));
-}
+BLOCK_COLL(Alltoall, TRACE_K_ALLTOALL, , , -1)
+BLOCK_COLL(Allgather, TRACE_K_ALLGATHER, , , -1)
+#define ROOT_PARAM_ int root,
+#define ROOT_ARG_ root,
+BLOCK_COLL(Gather, TRACE_K_GATHER, ROOT_PARAM_, ROOT_ARG_, root)
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
                 MPI_Datatype rdt, int root, MPI_Comm comm)

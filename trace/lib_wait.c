@@ -156,24 +156,19 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *st
     return rc;
 }
 
-int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int idx[], MPI_Status sts[])
-{
-    wait_ctx w;
-    MPI_Status *s = trace_enabled && n >= 0 ? enter(&w, TRACE_K_WAITSOME, CALLER, n, reqs, sts) : NULL;
-    if (!s)
-        return PMPI_Waitsome(n, reqs, outcount, idx, sts);
-    int rc = PMPI_Waitsome(n, reqs, outcount, idx, s);
-    leave(&w, rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0, idx, s, 0, reqs);
-    return rc;
-}
+/* Waitsome and Testsome take the same arguments and complete alike. */
+#define SOME(NAME, KIND)                                                                      \
+    int MPI_##NAME(int n, MPI_Request reqs[], int *outcount, int idx[], MPI_Status sts[])     \
+    {                                                                                         \
+        wait_ctx w;                                                                           \
+        MPI_Status *s = trace_enabled && n >= 0 ? enter(&w, KIND, CALLER, n, reqs, sts) : NULL; \
+        if (!s)                                                                               \
+            return PMPI_##NAME(n, reqs, outcount, idx, sts);                                  \
+        int rc = PMPI_##NAME(n, reqs, outcount, idx, s);                                      \
+        leave(&w, rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0, idx, s, 0, \
+              reqs);                                                                          \
+        return rc;                                                                            \
+    }
 
-int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[], MPI_Status sts[])
-{
-    wait_ctx w;
-    MPI_Status *s = trace_enabled && n >= 0 ? enter(&w, TRACE_K_TESTSOME, CALLER, n, reqs, sts) : NULL;
-    if (!s)
-        return PMPI_Testsome(n, reqs, outcount, idx, sts);
-    int rc = PMPI_Testsome(n, reqs, outcount, idx, s);
-    leave(&w, rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0, idx, s, 0, reqs);
-    return rc;
-}
+SOME(Waitsome, TRACE_K_WAITSOME)
+SOME(Testsome, TRACE_K_TESTSOME)
