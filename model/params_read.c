@@ -53,25 +53,28 @@ static void add_slot(reader *r, const char *name, double *value, char *str,
     s->seen = 0;
 }
 
+/* PREFIX_segments and PREFIX_segK_{from_bytes,ns,ns_per_byte}, K = 1.. */
+static void add_seg_slots(reader *r, const char *prefix, double *count, model_oseg *seg)
+{
+    char name[40];
+    snprintf(name, sizeof name, "%s_segments", prefix);
+    add_slot(r, name, count, NULL, 0, 0);
+    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
+        snprintf(name, sizeof name, "%s_seg%d_from_bytes", prefix, i + 1);
+        add_slot(r, name, &seg[i].from_bytes, NULL, 0, 0);
+        snprintf(name, sizeof name, "%s_seg%d_ns", prefix, i + 1);
+        add_slot(r, name, &seg[i].ns, NULL, 0, 0);
+        snprintf(name, sizeof name, "%s_seg%d_ns_per_byte", prefix, i + 1);
+        add_slot(r, name, &seg[i].ns_per_byte, NULL, 0, 0);
+    }
+}
+
 /* The optional LogP keys (calibrate --logp). */
 static void build_logp_slots(reader *r, model_params *p)
 {
-    char name[40];
     add_slot(r, "L_ns", &p->logp.L_ns, NULL, 0, 0);
-    for (int q = 0; q < MODEL_LOGP_COUNT; q++) {
-        const char *k = model_logp_key[q];
-        snprintf(name, sizeof name, "%s_segments", k);
-        add_slot(r, name, &r->logp_segments[q], NULL, 0, 0);
-        for (int i = 0; i < MODEL_MAX_OSEG; i++) {
-            model_oseg *sg = &p->logp.seg[q][i];
-            snprintf(name, sizeof name, "%s_seg%d_from_bytes", k, i + 1);
-            add_slot(r, name, &sg->from_bytes, NULL, 0, 0);
-            snprintf(name, sizeof name, "%s_seg%d_ns", k, i + 1);
-            add_slot(r, name, &sg->ns, NULL, 0, 0);
-            snprintf(name, sizeof name, "%s_seg%d_ns_per_byte", k, i + 1);
-            add_slot(r, name, &sg->ns_per_byte, NULL, 0, 0);
-        }
-    }
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++)
+        add_seg_slots(r, model_logp_key[q], &r->logp_segments[q], p->logp.seg[q]);
 }
 
 static void build_slots(reader *r, model_params *p)
@@ -94,24 +97,8 @@ static void build_slots(reader *r, model_params *p)
     add_slot(r, "fit_r2", &p->fit_r2, NULL, 0, 0);
     add_slot(r, "fit_chi2_dof", &p->fit_chi2_dof, NULL, 0, 0);
     add_slot(r, "fit_statistic", NULL, p->fit_statistic, sizeof p->fit_statistic, 0);
-    add_slot(r, "o_segments", &r->o_segments, NULL, 0, 0);
-    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
-        snprintf(name, sizeof name, "o_seg%d_from_bytes", i + 1);
-        add_slot(r, name, &p->oseg[i].from_bytes, NULL, 0, 0);
-        snprintf(name, sizeof name, "o_seg%d_ns", i + 1);
-        add_slot(r, name, &p->oseg[i].ns, NULL, 0, 0);
-        snprintf(name, sizeof name, "o_seg%d_ns_per_byte", i + 1);
-        add_slot(r, name, &p->oseg[i].ns_per_byte, NULL, 0, 0);
-    }
-    add_slot(r, "lb_segments", &r->lb_segments, NULL, 0, 0);
-    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
-        snprintf(name, sizeof name, "lb_seg%d_from_bytes", i + 1);
-        add_slot(r, name, &p->lbseg[i].from_bytes, NULL, 0, 0);
-        snprintf(name, sizeof name, "lb_seg%d_ns", i + 1);
-        add_slot(r, name, &p->lbseg[i].ns, NULL, 0, 0);
-        snprintf(name, sizeof name, "lb_seg%d_ns_per_byte", i + 1);
-        add_slot(r, name, &p->lbseg[i].ns_per_byte, NULL, 0, 0);
-    }
+    add_seg_slots(r, "o", &r->o_segments, p->oseg);
+    add_seg_slots(r, "lb", &r->lb_segments, p->lbseg);
     add_slot(r, "links", NULL, r->links, sizeof r->links, 0);
     add_slot(r, "link_bw_bytes_per_ns", &p->link_bw_bytes_per_ns, NULL, 0, 0);
     build_logp_slots(r, p);

@@ -19,6 +19,16 @@ static void write_comments(FILE *fp, const char *comments)
     }
 }
 
+/* PREFIX_segments, then each segment's three keys. */
+static void write_segments(FILE *fp, const char *k, int n, const model_oseg *seg)
+{
+    fprintf(fp, "%s_segments = %d\n", k, n);
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%s_seg%d_from_bytes = %.10g\n%s_seg%d_ns = %.10g\n"
+                    "%s_seg%d_ns_per_byte = %.10g\n",
+                k, i + 1, seg[i].from_bytes, k, i + 1, seg[i].ns, k, i + 1, seg[i].ns_per_byte);
+}
+
 /* LogP keys (docs/model.md, 'LogP parameters'), when present. */
 static void write_logp(FILE *fp, const model_logp *l)
 {
@@ -26,14 +36,8 @@ static void write_logp(FILE *fp, const model_logp *l)
         return;
     fprintf(fp, "# LogP (calibrate --logp): os(m), or(m), g(m) piecewise linear like o(m)\n"
                 "L_ns = %.10g\n", l->L_ns);
-    for (int q = 0; q < MODEL_LOGP_COUNT; q++) {
-        const char *k = model_logp_key[q];
-        fprintf(fp, "%s_segments = %d\n", k, l->segments[q]);
-        for (int i = 0; i < l->segments[q]; i++)
-            fprintf(fp, "%s_seg%d_from_bytes = %.10g\n%s_seg%d_ns = %.10g\n"
-                        "%s_seg%d_ns_per_byte = %.10g\n", k, i + 1, l->seg[q][i].from_bytes, k,
-                    i + 1, l->seg[q][i].ns, k, i + 1, l->seg[q][i].ns_per_byte);
-    }
+    for (int q = 0; q < MODEL_LOGP_COUNT; q++)
+        write_segments(fp, model_logp_key[q], l->segments[q], l->seg[q]);
 }
 
 /* The file's text for p, as model_params_write writes it. */
@@ -57,22 +61,10 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
         if (p->source[i][0])
             fprintf(fp, "%s_source = \"%s\"\n", model_param_key[i], p->source[i]);
     }
-    if (p->o_segments > 0) {
-        fprintf(fp, "o_segments = %d\n", p->o_segments);
-        for (int i = 0; i < p->o_segments; i++)
-            fprintf(fp, "o_seg%d_from_bytes = %.10g\no_seg%d_ns = %.10g\n"
-                        "o_seg%d_ns_per_byte = %.10g\n",
-                    i + 1, p->oseg[i].from_bytes, i + 1, p->oseg[i].ns, i + 1,
-                    p->oseg[i].ns_per_byte);
-    }
-    if (p->lb_segments > 0) {
-        fprintf(fp, "lb_segments = %d\n", p->lb_segments);
-        for (int i = 0; i < p->lb_segments; i++)
-            fprintf(fp, "lb_seg%d_from_bytes = %.10g\nlb_seg%d_ns = %.10g\n"
-                        "lb_seg%d_ns_per_byte = %.10g\n",
-                    i + 1, p->lbseg[i].from_bytes, i + 1, p->lbseg[i].ns, i + 1,
-                    p->lbseg[i].ns_per_byte);
-    }
+    if (p->o_segments > 0)
+        write_segments(fp, "o", p->o_segments, p->oseg);
+    if (p->lb_segments > 0)
+        write_segments(fp, "lb", p->lb_segments, p->lbseg);
     if (p->links != TOPO_LINKS_UNI)
         fprintf(fp, "links = \"%s\"\n", topo_links_name(p->links));
     if (p->link_bw_bytes_per_ns != MODEL_DEFAULT_LINK_BW_BYTES_PER_NS)
