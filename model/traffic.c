@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/atomicfile.h"
+#include "util/grow.h"
 #include "util/parse.h"
 
 #define TRAFFIC_MAGIC "# scitorus-traffic 1"
@@ -153,13 +154,8 @@ static int read_matrix(FILE *fp, traffic_matrix *t, traffic_error *err)
             return file_error_set(err, line, "a row before the '# ranks:' line");
         if (t->rows == (size_t)TRAFFIC_MAX_ROWS)
             return file_error_set(err, line, "more than %ld rows", TRAFFIC_MAX_ROWS);
-        if (t->rows == cap) {
-            cap = cap ? 2 * cap : 1024;
-            traffic_row *grown = realloc(t->row, cap * sizeof *grown);
-            if (!grown)
-                return file_error_sys(err, ENOMEM);
-            t->row = grown;
-        }
+        if (UTIL_GROW(t->row, t->rows, cap, 1024))
+            return file_error_sys(err, ENOMEM);
         traffic_row *r = &t->row[t->rows];
         if ((rc = parse_row(buf, line, t->ranks, r, err)))
             return rc;

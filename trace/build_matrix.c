@@ -9,6 +9,7 @@
 #include "util/atomicfile.h"
 #include "trace/expand.h"
 #include "trace/tracekinds.h"
+#include "util/grow.h"
 
 typedef struct builder {
     trace_matrix *m;
@@ -20,14 +21,9 @@ typedef struct builder {
 
 static void add(builder *b, int dst, uint64_t size, uint64_t messages)
 {
-    if (b->m->nrows == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 1024;
-        trace_matrix_row *g = realloc(b->m->rows, cap * sizeof *g);
-        if (!g) {
-            b->nomem = 1;
-            return;
-        }
-        b->m->rows = g, b->cap = cap;
+    if (UTIL_GROW(b->m->rows, b->m->nrows, b->cap, 1024)) {
+        b->nomem = 1;
+        return;
     }
     b->m->rows[b->m->nrows++] = (trace_matrix_row){b->src, dst, size, messages};
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "trace/tracekinds.h"
+#include "util/grow.h"
 
 typedef struct ckey {
     uint64_t hash;
@@ -63,23 +64,12 @@ typedef struct sim {
     int oom;
 } sim;
 
-static void *grow(void *v, size_t n, size_t *cap, size_t sz, int *oom)
-{
-    if (n < *cap)
-        return v;
-    size_t c = *cap ? *cap * 2 : 64;
-    void *g = realloc(v, c * sz);
-    if (!g) {
-        *oom = 1;
-        return v;
-    }
-    *cap = c;
-    return g;
-}
+/* Room for one more element of arr; out of memory sets s->oom. */
+#define GROW(s, arr, n, cap) ((s)->oom |= UTIL_GROW(arr, n, cap, 64) != 0)
 
 static void vpush(sim *s, vec *v, size_t x)
 {
-    v->v = grow(v->v, v->n, &v->cap, sizeof *v->v, &s->oom);
+    GROW(s, v->v, v->n, v->cap);
     if (!s->oom)
         v->v[v->n++] = x;
 }
@@ -93,7 +83,7 @@ static void vremove(vec *v, size_t i)
 static void finding(sim *s, check_finding f)
 {
     check_result *r = s->res;
-    r->f = grow(r->f, r->n, &r->cap, sizeof *r->f, &s->oom);
+    GROW(s, r->f, r->n, r->cap);
     if (!s->oom)
         r->f[r->n++] = f;
 }
@@ -129,7 +119,7 @@ static void matched(sim *s, size_t mi, size_t pi)
 static size_t post_msg(sim *s, int src, int dst, int tag, ckey key, uint64_t bytes, int eager,
                        size_t call, int reqid)
 {
-    s->m = grow(s->m, s->nm, &s->capm, sizeof *s->m, &s->oom);
+    GROW(s, s->m, s->nm, s->capm);
     if (s->oom)
         return 0;
     size_t mi = s->nm++;
@@ -150,7 +140,7 @@ static size_t post_msg(sim *s, int src, int dst, int tag, ckey key, uint64_t byt
 /* A receive posted by rank r: the first unexpected message that fits. */
 static size_t post_recv(sim *s, int r, int src, int tag, ckey key, size_t call, int reqid)
 {
-    s->p = grow(s->p, s->np, &s->capp, sizeof *s->p, &s->oom);
+    GROW(s, s->p, s->np, s->capp);
     if (s->oom)
         return 0;
     size_t pi = s->np++;
@@ -210,7 +200,7 @@ static size_t join(sim *s, int r, const trace_call *c)
         }
         return (size_t)(x - s->in);
     }
-    s->in = grow(s->in, s->nin, &s->capin, sizeof *s->in, &s->oom);
+    GROW(s, s->in, s->nin, s->capin);
     if (s->oom)
         return 0;
     int n = t->comms[c->comm].n;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "trace/tracekinds.h"
+#include "util/grow.h"
 
 /* MPI_ANY_TAG is -1 in Open MPI's mpi.h; the analyzer does not link MPI. */
 #define ANY_TAG (-1)
@@ -39,26 +40,16 @@ typedef struct collector {
 
 static int push_stream(collector *c, match_stream s)
 {
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 256;
-        match_stream *g = realloc(c->s, cap * sizeof *g);
-        if (!g)
-            return -1;
-        c->s = g, c->cap = cap;
-    }
+    if (UTIL_GROW(c->s, c->n, c->cap, 256))
+        return -1;
     c->s[c->n++] = s;
     return 0;
 }
 
 static int push_wildcard(collector *c, wildcard w)
 {
-    if (c->nw == c->capw) {
-        size_t cap = c->capw ? c->capw * 2 : 64;
-        wildcard *g = realloc(c->w, cap * sizeof *g);
-        if (!g)
-            return -1;
-        c->w = g, c->capw = cap;
-    }
+    if (UTIL_GROW(c->w, c->nw, c->capw, 64))
+        return -1;
     c->w[c->nw++] = w;
     return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "trace/tracefile.h"
 #include "trace/tracekinds.h"
+#include "util/grow.h"
 
 
 /* --- aggregates -------------------------------------------------------- */
@@ -28,14 +29,9 @@ static void push(agg *a, int kind, int peer, int comm, int tag, uint64_t size)
     if (peer < 0 && !(trace_kind_class(kind) == TRACE_RECV && peer == TRACE_ANY) &&
         trace_kind_class(kind) != TRACE_COLL)
         return;   /* MPI_PROC_NULL, an untranslated rank */
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 256;
-        trace_rec *g = realloc(a->v, cap * sizeof *g);
-        if (!g) {
-            a->overflow = -1;
-            return;
-        }
-        a->v = g, a->cap = cap;
+    if (UTIL_GROW(a->v, a->n, a->cap, 256)) {
+        a->overflow = -1;
+        return;
     }
     a->v[a->n++] = (trace_rec){kind, peer, comm, tag, 0, size, 1, size};
 }
@@ -224,13 +220,8 @@ int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error
     for (struct dirent *e; (e = readdir(dp)) != NULL;) {
         if (rank_of_name(e->d_name) < 0)
             continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **g = realloc(names, cap * sizeof *g);
-            if (!g)
-                goto out;
-            names = g;
-        }
+        if (UTIL_GROW(names, n, cap, 64))
+            goto out;
         if (!(names[n] = strdup(e->d_name)))
             goto out;
         n++;

@@ -10,6 +10,7 @@
 
 #include "util/atomicfile.h"
 #include "trace/tracekinds.h"
+#include "util/grow.h"
 
 /* MPI_COMM_WORLD sizes we accept: far above any run, far below int limits. */
 #define TRACE_MAX_RANKS (1 << 24)
@@ -75,19 +76,6 @@ static void copy_rest(char *dst, size_t cap, const char *s)
         s++;
     snprintf(dst, cap, "%s", s);
     dst[strcspn(dst, "\n")] = '\0';
-}
-
-/* Grows *p (n used, *cap) to hold one more element of size sz. */
-static int grow(void *pp, size_t n, size_t *cap, size_t sz)
-{
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 64;
-    void *g = realloc(*(void **)pp, ncap * sz);
-    if (!g)
-        return -1;
-    *(void **)pp = g, *cap = ncap;
-    return 0;
 }
 
 typedef struct reader {
@@ -168,7 +156,7 @@ static int id_list(char **s, reader *rd, trace_call *c, int pairs)
         int odd = pairs && i % 2;
         if (next_int(s, odd ? 0 : (pairs ? TRACE_NO_RANK : 0),
                      odd ? (long long)TRACE_MAX_BYTES : (pairs ? r->ranks - 1 : INT64_MAX), &v) ||
-            grow(&r->ids, r->nids, &rd->cap_ids, sizeof *r->ids))
+            UTIL_GROW(r->ids, r->nids, rd->cap_ids, 64))
             return -1;
         r->ids[r->nids++] = v;
     }
@@ -181,7 +169,7 @@ static int parse_enter(char *s, reader *rd)
     char name[40];
     int len = 0;
     long long t, ph;
-    if (grow(&r->calls, r->ncalls, &rd->cap_calls, sizeof *r->calls))
+    if (UTIL_GROW(r->calls, r->ncalls, rd->cap_calls, 64))
         return -1;
     trace_call *c = &r->calls[r->ncalls];
     memset(c, 0, sizeof *c);
@@ -268,7 +256,7 @@ static int parse_exit(char *s, reader *rd)
             trace_completion x;
             rc = next_int(&s, 0, (long long)c->nlist - 1, &v) ||
                  peer_tag_bytes(&s, r, &x.src, &x.tag, &x.bytes) ||
-                 grow(&r->comps, r->ncomps, &rd->cap_comps, sizeof *r->comps);
+                 UTIL_GROW(r->comps, r->ncomps, rd->cap_comps, 64);
             x.index = (int)v;
             if (!rc)
                 r->comps[r->ncomps++] = x;

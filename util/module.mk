@@ -3,7 +3,7 @@
 # flags, spawning a child, file-system rules.
 LAYERS += util
 util_LAYER_SRCS := util/parse.c util/atomicfile.c util/cli.c util/signals.c util/file_error.c \
-                   util/spawn.c util/fs.c util/opt.c
+                   util/spawn.c util/fs.c util/opt.c util/grow.c
 TESTS    += tests/test_parse.c tests/test_util.c tests/test_opt.c
 # test_spawn kills scitrace run under mpirun and waits for the job's ranks
 TESTS    += tests/test_spawn.c
