@@ -9,6 +9,7 @@
 #include "util/atomicfile.h"
 #include "util/parse.h"
 #include "topo/topo.h"
+#include "util/grow.h"
 
 #define MAGIC "# scitorus-bench 1"
 #define NFIELDS 19
@@ -61,7 +62,8 @@ void bench_data_free(bench_data *d)
 {
     free(d->points);
     d->points = NULL;
-    d->count = d->cap = 0;
+    d->count = 0;
+    d->cap = 0;
 }
 
 static int fail(bench_read_error *err, long line, const char *fmt, const char *arg)
@@ -272,14 +274,8 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
         rc = check_stats(&pt, no, err);
     if (rc)
         return rc;
-    if (d->count == d->cap) {
-        long cap = d->cap ? 2 * d->cap : 64;
-        bench_point *p = realloc(d->points, (size_t)cap * sizeof *p);
-        if (!p)
-            return fail(err, no, "out of memory%s", "");
-        d->points = p;
-        d->cap = cap;
-    }
+    if (UTIL_GROW(d->points, d->count, d->cap, 64))
+        return fail(err, no, "out of memory%s", "");
     d->points[d->count++] = pt;
     return 0;
 }

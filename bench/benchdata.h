@@ -31,7 +31,8 @@ typedef struct bench_data {
     char header_value[BENCH_HEADER_MAX][512];
     long header_line[BENCH_HEADER_MAX];   /* 1-based line in the file read; 0 if set */
     int incomplete;            /* the file ends with "# incomplete" */
-    long count, cap;
+    long count;
+    size_t cap;
     bench_point *points;       /* malloc'ed, count entries */
 } bench_data;
 

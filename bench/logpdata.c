@@ -9,6 +9,7 @@
 
 #include "util/atomicfile.h"
 #include "util/parse.h"
+#include "util/grow.h"
 
 #define MAGIC "# scitorus-bench 1"
 #define NFIELDS 10
@@ -40,19 +41,14 @@ void logp_data_free(logp_data *d)
 {
     free(d->rows);
     d->rows = NULL;
-    d->count = d->cap = 0;
+    d->count = 0;
+    d->cap = 0;
 }
 
 int logp_data_add(logp_data *d, const logp_row *row)
 {
-    if (d->count == d->cap) {
-        long cap = d->cap ? 2 * d->cap : 32;
-        logp_row *p = realloc(d->rows, (size_t)cap * sizeof *p);
-        if (!p)
-            return -1;
-        d->rows = p;
-        d->cap = cap;
-    }
+    if (UTIL_GROW(d->rows, d->count, d->cap, 32))
+        return -1;
     d->rows[d->count++] = *row;
     return 0;
 }

@@ -36,7 +36,8 @@ typedef struct logp_data {
     bench_data hdr;
     int incomplete;          /* ends with "# incomplete" */
     double L_ns;             /* header L_ns; NAN when absent */
-    long count, cap;
+    long count;
+    size_t cap;
     logp_row *rows;          /* malloc'ed, count entries, in file order */
 } logp_data;
 

@@ -2,6 +2,7 @@
  * (docs/model.md, 'Load'), for the load model's queues.  Route counting only; the
  * queueing is model/load.c. */
 #include "topo/topo.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -213,7 +214,8 @@ typedef struct start_event {
 
 typedef struct event_list {
     start_event *ev;
-    long n, cap;
+    long n;
+    size_t cap;
     int failed;
 } event_list;
 
@@ -229,15 +231,9 @@ typedef struct stream_ctx {
 
 static void push_event(event_list *l, long where, int cls, double w)
 {
-    if (l->n == l->cap) {
-        long cap = l->cap ? 2 * l->cap : 1 << 16;
-        start_event *ev = realloc(l->ev, sizeof *ev * (size_t)cap);
-        if (!ev) {
-            l->failed = 1;
-            return;
-        }
-        l->ev = ev;
-        l->cap = cap;
+    if (UTIL_GROW(l->ev, l->n, l->cap, 1 << 16)) {
+        l->failed = 1;
+        return;
     }
     l->ev[l->n++] = (start_event){where, cls, w};
 }
