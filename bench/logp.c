@@ -79,14 +79,9 @@ static void make_flag(const logp_config *cfg, const estimate est[3], logp_row *r
 
 /* ---- the sweep, interleaved -------------------------------------------- */
 
-/* One size being measured.  The sizes of a pass take turns (measure_pass):
- * each turn is one overhead pair, one stream and (at the largest sizes)
- * one one-way stream, so that a change of the machine's speed during the
- * sweep (this VM's core-to-core latency jumps between regimes, 25, 55 and
- * 250 ns, within seconds) falls on every size alike, the smallest one that
- * fixes L included.  Measured one size after another, the identity
- * RTT/2 = os + L + or was 20-42% off wherever the regime had moved between
- * the smallest size and the one compared (README). */
+/* One size being measured.  A pass's sizes take turns (measure_pass: an overhead pair, a stream,
+ * a one-way stream at the largest), so a change of the machine's speed falls on all alike: one
+ * after another, the identity was 20-42% off (docs/MEASUREMENTS.md, "The round-trip identity"). */
 typedef struct size_run {
     long m;
     int extra;               /* inserted by the nonlinearity search */

@@ -51,21 +51,9 @@
  * ends however busy the machine; a value from kept lost streams gets an
  * interval of 100%, so its row says wide). */
 #define STREAM_MAX_TRIES 60
-/* A size's turn in a round starts with this many untimed round trips: the
- * turn before was another size's (its protocol, its buffers' cache lines).
- * One more in a random half of the turns (turn_warmups): Open MPI's fast
- * box (vader) puts a message of up to 8 bytes in a 32-byte slot, two to a
- * cache line, and in the VM's slow regime (scibench --floor ~130 ns)
- * consecutive round trips alternate between ~430 and ~650 ns (P(slow |
- * previous slow) = 0.01, P(slow | previous fast) = 0.91 at 1 B; none at
- * 16-24 B, 64-byte slots).  Which of a size's round trips fell on the slow
- * phase then depended on how many messages the turns before it in the
- * round had sent, the same from round to round: in twelve sweeps rtt/2 at
- * 1 and 4 B (even places in a round) came out 1.5-23 ns above 2 and 8 B
- * (1-8 B 2.6-8.3% apart), the fenced round trip next to the plain one in
- * the other phase (3.7-8.7% apart).  A coin per turn makes every timed
- * round trip's phase a coin too: 0.8-5.3% and 1.3-3.5% in twelve sweeps
- * taken alternately with them (docs/MEASUREMENTS.md). */
+/* Untimed round trips at the start of a size's turn, one more in a random half of the turns
+ * (turn_warmups): no size keeps one phase of Open MPI's alternating fast box, 1-8 B 0.8-5.3%
+ * apart against 2.6-8.3% (docs/MEASUREMENTS.md, "Open MPI's rendezvous and the receive"). */
 #define TURN_WARMUP_RTT 2
 /* One-way streams as --pattern ow times them (bench/pattern.c): OW_REPS
  * m-byte messages, the last answered by a 0-byte acknowledgement, the time
