@@ -46,7 +46,7 @@ static struct {
 int trace_enabled;
 
 /* --- the clock ----------------------------------------------------------
- * clock_gettime costs ~30-40 ns on this VM, rdtsc ~13 ns, and a call reads
+ * clock_gettime costs ~30-40 ns, rdtsc ~13 ns, and a call reads
  * the time twice.  Where the kernel itself keeps time by the TSC (its
  * clocksource is "tsc": the counter is stable and synchronized across
  * cores), times are the TSC scaled to CLOCK_MONOTONIC ns, re-anchored to it
