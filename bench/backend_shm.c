@@ -53,9 +53,9 @@
  * moves: 4 KiB 831-873 against 1442-1465 ns line by line (~250 ns regime; docs/MEASUREMENTS.md,
  * "Ping-pong back to the floor"). */
 #define LINE_COPY_MAX 2048
-/* Build-time switches for the comparisons in docs/MEASUREMENTS.md, "Ping-pong
- * back to the floor": -DSHM_READ_LINE2=1 (64 B 67 against 87 ns, but the
- * held-out ring's worst error 6.5% against 4.5%, medians of 15-17 runs). */
+/* Build-time switches for the comparisons in docs/MEASUREMENTS.md, "Ping-pong back to the floor":
+ * -DSHM_READ_LINE2=1 (64 B 67 against 87 ns, but the held-out ring's worst error 6.5% against
+ * 4.5%, medians of 15-17 runs). */
 #ifndef SHM_READ_LINE2
 #define SHM_READ_LINE2 0
 #endif
@@ -218,9 +218,9 @@ static int check_health(bench_comm *c, double *since_ns)
 
 static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *payload)
 {
-    /* The last destination's peer is kept: indexing with a reply's `to` lengthens the load chain
-     * (8 B ping-pong 16.9 against 18.7 ns above the floor: docs/MEASUREMENTS.md, "Where the
-     * nanoseconds go").  An if, not ?: -- a conditional move would wait for `to` again. */
+    /* The last destination's peer is kept, chosen by an if (a conditional move would wait for
+     * `to`): 8 B ping-pong 16.9 against 18.7 ns above the floor (docs/MEASUREMENTS.md,
+     * "Where the nanoseconds go"). */
     shm_peer *q;
     if (to == c->last_to) {
         q = c->last_peer;

@@ -96,11 +96,9 @@ typedef struct size_run {
     int ov_active, g_active, ow_active, done;
 } size_run;
 
-/* g(m) from streams of n messages: T = (n - 1) g + RTT, the size's round
- * trip subtracted: its lower quartile, as the streams' outliers are judged
- * (round trips slowed by a lost CPU would eat into g: with another job
- * spinning on the cores, a median round trip of 2.5 ms left g at 8 us of
- * an injected 160 us). */
+/* g(m) from streams of n messages: T = (n - 1) g + RTT, less the round trip's lower quartile, not
+ * its median (a 2.5 ms median left g at 8 us of 160: docs/MEASUREMENTS.md,
+ * "The timing tests' lock and the retaken streams"). */
 static estimate gap_estimate(const logp_config *cfg, const size_run *r, double *scratch)
 {
     double g[STREAM_MAX_SAMPLES];

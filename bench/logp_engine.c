@@ -59,10 +59,8 @@ int logp_narrow(const estimate *e, double eps)
 
 /* ---- the two processes' send and receive ----------------------------- */
 
-/* The injected delays run on CLOCK_MONOTONIC, whatever the backend times
- * with: a clock that steps when a process changes CPU would stretch a
- * busy-wait (a mirror waiting out its gap took 8.5 ms round trips, at one
- * size in three runs, with MPI_Wtime). */
+/* The injected delays run on CLOCK_MONOTONIC, whatever the backend times with (MPI_Wtime stepped:
+ * 8.5 ms round trips; docs/MEASUREMENTS.md, "The timing tests' lock and the retaken streams"). */
 static double mono_ns(void)
 {
     struct timespec ts;

@@ -18,11 +18,9 @@
  * shared machine (a 20 us send measured at 4 ms), not the cost: left out
  * of the mean and its interval. */
 #define OUTLIER_FACTOR 3.0
-/* A stream sample is a mean over tens of messages, tight unless a process
- * lost the CPU during it (on this loaded 2-core VM over half of the 2.6 ms
- * streams of the tests were hit): streams over 1.5 x the lower quartile are
- * left out.  Not against the fastest: with the round trip subtracted, a
- * sample can come out below the truth (at 64 KiB a fifth of it). */
+/* Streams over 1.5 x the lower quartile (a process lost the CPU: over half of the tests' 2.6 ms
+ * streams) are left out; not the fastest, which can fall below the truth (docs/MEASUREMENTS.md,
+ * "The timing tests' lock and the retaken streams"). */
 #define STREAM_OUTLIER_FACTOR 1.5
 /* The waiting time delta before a timed receive: twice the round trip seen
  * so far plus 1 us, so the reply has arrived (LogP/MPI: delta > RTT). */
@@ -36,12 +34,9 @@
 #define SAT_MAX_N 65536
 #define SAT_MAX_NS 2e9
 #define SAT_REPEAT 3
-/* Streams at size m: the saturated length, halved (to at least 16) while a
- * stream would last over 2 ms; 5..30 streams per size.  Not 3: with two
- * jobs spinning beside the run (nice 0 against its -10), all three streams
- * of a size lost the CPU alike often enough to pass as a narrow interval
- * (g 2.5-3x the injected gap, flagged ok, 2 runs in 6); with 5, the lower
- * quartile is clean unless four of them are hit (0 in 6). */
+/* Streams at size m: the saturated length, halved (to at least 16) while a stream would last over
+ * 2 ms; 5..30 streams per size, not 3 (all hit alike in 2 runs of 6: docs/MEASUREMENTS.md,
+ * "The timing tests' lock and the retaken streams"). */
 #define STREAM_MAX_NS 2e6
 #define STREAM_MIN_N 16
 #define STREAM_MIN_SAMPLES 5

@@ -119,9 +119,9 @@ static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg
             }
             if (nw->ow && !msg->last)
                 return 0;
-            /* B replies from its own send buffer, as osu_latency's rank 1 does (the received
-             * one: 64 KiB 9.3-11.7 against 6.3-7.1 us; docs/MEASUREMENTS.md, "Every hop sends
-             * what it has just received"); --echo sends what was received (engine.echo). */
+            /* B replies from its own send buffer, as osu_latency does (the received one, 9.3-11.7
+             * against 6.3-7.1 us at 64 KiB: docs/MEASUREMENTS.md,
+             * "Every hop sends what it has just received"), unless --echo. */
             const first_hop *h = &nw->reply[msg->node];
             *msg = (bench_msg){BENCH_MSG_RESPONSE, 0, h->node, nw->src, h->dim, msg->net,
                                nw->ow ? 0 : msg->len};
