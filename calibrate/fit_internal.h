@@ -38,11 +38,8 @@ typedef struct design {
     int o_held_falling[2 * MODEL_MAX_OSEG];   /* significantly negative */
     int net_held[NET];
     double o_held_value[2 * MODEL_MAX_OSEG], o_held_err[2 * MODEL_MAX_OSEG];
-    /* the lb pieces' columns (lb_pieces) held at 0, as o(m)'s: a relay
-     * cannot cost less than nothing, and zeroing a negative piece after the
-     * fit instead shifted the held-out ring by its value at every relay
-     * (--full: lb_seg2_ns -8.7 ns set to 0 put the 6-node ring 3.3% high
-     * at 4-24 B) */
+    /* the lb pieces' columns (lb_pieces) held at 0, as o(m)'s (zeroed after the fit, -8.7 ns put
+     * the 6-node ring 3.3% high: docs/MEASUREMENTS.md, "Earlier choices of the fit") */
     int lb_held[2 * MODEL_MAX_OSEG];
     int lb_held_falling[2 * MODEL_MAX_OSEG];
     double lb_held_value[2 * MODEL_MAX_OSEG], lb_held_err[2 * MODEL_MAX_OSEG];

@@ -103,11 +103,9 @@ void relative_weights(pointset *ps)
         ps->pts[i].sigma_ns = fmax(RELATIVE_SIGMA * ps->pts[i].y_ns, 0.01);
 }
 
-/* Merges repeated configurations by the weighted median of their values,
- * weights 1/sigma^2 (SKaMPI's merging of several runs, manual §3.4).  Sort
- * and one pass, O(n log n) (pairwise comparison was O(n^2): 10^6 rows
- * took over 200 s); a configuration's merged point stands where its
- * first run stood.  Returns 0, -1 out of memory (ps unchanged). */
+/* Merges repeated configurations by the weighted median of their values, weights 1/sigma^2
+ * (SKaMPI, manual §3.4), sorted in O(n log n); a merged point stands where its first run stood.
+ * Returns 0, -1 out of memory (ps unchanged). */
 int merge_repeats(pointset *ps)
 {
     size_t n = ps->n, out = 0;
