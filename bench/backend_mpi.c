@@ -195,14 +195,9 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     return 0;
 }
 
-/* A stop request (Ctrl-C, SIGTERM, SIGUSR1) ends rank 0's run, which then
- * writes its files and aborts the job.  The other ranks go on serving
- * until then: one that left at once could strand rank 0 inside a blocking
- * MPI_Send of a large message (rendezvous: it waits for the receiver),
- * where it would see neither the stop nor its own watchdog until the
- * watchdog's hard exit, and its finished points would be lost (seen: 1
- * run in 6 of calibrate --full --backend mpi under Ctrl-C).  A rank whose
- * root never ends it exits from its watchdog. */
+/* A stop request (Ctrl-C, SIGTERM, SIGUSR1) ends rank 0's run; the others serve until it aborts
+ * the job (or their watchdog fires): one that left at once stranded rank 0 in a blocking send,
+ * 1 run in 6 (docs/MEASUREMENTS.md, "The same with MPI: `calibrate --full --backend mpi`"). */
 static int stop_requested(bench_comm *c)
 {
     if (!bench_interrupted())

@@ -33,38 +33,13 @@
 #include "util/signals.h"
 
 #define CACHE_LINE 64       /* x86-64 and most arm64 parts */
-/* Slot strides are multiples of 128 bytes: x86 adjacent-line prefetchers
- * fetch lines in 128-byte pairs, and a prefetched neighbour slot is one more
- * coherence transfer when its sender writes it.  (The slots themselves
- * start 64 bytes into a pair, after the channel's credit line; aligning
- * them to 128 measured no better, 78-95 against 71-76 ns, alternating.) */
+/* Slot strides are multiples of 128 bytes: the adjacent-line prefetcher fetches pairs, and a
+ * prefetched neighbour slot is one more transfer (slots 64 bytes into a pair: 71-76 ns against
+ * 78-95 aligned; docs/MEASUREMENTS.md, "The three transport changes"). */
 #define SLOT_ALIGN 128
-/* Ring depth per channel: as many slots as start in RING_PAGES pages of
- * RING_PAGE_BYTES (a slot of a page or more starts a page of its own),
- * between MIN_SLOTS and MAX_SLOTS.  The receiver returns credits every
- * slots/2 messages (each credit write is one more cache-line transfer).
- * Not deeper than 64: a ring of small slots cycles through slots x 128
- * bytes, and at 1024 slots (128 KiB a channel, beyond L1) PP at 8 B took
- * 88-91 ns against 75-78 ns at 8..64 slots, floor 52 ns (alternating runs).
- *
- * Not more than 16 pages: a receive that comes to a message already there
- * (LogP's or, after the waiting time delta; a queued message) got its
- * payload lines with the header's line, in one transfer instead of two,
- * in a share of the receives that grew with the pages the ring cycles
- * through -- of or's samples at 32-256 B, 0-58% with 8 slots 64 KiB apart,
- * 5-56% with 16, 54-98% with 32, 50-93% with 64 (17-81% with 64 slots 4
- * KiB apart), alternating sweeps to 4 KiB -- while a receiver that waits for
- * the message never did (a build timed with rdtscp: the round trip's
- * receive after the seq was seen took one transfer at every size from 96
- * B, in every ring).  So or came out up to 60 ns under the round trip's
- * receive, and os + L + or 10-20% under RTT/2 at 96-512 B, with the 32
- * slots --max-size 65536 gave (4 MiB a channel before).  Not the data's
- * cache footprint (4 KiB messages through the same 32 slots do it too),
- * nor the receiver's other accesses during the wait (64 more pages read
- * in it changed nothing); a hardware prefetcher's per-page state is the
- * likely cause, which this VM's lack of counters leaves unconfirmed
- * (docs/MEASUREMENTS.md, "The ring's pages").  A slot of a page or more
- * starts a page of its own, so such rings get 16 slots. */
+/* Ring depth: the slots starting in RING_PAGES pages (a slot of a page or more starts its
+ * own), MIN_SLOTS..MAX_SLOTS; more pages let or beat the round trip's receive by up to
+ * 60 ns (docs/MEASUREMENTS.md, "The ring's pages and the second line"). */
 #define RING_PAGES 16
 #define RING_PAGE_BYTES 4096
 #define MIN_SLOTS 8
@@ -74,16 +49,13 @@
 #define POLLS_PER_CHECK 4096
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
-/* Messages up to this size are copied line by line (msg_copy); larger ones
- * with memcpy, whose wide moves are faster in bulk: a 64 KiB ping-pong half
- * round trip took 13.7-14.1 us with the line copy (16-byte moves) against
- * 10.8-11.1 us (ring 2, ~145 ns regime, alternating runs), and 4 KiB
- * 1442-1465 against 831-873 ns (~250 ns regime; docs/MEASUREMENTS.md,
+/* Messages up to this size are copied line by line (msg_copy), larger ones with memcpy's wide
+ * moves: 4 KiB 831-873 against 1442-1465 ns line by line (~250 ns regime; docs/MEASUREMENTS.md,
  * "Ping-pong back to the floor"). */
 #define LINE_COPY_MAX 2048
-/* Build-time switches for the comparisons in docs/MEASUREMENTS.md, "Ping-pong
- * back to the floor": -DSHM_READ_LINE2=1 (64 B 67 against 87 ns, but the
- * held-out ring's worst error 6.5% against 4.5%, medians of 15-17 runs). */
+/* Build-time switches for the comparisons in docs/MEASUREMENTS.md, "Ping-pong back to the floor":
+ * -DSHM_READ_LINE2=1 (64 B 67 against 87 ns, but the held-out ring's worst error 6.5% against
+ * 4.5%, medians of 15-17 runs). */
 #ifndef SHM_READ_LINE2
 #define SHM_READ_LINE2 0
 #endif
@@ -164,20 +136,9 @@ static inline void piece_copy(unsigned char *d, const unsigned char *s, size_t n
         *d = *s;
 }
 
-/* Payload bytes [from, n) of a message, from s to d (both the payload's
- * start), in the pieces every copy of a message uses: the head (bytes
- * 0..HEAD_BYTES, the header's line), then whole slot lines of 64 bytes,
- * then the rest in power-of-two pieces.  Hand-written, not memcpy (README,
- * "Where a relay's cost grows with m"): glibc's memcpy picks its moves by
- * size (overlapping loads from both ends), so a relay that copies a
- * message out of its inbox and at once into the next one loaded bytes its
- * own stores had not yet written back in other pieces than it stored them
- * (store forwarding fails), and the cost jumped with m: ring 2 at 96-128 B
- * 350-359 ns, at 144-152 B 216-258 ns, at 1 KiB 543-581 ns.  In these
- * pieces the sender's loads match the receiver's stores, each slot line is
- * one chunk, and (with the sender's order below) the cost is 200-230 ns
- * from 32 to 192 B and 292-331 ns at 1 KiB (alternating runs, ~145 ns
- * regime). */
+/* Payload bytes [from, n) from s to d in the pieces every copy uses (head, whole lines, the
+ * rest in powers of two), so a relay's loads match its stores: ring 2 at 1 KiB 292-331
+ * against 543-581 ns with memcpy (docs/MEASUREMENTS.md, "The three transport changes"). */
 static void msg_copy(unsigned char *restrict d, const unsigned char *restrict s, size_t from,
                      size_t n)
 {
@@ -257,13 +218,9 @@ static int check_health(bench_comm *c, double *since_ns)
 
 static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *payload)
 {
-    /* A reply's destination comes at the end of a chain of loads that
-     * starts at the message just in; indexing the peers with it would put
-     * the slot's address at the end of that chain too.  Sending to the same
-     * process as last time (a ping-pong always does), the address comes
-     * from a pointer kept here, and the branch is predicted: 8 B ping-pong
-     * 16.9 against 18.7 ns above the floor (medians of 16 alternating runs).
-     * An if, not ?: -- a conditional move would wait for `to` again. */
+    /* The last destination's peer is kept, chosen by an if (a conditional move would wait for
+     * `to`): 8 B ping-pong 16.9 against 18.7 ns above the floor (docs/MEASUREMENTS.md,
+     * "Where the nanoseconds go"). */
     shm_peer *q;
     if (to == c->last_to) {
         q = c->last_peer;
@@ -283,13 +240,9 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     }
     shm_slot *slot = slot_at(c, q->tx_slots, seq);
     size_t len = (size_t)msg->len, head = len < HEAD_BYTES ? len : HEAD_BYTES;
-    /* The lines after the header's first, the header's line last: its
-     * header, head and seq are then written in one burst.  Header first
-     * (as before), the receiver spinning on that line took it back while
-     * the further lines were being written, and the seq then waited for
-     * the line once more: with memcpy, ring 2 at 1 KiB 572 against 456 ns
-     * tail first (alternating runs, ~145 ns regime).  The fence keeps the
-     * compiler from merging the two copies back into one. */
+    /* The lines after the header's, then the header's line last in one burst (ring 2 at 1 KiB
+     * 456 against 572 ns header first: docs/MEASUREMENTS.md, "The three transport changes").
+     * The fence keeps the compiler from merging the two copies back into one. */
     if (len > LINE_COPY_MAX)
         memcpy(slot->payload + head, (const unsigned char *)payload + head, len - head);
     else if (len > head)   /* (msg_copy from head: it would copy the head twice) */
@@ -301,22 +254,9 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     return 0;
 }
 
-/* Nothing after a receive starts before the receive's loads are done.  A
- * relay's send carries the bytes just received, so it waits for them
- * anyway; an endpoint's next send (the reply, or the source's next request,
- * from its own buffer) did not: it ran ahead, overlapped the receive's
- * copy, and took the outgoing header's line from the peer spinning on it,
- * early, by an amount that depends on m.  The 2-node ring's hop, which fits
- * o(m), then had a hump that relays had not (325-360 ns at 384-640 B,
- * 301-314 ns at 768 B; relays 244-299 ns, ~150-200 ns regime), and the
- * held-out ring was up to 9-10% off there.  Fenced, every node completes a
- * receive before it acts, as a store-and-forward node does: ring 2 rises
- * monotonically (239-341 ns from 32 to 768 B, alternating with the above),
- * relays cost what a ring-2 hop does at every size, and the held-out ring's
- * worst error was 3.2-4.9% against 3.8-9.1% unfenced (calibrate --full
- * alternating 4 times, floor 350-376 ns).  A message within the header's
- * line is complete when its seq is seen and is not fenced; one of two lines
- * unfenced put the held-out ring 15% off at 32 B (docs/MEASUREMENTS.md). */
+/* Each receive completes before the process acts, as a store-and-forward node does:
+ * unfenced, an endpoint's next send ran ahead and the held-out ring was 9-10% off
+ * (docs/MEASUREMENTS.md, "The three transport changes"). */
 static inline void receive_complete(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

@@ -53,11 +53,8 @@ static void format_set(const cpu_set_t *set, char *buf, size_t size)
     }
 }
 
-/* The CPUs: --cpus, else the first P this process may run on.  Every
- * process needs one of its own that it may run on: two spinning on one CPU
- * pass a message per scheduler tick (8 B at 1.4 ms, not 88 ns), so a list
- * naming a CPU outside the allowed set (taskset, cpusets), twice, or fewer
- * allowed CPUs than processes is refused rather than measured. */
+/* The CPUs: --cpus, else the first P this process may run on, one each or refused: two spinning
+ * on one CPU pass 8 B per scheduler tick, 1.4 ms (docs/MEASUREMENTS.md, "Measuring"). */
 static int shm_prepare(bench_backend_setup *s, char *err, size_t size)
 {
     const char *text = s->value[OPT_CPUS];

@@ -79,14 +79,9 @@ static void make_flag(const logp_config *cfg, const estimate est[3], logp_row *r
 
 /* ---- the sweep, interleaved -------------------------------------------- */
 
-/* One size being measured.  The sizes of a pass take turns (measure_pass):
- * each turn is one overhead pair, one stream and (at the largest sizes)
- * one one-way stream, so that a change of the machine's speed during the
- * sweep (this VM's core-to-core latency jumps between regimes, 25, 55 and
- * 250 ns, within seconds) falls on every size alike, the smallest one that
- * fixes L included.  Measured one size after another, the identity
- * RTT/2 = os + L + or was 20-42% off wherever the regime had moved between
- * the smallest size and the one compared (README). */
+/* One size being measured.  A pass's sizes take turns (measure_pass: an overhead pair, a stream,
+ * a one-way stream at the largest), so a change of the machine's speed falls on all alike: one
+ * after another, the identity was 20-42% off (docs/MEASUREMENTS.md, "The round-trip identity"). */
 typedef struct size_run {
     long m;
     int extra;               /* inserted by the nonlinearity search */
@@ -101,11 +96,9 @@ typedef struct size_run {
     int ov_active, g_active, ow_active, done;
 } size_run;
 
-/* g(m) from streams of n messages: T = (n - 1) g + RTT, the size's round
- * trip subtracted: its lower quartile, as the streams' outliers are judged
- * (round trips slowed by a lost CPU would eat into g: with another job
- * spinning on the cores, a median round trip of 2.5 ms left g at 8 us of
- * an injected 160 us). */
+/* g(m) from streams of n messages: T = (n - 1) g + RTT, less the round trip's lower quartile, not
+ * its median (a 2.5 ms median left g at 8 us of 160: docs/MEASUREMENTS.md,
+ * "The timing tests' lock and the retaken streams"). */
 static estimate gap_estimate(const logp_config *cfg, const size_run *r, double *scratch)
 {
     double g[STREAM_MAX_SAMPLES];

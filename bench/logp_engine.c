@@ -59,10 +59,8 @@ int logp_narrow(const estimate *e, double eps)
 
 /* ---- the two processes' send and receive ----------------------------- */
 
-/* The injected delays run on CLOCK_MONOTONIC, whatever the backend times
- * with: a clock that steps when a process changes CPU would stretch a
- * busy-wait (a mirror waiting out its gap took 8.5 ms round trips, at one
- * size in three runs, with MPI_Wtime). */
+/* The injected delays run on CLOCK_MONOTONIC, whatever the backend times with (MPI_Wtime stepped:
+ * 8.5 ms round trips; docs/MEASUREMENTS.md, "The timing tests' lock and the retaken streams"). */
 static double mono_ns(void)
 {
     struct timespec ts;
@@ -240,17 +238,9 @@ int logp_overhead_pair(engine *e, long m, series *os, series *orr, series *rtt,
         return rc;
     if (osf && !fenced_first && (rc = timed_send_round_trip(e, m, 1, osf, rttf)))
         return rc;
-    /* or's round trip, as LogP/MPI's ("0 bytes forward, n bytes back with a
-     * delta"): a small request out, the m-byte reply back.  Not m bytes out:
-     * above Open MPI's eager limit (vader, 4 KiB) the m-byte send completes
-     * only when the peer's FIN comes back, which it sends just before its
-     * reply, so the MPI_Wait that completes the send (complete(), before
-     * the delta) mostly polled the reply's rendezvous header in as well
-     * -- the header's fifo read and queueing, 170-200 ns of the receive at
-     * 4-16 KiB, done before the timed receive (measured with Open MPI's
-     * process_vm_readv timed inside the receive: docs/MEASUREMENTS.md). A
-     * request of 8 bytes is eager: its send completes locally and nothing
-     * polls the reply before the timed receive. */
+    /* or's round trip, as LogP/MPI's: an 8-byte (eager) request out, the m-byte reply back; an
+     * m-byte request's completion polled the reply's header in before the timed receive (170-200
+     * ns at 4-16 KiB: docs/MEASUREMENTS.md, "Open MPI's rendezvous and the receive"). */
     int64_t ask = m;
     if ((rc = lsend_from(e, &ask, sizeof ask, 1, REPLY_ASKED)) ||
         (e->be->complete && (rc = e->be->complete(e->comm))))

@@ -18,11 +18,9 @@
  * shared machine (a 20 us send measured at 4 ms), not the cost: left out
  * of the mean and its interval. */
 #define OUTLIER_FACTOR 3.0
-/* A stream sample is a mean over tens of messages, tight unless a process
- * lost the CPU during it (on this loaded 2-core VM over half of the 2.6 ms
- * streams of the tests were hit): streams over 1.5 x the lower quartile are
- * left out.  Not against the fastest: with the round trip subtracted, a
- * sample can come out below the truth (at 64 KiB a fifth of it). */
+/* Streams over 1.5 x the lower quartile (a process lost the CPU: over half of the tests' 2.6 ms
+ * streams) are left out; not the fastest, which can fall below the truth (docs/MEASUREMENTS.md,
+ * "The timing tests' lock and the retaken streams"). */
 #define STREAM_OUTLIER_FACTOR 1.5
 /* The waiting time delta before a timed receive: twice the round trip seen
  * so far plus 1 us, so the reply has arrived (LogP/MPI: delta > RTT). */
@@ -36,12 +34,9 @@
 #define SAT_MAX_N 65536
 #define SAT_MAX_NS 2e9
 #define SAT_REPEAT 3
-/* Streams at size m: the saturated length, halved (to at least 16) while a
- * stream would last over 2 ms; 5..30 streams per size.  Not 3: with two
- * jobs spinning beside the run (nice 0 against its -10), all three streams
- * of a size lost the CPU alike often enough to pass as a narrow interval
- * (g 2.5-3x the injected gap, flagged ok, 2 runs in 6); with 5, the lower
- * quartile is clean unless four of them are hit (0 in 6). */
+/* Streams at size m: the saturated length, halved (to at least 16) while a stream would last over
+ * 2 ms; 5..30 streams per size, not 3 (all hit alike in 2 runs of 6: docs/MEASUREMENTS.md,
+ * "The timing tests' lock and the retaken streams"). */
 #define STREAM_MAX_NS 2e6
 #define STREAM_MIN_N 16
 #define STREAM_MIN_SAMPLES 5
@@ -51,21 +46,9 @@
  * ends however busy the machine; a value from kept lost streams gets an
  * interval of 100%, so its row says wide). */
 #define STREAM_MAX_TRIES 60
-/* A size's turn in a round starts with this many untimed round trips: the
- * turn before was another size's (its protocol, its buffers' cache lines).
- * One more in a random half of the turns (turn_warmups): Open MPI's fast
- * box (vader) puts a message of up to 8 bytes in a 32-byte slot, two to a
- * cache line, and in the VM's slow regime (scibench --floor ~130 ns)
- * consecutive round trips alternate between ~430 and ~650 ns (P(slow |
- * previous slow) = 0.01, P(slow | previous fast) = 0.91 at 1 B; none at
- * 16-24 B, 64-byte slots).  Which of a size's round trips fell on the slow
- * phase then depended on how many messages the turns before it in the
- * round had sent, the same from round to round: in twelve sweeps rtt/2 at
- * 1 and 4 B (even places in a round) came out 1.5-23 ns above 2 and 8 B
- * (1-8 B 2.6-8.3% apart), the fenced round trip next to the plain one in
- * the other phase (3.7-8.7% apart).  A coin per turn makes every timed
- * round trip's phase a coin too: 0.8-5.3% and 1.3-3.5% in twelve sweeps
- * taken alternately with them (docs/MEASUREMENTS.md). */
+/* Untimed round trips at the start of a size's turn, one more in a random half of the turns
+ * (turn_warmups): no size keeps one phase of Open MPI's alternating fast box, 1-8 B 0.8-5.3%
+ * apart against 2.6-8.3% (docs/MEASUREMENTS.md, "Open MPI's rendezvous and the receive"). */
 #define TURN_WARMUP_RTT 2
 /* One-way streams as --pattern ow times them (bench/pattern.c): OW_REPS
  * m-byte messages, the last answered by a 0-byte acknowledgement, the time

@@ -22,15 +22,9 @@
 #define WARMUP_MIN_NS 5e6
 /* warm-up iterations timed together (see point_start) */
 #define WARMUP_CHUNK 8
-/* A converged point still takes batches until it has spanned this long (or
- * its --max-time, if shorter): points measured interleaved then sample the
- * same stretch of the machine's time.  A point of a few long iterations
- * converged in its minimum 8 batches: the injected 8-node ring of
- * test_scibench (13 us an iteration) in 0.1 ms, against 8 ms for the
- * 2-node ring interleaved with it, so a latency regime that lasted a
- * millisecond (4 hops x 150-250 ns) could fall on the one and not on the
- * other (scibench::injected_forward_delay_is_seen, a round in five 600-1000
- * ns high). */
+/* A converged point still takes batches until it has spanned this long (or its --max-time),
+ * so interleaved points sample the same stretch of the machine's time (a 0.1 ms point beside
+ * an 8 ms one: docs/MEASUREMENTS.md, "The statistics' 10 ms minimum"). */
 #define POINT_MIN_SPAN_NS 10e6
 
 /* Where a message goes first from where it starts: the next node, the
@@ -60,36 +54,14 @@ typedef struct engine {
     network *nets;                /* msg->net indexes this */
     int nnets;
     int rank, procs;
-    /* Every message this process receives lands in rx, whichever of its
-     * virtual nodes and networks it is for, and a relay sends it on from
-     * there; the source and a reply send from tx, so an endpoint's message
-     * never lands in the buffer just sent from (osu_latency changed to
-     * receive into its send buffer runs 2.4x slower at 64 KiB: Open MPI,
-     * 2 ranks, this machine).  One buffer, not two in turn: with a
-     * single-copy MPI transport (CMA) the cost of a receive depends on
-     * whether its buffer was last sent from (the peer's core then holds
-     * its lines), and with two buffers in turn which buffer a relay gets
-     * follows the parity of the receives per round trip, which differs
-     * between rings: a relay at 64 KiB cost 8.7-10.1 us depending on the
-     * ring (4-, 6-, 8- and 10-node rings, 13-16% apart) and 10.8-11.4 us
-     * (4-5%) with one buffer (README, "The same with MPI"). */
+    /* Every received message lands in rx, and a relay sends it on from there; the source and
+     * a reply send from tx.  One buffer, not two in turn: relays at 64 KiB 4-5% apart between
+     * rings against 13-16% (docs/MEASUREMENTS.md, "One receive buffer"). */
     unsigned char *rx;
     unsigned char *tx;            /* what the source sends, and the reply */
-    /* --echo: the source sends from rx too (its last reply's bytes) and the
-     * destination replies with the bytes it received, so that every hop
-     * sends what its process has just received, as a relay does.  With a
-     * single-copy transport the receiver's core reads the sender's buffer,
-     * and whether those lines were just written there (a relay's rx) or
-     * not (tx), and whether the receiver's rx was last read by the peer,
-     * sets the hop's cost: with tx, a 2-node-ring hop at 64 KiB cost
-     * 3.9 us and a relay 11.4-13.8 us, the relay's cost 18-19% apart
-     * between the rings of 4-10 nodes (each ring mixes the kinds of hop in
-     * its own proportion), and the held-out 6-node ring sat 3.3% off
-     * the 2- and 8-node rings' interpolation; with --echo every hop cost
-     * 11.0-11.2 us, relays within 1.5-1.6% of each other, and the
-     * interpolation within 0.7-1.0% (Open MPI 4.1, 2 ranks, two
-     * alternating pairs of runs; README, "The same with MPI").  calibrate
-     * measures with it; plain mpibench keeps osu_latency's way. */
+    /* --echo: the source sends its last reply's bytes, the destination those it received, so
+     * every hop sends what it has just received, as a relay does: relays within 1.5-1.6% of
+     * each other (docs/MEASUREMENTS.md, "Every hop sends what it has just received"). */
     int echo;
     unsigned char *relay[2];      /* copy buffers for hops inside one process */
     size_t cap;
@@ -131,21 +103,9 @@ static inline void step(const engine *e, const network *nw, bench_msg *msg)
         msg->node = msg->target;   /* the network forwards; no relay ranks */
 }
 
-/* msg (payload: its bytes) is at msg->node.  Carries it on until it leaves
- * this process or ends its route here: at its target a request is answered
- * (a ping-pong's, or a one-way burst's last) and a response completes a
- * round trip; elsewhere it hops on, to the process hosting the next node.
- * A loop rather than functions calling each other: nothing recurses, and
- * consecutive hops inside one process alternate between two relay buffers
- * (one buffer was copied onto itself, which memcpy does not allow).
- *
- * The reply leaves from a table (network.reply), not from step(): what
- * delays the reply is the chain of loads from the arrived header to the
- * address and contents of the outgoing one, and the table cuts it to two
- * (with shm_send's kept peer pointer: 8 B ping-pong 19.0 -> 12.9 ns above
- * the floor, medians of 12 alternating runs).  Inlined into its two
- * callers (GCC declined the hint): the engine's cost over a bare send/recv
- * loop was 6.5 ns a half round trip inlined and 9 ns called. */
+/* Carries msg on until it leaves this process or ends here: a loop, hops within a process
+ * alternating two relay buffers (memcpy may not copy onto itself).  Forced inline: 6.5 against
+ * 9 ns a half round trip called (docs/MEASUREMENTS.md, "Where the nanoseconds go"). */
 static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg,
                                                        const unsigned char *payload)
 {
@@ -159,15 +119,9 @@ static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg
             }
             if (nw->ow && !msg->last)
                 return 0;
-            /* B has received (copied out) the m bytes and sends m bytes
-             * back from its own send buffer, as osu_latency's rank 1 does.
-             * Echoing the received buffer instead makes a single-copy MPI
-             * transport pull the bytes B's core has just written: mpibench
-             * at 64 KiB took 9.3-11.7 us that way against osu_latency's
-             * 6.5-7.4 us, and 6.3-7.1 us from the send buffer (2 ranks on
-             * one host, alternating runs).  --echo does it all the same:
-             * then every hop sends what it has just received, as a relay
-             * does (engine.echo). */
+            /* B replies from its own send buffer, as osu_latency does (the received one, 9.3-11.7
+             * against 6.3-7.1 us at 64 KiB: docs/MEASUREMENTS.md,
+             * "Every hop sends what it has just received"), unless --echo. */
             const first_hop *h = &nw->reply[msg->node];
             *msg = (bench_msg){BENCH_MSG_RESPONSE, 0, h->node, nw->src, h->dim, msg->net,
                                nw->ow ? 0 : msg->len};
@@ -417,15 +371,9 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
     return rc;
 }
 
-/* Every point of every network.  With several networks (--interleave) or
- * --interleave-sizes all points are measured as one group, batch by batch
- * in turn, so a change of the machine's speed during the run (this VM's
- * core-to-core latency was seen to jump 3x between two runs a second
- * apart, and back) falls on every network and every size alike instead of
- * bending the curve; a network's rows then come in the order its points
- * finish.  Otherwise point by point in order, after the points a resumed
- * run already has (its first ones).  Each point keeps its own SKaMPI
- * stopping rule either way. */
+/* Every point of every network.  Interleaved (--interleave, --interleave-sizes), batch by
+ * batch in turn, so a change of the machine's speed falls on all alike, rows coming as points
+ * finish; otherwise point by point, after those a resumed run already has. */
 static int measure_all(engine *e, bench_data *headers, FILE **outs)
 {
     double res, ovh;
@@ -433,19 +381,9 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
     int rc = 0;
 
     bench_timer_measure(e->be, &res, &ovh);
-    /* Short batches and an MPI transport's periodic work make a bad pair.
-     * Open MPI's shared-memory fast box (vader) writes small messages into
-     * a 4 KiB ring per peer and pays extra once per lap (the sender
-     * re-reads the receiver's position, marks the end skipped, wraps): every
-     * 127 messages of 1 B, 31 of 96 B.  Batches of the timer's minimum
-     * (5.7 us here: 4-16 round trips, 8-20 messages a direction) took that
-     * cost in some batches and not others, and as the interleaved rounds
-     * repeat, the same points caught it round after round: the medians of
-     * two copies of the 2-node ring in one run differed by up to 16.5% at
-     * 96 B, and a relay's cost by up to 27% between rings.  Batches of
-     * 200 us (mpibench's --batch-time) span laps, take the cost at its
-     * rate, and the two copies agreed within 0.3-0.7% (README, "The same
-     * with MPI"). */
+    /* Batches of at least --batch-time span Open MPI's fast-box laps and pay them at their rate:
+     * two copies of the 2-node ring agreed within 0.3-0.7% against up to 16.5% at the timer's
+     * minimum (docs/MEASUREMENTS.md, "Short batches and the fast box's laps"). */
     double batch_min_ns = fmax(BATCH_TIMER_FACTOR * (res + ovh), e->nets[0].cfg->min_batch_ns);
     for (int k = 0; k < e->nnets; k++) {
         const bench_config *cfg = e->nets[k].cfg;
@@ -524,15 +462,9 @@ static int network_init(network *nw, const bench_config *cfg, int procs)
         topo_rank_to_coords(sh, r, nw->coords + r * sh->dims);
         for (int i = 0; i < sh->dims; i++)
             sum += x[i];
-        /* A node per process (mpibench's ranks): node r on process r.
-         * More nodes than processes: by the sum of the coordinates, mod P
-         * (on a ring that is r mod P), so that on a torus whose sides are
-         * multiples of P every hop crosses to another process, as on an
-         * even ring.  By rank (r mod P) a step in any dimension but the
-         * last moves n_last ranks and stays in its process on a 4x4 torus
-         * with P = 2: a local memcpy instead of a transfer between cores
-         * (at 64 KiB 3 us against 14 us, in the ~250 ns regime), which the
-         * per-hop parameters cannot follow (calibrate --full, README). */
+        /* A node per process, or by the coordinates' sum mod P, so each hop on a torus whose sides
+         * are multiples of P crosses processes (by rank: a local copy, 3 us against 14 us at
+         * 64 KiB; docs/MEASUREMENTS.md, "Why a 4x4 torus and not 3x3"). */
         nw->host[r] = sh->nodes <= procs ? bench_host(r, procs) : (int)(sum % procs);
     }
     nw->stride[sh->dims - 1] = 1;

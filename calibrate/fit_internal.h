@@ -31,22 +31,15 @@ typedef struct design {
      * 0: its intercept is lf), then each further segment's intercept and
      * slope -- 2 segments - 1 of them (lb_cols). */
     int lb_pieces;
-    /* Active set of the non-negativity bounds (see hold_negative): a column
-     * whose estimate came out negative is held at 0 and the rest refitted,
-     * so the other parameters absorb it.  Zeroing it after
-     * the fit instead shifts the model by o1 (m - mref) at every size (the
-     * fit then misses its own data: 2-node ring at 1..16 B, o1 -0.39 +-
-     * 0.52, every point 30 ns above the model). held_* keep the estimate
-     * for the report. */
+    /* Non-negativity bounds as an active set (hold_negative; held_* keep the estimate for the
+     * report): zeroed after the fit instead, every 1..16 B point sat 30 ns above the model
+     * (docs/MEASUREMENTS.md, "Earlier choices of the fit"). */
     int o_held[2 * MODEL_MAX_OSEG];
     int o_held_falling[2 * MODEL_MAX_OSEG];   /* significantly negative */
     int net_held[NET];
     double o_held_value[2 * MODEL_MAX_OSEG], o_held_err[2 * MODEL_MAX_OSEG];
-    /* the lb pieces' columns (lb_pieces) held at 0, as o(m)'s: a relay
-     * cannot cost less than nothing, and zeroing a negative piece after the
-     * fit instead shifted the held-out ring by its value at every relay
-     * (--full: lb_seg2_ns -8.7 ns set to 0 put the 6-node ring 3.3% high
-     * at 4-24 B) */
+    /* the lb pieces' columns (lb_pieces) held at 0, as o(m)'s (zeroed after the fit, -8.7 ns put
+     * the 6-node ring 3.3% high: docs/MEASUREMENTS.md, "Earlier choices of the fit") */
     int lb_held[2 * MODEL_MAX_OSEG];
     int lb_held_falling[2 * MODEL_MAX_OSEG];
     double lb_held_value[2 * MODEL_MAX_OSEG], lb_held_err[2 * MODEL_MAX_OSEG];

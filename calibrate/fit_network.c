@@ -20,10 +20,9 @@ void fit_options_default(fit_options *opt)
     opt->max_segments = MODEL_MAX_OSEG;
     opt->fixed[MODEL_P_LP] = 1;
     opt->fixed_value[MODEL_P_LP] = fit_lp_from_cable(FIT_DEFAULT_CABLE_M);
-    /* The thesis's model is cut-through (lb = 0, as every preset); a caller
-     * that fits store-and-forward relays (calibrate) frees it.  On the
-     * thesis's own data a free lb costs the other parameters precision:
-     * with 1% noise o1's standard error grows from 0.048 to 0.076 ns/B. */
+    /* Cut-through (lb = 0) as the thesis and every preset; calibrate frees it (a free lb grew
+     * o1's SE from 0.048 to 0.076 ns/B on the thesis's data: docs/MEASUREMENTS.md,
+     * "Earlier choices of the fit"). */
     opt->fixed[MODEL_P_LB] = 1;
     opt->fixed_value[MODEL_P_LB] = 0;
 }

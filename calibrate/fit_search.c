@@ -25,18 +25,10 @@ static int point_key_cmp(const void *pa, const void *pb)
     return 0;
 }
 
-/* A design row is a function of (size, hm, fm, sm) alone (fill_row), so
- * the points that share them are one weighted point for every design the
- * search tries: weight sum 1/sigma^2, the weighted mean of y, and their
- * scatter about it, which is the same for every design.  With that weight
- * and target the normal equations, hence the coefficients and
- * (X'WX)^-1, are exactly those of all the points, and chi^2 is the
- * grouped problem's plus the scatter, which no coefficient can change.
- * Done once, so that each of the search's many joint fits costs
- * the distinct points, not the rows: the 5 x 10^5 configurations of
- * make bench-calibrate's 100x100 torus are 2 (hm, fm, sm) at each of its
- * 50 sizes (10^6 rows: 9.6 s, was beyond 30 min).  Returns the number of
- * groups, 0 when allocation failed; *out NULL when nothing repeats. */
+/* Points sharing (size, hm, fm, sm) are one weighted point for every design (the same normal
+ * equations; chi^2 gains only their scatter), so they are grouped once: 10^6 rows fit in 9.6 s
+ * (docs/MEASUREMENTS.md, "bench-calibrate before the searches were replaced"). Returns the number
+ * of groups, 0 when allocation failed; *out NULL when nothing repeats. */
 size_t fit_group_points(const fit_point *pts, size_t n, fit_point **out, double *scatter)
 {
     fit_point *v = malloc((n ? n : 1) * sizeof *v);
@@ -146,21 +138,9 @@ static void o_targets(const fit_point *pts, size_t n, const double *net, fit_seg
     }
 }
 
-/* What a segment must span.  Every segment must leave the fit a residual,
- * or noise buys segments: the minimum is one point more than the
- * segment's own coefficients.  o(m) alone (a 2-node ring, one point a
- * size): its intercept and slope, so three sizes (FIT_MIN_SIZES_PER_SEGMENT).
- * With multi-hop data (network parameters free) every size has a point per
- * network, and a segment owns o's intercept and slope and, with lb free,
- * lb's piece (intercept and slope): two sizes suffice when they hold five
- * points or more (three networks: six).  So the pieces can follow a
- * staircase whose steps are only a size or two apart: scibench's copies on
- * the development VM step every 16 cache lines (1 KiB) up to 4 KiB, and
- * any three neighbouring sizes of --full's 768 B, 1, 1.5, 2, 3 and 4 KiB
- * straddle a step.  With three sizes a segment the held-out ring missed by
- * up to 5.4% at 1-4 KiB in 20 runs; with two, by at most 2.5%, refitting
- * the same files (docs/MEASUREMENTS.md, "Every parameter measured").  A 2-node ring
- * keeps three sizes (one point each): two would fit a segment exactly. */
+/* A segment must leave the fit a residual: three sizes for o(m) alone, two holding more points
+ * than its coefficients with multi-hop data (held-out ring within 2.5% against 5.4% at 1-4 KiB:
+ * docs/MEASUREMENTS.md, "Every parameter measured: `calibrate --full`"). */
 static fit_seg_rule segment_rule(const design *base)
 {
     int free_any = base->free_net[0] || base->free_net[1] || base->free_net[2] ||

@@ -11,12 +11,9 @@
 #define FULL_NETS 4       /* ring 2, ring 4|8, torus 4x4, ring 6 */
 #define FULL_HELD_OUT 3   /* index of the held-out ring 6 */
 #define FULL_DEFAULT_RING "8"
-/* The torus, 4x4 rather than 3x3: scibench hosts its nodes on
- * two processes, and a ring of 3 cannot alternate between two, so a third
- * of a 3x3 torus's hops stay inside a process (a local copy, not a
- * transfer between cores: 3 us against 14 us at 64 KiB) and its relays'
- * cost per byte is not the rings'.  The 3x3 torus pulled the fitted lb to
- * the middle and the held-out 6-node ring 15-24% off from 2 KiB on. */
+/* The torus, 4x4 rather than 3x3: on two processes a third of a 3x3's hops are local copies, and
+ * it put the held-out ring 15-24% off from 2 KiB (docs/MEASUREMENTS.md,
+ * "Why a 4x4 torus and not 3x3"). */
 #define FULL_TORUS "4x4"
 
 typedef struct full_plan {

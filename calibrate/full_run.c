@@ -13,10 +13,8 @@
 /* The whole of --full, re-measurements included, stays under a minute. */
 #define FULL_BUDGET_S 55.0
 #define FULL_MAX_RUNS 4
-/* The floor (scibench --floor) before, at the start of and after a run:
- * a ratio above this between any two is a change of regime (core-to-core
- * latency here jumps between about 25, 55 and 250 ns; a steady floor
- * varies by 30% at most, docs/MEASUREMENTS.md). */
+/* A ratio above this between any two of the run's floors is a change of regime (a steady floor
+ * varies by 30% at most: docs/MEASUREMENTS.md, "Measuring"). */
 #define REGIME_RATIO 1.6
 /* More than this fraction of unsteady points (points.c) is an unstable run. */
 #define UNSTEADY_FRACTION 0.10

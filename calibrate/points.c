@@ -94,25 +94,18 @@ static size_t weighted_median(const merge_item *g, size_t k)
     return g[0].pos;
 }
 
-/* --weights relative, once repeated runs are merged (by their own spread,
- * SKaMPI's weighted median): multiplicative noise -- a change of the
- * machine's speed scales every latency, so each point's error is a fixed
- * fraction of its value, estimated from the residuals (the fit scales its
- * covariance by chi^2/dof).  The batches' own standard error misleads the
- * fit here: one descheduled batch (a 228 us outlier among 100 ns batches)
- * gives a point a hundredth of the weight of its neighbours while its
- * minimum or median did not move. */
+/* --weights relative, once repeated runs are merged: a change of the machine's speed scales every
+ * latency, so each point's error is a fixed fraction, from the residuals (worst 7.9% against
+ * 14.5% by the batches' SE; docs/MEASUREMENTS.md, "The point statistic and the weights"). */
 void relative_weights(pointset *ps)
 {
     for (size_t i = 0; ps->weights == WEIGHT_RELATIVE && i < ps->n; i++)
         ps->pts[i].sigma_ns = fmax(RELATIVE_SIGMA * ps->pts[i].y_ns, 0.01);
 }
 
-/* Merges repeated configurations by the weighted median of their values,
- * weights 1/sigma^2 (SKaMPI's merging of several runs, manual §3.4).  Sort
- * and one pass, O(n log n) (pairwise comparison was O(n^2): 10^6 rows
- * took over 200 s); a configuration's merged point stands where its
- * first run stood.  Returns 0, -1 out of memory (ps unchanged). */
+/* Merges repeated configurations by the weighted median of their values, weights 1/sigma^2
+ * (SKaMPI, manual §3.4), sorted in O(n log n); a merged point stands where its first run stood.
+ * Returns 0, -1 out of memory (ps unchanged). */
 int merge_repeats(pointset *ps)
 {
     size_t n = ps->n, out = 0;

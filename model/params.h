@@ -24,12 +24,9 @@ typedef enum model_param_id {
     MODEL_P_ALL       /* every parameter: the arrays below are this long */
 } model_param_id;
 
-/* At most 16 segments (of o(m), of the relays' cost and of each LogP
- * quantity); how many, BIC decides (calibrate).  The limit was 4, then 6;
- * calibrate --full's joint fit, with pieces of two sizes, follows the
- * cache-line staircase of scibench's copies from 768 B to 4 KiB and chose
- * 6-10 in 20 runs (25 sizes: at most 12); the 2-node ring alone 4-5
- * (docs/MEASUREMENTS.md, "Every parameter measured"). */
+/* At most 16 segments (of o(m), of the relays' cost and of each LogP quantity), BIC choosing: the
+ * joint fit took 6-10 in 20 runs (docs/MEASUREMENTS.md, "The staircase: segments of two sizes").
+ * */
 #define MODEL_MAX_OSEG 16
 
 typedef struct model_oseg {

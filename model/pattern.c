@@ -31,8 +31,7 @@ static void set_counts(double hops, double dims, model_avg_counts *out)
  * - complement: h(s) = (n - 1 - 2s) mod n.  Even n: each odd h in 1..n-1
  *   twice, uni sum n^2/2; bi sum of min(h, n - h): m^2 (m = n/2 even) or
  *   m^2 + 1 (m odd).  Odd n = 2m + 1: each h in 0..n-1 once (h = 0 at
- *   s = m), uni n(n-1)/2, bi m(m+1).  The loop they replace took O(n):
- *   a 1e10-node ring ran for minutes. */
+ *   s = m), uni n(n-1)/2, bi m(m+1). */
 static void ring_sums(topo_links links, topo_pattern pattern, long n, double *dist,
                       double *used)
 {

@@ -165,13 +165,9 @@ int trace_world(int comm_id, int r)
 
 /* --- requests ---------------------------------------------------------- */
 
-/* MPI_Request handle -> our ids, linear probing.  One handle may stand
- * for several live requests: Open MPI returns one shared, already complete
- * request for every Isend it sent at once.  So a handle has a slot per live
- * request, oldest first in probe order; a completed request's slot is
- * emptied by shifting the rest of its cluster back (no tombstones: with a
- * shared handle they made each lookup scan hundreds of slots), which keeps
- * the order of one handle's slots. */
+/* MPI_Request handle -> our ids, linear probing: a slot per live request, oldest first (Open MPI
+ * shares one handle among Isends), emptied by shifting its cluster back, which keeps that order
+ * (tombstones made lookups scan hundreds of slots; docs/MEASUREMENTS.md, "The per-call log"). */
 static size_t slot_of(MPI_Request req, size_t cap)
 {
     uint64_t h = (uint64_t)(uintptr_t)req * 0x9E3779B97F4A7C15ull;
