@@ -62,21 +62,9 @@ static inline char *run_slurp(FILE *fp)
     return buf;
 }
 
-/* Whether the file behind fd (a child's stdout so far) holds text. */
-static inline int run_fd_has(int fd, const char *text)
-{
-    char buf[1 << 16];
-    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    return strstr(buf, text) != NULL;
-}
-
 /* Runs argv (argv[0] a path) with stdin from /dev/null, killing it after
- * timeout_s seconds, or (stop_at not NULL) as soon as its stdout holds
- * stop_at, with status 0: for a program that idles after its last word. */
-static inline run_result run_argv_until(char *const argv[], int timeout_s, const char *stop_at)
+ * timeout_s seconds. */
+static inline run_result run_argv(char *const argv[], int timeout_s)
 {
     run_result r = {0, NULL, NULL};
     FILE *out = tmpfile(), *err = tmpfile();
@@ -97,12 +85,6 @@ static inline run_result run_argv_until(char *const argv[], int timeout_s, const
         pid_t w = waitpid(pid, &st, WNOHANG);
         if (w == pid)
             break;
-        if (stop_at && run_fd_has(fileno(out), stop_at)) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &st, 0);
-            r.status = 0;
-            goto done;
-        }
         if (waited >= timeout_s * 100) {
             kill(-pid, SIGKILL);
             waitpid(pid, &st, 0);
@@ -119,11 +101,6 @@ done:
     fclose(out);
     fclose(err);
     return r;
-}
-
-static inline run_result run_argv(char *const argv[], int timeout_s)
-{
-    return run_argv_until(argv, timeout_s, NULL);
 }
 
 /* Runs a NULL-terminated list of arguments after the program path. */

@@ -47,9 +47,7 @@ static long mpirun_map(const char *hostfile, const launch_hosts *h, long np, con
     }
     argv[n++] = "true";
     argv[n] = NULL;
-    /* mpirun idles 5 s after the map in about 2 runs of 5: stopped at
-     * the map's closing rule */
-    run_result r = run_argv_until(argv, 30, "\n =============================================================\n");
+    run_result r = run_argv(argv, 30);
     long seen = 0, node = -1;
     for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
         char name[256];
