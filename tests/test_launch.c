@@ -29,6 +29,11 @@ static long mpirun_map(const char *hostfile, const launch_hosts *h, long np, con
     argv[n++] = "--oversubscribe";
     argv[n++] = "--bind-to";
     argv[n++] = "none";
+    /* host names are not looked up: the resolver's 5 s timeout hit 2
+     * calls in 5 here, before the map, for hosts that do not exist */
+    argv[n++] = "--mca";
+    argv[n++] = "if_base_do_not_resolve";
+    argv[n++] = "1";
     argv[n++] = "--display-map";
     argv[n++] = "--do-not-launch";
     argv[n++] = "--hostfile";
