@@ -62,8 +62,7 @@ void bench_data_free(bench_data *d)
 {
     free(d->points);
     d->points = NULL;
-    d->count = 0;
-    d->cap = 0;
+    d->count = d->cap = 0;
 }
 
 static int fail(bench_read_error *err, long line, const char *fmt, const char *arg)

@@ -41,8 +41,7 @@ void logp_data_free(logp_data *d)
 {
     free(d->rows);
     d->rows = NULL;
-    d->count = 0;
-    d->cap = 0;
+    d->count = d->cap = 0;
 }
 
 int logp_data_add(logp_data *d, const logp_row *row)

@@ -15,6 +15,7 @@
 #include "coll/collgen.h"
 #include "sim/scisim.h"
 #include "util/atomicfile.h"
+#include "util/cli.h"
 #include "util/opt.h"
 #include "util/parse.h"
 
@@ -22,22 +23,18 @@ int scisim_usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("scisim: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs(" (try --help)\n", stderr);
+    int rc = cli_vmessage(2, "scisim", " (try --help)", fmt, ap);
     va_end(ap);
-    return 2;
+    return rc;
 }
 
 int scisim_runtime_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("scisim: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    int rc = cli_vmessage(1, "scisim", "", fmt, ap);
     va_end(ap);
-    return 1;
+    return rc;
 }
 
 /* "L=2500,o=1500": keys of LogGOPSim's command line, whole ns. */

@@ -4,13 +4,19 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+int cli_vmessage(int status, const char *prog, const char *suffix, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "%s\n", suffix);
+    return status;
+}
+
 int cli_message(int status, const char *prog, const char *suffix, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: ", prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    cli_vmessage(status, prog, suffix, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s\n", suffix);
     return status;
 }
