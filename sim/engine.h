@@ -33,6 +33,9 @@ typedef struct sim_torus {
     topo_links links;
     const long *node_of_rank;    /* torus node of every rank */
     int contention;
+    /* endpoints of a rank's messages to itself (NULL: intra): Open MPI's
+     * self transport copies them in memory, no network stack */
+    const model_params *self;
 } sim_torus;
 
 typedef struct sim_config {

@@ -2,7 +2,9 @@
  * on the CPUs, g and G per byte on the NICs, L in flight).  Torus: the
  * endpoints pay os(m) / or(m) (the params file's LogP terms) or o(m) each,
  * and the wire H lp + F lf + S ls + (F + S) lb m of the route
- * (docs/model.md); with contention every directed link of the route,
+ * (docs/model.md); messages inside a node fly in no time and pay the
+ * intra endpoints (a rank's to itself: the self ones); with contention
+ * every directed link of the route,
  * injection and ejection channels included, carries one message at a time
  * for m / link_bw_bytes_per_ns and serves waiting messages first come,
  * first served, a hop at a time. */
@@ -35,7 +37,7 @@ void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k)
     k->src_node = t->node_of_rank[o->rank];
     k->dst_node = t->node_of_rank[o->peer];
     int same = k->src_node == k->dst_node;
-    const model_params *p = same ? t->intra : t->p;
+    const model_params *p = !same ? t->p : o->rank == o->peer && t->self ? t->self : t->intra;
     if (p->logp.present) {
         k->send_cpu = model_logp_ns(p, MODEL_LOGP_OS, m);
         k->recv_cpu = model_logp_ns(p, MODEL_LOGP_OR, m);

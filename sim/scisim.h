@@ -16,13 +16,13 @@
 #define SCISIM_MAX_COLL 256      /* --procs, --size: values of a list */
 
 typedef struct scisim_opts {
-    const char *goal_path, *out_path, *placement, *params_path, *intra_path;
+    const char *goal_path, *out_path, *placement, *params_path, *intra_path, *self_path;
     const char *hostfile, *rankfile, *map_by, *rank_by;
     int loggp_given, preset, links_choice, format, contention, ranks, tsv, quiet;
     launch_request launch;
     sim_loggp lg;
     uint64_t S;
-    model_params inter, intra;
+    model_params inter, intra, self;
     topo_links links;
     long slots, nodes, anneal_steps;
     long dims[TOPO_MAX_DIMS];

@@ -124,6 +124,10 @@ static const opt_spec specs[] = {
      .help = "uni (one ring a dimension, SCI) | bi (a pair); default: the\n"
              "params file's, else uni"},
     LAUNCH_OPT_ROWS,
+    {.name = "self-params", .kind = OPT_PATH, .field = F(self_path), .arg = "FILE",
+     .help = "endpoints of a rank's messages to itself, which MPI copies\n"
+             "in memory (e.g. a shared-memory calibration; default:\n"
+             "--intra-params)"},
     {.name = "contention", .kind = OPT_FLAG, .field = F(contention),
      .help = "directed links carry one message at a time at\n"
              "link_bw_bytes_per_ns, FIFO; reports waiting and the busiest links"},
@@ -178,11 +182,13 @@ static const opt_conflict conflicts[] = {
     {"loggp", "slots", NO_TOPOLOGY}, {"loggp", "hostfile", NO_TOPOLOGY},
     {"loggp", "placement", NO_TOPOLOGY}, {"loggp", "anneal-steps", NO_TOPOLOGY},
     {"loggp", "intra-params", NO_TOPOLOGY}, {"loggp", "contention", NO_TOPOLOGY},
+    {"loggp", "self-params", NO_TOPOLOGY " (its self-messages are LogGOPSim's: L, o, g)"},
     {"loggp", "eager", NO_TOPOLOGY " (its S= sets the eager limit)"},
     {"emit-goal", "logp", "the schedule is written, not replayed"},
     {"logp", "loggp", "the LogP file is the network"}, {"logp", "params", "the LogP file is the network"},
     {"logp", "preset", "the LogP file is the network"}, {"logp", "dims", NO_LOGP_TOPOLOGY},
-    {"logp", "shape", NO_LOGP_TOPOLOGY}, {"logp", "contention", NO_LOGP_TOPOLOGY},
+    {"logp", "shape", NO_LOGP_TOPOLOGY}, {"logp", "self-params", NO_LOGP_TOPOLOGY},
+    {"logp", "contention", NO_LOGP_TOPOLOGY},
 };
 
 static const opt_program program = {
@@ -260,6 +266,10 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
                                : o->inter.links;
     if (!o->intra_path)
         o->intra = o->inter;
+    if (o->self_path && (rc = read_params("--self-params", o->self_path, &o->self)))
+        return rc;
+    if (!o->self_path)
+        o->self = o->intra;
     o->tsv = o->format == 1;
     if (!o->loggp_given && !o->ndims && !o->nshapes) {
         for (long d = 0; d < 4; d++)

@@ -75,7 +75,7 @@ static int replay(const scisim_opts *o, const goal_schedule *s, row *c, const lo
     sim_config cf = {0};
     cf.torus = 1;
     cf.S = o->S;
-    cf.t = (sim_torus){&o->inter, &o->intra, &c->shape, o->links, node_of_rank, o->contention};
+    cf.t = (sim_torus){&o->inter, &o->intra, &c->shape, o->links, node_of_rank, o->contention, &o->self};
     cf.stop = scisim_stop;
     if (!o->quiet) {
         cf.progress = scisim_progress;

@@ -3,9 +3,11 @@
 #   halo3d.sh trace NAME OUTDIR [STEPS] [BINDIR]
 #       trace halo3d with one rank per node of testbed NAME (up, e.g.
 #       scitestbed --name NAME up --torus 2x2) into OUTDIR/trace
-#   halo3d.sh compare SHAPE PARAMS OUTDIR [BINDIR]
+#   halo3d.sh compare SHAPE PARAMS OUTDIR [BINDIR [SELF]]
 #       write its schedule (scitrace goal), replay it with scisim on the
-#       torus's calibrated PARAMS, and compare communication time, rank by rank:
+#       torus's calibrated PARAMS (a rank's messages to itself on SELF's
+#       endpoints, e.g. a shared-memory calibration: MPI copies them in
+#       memory), and compare communication time, rank by rank:
 #   measured   the time inside MPI calls (the trace's enter/exit times),
 #              MPI_Finalize and MPI_Comm_free not counted
 #   predicted  the replay's finishing time minus the schedule's calc
@@ -24,7 +26,7 @@ if [ "$mode" = trace ]; then
     exit 0
 fi
 [ "$mode" = compare ] || { echo "halo3d.sh: trace or compare, not '$mode'" >&2; exit 2; }
-shape=$2 params=$3 out=$4
+shape=$2 params=$3 out=$4 self=${6:-}
 bin=$(cd "${5:-bin}" && pwd)
 "$bin/scitrace" goal -o "$out/app.goal" "$out/trace"
 # the first step: each rank's operations up to its part of the first
@@ -40,7 +42,8 @@ awk '/^rank / {keep = 1; last = 0; print; n = 0; delete buf; next}
      /^l[0-9]+ i?requires/ {buf[++n] = $0; next}
      {print}' "$out/app.goal" >"$out/step1.goal"
 for g in app step1; do
-    "$bin/scisim" "$out/$g.goal" --params "$params" --shape "$shape" --ranks --format tsv -q -o "$out/$g-sim.tsv"
+    "$bin/scisim" "$out/$g.goal" --params "$params" ${self:+--self-params "$self"} --shape "$shape" \
+        --ranks --format tsv -q -o "$out/$g-sim.tsv"
 done
 # calc per rank after step 1, and measured time in calls after each rank's
 # first Allreduce (its second collective call)

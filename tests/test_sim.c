@@ -377,7 +377,7 @@ static double replay_uniform(const char *params, double rate, double *zero_load)
     sim_result r;
     c.torus = 1;
     c.S = 65535;
-    c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_UNI, node, 0};
+    c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_UNI, node, 0, NULL};
     cr_assert_eq(sim_run(&s, &c, &r), 0);
     *zero_load = r.latency_ns / (double)r.messages;
     sim_result_free(&r);
@@ -452,6 +452,39 @@ Test(sim, output_file_and_placements)
     r = run_cmd(SCISIM, 30, p, "--shape", "4", "--placement", run_path(dir, "none.txt"), NULL);
     run_assert_error(&r, 1, "none.txt", "missing placement file");
     run_free(&r);
+}
+
+/* A rank's message to itself pays --self-params' endpoints and no wire
+ * (MPI copies it in memory): 2 o(m) of the file, by hand 2 (o0 + o1 (m -
+ * mref)); messages between ranks keep --params', and --loggp refuses it. */
+Test(sim, self_messages_pay_the_self_params)
+{
+    const char *self = put("self.params", "o0_ns = 100\no1_ns_per_byte = 0.05\nmref_bytes = 64\n"
+                           "lp_ns = 1\nlf_ns = 1\nls_ns = 1\nlb_ns_per_byte = 0\n");
+    const char *net = run_fixture("plots/ring2.params");
+    const char *g = put("self.goal", "num_ranks 2\nrank 0 {\nl1: send 1024b to 0 tag 1\n"
+                        "l2: recv 1024b from 0 tag 1\nl3: send 1024b to 1 tag 2\nl3 requires l2\n}\n"
+                        "rank 1 {\nrecv 1024b from 0 tag 2\n}\n");
+    const char *two = put("two.goal", "num_ranks 2\nrank 0 {\nsend 1024b to 1 tag 2\n}\n"
+                          "rank 1 {\nrecv 1024b from 0 tag 2\n}\n");
+    run_result a = run_cmd(SCISIM, 30, g, "--params", net, "--self-params", self, "--shape", "2", "--ranks",
+                           "--format", "tsv", NULL);
+    run_result b = run_cmd(SCISIM, 30, two, "--params", net, "--shape", "2", "--ranks", "--format", "tsv",
+                           NULL);
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cr_assert_eq(b.status, 0, "%s", b.err);
+    /* rank 0's self pair first (2 x 148 ns), then the message to rank 1 as alone, shifted */
+    double self_ns = 2 * (100 + 0.05 * (1024 - 64));
+    /* the --ranks block: "rank finish_ns", then a row per rank */
+    double r1 = tsv_value(strstr(a.out, "rank\tfinish_ns"), "1\t", 1);
+    double alone = tsv_value(strstr(b.out, "rank\tfinish_ns"), "1\t", 1);
+    cr_assert(fabs(r1 - (self_ns + alone)) < 1e-6, "rank 1 finished at %.3f, want %.3f + %.3f", r1, self_ns,
+              alone);
+    run_free(&a);
+    run_free(&b);
+    a = run_cmd(SCISIM, 30, g, "--loggp", "L=1", "--self-params", self, NULL);
+    run_assert_error(&a, 2, "no topology", "--loggp --self-params");
+    run_free(&a);
 }
 
 /* --collective gather (linear) is schedgen's gather, rank for rank: its

@@ -289,7 +289,8 @@ Test(testbed, relabel_gives_mpibench_routes)
  * held-out ring of 5 within 10% at every size up to 64 KiB, and on the
  * 6-node shortest-way ring the 8 B ping-pong grows with every hop (a kernel
  * relay each way).  The relay's match with lf and the rate's per-byte cost
- * are figures of docs/testbed.md, not bounds here: they missed 10% there. */
+ * are figures of docs/testbed.md, not bounds here: the first holds in 1-4
+ * rounds of 5 there, the second missed by 21% at load 3-4. */
 Test(testbed, calibration_figures, .timeout = 420)
 {
     tb_require();
@@ -297,8 +298,10 @@ Test(testbed, calibration_figures, .timeout = 420)
     char dir[] = "/tmp/scitorus-testbed-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     const char *bin = getenv("SCITORUS_BIN_REL") ? getenv("SCITORUS_BIN_REL") : "bin";
-    char *argv[] = {"/usr/bin/env", "LOCK=", (char *)run_root_path("testbed/campaign.sh"), dir, "1",
-                    (char *)bin, NULL};
+    /* one run a destination of the shortest-way ring (the figures take 3):
+     * the test's time stays as it was */
+    char *argv[] = {"/usr/bin/env", "LOCK=", "B_REPEATS=1", (char *)run_root_path("testbed/campaign.sh"),
+                    dir, "1", (char *)bin, NULL};
     run_result r = run_argv(argv, 400);
     cr_assert_eq(r.status, 0, "campaign: %s", r.err);
     run_free(&r);
