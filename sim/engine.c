@@ -10,6 +10,7 @@
 
 #include "sim/engine_priv.h"
 #include "sim/stlsort.h"
+#include "util/grow.h"
 
 /* --- the event queue: a binary heap on (time, insertion stamp) ---------- */
 /* GSL has no priority queue; the stamp makes the order total, so any
@@ -24,14 +25,8 @@ static inline int ev_before(const sim_event *a, const sim_event *b)
 
 int sim_push(sim_state *st, sim_event e)
 {
-    if (st->nev == st->evcap) {
-        size_t nc = st->evcap ? st->evcap * 2 : 1024;
-        sim_event *q = realloc(st->ev, nc * sizeof *q);
-        if (!q)
-            return -1;
-        st->ev = q;
-        st->evcap = nc;
-    }
+    if (UTIL_GROW(st->ev, st->nev, st->evcap, 1024))
+        return -1;
     size_t i = st->nev++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
@@ -72,14 +67,8 @@ static int q_append(sim_state *st, uint32_t *head, uint32_t *tail, uint32_t op)
         e = st->qfree;
         st->qfree = st->qpool[e].next;
     } else {
-        if (st->nq == st->qcap) {
-            size_t nc = st->qcap ? st->qcap * 2 : 1024;
-            sim_qent *q = realloc(st->qpool, nc * sizeof *q);
-            if (!q || nc >= SIM_NONE)
-                return -1;
-            st->qpool = q;
-            st->qcap = nc;
-        }
+        if (UTIL_GROW(st->qpool, st->nq, st->qcap, 1024) || st->nq >= SIM_NONE)
+            return -1;
         e = (uint32_t)st->nq++;
     }
     st->qpool[e] = (sim_qent){SIM_NONE, op};
@@ -121,14 +110,8 @@ static uint32_t q_match(sim_state *st, uint32_t *head, uint32_t *tail, uint32_t 
 /* --- dependencies -------------------------------------------------------- */
 static int make_free(sim_state *st, uint32_t op)
 {
-    if (st->npend == st->pendcap) {
-        size_t nc = st->pendcap ? st->pendcap * 2 : 256;
-        uint32_t *q = realloc(st->pend, nc * sizeof *q);
-        if (!q)
-            return -1;
-        st->pend = q;
-        st->pendcap = nc;
-    }
+    if (UTIL_GROW(st->pend, st->npend, st->pendcap, 256))
+        return -1;
     st->pend[st->npend++] = op;
     return 0;
 }

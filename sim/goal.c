@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/atomicfile.h"
+#include "util/grow.h"
 
 typedef struct edge { uint32_t from, to; uint8_t start; } edge;
 typedef struct block { uint32_t rank; size_t first; uint32_t count; long line; } block;
@@ -48,20 +49,6 @@ static int oom(parser *ps)
     ps->err->sys_errno = ENOMEM;
     snprintf(ps->err->msg, sizeof ps->err->msg, "out of memory");
     return -1;
-}
-
-/* Grows *arr (element size el) to hold n + 1 elements. */
-static int grow(void **arr, size_t *cap, size_t n, size_t el)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 64;
-    void *q = realloc(*arr, nc * el);
-    if (!q)
-        return -1;
-    *arr = q;
-    *cap = nc;
-    return 0;
 }
 
 /* What the scanner found instead, for messages. */
@@ -227,7 +214,7 @@ static int check_peer(parser *ps, uint32_t op)
                         (long long)ps->num_ranks);
         return 0;
     }
-    if (grow((void **)&ps->later, &ps->later_cap, ps->nlater, sizeof *ps->later))
+    if (UTIL_GROW(ps->later, ps->nlater, ps->later_cap, 64))
         return oom(ps);
     ps->later[ps->nlater++] = (deferred){op, ps->line};
     return 0;
@@ -305,7 +292,7 @@ static int operation(parser *ps, int kind, const char *name, size_t len)
     if (kind == GOAL_CALC)
         ps->line--;
     goal_schedule *s = ps->s;
-    if (grow((void **)&s->op, &ps->op_cap, s->nops, sizeof *s->op))
+    if (UTIL_GROW(s->op, s->nops, ps->op_cap, 64))
         return oom(ps);
     uint32_t id = (uint32_t)s->nops++;
     s->op[id] = o;
@@ -342,7 +329,7 @@ static int dependency(parser *ps, int start, const char *a, size_t alen)
         return fail(ps, "label '%.*s' is not defined (before this line, in this rank)", (int)blen, b);
     if (ps->s->op[la->op].deps == UINT32_MAX)
         return fail(ps, "too many dependencies");
-    if (grow((void **)&ps->edges, &ps->edge_cap, ps->nedges, sizeof *ps->edges))
+    if (UTIL_GROW(ps->edges, ps->nedges, ps->edge_cap, 64))
         return oom(ps);
     ps->edges[ps->nedges++] = (edge){lb->op, la->op, (uint8_t)start};
     ps->s->op[la->op].deps++;
@@ -370,7 +357,7 @@ static int rank_block(parser *ps)
     ws(ps);
     if (!lit(ps, "{"))
         return fail(ps, "expected '{', found %s", found(ps));
-    if (grow((void **)&ps->blocks, &ps->block_cap, ps->nblocks, sizeof *ps->blocks))
+    if (UTIL_GROW(ps->blocks, ps->nblocks, ps->block_cap, 64))
         return oom(ps);
     ps->blocks[ps->nblocks++] = (block){(uint32_t)r, ps->s->nops, 0, ps->line};
     ps->in_block = 1;

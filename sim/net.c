@@ -13,6 +13,7 @@
 
 #include "model/model.h"
 #include "sim/engine_priv.h"
+#include "util/grow.h"
 
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 
@@ -91,14 +92,8 @@ int sim_depart(sim_state *st, uint32_t send, double now, const sim_costs *k)
         f = st->flfree;
         st->flfree = st->fl[f].next_free;
     } else {
-        if (st->nfl == st->flcap) {
-            size_t nc = st->flcap ? st->flcap * 2 : 256;
-            sim_flight *q = realloc(st->fl, nc * sizeof *q);
-            if (!q || nc >= SIM_NONE)
-                return -1;
-            st->fl = q;
-            st->flcap = nc;
-        }
+        if (UTIL_GROW(st->fl, st->nfl, st->flcap, 256) || st->nfl >= SIM_NONE)
+            return -1;
         f = (uint32_t)st->nfl++;
     }
     const model_params *p = st->c->t.p;
