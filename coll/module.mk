@@ -11,5 +11,5 @@ TESTS += tests/test_coll.c tests/test_coll_mpi.c
 # make bench-coll OSU_COLL=<dir>: mpibench --op against osu_bcast & co.
 BENCH_TARGETS += bench-coll
 .PHONY: bench-coll
-bench-coll: bin/mpibench
+bench-coll: bin/mpibench bin/scibench
 	coll/bench.sh bin $(OSU_COLL)
