@@ -289,6 +289,12 @@ void coll_write_goal(FILE *fp, const coll_sched *s)
  * later; a receive completes or(m) after max(arrival, CPU free). */
 double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank)
 {
+    return coll_predict_from(s, p, NULL, per_rank);
+}
+
+double coll_predict_from(const coll_sched *s, const coll_logp *p, const double *t0,
+                         double *per_rank)
+{
     int n = s->ranks;
     size_t cnt = (size_t)(s->count ? s->count : 1);
     long *tag = pair_tags(s), *match = malloc(cnt * sizeof *match);
@@ -315,6 +321,7 @@ double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank)
             first[r + 1] = first[r];
         pos[r] = first[r];
         nic[r] = -INFINITY;
+        start[r] = cpu[r] = end[r] = t0 ? t0[r] : 0;
     }
     for (int progress = 1; progress;) {
         progress = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "coll/collgen.h"
+#include "coll/predict.h"
 #include "coll/refine.h"
 
 /* Every send meets exactly one receive of the same size (k-th send a->b,
@@ -166,6 +167,29 @@ Test(coll, replay_matches_closed_forms)
     cr_assert_float_eq(predict(COLL_ALLREDUCE, NULL, 8, 100, 200, 1000), 3 * 1300.0, 1e-9);
     /* dissemination on 5: three rounds */
     cr_assert_float_eq(predict(COLL_BARRIER, NULL, 5, 100, 200, 1000), 3 * 1300.0, 1e-9);
+}
+
+/* Timed as --sync barrier times it (and osu_*): each rank from its own exit
+ * of the barrier before.  On two ranks the bcast's root sends and enters
+ * the barrier first, so it leaves it L after its receiver, which then waits
+ * os + 2L + or; an exchange leaves both ranks together (os + L + or). */
+Test(coll, barrier_synchronised_replay_matches_closed_forms)
+{
+    logp_row rows[2] = {{.size_bytes = 1, .os_ns = 100, .or_ns = 200, .rtt_ns = 2600},
+                        {.size_bytes = 65536, .os_ns = 100, .or_ns = 200, .rtt_ns = 2600}};
+    logp_data lp = {.L_ns = 1000, .count = 2, .cap = 2, .rows = rows};
+    char why[400];
+    double t;
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_BCAST, NULL, 2, 0, 8, 0, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 1300.0, 1e-9);
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_BCAST, NULL, 2, 0, 8, 1, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 2300.0, 1e-9);
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_BCAST, NULL, 2, 1, 8, 1, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 2300.0, 1e-9, "root 1: %g", t);
+    for (int op = COLL_ALLREDUCE; op <= COLL_ALLTOALL; op++) {
+        cr_assert_eq(coll_predict_logp(&lp, "lp", op, NULL, 2, 0, 8, 1, &t, why, sizeof why), 0);
+        cr_assert_float_eq(t, 1300.0, 1e-9, "%s: %g", coll_op_names[op], t);
+    }
 }
 
 /* A curve with a knee at 4096 bytes (slope 0.1 below, 1.0 above). */
