@@ -336,11 +336,16 @@ double coll_predict_from(const coll_sched *s, const coll_logp *p, const double *
                         if (!m->send)
                             continue;
                         double t = fmax(fmax(start[r], cpu[r]), nic[r] + p->g(p->ctx, m->bytes));
+                        double os = p->os(p->ctx, m->bytes);
+                        double L = p->Lm ? p->Lm(p->ctx, m->bytes) : p->L;
+                        /* L < 0: the blocking send call spans the delivery, and while it
+                         * waits MPI progresses the rank's posted receives (an exchange
+                         * costs one message, not os + or); the call still ends at os */
                         nic[r] = t;
-                        cpu[r] = t + p->os(p->ctx, m->bytes);
-                        arr[k] = cpu[r] + (p->Lm ? p->Lm(p->ctx, m->bytes) : p->L);
+                        cpu[r] = t + (L < 0 ? fmax(0, os + L) : os);
+                        arr[k] = t + os + L;
                         timed[k] = 1;
-                        end[r] = fmax(end[r], cpu[r]);
+                        end[r] = fmax(end[r], t + os);
                     }
                     sdone[r] = 1;
                     progress = 1;

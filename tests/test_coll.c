@@ -192,6 +192,21 @@ Test(coll, barrier_synchronised_replay_matches_closed_forms)
     }
 }
 
+/* A blocking send that spans the delivery (L(m) = RTT/2 - os - or < 0, as
+ * above 256 B here): an exchange costs RTT/2 as one message does, the
+ * receive being progressed inside the send call, not os + or. */
+Test(coll, a_send_spanning_the_delivery_overlaps_the_exchange)
+{
+    logp_row rows[1] = {{.size_bytes = 1, .os_ns = 500, .or_ns = 600, .rtt_ns = 1800}};
+    logp_data lp = {.L_ns = 5, .count = 1, .cap = 1, .rows = rows};
+    char why[400];
+    double t;
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_ALLTOALL, NULL, 2, 0, 1, 0, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 900.0, 1e-9, "alltoall: %g", t);
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_BCAST, NULL, 2, 0, 1, 0, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 900.0, 1e-9, "bcast: %g", t);
+}
+
 /* A curve with a knee at 4096 bytes (slope 0.1 below, 1.0 above). */
 static double knee(long x) { return 500 + (x < 4096 ? 0.1 * (double)x : 409.6 + (double)(x - 4096)); }
 static double line(long x) { return 500 + 0.25 * (double)x; }
