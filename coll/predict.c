@@ -122,6 +122,23 @@ int coll_predict_logp(const logp_data *lp, const char *path, int op, const char 
     return 0;
 }
 
+/* The largest of a row's comma-separated per-rank figures, or -1. */
+static double largest(const char *list)
+{
+    double mx = -1;
+    for (const char *p = list; *p;) {
+        char *e;
+        double v = strtod(p, &e);
+        if (e == p)
+            return -1;
+        mx = fmax(mx, v);
+        p = *e == ',' ? e + 1 : e;
+        if (*e && *e != ',')
+            return -1;
+    }
+    return mx;
+}
+
 int coll_compare(const char *prog, FILE *fp, const coll_data *d, const char *dpath, const logp_data *lp,
                  const char *lpath, const char *alg, double max_pct)
 {
@@ -135,9 +152,14 @@ int coll_compare(const char *prog, FILE *fp, const coll_data *d, const char *dpa
     }
     const char *a = alg ? alg : (d->algorithm[0] && strcmp(d->algorithm, "library") ? d->algorithm : NULL);
     int barrier = !strcmp(d->sync, "barrier");
-    fprintf(fp, "%s (%s) measured (%s-synchronised, slowest rank, median) against the LogGP"
+    /* behind a barrier the replay times each rank from its own exit: the
+     * like figure is the largest rank's median (--node-times), not the
+     * slowest rank per repetition, 5-15% above it for an exchange */
+    int nodes = barrier && d->count > 0 && largest(d->rows[0].node_ns) >= 0;
+    fprintf(fp, "%s (%s) measured (%s-synchronised, %s) against the LogGP"
                 " replay of its schedule on %s%s:\n  %8s %6s %14s %14s %8s\n",
-            d->op, a ? a : "default algorithm", d->sync[0] ? d->sync : "?", lpath,
+            d->op, a ? a : "default algorithm", d->sync[0] ? d->sync : "?",
+            nodes ? "the largest rank's median" : "slowest rank, median", lpath,
             barrier ? ", each rank timed from its exit of the barrier before" : ", a common start",
             "size", "procs", "measured (ns)", "predicted (ns)", "diff");
     long worse = 0;
@@ -150,10 +172,11 @@ int coll_compare(const char *prog, FILE *fp, const coll_data *d, const char *dpa
             fprintf(stderr, "%s: %s\n", prog, why);
             return 1;
         }
-        double diff = r->median_ns > 0 ? 100 * (ns - r->median_ns) / r->median_ns : 0;
+        double got = nodes && largest(r->node_ns) >= 0 ? largest(r->node_ns) : r->median_ns;
+        double diff = got > 0 ? 100 * (ns - got) / got : 0;
         int bad = max_pct > 0 && fabs(diff) > max_pct;
         worse += bad;
-        fprintf(fp, "  %8ld %6ld %14.1f %14.1f %7.1f%%%s\n", r->size, r->procs, r->median_ns, ns,
+        fprintf(fp, "  %8ld %6ld %14.1f %14.1f %7.1f%%%s\n", r->size, r->procs, got, ns,
                 diff, bad ? "  beyond --max-error" : "");
     }
     if (max_pct > 0)

@@ -17,7 +17,7 @@ for r in $(seq 1 "$rounds"); do
             -o $tmp/logp-$r.tsv &&
         for op in $ops; do
             for sync in window barrier; do
-                $mr $bin/mpibench --op \$op --sync \$sync --sizes $sizes -q -o $tmp/\$op-\$sync-$r.tsv
+                $mr $bin/mpibench --op \$op --sync \$sync --sizes $sizes --node-times -q -o $tmp/\$op-\$sync-$r.tsv
             done
         done"
 done

@@ -207,6 +207,31 @@ Test(coll, a_send_spanning_the_delivery_overlaps_the_exchange)
     cr_assert_float_eq(t, 900.0, 1e-9, "bcast: %g", t);
 }
 
+/* Behind a barrier the measured figure compared is the largest rank's
+ * median (node_ns), the replay's own definition, not the slowest rank per
+ * repetition; a window file keeps the latter (its replay's definition). */
+Test(coll, compare_takes_the_statistic_the_replay_defines)
+{
+    logp_row rows[1] = {{.size_bytes = 1, .os_ns = 100, .or_ns = 200, .rtt_ns = 2600}};
+    logp_data lp = {.L_ns = 1000, .count = 1, .cap = 1, .rows = rows};
+    coll_row row = {.op = "alltoall", .procs = 2, .size = 1, .median_ns = 2000,
+                    .node_ns = "1100.0,1300.0"};
+    coll_data d = {.op = "alltoall", .sync = "barrier", .count = 1, .cap = 1, .rows = &row};
+    char text[2][2048];
+    for (int k = 0; k < 2; k++) {
+        FILE *fp = tmpfile();
+        cr_assert(fp);
+        cr_assert_eq(coll_compare("t", fp, &d, "d", &lp, "lp", NULL, 0), 0);
+        rewind(fp);
+        size_t n = fread(text[k], 1, sizeof text[k] - 1, fp);
+        text[k][n] = 0;
+        fclose(fp);
+        snprintf(d.sync, sizeof d.sync, "window");
+    }
+    cr_assert(strstr(text[0], "1300.0         1300.0     0.0%"), "%s", text[0]);
+    cr_assert(strstr(text[1], "2000.0         1300.0   -35.0%"), "%s", text[1]);
+}
+
 /* A curve with a knee at 4096 bytes (slope 0.1 below, 1.0 above). */
 static double knee(long x) { return 500 + (x < 4096 ? 0.1 * (double)x : 409.6 + (double)(x - 4096)); }
 static double line(long x) { return 500 + 0.25 * (double)x; }
