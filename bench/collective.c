@@ -124,6 +124,7 @@ static void header(const run *r, int world)
                                   : "MPI_Barrier, then each rank times the operation alone");
     bench_data_set_header(&h, "time", "per repetition the slowest rank's");
     bench_data_set_header(&h, "cut_quantile", "%g", o->cut_quantile);
+    bench_data_set_header(&h, "warmup", "%ld", o->warmup);
     bench_data_set_header(&h, "stop", "standard error <= %g of the mean, %ld..%ld repetitions",
                           o->rel_error, o->min_samples, o->max_samples);
     if (o->inject_os_ns > 0)
@@ -151,6 +152,9 @@ static void write_point(const run *r, long procs, const coll_point *pt)
     for (long k = 0, len = 0; k < procs && len < (long)sizeof row.node_ns - 16; k++)
         len += snprintf(row.node_ns + len, sizeof row.node_ns - (size_t)len, "%s%.1f",
                         k ? "," : "", pt->node_ns[k]);
+    for (long k = 0, len = 0; k < procs && len < (long)sizeof row.node_mean_ns - 16; k++)
+        len += snprintf(row.node_mean_ns + len, sizeof row.node_mean_ns - (size_t)len, "%s%.1f",
+                        k ? "," : "", pt->node_mean_ns[k]);
     coll_data_write_row(r->out, &row, r->o->node_times);
     fflush(r->out);
 }

@@ -11,12 +11,13 @@
 #include "bench/collective_opts.h"
 
 /* One measured point: statistics of the per-repetition maxima over ranks
- * after --cut-quantile, and each rank's median (node_ns[rank]). */
+ * after --cut-quantile, and each rank's median and mean (node_ns[rank],
+ * node_mean_ns[rank]) over the repetitions kept before the cut. */
 typedef struct coll_point {
     long size, reps, dropped;
     double min_ns, median_ns, mean_ns, sd_ns, ci95_ns, max_ns;
     int noisy;
-    double node_ns[COLL_MAX_PROCS];
+    double node_ns[COLL_MAX_PROCS], node_mean_ns[COLL_MAX_PROCS];
 } coll_point;
 
 /* Times op at size bytes on comm (every rank of comm calls it); the point

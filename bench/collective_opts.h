@@ -16,7 +16,7 @@ typedef struct coll_opts {
     size_t nsizes;
     long procs[COLL_MAX_PROCS];
     size_t nprocs;
-    long min_samples, max_samples, batch;
+    long min_samples, max_samples, batch, warmup;
     double rel_error, cut_quantile, timeout_s;
     double refine_threshold, refine_budget_s;
     long refine_min_distance;

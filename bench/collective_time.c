@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench/backend.h"
 #include "coll/collgen.h"
@@ -88,6 +89,19 @@ static int run_sched(const coll_opts *o, MPI_Comm comm, bufs *b)
     return 0;
 }
 
+/* Page-aligned and written, as OSU's buffers are: a calloc'd 4 KiB block
+ * straddles two pages, and the single-copy transfer above vader's 4 KiB
+ * eager limit then maps both (docs/MEASUREMENTS.md, 'Collectives'). */
+static char *page_buffer(size_t bytes, int fill)
+{
+    void *p = NULL;
+    long page = sysconf(_SC_PAGESIZE);
+    if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, bytes))
+        return NULL;
+    memset(p, fill, bytes);
+    return p;
+}
+
 static int once(const coll_opts *o, MPI_Comm comm, long m, bufs *b)
 {
     return o->algorithm ? run_sched(o, comm, b) : run_op(o, comm, m, b);
@@ -148,7 +162,7 @@ int coll_measure(const coll_opts *o, MPI_Comm comm, long m, coll_point *pt)
     MPI_Comm_size(comm, &np);
     long batch = o->batch, cap = o->max_samples + batch;
     size_t bytes = (size_t)(m > 0 ? m : 1) * (size_t)np;
-    bufs b = {calloc(bytes, 1), calloc(bytes, 1), {0}, NULL};
+    bufs b = {page_buffer(bytes, 1), page_buffer(bytes, 0), {0}, NULL};
     double *mine = calloc((size_t)batch * 2, sizeof *mine);   /* time, missed */
     double *all = me == 0 ? calloc((size_t)batch * 2 * (size_t)np, sizeof *all) : NULL;
     double *maxima = me == 0 ? calloc((size_t)cap, sizeof *maxima) : NULL;
@@ -176,6 +190,12 @@ int coll_measure(const coll_opts *o, MPI_Comm comm, long m, coll_point *pt)
         }
         MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
         window = 2 * worst + 5000;
+    }
+    /* the first repetitions after a new buffer are slow: a 10 us one moves
+     * a 1000-repetition mean of 200 ns by 5% (docs/MEASUREMENTS.md) */
+    for (long k = 0; k < o->warmup && !rc; k++) {
+        MPI_Barrier(comm);
+        once(o, comm, m, &b);
     }
     long n = 0;
     double started = mono_ns();
@@ -255,6 +275,7 @@ int coll_measure(const coll_opts *o, MPI_Comm comm, long m, coll_point *pt)
             summarise(maxima, n, o->cut_quantile, pt);
             for (int r = 0; r < np && r < COLL_MAX_PROCS; r++) {
                 double *x = nodes + (size_t)r * (size_t)cap;
+                pt->node_mean_ns[r] = gsl_stats_mean(x, 1, (size_t)n);
                 gsl_sort(x, 1, (size_t)n);
                 pt->node_ns[r] = gsl_stats_median_from_sorted_data(x, 1, (size_t)n);
             }

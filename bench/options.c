@@ -248,7 +248,8 @@ static const opt_spec common[] = {
      .help = "barrier: MPI_Barrier before each repetition (OSU, IMB);\nwindow: clock offsets to"
      " rank 0, then common start times"},
     {.name = "node-times", .kind = OPT_FLAG, .field = FIELD(coll.node_times), .scope = COLL,
-     .help = "add each rank's median (column node_ns)"},
+     .help = "add each rank's median and mean (columns node_ns,\nnode_mean_ns; osu_* -f's Max"
+     " Latency is the largest\nmean)"},
     {.name = "cut-quantile", .kind = OPT_DOUBLE, .field = FIELD(coll.cut_quantile), .min = 0,
      .max = 0.49, .def = "0", .range = "0..0.49", .arg = "Q", .scope = COLL,
      .help = "drop the lowest and highest Q of the samples"},
@@ -258,6 +259,10 @@ static const opt_spec common[] = {
     {.name = "batch", .kind = OPT_LONG, .field = FIELD(coll.batch), .min = 1, .max = 4096,
      .def = "32", .range = "1..4096", .arg = "N", .scope = COLL,
      .help = "repetitions between two checks of the stop rule\n(--rel-error, default 0.02)"},
+    {.name = "warmup", .kind = OPT_LONG, .field = FIELD(coll.warmup), .min = 0, .max = 100000,
+     .def = "20", .range = "0..100000", .arg = "N", .scope = COLL,
+     .help = "untimed repetitions before a size's first batch\n(osu_* skip 200; one more precedes every"
+     " batch)"},
     {.name = "refine", .kind = OPT_FLAG, .field = FIELD(coll.refine), .scope = COLL,
      .help = "insert sizes where the curve departs from a straight line"},
     {.name = "refine-threshold", .kind = OPT_DOUBLE, .field = FIELD(coll.refine_threshold),

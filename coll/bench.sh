@@ -1,15 +1,15 @@
 #!/bin/sh
 # make bench-coll OSU_COLL=<OSU 5.x mpi/collective directory>: mpibench --op
-# against OSU's own collective benchmarks, interleaved rounds (each under
-# the measure lock, < 2 min), per size the median over rounds of
-# mpibench's median (slowest rank per repetition) / osu_<op> -f's Max
-# Latency (slowest rank's mean).  NP=2 ROUNDS=3 OPS="bcast allreduce ...".
+# against osu_<op> -f, interleaved rounds, NP=2 ROUNDS=5 OPS="bcast ...".
+# Compared as osu_* -f define Max Latency (the largest rank's MEAN, column
+# node_mean_ns) and run (200 untimed, then 1000 timed repetitions);
+# median_ns (the slowest rank per repetition) beside it: docs/MEASUREMENTS.md.
 set -eu
 bin=$1 osu=${2:-}
 [ -n "$osu" ] && [ -x "$osu/osu_bcast" ] || {
     echo "coll/bench.sh: give OSU_COLL=<directory with osu_bcast ...> (OSU built beside the project)" >&2
     exit 2; }
-np=${NP:-2} rounds=${ROUNDS:-3} ops=${OPS:-"bcast allreduce alltoall gather"}
+np=${NP:-2} rounds=${ROUNDS:-5} ops=${OPS:-"bcast allreduce alltoall gather"}
 sizes=8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536
 lock=${MEASURE_LOCK:-/work/measure.lock}
 tmp=$(mktemp -d)
@@ -17,19 +17,35 @@ trap 'rm -rf "$tmp"' EXIT
 mr="timeout 100 mpirun --allow-run-as-root --oversubscribe -np $np"
 for r in $(seq 1 "$rounds"); do
     for op in $ops; do
-        flock -x "$lock" sh -c "$mr $osu/osu_$op -f -m 8:65536 > $tmp/osu-$op-$r 2>&1 &&
-            $mr $bin/mpibench --op $op --sizes $sizes --node-times -q -o $tmp/mb-$op-$r.tsv ${MBARGS:-}"
+        flock -x "$lock" sh -c "$bin/scibench --floor | awk '{print \$2}' > $tmp/floor-$op-$r &&
+            $mr $osu/osu_$op -f -m 8:65536 > $tmp/osu-$op-$r 2>&1 &&
+            $mr $bin/mpibench --op $op --sizes $sizes --node-times --warmup 200 --min-samples 1000 --batch 1000 -q \
+                -o $tmp/mb-$op-$r.tsv ${MBARGS:-}"
     done
 done
-echo "# mpibench --op / osu_<op> (-f Max Latency), NP=$np, median of $rounds interleaved rounds"
-echo "# op size mpibench_ns osu_max_ns ratio"
+date=$(date -u +%Y-%m-%dT%H:%MZ)
+floors=$(cat "$tmp"/floor-* | sort -n | awk '{v[NR] = $1} END {printf "%s..%s ns, median %s", v[1], v[NR], v[int((NR + 1) / 2)]}')
+echo "# mpibench --op / osu_<op> -f, NP=$np, $rounds interleaved rounds, $date, scibench --floor $floors"
+echo "# op size osu_max_ns mb_node_mean_max_ns ratio ratio_lo ratio_hi median_ratio (median over rounds; lo/hi: their range)"
 for op in $ops; do
     for r in $(seq 1 "$rounds"); do
-        awk -v r="$r" 'FNR == NR && $1 ~ /^[0-9]+$/ && NF >= 4 {osu[$1] = $4 * 1000; next}
-            FNR != NR && $1 == "coll" && ($5 in osu) {print $5, $10, osu[$5], $10 / osu[$5]}' \
+        awk 'FNR == NR && $1 ~ /^[0-9]+$/ && NF >= 4 {osu[$1] = $4 * 1000; next}
+            FNR != NR && $1 == "coll" && ($5 in osu) && NF >= 17 {
+                n = split($17, m, ","); mx = 0
+                for (i = 1; i <= n; i++) if (m[i] + 0 > mx) mx = m[i] + 0
+                print $5, osu[$5], mx, mx / osu[$5], $10 / osu[$5]}' \
             "$tmp/osu-$op-$r" "$tmp/mb-$op-$r.tsv"
-    done | sort -n -k1,1 -k4,4 | awk -v op="$op" -v n="$rounds" '
-        {k = $1; c[k]++; v[k, c[k]] = $0}
-        END {for (k in c) {split(v[k, int((c[k] + 1) / 2)], f, " ");
-             printf "%s %d %.1f %.1f %.3f\n", op, f[1], f[2], f[3], f[4]}}' | sort -k2,2n
+    done | sort -k1,1n -k4,4n | awk -v op="$op" '
+        function med(a, n,   i, j, t) {
+            for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+                t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+        function flush(   r) { if (c == 0) return
+            r = med(q, c)
+            printf "%-9s %6d %9.1f %9.1f %6.3f %6.3f %6.3f %6.3f\n", op, k, med(o, c), med(m, c),
+                   r, q[1], q[c], med(d, c)
+            c = 0 }
+        $1 != k {flush(); k = $1}
+        {c++; o[c] = $2; m[c] = $3; q[c] = $4; d[c] = $5}
+        END {flush()}'
 done

@@ -13,7 +13,7 @@ void coll_data_write_row(FILE *fp, const coll_row *r, int node_times)
             r->op, r->procs, r->root, r->size, r->sync, r->reps, r->dropped, r->min_ns,
             r->median_ns, r->mean_ns, r->sd_ns, r->ci95_ns, r->max_ns, r->noisy ? "noisy" : "ok");
     if (node_times)
-        fprintf(fp, "\t%s", r->node_ns);
+        fprintf(fp, "\t%s\t%s", r->node_ns, r->node_mean_ns[0] ? r->node_mean_ns : "-");
     fputc('\n', fp);
 }
 
@@ -36,9 +36,12 @@ static int header(coll_data *d, const char *line, long ln, file_error *err, int 
         snprintf(d->algorithm, sizeof d->algorithm, "%s", v);
     if (KEY("columns")) {
         size_t n = strlen(COLL_COLUMNS);
-        if (strncmp(v, COLL_COLUMNS, n) || (v[n] && strcmp(v + n, " " COLL_NODE_COLUMN)))
-            return file_error_set(err, ln, "columns are not '%s [node_ns]'", COLL_COLUMNS);
-        *columns = v[n] ? 2 : 1;
+        /* files written before node_mean_ns have node_ns alone */
+        if (strncmp(v, COLL_COLUMNS, n) ||
+            (v[n] && strcmp(v + n, " node_ns") && strcmp(v + n, " " COLL_NODE_COLUMN)))
+            return file_error_set(err, ln, "columns are not '%s [node_ns [node_mean_ns]]'",
+                                  COLL_COLUMNS);
+        *columns = !v[n] ? 1 : strcmp(v + n, " node_ns") ? 3 : 2;
     }
     return 0;
 #undef KEY
@@ -49,17 +52,20 @@ static int row(coll_data *d, char *line, long ln, file_error *err, int columns)
     coll_row r;
     memset(&r, 0, sizeof r);
     char flag[16], pat[16];
-    int used = 0;
+    int used = 0, used2 = 0;
     int n = sscanf(line, "%15s %15s %ld %ld %ld %15s %ld %ld %lf %lf %lf %lf %lf %lf %15s%n", pat,
                    r.op, &r.procs, &r.root, &r.size, r.sync, &r.reps, &r.dropped, &r.min_ns,
                    &r.median_ns, &r.mean_ns, &r.sd_ns, &r.ci95_ns, &r.max_ns, flag, &used);
     if (n != 15 || strcmp(pat, "coll") || r.procs < 1 || r.size < 0 || r.median_ns < 0 ||
         (strcmp(flag, "ok") && strcmp(flag, "noisy")))
         return file_error_set(err, ln, "malformed row (want %d columns: %s%s)",
-                              15 + (columns == 2), COLL_COLUMNS, columns == 2 ? " node_ns" : "");
+                              15 + (columns - 1), COLL_COLUMNS,
+                              columns == 3 ? " " COLL_NODE_COLUMN : columns == 2 ? " node_ns" : "");
     r.noisy = !strcmp(flag, "noisy");
-    if (columns == 2 && sscanf(line + used, " %511s", r.node_ns) != 1)
+    if (columns >= 2 && sscanf(line + used, " %511s%n", r.node_ns, &used2) != 1)
         return file_error_set(err, ln, "row without its node_ns column");
+    if (columns == 3 && sscanf(line + used + used2, " %511s", r.node_mean_ns) != 1)
+        return file_error_set(err, ln, "row without its node_mean_ns column");
     if (d->count == d->cap) {
         long cap = d->cap ? 2 * d->cap : 32;
         coll_row *p = realloc(d->rows, (size_t)cap * sizeof *p);

@@ -10,7 +10,7 @@
 #include "util/file_error.h"
 
 #define COLL_COLUMNS "pattern op procs root size sync reps dropped min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag"
-#define COLL_NODE_COLUMN "node_ns"
+#define COLL_NODE_COLUMN "node_ns node_mean_ns"
 
 typedef struct coll_row {
     char op[16], sync[16];
@@ -18,6 +18,7 @@ typedef struct coll_row {
     double min_ns, median_ns, mean_ns, sd_ns, ci95_ns, max_ns;
     int noisy;
     char node_ns[512];    /* per-rank medians, comma-separated ("" without --node-times) */
+    char node_mean_ns[512];   /* per-rank means, osu_* -f's per-rank figure ("-": not recorded) */
 } coll_row;
 
 typedef struct coll_data {

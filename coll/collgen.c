@@ -289,6 +289,12 @@ void coll_write_goal(FILE *fp, const coll_sched *s)
  * later; a receive completes or(m) after max(arrival, CPU free). */
 double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank)
 {
+    return coll_predict_from(s, p, NULL, per_rank);
+}
+
+double coll_predict_from(const coll_sched *s, const coll_logp *p, const double *t0,
+                         double *per_rank)
+{
     int n = s->ranks;
     size_t cnt = (size_t)(s->count ? s->count : 1);
     long *tag = pair_tags(s), *match = malloc(cnt * sizeof *match);
@@ -315,6 +321,7 @@ double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank)
             first[r + 1] = first[r];
         pos[r] = first[r];
         nic[r] = -INFINITY;
+        start[r] = cpu[r] = end[r] = t0 ? t0[r] : 0;
     }
     for (int progress = 1; progress;) {
         progress = 0;
@@ -329,11 +336,16 @@ double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank)
                         if (!m->send)
                             continue;
                         double t = fmax(fmax(start[r], cpu[r]), nic[r] + p->g(p->ctx, m->bytes));
+                        double os = p->os(p->ctx, m->bytes);
+                        double L = p->Lm ? p->Lm(p->ctx, m->bytes) : p->L;
+                        /* L < 0: the blocking send call spans the delivery, and while it
+                         * waits MPI progresses the rank's posted receives (an exchange
+                         * costs one message, not os + or); the call still ends at os */
                         nic[r] = t;
-                        cpu[r] = t + p->os(p->ctx, m->bytes);
-                        arr[k] = cpu[r] + (p->Lm ? p->Lm(p->ctx, m->bytes) : p->L);
+                        cpu[r] = t + (L < 0 ? fmax(0, os + L) : os);
+                        arr[k] = t + os + L;
                         timed[k] = 1;
-                        end[r] = fmax(end[r], cpu[r]);
+                        end[r] = fmax(end[r], t + os);
                     }
                     sdone[r] = 1;
                     progress = 1;

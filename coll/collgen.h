@@ -65,4 +65,9 @@ typedef struct coll_logp {
  * -1 when the schedule deadlocks (a receive without its send). */
 double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank);
 
+/* The same with rank r starting at t0[r] (NULL: all at 0); returns the
+ * last rank's end, per_rank each rank's end (absolute times). */
+double coll_predict_from(const coll_sched *s, const coll_logp *p, const double *t0,
+                         double *per_rank);
+
 #endif

@@ -11,5 +11,12 @@ TESTS += tests/test_coll.c tests/test_coll_mpi.c
 # make bench-coll OSU_COLL=<dir>: mpibench --op against osu_bcast & co.
 BENCH_TARGETS += bench-coll
 .PHONY: bench-coll
-bench-coll: bin/mpibench
+bench-coll: bin/mpibench bin/scibench
 	coll/bench.sh bin $(OSU_COLL)
+
+# make bench-coll-predict: calibrate --collectives against mpibench --op,
+# the LogP file taken in the same hold as the collectives
+BENCH_TARGETS += bench-coll-predict
+.PHONY: bench-coll-predict
+bench-coll-predict: bin/mpibench bin/scibench bin/calibrate
+	coll/predict_bench.sh bin

@@ -10,12 +10,14 @@
 #include "coll/colldata.h"
 
 /* The prediction in *ns of op/alg (NULL: default) on ranks processes,
- * root, size bytes, from lp (read from path, for messages).  Sizes between
+ * root, size bytes, from lp (read from path, for messages): from a common
+ * start, or (barrier) as --sync barrier times it, the largest of the ranks'
+ * times from their own exit of the barrier before.  Sizes between
  * the file's rows are interpolated linearly; a message size outside the
  * file's rows (0 bytes: its smallest row) is refused.  Returns 0, or 1
  * with a one-line message in why. */
 int coll_predict_logp(const logp_data *lp, const char *path, int op, const char *alg, int ranks,
-                      int root, long size, double *ns, char *why, size_t len);
+                      int root, long size, int barrier, double *ns, char *why, size_t len);
 
 /* Prints measured against predicted for every row of d, size by size and
  * per process count ("size procs measured predicted diff").  Returns 0, 1

@@ -72,7 +72,7 @@ static int table(const scisim_opts *o)
                 char why[400];
                 double ns;
                 if (coll_predict_logp(&lp, o->logp_path, o->collective, o->algorithm,
-                                      (int)o->procs[i], (int)o->root, o->sizes[j], &ns, why,
+                                      (int)o->procs[i], (int)o->root, o->sizes[j], 0, &ns, why,
                                       sizeof why))
                     rc = scisim_runtime_error("%s", why);
                 else

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "coll/collgen.h"
+#include "coll/predict.h"
 #include "coll/refine.h"
 
 /* Every send meets exactly one receive of the same size (k-th send a->b,
@@ -166,6 +167,69 @@ Test(coll, replay_matches_closed_forms)
     cr_assert_float_eq(predict(COLL_ALLREDUCE, NULL, 8, 100, 200, 1000), 3 * 1300.0, 1e-9);
     /* dissemination on 5: three rounds */
     cr_assert_float_eq(predict(COLL_BARRIER, NULL, 5, 100, 200, 1000), 3 * 1300.0, 1e-9);
+}
+
+/* Timed as --sync barrier times it (and osu_*): each rank from its own exit
+ * of the barrier before.  On two ranks the bcast's root sends and enters
+ * the barrier first, so it leaves it L after its receiver, which then waits
+ * os + 2L + or; an exchange leaves both ranks together (os + L + or). */
+Test(coll, barrier_synchronised_replay_matches_closed_forms)
+{
+    logp_row rows[2] = {{.size_bytes = 1, .os_ns = 100, .or_ns = 200, .rtt_ns = 2600},
+                        {.size_bytes = 65536, .os_ns = 100, .or_ns = 200, .rtt_ns = 2600}};
+    logp_data lp = {.L_ns = 1000, .count = 2, .cap = 2, .rows = rows};
+    char why[400];
+    double t;
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_BCAST, NULL, 2, 0, 8, 0, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 1300.0, 1e-9);
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_BCAST, NULL, 2, 0, 8, 1, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 2300.0, 1e-9);
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_BCAST, NULL, 2, 1, 8, 1, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 2300.0, 1e-9, "root 1: %g", t);
+    for (int op = COLL_ALLREDUCE; op <= COLL_ALLTOALL; op++) {
+        cr_assert_eq(coll_predict_logp(&lp, "lp", op, NULL, 2, 0, 8, 1, &t, why, sizeof why), 0);
+        cr_assert_float_eq(t, 1300.0, 1e-9, "%s: %g", coll_op_names[op], t);
+    }
+}
+
+/* A blocking send that spans the delivery (L(m) = RTT/2 - os - or < 0, as
+ * above 256 B here): an exchange costs RTT/2 as one message does, the
+ * receive being progressed inside the send call, not os + or. */
+Test(coll, a_send_spanning_the_delivery_overlaps_the_exchange)
+{
+    logp_row rows[1] = {{.size_bytes = 1, .os_ns = 500, .or_ns = 600, .rtt_ns = 1800}};
+    logp_data lp = {.L_ns = 5, .count = 1, .cap = 1, .rows = rows};
+    char why[400];
+    double t;
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_ALLTOALL, NULL, 2, 0, 1, 0, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 900.0, 1e-9, "alltoall: %g", t);
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_BCAST, NULL, 2, 0, 1, 0, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, 900.0, 1e-9, "bcast: %g", t);
+}
+
+/* Behind a barrier the measured figure compared is the largest rank's
+ * median (node_ns), the replay's own definition, not the slowest rank per
+ * repetition; a window file keeps the latter (its replay's definition). */
+Test(coll, compare_takes_the_statistic_the_replay_defines)
+{
+    logp_row rows[1] = {{.size_bytes = 1, .os_ns = 100, .or_ns = 200, .rtt_ns = 2600}};
+    logp_data lp = {.L_ns = 1000, .count = 1, .cap = 1, .rows = rows};
+    coll_row row = {.op = "alltoall", .procs = 2, .size = 1, .median_ns = 2000,
+                    .node_ns = "1100.0,1300.0"};
+    coll_data d = {.op = "alltoall", .sync = "barrier", .count = 1, .cap = 1, .rows = &row};
+    char text[2][2048];
+    for (int k = 0; k < 2; k++) {
+        FILE *fp = tmpfile();
+        cr_assert(fp);
+        cr_assert_eq(coll_compare("t", fp, &d, "d", &lp, "lp", NULL, 0), 0);
+        rewind(fp);
+        size_t n = fread(text[k], 1, sizeof text[k] - 1, fp);
+        text[k][n] = 0;
+        fclose(fp);
+        snprintf(d.sync, sizeof d.sync, "window");
+    }
+    cr_assert(strstr(text[0], "1300.0         1300.0     0.0%"), "%s", text[0]);
+    cr_assert(strstr(text[1], "2000.0         1300.0   -35.0%"), "%s", text[1]);
 }
 
 /* A curve with a knee at 4096 bytes (slope 0.1 below, 1.0 above). */
