@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/atomicfile.h"
+#include "util/grow.h"
 
 void coll_data_write_row(FILE *fp, const coll_row *r, int node_times)
 {
@@ -66,13 +67,8 @@ static int row(coll_data *d, char *line, long ln, file_error *err, int columns)
         return file_error_set(err, ln, "row without its node_ns column");
     if (columns == 3 && sscanf(line + used + used2, " %511s", r.node_mean_ns) != 1)
         return file_error_set(err, ln, "row without its node_mean_ns column");
-    if (d->count == d->cap) {
-        long cap = d->cap ? 2 * d->cap : 32;
-        coll_row *p = realloc(d->rows, (size_t)cap * sizeof *p);
-        if (!p)
-            return file_error_set(err, ln, "out of memory");
-        d->rows = p, d->cap = cap;
-    }
+    if (UTIL_GROW(d->rows, d->count, d->cap, 32))
+        return file_error_set(err, ln, "out of memory");
     d->rows[d->count++] = r;
     return 0;
 }

@@ -24,7 +24,8 @@ typedef struct coll_row {
 typedef struct coll_data {
     char op[16], sync[16], algorithm[40];
     int incomplete;
-    long count, cap;
+    long count;
+    size_t cap;
     coll_row *rows;
 } coll_data;
 

@@ -1,6 +1,7 @@
 /* collgen: collective algorithms as steps of sends and receives, GOAL
  * text, and their LogGP replay (coll/collgen.h). */
 #include "coll/collgen.h"
+#include "util/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,14 +31,8 @@ int coll_op_parse(const char *name)
 
 static int add(coll_sched *s, int rank, int step, int peer, int send, long bytes)
 {
-    if (s->count == s->cap) {
-        long cap = s->cap ? 2 * s->cap : 64;
-        coll_msg *m = realloc(s->msgs, (size_t)cap * sizeof *m);
-        if (!m)
-            return -1;
-        s->msgs = m;
-        s->cap = cap;
-    }
+    if (UTIL_GROW(s->msgs, s->count, s->cap, 64))
+        return -1;
     s->msgs[s->count++] = (coll_msg){rank, step, peer, send, bytes, 0};
     return 0;
 }

@@ -27,7 +27,8 @@ typedef struct coll_msg {
 typedef struct coll_sched {
     int ranks, op, root;
     long size;                /* the collective's message size (per rank) */
-    long count, cap;
+    long count;
+    size_t cap;
     coll_msg *msgs;           /* grouped by rank, steps ascending */
 } coll_sched;
 
