@@ -10,11 +10,7 @@ bin=$1 osu=${2:-}
     echo "coll/bench.sh: give OSU_COLL=<directory with osu_bcast ...> (OSU built beside the project)" >&2
     exit 2; }
 np=${NP:-2} rounds=${ROUNDS:-5} ops=${OPS:-"bcast allreduce alltoall gather"}
-sizes=8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536
-lock=${MEASURE_LOCK:-/work/measure.lock}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mr="timeout 100 mpirun --allow-run-as-root --oversubscribe -np $np"
+. "$(dirname "$0")/bench_common.sh"
 for r in $(seq 1 "$rounds"); do
     for op in $ops; do
         flock -x "$lock" sh -c "$bin/scibench --floor | awk '{print \$2}' > $tmp/floor-$op-$r &&
@@ -35,11 +31,7 @@ for op in $ops; do
                 for (i = 1; i <= n; i++) if (m[i] + 0 > mx) mx = m[i] + 0
                 print $5, osu[$5], mx, mx / osu[$5], $10 / osu[$5]}' \
             "$tmp/osu-$op-$r" "$tmp/mb-$op-$r.tsv"
-    done | sort -k1,1n -k4,4n | awk -v op="$op" '
-        function med(a, n,   i, j, t) {
-            for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-                t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    done | sort -k1,1n -k4,4n | awk -v op="$op" "$awk_median"'
         function flush(   r) { if (c == 0) return
             r = med(q, c)
             printf "%-9s %6d %9.1f %9.1f %6.3f %6.3f %6.3f %6.3f\n", op, k, med(o, c), med(m, c),

@@ -6,11 +6,7 @@
 set -eu
 bin=$1
 np=${NP:-2} rounds=${ROUNDS:-3} ops=${OPS:-"bcast allreduce alltoall"}
-sizes=8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536
-lock=${MEASURE_LOCK:-/work/measure.lock}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mr="timeout 100 mpirun --allow-run-as-root --oversubscribe -np $np"
+. "$(dirname "$0")/bench_common.sh"
 for r in $(seq 1 "$rounds"); do
     flock -x "$lock" sh -c "$bin/scibench --floor | awk '{print \$2}' > $tmp/floor-$r &&
         $mr $bin/mpibench --pattern logp --sizes 8..65536 --max-diff 0.99 ${LOGP_ARGS:-} -q \
@@ -30,11 +26,7 @@ for op in $ops; do
         for r in $(seq 1 "$rounds"); do
             "$bin/calibrate" --collectives "$tmp/$op-$sync-$r.tsv" --logp "$tmp/logp-$r.tsv" |
                 awk 'NF == 5 && $1 ~ /^[0-9]+$/ {sub("%", "", $5); print $1, $3, $4, $5}'
-        done | sort -k1,1n -k4,4n | awk -v op="$op" -v sync="$sync" '
-            function med(a, n,   i, j, t) {
-                for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-                    t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-                return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+        done | sort -k1,1n -k4,4n | awk -v op="$op" -v sync="$sync" "$awk_median"'
             function flush(   d) { if (c == 0) return
                 d = med(q, c)
                 printf "%-9s %-7s %6d %9.1f %9.1f %+6.1f %+6.1f %+6.1f\n", op, sync, k, med(m, c),

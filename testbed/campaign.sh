@@ -17,7 +17,7 @@
 #   env: SIZES (default 1..65536), MAX_TIME (per run, default 1.5),
 #        PER_LOCK (rounds per hold of the lock, default 2),
 #        RATE (default 1gbit), MTU (default 9000), LOCK (default
-#        /work/measure.lock, "" for none), NETS (default
+#        /tmp/scitorus-measure.lock, "" for none), NETS (default
 #        "r2 r4 r6 t22 r5 b6 q2 q4"): rN one-way ring, bN shortest-way
 #        ring, qN one-way ring at RATE, pN shortest-way ring at RATE, tAB
 #        torus AxB; B_REPEATS (default 3), B_SIZES (default 8,64,65536)
@@ -28,7 +28,7 @@ out=${1:?usage: campaign.sh OUTDIR [ROUNDS] [BINDIR]}
 rounds=${2:-5}
 bin=$(cd "${3:-bin}" && pwd)
 SIZES=${SIZES:-1..65536} MAX_TIME=${MAX_TIME:-1.5} PER_LOCK=${PER_LOCK:-2} RATE=${RATE:-1gbit} MTU=${MTU:-9000}
-LOCK=${LOCK-/work/measure.lock}
+LOCK=${LOCK-${TMPDIR:-/tmp}/scitorus-measure.lock}
 NETS=${NETS:-r2 r4 r6 t22 r5 b6 q2 q4}
 PASSES=${PASSES:-1} B_REPEATS=${B_REPEATS:-3} B_SIZES=${B_SIZES:-8,64,65536} B_MAX_TIME=${B_MAX_TIME:-0.4}
 tb=$bin/scitestbed
