@@ -282,6 +282,41 @@ void coll_write_goal(FILE *fp, const coll_sched *s)
  * one has completed.  Sends start at max(step start, CPU free, last send
  * start + g(m)), hold the CPU for os(m) and are ready at the receiver L
  * later; a receive completes or(m) after max(arrival, CPU free). */
+/* A send's key: source, destination, tag (pair_tags). */
+typedef struct send_key {
+    long src, dst, tag, idx;
+} send_key;
+
+static int by_key(const void *a, const void *b)
+{
+    const send_key *x = a, *y = b;
+    return x->src != y->src ? (x->src > y->src) - (x->src < y->src)
+         : x->dst != y->dst ? (x->dst > y->dst) - (x->dst < y->dst)
+                            : (x->tag > y->tag) - (x->tag < y->tag);
+}
+
+/* match[k]: the send a receive k meets (-1 for a send, or for none), by a
+ * sorted table of the sends: 4096 ranks' alltoall is 33 million messages. */
+static int match_sends(const coll_sched *s, const long *tag, long *match)
+{
+    send_key *keys = malloc((size_t)(s->count ? s->count : 1) * sizeof *keys);
+    long n = 0;
+    if (!keys)
+        return -1;
+    for (long k = 0; k < s->count; k++)
+        if (s->msgs[k].send)
+            keys[n++] = (send_key){s->msgs[k].rank, s->msgs[k].peer, tag[k], k};
+    qsort(keys, (size_t)n, sizeof *keys, by_key);
+    for (long k = 0; k < s->count; k++) {
+        const coll_msg *m = &s->msgs[k];
+        send_key want = {m->peer, m->rank, tag[k], 0}, *hit;
+        hit = m->send ? NULL : bsearch(&want, keys, (size_t)n, sizeof *keys, by_key);
+        match[k] = hit ? hit->idx : -1;
+    }
+    free(keys);
+    return 0;
+}
+
 double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank)
 {
     return coll_predict_from(s, p, NULL, per_rank);
@@ -302,15 +337,10 @@ double coll_predict_from(const coll_sched *s, const coll_logp *p, const double *
     if (!tag || !match || !arr || !timed || !used || !sdone || !first || !pos || !cpu || !nic ||
         !start || !end)
         goto out;
-    for (long k = 0; k < s->count; k++) {
-        const coll_msg *m = &s->msgs[k];
-        match[k] = -1;
-        for (long q = 0; q < s->count && !m->send && match[k] < 0; q++)
-            if (s->msgs[q].send && s->msgs[q].rank == m->peer && s->msgs[q].peer == m->rank &&
-                tag[q] == tag[k])
-                match[k] = q;
-        first[m->rank + 1] = k + 1;
-    }
+    if (match_sends(s, tag, match))
+        goto out;
+    for (long k = 0; k < s->count; k++)
+        first[s->msgs[k].rank + 1] = k + 1;
     for (int r = 0; r < n; r++) {
         if (first[r + 1] < first[r])
             first[r + 1] = first[r];

@@ -60,24 +60,28 @@ static double f_L(void *c, long m) { return interp(c, m, 3); }
 /* Barrier-synchronised timing (--sync barrier, osu_*): the loop barrier, op,
  * barrier, op ... replayed until it repeats; a rank's time runs from its
  * own exit of the barrier, which the previous operation's ends stagger. */
+#define BARRIER_LAPS 12   /* laps replayed; the stagger settles within 2 */
+#define BARRIER_KEPT 4    /* the last laps, averaged per rank as osu_* do */
 static double barrier_synced(const coll_sched *op, const coll_sched *bar, const coll_logp *p)
 {
     int n = op->ranks;
     double *in = calloc((size_t)n * 4, sizeof *in), *bend = in + n, *oend = bend + n, *sum = oend + n;
     double worst = -1;
-    for (int it = 0; in && it < 12; it++) {
+    if (!in)
+        return -2;
+    for (int it = 0; it < BARRIER_LAPS; it++) {
         if (coll_predict_from(bar, p, in, bend) < 0 || coll_predict_from(op, p, bend, oend) < 0)
             break;
         double lo = INFINITY;
         for (int r = 0; r < n; r++) {
-            sum[r] += it >= 8 ? oend[r] - bend[r] : 0;   /* each rank's mean, as osu_* */
+            sum[r] += it >= BARRIER_LAPS - BARRIER_KEPT ? oend[r] - bend[r] : 0;
             lo = fmin(lo, oend[r]);
         }
         for (int r = 0; r < n; r++)
             in[r] = oend[r] - lo;
-        if (it == 11)
+        if (it == BARRIER_LAPS - 1)
             for (int r = 0; r < n; r++)
-                worst = fmax(worst, sum[r] / 4);
+                worst = fmax(worst, sum[r] / BARRIER_KEPT);
     }
     free(in);
     return worst;
@@ -118,7 +122,7 @@ int coll_predict_logp(const logp_data *lp, const char *path, int op, const char 
                         path, c.bad_size, lo, hi), 1;
     }
     if (*ns < 0)
-        return snprintf(why, len, "the schedule deadlocks"), 1;
+        return snprintf(why, len, "%s", *ns < -1 ? "out of memory" : "the schedule deadlocks"), 1;
     return 0;
 }
 
