@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "bench/backend.h"
+#include "bench/pattern.h"
 #include "coll/collgen.h"
 #include "util/signals.h"
 
@@ -89,19 +89,6 @@ static int run_sched(const coll_opts *o, MPI_Comm comm, bufs *b)
     return 0;
 }
 
-/* Page-aligned and written, as OSU's buffers are: a calloc'd 4 KiB block
- * straddles two pages, and the single-copy transfer above vader's 4 KiB
- * eager limit then maps both (docs/MEASUREMENTS.md, 'Collectives'). */
-static char *page_buffer(size_t bytes, int fill)
-{
-    void *p = NULL;
-    long page = sysconf(_SC_PAGESIZE);
-    if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, bytes))
-        return NULL;
-    memset(p, fill, bytes);
-    return p;
-}
-
 static int once(const coll_opts *o, MPI_Comm comm, long m, bufs *b)
 {
     return o->algorithm ? run_sched(o, comm, b) : run_op(o, comm, m, b);
@@ -162,7 +149,11 @@ int coll_measure(const coll_opts *o, MPI_Comm comm, long m, coll_point *pt)
     MPI_Comm_size(comm, &np);
     long batch = o->batch, cap = o->max_samples + batch;
     size_t bytes = (size_t)(m > 0 ? m : 1) * (size_t)np;
-    bufs b = {page_buffer(bytes, 1), page_buffer(bytes, 0), {0}, NULL};
+    /* page-aligned and written, as OSU's buffers are: a calloc'd 4 KiB block
+     * straddles two pages (bcast 4 KiB 1.15x osu_bcast; docs/MEASUREMENTS.md) */
+    bufs b = {(char *)bench_page_alloc(bytes), (char *)bench_page_alloc(bytes), {0}, NULL};
+    if (b.a)
+        memset(b.a, 1, bytes);
     double *mine = calloc((size_t)batch * 2, sizeof *mine);   /* time, missed */
     double *all = me == 0 ? calloc((size_t)batch * 2 * (size_t)np, sizeof *all) : NULL;
     double *maxima = me == 0 ? calloc((size_t)cap, sizeof *maxima) : NULL;
