@@ -46,7 +46,10 @@ static int list(const scisim_opts *o)
     return scisim_out_close(out, 0);
 }
 
-/* --emit-goal and --logp: every P of --procs and every size of --size. */
+/* --emit-goal and --logp: every P of --procs and every size of --size;
+ * Ctrl-C keeps the finished rows (exit 130).  From 1024 processes a point
+ * takes seconds (an alltoall: a million messages), so each is announced. */
+#define TABLE_PROGRESS_PROCS 1024
 static int table(const scisim_opts *o)
 {
     logp_data lp;
@@ -61,9 +64,13 @@ static int table(const scisim_opts *o)
         rc = 1;
     if (fp && o->logp_path)
         fprintf(fp, "collective\talgorithm\tprocs\tsize\tpredicted_ns\n");
-    for (size_t i = 0; i < o->nprocs && !rc; i++)
-        for (size_t j = 0; j < o->nsizes && !rc; j++) {
+    int partial = 0;
+    for (size_t i = 0; i < o->nprocs && !rc && !partial; i++)
+        for (size_t j = 0; j < o->nsizes && !rc && !(partial = scisim_stop()); j++) {
             coll_sched s;
+            if (!o->quiet && o->procs[i] >= TABLE_PROGRESS_PROCS)
+                fprintf(stderr, "scisim: %s on %ld processes, %ld bytes\n",
+                        coll_op_names[o->collective], o->procs[i], o->sizes[j]);
             if ((rc = generate(o, o->procs[i], o->sizes[j], &s)))
                 break;
             if (o->emit_goal) {
@@ -84,7 +91,7 @@ static int table(const scisim_opts *o)
     if (o->logp_path)
         logp_data_free(&lp);
     if (out) {
-        int crc = scisim_out_close(out, rc != 0);
+        int crc = scisim_out_close(out, rc != 0 || partial);
         rc = rc ? rc : crc;
     }
     return rc;

@@ -198,7 +198,7 @@ static const opt_program program = {
                 "Replays a GOAL schedule (LogGOPSim's format: send, recv, calc, requires,\n"
                 "irequires), or a named collective algorithm's, and reports when every\n"
                 "rank finishes.\n",
-    .epilog = "Ctrl-C stops a replay; the finished candidates are kept (exit 130).\n"
+    .epilog = "Ctrl-C stops a replay or a --logp table; what finished is kept (exit 130).\n"
               "  e.g. scisim app.goal --params sci.params --dims 1..4 --contention\n"
               "       scisim --collective bcast --procs 8 --size 1024 --loggp L=2500,o=1500\n"
               "       scisim --collective allreduce --procs 2..8 --size 8,4096 --logp logp.tsv\n"

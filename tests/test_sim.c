@@ -558,3 +558,26 @@ Test(sim, collective_usage_errors_one_line)
     run_assert_error(&r, 2, "ok.goal': --collective replays its own schedule", "ok.goal");
     run_free(&r);
 }
+
+/* Ctrl-C between the points of a --logp table: the finished rows go to
+ * OUT.incomplete, a previous OUT stays as it was, exit 130.  1024-process
+ * alltoalls (a million messages, seconds a point) leave time to interrupt. */
+Test(sim, collective_table_interrupted_keeps_previous_output, .timeout = 120)
+{
+    const char *out = run_path(dir, "table.tsv"), *err = run_path(dir, "table.err");
+    run_write_text(out, "previous\n");
+    char *argv[] = {(char *)run_prog("scisim", 1), "--collective", "alltoall", "--procs", "1024",
+                    "--size", "8,16,32,64,128,256", "--logp",
+                    (char *)run_root_path("data/sample/logp-shm.tsv"), "-o", (char *)out, NULL};
+    pid_t pid = run_spawn(argv, err);
+    cr_assert(run_wait_text(err, "1024 processes, 16 bytes", 90), "no second point announced");
+    kill(-pid, SIGINT);
+    cr_assert_eq(run_wait_exit(pid, 60), 130);
+    char *kept = run_read_text(out), *done = run_read_text(run_path(dir, "table.tsv.incomplete"));
+    cr_assert_str_eq(kept, "previous\n");
+    const char *first = "collective\talgorithm\tprocs\tsize\tpredicted_ns\nalltoall\tlinear\t1024\t8\t";
+    cr_assert(strncmp(done, first, strlen(first)) == 0, "%s", done);
+    cr_assert_lt(run_lines(done), 7, "interrupted, yet every row: %s", done);
+    free(kept);
+    free(done);
+}
