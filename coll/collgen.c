@@ -11,10 +11,56 @@ const char *const coll_op_names[] = {"barrier", "bcast", "reduce", "allreduce", 
                                      "alltoall", "gather", "scatter", NULL};
 
 /* First of each list: Open MPI tuned's pick for a few ranks and small
- * messages (two ranks: every algorithm is one exchange or one message). */
+ * messages (two ranks: every algorithm is one exchange or one message);
+ * allreduce's "tuned" picks by size and ranks as Open MPI 4.1 does (tuned_allreduce). */
 static const char *const algs[COLL_NOPS] = {
-    "dissemination", "binomial,linear", "binomial,linear", "recursive_doubling,reduce_bcast",
-    "ring,recursive_doubling", "linear,pairwise", "linear,binomial", "linear,binomial"};
+    "dissemination", "binomial,linear", "binomial,linear",
+    "tuned,recursive_doubling,ring,rabenseifner,reduce_bcast", "ring,recursive_doubling",
+    "linear,pairwise", "linear,binomial", "linear,binomial"};
+
+/* Open MPI 4.1's coll/tuned fixed decision for a commutative allreduce: per bound
+ * on the ranks, the algorithm below each size bound (bytes).  Its segmented ring
+ * runs as the ring here: without a segment size it falls back to the ring. */
+static const struct tuned_rule {
+    int below_ranks;
+    struct { long below; const char *alg; } by[5];
+} tuned_rules[] = {
+    {4, {{8, "ring"}, {4096, "recursive_doubling"}, {8192, "ring"}, {16384, "recursive_doubling"},
+         {262144, "ring"}}},
+    {8, {{16, "ring"}, {8192, "recursive_doubling"}}},
+    {16, {{8192, "recursive_doubling"}}},
+    {32, {{64, "ring"}, {4096, "recursive_doubling"}}},
+    {64, {{128, "ring"}}},
+    {128, {{262144, "recursive_doubling"}}},
+    {256, {{131072, "reduce_bcast"}, {262144, "recursive_doubling"}}},
+    {512, {{4096, "reduce_bcast"}}},
+    {2048, {{2048, "reduce_bcast"}, {16384, "recursive_doubling"}}},
+    {4096, {{2048, "reduce_bcast"}, {4096, "ring"}, {16384, "recursive_doubling"}}},
+    {1 << 30, {{2048, "reduce_bcast"}, {16384, "ring"}, {32768, "recursive_doubling"}}},
+};
+
+/* Above every size bound, Rabenseifner's.  The ring and Rabenseifner's need
+ * as many elements as ranks (powers of two) or Open MPI runs recursive
+ * doubling; mpibench reduces floats, or bytes where m is not a multiple of 4. */
+static const char *tuned_allreduce(int n, long m)
+{
+    const struct tuned_rule *t = tuned_rules;
+    while (n >= t->below_ranks)
+        t++;
+    const char *a = "rabenseifner";
+    for (int i = 0; i < 5 && t->by[i].alg; i++)
+        if (m < t->by[i].below) {
+            a = t->by[i].alg;
+            break;
+        }
+    long elems = m % 4 ? m : m / 4;
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    if ((!strcmp(a, "ring") && elems < n) || (!strcmp(a, "rabenseifner") && elems < p))
+        a = "recursive_doubling";
+    return a;
+}
 
 const char *coll_algorithms(int op)
 {
@@ -80,7 +126,11 @@ static int linear(coll_sched *s, int n, int rt, long m, int down)
     return 0;
 }
 
-static int recursive_doubling(coll_sched *s, int n, long m)
+/* Recursive doubling (the whole vector each step), or with halve
+ * Rabenseifner's: a reduce-scatter by recursive halving (half the vector
+ * still held, to distance 1, 2, 4, ...) and an allgather back by recursive
+ * doubling.  The extra ranks of a non-power of two fold in first. */
+static int recursive_doubling(coll_sched *s, int n, long m, int halve)
 {
     int p = 1;
     while (p * 2 <= n)
@@ -95,11 +145,14 @@ static int recursive_doubling(coll_sched *s, int n, long m)
         }
         if (r < 2 * rem)
             ADD(s, r, 0, r - 1, 0, m);
-        for (int mask = 1; mask < p; mask <<= 1, step++) {
-            int nd = nr ^ mask, peer = nd < rem ? nd * 2 + 1 : nd + rem;
-            ADD(s, r, step, peer, 1, m);
-            ADD(s, r, step, peer, 0, m);
-        }
+        for (int pass = 0; pass < (halve ? 2 : 1); pass++)   /* halving: back p/2 .. 1 */
+            for (int mask = pass ? p >> 1 : 1; mask >= 1 && mask < p;
+                 mask = pass ? mask >> 1 : mask << 1, step++) {
+                int nd = nr ^ mask, peer = nd < rem ? nd * 2 + 1 : nd + rem;
+                long b = halve ? m / (2L * mask) : m;
+                ADD(s, r, step, peer, 1, b);
+                ADD(s, r, step, peer, 0, b);
+            }
         if (r < 2 * rem)
             ADD(s, r, step, r - 1, 1, m);
     }
@@ -108,10 +161,10 @@ static int recursive_doubling(coll_sched *s, int n, long m)
 
 /* Every rank exchanges with the ranks k away, k = 1.. (pairwise, ring),
  * or with r xor 2^k carrying 2^k blocks (recursive doubling). */
-static int exchange(coll_sched *s, int n, long m, int kind)
+static int exchange(coll_sched *s, int n, long m, int kind, int step0)
 {
     for (int r = 0; r < n; r++)
-        for (int k = 1, step = 0; kind == 2 ? k < n : step < n - 1; step++) {
+        for (int k = 1, step = step0; kind == 2 ? k < n : step < step0 + n - 1; step++) {
             int to, from;
             long b = m;
             if (kind == 0) {   /* pairwise */
@@ -145,14 +198,16 @@ static int build(coll_sched *s, int op, const char *a, int n, int rt, long m)
     case COLL_GATHER: return !strcmp(a, "linear") ? linear(s, n, rt, m, 0) : tree(s, n, rt, m, 0, 1, 0);
     case COLL_SCATTER: return !strcmp(a, "linear") ? linear(s, n, rt, m, 1) : tree(s, n, rt, m, 1, 1, 0);
     case COLL_ALLREDUCE:
-        if (!strcmp(a, "recursive_doubling"))
-            return recursive_doubling(s, n, m);
+        if (!strcmp(a, "recursive_doubling") || !strcmp(a, "rabenseifner"))
+            return recursive_doubling(s, n, m, a[1] == 'a');
+        if (!strcmp(a, "ring"))   /* a reduce-scatter, then an allgather, blocks of m / n */
+            return exchange(s, n, m / n, 1, 0) ? -1 : exchange(s, n, m / n, 1, n - 1);
         /* reduce to 0, then broadcast from 0, steps after the reduce's */
         return tree(s, n, 0, m, 0, 0, 0) ? -1 : tree(s, n, 0, m, 1, 0, 64);
-    case COLL_ALLGATHER: return exchange(s, n, m, !strcmp(a, "ring") ? 1 : 2);
+    case COLL_ALLGATHER: return exchange(s, n, m, !strcmp(a, "ring") ? 1 : 2, 0);
     case COLL_ALLTOALL:
         if (!strcmp(a, "pairwise"))
-            return exchange(s, n, m, 0);
+            return exchange(s, n, m, 0, 0);
         for (int r = 0; r < n; r++)
             for (int j = 0; j < n; j++)
                 if (j != r) {
@@ -205,6 +260,9 @@ int coll_generate(coll_sched *s, int op, const char *alg, int ranks, int root, l
         snprintf(why, len, "no algorithm '%s' for %s (one of %s)", a, coll_op_names[op], algs[op]);
         return -2;
     }
+    if (!strcmp(a, "tuned"))
+        a = tuned_allreduce(ranks, size);
+    s->alg = a;
     if (!strcmp(a, "recursive_doubling") && op == COLL_ALLGATHER && (ranks & (ranks - 1))) {
         snprintf(why, len, "allgather recursive_doubling needs a power-of-two number of ranks");
         return -2;
@@ -253,8 +311,8 @@ static long *pair_tags(const coll_sched *s)
 void coll_write_goal(FILE *fp, const coll_sched *s)
 {
     long *tag = pair_tags(s);
-    fprintf(fp, "// %s of %ld bytes on %d ranks, root %d (scitorus collgen)\n",
-            coll_op_names[s->op], s->size, s->ranks, s->root);
+    fprintf(fp, "// %s (%s) of %ld bytes on %d ranks, root %d (scitorus collgen)\n",
+            coll_op_names[s->op], s->alg ? s->alg : "?", s->size, s->ranks, s->root);
     fprintf(fp, "num_ranks %d\n", s->ranks);
     long i = 0;
     for (int r = 0; r < s->ranks; r++) {

@@ -26,6 +26,7 @@ typedef struct coll_msg {
 
 typedef struct coll_sched {
     int ranks, op, root;
+    const char *alg;          /* the algorithm built (allreduce "tuned": its pick) */
     long size;                /* the collective's message size (per rank) */
     long count;
     size_t cap;

@@ -114,6 +114,10 @@ Test(coll, message_counts_of_known_algorithms)
         {COLL_GATHER, "binomial", 8, 7, 7 * 64}, {COLL_GATHER, "linear", 6, 5, 5 * 64},
         {COLL_ALLREDUCE, "recursive_doubling", 8, 24, 0},
         {COLL_ALLREDUCE, "recursive_doubling", 6, 2 + 4 * 2 + 2, 0},   /* 2 fold in, 4 ranks x 2 rounds, 2 back */
+        /* a reduce-scatter and an allgather move 2 m (1 - 1/P) into each rank */
+        {COLL_ALLREDUCE, "ring", 8, 8 * 2 * 7, 2 * 64 * 7 / 8}, {COLL_ALLREDUCE, "ring", 5, 5 * 2 * 4, 0},
+        {COLL_ALLREDUCE, "rabenseifner", 8, 8 * 2 * 3, 2 * 64 * 7 / 8},
+        {COLL_ALLREDUCE, "rabenseifner", 6, 2 + 4 * 2 * 2 + 2, 0},
     };
     for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
         coll_sched s;

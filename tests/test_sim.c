@@ -36,6 +36,8 @@ TestSuite(sim, .init = setup, .fini = teardown);
  *   schedgen -p gather -s 16 -d 2048 -o gather-16.goal
  *   schedgen -p pipelinedring -s 12 -d 8192 --segmentsize 1024 -o ring-pipelined-12.goal
  *   schedgen -p binomialtreereduce -s 16 -d 100000 -o reduce-rendezvous-16.goal
+ *   src/Schedgen2/schedgen.py allreduce --ptrn ring --comm_size 6 --datasize 6144
+ *       --output allreduce-ring-6.goal
  *   schedgen -p binomialtreebcast -s 16 -d 64 --nb 5000 --nb-poll 1000 -o bcast-nb-calc-16.goal
  *   schedgen -p binomialtreebcast -s 8 -d 70000 --nb 20000 --cpu 1 -o bcast-nb-cpu1-8.goal
  *   txt2bin -i X.goal -o X.bin, then for the three parameter sets
@@ -53,7 +55,7 @@ TestSuite(sim, .init = setup, .fini = teardown);
 static const char *const fixtures[] = {
     "bcast-binomial-16", "bcast-binary-24", "allreduce-recdoub-32", "dissemination-64",
     "alltoall-linear-32", "gather-16", "ring-pipelined-12", "reduce-rendezvous-16",
-    "bcast-nb-calc-16", "bcast-nb-cpu1-8", "roots-mixed-21",
+    "bcast-nb-calc-16", "bcast-nb-cpu1-8", "roots-mixed-21", "allreduce-ring-6",
 };
 
 static const struct { const char *name; sim_loggp lg; uint64_t S; } sets[] = {
@@ -487,26 +489,32 @@ Test(sim, self_messages_pay_the_self_params)
     run_free(&a);
 }
 
-/* --collective gather (linear) is schedgen's gather, rank for rank: its
- * replay gives LogGOPSim's own times on both parameter sets. */
-Test(sim, collective_gather_equals_loggopsim)
+/* --collective gather (linear) is schedgen's gather and allreduce ring
+ * Schedgen2's, rank for rank: their replay gives LogGOPSim's own times on
+ * both parameter sets. */
+Test(sim, collective_schedules_equal_loggopsim)
 {
-    for (int k = 0; k < 2; k++) {
-        char lg[128], fx[64];
-        snprintf(lg, sizeof lg, "L=%.0f,o=%.0f,g=%.0f,G=%.0f,O=%.0f,S=%llu", sets[k].lg.L,
-                 sets[k].lg.o, sets[k].lg.g, sets[k].lg.G, sets[k].lg.O,
-                 (unsigned long long)sets[k].S);
-        snprintf(fx, sizeof fx, "sim/gather-16.%s.expected", sets[k].name);
-        run_result r = run_cmd(SCISIM, 60, "--collective", "gather", "--algorithm", "linear",
-                               "--procs", "16", "--size", "2048", "--loggp", lg, "--ranks", "-q",
-                               NULL);
-        cr_assert_eq(r.status, 0, "%s", r.err);
-        char *want = run_read_text(run_fixture(fx));
-        cr_assert(strncmp(r.out, "rank\tfinish_ns\n", 15) == 0, "%s", r.out);
-        cr_assert_str_eq(r.out + 15, want, "%s", sets[k].name);
-        free(want);
-        run_free(&r);
-    }
+    static const struct { const char *op, *alg, *procs, *size, *fixture; } c[] = {
+        {"gather", "linear", "16", "2048", "gather-16"},
+        {"allreduce", "ring", "6", "6144", "allreduce-ring-6"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+        for (int k = 0; k < 2; k++) {
+            char lg[128], fx[64];
+            snprintf(lg, sizeof lg, "L=%.0f,o=%.0f,g=%.0f,G=%.0f,O=%.0f,S=%llu", sets[k].lg.L,
+                     sets[k].lg.o, sets[k].lg.g, sets[k].lg.G, sets[k].lg.O,
+                     (unsigned long long)sets[k].S);
+            snprintf(fx, sizeof fx, "sim/%s.%s.expected", c[i].fixture, sets[k].name);
+            run_result r = run_cmd(SCISIM, 60, "--collective", c[i].op, "--algorithm", c[i].alg,
+                                   "--procs", c[i].procs, "--size", c[i].size, "--loggp", lg,
+                                   "--ranks", "-q", NULL);
+            cr_assert_eq(r.status, 0, "%s", r.err);
+            char *want = run_read_text(run_fixture(fx));
+            cr_assert(strncmp(r.out, "rank\tfinish_ns\n", 15) == 0, "%s", r.out);
+            cr_assert_str_eq(r.out + 15, want, "%s %s", c[i].fixture, sets[k].name);
+            free(want);
+            run_free(&r);
+        }
 }
 
 /* The schedule --emit-goal writes, replayed as a file, finishes every rank
