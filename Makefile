@@ -49,6 +49,9 @@ CHECK_PREREQS :=
 all:
 
 include $(sort $(wildcard */module.mk))
+# Archives and links also depend on the lists: a source moved out of a layer,
+# or a layer dropped from a program, relinks instead of keeping stale symbols.
+BUILD_LISTS := Makefile $(sort $(wildcard */module.mk))
 
 # --- layers -----------------------------------------------------------------
 # One static archive per layer; LIB_SRCS (sources no module has put in a
@@ -58,10 +61,10 @@ LAYERS += lib
 lib_LAYER_SRCS := $(LIB_SRCS)
 lib_LAYER_LIBS := $(GSL_LIBS)
 define layer_template
-build/rel/lib$(1).a: $$($(1)_LAYER_SRCS:%.c=build/rel/%.o)
-	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
-build/san/lib$(1).a: $$($(1)_LAYER_SRCS:%.c=build/san/%.o)
-	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$^
+build/rel/lib$(1).a: $$($(1)_LAYER_SRCS:%.c=build/rel/%.o) $(BUILD_LISTS)
+	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$(filter %.o,$$^)
+build/san/lib$(1).a: $$($(1)_LAYER_SRCS:%.c=build/san/%.o) $(BUILD_LISTS)
+	@mkdir -p $$(@D); rm -f $$@; ar rcs $$@ $$(filter %.o,$$^)
 endef
 $(foreach l,$(LAYERS),$(eval $(call layer_template,$(l))))
 # $(call layer_archives,rel|san,layers) and $(call layer_libs,layers)
@@ -78,11 +81,11 @@ $(1)_OBJS_SAN := $$($(1)_SRCS:%.c=build/san/%.o)
 ifeq ($$($(1)_MPI),1)
 $$($(1)_OBJS_REL) $$($(1)_OBJS_SAN) bin/$(1) bin/san/$(1): CC := $(MPICC)
 endif
-bin/$(1): $$($(1)_OBJS_REL) $$(call layer_archives,rel,$$($(1)_LAYERS)) | deps
+bin/$(1): $$($(1)_OBJS_REL) $$(call layer_archives,rel,$$($(1)_LAYERS)) $(BUILD_LISTS) | deps
 	@mkdir -p $$(@D)
 	$$(CC) $(CFLAGS_REL) -o $$@ $$($(1)_OBJS_REL) $$(call layer_link,rel,$$($(1)_LAYERS)) \
 	  $$($(1)_LDLIBS) $(LDLIBS)
-bin/san/$(1): $$($(1)_OBJS_SAN) $$(call layer_archives,san,$$($(1)_LAYERS)) | deps
+bin/san/$(1): $$($(1)_OBJS_SAN) $$(call layer_archives,san,$$($(1)_LAYERS)) $(BUILD_LISTS) | deps
 	@mkdir -p $$(@D)
 	$$(CC) $(CFLAGS_SAN) -o $$@ $$($(1)_OBJS_SAN) $$(call layer_link,san,$$($(1)_LAYERS)) \
 	  $$($(1)_LDLIBS) $(LDLIBS)
@@ -107,7 +110,7 @@ build/san/%.o: %.c | deps
 TEST_BINS := $(foreach t,$(TESTS),bin/test/$(basename $(notdir $(t))))
 define test_template
 $(2)_LAYERS ?= $(ALL_LAYERS)
-bin/test/$(2): build/san/$(1:%.c=%.o) $$($(2)_EXTRA:%.c=build/san/%.o) $$(call layer_archives,san,$$($(2)_LAYERS)) | deps
+bin/test/$(2): build/san/$(1:%.c=%.o) $$($(2)_EXTRA:%.c=build/san/%.o) $$(call layer_archives,san,$$($(2)_LAYERS)) $(BUILD_LISTS) | deps
 	@mkdir -p $$(@D)
 	$$(CC) $(CFLAGS_SAN) -o $$@ build/san/$(1:%.c=%.o) $$($(2)_EXTRA:%.c=build/san/%.o) \
 	  $$(call layer_link,san,$$($(2)_LAYERS)) $(TEST_LDLIBS) $$($(2)_LDLIBS) $(LDLIBS)
