@@ -5,6 +5,7 @@
  * is the test.  Rules in words: docs/model.md, 'Replay'. */
 #include "sim/engine.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,6 +203,10 @@ static int do_send(sim_state *st, sim_event e)
     *nic = e.time + k.send_nic;
     st->messages++;
     st->bytes += o->size;
+    if (st->sent_at && k.src_node != k.dst_node) {
+        st->sent_at[e.id] = e.time;
+        st->own_arrival[o->rank] = dmax(st->own_arrival[o->rank], e.time + k.depart + k.wire);
+    }
     if (sim_depart(st, e.id, e.time, &k))
         return -1;
     if (o->size <= st->c->S)
@@ -250,6 +255,8 @@ int sim_arrive(sim_state *st, sim_event e)
     }
     sim_costs k;
     sim_message_costs(st, o, &k);
+    if (st->sent_at && k.src_node != k.dst_node && st->own_arrival[h] > st->sent_at[e.id])
+        k.recv_cpu += st->c->t.duplex_ns + st->c->t.duplex_ns_per_byte * (double)o->size;
     *cpu = e.time + k.recv_cpu;
     *nic = e.time + k.recv_nic;
     uint32_t r = q_match(st, &st->rq_head[h], &st->rq_tail[h], src, o->tag, 0);
@@ -302,6 +309,13 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
         !(st.tmp = malloc((maxops + 1) * sizeof *st.tmp)) ||
         !(r->finish = calloc(s->ranks + 1, sizeof *r->finish)) || sim_net_init(&st))
         goto out;
+    if (c->torus && (c->t.duplex_ns > 0 || c->t.duplex_ns_per_byte > 0)) {
+        if (!(st.sent_at = calloc(s->nops + 1, sizeof *st.sent_at)) ||
+            !(st.own_arrival = malloc(s->ranks * sizeof *st.own_arrival)))
+            goto out;
+        for (uint32_t h = 0; h < s->ranks; h++)
+            st.own_arrival[h] = -INFINITY;
+    }
     st.rq_tail = st.rq_head + s->ranks;
     st.uq_head = st.rq_tail + s->ranks;
     st.uq_tail = st.uq_head + s->ranks;
@@ -353,6 +367,8 @@ out:
     sim_net_free(&st);
     free(st.deps);
     free(st.nexto);
+    free(st.sent_at);
+    free(st.own_arrival);
     free(st.nextgs);
     free(st.nextgr);
     free(st.rq_head);

@@ -36,6 +36,10 @@ typedef struct sim_torus {
     /* endpoints of a rank's messages to itself (NULL: intra): Open MPI's
      * self transport copies them in memory, no network stack */
     const model_params *self;
+    /* A message that reaches a node while one of the node's own messages to
+     * another node is in flight costs the receiver duplex_ns + duplex_ns_per_byte
+     * m more CPU (docs/model.md, 'Replay'); 0: the overlap is free. */
+    double duplex_ns, duplex_ns_per_byte;
 } sim_torus;
 
 typedef struct sim_config {

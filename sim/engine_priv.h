@@ -45,6 +45,9 @@ typedef struct sim_state {
     size_t ncpu, nnic;
     uint32_t *deps;
     double *nexto, *nextgs, *nextgr;
+    /* --duplex: each network send's start, and per rank the latest arrival
+     * of its own network sends so far */
+    double *sent_at, *own_arrival;
     uint32_t *rq_head, *rq_tail, *uq_head, *uq_tail;
     sim_qent *qpool; size_t nq, qcap; uint32_t qfree;
     sim_event *ev; size_t nev, evcap;

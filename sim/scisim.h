@@ -19,6 +19,7 @@ typedef struct scisim_opts {
     const char *goal_path, *out_path, *placement, *params_path, *intra_path, *self_path;
     const char *hostfile, *rankfile, *map_by, *rank_by;
     int loggp_given, preset, links_choice, format, contention, ranks, tsv, quiet;
+    double duplex_ns, duplex_ns_per_byte;   /* --duplex */
     launch_request launch;
     sim_loggp lg;
     uint64_t S;

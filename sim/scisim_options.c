@@ -85,6 +85,29 @@ static int read_params(const char *opt, const char *path, model_params *p)
 
 #define F(field) offsetof(scisim_opts, field)
 
+/* "NS[,NS_PER_BYTE]": the receive's extra cost while the node's own message flies. */
+static int parse_duplex(void *dest, const char *arg, char *why, size_t len)
+{
+    scisim_opts *o = dest;
+    char buf[128];
+    if (strlen(arg) >= sizeof buf)
+        return snprintf(why, len, "too long"), 1;
+    strcpy(buf, arg);
+    char *comma = strchr(buf, ',');
+    if (comma)
+        *comma = 0;
+    double v[2] = {0, 0};
+    const char *part[2] = {buf, comma ? comma + 1 : NULL};
+    for (int i = 0; i < 2 && part[i]; i++) {
+        parse_status st = parse_double(part[i], 0, 1e12, &v[i]);
+        if (st)
+            return snprintf(why, len, "'%s': %s, expected NS[,NS_PER_BYTE], each >= 0", part[i],
+                            parse_status_text(st)), 1;
+    }
+    o->duplex_ns = v[0], o->duplex_ns_per_byte = v[1];
+    return 0;
+}
+
 static int parse_eager(void *dest, const char *arg, char *why, size_t len)
 {
     long v;
@@ -131,6 +154,10 @@ static const opt_spec specs[] = {
     {.name = "contention", .kind = OPT_FLAG, .field = F(contention),
      .help = "directed links carry one message at a time at\n"
              "link_bw_bytes_per_ns, FIFO; reports waiting and the busiest links"},
+    {.name = "duplex", .kind = OPT_CUSTOM, .parse = parse_duplex, .arg = "NS[,NS/B]", .bad = "-1",
+     .help = "a message reaching a node while one of the node's own\n"
+             "messages is in flight costs the receiver NS + NS/B m more\n"
+             "(a two-rank exchange measured minus one message replayed)"},
     {.name = "eager", .kind = OPT_CUSTOM, .parse = parse_eager, .arg = "S", .bad = "-1",
      .help = "eager up to S bytes, rendezvous above (default 65535)"},
     {.kind = OPT_HEADING, .help = "A collective instead of SCHEDULE.goal (docs/model.md,"
@@ -184,6 +211,8 @@ static const opt_conflict conflicts[] = {
     {"loggp", "intra-params", NO_TOPOLOGY}, {"loggp", "contention", NO_TOPOLOGY},
     {"loggp", "self-params", NO_TOPOLOGY " (its self-messages are LogGOPSim's: L, o, g)"},
     {"loggp", "eager", NO_TOPOLOGY " (its S= sets the eager limit)"},
+    {"loggp", "duplex", NO_TOPOLOGY " (its rules are LogGOPSim's)"},
+    {"logp", "duplex", NO_LOGP_TOPOLOGY},
     {"emit-goal", "logp", "the schedule is written, not replayed"},
     {"logp", "loggp", "the LogP file is the network"}, {"logp", "params", "the LogP file is the network"},
     {"logp", "preset", "the LogP file is the network"}, {"logp", "dims", NO_LOGP_TOPOLOGY},

@@ -75,7 +75,8 @@ static int replay(const scisim_opts *o, const goal_schedule *s, row *c, const lo
     sim_config cf = {0};
     cf.torus = 1;
     cf.S = o->S;
-    cf.t = (sim_torus){&o->inter, &o->intra, &c->shape, o->links, node_of_rank, o->contention, &o->self};
+    cf.t = (sim_torus){&o->inter, &o->intra, &c->shape, o->links, node_of_rank, o->contention, &o->self,
+                       o->duplex_ns, o->duplex_ns_per_byte};
     cf.stop = scisim_stop;
     if (!o->quiet) {
         cf.progress = scisim_progress;
@@ -123,14 +124,18 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
                         rows[i].r.wait_ns);
         return;
     }
+    char duplex[96] = "";
+    if (o->duplex_ns > 0 || o->duplex_ns_per_byte > 0)
+        snprintf(duplex, sizeof duplex, ", a receive during a send +%g ns + %g ns/B", o->duplex_ns,
+                 o->duplex_ns_per_byte);
     if (o->hostfile)
-        fprintf(fp, "Replay of %s (%u ranks placed as mpirun from %s) on %s links, %s\n\n",
+        fprintf(fp, "Replay of %s (%u ranks placed as mpirun from %s) on %s links, %s%s\n\n",
                 o->goal_path, s->ranks, o->hostfile, links,
-                o->contention ? "with link contention" : "zero-load network");
+                o->contention ? "with link contention" : "zero-load network", duplex);
     else
-        fprintf(fp, "Replay of %s (%u ranks, %ld per node) on %s links, %s\n\n", o->goal_path,
+        fprintf(fp, "Replay of %s (%u ranks, %ld per node) on %s links, %s%s\n\n", o->goal_path,
                 s->ranks, o->slots, links,
-                o->contention ? "with link contention" : "zero-load network");
+                o->contention ? "with link contention" : "zero-load network", duplex);
     fprintf(fp, "  D  shape            placement   makespan (us)  mean finish (us)  messages      bytes"
                 "  wait (us)\n");
     size_t best = n;

@@ -3,7 +3,12 @@
 #   halo3d.sh trace NAME OUTDIR [STEPS] [BINDIR]
 #       trace halo3d with one rank per node of testbed NAME (up, e.g.
 #       scitestbed --name NAME up --torus 2x2) into OUTDIR/trace
-#   halo3d.sh compare SHAPE PARAMS OUTDIR [BINDIR [SELF]]
+#   halo3d.sh duplex NAME SHAPE PARAMS OUTDIR [BINDIR]
+#       measure a two-rank exchange on nodes 0 and 1 of testbed NAME
+#       (mpibench --op alltoall --sync window, 8 and 1024 B), replay one on
+#       PARAMS, and write OUTDIR/duplex.txt: D0,D1 for scisim --duplex, the
+#       line through the two sizes' differences (measured - replayed)
+#   halo3d.sh compare SHAPE PARAMS OUTDIR [BINDIR [SELF [DUPLEX]]]
 #       write its schedule (scitrace goal), replay it with scisim on the
 #       torus's calibrated PARAMS (a rank's messages to itself on SELF's
 #       endpoints, e.g. a shared-memory calibration: MPI copies them in
@@ -25,8 +30,29 @@ if [ "$mode" = trace ]; then
         "$bin/halo3d" --steps "$steps" >"$out/run.log" 2>&1 || { cat "$out/run.log" >&2; exit 1; }
     exit 0
 fi
-[ "$mode" = compare ] || { echo "halo3d.sh: trace or compare, not '$mode'" >&2; exit 2; }
-shape=$2 params=$3 out=$4 self=${6:-}
+if [ "$mode" = duplex ]; then
+    name=$2 shape=$3 params=$4 out=$5
+    bin=$(cd "${6:-bin}" && pwd)
+    mkdir -p "$out"
+    "$bin/scitestbed" --name "$name" run --nodes 0,1 --timeout 300 -- "$bin/mpibench" --op alltoall \
+        --sync window --sizes 8,1024 -q -o "$out/exchange.tsv" >"$out/exchange.log" 2>&1 ||
+        { cat "$out/exchange.log" >&2; exit 1; }
+    for m in 8 1024; do
+        printf 'num_ranks 2\nrank 0 {\nl1: send %sb to 1 tag 1\nl2: recv %sb from 1 tag 1\n}\n' $m $m >"$out/x.goal"
+        printf 'rank 1 {\nl1: send %sb to 0 tag 1\nl2: recv %sb from 0 tag 1\n}\n' $m $m >>"$out/x.goal"
+        replayed=$("$bin/scisim" "$out/x.goal" --params "$params" --shape "$shape" --format tsv -q |
+            awk 'NR == 2 {print $5}')
+        measured=$(awk -v m=$m '/^# columns:/ {for (i = 3; i <= NF; i++) c[$i] = i - 2}
+            !/^#/ && $c["size"] == m {print $c["median_ns"]}' "$out/exchange.tsv")
+        echo "$m $measured $replayed"
+    done | awk '{m[NR] = $1; d[NR] = $2 - $3; printf "# %d B: exchange %s ns, one message replayed %s ns\n", $1, $2, $3}
+        END {b = (d[2] - d[1]) / (m[2] - m[1]); if (b < 0) b = 0; a = d[1] - b * m[1]; if (a < 0) a = 0
+             printf "%.0f,%.4f\n", a, b}' >"$out/duplex.txt"
+    cat "$out/duplex.txt"
+    exit 0
+fi
+[ "$mode" = compare ] || { echo "halo3d.sh: trace, duplex or compare, not '$mode'" >&2; exit 2; }
+shape=$2 params=$3 out=$4 self=${6:-} duplex=${7:-}
 bin=$(cd "${5:-bin}" && pwd)
 "$bin/scitrace" goal -o "$out/app.goal" "$out/trace"
 # the first step: each rank's operations up to its part of the first
@@ -42,7 +68,8 @@ awk '/^rank / {keep = 1; last = 0; print; n = 0; delete buf; next}
      /^l[0-9]+ i?requires/ {buf[++n] = $0; next}
      {print}' "$out/app.goal" >"$out/step1.goal"
 for g in app step1; do
-    "$bin/scisim" "$out/$g.goal" --params "$params" ${self:+--self-params "$self"} --shape "$shape" \
+    "$bin/scisim" "$out/$g.goal" --params "$params" ${self:+--self-params "$self"} \
+        ${duplex:+--duplex "$duplex"} --shape "$shape" \
         --ranks --format tsv -q -o "$out/$g-sim.tsv"
 done
 # calc per rank after step 1, and measured time in calls after each rank's

@@ -379,7 +379,7 @@ static double replay_uniform(const char *params, double rate, double *zero_load)
     sim_result r;
     c.torus = 1;
     c.S = 65535;
-    c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_UNI, node, 0, NULL};
+    c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_UNI, node, 0, NULL, 0, 0};
     cr_assert_eq(sim_run(&s, &c, &r), 0);
     *zero_load = r.latency_ns / (double)r.messages;
     sim_result_free(&r);
@@ -487,6 +487,46 @@ Test(sim, self_messages_pay_the_self_params)
     a = run_cmd(SCISIM, 30, g, "--loggp", "L=1", "--self-params", self, NULL);
     run_assert_error(&a, 2, "no topology", "--loggp --self-params");
     run_free(&a);
+}
+
+/* --duplex: an exchange's receives, each during its rank's own send, pay
+ * NS + NS/B m more; a ping-pong's reply, sent after the send arrived, and a
+ * rank's message to itself pay nothing more.  Without it an exchange costs
+ * one message: the overlap is free. */
+Test(sim, duplex_charges_receives_during_a_send)
+{
+    const char *net = run_fixture("plots/ring2.params");
+    const char *one = put("one.goal", "num_ranks 2\nrank 0 {\nsend 1024b to 1 tag 1\n}\n"
+                          "rank 1 {\nrecv 1024b from 0 tag 1\n}\n");
+    const char *ex = put("ex.goal", "num_ranks 2\nrank 0 {\nsend 1024b to 1 tag 1\nrecv 1024b from 1 tag 1\n}\n"
+                         "rank 1 {\nsend 1024b to 0 tag 1\nrecv 1024b from 0 tag 1\n}\n");
+    const char *pp = put("pp.goal", "num_ranks 2\nrank 0 {\nsend 1024b to 1 tag 1\nrecv 1024b from 1 tag 2\n}\n"
+                         "rank 1 {\nl1: recv 1024b from 0 tag 1\nl2: send 1024b to 0 tag 2\nl2 requires l1\n}\n");
+    const char *self = put("selfx.goal", "num_ranks 2\nrank 0 {\nsend 1024b to 1 tag 2\n"
+                           "send 1024b to 0 tag 1\nrecv 1024b from 0 tag 1\n}\n"
+                           "rank 1 {\nrecv 1024b from 0 tag 2\n}\n");
+    const char *goals[] = {one, ex, pp, self};
+    double t[4][2];
+    for (int i = 0; i < 4; i++)
+        for (int d = 0; d < 2; d++) {
+            run_result r = run_cmd(SCISIM, 30, goals[i], "--params", net, "--shape", "2", "--ranks",
+                                   "--format", "tsv", d ? "--duplex" : NULL, "500,0.25", NULL);
+            cr_assert_eq(r.status, 0, "%s", r.err);
+            t[i][d] = tsv_value(strstr(r.out, "rank\tfinish_ns"), i == 3 ? "0\t" : "1\t", 1);
+            run_free(&r);
+        }
+    cr_assert(fabs(t[1][0] - t[0][0]) < 1e-6, "exchange %.3f, one message %.3f", t[1][0], t[0][0]);
+    cr_assert(fabs(t[1][1] - (t[0][0] + 500 + 0.25 * 1024)) < 1e-6, "exchange with --duplex %.3f, want %.3f",
+              t[1][1], t[0][0] + 756);
+    cr_assert(fabs(t[2][1] - t[2][0]) < 1e-6, "ping-pong %.3f with --duplex, %.3f without", t[2][1], t[2][0]);
+    cr_assert(fabs(t[3][1] - t[3][0]) < 1e-6, "self-message %.3f with --duplex, %.3f without", t[3][1],
+              t[3][0]);
+    run_result r = run_cmd(SCISIM, 30, ex, "--loggp", "L=1", "--duplex", "5", NULL);
+    run_assert_error(&r, 2, "no topology", "--loggp --duplex");
+    run_free(&r);
+    r = run_cmd(SCISIM, 30, ex, "--params", net, "--shape", "2", "--duplex", "5,-1", NULL);
+    run_assert_error(&r, 2, "--duplex '5,-1': '-1': out of range", "--duplex 5,-1");
+    run_free(&r);
 }
 
 /* --collective gather (linear) is schedgen's gather and allreduce ring
