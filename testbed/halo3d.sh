@@ -5,9 +5,10 @@
 #       scitestbed --name NAME up --torus 2x2) into OUTDIR/trace
 #   halo3d.sh duplex NAME SHAPE PARAMS OUTDIR [BINDIR]
 #       measure a two-rank exchange on nodes 0 and 1 of testbed NAME
-#       (mpibench --op alltoall --sync window, 8 and 1024 B), replay one on
-#       PARAMS, and write OUTDIR/duplex.txt: D0,D1 for scisim --duplex, the
-#       line through the two sizes' differences (measured - replayed)
+#       (mpibench --op alltoall --sync window, 8 and 1024 B; each rank's
+#       median, as the replay's times are each rank's), replay one on PARAMS,
+#       and write OUTDIR/duplex.txt: D0,D1 for scisim --duplex, the line
+#       through the two sizes' differences (measured - replayed)
 #   halo3d.sh compare SHAPE PARAMS OUTDIR [BINDIR [SELF [DUPLEX]]]
 #       write its schedule (scitrace goal), replay it with scisim on the
 #       torus's calibrated PARAMS (a rank's messages to itself on SELF's
@@ -35,7 +36,8 @@ if [ "$mode" = duplex ]; then
     bin=$(cd "${6:-bin}" && pwd)
     mkdir -p "$out"
     "$bin/scitestbed" --name "$name" run --nodes 0,1 --timeout 300 -- "$bin/mpibench" --op alltoall \
-        --sync window --sizes 8,1024 -q -o "$out/exchange.tsv" >"$out/exchange.log" 2>&1 ||
+        --sync window --sizes 8,1024 --min-samples 1000 --max-samples 2000 --node-times -q \
+        -o "$out/exchange.tsv" >"$out/exchange.log" 2>&1 ||
         { cat "$out/exchange.log" >&2; exit 1; }
     for m in 8 1024; do
         printf 'num_ranks 2\nrank 0 {\nl1: send %sb to 1 tag 1\nl2: recv %sb from 1 tag 1\n}\n' $m $m >"$out/x.goal"
@@ -43,7 +45,8 @@ if [ "$mode" = duplex ]; then
         replayed=$("$bin/scisim" "$out/x.goal" --params "$params" --shape "$shape" --format tsv -q |
             awk 'NR == 2 {print $5}')
         measured=$(awk -v m=$m '/^# columns:/ {for (i = 3; i <= NF; i++) c[$i] = i - 2}
-            !/^#/ && $c["size"] == m {print $c["median_ns"]}' "$out/exchange.tsv")
+            !/^#/ && $c["size"] == m {n = split($c["node_ns"], t, ","); s = 0
+                for (i = 1; i <= n; i++) s += t[i]; print s / n}' "$out/exchange.tsv")
         echo "$m $measured $replayed"
     done | awk '{m[NR] = $1; d[NR] = $2 - $3; printf "# %d B: exchange %s ns, one message replayed %s ns\n", $1, $2, $3}
         END {b = (d[2] - d[1]) / (m[2] - m[1]); if (b < 0) b = 0; a = d[1] - b * m[1]; if (a < 0) a = 0

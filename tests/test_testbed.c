@@ -335,6 +335,41 @@ Test(testbed, calibration_figures, .timeout = 420)
     cr_assert(at[1] > 0 && at[1] < at[2] && at[2] < at[3], "8 B: %.0f, %.0f, %.0f ns at 1, 2, 3 hops",
               at[1], at[2], at[3]);
     bench_data_free(&d);
+    /* The application path on these parameters: halo3d's communication time
+     * on a ring of 2 against its replay, the exchange's duplex cost d(m)
+     * measured first (docs/testbed.md, 'The application path'). */
+    char name[16], app[200], fit[200], dup[200];
+    tb_name(name, 'h');
+    snprintf(app, sizeof app, "%s/app", dir);
+    snprintf(fit, sizeof fit, "%s/fit-r1.params", dir);
+    const char *halo = run_root_path("testbed/halo3d.sh");
+    r = tb_cmd(60, name, "up", "--ring", "2", "--mtu", "9000", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    run_result a = run_cmd("/bin/bash", 120, halo, "duplex", name, "2", fit, app, bin, NULL);
+    run_result b = run_cmd("/bin/bash", 120, halo, "trace", name, app, "300", bin, NULL);
+    r = tb_cmd(60, name, "down", NULL);
+    cr_assert_eq(a.status, 0, "duplex: %s", a.err);
+    cr_assert_eq(b.status, 0, "trace: %s", b.err);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* duplex.txt's last line: D0,D1 */
+    char *last = strrchr(a.out, '\n');
+    while (last && last > a.out && last[-1] != '\n')
+        last--;
+    snprintf(dup, sizeof dup, "%.*s", (int)strcspn(last ? last : a.out, "\n"), last ? last : a.out);
+    run_free(&a);
+    run_free(&b);
+    run_free(&r);
+    r = run_cmd("/bin/bash", 120, halo, "compare", "2", fit, app, bin,
+                run_fixture("plots/ring2.params"), dup, NULL);
+    cr_assert_eq(r.status, 0, "compare: %s", r.err);
+    cr_log_info("duplex %s\n%s", dup, r.out);
+    const char *mean = strstr(r.out, "mean\t");
+    cr_assert_not_null(mean, "%s", r.out);
+    double err = strtod(strrchr(mean, '\t') + 1, NULL);
+    cr_assert(fabs(err) <= 25.0, "halo3d: replay %+.1f%% off the measured communication time\n%s", err,
+              r.out);
+    run_free(&r);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
