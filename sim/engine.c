@@ -88,6 +88,7 @@ static uint32_t q_match(sim_state *st, uint32_t *head, uint32_t *tail, uint32_t 
     const goal_op *op = st->s->op;
     uint32_t prev = SIM_NONE;
     for (uint32_t e = *head; e != SIM_NONE; prev = e, e = st->qpool[e].next) {
+        st->match_steps++;
         const goal_op *o = &op[st->qpool[e].op];
         uint32_t esrc = entries_are_msgs ? o->rank : o->peer;
         if ((src == GOAL_ANY || esrc == GOAL_ANY || esrc == src) &&
@@ -172,6 +173,14 @@ static int release(sim_state *st)
 
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 
+/* The waiting group's name of CPU cpu of rank with NIC nic of the sending
+ * (0), receiving (1) side, or none (nic < 0). */
+static uint64_t pair_key(const sim_state *st, uint32_t rank, int cpu, int side, int nic)
+{
+    uint64_t slot = (uint64_t)rank * st->ncpu + (uint64_t)cpu;
+    return slot * (1 + 2 * st->nnic) + (nic < 0 ? 0 : 1 + (uint64_t)side * st->nnic + (uint64_t)nic);
+}
+
 /* --- the operations ------------------------------------------------------ */
 static int do_calc(sim_state *st, sim_event e)
 {
@@ -181,8 +190,7 @@ static int do_calc(sim_state *st, sim_event e)
         *cpu = e.time + (double)o->size;
         return sim_started(st, e.id) || sim_done(st, e.id);
     }
-    e.time = *cpu;
-    return sim_push(st, e);
+    return sim_wait(st, e, pair_key(st, o->rank, o->cpu, 0, -1), cpu, NULL);
 }
 
 static int do_send(sim_state *st, sim_event e)
@@ -190,10 +198,8 @@ static int do_send(sim_state *st, sim_event e)
     const goal_op *o = &st->s->op[e.id];
     double *cpu = &st->nexto[(size_t)o->rank * st->ncpu + o->cpu];
     double *nic = &st->nextgs[(size_t)o->rank * st->nnic + o->nic];
-    if (dmax(*cpu, *nic) > e.time) {
-        e.time = dmax(*cpu, *nic);
-        return sim_push(st, e);
-    }
+    if (dmax(*cpu, *nic) > e.time)
+        return sim_wait(st, e, pair_key(st, o->rank, o->cpu, 0, o->nic), cpu, nic);
     if (sim_started(st, e.id))
         return -1;
     sim_costs k;
@@ -244,10 +250,8 @@ int sim_arrive(sim_state *st, sim_event e)
     uint32_t h = o->peer, src = o->rank;
     double *cpu = &st->nexto[(size_t)h * st->ncpu + o->cpu];
     double *nic = &st->nextgr[(size_t)h * st->nnic + o->nic];
-    if (dmax(*cpu, *nic) > e.time) {
-        e.time = dmax(*cpu, *nic);
-        return sim_push(st, e);
-    }
+    if (dmax(*cpu, *nic) > e.time)
+        return sim_wait(st, e, pair_key(st, h, o->cpu, 1, o->nic), cpu, nic);
     sim_costs k;
     sim_message_costs(st, o, &k);
     *cpu = e.time + k.recv_cpu;
@@ -271,6 +275,11 @@ static int step(sim_state *st, sim_event e)
         }
     case SIM_EV_MSG:
         return sim_arrive(st, e);
+    case SIM_EV_WAKE: {
+        sim_event run;
+        int rc = sim_wake(st, e, &run);
+        return rc < 0 ? -1 : rc ? step(st, run) : 0;
+    }
     default:
         return sim_hop(st, e);
     }
@@ -343,6 +352,8 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     r->bytes = st.bytes;
     r->events = st.ts;   /* LogGOPSim's count: every new queue entry */
     r->ops_done = st.ops_done;
+    r->pops = st.events;
+    r->match_steps = st.match_steps;
     r->wait_ns = st.wait_ns;
     r->latency_ns = st.latency_ns;
     if (!r->interrupted)
@@ -351,6 +362,7 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     rc = 0;
 out:
     sim_net_free(&st);
+    sim_wait_free(&st);
     free(st.deps);
     free(st.nexto);
     free(st.nextgs);

@@ -10,7 +10,7 @@
 
 #define SIM_NONE UINT32_MAX
 
-enum { SIM_EV_OP = 0, SIM_EV_MSG = 1, SIM_EV_HOP = 2 };
+enum { SIM_EV_OP = 0, SIM_EV_MSG = 1, SIM_EV_HOP = 2, SIM_EV_WAKE = 3 };
 
 typedef struct sim_event {
     double time;
@@ -39,6 +39,8 @@ typedef struct sim_costs {
     long src_node, dst_node;
 } sim_costs;
 
+typedef struct sim_wait_group sim_wait_group;
+
 typedef struct sim_state {
     const goal_schedule *s;
     const sim_config *c;
@@ -47,6 +49,7 @@ typedef struct sim_state {
     double *nexto, *nextgs, *nextgr;
     uint32_t *rq_head, *rq_tail, *uq_head, *uq_tail;
     sim_qent *qpool; size_t nq, qcap; uint32_t qfree;
+    uint64_t match_steps;
     sim_event *ev; size_t nev, evcap;
     uint32_t *pend; size_t npend, pendcap;
     uint32_t *tmp;
@@ -57,6 +60,9 @@ typedef struct sim_state {
     double *link_free;       /* ring links 2 D N, then N injection, N ejection */
     sim_link_stat *lstat;    /* same indexing; NULL without contention */
     size_t nlinks;
+    /* events waiting for a busy CPU or NIC (wait.c) */
+    sim_wait_group *wg; size_t nwg, wgcap;
+    uint32_t *wslot; size_t wcap;
 } sim_state;
 
 int sim_push(sim_state *st, sim_event e);
@@ -71,6 +77,13 @@ void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k);
 int sim_depart(sim_state *st, uint32_t send, double now, const sim_costs *k);
 int sim_hop(sim_state *st, sim_event e);
 void sim_net_stats(const sim_state *st, sim_result *r);
+
+/* wait.c: e (an OP or MSG event) found the pair cpu, nic (NULL: a calc)
+ * busy; key names the pair.  sim_wake takes a WAKE event: 1 with *run the
+ * waiter to run now, 0 nothing to do, -1 out of memory. */
+int sim_wait(sim_state *st, sim_event e, uint64_t key, double *cpu, double *nic);
+int sim_wake(sim_state *st, sim_event e, sim_event *run);
+void sim_wait_free(sim_state *st);
 
 /* stuck.c */
 void sim_explain_stuck(const sim_state *st, sim_result *r);
