@@ -1,17 +1,14 @@
-/* wait: operations and messages that found their CPU or NIC busy.  The
- * replay's rule puts such an event back at the time the pair frees, keeping
- * its stamp; when n events wait on one pair each of them was popped and put
- * back after every one served, n^2/2 times (a 256-rank linear alltoall: 25
- * million pops for 65280 messages).  Here the waiters of a pair form a
- * group, in stamp order, with one entry in the queue for all of them. */
+/* wait: events that found their CPU or NIC busy wait in one group per pair,
+ * in stamp order, one queue entry for all; put back one by one, n waiters took
+ * n^2/2 pops (a 256-rank linear alltoall: 25 million for 65280 messages). */
 #include <stdlib.h>
 
 #include "sim/engine_priv.h"
 #include "util/grow.h"
 
-/* Why one entry is enough: an event put back changes nothing, and a pair's
- * free time, once past the clock, never falls (only what is free can be
- * taken), so no waiter can go before the group's first at the group's time. */
+/* One entry is enough: a put-back changes nothing, and a pair's free time, once
+ * past the clock, never falls (only what is free is taken): no waiter can go
+ * before the group's first at the group's time (docs/MEASUREMENTS.md). */
 typedef struct sim_wait_group {
     uint64_t key;
     double *cpu, *nic;      /* the pair (nic NULL: a calc waits for the CPU only) */
