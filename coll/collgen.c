@@ -75,17 +75,22 @@ int coll_op_parse(const char *name)
     return -1;
 }
 
+/* Ctrl-C is looked at every 2^16 messages: a 4096-process alltoall is 33
+ * million of them, a second or so to build. */
+#define STOP_EVERY 0xffffL
 static int add(coll_sched *s, int rank, int step, int peer, int send, long bytes)
 {
+    if (!(s->count & STOP_EVERY) && s->stop && s->stop())
+        return -3;
     if (UTIL_GROW(s->msgs, s->count, s->cap, 64))
         return -1;
-    s->msgs[s->count++] = (coll_msg){rank, step, peer, send, bytes, 0};
+    s->msgs[s->count++] = (coll_msg){rank, step, peer, send, bytes};
     return 0;
 }
 
 static int lowbit(int v, int n) { return v ? (v & -v) : n; }
 static int min_i(int a, int b) { return a < b ? a : b; }
-#define ADD(...) do { if (add(__VA_ARGS__)) return -1; } while (0)
+#define ADD(...) do { int rc_ = add(__VA_ARGS__); if (rc_) return rc_; } while (0)
 
 /* Binomial tree rooted at rt (vrank vr = (r - rt) mod n): the parent of vr
  * is vr - lowbit(vr), its children vr + mask for the masks below lowbit. */
@@ -203,7 +208,10 @@ static int build(coll_sched *s, int op, const char *a, int n, int rt, long m)
         if (!strcmp(a, "ring"))   /* a reduce-scatter, then an allgather, blocks of m / n */
             return exchange(s, n, m / n, 1, 0) ? -1 : exchange(s, n, m / n, 1, n - 1);
         /* reduce to 0, then broadcast from 0, steps after the reduce's */
-        return tree(s, n, 0, m, 0, 0, 0) ? -1 : tree(s, n, 0, m, 1, 0, 64);
+        {
+            int rc = tree(s, n, 0, m, 0, 0, 0);
+            return rc ? rc : tree(s, n, 0, m, 1, 0, 64);
+        }
     case COLL_ALLGATHER: return exchange(s, n, m, !strcmp(a, "ring") ? 1 : 2, 0);
     case COLL_ALLTOALL:
         if (!strcmp(a, "pairwise"))
@@ -219,14 +227,41 @@ static int build(coll_sched *s, int op, const char *a, int n, int rt, long m)
     return -1;
 }
 
-static int by_rank_step(const void *a, const void *b)
+/* One stable counting-sort pass of from into to by rank (by_rank) or step,
+ * whose values lie in 0..nkeys-1. */
+static int sort_pass(coll_msg *to, const coll_msg *from, long count, int by_rank, long nkeys)
 {
-    const coll_msg *x = a, *y = b;
-    if (x->rank != y->rank)
-        return x->rank - y->rank;
-    if (x->step != y->step)
-        return x->step - y->step;
-    return (x->seq > y->seq) - (x->seq < y->seq);
+    long *at = calloc((size_t)nkeys + 1, sizeof *at);
+    if (!at)
+        return -1;
+    for (long i = 0; i < count; i++)
+        at[(by_rank ? from[i].rank : from[i].step) + 1]++;
+    for (long k = 0; k < nkeys; k++)
+        at[k + 1] += at[k];
+    for (long i = 0; i < count; i++)
+        to[at[by_rank ? from[i].rank : from[i].step]++] = from[i];
+    free(at);
+    return 0;
+}
+
+/* Into rank order, steps ascending, ties as generated.  The large
+ * schedules come out of their builders in that order already: no copy. */
+static int sort_by_rank_step(coll_sched *s)
+{
+    long sorted = 1, maxstep = 0;
+    for (long i = 0; i < s->count; i++) {
+        const coll_msg *a = &s->msgs[i], *b = &s->msgs[i ? i - 1 : 0];
+        maxstep = a->step > maxstep ? a->step : maxstep;
+        if (b->rank > a->rank || (b->rank == a->rank && b->step > a->step))
+            sorted = 0;
+    }
+    if (sorted)
+        return 0;
+    coll_msg *tmp = malloc((size_t)s->count * sizeof *tmp);
+    int rc = !tmp || sort_pass(tmp, s->msgs, s->count, 0, maxstep + 1) ||
+             sort_pass(s->msgs, tmp, s->count, 1, s->ranks);
+    free(tmp);
+    return rc ? -1 : 0;
 }
 
 /* Is name one of the comma-separated words in list? */
@@ -246,8 +281,11 @@ static int in_list(const char *list, const char *name)
 int coll_generate(coll_sched *s, int op, const char *alg, int ranks, int root, long size,
                   char *why, size_t len)
 {
-    memset(s, 0, sizeof *s);
-    s->ranks = ranks, s->op = op, s->root = root, s->size = size;
+    return coll_generate_until(s, op, alg, ranks, root, size, NULL, why, len);
+}
+
+int coll_validate(int op, const char *alg, int ranks, char *why, size_t len)
+{
     if (op < 0 || op >= COLL_NOPS) {
         snprintf(why, len, "unknown collective");
         return -2;
@@ -260,23 +298,34 @@ int coll_generate(coll_sched *s, int op, const char *alg, int ranks, int root, l
         snprintf(why, len, "no algorithm '%s' for %s (one of %s)", a, coll_op_names[op], algs[op]);
         return -2;
     }
-    if (!strcmp(a, "tuned"))
-        a = tuned_allreduce(ranks, size);
-    s->alg = a;
     if (!strcmp(a, "recursive_doubling") && op == COLL_ALLGATHER && (ranks & (ranks - 1))) {
         snprintf(why, len, "allgather recursive_doubling needs a power-of-two number of ranks");
         return -2;
     }
-    if (build(s, op, a, ranks, root, size)) {
-        coll_sched_free(s);
-        return -1;
-    }
-    /* stable: within a step, messages keep the order the builder gave */
-    for (long i = 0; i < s->count; i++)
-        s->msgs[i].seq = i;
-    if (s->count)
-        qsort(s->msgs, (size_t)s->count, sizeof *s->msgs, by_rank_step);
     return 0;
+}
+
+int coll_generate_until(coll_sched *s, int op, const char *alg, int ranks, int root,
+                        long size, int (*stop)(void), char *why, size_t len)
+{
+    memset(s, 0, sizeof *s);
+    s->ranks = ranks, s->op = op, s->root = root, s->size = size, s->stop = stop;
+    if (coll_validate(op, alg, ranks, why, len))
+        return -2;
+    char def[40];
+    snprintf(def, sizeof def, "%s", algs[op]);
+    *strchrnul(def, ',') = 0;
+    const char *a = alg ? alg : def;
+    a = !strcmp(a, "tuned") ? tuned_allreduce(ranks, size) : a;
+    size_t al = strlen(a) < sizeof s->alg ? strlen(a) : sizeof s->alg - 1;   /* a list's name */
+    memcpy(s->alg, a, al);
+    s->alg[al] = 0;
+    int rc = build(s, op, s->alg, ranks, root, size);
+    if (!rc && sort_by_rank_step(s))
+        rc = -1;
+    if (rc)
+        coll_sched_free(s);
+    return rc;
 }
 
 void coll_sched_free(coll_sched *s)
@@ -288,36 +337,19 @@ void coll_sched_free(coll_sched *s)
 
 /* The tag of each message: its index among the messages of its pair and
  * direction, so that the k-th send from a to b meets b's k-th receive
- * from a (MPI's order), in GOAL and in the replay alike. */
-static long *pair_tags(const coll_sched *s)
-{
-    int n = s->ranks;
-    long *tag = malloc((size_t)(s->count ? s->count : 1) * sizeof *tag);
-    long *next = calloc((size_t)n * (size_t)n * 2, sizeof *next);
-    if (!tag || !next) {
-        free(tag);
-        free(next);
-        return NULL;
-    }
-    for (long i = 0; i < s->count; i++) {
-        const coll_msg *m = &s->msgs[i];
-        int src = m->send ? m->rank : m->peer, dst = m->send ? m->peer : m->rank;
-        tag[i] = next[((size_t)src * (size_t)n + (size_t)dst) * 2 + (size_t)m->send]++;
-    }
-    free(next);
-    return tag;
-}
-
+ * from a (MPI's order).  Counted per rank (next: 2 entries a peer). */
 void coll_write_goal(FILE *fp, const coll_sched *s)
 {
-    long *tag = pair_tags(s);
+    long *next = calloc((size_t)s->ranks * 2, sizeof *next);
     fprintf(fp, "// %s (%s) of %ld bytes on %d ranks, root %d (scitorus collgen)\n",
-            coll_op_names[s->op], s->alg ? s->alg : "?", s->size, s->ranks, s->root);
+            coll_op_names[s->op], s->alg, s->size, s->ranks, s->root);
     fprintf(fp, "num_ranks %d\n", s->ranks);
     long i = 0;
     for (int r = 0; r < s->ranks; r++) {
         fprintf(fp, "\nrank %d {\n", r);
         long prev_lo = -1, prev_hi = -1;
+        if (next)
+            memset(next, 0, (size_t)s->ranks * 2 * sizeof *next);
         while (i < s->count && s->msgs[i].rank == r) {
             long lo = i;
             while (i < s->count && s->msgs[i].rank == r && s->msgs[i].step == s->msgs[lo].step)
@@ -325,7 +357,8 @@ void coll_write_goal(FILE *fp, const coll_sched *s)
             for (long k = lo; k < i; k++) {
                 const coll_msg *m = &s->msgs[k];
                 fprintf(fp, "l%ld: %s %ldb %s %d tag %ld\n", k, m->send ? "send" : "recv",
-                        m->bytes, m->send ? "to" : "from", m->peer, tag ? tag[k] : 0);
+                        m->bytes, m->send ? "to" : "from", m->peer,
+                        next ? next[(size_t)m->peer * 2 + (size_t)m->send]++ : 0);
                 for (long d = prev_lo; d >= 0 && d < prev_hi; d++)
                     fprintf(fp, "l%ld requires l%ld\n", k, d);
             }
@@ -333,46 +366,78 @@ void coll_write_goal(FILE *fp, const coll_sched *s)
         }
         fprintf(fp, "}\n");
     }
-    free(tag);
+    free(next);
 }
 
 /* Replay: a rank runs its steps in order; a step starts when the previous
  * one has completed.  Sends start at max(step start, CPU free, last send
  * start + g(m)), hold the CPU for os(m) and are ready at the receiver L
  * later; a receive completes or(m) after max(arrival, CPU free). */
-/* A send's key: source, destination, tag (pair_tags). */
-typedef struct send_key {
-    long src, dst, tag, idx;
-} send_key;
 
-static int by_key(const void *a, const void *b)
-{
-    const send_key *x = a, *y = b;
-    return x->src != y->src ? (x->src > y->src) - (x->src < y->src)
-         : x->dst != y->dst ? (x->dst > y->dst) - (x->dst < y->dst)
-                            : (x->tag > y->tag) - (x->tag < y->tag);
-}
+/* One word a message, 8 of the replay's 32 bytes a message: a send's
+ * receive (-1: none) until it is timed, a receive's arrival (NaN: not yet). */
+typedef union slot {
+    long recv;
+    double arr;
+} slot;
 
-/* match[k]: the send a receive k meets (-1 for a send, or for none), by a
- * sorted table of the sends: 4096 ranks' alltoall is 33 million messages. */
-static int match_sends(const coll_sched *s, const long *tag, long *match)
+#define STOP_SCAN 0xfffffL   /* the matching's scans look at Ctrl-C every 2^20 */
+
+/* The k-th send a->b meets b's k-th receive from a.  The sends sorted by
+ * destination (stably, so by source within it) give, for each rank, its
+ * senders' runs; a cursor per sender walks them.  Returns 0, -2, -3. */
+static int match_sends(const coll_sched *s, const long *first, slot *sl)
 {
-    send_key *keys = malloc((size_t)(s->count ? s->count : 1) * sizeof *keys);
-    long n = 0;
-    if (!keys)
-        return -1;
+    int n = s->ranks, rc = 0;
+    long *at = calloc((size_t)n + 1, sizeof *at), *cur = malloc((size_t)n * sizeof *cur);
+    int *seen = malloc((size_t)n * sizeof *seen);
+    long *order = NULL;
+    if (!at || !cur || !seen)
+        goto out;
     for (long k = 0; k < s->count; k++)
         if (s->msgs[k].send)
-            keys[n++] = (send_key){s->msgs[k].rank, s->msgs[k].peer, tag[k], k};
-    qsort(keys, (size_t)n, sizeof *keys, by_key);
-    for (long k = 0; k < s->count; k++) {
-        const coll_msg *m = &s->msgs[k];
-        send_key want = {m->peer, m->rank, tag[k], 0}, *hit;
-        hit = m->send ? NULL : bsearch(&want, keys, (size_t)n, sizeof *keys, by_key);
-        match[k] = hit ? hit->idx : -1;
+            at[s->msgs[k].peer + 1]++;
+    for (int r = 0; r < n; r++) {
+        at[r + 1] += at[r];
+        seen[r] = -1;
     }
-    free(keys);
-    return 0;
+    if (!(order = malloc((size_t)(at[n] ? at[n] : 1) * sizeof *order)))
+        goto out;
+    for (long k = 0; k < s->count; k++) {   /* the rank's sends in order, by destination */
+        if (s->msgs[k].send)
+            order[at[s->msgs[k].peer]++] = k;
+        if (s->msgs[k].send)
+            sl[k].recv = -1;
+        else
+            sl[k].arr = NAN;
+    }
+    for (int r = n; r > 0; r--)   /* at[r]: back to the start of destination r's run */
+        at[r] = at[r - 1];
+    at[0] = 0;
+    for (int r = 0; r < n && !rc; r++) {
+        for (long j = at[r]; j < at[r + 1]; j++) {
+            int src = s->msgs[order[j]].rank;
+            if (seen[src] != r)
+                seen[src] = r, cur[src] = j;
+        }
+        for (long k = first[r]; k < first[r + 1]; k++) {
+            const coll_msg *m = &s->msgs[k];
+            if (m->send || m->peer < 0 || m->peer >= n || seen[m->peer] != r)
+                continue;
+            long j = cur[m->peer];
+            if (j < at[r + 1] && s->msgs[order[j]].rank == m->peer) {
+                sl[order[j]].recv = k;
+                cur[m->peer]++;
+            }
+        }
+        if (!(r & 63) && s->stop && s->stop())
+            rc = -3;
+    }
+    free(at), free(cur), free(seen), free(order);
+    return rc;
+out:
+    free(at), free(cur), free(seen), free(order);
+    return -2;
 }
 
 double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank)
@@ -380,22 +445,54 @@ double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank)
     return coll_predict_from(s, p, NULL, per_rank);
 }
 
+/* A step's receive and when it arrives: they are taken in order of
+ * arrival, the earlier message first on a tie. */
+typedef struct arrival {
+    double t;
+    long k;
+} arrival;
+
+static int by_arrival(const void *a, const void *b)
+{
+    const arrival *x = a, *y = b;
+    return x->t < y->t ? -1 : x->t > y->t ? 1 : (x->k > y->k) - (x->k < y->k);
+}
+
+/* Times the sends of step [lo, hi) of rank r. */
+static void send_step(const coll_sched *s, const coll_logp *p, int r, long lo, long hi,
+                      slot *sl, double *start, double *cpu, double *nic, double *end)
+{
+    for (long k = lo; k < hi; k++) {
+        const coll_msg *m = &s->msgs[k];
+        if (!m->send)
+            continue;
+        double t = fmax(fmax(start[r], cpu[r]), nic[r] + p->g(p->ctx, m->bytes));
+        double os = p->os(p->ctx, m->bytes);
+        double L = p->Lm ? p->Lm(p->ctx, m->bytes) : p->L;
+        /* L < 0: the blocking send call spans the delivery, and while it
+         * waits MPI progresses the rank's posted receives (an exchange
+         * costs one message, not os + or); the call still ends at os */
+        nic[r] = t;
+        cpu[r] = t + (L < 0 ? fmax(0, os + L) : os);
+        if (sl[k].recv >= 0)
+            sl[sl[k].recv].arr = t + os + L;
+        end[r] = fmax(end[r], t + os);
+    }
+}
+
 double coll_predict_from(const coll_sched *s, const coll_logp *p, const double *t0,
                          double *per_rank)
 {
     int n = s->ranks;
-    size_t cnt = (size_t)(s->count ? s->count : 1);
-    long *tag = pair_tags(s), *match = malloc(cnt * sizeof *match);
-    double *arr = malloc(cnt * sizeof *arr);
-    char *timed = calloc(cnt, 1), *used = calloc(cnt, 1), *sdone = calloc((size_t)n, 1);
+    slot *sl = malloc((size_t)(s->count ? s->count : 1) * sizeof *sl);
+    char *sdone = calloc((size_t)n, 1);
     long *first = calloc((size_t)n + 1, sizeof *first), *pos = calloc((size_t)n, sizeof *pos);
     double *cpu = calloc((size_t)n, sizeof *cpu), *nic = calloc((size_t)n, sizeof *nic);
     double *start = calloc((size_t)n, sizeof *start), *end = calloc((size_t)n, sizeof *end);
-    double result = -1;
-    if (!tag || !match || !arr || !timed || !used || !sdone || !first || !pos || !cpu || !nic ||
-        !start || !end)
-        goto out;
-    if (match_sends(s, tag, match))
+    arrival *got = NULL;
+    size_t ngot = 0, capgot = 0;
+    double result = -2;
+    if (!sl || !sdone || !first || !pos || !cpu || !nic || !start || !end)
         goto out;
     for (long k = 0; k < s->count; k++)
         first[s->msgs[k].rank + 1] = k + 1;
@@ -406,50 +503,42 @@ double coll_predict_from(const coll_sched *s, const coll_logp *p, const double *
         nic[r] = -INFINITY;
         start[r] = cpu[r] = end[r] = t0 ? t0[r] : 0;
     }
+    if ((result = match_sends(s, first, sl)))
+        goto out;
     for (int progress = 1; progress;) {
         progress = 0;
         for (int r = 0; r < n; r++) {
+            if (s->stop && s->stop()) {
+                result = -3;
+                goto out;
+            }
             while (pos[r] < first[r + 1]) {
                 long lo = pos[r], hi = lo;
                 while (hi < first[r + 1] && s->msgs[hi].step == s->msgs[lo].step)
                     hi++;
                 if (!sdone[r]) {   /* the step's sends go first, its receives wait */
-                    for (long k = lo; k < hi; k++) {
-                        const coll_msg *m = &s->msgs[k];
-                        if (!m->send)
-                            continue;
-                        double t = fmax(fmax(start[r], cpu[r]), nic[r] + p->g(p->ctx, m->bytes));
-                        double os = p->os(p->ctx, m->bytes);
-                        double L = p->Lm ? p->Lm(p->ctx, m->bytes) : p->L;
-                        /* L < 0: the blocking send call spans the delivery, and while it
-                         * waits MPI progresses the rank's posted receives (an exchange
-                         * costs one message, not os + or); the call still ends at os */
-                        nic[r] = t;
-                        cpu[r] = t + (L < 0 ? fmax(0, os + L) : os);
-                        arr[k] = t + os + L;
-                        timed[k] = 1;
-                        end[r] = fmax(end[r], t + os);
-                    }
+                    send_step(s, p, r, lo, hi, sl, start, cpu, nic, end);
                     sdone[r] = 1;
                     progress = 1;
                 }
-                int ready = 1;
-                for (long k = lo; k < hi; k++)
-                    if (!s->msgs[k].send && (match[k] < 0 || !timed[match[k]]))
-                        ready = 0;
-                if (!ready)
+                ngot = 0;
+                long k = lo;
+                for (; k < hi && (s->msgs[k].send || !isnan(sl[k].arr)); k++) {
+                    if (s->msgs[k].send)
+                        continue;
+                    if (UTIL_GROW(got, ngot, capgot, 64)) {
+                        result = -2;
+                        goto out;
+                    }
+                    got[ngot++] = (arrival){sl[k].arr, k};
+                }
+                if (k < hi)   /* a receive still waits for its send */
                     break;
-                for (;;) {   /* the receives in order of arrival */
-                    long best = -1;
-                    for (long k = lo; k < hi; k++)
-                        if (!s->msgs[k].send && !used[k] &&
-                            (best < 0 || arr[match[k]] < arr[match[best]]))
-                            best = k;
-                    if (best < 0)
-                        break;
-                    used[best] = 1;
-                    cpu[r] = fmax(fmax(cpu[r], start[r]), arr[match[best]]) +
-                             p->orr(p->ctx, s->msgs[best].bytes);
+                if (ngot > 1)
+                    qsort(got, ngot, sizeof *got, by_arrival);
+                for (size_t i = 0; i < ngot; i++) {
+                    cpu[r] = fmax(fmax(cpu[r], start[r]), got[i].t) +
+                             p->orr(p->ctx, s->msgs[got[i].k].bytes);
                     end[r] = fmax(end[r], cpu[r]);
                 }
                 start[r] = end[r];
@@ -468,7 +557,7 @@ double coll_predict_from(const coll_sched *s, const coll_logp *p, const double *
             per_rank[r] = end[r];
     }
 out:
-    free(tag), free(match), free(arr), free(timed), free(used), free(sdone), free(first),
-        free(pos), free(cpu), free(nic), free(start), free(end);
+    free(sl), free(sdone), free(first), free(pos), free(cpu), free(nic), free(start), free(end),
+        free(got);
     return result;
 }

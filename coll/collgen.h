@@ -17,20 +17,23 @@ typedef enum coll_opkind {
 /* "barrier", ..., "scatter"; NULL-terminated, indexed by coll_opkind. */
 extern const char *const coll_op_names[];
 
+/* 24 bytes: a 4096-process alltoall holds 33 million of them. */
 typedef struct coll_msg {
     int rank, step, peer;
     int send;                 /* 1 send to peer, 0 receive from peer */
     long bytes;
-    long seq;                 /* order of generation (ties within a step) */
 } coll_msg;
 
 typedef struct coll_sched {
     int ranks, op, root;
-    const char *alg;          /* the algorithm built (allreduce "tuned": its pick) */
+    char alg[24];             /* the algorithm built (allreduce "tuned": its pick) */
     long size;                /* the collective's message size (per rank) */
     long count;
     size_t cap;
-    coll_msg *msgs;           /* grouped by rank, steps ascending */
+    coll_msg *msgs;           /* grouped by rank, steps ascending, then as generated */
+    /* Polled now and then by the generator and coll_predict_from (NULL:
+     * never): nonzero gives up, returning -3 (Ctrl-C inside one point). */
+    int (*stop)(void);
 } coll_sched;
 
 /* The algorithms of op, comma-separated, the first the default (what
@@ -45,6 +48,11 @@ int coll_op_parse(const char *name);
  * unknown algorithm for op (why says so). */
 int coll_generate(coll_sched *s, int op, const char *alg, int ranks, int root, long size,
                   char *why, size_t len);
+/* coll_generate's refusals alone (-2, why says so), without the schedule. */
+int coll_validate(int op, const char *alg, int ranks, char *why, size_t len);
+/* The same as coll_generate, polling stop (kept in s->stop): -3 when it said stop. */
+int coll_generate_until(coll_sched *s, int op, const char *alg, int ranks, int root,
+                        long size, int (*stop)(void), char *why, size_t len);
 void coll_sched_free(coll_sched *s);
 
 /* GOAL text: "num_ranks P", then per rank its sends/recvs labelled, each
@@ -64,7 +72,8 @@ typedef struct coll_logp {
 
 /* The predicted time (ns) from a common start to the last rank's end;
  * per_rank (ranks entries, may be NULL) gets each rank's end.  Returns
- * -1 when the schedule deadlocks (a receive without its send). */
+ * -1 when the schedule deadlocks (a receive without its send), -2 out of
+ * memory, -3 when s->stop said stop. */
 double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank);
 
 /* The same with rank r starting at t0[r] (NULL: all at 0); returns the

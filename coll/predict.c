@@ -10,7 +10,12 @@
 typedef struct lp_ctx {
     const logp_data *lp;
     int bad;            /* a size outside the file's rows was asked for */
-    long bad_size;
+    long bad_size;      /* the last such */
+    /* The last size's four values: a collective has a size or two, and
+     * each of its messages asks for them (33 million at 4096 processes). */
+    long memo_size;
+    int memo_have;      /* bit w: memo[w] holds value w at memo_size */
+    double memo[4];
 } lp_ctx;
 
 /* os, or, g, or the size's own L(m) = RTT(m)/2 - os(m) - or(m) (LogP/MPI) */
@@ -52,10 +57,19 @@ static double interp(lp_ctx *c, long m, int which)
     return a + (b - a) * (double)(m - lo->size_bytes) / (double)(hi->size_bytes - lo->size_bytes);
 }
 
-static double f_os(void *c, long m) { return interp(c, m, 0); }
-static double f_or(void *c, long m) { return interp(c, m, 1); }
-static double f_g(void *c, long m) { return interp(c, m, 2); }
-static double f_L(void *c, long m) { return interp(c, m, 3); }
+static double remembered(lp_ctx *c, long m, int which)
+{
+    if (c->memo_size != m)
+        c->memo_size = m, c->memo_have = 0;
+    if (!(c->memo_have >> which & 1))
+        c->memo[which] = interp(c, m, which), c->memo_have |= 1 << which;
+    return c->memo[which];
+}
+
+static double f_os(void *c, long m) { return remembered(c, m, 0); }
+static double f_or(void *c, long m) { return remembered(c, m, 1); }
+static double f_g(void *c, long m) { return remembered(c, m, 2); }
+static double f_L(void *c, long m) { return remembered(c, m, 3); }
 
 /* Barrier-synchronised timing (--sync barrier, osu_*): the loop barrier, op,
  * barrier, op ... replayed until it repeats; a rank's time runs from its
@@ -70,8 +84,12 @@ static double barrier_synced(const coll_sched *op, const coll_sched *bar, const 
     if (!in)
         return -2;
     for (int it = 0; it < BARRIER_LAPS; it++) {
-        if (coll_predict_from(bar, p, in, bend) < 0 || coll_predict_from(op, p, bend, oend) < 0)
+        double e;   /* -1 deadlock, -2 out of memory, -3 stopped */
+        if ((e = coll_predict_from(bar, p, in, bend)) < 0 ||
+            (e = coll_predict_from(op, p, bend, oend)) < 0) {
+            worst = e;
             break;
+        }
         double lo = INFINITY;
         for (int r = 0; r < n; r++) {
             sum[r] += it >= BARRIER_LAPS - BARRIER_KEPT ? oend[r] - bend[r] : 0;
@@ -88,26 +106,32 @@ static double barrier_synced(const coll_sched *op, const coll_sched *bar, const 
 }
 
 int coll_predict_logp(const logp_data *lp, const char *path, int op, const char *alg, int ranks,
-                      int root, long size, int barrier, double *ns, char *why, size_t len)
+                      int root, long size, int barrier, int (*stop)(void), double *ns, char *why,
+                      size_t len)
 {
     coll_sched s, bar = {0};
     char w[160];
     if (isnan(lp->L_ns))
         return snprintf(why, len, "%s: no '# L_ns:' header (not a LogP file of mpibench"
                                   " --pattern logp)", path), 1;
-    int rc = coll_generate(&s, op, alg, ranks, root, size, w, sizeof w);
+    int rc = coll_generate_until(&s, op, alg, ranks, root, size, stop, w, sizeof w);
+    if (rc == -3)
+        return -1;
     if (rc)
         return snprintf(why, len, "%s", rc == -1 ? "out of memory" : w), 1;
-    lp_ctx c = {lp, 0, 0};
+    lp_ctx c = {lp, 0, 0, 0, 0, {0}};
     coll_logp p = {f_os, f_or, f_g, lp->L_ns, f_L, &c};
     if (!barrier)
         *ns = coll_predict(&s, &p, NULL);
-    else if ((rc = coll_generate(&bar, COLL_BARRIER, NULL, ranks, 0, 0, w, sizeof w)))
+    else if ((rc = coll_generate_until(&bar, COLL_BARRIER, NULL, ranks, 0, 0, stop, w,
+                                       sizeof w)))
         *ns = -1;
     else
         *ns = barrier_synced(&s, &bar, &p);
     coll_sched_free(&s);
     coll_sched_free(&bar);
+    if (rc == -3 || *ns == -3)
+        return -1;
     if (rc)
         return snprintf(why, len, "%s", rc == -1 ? "out of memory" : w), 1;
     if (c.bad) {
@@ -171,8 +195,8 @@ int coll_compare(const char *prog, FILE *fp, const coll_data *d, const char *dpa
         const coll_row *r = &d->rows[i];
         double ns;
         char why[400];
-        if (coll_predict_logp(lp, lpath, op, a, (int)r->procs, (int)r->root, r->size, barrier, &ns, why,
-                              sizeof why)) {
+        if (coll_predict_logp(lp, lpath, op, a, (int)r->procs, (int)r->root, r->size, barrier,
+                              NULL, &ns, why, sizeof why)) {
             fprintf(stderr, "%s: %s\n", prog, why);
             return 1;
         }

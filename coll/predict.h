@@ -14,10 +14,12 @@
  * start, or (barrier) as --sync barrier times it, the largest of the ranks'
  * times from their own exit of the barrier before.  Sizes between
  * the file's rows are interpolated linearly; a message size outside the
- * file's rows (0 bytes: its smallest row) is refused.  Returns 0, or 1
- * with a one-line message in why. */
+ * file's rows (0 bytes: its smallest row) is refused.  stop (may be NULL)
+ * is polled while the schedule is built and replayed.  Returns 0, 1 with a
+ * one-line message in why, or -1 when stop said stop. */
 int coll_predict_logp(const logp_data *lp, const char *path, int op, const char *alg, int ranks,
-                      int root, long size, int barrier, double *ns, char *why, size_t len);
+                      int root, long size, int barrier, int (*stop)(void), double *ns,
+                      char *why, size_t len);
 
 /* Prints measured against predicted for every row of d, size by size and
  * per process count ("size procs measured predicted diff").  Returns 0, 1

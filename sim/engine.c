@@ -60,54 +60,6 @@ static sim_event pop(sim_state *st)
     return top;
 }
 
-/* --- matching queues: per rank, FIFO lists in one pool ------------------ */
-static int q_append(sim_state *st, uint32_t *head, uint32_t *tail, uint32_t op)
-{
-    uint32_t e;
-    if (st->qfree != SIM_NONE) {
-        e = st->qfree;
-        st->qfree = st->qpool[e].next;
-    } else {
-        if (UTIL_GROW(st->qpool, st->nq, st->qcap, 1024) || st->nq >= SIM_NONE)
-            return -1;
-        e = (uint32_t)st->nq++;
-    }
-    st->qpool[e] = (sim_qent){SIM_NONE, op};
-    if (*tail == SIM_NONE)
-        *head = e;
-    else
-        st->qpool[*tail].next = e;
-    *tail = e;
-    return 0;
-}
-
-/* First entry whose (source, tag) matches; removes it.  src_of: 1 when the
- * entries are messages (source = the sending op's rank), 0 receives. */
-static uint32_t q_match(sim_state *st, uint32_t *head, uint32_t *tail, uint32_t src, uint32_t tag,
-                        int entries_are_msgs)
-{
-    const goal_op *op = st->s->op;
-    uint32_t prev = SIM_NONE;
-    for (uint32_t e = *head; e != SIM_NONE; prev = e, e = st->qpool[e].next) {
-        const goal_op *o = &op[st->qpool[e].op];
-        uint32_t esrc = entries_are_msgs ? o->rank : o->peer;
-        if ((src == GOAL_ANY || esrc == GOAL_ANY || esrc == src) &&
-            (tag == GOAL_ANY || o->tag == GOAL_ANY || o->tag == tag)) {
-            if (prev == SIM_NONE)
-                *head = st->qpool[e].next;
-            else
-                st->qpool[prev].next = st->qpool[e].next;
-            if (*tail == e)
-                *tail = prev;
-            uint32_t found = st->qpool[e].op;
-            st->qpool[e].next = st->qfree;
-            st->qfree = e;
-            return found;
-        }
-    }
-    return SIM_NONE;
-}
-
 /* --- dependencies -------------------------------------------------------- */
 static int make_free(sim_state *st, uint32_t op)
 {
@@ -173,6 +125,15 @@ static int release(sim_state *st)
 
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 
+/* The waiting group's name of CPU cpu of rank with NIC nic of the sending
+ * (0), receiving (1) side, or none (nic < 0). */
+static uint64_t pair_key(const sim_state *st, uint32_t rank, int cpu, int side, int nic)
+{
+    uint64_t slot = (uint64_t)rank * st->ncpu + (uint64_t)cpu;
+    uint64_t which = nic < 0 ? 0 : 1 + (uint64_t)side * st->nnic + (uint64_t)nic;
+    return slot * (1 + 2 * st->nnic) + which;
+}
+
 /* --- the operations ------------------------------------------------------ */
 static int do_calc(sim_state *st, sim_event e)
 {
@@ -182,8 +143,7 @@ static int do_calc(sim_state *st, sim_event e)
         *cpu = e.time + (double)o->size;
         return sim_started(st, e.id) || sim_done(st, e.id);
     }
-    e.time = *cpu;
-    return sim_push(st, e);
+    return sim_wait(st, e, pair_key(st, o->rank, o->cpu, 0, -1), cpu, NULL);
 }
 
 static int do_send(sim_state *st, sim_event e)
@@ -191,10 +151,8 @@ static int do_send(sim_state *st, sim_event e)
     const goal_op *o = &st->s->op[e.id];
     double *cpu = &st->nexto[(size_t)o->rank * st->ncpu + o->cpu];
     double *nic = &st->nextgs[(size_t)o->rank * st->nnic + o->nic];
-    if (dmax(*cpu, *nic) > e.time) {
-        e.time = dmax(*cpu, *nic);
-        return sim_push(st, e);
-    }
+    if (dmax(*cpu, *nic) > e.time)
+        return sim_wait(st, e, pair_key(st, o->rank, o->cpu, 0, o->nic), cpu, nic);
     if (sim_started(st, e.id))
         return -1;
     sim_costs k;
@@ -233,9 +191,9 @@ static int do_recv(sim_state *st, sim_event e)
     uint32_t h = o->rank;
     if (sim_started(st, e.id))
         return -1;
-    uint32_t m = q_match(st, &st->uq_head[h], &st->uq_tail[h], o->peer, o->tag, 1);
+    uint32_t m = sim_q_match(st, h, 1, o->peer, o->tag);
     if (m == SIM_NONE)
-        return q_append(st, &st->rq_head[h], &st->rq_tail[h], e.id);
+        return sim_q_append(st, h, 0, e.id);
     if (o->size > st->c->S &&
         rendezvous(st, m, st->s->op[m].rank, o->cpu, o->nic, e.time))
         return -1;
@@ -249,19 +207,17 @@ int sim_arrive(sim_state *st, sim_event e)
     uint32_t h = o->peer, src = o->rank;
     double *cpu = &st->nexto[(size_t)h * st->ncpu + o->cpu];
     double *nic = &st->nextgr[(size_t)h * st->nnic + o->nic];
-    if (dmax(*cpu, *nic) > e.time) {
-        e.time = dmax(*cpu, *nic);
-        return sim_push(st, e);
-    }
+    if (dmax(*cpu, *nic) > e.time)
+        return sim_wait(st, e, pair_key(st, h, o->cpu, 1, o->nic), cpu, nic);
     sim_costs k;
     sim_message_costs(st, o, &k);
     if (st->sent_at && k.src_node != k.dst_node && st->own_arrival[h] > st->sent_at[e.id])
         k.recv_cpu += st->c->t.duplex_ns + st->c->t.duplex_ns_per_byte * (double)o->size;
     *cpu = e.time + k.recv_cpu;
     *nic = e.time + k.recv_nic;
-    uint32_t r = q_match(st, &st->rq_head[h], &st->rq_tail[h], src, o->tag, 0);
+    uint32_t r = sim_q_match(st, h, 0, src, o->tag);
     if (r == SIM_NONE)
-        return q_append(st, &st->uq_head[h], &st->uq_tail[h], e.id);
+        return sim_q_append(st, h, 1, e.id);
     if (o->size > st->c->S && rendezvous(st, e.id, src, o->cpu, o->nic, e.time))
         return -1;
     return sim_done(st, r);
@@ -278,6 +234,11 @@ static int step(sim_state *st, sim_event e)
         }
     case SIM_EV_MSG:
         return sim_arrive(st, e);
+    case SIM_EV_WAKE: {
+        sim_event run;
+        int rc = sim_wake(st, e, &run);
+        return rc < 0 ? -1 : rc ? step(st, run) : 0;
+    }
     default:
         return sim_hop(st, e);
     }
@@ -305,7 +266,7 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
         !(st.nexto = calloc((size_t)s->ranks * st.ncpu, sizeof *st.nexto)) ||
         !(st.nextgs = calloc((size_t)s->ranks * st.nnic, sizeof *st.nextgs)) ||
         !(st.nextgr = calloc((size_t)s->ranks * st.nnic, sizeof *st.nextgr)) ||
-        !(st.rq_head = malloc(s->ranks * 4 * sizeof(uint32_t))) ||
+        !(st.rq_head = malloc(s->ranks * 8 * sizeof(uint32_t))) ||
         !(st.tmp = malloc((maxops + 1) * sizeof *st.tmp)) ||
         !(r->finish = calloc(s->ranks + 1, sizeof *r->finish)) || sim_net_init(&st))
         goto out;
@@ -319,7 +280,9 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     st.rq_tail = st.rq_head + s->ranks;
     st.uq_head = st.rq_tail + s->ranks;
     st.uq_tail = st.uq_head + s->ranks;
-    memset(st.rq_head, 0xff, s->ranks * 4 * sizeof(uint32_t));
+    st.wq_head = st.uq_tail + s->ranks;
+    st.wq_tail = st.wq_head + 2 * s->ranks;
+    memset(st.rq_head, 0xff, s->ranks * 8 * sizeof(uint32_t));
     for (size_t i = 0; i < s->nops; i++)
         st.deps[i] = s->op[i].deps;
     /* Roots: host by host, each host's in file order, sorted by kind. */
@@ -357,6 +320,8 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     r->bytes = st.bytes;
     r->events = st.ts;   /* LogGOPSim's count: every new queue entry */
     r->ops_done = st.ops_done;
+    r->pops = st.events;
+    r->match_steps = st.match_steps;
     r->wait_ns = st.wait_ns;
     r->latency_ns = st.latency_ns;
     if (!r->interrupted)
@@ -365,6 +330,7 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     rc = 0;
 out:
     sim_net_free(&st);
+    sim_wait_free(&st);
     free(st.deps);
     free(st.nexto);
     free(st.sent_at);
@@ -374,7 +340,7 @@ out:
     free(st.rq_head);
     free(st.tmp);
     free(st.ev);
-    free(st.qpool);
+    sim_q_free(&st);
     free(st.pend);
     if (rc)
         sim_result_free(r);

@@ -76,6 +76,9 @@ typedef struct sim_result {
     int ntop;
     int interrupted;         /* stopped by *stop: times are partial */
     uint64_t ops_done, ops;  /* started operations / all */
+    /* The replay's work, which tests hold to the schedule's size: entries
+     * taken from the event queue, entries a matching queue search looked at */
+    uint64_t pops, match_steps;
     char stuck[200];         /* "" or why operations never ran */
 } sim_result;
 

@@ -10,7 +10,7 @@
 
 #define SIM_NONE UINT32_MAX
 
-enum { SIM_EV_OP = 0, SIM_EV_MSG = 1, SIM_EV_HOP = 2 };
+enum { SIM_EV_OP = 0, SIM_EV_MSG = 1, SIM_EV_HOP = 2, SIM_EV_WAKE = 3 };
 
 typedef struct sim_event {
     double time;
@@ -19,7 +19,14 @@ typedef struct sim_event {
     uint32_t kind;
 } sim_event;
 
-typedef struct sim_qent { uint32_t next, op; } sim_qent;
+/* A matching queue's entry (match.c): its place in the queue and in its
+ * bucket or the queue's list of entries holding a -1. */
+typedef struct sim_qent {
+    uint32_t op, prev, next, bprev, bnext;
+    uint64_t seq;       /* order of arrival in the queue */
+} sim_qent;
+
+typedef struct sim_bucket sim_bucket;
 
 /* A message crossing the torus link by link (contention). */
 typedef struct sim_flight {
@@ -39,6 +46,8 @@ typedef struct sim_costs {
     long src_node, dst_node;
 } sim_costs;
 
+typedef struct sim_wait_group sim_wait_group;
+
 typedef struct sim_state {
     const goal_schedule *s;
     const sim_config *c;
@@ -49,7 +58,10 @@ typedef struct sim_state {
      * of its own network sends so far */
     double *sent_at, *own_arrival;
     uint32_t *rq_head, *rq_tail, *uq_head, *uq_tail;
+    uint32_t *wq_head, *wq_tail;     /* rank * 2 + (0 receives, 1 messages) */
     sim_qent *qpool; size_t nq, qcap; uint32_t qfree;
+    sim_bucket *bk; size_t bkcap, nbk;
+    uint64_t qseq, match_steps;
     sim_event *ev; size_t nev, evcap;
     uint32_t *pend; size_t npend, pendcap;
     uint32_t *tmp;
@@ -60,6 +72,9 @@ typedef struct sim_state {
     double *link_free;       /* ring links 2 D N, then N injection, N ejection */
     sim_link_stat *lstat;    /* same indexing; NULL without contention */
     size_t nlinks;
+    /* events waiting for a busy CPU or NIC (wait.c) */
+    sim_wait_group *wg; size_t nwg, wgcap;
+    uint32_t *wslot; size_t wcap;
 } sim_state;
 
 int sim_push(sim_state *st, sim_event e);
@@ -74,6 +89,20 @@ void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k);
 int sim_depart(sim_state *st, uint32_t send, double now, const sim_costs *k);
 int sim_hop(sim_state *st, sim_event e);
 void sim_net_stats(const sim_state *st, sim_result *r);
+
+/* match.c: queue 0 the rank's posted receives, 1 its unexpected
+ * messages; sim_q_match removes and returns the first entry fitting src
+ * and tag (GOAL_ANY: any), or SIM_NONE. */
+int sim_q_append(sim_state *st, uint32_t h, int queue, uint32_t op);
+uint32_t sim_q_match(sim_state *st, uint32_t h, int queue, uint32_t src, uint32_t tag);
+void sim_q_free(sim_state *st);
+
+/* wait.c: e (an OP or MSG event) found the pair cpu, nic (NULL: a calc)
+ * busy; key names the pair.  sim_wake takes a WAKE event: 1 with *run the
+ * waiter to run now, 0 nothing to do, -1 out of memory. */
+int sim_wait(sim_state *st, sim_event e, uint64_t key, double *cpu, double *nic);
+int sim_wake(sim_state *st, sim_event e, sim_event *run);
+void sim_wait_free(sim_state *st);
 
 /* stuck.c */
 void sim_explain_stuck(const sim_state *st, sim_result *r);

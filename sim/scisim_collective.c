@@ -22,15 +22,21 @@ static const char *alg_name(const scisim_opts *o, char *buf, size_t len)
     return buf;
 }
 
-/* Builds the schedule of (P, M); 0 or the exit status, message printed. */
+/* Builds the schedule of (P, M) (s NULL: only checks the options for it);
+ * 0 or the exit status (130: Ctrl-C), message printed. */
 static int generate(const scisim_opts *o, long procs, long size, coll_sched *s)
 {
     char why[400];
     if (o->root >= procs)
         return scisim_usage_error("--root %ld: outside the %ld processes (0..%ld)", o->root,
                                   procs, procs - 1);
-    int rc = coll_generate(s, o->collective, o->algorithm, (int)procs, (int)o->root, size, why,
-                           sizeof why);
+    if (!s)
+        return coll_validate(o->collective, o->algorithm, (int)procs, why, sizeof why)
+                   ? scisim_usage_error("--algorithm: %s", why) : 0;
+    int rc = coll_generate_until(s, o->collective, o->algorithm, (int)procs, (int)o->root, size,
+                                 scisim_stop, why, sizeof why);
+    if (rc == -3)
+        return 130;
     if (rc == -1)
         return scisim_runtime_error("out of memory for the schedule");
     return rc ? scisim_usage_error("--algorithm: %s", why) : 0;
@@ -47,8 +53,9 @@ static int list(const scisim_opts *o)
 }
 
 /* --emit-goal and --logp: every P of --procs and every size of --size;
- * Ctrl-C keeps the finished rows (exit 130).  From 1024 processes a point
- * takes seconds (an alltoall: a million messages), so each is announced. */
+ * Ctrl-C, inside a point too, keeps the finished rows (exit 130).  From 1024
+ * processes a point can take seconds (an alltoall: a million messages), so
+ * each is announced. */
 #define TABLE_PROGRESS_PROCS 1024
 static int table(const scisim_opts *o)
 {
@@ -71,23 +78,28 @@ static int table(const scisim_opts *o)
             if (!o->quiet && o->procs[i] >= TABLE_PROGRESS_PROCS)
                 fprintf(stderr, "scisim: %s on %ld processes, %ld bytes\n",
                         coll_op_names[o->collective], o->procs[i], o->sizes[j]);
-            if ((rc = generate(o, o->procs[i], o->sizes[j], &s)))
+            if ((rc = generate(o, o->procs[i], o->sizes[j], o->emit_goal ? &s : NULL)))
                 break;
             if (o->emit_goal) {
                 coll_write_goal(fp, &s);
+                coll_sched_free(&s);
             } else {
                 char why[400];
                 double ns;
-                if (coll_predict_logp(&lp, o->logp_path, o->collective, o->algorithm,
-                                      (int)o->procs[i], (int)o->root, o->sizes[j], 0, &ns, why,
-                                      sizeof why))
+                int got = coll_predict_logp(&lp, o->logp_path, o->collective, o->algorithm,
+                                            (int)o->procs[i], (int)o->root, o->sizes[j], 0,
+                                            scisim_stop, &ns, why, sizeof why);
+                if (got < 0)
+                    partial = 1;
+                else if (got)
                     rc = scisim_runtime_error("%s", why);
                 else
                     fprintf(fp, "%s\t%s\t%ld\t%ld\t%.1f\n", coll_op_names[o->collective],
                             alg_name(o, def, sizeof def), o->procs[i], o->sizes[j], ns);
             }
-            coll_sched_free(&s);
         }
+    if (rc == 130)
+        partial = 1, rc = 0;
     if (o->logp_path)
         logp_data_free(&lp);
     if (out) {

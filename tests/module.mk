@@ -123,7 +123,8 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 # it is timing-sensitive.  Every other test is in the cli tier: it runs the
 # programs (bin/san, sanitized) and checks their outputs and messages.
 CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_model test_opt \
-              test_params test_parse test_patterns test_projection test_shm test_topo test_coll
+              test_params test_parse test_patterns test_projection test_shm test_topo test_coll \
+              test_sim_work
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_mpibench     # MPI ping-pong under mpirun, timed
