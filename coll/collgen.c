@@ -67,6 +67,11 @@ const char *coll_algorithms(int op)
     return op >= 0 && op < COLL_NOPS ? algs[op] : NULL;
 }
 
+const char *coll_tuned_pick(int op, int ranks, long size)
+{
+    return op == COLL_ALLREDUCE ? tuned_allreduce(ranks, size) : NULL;
+}
+
 int coll_op_parse(const char *name)
 {
     for (int i = 0; coll_op_names[i]; i++)

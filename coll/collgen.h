@@ -40,6 +40,10 @@ typedef struct coll_sched {
  * Open MPI's tuned component picks for small P and small messages). */
 const char *coll_algorithms(int op);
 
+/* What allreduce's "tuned" runs on ranks processes and size bytes (NULL
+ * for the other operations, which have no size-dependent default). */
+const char *coll_tuned_pick(int op, int ranks, long size);
+
 /* Index of name in coll_op_names, or -1. */
 int coll_op_parse(const char *name);
 

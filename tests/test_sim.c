@@ -557,6 +557,36 @@ Test(sim, collective_schedules_equal_loggopsim)
         }
 }
 
+/* allreduce's default, tuned, predicts what the algorithm it names predicts:
+ * on two ranks the ring at 4 KiB, recursive doubling at 8 KiB (Open MPI
+ * 4.1's rules, measured in docs/MEASUREMENTS.md, 'Allreduce as Open MPI picks it'). */
+Test(sim, tuned_allreduce_predicts_as_its_pick)
+{
+    const char *lp = run_root_path("data/sample/logp-shm.tsv");
+    static const char *const c[][3] = {{"4096", "ring", "recursive_doubling"},
+                                       {"8192", "recursive_doubling", "ring"}};
+    for (int i = 0; i < 2; i++) {
+        double t[3];
+        const char *alg[3] = {NULL, c[i][1], c[i][2]};
+        for (int k = 0; k < 3; k++) {
+            run_result r = run_cmd(SCISIM, 30, "--collective", "allreduce", "--procs", "2", "--size",
+                                   c[i][0], "--logp", lp, "-q", "-o", "-", alg[k] ? "--algorithm" : NULL,
+                                   alg[k], NULL);
+            cr_assert_eq(r.status, 0, "%s", r.err);
+            char want[64];
+            snprintf(want, sizeof want, "\t%s%s\t2\t%s\t", k ? "" : "tuned:", k ? alg[k] : c[i][1],
+                     c[i][0]);
+            const char *row = strstr(r.out, want);
+            cr_assert_not_null(row, "want '%s' in: %s", want + 1, r.out);
+            t[k] = strtod(strrchr(row, '\t') + 1, NULL);
+            run_free(&r);
+        }
+        cr_assert_eq(t[0], t[1], "%s B: tuned %.1f, %s %.1f", c[i][0], t[0], c[i][1], t[1]);
+        cr_assert_neq(t[1], t[2], "%s B: %s and %s predict alike, the check sees nothing", c[i][0],
+                      c[i][1], c[i][2]);
+    }
+}
+
 /* The schedule --emit-goal writes, replayed as a file, finishes every rank
  * when --collective's own replay does, on LogGP and on tori. */
 Test(sim, collective_emitted_goal_replays_the_same)
