@@ -32,6 +32,12 @@ static void fake_env(const char *floors, const char *modes)
 }
 static const char *fake(void) { return run_root_path("tests/fake_bench.sh"); }
 
+/* calibrate --full on the fake benchmark, into f.params. */
+static run_result run_full(void)
+{
+    return run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params", NULL);
+}
+
 /* How many times the fake benchmark measured. */
 static int fake_runs(void)
 {
@@ -65,8 +71,7 @@ Test(verdict, regime_change_between_floors_is_measured_again)
     /* floor 260 ns before the first run, 1000 ns after it (the injected
      * change of regime), then steady */
     fake_env("260 1000 260", "clean");
-    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params",
-                           NULL);
+    run_result r = run_full();
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     cr_assert_not_null(strstr(r.out, "run 1"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "the floor changed 3.8x during the run"), "%s", r.out);
@@ -81,8 +86,7 @@ Test(verdict, regime_change_within_the_run_is_measured_again)
 {
     /* steady floors, but every point's median at twice its minimum */
     fake_env("260", "bimodal clean");
-    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params",
-                           NULL);
+    run_result r = run_full();
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     cr_assert_not_null(strstr(r.out, "100 of 100 points took their batches in two regimes"),
                        "%s", r.out);
@@ -96,8 +100,7 @@ Test(verdict, regime_change_within_the_run_is_measured_again)
 Test(verdict, unstable_runs_are_measured_again_while_time_allows)
 {
     fake_env("260", "bimodal bimodal bimodal bimodal bimodal clean");
-    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params",
-                           NULL);
+    run_result r = run_full();
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     cr_assert_eq(fake_runs(), 6, "measured %d times:\n%s", fake_runs(), r.out);
     cr_assert_null(strstr(r.out, "warning: the last run was unstable"), "%s", r.out);
@@ -108,8 +111,7 @@ Test(verdict, unstable_runs_are_measured_again_while_time_allows)
 Test(verdict, steady_run_is_measured_once)
 {
     fake_env("260", "clean");
-    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params",
-                           NULL);
+    run_result r = run_full();
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     cr_assert_eq(fake_runs(), 1, "%s", r.out);
     cr_assert_null(strstr(r.out, "measuring again"), "%s", r.out);
@@ -123,8 +125,7 @@ Test(verdict, held_out_failure_exits_3_and_writes_no_params)
 {
     fake_env("260", "badheld");
     run_write_text("f.params", "previous\n");
-    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params",
-                           NULL);
+    run_result r = run_full();
     cr_assert_eq(r.status, 3, "%s\n%s", r.out, r.err);
     /* steady both times: once more, not until it passes */
     cr_assert_eq(fake_runs(), 2, "measured %d times:\n%s", fake_runs(), r.out);
