@@ -67,9 +67,25 @@ const char *coll_algorithms(int op)
     return op >= 0 && op < COLL_NOPS ? algs[op] : NULL;
 }
 
-const char *coll_tuned_pick(int op, int ranks, long size)
+/* alg, or the op's default (the first of its list, into buf). */
+static const char *alg_or_default(int op, const char *alg, char *buf, size_t len)
 {
-    return op == COLL_ALLREDUCE ? tuned_allreduce(ranks, size) : NULL;
+    if (alg)
+        return alg;
+    snprintf(buf, len, "%s", algs[op]);
+    *strchrnul(buf, ',') = 0;
+    return buf;
+}
+
+const char *coll_algorithm(int op, const char *alg, int ranks, long size, char *buf, size_t len)
+{
+    char def[40];
+    const char *a = alg_or_default(op, alg, def, sizeof def);
+    if (!strcmp(a, "tuned"))
+        snprintf(buf, len, "tuned:%s", tuned_allreduce(ranks, size));
+    else
+        snprintf(buf, len, "%s", a);
+    return buf;
 }
 
 int coll_op_parse(const char *name)
@@ -296,9 +312,7 @@ int coll_validate(int op, const char *alg, int ranks, char *why, size_t len)
         return -2;
     }
     char def[40];
-    snprintf(def, sizeof def, "%s", algs[op]);
-    *strchrnul(def, ',') = 0;
-    const char *a = alg ? alg : def;
+    const char *a = alg_or_default(op, alg, def, sizeof def);
     if (!in_list(algs[op], a)) {
         snprintf(why, len, "no algorithm '%s' for %s (one of %s)", a, coll_op_names[op], algs[op]);
         return -2;
@@ -317,15 +331,9 @@ int coll_generate_until(coll_sched *s, int op, const char *alg, int ranks, int r
     s->ranks = ranks, s->op = op, s->root = root, s->size = size, s->stop = stop;
     if (coll_validate(op, alg, ranks, why, len))
         return -2;
-    char def[40];
-    snprintf(def, sizeof def, "%s", algs[op]);
-    *strchrnul(def, ',') = 0;
-    const char *a = alg ? alg : def;
-    a = !strcmp(a, "tuned") ? tuned_allreduce(ranks, size) : a;
-    size_t al = strlen(a) < sizeof s->alg ? strlen(a) : sizeof s->alg - 1;   /* a list's name */
-    memcpy(s->alg, a, al);
-    s->alg[al] = 0;
-    int rc = build(s, op, s->alg, ranks, root, size);
+    coll_algorithm(op, alg, ranks, size, s->alg, sizeof s->alg);
+    const char *pick = strchr(s->alg, ':');   /* tuned's */
+    int rc = build(s, op, pick ? pick + 1 : s->alg, ranks, root, size);
     if (!rc && sort_by_rank_step(s))
         rc = -1;
     if (rc)

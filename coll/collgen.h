@@ -26,7 +26,7 @@ typedef struct coll_msg {
 
 typedef struct coll_sched {
     int ranks, op, root;
-    char alg[24];             /* the algorithm built (allreduce "tuned": its pick) */
+    char alg[32];             /* coll_algorithm's name of it ("tuned:ring") */
     long size;                /* the collective's message size (per rank) */
     long count;
     size_t cap;
@@ -40,9 +40,9 @@ typedef struct coll_sched {
  * Open MPI's tuned component picks for small P and small messages). */
 const char *coll_algorithms(int op);
 
-/* What allreduce's "tuned" runs on ranks processes and size bytes (NULL
- * for the other operations, which have no size-dependent default). */
-const char *coll_tuned_pick(int op, int ranks, long size);
+/* The name of alg (NULL: op's default; a valid one) into buf, allreduce's
+ * tuned with its pick for ranks and size bytes ("tuned:ring"); returns buf. */
+const char *coll_algorithm(int op, const char *alg, int ranks, long size, char *buf, size_t len);
 
 /* Index of name in coll_op_names, or -1. */
 int coll_op_parse(const char *name);

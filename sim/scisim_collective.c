@@ -12,18 +12,6 @@
 #include "sim/scisim.h"
 #include "util/file_error.h"
 
-/* The algorithm's name as written: --algorithm, else the op's default;
- * allreduce's tuned with its pick for P and M ("tuned:ring"). */
-static const char *alg_name(const scisim_opts *o, long procs, long size, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s", o->algorithm ? o->algorithm : coll_algorithms(o->collective));
-    *strchrnul(buf, ',') = '\0';
-    const char *pick = coll_tuned_pick(o->collective, (int)procs, size);
-    if (pick && !strcmp(buf, "tuned"))
-        snprintf(buf, len, "tuned:%s", pick);
-    return buf;
-}
-
 /* Builds the schedule of (P, M) (s NULL: only checks the options for it);
  * 0 or the exit status (130: Ctrl-C), message printed. */
 static int generate(const scisim_opts *o, long procs, long size, coll_sched *s)
@@ -97,8 +85,9 @@ static int table(const scisim_opts *o)
                     rc = scisim_runtime_error("%s", why);
                 else
                     fprintf(fp, "%s\t%s\t%ld\t%ld\t%.1f\n", coll_op_names[o->collective],
-                            alg_name(o, o->procs[i], o->sizes[j], def, sizeof def), o->procs[i],
-                            o->sizes[j], ns);
+                            coll_algorithm(o->collective, o->algorithm, (int)o->procs[i],
+                                           o->sizes[j], def, sizeof def),
+                            o->procs[i], o->sizes[j], ns);
             }
         }
     if (rc == 130)
@@ -140,7 +129,9 @@ static int replay(const scisim_opts *o)
     goal_error err;
     scisim_opts named = *o;
     snprintf(name, sizeof name, "%s %s on %ld processes, %ld B", coll_op_names[o->collective],
-             alg_name(o, o->procs[0], o->sizes[0], def, sizeof def), o->procs[0], o->sizes[0]);
+             coll_algorithm(o->collective, o->algorithm, (int)o->procs[0], o->sizes[0], def,
+                            sizeof def),
+             o->procs[0], o->sizes[0]);
     named.goal_path = name;
     rc = goal_parse(text, len, &s, &err);
     free(text);
