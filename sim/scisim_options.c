@@ -101,7 +101,7 @@ static int parse_duplex(void *dest, const char *arg, char *why, size_t len)
     for (int i = 0; i < 2 && part[i]; i++) {
         parse_status st = parse_double(part[i], 0, 1e12, &v[i]);
         if (st)
-            return snprintf(why, len, "'%s': %s, expected NS[,NS_PER_BYTE], each >= 0", part[i],
+            return snprintf(why, len, "'%s': %s, expected NS[,NS_PER_BYTE], each 0 to 1e12", part[i],
                             parse_status_text(st)), 1;
     }
     o->duplex_ns = v[0], o->duplex_ns_per_byte = v[1];

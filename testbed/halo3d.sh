@@ -32,7 +32,9 @@ if [ "$mode" = trace ]; then
     exit 0
 fi
 if [ "$mode" = duplex ]; then
+    [ $# -ge 5 ] || { echo "usage: halo3d.sh duplex NAME SHAPE PARAMS OUTDIR [BINDIR]" >&2; exit 2; }
     name=$2 shape=$3 params=$4 out=$5
+    [ -r "$params" ] || { echo "halo3d.sh duplex: PARAMS '$params': not readable" >&2; exit 2; }
     bin=$(cd "${6:-bin}" && pwd)
     mkdir -p "$out"
     "$bin/scitestbed" --name "$name" run --nodes 0,1 --timeout 300 -- "$bin/mpibench" --op alltoall \
