@@ -227,8 +227,34 @@ demo: all
 	@echo
 	bin/scimodel --params $(DEMO_PARAMS) --dims 1..4 --nodes 1000
 	@echo
-	bin/calibrate --full $(if $(QUICK),--quick) -q -o $(FULL_PARAMS)
+	@rm -f build/demo-full.ok   # this run's verdict only: a failed check leaves an older params file
+	bin/calibrate --full $(if $(QUICK),--quick) -q -o $(FULL_PARAMS) && touch build/demo-full.ok || [ $$? -eq 3 ]
 	@echo
+	@if [ -e build/demo-full.ok ]; then $(MAKE) --no-print-directory demo-full; else \
+	  echo "calibrate --full missed its held-out check (above, exit status 3): no full params file,"; \
+	  echo "so its projection, crossovers and figures are left out of this demo; the held-out"; \
+	  echo "table is drawn below.  Run 'make demo' again on a quieter machine, or read"; \
+	  echo "docs/model.md, 'Calibration'."; fi
+	@echo
+	@VALIDATION=$(FULL_VALID) $(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) > build/demo-plots.txt
+	@if [ -e build/demo-full.ok ]; then \
+	  VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) >> build/demo-plots.txt; fi
+	@echo
+	@$(MAKE) --no-print-directory trace-demo
+	@echo
+	@p=$(FULL_PARAMS); [ -e build/demo-full.ok ] || p=$(DEMO_PARAMS); \
+	  echo "bin/scimodel --params $$p --traffic $(TRACE_DEMO_MATRIX) --dims 1..4"; \
+	  bin/scimodel --params $$p --traffic $(TRACE_DEMO_MATRIX) --dims 1..4
+	@echo
+	@echo "demo: wrote"; \
+	  { printf '%s\n' $(DEMO_BENCH) $(DEMO_PARAMS) $(FULL_VALID); \
+	    [ -e build/demo-full.ok ] && echo $(FULL_PARAMS); \
+	    grep -hv ' ' build/demo-plots.txt build/trace-plots.txt | sort -u; \
+	    echo $(TRACE_DEMO_MATRIX); } | while read -r f; do [ -f "$$f" ] && echo "  $$f"; done; true
+
+# The full calibration's part of the demo, once it passed its check.
+.PHONY: demo-full
+demo-full:
 	bin/scimodel --params $(FULL_PARAMS) --dims 1..4 --nodes 1000
 	@echo
 	@echo "crossovers (average request latency, continuous n), the two calibrations side by side:"
@@ -242,18 +268,6 @@ demo: all
 	@echo "  predicted a 6-node ring it was not fitted on.  The 2-node ring measures only o(m)"
 	@echo "  and takes lf and ls from the thesis's SCI preset, which describes SCI hardware,"
 	@echo "  not this machine."
-	@echo
-	@VALIDATION=$(FULL_VALID) $(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) > build/demo-plots.txt
-	@VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) >> build/demo-plots.txt
-	@echo
-	@$(MAKE) --no-print-directory trace-demo
-	@echo
-	bin/scimodel --params $(FULL_PARAMS) --traffic $(TRACE_DEMO_MATRIX) --dims 1..4
-	@echo
-	@echo "demo: wrote"; \
-	  { printf '%s\n' $(DEMO_BENCH) $(DEMO_PARAMS) $(FULL_PARAMS) $(FULL_VALID); \
-	    grep -hv ' ' build/demo-plots.txt build/trace-plots.txt | sort -u; \
-	    echo $(TRACE_DEMO_MATRIX); } | while read -r f; do [ -f "$$f" ] && echo "  $$f"; done; true
 
 bench: $(BENCH_TARGETS)
 
