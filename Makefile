@@ -232,8 +232,8 @@ demo: all
 	@echo
 	@if [ -e build/demo-full.ok ]; then $(MAKE) --no-print-directory demo-full; else \
 	  echo "calibrate --full missed its held-out check (above, exit status 3): no full params file,"; \
-	  echo "so its projection, crossovers and figures are left out of this demo; the held-out"; \
-	  echo "table is drawn below.  Run 'make demo' again on a quieter machine, or read"; \
+	  echo "so its projection, crossovers and figures are left out of this demo (its held-out"; \
+	  echo "table is still drawn).  Run 'make demo' again on a quieter machine, or read"; \
 	  echo "docs/model.md, 'Calibration'."; fi
 	@echo
 	@VALIDATION=$(FULL_VALID) $(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) > build/demo-plots.txt
