@@ -152,10 +152,9 @@ static int linear(coll_sched *s, int n, int rt, long m, int down)
     return 0;
 }
 
-/* Recursive doubling (the whole vector each step), or with halve
- * Rabenseifner's: a reduce-scatter by recursive halving (half the vector
- * still held, to distance 1, 2, 4, ...) and an allgather back by recursive
- * doubling.  The extra ranks of a non-power of two fold in first. */
+/* Recursive doubling (the whole vector each step), or with halve Rabenseifner's
+ * (half the vector held, to distance 1, 2, 4, ..., then back); the extra ranks
+ * of a non-power of two fold in first (docs/model.md, 'Schedules'). */
 static int recursive_doubling(coll_sched *s, int n, long m, int halve)
 {
     int p = 1;

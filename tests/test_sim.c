@@ -489,10 +489,8 @@ Test(sim, self_messages_pay_the_self_params)
     run_free(&a);
 }
 
-/* --duplex: an exchange's receives, each during its rank's own send, pay
- * NS + NS/B m more; a ping-pong's reply, sent after the send arrived, and a
- * rank's message to itself pay nothing more.  Without it an exchange costs
- * one message: the overlap is free. */
+/* --duplex: an exchange's receives pay NS + NS/B m more; a ping-pong's reply
+ * and a message to itself do not.  Without it an exchange costs one message. */
 Test(sim, duplex_charges_receives_during_a_send)
 {
     const char *net = run_fixture("plots/ring2.params");
@@ -637,10 +635,9 @@ Test(sim, collective_usage_errors_one_line)
     run_free(&r);
 }
 
-/* Ctrl-C inside a point of a --logp table: the finished rows go to
- * OUT.incomplete, a previous OUT stays as it was, exit 130.  A 4096-process
- * alltoall point (33 million messages) takes seconds: the signal lands in
- * the second point, whose row must not appear. */
+/* Ctrl-C inside a point of a --logp table: finished rows to OUT.incomplete,
+ * a previous OUT kept, exit 130; the 4096-process alltoall point takes seconds,
+ * so the signal lands in the second point, whose row must not appear. */
 Test(sim, collective_table_interrupted_inside_a_point_keeps_finished_rows, .timeout = 120)
 {
     const char *out = run_path(dir, "table.tsv"), *err = run_path(dir, "table.err");
