@@ -22,6 +22,9 @@ TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/t
 test_shm_EXTRA = bench/backend_shm.c bench/backend_shm_cli.c
 # the bad values scibench's options table declares
 test_badinput_EXTRA = bench/backend_shm.c bench/backend_shm_cli.c $(BENCH_COMMON)
+# an interleaved batch does not time the change from the last point (an injected delay)
+TESTS += tests/test_interleave.c
+test_interleave_EXTRA = bench/backend_shm.c bench/backend_shm_cli.c $(BENCH_COMMON)
 # --pattern logp: the nonlinearity search, injected-delay
 # recovery, bad input, resume
 TESTS += tests/test_logp.c

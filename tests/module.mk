@@ -127,6 +127,7 @@ CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_mode
               test_sim_work
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
+CHECK_TIMING += test_interleave   # times ping-pongs against an injected cost of a size change
 CHECK_TIMING += test_mpibench     # MPI ping-pong under mpirun, timed
 CHECK_TIMING += test_logp         # recovers 80-160 us injected delays from timed runs
 CHECK_TIMING += test_calibrate    # calibrate runs scibench and fits what it measured
