@@ -59,8 +59,11 @@
 #ifndef SHM_READ_LINE2
 #define SHM_READ_LINE2 0
 #endif
-#ifndef SHM_UNFENCED_MAX
-#define SHM_UNFENCED_MAX HEAD_BYTES
+/* -DSHM_RECEIVE_FENCE=1: an lfence after every receive beyond the header's line, as until
+ * a94fb27 (64 B 87 against 62 ns; the held-out ring within 5% in 0 of 25 runs at ~55 ns against
+ * 12 of 17: docs/MEASUREMENTS.md, "The receive fence, measured again"). */
+#ifndef SHM_RECEIVE_FENCE
+#define SHM_RECEIVE_FENCE 0
 #endif
 
 /* One slot.  The header shares the flag's cache line, and so do the first
@@ -254,9 +257,9 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     return 0;
 }
 
-/* Each receive completes before the process acts, as a store-and-forward node does:
- * unfenced, an endpoint's next send ran ahead and the held-out ring was 9-10% off
- * (docs/MEASUREMENTS.md, "The three transport changes"). */
+/* Not needed for a complete receive: the reply's flag is a release store, ordered after the
+ * loads that read the request, so it is never seen before the request's last line arrived.  The
+ * fence only kept the reply's work from starting early, at a line transfer's cost. */
 static inline void receive_complete(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -292,7 +295,7 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
                     atomic_store_explicit(&q->rx_credit->acked, want,
                                           memory_order_release);
                 c->next_src = from;
-                if ((size_t)msg->len > SHM_UNFENCED_MAX)   /* in one line: nothing left to wait for */
+                if (SHM_RECEIVE_FENCE && (size_t)msg->len > HEAD_BYTES)
                     receive_complete();
                 return 0;
             }
