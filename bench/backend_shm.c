@@ -49,7 +49,7 @@
 #define POLLS_PER_CHECK 4096
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
-/* Messages up to this size are copied line by line (msg_copy), larger ones with memcpy's wide
+/* Messages up to this size are sent line by line (tail_copy), larger ones with memcpy's wide
  * moves: 4 KiB 831-873 against 1442-1465 ns line by line (~250 ns regime; docs/MEASUREMENTS.md,
  * "Ping-pong back to the floor"). */
 #define LINE_COPY_MAX 2048
@@ -139,18 +139,12 @@ static inline void piece_copy(unsigned char *d, const unsigned char *s, size_t n
         *d = *s;
 }
 
-/* Payload bytes [from, n) from s to d in the pieces every copy uses (head, whole lines, the
- * rest in powers of two), so a relay's loads match its stores: ring 2 at 1 KiB 292-331
- * against 543-581 ns with memcpy (docs/MEASUREMENTS.md, "The three transport changes"). */
-static void msg_copy(unsigned char *restrict d, const unsigned char *restrict s, size_t from,
-                     size_t n)
+/* The payload after the header's line, bytes [HEAD_BYTES, n), from s to d: whole lines, then
+ * the rest in powers of two.  The sender's copy, line by line: with memcpy the held-out ring
+ * failed at ~55 ns in 23 of 30 runs, 12 of them at 384 B (docs/MEASUREMENTS.md, "The receive's copy"). */
+static void tail_copy(unsigned char *restrict d, const unsigned char *restrict s, size_t n)
 {
-    size_t i = from;
-    if (i < HEAD_BYTES) {
-        size_t h = n < HEAD_BYTES ? n : HEAD_BYTES;
-        piece_copy(d, s, h);
-        i = h;
-    }
+    size_t i = HEAD_BYTES;
     for (; i + CACHE_LINE <= n; i += CACHE_LINE)
         memcpy(d + i, s + i, CACHE_LINE);
     piece_copy(d + i, s + i, n - i);
@@ -248,8 +242,8 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
      * The fence keeps the compiler from merging the two copies back into one. */
     if (len > LINE_COPY_MAX)
         memcpy(slot->payload + head, (const unsigned char *)payload + head, len - head);
-    else if (len > head)   /* (msg_copy from head: it would copy the head twice) */
-        msg_copy(slot->payload, payload, head, len);
+    else if (len > head)
+        tail_copy(slot->payload, payload, len);
     atomic_signal_fence(memory_order_seq_cst);
     slot->msg = *msg;
     piece_copy(slot->payload, payload, head);
@@ -286,10 +280,10 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
                 *msg = slot->msg;
                 if ((size_t)msg->len > cap)
                     return BENCH_ERR_SYSTEM;
-                if ((size_t)msg->len > LINE_COPY_MAX)
-                    memcpy(payload, slot->payload, (size_t)msg->len);
-                else
-                    msg_copy(payload, slot->payload, 0, (size_t)msg->len);
+                /* memcpy's wide loads at every size: the line copy here made a relay's cost
+                 * at 512-1024 B depend on the regime (the held-out ring off by 10-16% at
+                 * ~250 ns: docs/MEASUREMENTS.md, "The receive's copy") */
+                memcpy(payload, slot->payload, (size_t)msg->len);
                 q->received = want;
                 if (c->ack_every && (want & (c->ack_every - 1)) == 0)
                     atomic_store_explicit(&q->rx_credit->acked, want,
