@@ -50,9 +50,9 @@
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 /* Messages up to this size are sent line by line (tail_copy), larger ones with memcpy's wide
- * moves: 4 KiB 831-873 against 1442-1465 ns line by line (~250 ns regime; docs/MEASUREMENTS.md,
- * "Ping-pong back to the floor"). */
-#define LINE_COPY_MAX 2048
+ * moves: 1 KiB 366 against 528 ns line by line (~250 ns regime); memcpy below it put the held-out
+ * ring off at 384 B (docs/MEASUREMENTS.md, "The receive's copy", "The sender's switch"). */
+#define LINE_COPY_MAX 512
 /* Build-time switches for the comparisons in docs/MEASUREMENTS.md, "Ping-pong back to the floor":
  * -DSHM_READ_LINE2=1 (64 B 67 against 87 ns, but the held-out ring's worst error 6.5% against
  * 4.5%, medians of 15-17 runs). */
@@ -140,8 +140,7 @@ static inline void piece_copy(unsigned char *d, const unsigned char *s, size_t n
 }
 
 /* The payload after the header's line, bytes [HEAD_BYTES, n), from s to d: whole lines, then
- * the rest in powers of two.  The sender's copy, line by line: with memcpy the held-out ring
- * failed at ~55 ns in 23 of 30 runs, 12 of them at 384 B (docs/MEASUREMENTS.md, "The receive's copy"). */
+ * the rest in powers of two (the sender's copy up to LINE_COPY_MAX). */
 static void tail_copy(unsigned char *restrict d, const unsigned char *restrict s, size_t n)
 {
     size_t i = HEAD_BYTES;
