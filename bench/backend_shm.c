@@ -54,14 +54,14 @@
  * ring off at 384 B (docs/MEASUREMENTS.md, "The receive's copy", "The sender's switch"). */
 #define LINE_COPY_MAX 512
 /* Build-time switches for the comparisons in docs/MEASUREMENTS.md, "Ping-pong back to the floor":
- * -DSHM_READ_LINE2=1 (64 B 67 against 87 ns, but the held-out ring's worst error 6.5% against
- * 4.5%, medians of 15-17 runs). */
+ * -DSHM_READ_LINE2=1 (with the receive fence: 64 B 67 against 87 ns, but the held-out ring's
+ * worst error 6.5% against 4.5%, medians of 15-17 runs). */
 #ifndef SHM_READ_LINE2
 #define SHM_READ_LINE2 0
 #endif
 /* -DSHM_RECEIVE_FENCE=1: an lfence after every receive beyond the header's line, as until
- * a94fb27 (64 B 87 against 62 ns; the held-out ring within 5% in 0 of 25 runs at ~55 ns against
- * 12 of 17: docs/MEASUREMENTS.md, "The receive fence, measured again"). */
+ * a94fb27 (64 B 86 against 62 ns at ~55 ns, and there the held-out ring within 5% in 1 of 42 runs
+ * against 20 of 31: docs/MEASUREMENTS.md, "The receive fence, measured again"). */
 #ifndef SHM_RECEIVE_FENCE
 #define SHM_RECEIVE_FENCE 0
 #endif
