@@ -122,7 +122,7 @@ static void interrupt_started(char *const argv[], const char *out, const char *e
     cr_assert_eq(run_wait_exit(pid, 20), 1, "signal %d", sig);
 }
 
-/* #1: an interrupted run never destroys a previous file; its points go
+/* An interrupted run never destroys a previous file; its points go
  * beside it, to FILE.incomplete, and the message says where. */
 Test(reliability, interrupted_run_keeps_the_previous_file)
 {
@@ -150,7 +150,7 @@ Test(reliability, interrupted_run_keeps_the_previous_file)
     cr_assert_eq(entries_with(".tmp."), 0, "a temporary file was left");
 }
 
-/* #1: with nothing at the target, the interrupted run's file is the target
+/* With nothing at the target, the interrupted run's file is the target
  * (so --resume FILE goes on), and a resumed run interrupted again replaces
  * its own incomplete file (it holds all its points and more). */
 Test(reliability, interrupted_run_without_previous_file_writes_the_target)
@@ -167,7 +167,7 @@ Test(reliability, interrupted_run_without_previous_file_writes_the_target)
     cr_assert_eq(entries_with(".incomplete"), 0, "a resumed run wrote beside its own file");
 }
 
-/* #2: SIGKILL of the parent leaves no temporary file beside the target. */
+/* SIGKILL of the parent leaves no temporary file beside the target. */
 Test(reliability, sigkill_leaves_no_temporary)
 {
     char out[300];
@@ -183,7 +183,7 @@ Test(reliability, sigkill_leaves_no_temporary)
     cr_assert_eq(entries_with("killed"), 0, "SIGKILL left a file behind");
 }
 
-/* #2: mpibench under mpirun: SIGTERM to mpirun (it passes SIGTERM on,
+/* mpibench under mpirun: SIGTERM to mpirun (it passes SIGTERM on,
  * SIGKILL 1 s later) or SIGINT to the whole group ends with the '# incomplete' file the
  * README promises, and no temporary. */
 Test(reliability, mpirun_interrupted_writes_incomplete_file)
@@ -232,7 +232,7 @@ Test(reliability, mpirun_interrupted_writes_incomplete_file)
     cr_assert_eq(entries_with(".tmp."), 0, "a temporary file was left");
 }
 
-/* #3: calibrate killed while it measures takes its benchmark with it; the
+/* calibrate killed while it measures takes its benchmark with it; the
  * benchmark never replaces the existing data file afterwards. */
 Test(reliability, killed_calibrate_takes_its_children)
 {
@@ -262,7 +262,7 @@ Test(reliability, killed_calibrate_takes_its_children)
     }
 }
 
-/* #4: output to a full device fails with exit 1 and a message. */
+/* Output to a full device fails with exit 1 and a message. */
 Test(reliability, full_standard_output_is_an_error)
 {
     char *runs[][12] = {
@@ -289,7 +289,7 @@ Test(reliability, full_standard_output_is_an_error)
     run_free(&r);
 }
 
-/* #5: two names for one file are one file. */
+/* Two names for one file are one file. */
 Test(reliability, same_output_file_under_two_names_is_refused)
 {
     char a[300], b[320], ln[300];
@@ -307,7 +307,7 @@ Test(reliability, same_output_file_under_two_names_is_refused)
     run_free(&r);
 }
 
-/* #8: FIFOs never block: as input they are refused at once, as output
+/* FIFOs never block: as input they are refused at once, as output
  * without a reader too; directories are refused as input. */
 Test(reliability, fifos_and_directories_never_block)
 {
@@ -362,7 +362,7 @@ Test(reliability, duplicate_cpus_and_floor_on_one_cpu)
     run_free(&r);
 }
 
-/* #17: --validate files are checked before anything is measured. */
+/* --validate files are checked before anything is measured. */
 Test(reliability, validate_files_checked_before_measuring)
 {
     char nopp[300];
@@ -404,7 +404,7 @@ static void incomplete_copy(const char *path, const char *backend, const char *c
     free(s);
 }
 
-/* #18: a file is resumed only by the backend that wrote it. */
+/* A file is resumed only by the backend that wrote it. */
 Test(reliability, resume_refuses_the_other_backend)
 {
     char shm[300], mpi[300];
@@ -420,7 +420,7 @@ Test(reliability, resume_refuses_the_other_backend)
     run_free(&r);
 }
 
-/* #19: no leak on the error paths (the sanitized build's LeakSanitizer is
+/* No leak on the error paths (the sanitized build's LeakSanitizer is
  * the oracle), and a bad recorded command names file and line. */
 Test(reliability, resume_errors_leak_nothing_and_name_the_line)
 {
@@ -446,7 +446,7 @@ Test(reliability, resume_errors_leak_nothing_and_name_the_line)
     run_free(&r);
 }
 
-/* #19: a sanitized mpibench run reports no leak (Open MPI's own are
+/* A sanitized mpibench run reports no leak (Open MPI's own are
  * suppressed in tests/lsan.supp; ours would show). */
 Test(reliability, sanitized_mpibench_reports_no_leak)
 {
@@ -463,7 +463,7 @@ Test(reliability, sanitized_mpibench_reports_no_leak)
     run_free(&r);
 }
 
-/* #20: options that conflict or would do nothing: exit 2, both named. */
+/* Options that conflict or would do nothing: exit 2, both named. */
 Test(reliability, conflicting_options_name_both)
 {
     const char *ring2 = run_fixture("plots/ring2.tsv");

@@ -31,7 +31,7 @@ static char *write_params(const char *extra)
 
 /* ---- bad input and bounded time ------------------------------------------------ */
 
-/* #10: --help states what a sweep costs; a long sweep shows progress on
+/* --help states what a sweep costs; a long sweep shows progress on
  * stderr (every 2 s). */
 Test(scimodel_i14, sweep_cost_documented_and_progress_on_stderr, .timeout = 120)
 {
@@ -47,7 +47,7 @@ Test(scimodel_i14, sweep_cost_documented_and_progress_on_stderr, .timeout = 120)
     run_free(&r);
 }
 
-/* #11: --dims 4,1 compares 1 and 4 (crossover 30.69), --dims 3,3 one row. */
+/* --dims 4,1 compares 1 and 4 (crossover 30.69), --dims 3,3 one row. */
 Test(scimodel_i14, dims_sorted_and_deduplicated)
 {
     run_result r = run_cmd(SCIMODEL, 30, "--dims", "4,1", "--nodes", "20", NULL);
@@ -62,7 +62,7 @@ Test(scimodel_i14, dims_sorted_and_deduplicated)
     run_free(&r);
 }
 
-/* #12: N below 2^D: '-' and a note, never negative forwards or nan. */
+/* N below 2^D: '-' and a note, never negative forwards or nan. */
 Test(scimodel_i14, tiny_systems_print_dashes)
 {
     run_result r = run_cmd(SCIMODEL, 30, "--nodes", "2", NULL);
@@ -77,7 +77,7 @@ Test(scimodel_i14, tiny_systems_print_dashes)
     run_free(&r);
 }
 
-/* #13: node counts in TSV are exact integers. */
+/* Node counts in TSV are exact integers. */
 Test(scimodel_i14, tsv_integers_exact)
 {
     run_result r = run_cmd(SCIMODEL, 30, "--shape", "5623x5623x5623x5623", "--format", "tsv",
@@ -93,7 +93,7 @@ Test(scimodel_i14, tsv_integers_exact)
     run_free(&r);
 }
 
-/* #20: conflicting or repeated options: exit 2 naming both. */
+/* Conflicting or repeated options: exit 2 naming both. */
 Test(scimodel_i14, conflicting_and_repeated_options)
 {
     static const struct { const char *a[6]; const char *w1, *w2; } cases[] = {
