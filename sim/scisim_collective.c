@@ -42,10 +42,9 @@ static int list(const scisim_opts *o)
     return scisim_out_close(out, 0);
 }
 
-/* --emit-goal and --logp: every P of --procs and every size of --size;
- * Ctrl-C, inside a point too, keeps the finished rows (exit 130).  From 1024
- * processes a point can take seconds (an alltoall: a million messages), so
- * each is announced. */
+/* --emit-goal and --logp: every P of --procs and size of --size; Ctrl-C, inside a point
+ * too, keeps the finished rows (exit 130).  From 1024 processes a point can take seconds
+ * (an alltoall: a million messages), so each is announced. */
 #define TABLE_PROGRESS_PROCS 1024
 static int table(const scisim_opts *o)
 {

@@ -1,7 +1,6 @@
-/* Tests for interleaved measurement (scibench --interleave-sizes, calibrate --full): a batch
- * that follows another point's starts cold, and that cost must not be timed.  The oracle is an
- * injected delay: the shm backend, wrapped, busy-waits COLD_NS whenever a process sends a
- * message of another size than its last, so every size change costs a known amount. */
+/* Tests for interleaved measurement: a batch that follows another point's starts cold, and
+ * that must not be timed.  Oracle: an injected delay, COLD_NS busy-waited by the wrapped shm
+ * backend whenever a process sends another size than its last. */
 #include <criterion/criterion.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,17 +51,17 @@ static bench_point measure(const char *name, int interleaved)
               interleaved ? "--interleave-sizes" : "", status);
     bench_data d;
     bench_read_error e;
-    cr_assert_eq(bench_data_read(run_path(dir, name), &d, &e), 0, "%s:%ld: %s", name, e.line, e.msg);
+    cr_assert_eq(bench_data_read(run_path(dir, name), &d, &e), 0, "%s:%ld: %s", name, e.line,
+                 e.msg);
     cr_assert_eq(d.count, 2);
     bench_point p = d.points[d.points[0].size_bytes == 8 ? 0 : 1];
     bench_data_free(&d);
     return p;
 }
 
-/* Interleaved, every batch follows the other size's, so each would time one size change
- * (COLD_NS in each process, a round trip's worth: COLD_NS / reps on a half round trip).  The
- * median must stay within a quarter of that of the point measured alone, where the size
- * changes only once, in the warm-up. */
+/* Interleaved, each batch would time one size change (COLD_NS in each process: COLD_NS / reps
+ * on a half round trip); the median stays within a quarter of that of the point measured
+ * alone, whose size changes only in the warm-up. */
 Test(interleave, a_batch_does_not_time_the_change_from_the_last_point)
 {
     bench_point alone = measure("alone.tsv", 0), mixed = measure("mixed.tsv", 1);
