@@ -66,8 +66,13 @@ typedef struct engine {
     unsigned char *relay[2];      /* copy buffers for hops inside one process */
     size_t cap;
     long completed;               /* PP round trips / OW acks seen at the source */
-    int interleaved;              /* points take their batches in turn (measure_all) */
 } engine;
+
+/* Points take their batches in turn (--interleave, --interleave-sizes). */
+static int interleaved(const engine *e)
+{
+    return e->nnets > 1 || e->nets[0].cfg->interleave_sizes;
+}
 
 /* Busy-wait: the injected forwarding or switching cost. */
 static void spin_ns(const bench_backend *be, double ns)
@@ -298,7 +303,7 @@ static int point_batch(engine *e, point_run *p)
     /* Interleaved, a batch follows another point's (after 64 KiB the caches are cold): one
      * untimed iteration first, else 1 B read 12-17 ns a hop over 2 B and the held-out ring -3.5%
      * (docs/MEASUREMENTS.md, "The interleaved batch's first iteration"). */
-    if (e->interleaved && (rc = iterate(e, p, 1, &ns)))
+    if (interleaved(e) && (rc = iterate(e, p, 1, &ns)))
         return rc;
     if ((rc = iterate(e, p, p->reps, &ns)))
         return rc;
@@ -418,8 +423,7 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
         }
         fflush(outs[k]);
     }
-    int grouped = e->nnets > 1 || e->nets[0].cfg->interleave_sizes;
-    e->interleaved = grouped;
+    int grouped = interleaved(e);
     if (grouped)
         rc = measure_group(e, runs, todo, batch_min_ns, outs, totals);
     for (long i = 0; !grouped && i < todo && !rc; i++)
