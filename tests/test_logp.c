@@ -185,34 +185,40 @@ static void assert_recovered(const char *path, const char *backend, int strict, 
     logp_data_free(&d);
 }
 
-Test(logp, shm_recovers_injected_os_or_g, .init = setup, .fini = teardown)
+/* One shm logp run with the injected delays; os, or and g checked, the
+ * one-way stream's time at 1024 B and its interval returned. */
+static void shm_logp_run(const char *out, double *ow_ns, double *ci)
 {
-    run_timing_lock();
-    const char *out = file("shm.tsv");
     run_result r = run_cmd("/usr/bin/nice", 120, "-n", NICE_BOOST, run_prog("scibench", 1),
                            "--pattern", "logp", "--max-size",
                            "1024", "--inject-os", INJ_OS, "--inject-or", INJ_OR, "--inject-gap",
                            INJ_GAP, "-q", "-o", out, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
     assert_recovered(out, "shm", 1, 12);   /* 0, 1, 2, ..., 1024 */
-    /* the one-way streams at the largest size (--pattern ow's time per
-     * message, 128 messages and a 0-byte acknowledgement) see the gap too,
-     * where their interval is narrower than eps (3%): a stream of 128 x 160
-     * us lasts 20 ms, and with two jobs spinning beside the run (nice 0) the
-     * streams came out at 1.1-1.3x the gap, with intervals of 3.1-5.5% */
     logp_data d = read_ok(out);
     const char *ow = bench_data_header(&d.hdr, "ow_ns");
     long m = 0;
-    double ow_ns = 0, ci = 0;
     cr_assert_not_null(ow, "no ow_ns header");
-    cr_assert_eq(sscanf(ow, "%ld:%lf:%lf", &m, &ow_ns, &ci), 3, "ow_ns: %s", ow);
+    cr_assert_eq(sscanf(ow, "%ld:%lf:%lf", &m, ow_ns, ci), 3, "ow_ns: %s", ow);
     cr_assert_eq(m, 1024);
     logp_data_free(&d);
-    run_free(&r);
-    if (ci > LOGP_DEFAULT_EPS * ow_ns)   /* said, not passed in silence */
-        cr_skip_test("os, or and g recovered; the ow stream's interval (%.1f%% of %.0f ns) is "
-                     "wider than eps (%.0f%%): the gap cannot be judged from it in this run",
-                     100 * ci / ow_ns, ow_ns, 100 * LOGP_DEFAULT_EPS);
+}
+
+Test(logp, shm_recovers_injected_os_or_g, .init = setup, .fini = teardown)
+{
+    run_timing_lock();
+    /* The one-way stream (128 x 160 us) judges the gap only when its interval is within eps (3%);
+     * a stream that lost its CPU in every try is kept with an interval of 100% (one CI run in two
+     * here).  Such a run (~1 s) is measured again, five at most; os, or and g hold in each. */
+    double ow_ns = 0, ci = 0;
+    int runs = 0;
+    do
+        shm_logp_run(file("shm.tsv"), &ow_ns, &ci);
+    while (++runs < 5 && ci > LOGP_DEFAULT_EPS * ow_ns);
+    cr_assert_leq(ci, LOGP_DEFAULT_EPS * ow_ns, "the ow stream's interval was %.1f%% of %.0f ns "
+                  "after %d runs, wider than eps (%.0f%%)", 100 * ci / ow_ns, ow_ns, runs,
+                  100 * LOGP_DEFAULT_EPS);
     cr_assert_lt(fabs(ow_ns - GAP_NS), 0.1 * GAP_NS, "ow %.0f ns +- %.0f, injected gap %.0f",
                  ow_ns, ci, GAP_NS);
 }
