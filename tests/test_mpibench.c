@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <gsl/gsl_sort.h>
 #include <math.h>
 
 #include "bench/benchdata.h"
@@ -118,7 +119,7 @@ Test(mpibench, batches_last_at_least_the_batch_time)
  * 5% the held-out validation asks for.  (From a send buffer, osu_latency's
  * way, the 6-node ring took 7.1x the 2-node ring at 64 KiB: README, "The
  * same with MPI".)  The header says which way the bytes were sent. */
-Test(mpibench, echo_makes_every_hop_alike)
+static double ring6_over_three_hops(void)
 {
     char out[2][64], inter[96];
     for (int k = 0; k < 2; k++) {
@@ -139,13 +140,23 @@ Test(mpibench, echo_makes_every_hop_alike)
         cr_assert_str_eq(bench_data_header(&d[k], "send_from"), "received bytes (--echo)");
         cr_assert_eq(d[k].count, 1);
     }
-    double hop = d[0].points[0].median_ns, ring6 = d[1].points[0].median_ns;
-    cr_assert(fabs(ring6 / (3 * hop) - 1) <= 0.05, "ring 6 %.1f ns against 3 x %.1f ns", ring6,
-              hop);
+    double ratio = d[1].points[0].median_ns / (3 * d[0].points[0].median_ns);
     for (int k = 0; k < 2; k++) {
         bench_data_free(&d[k]);
         unlink(out[k]);
     }
+    return ratio;
+}
+
+/* The median of three runs: one run in 20 read 0.948 (~55 ns regime). */
+Test(mpibench, echo_makes_every_hop_alike)
+{
+    double ratio[3];
+    for (int k = 0; k < 3; k++)
+        ratio[k] = ring6_over_three_hops();
+    gsl_sort(ratio, 1, 3);
+    cr_assert(fabs(ratio[1] - 1) <= 0.05, "ring 6 over 3 x ring 2: %.3f %.3f %.3f", ratio[0],
+              ratio[1], ratio[2]);
 }
 
 /* One network's file of an interleaved run: its topology, every size, and
