@@ -24,7 +24,8 @@
 /* The held-out check's bound on the largest error, in percent (--max-error):
  * what calibrate --full promises on this kind of machine. */
 #define DEFAULT_MAX_ERROR_PCT "5"
-/* --quick's points stop at 5% relative error, so its check allows 10%. */
+/* --quick's run lasts about a second, too short to average a change of
+ * the machine's speed out, so its check allows 10%. */
 #define QUICK_MAX_ERROR_PCT 10.0
 
 /* One line "calibrate: ..." on stderr; returns the exit status. */

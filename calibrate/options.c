@@ -164,7 +164,7 @@ static const opt_spec specs[] = {
      .help = "seconds per point at most (default 2); the sizes are\n"
              "measured interleaved and share it"},
     {.name = "quick", .kind = OPT_FLAG, .field = F(quick),
-     .help = "sizes 1..4096, --rel-error 0.05, --max-time 0.5"},
+     .help = "sizes 1..4096, --rel-error 0.01, --max-time 0.5"},
     {.name = "full", .kind = OPT_FLAG, .field = F(full),
      .help = "measure, interleaved in one run, the 2-node ring, an\n"
              "8-node ring (--ring 4 for 4), a 4x4 torus and the\n"
@@ -214,7 +214,8 @@ static const opt_spec specs[] = {
     {.name = "max-error", .kind = OPT_DOUBLE, .field = F(max_error), .min = 0.01, .max = 1000,
      .range = "0.01..1000", .def = DEFAULT_MAX_ERROR_PCT, .arg = "PCT",
      .help = "the held-out check's bound on the largest error, in %\n"
-             "(default 5; with --quick, whose points carry 5% errors,\n"
+             "(default 5; with --quick, a run of about a second that\n"
+             "a change of the machine's speed does not average out,\n"
              "10): a fit that misses it writes no params file (exit 3)"},
     {.kind = OPT_HEADING, .help = "Model:"},
     {.name = "stat", .kind = OPT_ENUM, .field = F(stat), .choices = stats, .def = "median",
