@@ -32,8 +32,8 @@ static const mode_defaults modes[] = {
      * time-bound (docs/MEASUREMENTS.md, "Calibrating") */
     {"default", "1..16,32..128:4,256..65536", "1..16,32..128:4,256..65536", "0.001", "2",
      "10000"},
-    /* points to 1%, not 5%: --full --quick's held-out worst 3.2-6.0% against 4.4-8.6% in
-     * 11 interleaved runs at ~250 ns, +0.03 s (docs/MEASUREMENTS.md, "The quick check") */
+    /* points to 1%, not 5%: --full --quick's held-out worst 3.2-6.0% against 4.4-8.6%,
+     * alternating runs at ~250 ns, +0.03 s (docs/MEASUREMENTS.md, "The quick check") */
     {"quick", "1..4096", "1..4096", "0.01", "0.5", NULL},
     /* one interleaved run of four networks, --max-time the whole run's: 20 s
      * keeps --full under a minute.  The powers of two and their midpoints
