@@ -27,7 +27,7 @@ TESTS += tests/test_interleave.c
 test_interleave_EXTRA = bench/backend_shm.c bench/backend_shm_cli.c $(BENCH_COMMON)
 # --pattern logp: the nonlinearity search, injected-delay
 # recovery, bad input, resume
-TESTS += tests/test_logp.c
+TESTS += tests/test_logp.c tests/test_logp_fit.c
 test_logp_EXTRA = bench/logp.c bench/logp_engine.c bench/pattern.c
 CHECK_PREREQS += bin/san/calibrate
 
