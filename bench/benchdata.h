@@ -66,5 +66,8 @@ void bench_data_set_header(bench_data *d, const char *key, const char *fmt, ...)
 void bench_data_write_header(FILE *fp, const bench_data *d);
 void bench_data_write_point(FILE *fp, const bench_point *pt);
 void bench_data_write_incomplete(FILE *fp);   /* "# incomplete" */
+/* That trailer's line, which every bench data format (pp/ow, logp, coll) ends an
+ * unfinished run's file with. */
+#define BENCH_DATA_INCOMPLETE "# incomplete\n"
 
 #endif

@@ -123,6 +123,9 @@ void bench_cli_header_start(const bench_cli *c, bench_data *h);
 void bench_cli_header_shape(const topo_shape *sh, bench_data *h);
 /* A BENCH_ERR_* code in words. */
 const char *bench_cli_error_text(int rc);
+/* The exit status of a run that ended with rc (0 or a BENCH_ERR_* code):
+ * EXIT_INTERRUPTED for a stop request, EXIT_USAGE for BENCH_ERR_TAGS, else 1. */
+int bench_cli_status(int rc);
 /* Opens path for writing (atomically), or standard output for NULL;
  * *out is where to write.  Returns 0 or -1 (message printed, naming opt). */
 int bench_cli_open(const bench_cli *c, const char *opt, const char *path, atomic_file *af,

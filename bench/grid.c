@@ -274,7 +274,7 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
     bench_data_set_header(&header[0], "procs", "%d", c->be->size(comm));
     int root = c->be->rank(comm) == bench_host(cfgs[0].src, c->be->size(comm));
     for (int k = 0; k < nnets; k++) {
-        af[k] = (atomic_file){NULL, NULL, NULL, 0};
+        af[k] = (atomic_file){NULL, NULL, NULL, 0, NULL};
         out[k] = stdout;
         if (k > 0) {
             header[k] = header[0];
@@ -300,16 +300,21 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
             for (long i = 0; k == 0 && cfgs[0].done && i < cfgs[0].done->count; i++)
                 bench_data_write_point(out[k], &cfgs[0].done->points[i]);
         }
+    int status = bench_cli_status(rc);
     for (int k = 0; root && k < nnets; k++)
-        if (bench_cli_commit(c, &af[k], out[k], paths[k], rc, "points") && !rc)
-            rc = BENCH_ERR_SYSTEM;
+        if (bench_cli_commit(c, &af[k], out[k], paths[k], rc, "points")) {
+            status = EXIT_FAILURE;
+            rc = rc ? rc : BENCH_ERR_SYSTEM;
+        }
     /* An interrupted process other than the root leaves the ending to the
      * root, which writes its '# incomplete' file first and then aborts the
      * job (an abort from here could kill the root before it has written). */
-    int frc = c->be->finalize(comm, rc != 0 && (root || rc != BENCH_ERR_INTERRUPT));
-    if (!rc && frc)
+    int frc = c->be->finalize(comm, rc != 0 && (root || rc != BENCH_ERR_INTERRUPT) ? status : 0);
+    if (!rc && frc) {
         fprintf(stderr, "%s: %s\n", c->prog, bench_cli_error_text(frc));
-    return rc || frc ? EXIT_FAILURE : 0;
+        status = EXIT_FAILURE;
+    }
+    return status;
 }
 
 static int grid_check(bench_cli *c)
@@ -357,7 +362,9 @@ const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size)
              "  An\ninterrupted run (Ctrl-C, SIGTERM to any process, a dead peer, --timeout)"
              " keeps\nits finished points and ends '# incomplete'; it never replaces an existing"
              " FILE\n(which may hold a complete run): then it writes FILE.incomplete beside it\n"
-             "and says so.  Nothing is left behind by a killed run.\nExit status: 0 success, 1"
-             " runtime failure, 2 usage error.\n\nExamples:\n%s", c->bc->examples);
+             "and says so.  Points go to FILE.incomplete as they finish, so even a killed\n"
+             "run leaves them there.\nExit status: 0 success, 1 runtime failure, 2 usage error,"
+             " 130 interrupted\n(SIGINT, SIGTERM, SIGHUP: the finished points kept).\n\n"
+             "Examples:\n%s", c->bc->examples);
     return epilog;
 }

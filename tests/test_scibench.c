@@ -314,7 +314,7 @@ Test(scibench, sigint_keeps_finished_points_and_resume_completes)
     pid_t kids[8];
     cr_assert_eq(children_of(pid, kids, 8), 1);
     kill(pid, SIGINT);
-    cr_assert_eq(run_wait_exit(pid, 10), 1);
+    cr_assert_eq(run_wait_exit(pid, 10), 130);
     cr_assert_eq(kill(kids[0], 0), -1, "child process left behind");
     long before = assert_incomplete(out);
     static const char *const conflicts[][2] = {{"--sizes", "8"}, {"-o", "other.tsv"},
@@ -364,7 +364,7 @@ Test(scibench, resume_stopped_at_once_keeps_the_points)
     for (int i = 0; i < 5000 && children_of(pid, kids, 4) == 0; i++)
         usleep(200);   /* the floor probe's peer: the handlers are in, no header yet */
     kill(pid, SIGTERM);
-    cr_assert_eq(run_wait_exit(pid, 30), 1);
+    cr_assert_eq(run_wait_exit(pid, 30), 130);
     bench_data d = read_ok(out);
     cr_assert(d.incomplete);
     cr_assert_geq(d.count, 1, "the resumed file's point was lost");
