@@ -107,8 +107,8 @@ void bench_cli_record_command(char *buf, size_t size, const char *prog, int argc
  * them into args, NULL after the last.  Returns how many, -1 when a quote
  * is not closed or the words do not fit. */
 int bench_cli_split_command(const char *cmd, char *copy, size_t size, char **args, int max);
-/* 1 when the data file at path says '# pattern: logp' in its header. */
-int bench_cli_file_is_logp(const char *path);
+/* 1 when the data file at path says '# pattern: PATTERN' in its header. */
+int bench_cli_file_is_pattern(const char *path, const char *pattern);
 /* --resume FILE: reads it, parses its recorded command into c, with the
  * options given beside --resume (-q, --timeout) on top.  Returns 0 or an
  * exit status. */

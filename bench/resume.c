@@ -78,26 +78,30 @@ int bench_cli_split_command(const char *cmd, char *copy, size_t size, char **arg
     return n;
 }
 
-int bench_cli_file_is_logp(const char *path)
+int bench_cli_file_is_pattern(const char *path, const char *pattern)
 {
     FILE *fp = file_open_input(path);
-    char line[600];
+    char line[600], want[64];
     int yes = 0;
+    snprintf(want, sizeof want, "# pattern: %s\n", pattern);
     while (fp && !yes && fgets(line, sizeof line, fp) && line[0] == '#')
-        yes = strcmp(line, "# pattern: logp\n") == 0;
+        yes = strcmp(line, want) == 0;
     if (fp)
         fclose(fp);
     return yes;
 }
 
-/* Reads the file to resume into c; its header h. */
+/* Reads the file to resume into c (an --op file: its header alone, its
+ * rows are the pattern's to read); its header h. */
 static int read_file(bench_cli *c, const bench_data **h)
 {
     bench_read_error err;
     const char *path = c->resume_path;
-    int logp = bench_cli_file_is_logp(path);
+    int logp = bench_cli_file_is_pattern(path, "logp");
     int rc = logp ? logp_data_read(path, &c->logp_done, &err)
-                  : bench_data_read(path, &c->resume_data, &err);
+             : bench_cli_file_is_pattern(path, "coll") ? bench_data_read_header(path, &c->resume_data,
+                                                                                &err)
+             : bench_data_read(path, &c->resume_data, &err);
     if (rc && err.line > 0)
         return file_error_report(EXIT_FAILURE, c->prog, path, &err);
     if (rc) {

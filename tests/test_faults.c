@@ -239,7 +239,7 @@ Test(faults, stop_on_any_rank_stops_every_pattern)
 
 /* SIGINT to rank 0 (mpirun, which would SIGKILL the job 1 s after a
  * Ctrl-C, out of the way) keeps only the points that finished; --resume
- * measures the rest. */
+ * measures the rest, --op's own and the plain one alike. */
 Test(faults, interrupted_op_keeps_finished_points_and_resumes)
 {
     char out[300], err[300], again[300];
@@ -261,6 +261,11 @@ Test(faults, interrupted_op_keeps_finished_points_and_resumes)
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
     cr_assert_eq(coll_rows(again, REPS, &inc), 4, "--op --resume: not every size in %s", again);
+    cr_assert_not(inc);
+    r = run_cmd("/usr/bin/timeout", 120, "90", MPIRUN_ARGS, "2", run_prog("mpibench", 1), "--resume", kept, NULL);
+    cr_assert_eq(r.status, 0, "plain --resume of an --op file: %s", r.err);
+    run_free(&r);
+    cr_assert_eq(coll_rows(kept, REPS, &inc), 4, "plain --resume: not every size in %s", kept);
     cr_assert_not(inc);
 }
 
