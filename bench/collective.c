@@ -23,6 +23,18 @@
 
 static const char *const syncs[] = {"barrier", "window", NULL};
 
+/* --algorithm on P processes: the schedule generator's own rule for which
+ * algorithm fits which P (scisim refuses by it too); 0 or EXIT_USAGE. */
+static int check_algorithm(bench_cli *c, long procs)
+{
+    char why[160];
+    if (!c->coll.algorithm || !coll_validate(c->coll.op, c->coll.algorithm, (int)procs, why,
+                                             sizeof why))
+        return 0;
+    return bench_cli_usage(c, "--algorithm '%s' on %ld processes (--procs, or mpirun -np): %s",
+                           c->coll.algorithm, procs, why);
+}
+
 /* After the options: what --op shares with the other patterns (sizes,
  * --rel-error, --max-samples, --timeout, --inject-os, -o, --resume, -q)
  * into c->coll, with --op's own defaults where they were not given. */
@@ -43,6 +55,12 @@ static int coll_check(bench_cli *c)
     o->quiet = c->cfg.quiet;
     o->out = c->out_path;
     o->resume = c->resume_path;
+    /* a barrier moves no data: one point per process count, size 0 */
+    if (o->op == COLL_BARRIER && c->have_sizes)
+        return bench_cli_usage(c, "--sizes '%s': --op barrier moves no data (one point per"
+                               " process count, size 0)", c->sizes_text);
+    if (o->op == COLL_BARRIER)
+        c->cfg.nsizes = 1, c->cfg.sizes[0] = 0;
     if (c->cfg.nsizes > COLL_MAX_SIZES)
         return bench_cli_usage(c, "--sizes: %zu sizes, --op takes at most %d", c->cfg.nsizes,
                                COLL_MAX_SIZES);
@@ -61,6 +79,9 @@ static int coll_check(bench_cli *c)
         if (rc)
             return bench_cli_usage(c, "--algorithm '%s': %s", o->algorithm, why);
     }
+    for (size_t i = 0; i < o->nprocs; i++)
+        if (check_algorithm(c, o->procs[i]))
+            return EXIT_USAGE;
     if (o->inject_os_ns > 0 && !o->algorithm)
         return bench_cli_usage(c, "--inject-os: with --op needs --algorithm (an MPI library's"
                                " collective has no hook)");
@@ -83,6 +104,8 @@ static int check_world(bench_cli *c, int world)
         if (o->root >= o->procs[i])
             return bench_cli_usage(c, "--root %ld: outside the communicator of %ld processes"
                                    " (ranks 0..%ld)", o->root, o->procs[i], o->procs[i] - 1);
+        if (check_algorithm(c, o->procs[i]))
+            return EXIT_USAGE;
     }
     return 0;
 }
