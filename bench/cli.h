@@ -113,6 +113,12 @@ int bench_cli_file_is_pattern(const char *path, const char *pattern);
  * options given beside --resume (-q, --timeout) on top.  Returns 0 or an
  * exit status. */
 int bench_cli_load_resume(bench_cli *c, int argc, char **argv);
+/* A resumed pp/ow run, once its network is known: the pattern and
+ * topology the recorded command gives must be the ones the file's header
+ * says its points were measured on (a command edited by hand would mix
+ * two networks' points in one file).  0, or 1 with a message naming the
+ * file and the header's line. */
+int bench_cli_check_resumed(const bench_cli *c);
 
 /* ---- output.c ---- */
 

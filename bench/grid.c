@@ -218,7 +218,7 @@ static int ranks_are_nodes(bench_cli *c, int ranks, bench_data *header, bench_co
         return bench_cli_usage(c, "%ld nodes but %d MPI ranks: each rank is one node",
                                c->cfg.shape.nodes, ranks);
     bench_cli_header_shape(&c->cfg.shape, header);
-    if ((rc = check_network(c)))
+    if ((rc = check_network(c)) || (rc = bench_cli_check_resumed(c)))
         return rc;
     for (int k = 0; k < c->nextra; k++)
         if (c->extra[k].shape.nodes < ranks)
@@ -331,7 +331,8 @@ static int grid_run(bench_cli *c, int *argc, char ***argv)
     int rc = 0, nnets;
     if (c->floor_only)
         return (rc = bench_cli_prepare(c)) ? rc : run_floor(c, c->have_sizes);
-    if (c->bc->caps & BENCH_CAP_SPAWNS && (rc = check_network(c)))
+    if (c->bc->caps & BENCH_CAP_SPAWNS &&
+        ((rc = check_network(c)) || (rc = bench_cli_check_resumed(c))))
         return rc;
     nnets = interleave_configs(c, cfgs, paths);
     if (nnets < 0)

@@ -112,6 +112,30 @@ static int read_file(bench_cli *c, const bench_data **h)
     return 0;
 }
 
+int bench_cli_check_resumed(const bench_cli *c)
+{
+    static bench_data run;   /* (large: one run's header at a time) */
+    const bench_data *file = &c->resume_data;
+    const char *keys[] = {"pattern", "topology"};
+    if (!c->cfg.done)
+        return 0;
+    memset(&run, 0, sizeof run);
+    bench_data_set_header(&run, "pattern", "%s", c->cfg.pattern == BENCH_PP ? "pp" : "ow");
+    bench_cli_header_shape(&c->cfg.shape, &run);
+    for (int k = 0; k < 2; k++) {
+        const char *was = bench_data_header(file, keys[k]), *now = bench_data_header(&run, keys[k]);
+        if (was && strcmp(was, now) != 0) {
+            if (c->bc->speaks())   /* (every MPI rank checks; rank 0 says it) */
+                    fprintf(stderr, "%s: %s:%ld: --resume: the file's points were measured with %s"
+                                " '%s', its recorded command (line %ld) measures '%s'\n",
+                        c->prog, c->resume_path, bench_data_header_line(file, keys[k]), keys[k],
+                        was, bench_data_header_line(file, "command"), now);
+            return EXIT_FAILURE;
+        }
+    }
+    return 0;
+}
+
 int bench_cli_load_resume(bench_cli *c, int argc, char **argv)
 {
     const bench_data *h = NULL;

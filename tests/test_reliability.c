@@ -427,6 +427,30 @@ Test(reliability, resume_refuses_the_other_backend)
     run_free(&r);
 }
 
+/* A recorded command edited to another network or pattern than the
+ * file's header records is refused, naming the file and the header's
+ * line: resumed, it wrote one network's points into the other's file. */
+Test(reliability, resume_refuses_a_command_edited_to_another_network)
+{
+    char path[300], where[320];
+    path_in(path, sizeof path, "edited.tsv");
+    const char *edits[][2] = {{"# command: scibench --ring 4 --all-dst -q\n", ":9:"},
+                              {"# command: scibench --torus 2x2 -q\n", ":9:"},
+                              {"# command: scibench --pattern ow -q\n", ":10:"}};
+    for (int i = 0; i < 3; i++) {
+        incomplete_copy(path, "shm", edits[i][0]);
+        char *before = run_read_text(path);
+        run_result r = run_cmd(run_prog("scibench", 0), 30, "--resume", path, NULL);
+        snprintf(where, sizeof where, "%s%s", path, edits[i][1]);
+        run_assert_error(&r, 1, where, edits[i][0]);
+        run_free(&r);
+        char *after = run_read_text(path);
+        cr_assert_str_eq(after, before, "%s: the file changed", edits[i][0]);
+        free(before);
+        free(after);
+    }
+}
+
 /* No leak on the error paths (the sanitized build's LeakSanitizer is
  * the oracle), and a bad recorded command names file and line. */
 Test(reliability, resume_errors_leak_nothing_and_name_the_line)
