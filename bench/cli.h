@@ -63,6 +63,7 @@ struct bench_cli {
     long hops[TOPO_MAX_DIMS];
     int have_hops, have_dst, all_dst, have_topology, floor_only, have_pattern, have_sizes;
     int have_op;                   /* --op given: the pattern is coll */
+    int point_by_point;            /* --point-by-point: not interleaved (grid.c) */
     long dst;
     const char *out_path, *resume_path, *hops_text, *topology_opt;
     const char *sizes_text;        /* --sizes as given, read once the pattern is known */
