@@ -167,6 +167,17 @@ Test(reliability, interrupted_run_without_previous_file_writes_the_target)
     cr_assert_eq(entries_with(".incomplete"), 0, "a resumed run wrote beside its own file");
 }
 
+/* A closed terminal (SIGHUP) stops a run as Ctrl-C does: the finished
+ * points kept, exit 130 (it used to kill the run, and the points with it). */
+Test(reliability, hangup_stops_a_run_like_ctrl_c)
+{
+    char out[300];
+    path_in(out, sizeof out, "hup.tsv");
+    char *argv[] = {(char *)run_prog("scibench", 1), LONG_RUN, "-o", out, NULL};
+    interrupt_started(argv, out, NULL, SIGHUP);
+    cr_assert(ends_incomplete(out), "no '# incomplete' %s", out);
+}
+
 /* SIGKILL of the parent leaves no temporary file and nothing at the
  * target; what it had written is in FILE.incomplete, marked incomplete. */
 Test(reliability, sigkill_leaves_no_temporary)
