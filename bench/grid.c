@@ -75,11 +75,9 @@ static int check_network(bench_cli *c)
             max = c->cfg.sizes[i];
     c->setup.cfg.max_payload_bytes = (size_t)max;
     c->setup.cfg.window = c->cfg.pattern == BENCH_PP;   /* see bench_backend_config */
-    /* Several destinations measured one after another put a drift of the
-     * machine's speed between hop counts: 1 hop came out slower than 3 on a
-     * namespace testbed.  In turn, the drift falls on every hop alike; the
-     * points share their wall time, so the run keeps the length (and each
-     * point the batches) one after another would have. */
+    /* One destination after another, a drift of the machine's speed falls
+     * between hop counts and bends the curve; in turn it falls on all alike.
+     * The points share the wall time one after another would have taken. */
     if (c->cfg.ndst > 1 && !c->point_by_point && !c->cfg.interleave_sizes && !c->nextra) {
         c->cfg.interleave_sizes = 1;
         c->cfg.max_time_s *= (double)c->cfg.ndst * (double)c->cfg.nsizes;

@@ -365,8 +365,8 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
     for (long i = 0; i < n && !rc; i++)
         if ((rc = point_start(e, &runs[i], batch_min_ns)) == 0)
             active++;
-    /* the points' time starts with their turns: counted from its own warm-up, the first
-     * point's --max-time went to the others' (15 points of 0.1 s took a batch each) */
+    /* the points' time starts with their turns: counted from each one's own warm-up, the
+     * first points' --max-time would go to the others' warm-ups */
     for (long i = 0, now = (long)e->be->now_ns(); n > 1 && i < n; i++)
         runs[i].start_ns = (double)now;
     while (active && !rc)

@@ -128,9 +128,9 @@ Test(coll_mpi, bad_input_is_one_clear_line)
     }
 }
 
-/* An --algorithm whose schedule needs another P is refused up front, as
- * scisim refuses it (the generator's own rule is the oracle: scisim's
- * answer for the same request), with exit 2, not after P = 2 was measured. */
+/* An --algorithm whose schedule needs another P is refused up front, before
+ * any P is measured, as scisim refuses it (the oracle: scisim's answer to
+ * the same request), with exit 2. */
 Test(coll_mpi, algorithm_that_does_not_fit_a_count_is_a_usage_error)
 {
     char out[] = "/tmp/scitorus-coll-XXXXXX";

@@ -134,11 +134,10 @@ Test(interleave, several_destinations_are_measured_in_turn_by_default)
                  one_by_one[0], one_by_one[1], one_by_one[2]);
 }
 
-/* Points in turn share --max-time from when their turns begin: counted
- * from each one's own warm-up, the first ones' time went to the others'
- * warm-ups (17 sizes at 0.05 s: 16 points of one batch).  65 sizes warm
- * up for over 0.3 s; a point may stop before --max-time only converged,
- * which takes 8 batches (DEFAULT_MIN_SAMPLES), so each has at least 8. */
+/* Points in turn share --max-time from when their turns begin, not from
+ * each one's warm-up.  65 sizes warm up for longer than the 0.1 s; a point
+ * may stop before --max-time only converged, which takes 8 batches
+ * (DEFAULT_MIN_SAMPLES), so each has at least 8. */
 Test(interleave, points_in_turn_share_their_time_from_the_first_turn)
 {
     run_result r = run_cmd(run_prog("scibench", 1), 60, "--sizes", "64..4160:64",

@@ -168,7 +168,7 @@ Test(reliability, interrupted_run_without_previous_file_writes_the_target)
 }
 
 /* A closed terminal (SIGHUP) stops a run as Ctrl-C does: the finished
- * points kept, exit 130 (it used to kill the run, and the points with it). */
+ * points kept, exit 130 (not a run killed with its points). */
 Test(reliability, hangup_stops_a_run_like_ctrl_c)
 {
     char out[300];
@@ -440,7 +440,7 @@ Test(reliability, resume_refuses_the_other_backend)
 
 /* A recorded command edited to another network or pattern than the
  * file's header records is refused, naming the file and the header's
- * line: resumed, it wrote one network's points into the other's file. */
+ * line: resumed, it would write one network's points into the other's file. */
 Test(reliability, resume_refuses_a_command_edited_to_another_network)
 {
     char path[300], where[320];
