@@ -184,8 +184,8 @@ static pid_t rank_pid(const char *needle, int rank)
     return -1;
 }
 
-/* Rows of an --op file (fewer than min repetitions each fail), or of a
- * pp file (min 0); -1 when the file is missing. */
+/* Rows of a bench file (an --op row of fewer than min repetitions
+ * fails); -1 when the file is missing. */
 static int coll_rows(const char *path, long min, int *incomplete)
 {
     FILE *fp = fopen(path, "r");
@@ -201,7 +201,7 @@ static int coll_rows(const char *path, long min, int *incomplete)
         long reps = -1;
         if (strncmp(line, "coll\t", 5) == 0)
             sscanf(line, "%*s %*s %*s %*s %*s %*s %ld", &reps);
-        cr_assert(strncmp(line, "pp\t", 3) == 0 || reps >= min,
+        cr_assert(strncmp(line, "coll\t", 5) != 0 || reps >= min,
                   "%s: a point cut short (%ld repetitions, each point takes %ld): %s", path,
                   reps, min, line);
         rows++;
@@ -210,27 +210,32 @@ static int coll_rows(const char *path, long min, int *incomplete)
     return rows;
 }
 
-/* SIGINT or SIGTERM to rank 1 alone stops every pattern's run (ping-pong
- * and --op) as Ctrl-C does: exit 130, the finished points kept, marked
- * incomplete, no point cut short among them. */
+/* SIGINT or SIGTERM to rank 1 alone stops every pattern's run (ping-pong,
+ * LogP and --op) as Ctrl-C does: exit 130, the finished points kept,
+ * marked incomplete, no point cut short among them. */
 Test(faults, stop_on_any_rank_stops_every_pattern)
 {
     static const int sigs[] = {SIGINT, SIGTERM};
-    for (int k = 0; k < 4; k++) {
+    static const char *const names[] = {"pp", "logp", "--op"}, *const first[] = {
+        "[1/17]", " B: os", "P=2 1 B"};
+    for (int k = 0; k < 6; k++) {
         char out[300], err[300];
-        int coll = k / 2, inc;
+        int mode = k / 2, inc;
         snprintf(out, sizeof out, "%s/stop%d.tsv", dir, k);
         snprintf(err, sizeof err, "%s/stop%d.err", dir, k);
         char *pp[] = {MPIRUN, "2", (char *)run_prog("mpibench", 1), "--sizes", "1..65536",
                       "--max-time", "0.3", "-o", out, NULL};
+        char *logp[] = {MPIRUN, "2", (char *)run_prog("mpibench", 1), "--pattern", "logp",
+                        "--sizes", "0..65536", "-o", out, NULL};
         char *op[] = {MPIRUN, "2", (char *)run_prog("mpibench", 1), COLL_RUN, "-o", out, NULL};
-        pid_t pid = run_spawn(coll ? op : pp, err);
-        cr_assert(run_wait_text(err, coll ? "P=2 1 B" : "[1/17]", 60), "no first point");
+        char **argv[] = {pp, logp, op};
+        pid_t pid = run_spawn(argv[mode], err);
+        cr_assert(run_wait_text(err, first[mode], 60), "%s: no first point", names[mode]);
         kill(rank_pid(out, 1), sigs[k % 2]);
         int st = run_wait_exit(pid, 60);
         char *msg = run_read_text(err);
-        cr_assert_eq(st, 130, "%s, signal %d to rank 1: exit %d: %s", coll ? "--op" : "pp",
-                     sigs[k % 2], st, msg);
+        cr_assert_eq(st, 130, "%s, signal %d to rank 1: exit %d: %s", names[mode], sigs[k % 2],
+                     st, msg);
         free(msg);
         cr_assert_geq(coll_rows(out, REPS, &inc), 1, "%s", out);
         cr_assert(inc, "%s does not end '# incomplete'", out);
