@@ -12,7 +12,7 @@ scibench_SRCS = bench/scibench_main.c bench/backend_shm.c bench/backend_shm_cli.
 PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c bench/backend_mpi_cli.c $(BENCH_COMMON) \
-                bench/collective.c bench/collective_time.c
+                bench/collective.c bench/collective_time.c bench/mpistop.c
 scibench_LAYERS := coll benchdata topo util
 mpibench_LAYERS := coll benchdata topo util
 scibench_LDLIBS := $(GSL_LIBS)

@@ -70,12 +70,12 @@ static int attempt_run(options *o, const char *max_time, attempt *a)
     a->ps.weights = a->vs.weights = o->weights;
     a->floors[0] = measure_floor(o);
     if (bench_interrupted())
-        return fail("interrupted; nothing measured, nothing fitted");
+        return stopped("interrupted; nothing measured, nothing fitted");
     if ((rc = measure(o, max_time, bench_path, sizeof bench_path)))
         return rc;
     a->floors[2] = measure_floor(o);
     if (bench_interrupted())
-        return fail("interrupted; the data is kept in %s; nothing fitted", bench_path);
+        return stopped("interrupted; the data is kept in %s; nothing fitted", bench_path);
     o->ndata = o->nvalidate = 0;
     for (int k = 0; k < FULL_NETS; k++)
         if (k != FULL_HELD_OUT)

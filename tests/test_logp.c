@@ -377,7 +377,7 @@ Test(logp, sigint_keeps_finished_sizes_and_resume_completes, .init = setup, .fin
     const char *out = file("int.tsv"), *err = file("int.err");
     pid_t pid = start_slow_run(out, err);
     kill(pid, SIGINT);
-    cr_assert_eq(run_wait_exit(pid, 20), 1);
+    cr_assert_eq(run_wait_exit(pid, 20), 130);
     logp_data d = read_ok(out);
     cr_assert(d.incomplete);
     cr_assert_geq(d.count, 1, "a size was finished");
