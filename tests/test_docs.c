@@ -1,8 +1,10 @@
 /* Tests that the documentation holds: every `$ bin/...` example in
- * README.md and docs/ runs as pasted (tests/docs/examples.sh), the README
- * stays short enough to read, and nothing the user is given cites a
- * document outside the repository (tests/docs/citations.sh). */
+ * README.md and docs/ runs as pasted (tests/docs/examples.sh; scitestbed's
+ * where network namespaces may be made, else reported skipped with the
+ * reason), the README stays short enough to read, and nothing the user is
+ * given cites a document outside the repository (tests/docs/citations.sh). */
 #include "tests/runcmd.h"
+#include "tests/testbed_util.h"
 
 /* The documents whose examples must run.  docs/MEASUREMENTS.md is left out:
  * it is a lab notebook, its commands records of runs on the development
@@ -25,11 +27,14 @@ static const char *bin_dir(void)
     return bin ? bin : run_root_path("bin");
 }
 
-Test(docs, every_example_runs_as_pasted, .timeout = 1200)
+/* examples.sh [--testbed] over the documents; returns how many examples ran. */
+static int run_examples(int testbed)
 {
     char *argv[16];
     int n = 0;
     argv[n++] = (char *)run_root_path("tests/docs/examples.sh");
+    if (testbed)
+        argv[n++] = "--testbed";
     argv[n++] = (char *)root_dir();
     argv[n++] = (char *)bin_dir();
     for (size_t i = 0; i < sizeof documents / sizeof *documents; i++)
@@ -42,10 +47,24 @@ Test(docs, every_example_runs_as_pasted, .timeout = 1200)
     int status = r.status;
     run_free(&r);
     cr_assert_eq(status, 0, "examples that do not run as pasted:\n%s", report);
-    /* An extractor that found nothing would pass vacuously. */
     const char *count = strstr(report, "examples: ");
     cr_assert_not_null(count, "%s", report);
-    cr_assert_gt(atoi(count + 10), 10, "%s", report);
+    return atoi(count + 10);
+}
+
+Test(docs, every_example_runs_as_pasted, .timeout = 1200)
+{
+    /* An extractor that found nothing would pass vacuously. */
+    int ran = run_examples(0);
+    cr_assert_gt(ran, 10, "%d examples ran", ran);
+}
+
+/* README's scitestbed section: up, an MPI run across the ring, down. */
+Test(docs, testbed_examples_run_as_pasted, .timeout = 1200)
+{
+    tb_require();
+    int ran = run_examples(1);
+    cr_assert_geq(ran, 3, "%d testbed examples ran", ran);
 }
 
 Test(docs, readme_is_at_most_400_lines)
