@@ -89,3 +89,43 @@ Test(docs, nothing_cites_documents_the_user_does_not_have, .timeout = 120)
     run_free(&r);
     cr_assert_eq(status, 0, "%s", report);
 }
+
+/* The README shows what scimodel prints: every `$ bin/scimodel` example on
+ * a preset (no --params, --traffic: those read files the reader makes)
+ * whose output the block shows is run, and the output compared line by
+ * line. */
+Test(docs, readme_shows_what_scimodel_prints, .timeout = 120)
+{
+    char *text = run_read_text(run_root_path("README.md"));
+    int inblock = 0, compared = 0;
+    for (char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        char *next = line + len + (line[len] == '\n');
+        if (strncmp(line, "```", 3) == 0)
+            inblock = !inblock;
+        else if (inblock && strncmp(line, "$ bin/scimodel ", 15) == 0) {
+            char cmd[600];
+            snprintf(cmd, sizeof cmd, "%.*s", (int)len - 2, line + 2);
+            char *shown = next;
+            while (*next && strncmp(next, "```", 3) != 0 && strncmp(next, "$ ", 2) != 0)
+                next += strcspn(next, "\n") + (next[strcspn(next, "\n")] == '\n');
+            size_t shown_len = (size_t)(next - shown);
+            if (shown_len > 0 && !strstr(cmd, "--params") && !strstr(cmd, "--traffic")) {
+                char sh[900];
+                snprintf(sh, sizeof sh, "cd '%s' && '%s/scimodel'%s", root_dir(), bin_dir(), cmd + 12);
+                run_result r = run_cmd("/bin/sh", 60, "-c", sh, NULL);
+                cr_assert_eq(r.status, 0, "%s: %s", cmd, r.err);
+                cr_assert(strlen(r.out) == shown_len && strncmp(r.out, shown, shown_len) == 0,
+                          "README.md shows for '%s':\n%.*s\nscimodel prints:\n%s", cmd, (int)shown_len,
+                          shown, r.out);
+                run_free(&r);
+                compared++;
+            }
+            line = next;
+            continue;
+        }
+        line = next;
+    }
+    cr_assert_geq(compared, 1, "no scimodel example with its output found in README.md");
+    free(text);
+}
