@@ -36,14 +36,14 @@ Commands:
                       run CMD under Open MPI, one rank per node (or on the
                       nodes of LIST only, e.g. 0,3, each node once, the
                       others relaying in the kernel and running nothing):
-                      mpirun from
-                      the management namespace with the rsh agent mapping
-                      each node's address to 'ip netns exec', btl tcp,self
-                      over the data links, oob over the bridge,
-                      mpi_yield_when_idle 1; prefixed by 'mpirun -np NODES'
-                      unless CMD is mpirun itself or starts with an option
-                      (then the options go to mpirun).  Bounded by timeout
-                      S seconds (default 600; exit 124 when it fires).
+                      mpirun from the management namespace with the rsh
+                      agent mapping each node's address to 'ip netns exec',
+                      btl tcp,self over the data links, oob over the
+                      bridge, mpi_yield_when_idle 1; prefixed by 'mpirun -np
+                      NODES' unless CMD is mpirun itself or starts with an
+                      option (then the options go to mpirun).  Bounded by
+                      timeout S seconds (default 600; exit 124 when it
+                      fires).
   hostfile [-o FILE]  print the hostfile (management addresses, slots=1);
                       -o writes it to FILE atomically (- : standard output;
                       a device or FIFO such as /dev/null is written in place)
