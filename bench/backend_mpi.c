@@ -102,14 +102,16 @@ static void tag_decode(const tag_layout *t, int tag, int rank, bench_msg *m)
  * for again).  A rank stuck elsewhere inside MPI (a blocking send), and
  * every other rank, exits 1 WATCHDOG_GRACE_S seconds later and mpirun ends
  * the job: the other ranks wait longer, so that rank 0 writes first.  (A
- * dead rank is noticed by mpirun itself.) */
+ * dead rank is noticed by mpirun itself.)  Another rank blocked in a receive
+ * is not idle but waiting for rank 0, which may be measuring destinations
+ * that need no relay from it (--route network): rank 0's watchdog ends that. */
 #define WATCHDOG_GRACE_S 3
 static volatile sig_atomic_t progress_count;
 static volatile sig_atomic_t watchdog_seen;
 static volatile sig_atomic_t watchdog_idle_s;
 static volatile sig_atomic_t watchdog_limit_s;
 static volatile sig_atomic_t watchdog_soft;    /* this rank returns BENCH_ERR_TIMEOUT */
-static volatile sig_atomic_t watchdog_armed;   /* rank 0 is blocked in a receive */
+static volatile sig_atomic_t watchdog_armed;   /* this rank is blocked in a receive */
 static sigjmp_buf watchdog_jump;
 
 static void on_alarm(int sig)
@@ -117,6 +119,10 @@ static void on_alarm(int sig)
     (void)sig;
     if (progress_count != watchdog_seen) {
         watchdog_seen = progress_count;
+        watchdog_idle_s = 0;
+        return;
+    }
+    if (!watchdog_soft && watchdog_armed) {
         watchdog_idle_s = 0;
         return;
     }
@@ -275,7 +281,10 @@ static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
 {
     if (mpi_complete(c))
         return BENCH_ERR_SYSTEM;
-    return c->rank == 0 ? recv_guarded(c, msg, payload, cap) : recv_plain(c, msg, payload, cap);
+    if (c->rank == 0)
+        return recv_guarded(c, msg, payload, cap);
+    watchdog_armed = 1;
+    return recv_plain(c, msg, payload, cap);
 }
 
 static int mpi_barrier(bench_comm *c)

@@ -352,6 +352,28 @@ Test(mpibench, timeout_writes_incomplete_file)
     unlink(err);
 }
 
+/* --timeout counts the job's progress, not each rank's: with --route network
+ * node 2 of a 3-node ring carries nothing while rank 0 measures destination
+ * 1 (13 sizes of 0.5 s, past the 1 s timeout and its grace), and waits on. */
+Test(mpibench, idle_rank_outlasts_the_timeout)
+{
+    char out[] = "/tmp/scitorus-mpi-XXXXXX";
+    close(mkstemp(out));
+    run_result r = run_cmd("/usr/bin/timeout", 100, "80", "mpirun", "--allow-run-as-root",
+                           "--oversubscribe", "-np", "3", run_prog("mpibench", 1), "--ring", "3",
+                           "--route", "network", "--all-dst", "--sizes", "1..4096", "--rel-error",
+                           "0.000001", "--max-time", "0.5", "--timeout", "1", "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    run_free(&r);
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(out, &d, &e), 0, "%s: %s", out, e.msg);
+    cr_assert_eq(d.incomplete, 0);
+    cr_assert_eq(d.count, 26, "2 destinations x 13 sizes, got %zu", (size_t)d.count);
+    bench_data_free(&d);
+    unlink(out);
+}
+
 /* A stop request on a rank other than 0 (SIGTERM to rank 1, as a batch
  * system that kills one process) stops the run as one on rank 0 does:
  * rank 0 keeps its finished points in the file marked '# incomplete' and

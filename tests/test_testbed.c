@@ -5,6 +5,7 @@
  * scitestbed gives (never passed). */
 #include <math.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 
 #include "bench/benchdata.h"
@@ -48,11 +49,13 @@ Test(testbed, killed_halfway_leaves_nothing)
     char name[16];
     tb_name(name, 'b');
     /* SIGTERM while the links are being made: its trap removes what was made */
-    tb_inodes ino = tb_kill_while_building(name, "24", SIGTERM, 6);
+    int status;
+    tb_inodes ino = tb_kill_while_building(name, "24", SIGTERM, 6, &status, NULL);
+    cr_assert_eq(status, 130);
     tb_assert_nothing_left(name, &ino, &before);
     before = tb_host_snapshot();
     /* SIGKILL cannot be trapped: down removes the rest */
-    ino = tb_kill_while_building(name, "24", SIGKILL, 6);
+    ino = tb_kill_while_building(name, "24", SIGKILL, 6, NULL, NULL);
     cr_assert_gt(ino.n, 0);
     run_result r = tb_cmd(60, name, "down", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -75,7 +78,65 @@ Test(testbed, failing_or_killed_command_leaves_nothing)
     tb_assert_nothing_left(name, &(tb_inodes){0}, &before);
     before = tb_host_snapshot();
     /* a command still running on every node when scitestbed is killed */
-    tb_inodes ino = tb_kill_while_running(name, "3");
+    int status;
+    tb_inodes ino = tb_kill_while_running(name, "3", &status);
+    cr_assert_eq(status, 130, "up -- CMD killed with SIGTERM: exit %d", status);
+    tb_assert_nothing_left(name, &ino, &before);
+}
+
+/* An interrupted run or up says so in one line and exits 130 whichever stop
+ * signal it was (a terminal's Ctrl-C goes to the process group), as the C
+ * programs do; run stops its command on every node first. */
+static void down_i(void) { tb_down_tag('i'); }
+Test(testbed, interrupted_says_so_with_the_signals_status, .fini = down_i)
+{
+    tb_require();
+    char name[16];
+    tb_name(name, 'i');
+    run_result r = tb_cmd(60, name, "up", "--ring", "2", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    struct { int sig, group, status; const char *word; } cases[] = {
+        {SIGINT, 1, 130, "run: interrupted by SIGINT"},
+        {SIGTERM, 0, 130, "run: interrupted by SIGTERM"},
+        {SIGHUP, 0, 130, "run: interrupted by SIGHUP"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[] = "/tmp/scitorus-tb-err-XXXXXX";
+        close(mkstemp(err));
+        char *argv[] = {(char *)run_prog("scitestbed", 0), "--name", name, "run", "--timeout", "100",
+                        "--", "sleep", "60", NULL};
+        pid_t pid = run_spawn(argv, err);
+        int k;
+        for (k = 0; k < 300 && tb_running_in_nodes(name, 2, "sleep") < 2; k++)
+            usleep(100000);
+        cr_assert_lt(k, 300, "the command did not start on both nodes");
+        kill(cases[i].group ? -pid : pid, cases[i].sig);
+        int status = run_wait_exit(pid, 40);
+        char *text = run_read_text(err);
+        cr_assert_eq(status, cases[i].status, "%s: exit %d: %s", cases[i].word, status, text);
+        cr_assert_not_null(strstr(text, cases[i].word), "%s", text);
+        int ours = 0;
+        for (char *p = text; (p = strstr(p, "scitestbed:")) != NULL; p++)
+            ours++;
+        cr_assert_eq(ours, 1, "one line of scitestbed's: %s", text);
+        int left = tb_running_in_nodes(name, 2, "sleep");
+        cr_assert_eq(left, 0, "%s: %d ranks left running: %s", cases[i].word, left, text);
+        free(text);
+        unlink(err);
+    }
+    r = tb_cmd(60, name, "down", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    /* up, Ctrl-C while building: removes what it made, says so, 130 */
+    tb_host before = tb_host_snapshot();
+    int status;
+    char *err;
+    tb_inodes ino = tb_kill_while_building(name, "24", SIGINT, 6, &status, &err);
+    cr_assert_eq(status, 130, "up: exit %d: %s", status, err);
+    cr_assert_eq(run_lines(err), 1, "%s", err);
+    cr_assert_not_null(strstr(err, "up: interrupted by SIGINT"), "%s", err);
+    free(err);
     tb_assert_nothing_left(name, &ino, &before);
 }
 
@@ -199,6 +260,64 @@ Test(testbed, hostfile_and_launcher)
     run_free(&r);
 }
 
+/* hostfile -o writes a file atomically, and a device in place, reporting
+ * its errors (the rule of util/atomicfile): a full device stays a device
+ * and its error is reported, a null device stays a device.  The devices are
+ * the test's own nodes where it may make them, so a failure spares /dev. */
+static void down_o(void) { tb_down_tag('o'); }
+Test(testbed, hostfile_writes_devices_in_place, .fini = down_o)
+{
+    tb_require();
+    char name[16];
+    tb_name(name, 'o');
+    run_result r = tb_cmd(60, name, "up", "--ring", "2", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    const char *want = "198.18.0.1 slots=1\n198.18.0.2 slots=1\n";
+    char dir[] = "/tmp/scitorus-tb-XXXXXX";
+    run_tmpdir_make(dir);
+    const char *file = run_path(dir, "hosts");
+    r = tb_cmd(20, name, "hostfile", "-o", file, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    char *got = run_read_text(file);
+    cr_assert_str_eq(got, want);
+    free(got);
+    const char *full = run_path(dir, "full"), *null = run_path(dir, "null");
+    if (mknod(full, S_IFCHR | 0666, makedev(1, 7)) != 0 || mknod(null, S_IFCHR | 0666, makedev(1, 3)) != 0)
+        full = "/dev/full", null = "/dev/null";
+    char word[300];
+    snprintf(word, sizeof word, "'%s': No space left on device", full);
+    r = tb_cmd(20, name, "hostfile", "-o", full, NULL);
+    run_assert_error(&r, 1, word, "hostfile -o FULL");
+    run_free(&r);
+    struct stat st;
+    cr_assert_eq(stat(full, &st), 0);
+    cr_assert(S_ISCHR(st.st_mode), "%s was replaced", full);
+    r = tb_cmd(20, name, "hostfile", "-o", null, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    cr_assert_eq(stat(null, &st), 0);
+    cr_assert(S_ISCHR(st.st_mode), "%s was replaced", null);
+    /* a FIFO nobody reads: an error at once, not a hang */
+    const char *fifo = run_path(dir, "fifo");
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    r = tb_cmd(20, name, "hostfile", "-o", fifo, NULL);
+    run_assert_error(&r, 1, "no process is reading this FIFO", "hostfile -o FIFO");
+    run_free(&r);
+    cr_assert_eq(stat(fifo, &st), 0);
+    cr_assert(S_ISFIFO(st.st_mode));
+    /* standard output on a full device */
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "exec '%s' --name %s hostfile >/dev/full", run_prog("scitestbed", 0), name);
+    r = run_cmd("/bin/sh", 20, "-c", cmd, NULL);
+    run_assert_error(&r, 1, "standard output: No space left on device", "hostfile >/dev/full");
+    run_free(&r);
+    r = tb_cmd(60, name, "down", NULL);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
 Test(testbed, bad_input_named)
 {
     char name[16];
@@ -214,6 +333,8 @@ Test(testbed, bad_input_named)
         {{"up"}, "--ring N", 2},
         {{"frob"}, "'frob'", 2},
         {{"run", "--timeout", "0", "--", "true"}, "--timeout '0'", 2},
+        {{"run", "--nodes", "0,0", "--", "true"}, "--nodes '0,0'", 2},
+        {{"run", "--nodes", "1,2,01", "--", "true"}, "node 1 is named twice", 2},
         {{"hostfile"}, "is not up", 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
