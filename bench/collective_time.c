@@ -1,5 +1,6 @@
 /* collective_time: one point of mpibench --op (bench/collective.h). */
 #include "bench/collective.h"
+#include "bench/stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>
@@ -138,7 +139,7 @@ static void summarise(double *x, long n, double q, coll_point *pt)
     pt->mean_ns = gsl_stats_mean(y, 1, (size_t)k);
     pt->sd_ns = k > 1 ? gsl_stats_sd_m(y, 1, (size_t)k, pt->mean_ns) : 0;
     pt->ci95_ns = k > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * pt->sd_ns / sqrt((double)k) : 0;
-    pt->noisy = pt->max_ns - pt->min_ns > 0.05 * pt->min_ns;
+    pt->noisy = bench_noisy_sorted(y, k);
 }
 
 int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_point *pt)

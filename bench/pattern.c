@@ -66,6 +66,7 @@ typedef struct engine {
     unsigned char *relay[2];      /* copy buffers for hops inside one process */
     size_t cap;
     long completed;               /* PP round trips / OW acks seen at the source */
+    long measured, noisy;         /* points measured in this run, and of them flagged noisy */
 } engine;
 
 /* Points take their batches in turn (--interleave, --interleave-sizes). */
@@ -351,6 +352,19 @@ static void progress(const bench_config *cfg, const bench_point *pt, const bench
             pt->noisy ? ", noisy" : "");
 }
 
+/* The share of the run's points flagged noisy: said after every run, and
+ * even with -q when over a tenth of them (the machine was busy). */
+#define NOISY_WARN_SHARE 0.10
+static void noisy_report(const bench_config *cfg, long measured, long noisy)
+{
+    int many = (double)noisy > NOISY_WARN_SHARE * (double)measured;
+    if (measured && (!cfg->quiet || many))
+        fprintf(stderr, "%s: %s%ld of %ld points noisy (their batches' interquartile range over"
+                        " %.0f%% of the median)%s\n", cfg->prog, many ? "warning: " : "", noisy,
+                measured, 100 * BENCH_NOISY_FRACTION, many ? ": the machine was busy, or changed"
+                " speed, while they were measured" : "");
+}
+
 /* Measures runs[0..n) together: each warms up, then they take one batch
  * each in turn until all are done; each point is written (and reported)
  * as it finishes. */
@@ -380,6 +394,7 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
                 continue;
             bench_point pt;
             point_result(e, p, &pt);
+            e->measured++, e->noisy += pt.noisy;
             bench_data_write_point(outs[p->net], &pt);
             if (fflush(outs[p->net]) != 0)   /* a full disk: stop now, not hours later */
                 rc = BENCH_ERR_OUTPUT;
@@ -438,6 +453,7 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
     for (long i = 0; !grouped && i < todo && !rc; i++)
         rc = measure_group(e, &runs[i], 1, batch_min_ns, outs, totals);
     free(runs);
+    noisy_report(e->nets[0].cfg, e->measured, e->noisy);
     return rc;
 }
 

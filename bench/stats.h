@@ -5,7 +5,9 @@
 #ifndef SCITORUS_STATS_H
 #define SCITORUS_STATS_H
 
-/* The thesis's check: a point is noisy when (max - min) > 5% of min. */
+/* A point is noisy when the middle half of its batches disagree: their
+ * interquartile range above 5% of their median (the thesis's 5%; its max -
+ * min is exceeded by any point of many batches, one interrupt suffices). */
 #define BENCH_NOISY_FRACTION 0.05
 
 typedef struct bench_stats {
@@ -33,6 +35,8 @@ double bench_stats_median(const bench_stats *s);  /* of the stored samples */
  * approximation, Conover); min and max when n is too small.  -1 if n < 1. */
 int bench_stats_median_ci95(const bench_stats *s, double *lo, double *hi);
 int bench_stats_noisy(const bench_stats *s);
+/* The same rule on n samples sorted ascending. */
+int bench_noisy_sorted(const double *x, long n);
 
 /* SKaMPI's automatic standard-error control: 1 when n >= min_samples and
  * sem / mean <= rel_error. */

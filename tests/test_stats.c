@@ -55,7 +55,7 @@ Test(stats, median_noise_and_convergence)
     for (int i = 0; i < 5; i++)
         bench_stats_add(&s, v[i]);
     cr_assert_eq(bench_stats_median(&s), 3);
-    cr_assert(bench_stats_noisy(&s));          /* (5 - 1) > 5% of 1 */
+    cr_assert(bench_stats_noisy(&s));          /* quartiles 2 and 4: 2 > 5% of 3 */
     cr_assert_not(bench_stats_converged(&s, 0.5, 8));   /* fewer than 8 samples */
     bench_stats_reset(&s);
     for (int i = 0; i < 8; i++)
@@ -63,6 +63,32 @@ Test(stats, median_noise_and_convergence)
     cr_assert_not(bench_stats_noisy(&s));
     cr_assert(bench_stats_converged(&s, 0.01, 8));
     cr_assert_not(bench_stats_converged(&s, 0.0001, 8));
+    bench_stats_free(&s);
+}
+
+/* The noisy flag follows the middle half of the batches, not the extremes:
+ * one interrupted batch in a thousand leaves a steady point steady; a point
+ * whose batches fell in two regimes (a third of them at twice the time) is
+ * noisy, as is one spread evenly over +-10%. */
+Test(stats, noisy_follows_the_middle_half)
+{
+    bench_stats s;
+    bench_stats_init(&s, 1000);
+    for (int i = 0; i < 1000; i++)
+        bench_stats_add(&s, i == 500 ? 10000 : 100 + (i % 3));   /* one interrupt */
+    cr_assert_not(bench_stats_noisy(&s));
+    cr_assert(s.max - s.min > BENCH_NOISY_FRACTION * s.min, "the extremes alone would flag it");
+    bench_stats_reset(&s);
+    for (int i = 0; i < 1000; i++)
+        bench_stats_add(&s, i % 3 == 0 ? 200 : 100);   /* two regimes */
+    cr_assert(bench_stats_noisy(&s));
+    bench_stats_reset(&s);
+    for (int i = 0; i < 1000; i++)
+        bench_stats_add(&s, 90 + 20.0 * i / 999);   /* uniform over +-10%: IQR 10% */
+    cr_assert(bench_stats_noisy(&s));
+    double sorted[] = {99, 100, 100, 101};
+    cr_assert_not(bench_noisy_sorted(sorted, 4));
+    cr_assert_not(bench_noisy_sorted(sorted, 0));
     bench_stats_free(&s);
 }
 
