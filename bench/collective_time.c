@@ -11,7 +11,7 @@
 
 #include "bench/backend.h"
 #include "bench/pattern.h"
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 #include "util/signals.h"
 
 static double now_ns(void) { return MPI_Wtime() * 1e9; }

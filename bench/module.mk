@@ -13,8 +13,8 @@ PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c bench/backend_mpi_cli.c $(BENCH_COMMON) \
                 bench/collective.c bench/collective_time.c
-scibench_LAYERS := coll benchdata topo util
-mpibench_LAYERS := coll benchdata topo util
+scibench_LAYERS := coll sched benchdata topo util
+mpibench_LAYERS := coll sched benchdata topo util
 scibench_LDLIBS := $(GSL_LIBS)
 mpibench_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c \

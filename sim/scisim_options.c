@@ -12,7 +12,7 @@
 #include "model/launch_opts.h"
 #include "model/projection.h"
 #include "model/traffic.h"
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 #include "sim/scisim.h"
 #include "util/atomicfile.h"
 #include "util/cli.h"

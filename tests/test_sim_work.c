@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 #include "sim/engine.h"
 #include "sim/goal.h"
 

@@ -1,0 +1,7 @@
+# sched/: schedules -- the point-to-point messages of MPI collectives: named
+# algorithm families, the choices of Open MPI 4.1's tuned component and of
+# MPICH, GOAL text of a schedule, and its LogGP replay.  No options, no MPI,
+# no terminal output: scitrace (no MPI), coll, sim, bench link it.
+# layer sched: above util, below coll, sim and trace
+LAYERS += sched
+sched_LAYER_SRCS := sched/collgen.c sched/decide.c sched/goal_write.c sched/replay.c
