@@ -1,6 +1,7 @@
 # calibrate/: the GSL fitter and the calibrate command.
 # layer fit: the GSL fits of the latency parameters
 LAYERS += fit
+fit_LAYER_USES := model
 fit_LAYER_SRCS := calibrate/fit.c calibrate/fit_network.c calibrate/fit_design.c \
                   calibrate/fit_relay.c calibrate/fit_segments.c calibrate/fit_search.c \
                   calibrate/fit_result.c calibrate/fit_bounds.c

@@ -4,4 +4,7 @@
 # no terminal output: scitrace (no MPI), coll, sim, bench link it.
 # layer sched: above util, below coll, sim and trace
 LAYERS += sched
+sched_LAYER_USES := util
 sched_LAYER_SRCS := sched/collgen.c sched/decide.c sched/goal_write.c sched/replay.c
+# the layer graph: archives' symbols against the _LAYER_USES declarations
+TESTS += tests/test_layers.c

@@ -2,6 +2,7 @@
 # exactly, and candidate tori with and without link contention.
 # layer sim: the GOAL reader and the replay engine (no options, no output)
 LAYERS += sim
+sim_LAYER_USES := model topo util
 sim_LAYER_SRCS := sim/goal.c sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c sim/match.c
 PROGRAMS += scisim
 scisim_SRCS = sim/scisim_main.c sim/scisim_options.c sim/scisim_output.c sim/scisim_loggp.c \
