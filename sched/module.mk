@@ -8,3 +8,5 @@ sched_LAYER_USES := util
 sched_LAYER_SRCS := sched/collgen.c sched/decide.c sched/goal_write.c sched/replay.c
 # the layer graph: archives' symbols against the _LAYER_USES declarations
 TESTS += tests/test_layers.c
+# traced equals generated on a live MPI run (timing tier)
+TESTS += tests/test_sched_mpi.c

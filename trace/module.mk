@@ -45,7 +45,7 @@ test_expand_EXTRA = trace/expand.c
 TESTS += tests/test_sched_trace.c
 test_sched_trace_EXTRA = trace/mode_goal.c trace/expand.c trace/tracefile.c trace/tracedir.c
 test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
-CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/halo3d
+CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
 
 # NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
 DEB_PACKAGES += netpipe-openmpi
