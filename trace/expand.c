@@ -43,13 +43,13 @@ int expand_choice_add(expand_choice *c, const char *arg, char *why, size_t len)
         snprintf(op_name, sizeof op_name, "%.*s", (int)(eq - arg), arg);
         int op = coll_op_parse(op_name);
         if (op < 0) {
-            snprintf(why, len, "'%s': no collective '%s' (one of barrier, bcast, reduce, "
-                     "allreduce, allgather, alltoall, gather, scatter)", arg, op_name);
+            snprintf(why, len, "no collective '%s' (one of barrier, bcast, reduce, allreduce, "
+                     "allgather, alltoall, gather, scatter)", op_name);
             return -1;
         }
         if (!has_alg(op, eq + 1)) {
-            snprintf(why, len, "'%s': no algorithm '%s' for %s (one of %s)", arg, eq + 1,
-                     op_name, coll_algorithms(op));
+            snprintf(why, len, "no algorithm '%s' for %s (one of %s)", eq + 1, op_name,
+                     coll_algorithms(op));
             return -1;
         }
         c->alg[op] = eq + 1;
@@ -60,8 +60,8 @@ int expand_choice_add(expand_choice *c, const char *arg, char *why, size_t len)
         if (has_alg(op, arg))
             c->alg[op] = arg, any = 1;
     if (!any)
-        snprintf(why, len, "'%s': no collective has an algorithm of that name "
-                 "(scisim --collective-list lists them)", arg);
+        snprintf(why, len, "no collective has an algorithm of that name "
+                 "(scisim --collective-list lists them)");
     return any ? 0 : -1;
 }
 
