@@ -10,3 +10,5 @@ sched_LAYER_SRCS := sched/collgen.c sched/decide.c sched/goal_write.c sched/repl
 TESTS += tests/test_layers.c
 # traced equals generated on a live MPI run (timing tier)
 TESTS += tests/test_sched_mpi.c
+# generate, write GOAL, parse, replay: the schedule's own prediction (unit tier)
+TESTS += tests/test_sched_roundtrip.c
