@@ -34,6 +34,8 @@ static inline char *sched_read_all(const char *path, size_t *len)
 static inline void sched_header_alg(const char *text, char *alg, size_t len)
 {
     const char *c = strstr(text, "// collective: ");
+    while (c && !strncmp(c + 15, "traced MPI: ", 12))
+        c = strstr(c + 15, "// collective: ");
     alg[0] = 0;
     if (c) {
         const char *a = strstr(c, " B: ");

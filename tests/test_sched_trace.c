@@ -105,3 +105,36 @@ Test(sched_trace, algorithm_option_replaces_the_pick)
         free(t), free(g);
     }
 }
+
+/* A trace whose ranks recorded an MPICH library expands with MPICH's
+ * choices: the fixture with its "mpi" lines rewritten, every collective at
+ * 64 KiB on 8 ranks, against scisim's --algorithm mpich. */
+Test(sched_trace, recorded_mpich_library_expands_as_mpich)
+{
+    char dir[] = "/tmp/test_sched_trace-mpich-XXXXXX", cmd[2400];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "for f in '%s'/rank-*.trace; do sed 's/^mpi .*/mpi MPICH Version: 4.0.2/' \"$f\" "
+             "> '%s'/\"${f##*/}\" || exit 1; done",
+             run_fixture("sched/coll-8"), dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    int differs = 0;
+    for (int op = 0; op < COLL_NOPS; op++) {
+        long size = op == COLL_BARRIER ? 0 : 65536;
+        size_t tlen, glen;
+        char want[64], got[64], tuned[64];
+        char *t = traced_goal(dir, coll_op_names[op], 65536, NULL, &tlen);
+        char *g = generated_goal(op, "mpich", 8, 1, size, &glen);
+        coll_algorithm(op, "mpich", 8, size, want, sizeof want);
+        coll_algorithm(op, "tuned", 8, size, tuned, sizeof tuned);
+        differs += strcmp(want + 6, tuned + 6) != 0;
+        sched_header_alg(t, got, sizeof got);
+        cr_assert_str_eq(got, want, "%s", coll_op_names[op]);
+        cr_assert(strstr(t, "// collective: traced MPI: MPICH Version: 4.0.2\n"), "%.300s", t);
+        cr_assert_gt(sched_compare(t, tlen, g, glen, coll_op_names[op]), 0);
+        free(t), free(g);
+    }
+    cr_assert_geq(differs, 3, "MPICH and Open MPI pick alike here: the check sees nothing");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}

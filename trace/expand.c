@@ -135,6 +135,16 @@ void expand_rank_msgs(const coll_sched *s, int r, long *lo, long *hi)
     *hi = b < a ? a : b;
 }
 
+const char *expand_library_of(const struct trace_dir *d)
+{
+    static const char *const mpich_family[] = {"MPICH", "MVAPICH", "Intel(R) MPI"};
+    for (int r = 0; r < d->nranks; r++)
+        for (size_t k = 0; d->loaded[r] && k < sizeof mpich_family / sizeof *mpich_family; k++)
+            if (strstr(d->ranks[r].mpi, mpich_family[k]))
+                return "mpich";
+    return "tuned";
+}
+
 typedef struct shape {
     int op, n;
     uint64_t m;
@@ -173,6 +183,11 @@ int expand_report(FILE *fp, const char *prefix, const struct trace_dir *d, const
     }
     if (n > 1)
         qsort(v, n, sizeof *v, by_shape);
+    int r0 = 0;
+    while (r0 < d->nranks && !d->loaded[r0])
+        r0++;
+    if (n && r0 < d->nranks && d->ranks[r0].mpi[0])
+        fprintf(fp, "%straced MPI: %s\n", prefix, d->ranks[r0].mpi);
     for (size_t k = 0; k < n; k++) {
         char buf[200];
         fprintf(fp, "%s%s on %d ranks, %" PRIu64 " B: %s\n", prefix, coll_op_names[v[k].op],

@@ -52,10 +52,15 @@ void expand_cache_free(expand_cache *x);
     "one operation or NAME for every one that has it\n"                              \
     "(scisim --collective-list); repeatable"
 
+/* The library choice for a trace whose user named none: "mpich" when its
+ * ranks recorded an MPICH-derived library (MPICH, MVAPICH, Intel MPI), else
+ * "tuned" (Open MPI, or nothing recorded). */
+struct trace_dir;
+const char *expand_library_of(const struct trace_dir *d);
+
 /* One line a distinct collective in the trace (communicator size, bytes)
  * and the algorithm c expands it with, each line prefixed by prefix, to fp
  * (calls of phase; NULL: all).  Returns the number of lines. */
-struct trace_dir;
 int expand_report(FILE *fp, const char *prefix, const struct trace_dir *d, const char *phase,
                   const expand_choice *c);
 

@@ -302,6 +302,8 @@ int scitrace_goal(int argc, char **argv)
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
+    if (!o.choice.lib)   /* as the traced library chooses */
+        o.choice.lib = expand_library_of(&d);
     if (phase && strcmp(phase, "all") == 0)
         phase = NULL;
     int rc = 1;

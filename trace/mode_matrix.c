@@ -125,6 +125,8 @@ int scitrace_matrix(int argc, char **argv)
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
+    if (!o.choice.lib)   /* as the traced library chooses */
+        o.choice.lib = expand_library_of(&d);
     int missing = d.nranks - d.nloaded;
     if (is_rank_file(&d, out))
         goto out;
