@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/goal.h"
+#include "sched/goal.h"
 
 static inline char *sched_read_all(const char *path, size_t *len)
 {

@@ -15,7 +15,7 @@
 
 #include "sched/collgen.h"
 #include "sim/engine.h"
-#include "sim/goal.h"
+#include "sched/goal.h"
 
 #define L_NS 700.0
 #define O_NS 0.0

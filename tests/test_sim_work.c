@@ -7,7 +7,7 @@
 
 #include "sched/collgen.h"
 #include "sim/engine.h"
-#include "sim/goal.h"
+#include "sched/goal.h"
 
 typedef struct work {
     double messages, pops, match_steps, makespan;
