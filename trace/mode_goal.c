@@ -15,13 +15,13 @@
  *   - a phase change is a `// phase NAME` comment. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sched/goal.h"
 #include "util/atomicfile.h"
 #include "util/opt.h"
 #include "trace/expand.h"
@@ -87,23 +87,29 @@ typedef struct gen {
     expand_cache *cache;
 } gen;
 
-static long op(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static long op(gen *g, const char *fmt, ...)
+/* The next label's operation (sched/goal.h spells it); returns the label. */
+static long send_op(gen *g, uint64_t bytes, long long to, long long tag)
 {
-    va_list ap;
-    long l = ++g->next;
-    fprintf(g->fp, "l%ld: ", l);
-    va_start(ap, fmt);
-    vfprintf(g->fp, fmt, ap);
-    va_end(ap);
-    fputc('\n', g->fp);
-    return l;
+    goal_put_send(g->fp, ++g->next, bytes, to, tag);
+    return g->next;
+}
+
+static long recv_op(gen *g, uint64_t bytes, long long from, long long tag)
+{
+    goal_put_recv(g->fp, ++g->next, bytes, from, tag);
+    return g->next;
+}
+
+static long calc_op(gen *g, uint64_t ns)
+{
+    goal_put_calc(g->fp, ++g->next, ns);
+    return g->next;
 }
 
 static void requires(gen *g, long a, long b)
 {
     if (a && b)
-        fprintf(g->fp, "l%ld requires l%ld\n", a, b);
+        goal_put_requires(g->fp, a, b);
 }
 
 /* A step of the chain: requires the chain, becomes it. */
@@ -128,8 +134,7 @@ static int collective(gen *g, const trace_rank *t, const trace_call *c, long k, 
         for (size_t j = 0; j < c->nlist; j++) {
             int w = (int)t->ids[c->list + 2 * j];
             if (trace_comm_index(cm, w) >= 0)
-                requires(g, op(g, "send %" PRIu64 "b to %d tag %u", (uint64_t)t->ids[c->list + 2 * j + 1],
-                               w, tag), start);
+                requires(g, send_op(g, (uint64_t)t->ids[c->list + 2 * j + 1], w, tag), start);
         }
     } else {
         const coll_sched *s;
@@ -146,8 +151,8 @@ static int collective(gen *g, const trace_rank *t, const trace_call *c, long k, 
             long step_lo = i;
             for (; i < hi && s->msgs[i].step == s->msgs[step_lo].step; i++) {
                 const coll_msg *m = &s->msgs[i];
-                labels[i - lo] = m->send ? op(g, "send %ldb to %d tag %u", m->bytes, cm->world[m->peer], tag)
-                                         : op(g, "recv %ldb from %d tag %u", m->bytes, cm->world[m->peer], tag);
+                labels[i - lo] = (m->send ? send_op : recv_op)(g, (uint64_t)m->bytes,
+                                                               cm->world[m->peer], tag);
                 if (prev_lo < 0)
                     requires(g, labels[i - lo], start);
                 for (long d = prev_lo; d >= 0 && d < prev_hi; d++)
@@ -157,7 +162,7 @@ static int collective(gen *g, const trace_rank *t, const trace_call *c, long k, 
         }
         free(labels);
     }
-    long last = g->next, join = op(g, "calc 0");
+    long last = g->next, join = calc_op(g, 0);
     for (long l = first; l <= last; l++)
         requires(g, join, l);
     if (first > last)
@@ -205,7 +210,7 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase, const ex
         }
     }
     free(irecv_call);
-    fprintf(fp, "rank %d {\n", t->rank);
+    goal_put_rank_open(fp, t->rank);
     int last_phase = -1;
     int64_t t_prev = 0;
     for (size_t i = 0; i < t->ncalls; i++) {
@@ -221,31 +226,30 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase, const ex
         if (c->phase != last_phase)
             fprintf(fp, "// phase %s\n", t->phases[last_phase = c->phase]);
         if (c->t_in > t_prev && i > 0)
-            step(&g, op(&g, "calc %" PRId64, c->t_in - t_prev));
+            step(&g, calc_op(&g, (uint64_t)(c->t_in - t_prev)));
         if (!c->done)
             break;   /* the run ended inside this call */
         t_prev = c->t_out;
         if (c->kind == TRACE_K_SENDRECV) {
-            long s = op(&g, "send %" PRIu64 "b to %d tag %d", c->bytes, c->peer, c->tag);
-            long r = c->r_src >= 0 ? op(&g, "recv %" PRIu64 "b from %d tag %d", c->r_bytes, c->r_src, c->r_tag) : 0;
+            long s = send_op(&g, c->bytes, c->peer, c->tag);
+            long r = c->r_src >= 0 ? recv_op(&g, c->r_bytes, c->r_src, c->r_tag) : 0;
             requires(&g, s, g.chain), requires(&g, r, g.chain);
-            long j = op(&g, "calc 0");
+            long j = calc_op(&g, 0);
             requires(&g, j, s), requires(&g, j, r);
             g.chain = j;
         } else if (cls == TRACE_SEND && c->peer >= 0) {
-            long s = op(&g, "send %" PRIu64 "b to %d tag %d", c->bytes, c->peer, c->tag);
+            long s = send_op(&g, c->bytes, c->peer, c->tag);
             requires(&g, s, g.chain);
             if (c->made)
                 *req_slot(&g, c->made) = s;
             else
                 g.chain = s;
         } else if (c->kind == TRACE_K_RECV && c->r_src >= 0) {
-            step(&g, op(&g, "recv %" PRIu64 "b from %d tag %d", c->r_bytes, c->r_src, c->r_tag));
+            step(&g, recv_op(&g, c->r_bytes, c->r_src, c->r_tag));
         } else if (c->kind == TRACE_K_IRECV && c->peer != TRACE_PROC_NULL) {
             int64_t src = irecv_src[2 * c->made] ? irecv_src[2 * c->made] - 1 : c->peer;
             int64_t tag = irecv_src[2 * c->made] ? irecv_src[2 * c->made + 1] - 1 : c->tag;
-            long r = op(&g, "recv %" PRIu64 "b from %" PRId64 " tag %" PRId64, c->bytes, src,
-                        tag < 0 ? 0 : tag);
+            long r = recv_op(&g, c->bytes, src, tag < 0 ? 0 : tag);
             requires(&g, r, g.chain);
             *req_slot(&g, c->made) = r;
         } else if (c->kind == TRACE_K_START) {
@@ -257,13 +261,13 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase, const ex
                 if (!m || m->peer < 0)
                     continue;
                 long l = m->kind == TRACE_K_RECV_INIT
-                             ? op(&g, "recv %" PRIu64 "b from %d tag %d", m->bytes, m->peer, m->tag)
-                             : op(&g, "send %" PRIu64 "b to %d tag %d", m->bytes, m->peer, m->tag);
+                             ? recv_op(&g, m->bytes, m->peer, m->tag)
+                             : send_op(&g, m->bytes, m->peer, m->tag);
                 requires(&g, l, g.chain);
                 *req_slot(&g, id) = l;
             }
         } else if (cls == TRACE_WAIT && c->ncomp) {
-            long j = op(&g, "calc 0");
+            long j = calc_op(&g, 0);
             requires(&g, j, g.chain);
             for (size_t k = 0; k < c->ncomp; k++) {
                 long *l = req_slot(&g, t->ids[c->list + (size_t)t->comps[c->comp + k].index]);
@@ -279,7 +283,7 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase, const ex
             }
         }
     }
-    fprintf(fp, "}\n");
+    goal_put_rank_close(fp);
     free(g.req_label), free(coll_pos), free(irecv_src);
     return rc;
 }
@@ -333,7 +337,7 @@ int scitrace_goal(int argc, char **argv)
     fprintf(fp, "// scitrace goal: %s, %d ranks, run %s (%s)\n", d.ranks[0].command, d.nranks,
             d.ranks[0].run, d.date);
     expand_report(fp, "// collective: ", &d, phase, &o.choice);
-    fprintf(fp, "num_ranks %d\n", d.nranks);
+    goal_put_num_ranks(fp, d.nranks);
     int bad = 0;
     char why[600] = "";
     expand_cache cache = {0};
