@@ -5,7 +5,8 @@
 # layer sched: above util, below coll, sim and trace
 LAYERS += sched
 sched_LAYER_USES := util
-sched_LAYER_SRCS := sched/collgen.c sched/decide.c sched/goal.c sched/goal_write.c sched/replay.c
+sched_LAYER_SRCS := sched/collgen.c sched/decide.c sched/flows.c sched/goal.c sched/goal_write.c \
+                    sched/replay.c
 # the layer graph: archives' symbols against the _LAYER_USES declarations
 TESTS += tests/test_layers.c
 # traced equals generated on a live MPI run (timing tier)

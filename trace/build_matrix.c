@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/flows.h"
 #include "util/atomicfile.h"
 #include "trace/expand.h"
 #include "trace/tracekinds.h"
@@ -26,32 +27,6 @@ static void add(builder *b, int dst, uint64_t size, uint64_t messages)
         return;
     }
     b->m->rows[b->m->nrows++] = (trace_matrix_row){b->src, dst, size, messages};
-}
-
-static int by_key(const void *pa, const void *pb)
-{
-    const trace_matrix_row *a = pa, *b = pb;
-    if (a->src != b->src)
-        return a->src < b->src ? -1 : 1;
-    if (a->dst != b->dst)
-        return a->dst < b->dst ? -1 : 1;
-    return (a->size_bytes > b->size_bytes) - (a->size_bytes < b->size_bytes);
-}
-
-/* Sorts and sums rows with equal keys. */
-static void merge(trace_matrix *m)
-{
-    size_t out = 0;
-    if (m->nrows == 0)
-        return;
-    qsort(m->rows, m->nrows, sizeof *m->rows, by_key);
-    for (size_t i = 0; i < m->nrows; i++) {
-        if (out && by_key(&m->rows[out - 1], &m->rows[i]) == 0)
-            m->rows[out - 1].messages += m->rows[i].messages;
-        else
-            m->rows[out++] = m->rows[i];
-    }
-    m->nrows = out;
 }
 
 /* Size of one message of a record: exact, or the mean of a folded one. */
@@ -129,7 +104,7 @@ int trace_matrix_build_with(const trace_dir *d, const expand_choice *choice, uin
         trace_matrix_free(m);
         return -1;
     }
-    merge(m);
+    sched_flows_merge(m->rows, &m->nrows);
     return 0;
 }
 

@@ -8,13 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sched/flows.h"
 #include "trace/expand.h"
 #include "trace/tracefile.h"
 
-typedef struct trace_matrix_row {
-    int src, dst;
-    uint64_t size_bytes, messages;
-} trace_matrix_row;
+typedef sched_flow trace_matrix_row;
 
 typedef struct trace_matrix {
     int ranks;
