@@ -80,8 +80,8 @@ static int add_rank(builder *b, const trace_rank *r, uint64_t calls, trace_error
 int trace_matrix_build(const trace_dir *d, int with_collectives, uint64_t calls,
                        trace_matrix *m, trace_error *err)
 {
-    expand_choice tuned = {0};
-    return trace_matrix_build_with(d, with_collectives ? &tuned : NULL, calls, m, err);
+    expand_choice traced = {.lib = expand_library_of(d)};
+    return trace_matrix_build_with(d, with_collectives ? &traced : NULL, calls, m, err);
 }
 
 int trace_matrix_build_with(const trace_dir *d, const expand_choice *choice, uint64_t calls,

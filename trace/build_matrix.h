@@ -21,8 +21,9 @@ typedef struct trace_matrix {
     uint64_t folded_rows;     /* rows whose size is a mean (see tracefile.h) */
 } trace_matrix;
 
-/* Builds the matrix; with_collectives = 0 leaves the collectives out;
- * calls, when not 0, keeps only the kinds whose bit (1 << kind) is set.
+/* Builds the matrix; with_collectives = 0 leaves the collectives out, else
+ * they expand as the traced library chooses (expand_library_of); calls,
+ * when not 0, keeps only the kinds whose bit (1 << kind) is set.
  * Returns 0, or -1 with err filled (a collective whose communicator does not
  * contain its rank or root: a damaged file). */
 int trace_matrix_build(const trace_dir *d, int with_collectives, uint64_t calls,
