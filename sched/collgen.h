@@ -52,8 +52,10 @@ const char *coll_algorithm(int op, const char *alg, int ranks, long size, char *
 
 /* Library lib's ("tuned" or "mpich") own name for what it runs for op on
  * ranks processes and size bytes into native, *family the algorithm of
- * this file generated for it.  Returns 1 when that family is only the
- * nearest (it sends other messages than the library does), else 0. */
+ * this file generated for it.  Returns 0 when the family is the library's
+ * algorithm, 1 when it is only the nearest (it sends other messages than
+ * the library does), 2 when the library's algorithm falls back to it for
+ * this shape (as Open MPI's allgather recursive doubling off powers of two). */
 int coll_library_pick(int op, const char *lib, int ranks, long size, char *native, size_t nlen,
                       const char **family);
 

@@ -196,7 +196,7 @@ static const struct family {
     {COLL_SCATTER, "basic_linear", "linear", 0}, {COLL_SCATTER, "linear_nb", "linear", 0},
 };
 
-/* Rules the libraries apply after their tables: Open MPI's allgather
+/* Rules the libraries apply after their tables (*nearest = 2): Open MPI's allgather
  * recursive doubling runs Bruck's off powers of two; its ring and
  * Rabenseifner's allreduce need as many elements as ranks (the largest
  * power of two below), or it runs recursive doubling.  Elements: floats,
@@ -211,14 +211,14 @@ static const char *family_of(int op, const char *native, int n, long m, int *nea
             *nearest = families[i].nearest;
         }
     if (op == COLL_ALLGATHER && !strcmp(f, "recursive_doubling") && !pow2(n))
-        f = "bruck";
+        f = "bruck", *nearest = 2;
     if (op == COLL_ALLREDUCE) {
         long elems = m % 4 ? m : m / 4;
         int p = 1;
         while (p * 2 <= n)
             p *= 2;
         if ((!strcmp(f, "ring") && elems < n) || (!strcmp(f, "rabenseifner") && elems < p))
-            f = "recursive_doubling";
+            f = "recursive_doubling", *nearest = 2;
     }
     return f;
 }
@@ -226,13 +226,13 @@ static const char *family_of(int op, const char *native, int n, long m, int *nea
 int coll_library_pick(int op, const char *lib, int ranks, long size, char *native, size_t nlen,
                       const char **family)
 {
-    int mpich = !strcmp(lib, "mpich"), nearest;
+    int mpich = !strcmp(lib, "mpich"), how;
     if (op == COLL_ALLGATHER && mpich)
         mpich_allgather(ranks, size, native, nlen);
     else
         lookup((mpich ? mpich_rows : ompi_rows)[op], ranks, size, native, nlen);
-    *family = family_of(op, native, ranks, size, &nearest);
-    return nearest;
+    *family = family_of(op, native, ranks, size, &how);
+    return how;
 }
 
 const char *coll_algorithm(int op, const char *alg, int ranks, long size, char *buf, size_t len)

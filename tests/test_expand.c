@@ -266,4 +266,10 @@ Test(expand, algorithm_option_forms)
                      "ring (--algorithm)");
     cr_assert_str_eq(expand_describe(&c, COLL_ALLTOALL, 8, 32769, buf, sizeof buf),
                      "mpich:pairwise (MPICH runs pairwise)");
+    expand_choice ompi = {0};
+    cr_assert_str_eq(expand_describe(&ompi, COLL_ALLGATHER, 12, 8, buf, sizeof buf),
+                     "tuned:bruck (Open MPI 4.1 tuned runs recursive_doubling, which falls back "
+                     "to it here)");
+    cr_assert_str_eq(expand_describe(&ompi, COLL_BCAST, 300, 20000, buf, sizeof buf),
+                     "tuned:binary (Open MPI 4.1 tuned runs split_binary_tree: the nearest family)");
 }

@@ -76,15 +76,16 @@ const char *expand_describe(const expand_choice *c, int op, int n, uint64_t m, c
     char name[64], native[40];
     const char *a = alg_of(c, op), *family;
     coll_algorithm(op, a, n, (long)m, name, sizeof name);
-    if (c->alg[op]) {
+    const char *who = strcmp(a, "mpich") ? "Open MPI 4.1 tuned" : "MPICH";
+    if (c->alg[op])
         snprintf(buf, len, "%s (--algorithm)", name);
-    } else if (coll_library_pick(op, a, n, (long)m, native, sizeof native, &family)) {
-        snprintf(buf, len, "%s (%s runs %s: the nearest family)", name,
-                 strcmp(a, "mpich") ? "Open MPI 4.1 tuned" : "MPICH", native);
-    } else {
-        snprintf(buf, len, "%s (%s runs %s)", name,
-                 strcmp(a, "mpich") ? "Open MPI 4.1 tuned" : "MPICH", native);
-    }
+    else
+        switch (coll_library_pick(op, a, n, (long)m, native, sizeof native, &family)) {
+        case 1: snprintf(buf, len, "%s (%s runs %s: the nearest family)", name, who, native); break;
+        case 2: snprintf(buf, len, "%s (%s runs %s, which falls back to it here)", name, who,
+                         native); break;
+        default: snprintf(buf, len, "%s (%s runs %s)", name, who, native);
+        }
     return buf;
 }
 
