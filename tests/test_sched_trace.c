@@ -2,8 +2,9 @@
  * Open MPI (tests/fixtures/sched/coll-P: tests/coll_app.c under scitrace run,
  * P = 2..16, root 1 mod P, 8 B to 1 MiB) names the algorithm Open MPI 4.1's
  * tuned component picks and writes the messages `scisim --collective OP
- * --algorithm tuned --emit-goal` writes for it, rank by rank; and the
- * algorithm --algorithm names replaces that pick. */
+ * --algorithm tuned --emit-goal` writes for it, rank by rank; `scitrace
+ * matrix` counts that schedule's sends; the algorithm --algorithm names
+ * replaces that pick, and so does an MPICH library the trace recorded. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "sched/collgen.h"
+#include "sched/flows.h"
 #include "tests/runcmd.h"
 #include "tests/sched_compare.h"
 #include "trace/modes.h"
@@ -137,4 +139,71 @@ Test(sched_trace, recorded_mpich_library_expands_as_mpich)
     cr_assert_geq(differs, 3, "MPICH and Open MPI pick alike here: the check sees nothing");
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
+}
+
+/* scitrace matrix --phase OP-S of a traced call: its rows are the sends of
+ * scisim's schedule for it, summed by (sender, receiver, size), and its
+ * header names the algorithm. */
+Test(sched_trace, traced_matrix_is_the_schedules_sends)
+{
+    for (int p = 2; p <= 16; p += 7) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "sched/coll-%d", p);
+        const char *dir = run_fixture(rel);
+        for (int op = 1; op < COLL_NOPS; op++) {
+            char phase[64], out[] = "/tmp/test_sched_trace-mx-XXXXXX", want[64], line[512];
+            int fd = mkstemp(out);
+            cr_assert_geq(fd, 0);
+            close(fd);
+            snprintf(phase, sizeof phase, "%s-65536", coll_op_names[op]);
+            char *argv[] = {"matrix", "--phase", phase, "-o", out, (char *)dir, NULL};
+            fflush(stderr);
+            int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
+            dup2(devnull, 2);
+            int rc = scitrace_matrix(6, argv);
+            dup2(saved, 2);
+            close(saved), close(devnull);
+            cr_assert_eq(rc, 0, "scitrace matrix --phase %s %s", phase, dir);
+            coll_sched s;
+            char why[200];
+            cr_assert_eq(coll_generate(&s, op, "tuned", p, 1 % p, 65536, why, sizeof why), 0);
+            sched_flow f[4096];
+            size_t n = 0;
+            for (long k = 0; k < s.count; k++)
+                if (s.msgs[k].send) {
+                    cr_assert_lt(n, 4096);
+                    f[n++] = (sched_flow){s.msgs[k].rank, s.msgs[k].peer,
+                                          (uint64_t)s.msgs[k].bytes, 1};
+                }
+            sched_flows_merge(f, &n);
+            snprintf(want, sizeof want, ": %s (", s.alg);
+            FILE *fp = fopen(out, "r");
+            cr_assert_not_null(fp);
+            size_t row = 0;
+            int named = 0;
+            while (fgets(line, sizeof line, fp)) {
+                long a, b;
+                unsigned long long size, count;
+                if (!strncmp(line, "# collective: ", 14) && strstr(line, want))
+                    named = 1;
+                if (line[0] == '#')
+                    continue;
+                cr_assert_eq(sscanf(line, "%ld\t%ld\t%llu\t%llu", &a, &b, &size, &count), 4, "%s",
+                             line);
+                cr_assert_lt(row, n, "%s P=%d: more rows than the schedule's", phase, p);
+                cr_assert(a == f[row].src && b == f[row].dst && size == f[row].size_bytes &&
+                              count == f[row].messages,
+                          "%s P=%d row %zu: %ld %ld %llu %llu, schedule %d %d %llu %llu", phase,
+                          p, row, a, b, size, count, f[row].src, f[row].dst,
+                          (unsigned long long)f[row].size_bytes,
+                          (unsigned long long)f[row].messages);
+                row++;
+            }
+            fclose(fp);
+            unlink(out);
+            cr_assert_eq(row, n, "%s P=%d: %zu rows, the schedule %zu", phase, p, row, n);
+            cr_assert(named, "%s P=%d: no '# collective:' line naming %s", phase, p, s.alg);
+            coll_sched_free(&s);
+        }
+    }
 }

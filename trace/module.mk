@@ -43,7 +43,8 @@ TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expa
 test_expand_EXTRA = trace/expand.c
 # traced equals generated: scitrace goal in process on committed traces
 TESTS += tests/test_sched_trace.c
-test_sched_trace_EXTRA = trace/mode_goal.c trace/expand.c trace/tracefile.c trace/tracedir.c
+test_sched_trace_EXTRA = trace/mode_goal.c trace/mode_matrix.c trace/build_matrix.c trace/expand.c \
+                         trace/tracefile.c trace/tracedir.c
 test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
 CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
 
