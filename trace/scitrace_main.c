@@ -9,8 +9,8 @@
 static const char usage_text[] =
 "Usage: scitrace run [-d DIR] [--lib FILE] -- COMMAND...\n"
 "  or:  scitrace summary [--collectives C] [--top N] [--phase P] DIR\n"
-"  or:  scitrace matrix [--collectives C] [--algorithm A] [--calls L] [--phase P]\n"
-"                       -o FILE DIR\n"
+"  or:  scitrace matrix [--collectives C] [--algorithm A] [--calls L]\n"
+"                       [--phase P] -o FILE DIR\n"
 "  or:  scitrace check [--eager-limit BYTES] DIR\n"
 "  or:  scitrace goal [--phase P] [--algorithm A] -o FILE DIR\n"
 "Record every MPI call of a program through the PMPI profiling interface\n"
