@@ -13,7 +13,7 @@
 #include "sched/collgen.h"
 
 typedef struct expand_choice {
-    const char *lib;              /* "tuned" (NULL: it) or "mpich" */
+    const char *lib;              /* "tuned" or "mpich" (NULL: tuned) */
     const char *alg[COLL_NOPS];   /* an algorithm the user named (NULL: lib's pick) */
 } expand_choice;
 
@@ -48,9 +48,10 @@ void expand_cache_free(expand_cache *x);
 /* --algorithm's help, the same for every mode that expands. */
 #define EXPAND_ALGORITHM_HELP                                                       \
     "how to expand collectives: tuned (Open MPI 4.1's\n"                            \
-    "choices, the default) or mpich (MPICH's), OP=NAME for\n"                      \
-    "one operation or NAME for every one that has it\n"                              \
-    "(scisim --collective-list); repeatable"
+    "choices) or mpich (MPICH's) -- default: the traced\n"                          \
+    "library's --, OP=NAME for one operation or NAME for\n"                         \
+    "every one that has it (scisim --collective-list);\n"                           \
+    "repeatable"
 
 /* The library choice for a trace whose user named none: "mpich" when its
  * ranks recorded an MPICH-derived library (MPICH, MVAPICH, Intel MPI), else

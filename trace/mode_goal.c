@@ -62,8 +62,9 @@ static const opt_program goal_program = {
 "order, the time between calls as calc, blocking calls depending on the\n"
 "call before, nonblocking ones starting at their call and completing at\n"
 "their Wait or Test, collectives as the messages of the algorithm the MPI\n"
-"library runs for them (Open MPI 4.1's tuned choices unless --algorithm\n"
-"says otherwise; the same schedules as scisim --collective), phases as\n"
+"library runs for them (the traced library's choices: MPICH's when the\n"
+"trace names MPICH, MVAPICH or Intel MPI, else Open MPI 4.1's; or as\n"
+"--algorithm says; the same schedules as scisim --collective), phases as\n"
 "comments.  Each collective's algorithm is said on standard error and in\n"
 "the file's header comments.\n"
 "\n",
