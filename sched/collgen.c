@@ -15,7 +15,8 @@ const char *const coll_op_names[] = {"barrier", "bcast", "reduce", "allreduce", 
  * "tuned" and "mpich" pick a family as those libraries do (sched/decide.c). */
 static const char *const algs[COLL_NOPS] = {
     "dissemination,recursive_doubling,linear,tuned,mpich",
-    "binomial,linear,chain,binary,knomial,scatter_allgather,scatter_ring_allgather,tuned,mpich",
+    "binomial,linear,chain,binary,bmtree,knomial,scatter_allgather,scatter_ring_allgather,tuned,"
+    "mpich",
     "binomial,linear,chain,binary,tuned,mpich",
     "tuned,recursive_doubling,ring,rabenseifner,reduce_bcast,mpich",
     "ring,recursive_doubling,bruck,tuned,mpich",
@@ -157,16 +158,32 @@ static int exchange(coll_sched *s, int n, long m, int kind, int step0)
 }
 
 /* A tree other than the binomial one, in vranks (vr = (r - rt) mod n):
- * chain (the parent of v is v - 1), binary (its children 2v + 1, 2v + 2)
- * or k-nomial of radix k (binomial with k - 1 children a level).  Down: the
- * parent's message, then one child a step; up: one child a step, then the parent. */
-enum { T_CHAIN, T_BINARY, T_KNOMIAL };
+ * chain (the parent of v is v - 1); binary, Open MPI's: level l holds 2^l
+ * ranks in order, and the children of v on level l are v + 2^l and
+ * v + 2^(l+1); bmtree, Open MPI's binomial broadcast tree: the parent of v
+ * is v less its highest bit; k-nomial of radix k (binomial with k - 1
+ * children a level).  Down: the parent's message, then one child a step;
+ * up: one child a step, then the parent. */
+enum { T_CHAIN, T_BINARY, T_BMTREE, T_KNOMIAL };
 static int parent_of(int v, int kind, int k)
 {
     if (kind == T_CHAIN)
         return v - 1;
-    if (kind == T_BINARY)
-        return (v - 1) / 2;
+    if (kind == T_BINARY) {   /* v on level L: back 2^(L-1) at a time to level L - 1 */
+        int level = 1;
+        while ((2 << level) - 1 <= v)
+            level++;
+        int p = v;
+        while (v > 2 && p >= (1 << level) - 1)
+            p -= 1 << (level - 1);
+        return v > 2 ? p : 0;
+    }
+    if (kind == T_BMTREE) {
+        int high = 1;
+        while (high * 2 <= v)
+            high *= 2;
+        return v - high;
+    }
     int mask = 1;
     while (v % (mask * k) == 0)
         mask *= k;
@@ -263,6 +280,8 @@ static int named_tree(coll_sched *s, const char *a, int n, int rt, long m, int d
         return gtree(s, n, rt, m, down, T_CHAIN, 0, 0);
     if (!strcmp(a, "binary"))
         return gtree(s, n, rt, m, down, T_BINARY, 0, 0);
+    if (!strcmp(a, "bmtree"))
+        return gtree(s, n, rt, m, down, T_BMTREE, 0, 0);
     if (!strcmp(a, "knomial"))
         return gtree(s, n, rt, m, down, T_KNOMIAL, KNOMIAL_RADIX, 0);
     return tree(s, n, rt, m, down, sized, 0);

@@ -172,8 +172,9 @@ static void mpich_allgather(int n, long m, char *buf, size_t len)
                              : total < 81920           ? "bruck" : "ring");
 }
 
-/* A library's name -> the family generated for it, and whether that family
- * sends other messages than the library does (1: the nearest we have). */
+/* Open MPI's names -> the family generated for it, and whether that family
+ * sends other messages than Open MPI does (1: the nearest we have).  MPICH's
+ * names are the families' own, but for its Rabenseifner reduce. */
 static const struct family {
     int op;
     const char *native, *family;
@@ -182,6 +183,7 @@ static const struct family {
     {COLL_BARRIER, "bruck", "dissemination", 0}, {COLL_BARRIER, "two_proc", "recursive_doubling", 0},
     {COLL_BARRIER, "tree", "recursive_doubling", 1}, {COLL_BARRIER, "double_ring", "dissemination", 1},
     {COLL_BCAST, "basic_linear", "linear", 0}, {COLL_BCAST, "pipeline", "chain", 0},
+    {COLL_BCAST, "binomial", "bmtree", 0},
     {COLL_BCAST, "binary_tree", "binary", 0}, {COLL_BCAST, "split_binary_tree", "binary", 1},
     {COLL_BCAST, "scatter_allgather_ring", "scatter_ring_allgather", 0},
     {COLL_REDUCE, "pipeline", "chain", 0}, {COLL_REDUCE, "in-order_binary", "binary", 1},
@@ -192,7 +194,7 @@ static const struct family {
     {COLL_ALLGATHER, "linear", "ring", 1},
     {COLL_ALLTOALL, "linear_sync", "linear", 0}, {COLL_ALLTOALL, "two_proc", "pairwise", 0},
     {COLL_ALLTOALL, "modified_bruck", "bruck", 0},
-    {COLL_GATHER, "basic_linear", "linear", 0}, {COLL_GATHER, "linear_sync", "linear", 0},
+    {COLL_GATHER, "basic_linear", "linear", 0}, {COLL_GATHER, "linear_sync", "linear", 1},
     {COLL_SCATTER, "basic_linear", "linear", 0}, {COLL_SCATTER, "linear_nb", "linear", 0},
 };
 
@@ -201,12 +203,13 @@ static const struct family {
  * Rabenseifner's allreduce need as many elements as ranks (the largest
  * power of two below), or it runs recursive doubling.  Elements: floats,
  * or bytes where m is not a multiple of 4 (what mpibench reduces). */
-static const char *family_of(int op, const char *native, int n, long m, int *nearest)
+static const char *family_of(int mpich, int op, const char *native, int n, long m, int *nearest)
 {
     *nearest = 0;
     const char *f = native;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (families[i].op == op && !strcmp(families[i].native, native)) {
+        if (families[i].op == op && !strcmp(families[i].native, native) &&
+            (!mpich || (op == COLL_REDUCE && !strcmp(native, "rabenseifner")))) {
             f = families[i].family;
             *nearest = families[i].nearest;
         }
@@ -219,6 +222,12 @@ static const char *family_of(int op, const char *native, int n, long m, int *nea
             p *= 2;
         if ((!strcmp(f, "ring") && elems < n) || (!strcmp(f, "rabenseifner") && elems < p))
             f = "recursive_doubling", *nearest = 2;
+        /* Open MPI's ring gives the first elems mod n blocks an element more
+         * (the ring here splits bytes evenly); its Rabenseifner folds the
+         * extra ranks in with halves both ways (here: the odd rank's whole) */
+        else if (!mpich && ((!strcmp(f, "ring") && elems % n) ||
+                            (!strcmp(f, "rabenseifner") && p != n)))
+            *nearest = 1;
     }
     return f;
 }
@@ -231,7 +240,7 @@ int coll_library_pick(int op, const char *lib, int ranks, long size, char *nativ
         mpich_allgather(ranks, size, native, nlen);
     else
         lookup((mpich ? mpich_rows : ompi_rows)[op], ranks, size, native, nlen);
-    *family = family_of(op, native, ranks, size, &how);
+    *family = family_of(mpich, op, native, ranks, size, &how);
     return how;
 }
 

@@ -13,3 +13,5 @@ TESTS += tests/test_layers.c
 TESTS += tests/test_sched_mpi.c
 # generate, write GOAL, parse, replay: the schedule's own prediction (unit tier)
 TESTS += tests/test_sched_roundtrip.c
+# the schedules against Open MPI's own PML monitoring (timing tier)
+TESTS += tests/test_sched_ompi.c

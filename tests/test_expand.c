@@ -200,6 +200,8 @@ Test(expand, library_choices_as_their_sources_state)
         {"tuned", COLL_BARRIER, 5, 0, "linear", "linear"},
         {"tuned", COLL_BARRIER, 100, 0, "bruck", "dissemination"},
         {"tuned", COLL_BCAST, 12, 1048576, "basic_linear", "linear"},
+        {"tuned", COLL_BCAST, 5, 4096, "binomial", "bmtree"},
+        {"mpich", COLL_BCAST, 5, 4096, "binomial", "binomial"},
         {"tuned", COLL_BCAST, 12, 4, "knomial", "knomial"},
         {"tuned", COLL_BCAST, 2, 16, "pipeline", "chain"},
         {"tuned", COLL_BCAST, 20, 2097152, "scatter_allgather", "scatter_allgather"},
