@@ -288,16 +288,21 @@ static int named_tree(coll_sched *s, const char *a, int n, int rt, long m, int d
 }
 
 /* A broadcast as a binomial scatter of m / n blocks from the root, then an
- * allgather of them (recursive doubling on powers of two, else the ring). */
+ * allgather of them: the ring, or (powers of two) recursive doubling
+ * between vranks, 2^k blocks with vrank xor 2^k. */
 static int scatter_allgather(coll_sched *s, int n, int rt, long m, int ring)
 {
     long b = m / n;
     int rc = tree(s, n, rt, b, 1, 1, 0);
-    if (rc)
-        return rc;
-    if (ring || (n & (n - 1)))
-        return exchange(s, n, b, 1, 64);
-    return exchange(s, n, b, 2, 64);
+    if (rc || ring || (n & (n - 1)))
+        return rc ? rc : exchange(s, n, b, 1, 64);
+    for (int r = 0; r < n; r++)
+        for (int k = 1, step = 64; k < n; k <<= 1, step++) {
+            int peer = ((((r - rt + n) % n) ^ k) + rt) % n;
+            ADD(s, r, step, peer, 1, b * k);
+            ADD(s, r, step, peer, 0, b * k);
+        }
+    return 0;
 }
 
 static int build(coll_sched *s, int op, const char *a, int n, int rt, long m)
