@@ -18,7 +18,7 @@ static const char *const algs[COLL_NOPS] = {
     "binomial,linear,chain,binary,bmtree,knomial,scatter_allgather,scatter_ring_allgather,tuned,"
     "mpich",
     "binomial,linear,chain,binary,tuned,mpich",
-    "tuned,recursive_doubling,ring,rabenseifner,reduce_bcast,mpich",
+    "tuned,recursive_doubling,ring,rabenseifner,reduce_bcast,redscat_allgather,mpich",
     "ring,recursive_doubling,bruck,tuned,mpich",
     "linear,pairwise,bruck,tuned,mpich", "linear,binomial,tuned,mpich",
     "linear,binomial,tuned,mpich"};
@@ -129,6 +129,45 @@ static int recursive_doubling(coll_sched *s, int n, long m, int halve)
             }
         if (r < 2 * rem)
             ADD(s, r, step, r - 1, 1, m);
+    }
+    return 0;
+}
+
+/* Open MPI's Rabenseifner (redscat_allgather): of each pair of extra ranks
+ * below 2 rem the odd one trades halves with the even one, hands it its
+ * reduced half and waits for the whole result; the even ranks and those
+ * from 2 rem on halve and double as vranks (rank / 2, rank - rem). */
+static int redscat_allgather(coll_sched *s, int n, long m)
+{
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    int rem = n - p;
+    long lh = m / 2, rh = m - m / 2;
+    for (int r = 0; r < n; r++) {
+        int vr = r < 2 * rem ? r / 2 : r - rem, step = 1;
+        if (r < 2 * rem && r % 2) {
+            ADD(s, r, 0, r - 1, 1, lh);
+            ADD(s, r, 0, r - 1, 0, rh);
+            ADD(s, r, 1, r - 1, 1, rh);
+            ADD(s, r, 2, r - 1, 0, m);
+            continue;
+        }
+        if (r < 2 * rem) {
+            ADD(s, r, 0, r + 1, 1, rh);
+            ADD(s, r, 0, r + 1, 0, lh);
+            ADD(s, r, 1, r + 1, 0, rh);
+            step = 2;
+        }
+        for (int pass = 0; pass < 2; pass++)   /* halving out to p/2, doubling back */
+            for (int mask = pass ? p >> 1 : 1; mask >= 1 && mask < p;
+                 mask = pass ? mask >> 1 : mask << 1, step++) {
+                int vd = vr ^ mask, peer = vd < rem ? vd * 2 : vd + rem;
+                ADD(s, r, step, peer, 1, m / (2L * mask));
+                ADD(s, r, step, peer, 0, m / (2L * mask));
+            }
+        if (r < 2 * rem)
+            ADD(s, r, step, r + 1, 1, m);
     }
     return 0;
 }
@@ -319,6 +358,8 @@ static int build(coll_sched *s, int op, const char *a, int n, int rt, long m)
     case COLL_ALLREDUCE:
         if (!strcmp(a, "recursive_doubling") || !strcmp(a, "rabenseifner"))
             return recursive_doubling(s, n, m, a[1] == 'a');
+        if (!strcmp(a, "redscat_allgather"))
+            return redscat_allgather(s, n, m);
         if (!strcmp(a, "ring"))   /* a reduce-scatter, then an allgather, blocks of m / n */
             return exchange(s, n, m / n, 1, 0) ? -1 : exchange(s, n, m / n, 1, n - 1);
         /* reduce to 0, then broadcast from 0, steps after the reduce's */

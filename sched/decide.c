@@ -224,7 +224,8 @@ static const char *family_of(int mpich, int op, const char *native, int n, long 
             f = "recursive_doubling", *nearest = 2;
         /* Open MPI's ring gives the first elems mod n blocks an element more
          * (the ring here splits bytes evenly); its Rabenseifner folds the
-         * extra ranks in with halves both ways (here: the odd rank's whole) */
+         * extra ranks in with halves both ways (redscat_allgather; the
+         * rabenseifner here, as MPICH, hands the odd rank the whole) */
         else if (!mpich && ((!strcmp(f, "ring") && elems % n) ||
                             (!strcmp(f, "rabenseifner") && p != n)))
             *nearest = 1;

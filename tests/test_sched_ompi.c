@@ -48,8 +48,9 @@ static void monitored(const char *dir, counts *c)
 
 enum { COMPARED, NEAREST, UNSEEN };
 
-/* One collective of size bytes on p ranks, run alone and monitored. */
-static int check(const char *dir, int p, int op, long size)
+/* One collective of size bytes on p ranks, run alone and monitored, against
+ * the schedule of alg (NULL: tuned, Open MPI's choice). */
+static int check(const char *dir, int p, int op, long size, const char *alg)
 {
     char prefix[700], np[8], size_arg[32], native[40], what[160], why[200];
     long m = op == COLL_BARRIER ? 0 : size;
@@ -71,14 +72,15 @@ static int check(const char *dir, int p, int op, long size)
     monitored(dir, &got);
     memset(&want, 0, sizeof want);
     coll_sched s;
-    cr_assert_eq(coll_generate(&s, op, "tuned", p, 1 % p, m, why, sizeof why), 0, "%s", why);
+    cr_assert_eq(coll_generate(&s, op, alg ? alg : "tuned", p, 1 % p, m, why, sizeof why), 0,
+                 "%s", why);
     for (long j = 0; j < s.count; j++)
         if (s.msgs[j].send) {
             want.msgs[s.msgs[j].rank][s.msgs[j].peer]++;
             want.bytes[s.msgs[j].rank][s.msgs[j].peer] += (unsigned long long)s.msgs[j].bytes;
         }
     coll_sched_free(&s);
-    if (how == 1)
+    if (how == 1 && !alg)
         return NEAREST;   /* said to be the nearest family, not Open MPI's */
     if (op == COLL_ALLTOALL && !strcmp(native, "linear")) {
         for (int a = 0; a < p; a++)
@@ -98,14 +100,17 @@ static int check(const char *dir, int p, int op, long size)
 
 /* Every operation on 3, 5 and 8 ranks at 8 B, 4 KiB and 64 KiB; then
  * picks that grid misses: k-nomial and scatter-allgather broadcasts, Bruck's
- * alltoall and allgather, Rabenseifner's allreduce on 16 ranks. */
+ * alltoall and allgather, Rabenseifner's allreduce on 16 ranks; and
+ * redscat_allgather, Open MPI's own Rabenseifner off powers of two. */
 Test(sched_ompi, schedules_send_what_open_mpi_sends)
 {
     static const int procs[] = {3, 5, 8};
     static const long sizes[] = {8, 4096, 65536};
-    static const struct { int p, op; long size; } extra[] = {
-        {9, COLL_BCAST, 1024}, {16, COLL_BCAST, 1048576}, {16, COLL_ALLTOALL, 8},
-        {12, COLL_ALLGATHER, 4096}, {16, COLL_ALLREDUCE, 1048576},
+    static const struct { int p, op; long size; const char *alg; } extra[] = {
+        {9, COLL_BCAST, 1024, NULL}, {16, COLL_BCAST, 1048576, NULL},
+        {16, COLL_ALLTOALL, 8, NULL}, {12, COLL_ALLGATHER, 4096, NULL},
+        {16, COLL_ALLREDUCE, 1048576, NULL}, {5, COLL_ALLREDUCE, 65536, "redscat_allgather"},
+        {7, COLL_ALLREDUCE, 1048576, "redscat_allgather"},
     };
     char dir[] = "/tmp/scitorus-ompi-XXXXXX";
     int n[3] = {0, 0, 0};
@@ -113,9 +118,9 @@ Test(sched_ompi, schedules_send_what_open_mpi_sends)
     for (size_t i = 0; i < sizeof procs / sizeof *procs; i++)
         for (int op = 0; op < COLL_NOPS; op++)
             for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
-                n[check(dir, procs[i], op, sizes[k])]++;
+                n[check(dir, procs[i], op, sizes[k], NULL)]++;
     for (size_t i = 0; i < sizeof extra / sizeof *extra; i++)
-        cr_assert_eq(check(dir, extra[i].p, extra[i].op, extra[i].size), COMPARED);
+        cr_assert_eq(check(dir, extra[i].p, extra[i].op, extra[i].size, extra[i].alg), COMPARED);
     run_tmpdir_remove(dir);
     cr_log_info("%d collectives equal Open MPI's messages, %d nearest, %d unseen", n[COMPARED],
                 n[NEAREST], n[UNSEEN]);
