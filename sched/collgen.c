@@ -20,7 +20,7 @@ static const char *const algs[COLL_NOPS] = {
     "binomial,linear,chain,binary,tuned,mpich",
     "tuned,recursive_doubling,ring,rabenseifner,reduce_bcast,redscat_allgather,mpich",
     "ring,recursive_doubling,bruck,tuned,mpich",
-    "linear,pairwise,bruck,tuned,mpich", "linear,binomial,tuned,mpich",
+    "linear,pairwise,bruck,tuned,mpich", "linear,binomial,linear_sync,tuned,mpich",
     "linear,binomial,tuned,mpich"};
 
 const char *coll_algorithms(int op)
@@ -310,6 +310,24 @@ static int barrier(coll_sched *s, int n, const char *a)
     return 0;
 }
 
+/* Open MPI's synchronised linear gather: the root, one rank after the
+ * other, sends it an empty message and takes its block, then an empty
+ * rest (no segment size: the first segment is the whole block). */
+static int gather_sync(coll_sched *s, int n, int rt, long m)
+{
+    for (int r = 0, k = 0; r < n; r++) {
+        if (r == rt)
+            continue;
+        ADD(s, rt, k, r, 1, 0);
+        ADD(s, rt, k, r, 0, m);
+        ADD(s, rt, k++, r, 0, 0);
+        ADD(s, r, 0, rt, 0, 0);
+        ADD(s, r, 1, rt, 1, m);
+        ADD(s, r, 2, rt, 1, 0);
+    }
+    return 0;
+}
+
 /* A tree of a's name, down (bcast, scatter) or up (reduce, gather). */
 static int named_tree(coll_sched *s, const char *a, int n, int rt, long m, int down, int sized)
 {
@@ -353,7 +371,8 @@ static int build(coll_sched *s, int op, const char *a, int n, int rt, long m)
             return scatter_allgather(s, n, rt, m, a[8] == 'r');
         return named_tree(s, a, n, rt, m, 1, 0);
     case COLL_REDUCE: return named_tree(s, a, n, rt, m, 0, 0);
-    case COLL_GATHER: return named_tree(s, a, n, rt, m, 0, 1);
+    case COLL_GATHER:
+        return !strcmp(a, "linear_sync") ? gather_sync(s, n, rt, m) : named_tree(s, a, n, rt, m, 0, 1);
     case COLL_SCATTER: return named_tree(s, a, n, rt, m, 1, 1);
     case COLL_ALLREDUCE:
         if (!strcmp(a, "recursive_doubling") || !strcmp(a, "rabenseifner"))

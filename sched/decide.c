@@ -194,7 +194,7 @@ static const struct family {
     {COLL_ALLGATHER, "linear", "ring", 1},
     {COLL_ALLTOALL, "linear_sync", "linear", 0}, {COLL_ALLTOALL, "two_proc", "pairwise", 0},
     {COLL_ALLTOALL, "modified_bruck", "bruck", 0},
-    {COLL_GATHER, "basic_linear", "linear", 0}, {COLL_GATHER, "linear_sync", "linear", 1},
+    {COLL_GATHER, "basic_linear", "linear", 0}, {COLL_GATHER, "linear_sync", "linear_sync", 0},
     {COLL_SCATTER, "basic_linear", "linear", 0}, {COLL_SCATTER, "linear_nb", "linear", 0},
 };
 

@@ -215,7 +215,7 @@ Test(expand, library_choices_as_their_sources_state)
         {"tuned", COLL_ALLTOALL, 16, 8, "modified_bruck", "bruck"},
         {"tuned", COLL_ALLTOALL, 7, 600000, "pairwise", "pairwise"},
         {"tuned", COLL_ALLTOALL, 12, 65536, "linear_sync", "linear"},
-        {"tuned", COLL_GATHER, 5, 1048576, "linear_sync", "linear"},
+        {"tuned", COLL_GATHER, 5, 1048576, "linear_sync", "linear_sync"},
         {"tuned", COLL_SCATTER, 9, 8, "binomial", "binomial"},
         {"tuned", COLL_SCATTER, 9, 1048576, "basic_linear", "linear"},
         {"mpich", COLL_ALLREDUCE, 8, 2048, "recursive_doubling", "recursive_doubling"},

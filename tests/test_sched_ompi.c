@@ -100,7 +100,8 @@ static int check(const char *dir, int p, int op, long size, const char *alg)
 
 /* Every operation on 3, 5 and 8 ranks at 8 B, 4 KiB and 64 KiB; then
  * picks that grid misses: k-nomial and scatter-allgather broadcasts, Bruck's
- * alltoall and allgather, Rabenseifner's allreduce on 16 ranks; and
+ * alltoall and allgather, Rabenseifner's allreduce on 16 ranks, the
+ * synchronised linear gather; and
  * redscat_allgather, Open MPI's own Rabenseifner off powers of two. */
 Test(sched_ompi, schedules_send_what_open_mpi_sends)
 {
@@ -111,6 +112,7 @@ Test(sched_ompi, schedules_send_what_open_mpi_sends)
         {16, COLL_ALLTOALL, 8, NULL}, {12, COLL_ALLGATHER, 4096, NULL},
         {16, COLL_ALLREDUCE, 1048576, NULL}, {5, COLL_ALLREDUCE, 65536, "redscat_allgather"},
         {7, COLL_ALLREDUCE, 1048576, "redscat_allgather"},
+        {5, COLL_GATHER, 1048576, NULL},
     };
     char dir[] = "/tmp/scitorus-ompi-XXXXXX";
     int n[3] = {0, 0, 0};
