@@ -278,8 +278,8 @@ clean:
 
 # --- man pages and install ---------------------------------------------------
 # make man: one page per program in build/man, help2man from its --help
-# (the concise option list) plus man/<program>.h2m (name, synopsis, the
-# longer description, exit status, examples, files, see also).
+# (the concise option list and the examples) plus man/<program>.h2m (name,
+# synopsis, the longer description, exit status, files, see also).
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs into
 # $(PREFIX)/bin, libscitrace.so into $(PREFIX)/lib (where `scitrace run`
 # looks for it), the man pages into $(PREFIX)/share/man/man1, and under
@@ -315,11 +315,14 @@ I_INC      = $(DESTDIR)$(PREFIX)/include
 .PHONY: man
 man: $(MAN_PAGES)
 # help2man reads a usage's further lines only in the "  or: PROG ..." form;
-# man/help2man-usage rewrites lines aligned under "Usage: " into it.
-build/man/%.1: bin/% Makefile man/help2man-usage $(wildcard man/%.h2m) | deps
+# man/help2man-usage rewrites lines aligned under "Usage: " into it.  It
+# fills --help's examples into one paragraph: man/h2m-examples gives them
+# to it one a line, as an [=EXAMPLES] section of the include file.
+build/man/%.1: bin/% Makefile man/help2man-usage man/h2m-examples $(wildcard man/%.h2m) | deps
 	@mkdir -p $(@D)
+	$(if $(wildcard man/$*.h2m),man/h2m-examples bin/$* man/$*.h2m > build/man/$*.h2m)
 	help2man -L C.UTF-8 --no-info --no-discard-stderr --version-string='$* (scitorus) $(VERSION)' \
-	  $(if $(wildcard man/$*.h2m),--include=man/$*.h2m,--name='part of scitorus') --output=$@ \
+	  $(if $(wildcard man/$*.h2m),--include=build/man/$*.h2m,--name='part of scitorus') --output=$@ \
 	  --help-option='$(CURDIR)/bin/$* --help' man/help2man-usage
 
 install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_EXAMPLES:%=bin/%) $(INSTALL_LIBS) $(MAN_PAGES)

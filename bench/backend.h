@@ -95,7 +95,8 @@ typedef struct bench_backend {
      * *floor_ns and *copy_ns (NULL: not wanted).  0 or a BENCH_ERR_* code. */
     int (*floor)(const bench_backend_config *cfg, int batches, size_t payload, double *floor_ns,
                  double *copy_ns);
-    /* Ends this process's part; status != 0 means abort the others too. */
+    /* Ends this process's part; status != 0 means abort the others too, with
+     * status as the job's exit status. */
     int (*finalize)(bench_comm *comm, int status);
     /* Completes a send whose completion was deferred (mpi send_mode 3);
      * NULL where a send call always completes it. */

@@ -14,7 +14,7 @@
 
 #include "bench/backend.h"
 #include "bench/backend_cli.h"
-#include "util/signals.h"
+#include "bench/mpistop.h"
 #include "topo/topo.h"
 
 #define KINDS 3
@@ -37,8 +37,7 @@ struct bench_comm {
     int recv_mode;          /* 0 MPI_Recv, 1 MPI_Irecv + MPI_Wait */
     MPI_Request pending;    /* send_mode 3: the last MPI_Isend, not yet waited on */
     tag_layout tags;
-    MPI_Comm stop_comm;     /* a rank's stop request to rank 0 (stop_requested) */
-    int stop_sent;
+    mpistop stop;           /* a rank's stop request to rank 0 */
     int from;               /* the source named in receives: the peer of 2 ranks */
     int last_tag;           /* the last tag received and its decoding (mpi_recv) */
     bench_msg last_msg;
@@ -103,14 +102,16 @@ static void tag_decode(const tag_layout *t, int tag, int rank, bench_msg *m)
  * for again).  A rank stuck elsewhere inside MPI (a blocking send), and
  * every other rank, exits 1 WATCHDOG_GRACE_S seconds later and mpirun ends
  * the job: the other ranks wait longer, so that rank 0 writes first.  (A
- * dead rank is noticed by mpirun itself.) */
+ * dead rank is noticed by mpirun itself.)  Another rank blocked in a receive
+ * is not idle but waiting for rank 0, which may be measuring destinations
+ * that need no relay from it (--route network): rank 0's watchdog ends that. */
 #define WATCHDOG_GRACE_S 3
 static volatile sig_atomic_t progress_count;
 static volatile sig_atomic_t watchdog_seen;
 static volatile sig_atomic_t watchdog_idle_s;
 static volatile sig_atomic_t watchdog_limit_s;
 static volatile sig_atomic_t watchdog_soft;    /* this rank returns BENCH_ERR_TIMEOUT */
-static volatile sig_atomic_t watchdog_armed;   /* rank 0 is blocked in a receive */
+static volatile sig_atomic_t watchdog_armed;   /* this rank is blocked in a receive */
 static sigjmp_buf watchdog_jump;
 
 static void on_alarm(int sig)
@@ -118,6 +119,10 @@ static void on_alarm(int sig)
     (void)sig;
     if (progress_count != watchdog_seen) {
         watchdog_seen = progress_count;
+        watchdog_idle_s = 0;
+        return;
+    }
+    if (!watchdog_soft && watchdog_armed) {
         watchdog_idle_s = 0;
         return;
     }
@@ -167,7 +172,6 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
         return BENCH_ERR_SYSTEM;
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
-    MPI_Comm_dup(MPI_COMM_WORLD, &c->stop_comm);
     c->send_mode = cfg->send_mode;
     c->pending = MPI_REQUEST_NULL;
     c->last_tag = -1;
@@ -190,38 +194,15 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
      * stops after the batch and keeps its finished points; the other
      * ranks serve on until it ends the job (a rank that left could strand
      * rank 0 in a rendezvous send) */
-    bench_signals_install_stop();
+    mpistop_open(&c->stop);
     *out = c;
     return 0;
 }
 
-/* A stop request (Ctrl-C, SIGTERM, SIGUSR1) ends rank 0's run; the others serve until it aborts
- * the job (or their watchdog fires): one that left at once stranded rank 0 in a blocking send,
- * 1 run in 6 (docs/MEASUREMENTS.md, "The same with MPI: `calibrate --full --backend mpi`"). */
-static int stop_requested(bench_comm *c)
-{
-    if (!bench_interrupted())
-        return 0;
-    if (c->rank == 0)
-        return 1;
-    /* Another rank passes its stop on to rank 0 once, on a communicator of
-     * its own (no tag of the patterns' is taken), and keeps serving; rank 0
-     * looks for it between batches (mpi_stop_asked). */
-    if (!c->stop_sent) {
-        MPI_Request req;
-        c->stop_sent = 1;
-        if (MPI_Isend(NULL, 0, MPI_BYTE, 0, 0, c->stop_comm, &req) == MPI_SUCCESS)
-            MPI_Request_free(&req);
-    }
-    return 0;
-}
-
+/* Between batches, rank 0: a stop asked in any rank (bench/mpistop.h). */
 static int mpi_stop_asked(bench_comm *c)
 {
-    int flag = 0;
-    if (c->rank == 0 && !bench_interrupted())
-        MPI_Iprobe(MPI_ANY_SOURCE, 0, c->stop_comm, &flag, MPI_STATUS_IGNORE);
-    return c->rank == 0 && (flag || bench_interrupted());
+    return c->rank == 0 && mpistop_check(&c->stop);
 }
 
 static int mpi_rank(const bench_comm *c) { return c->rank; }
@@ -270,7 +251,7 @@ static __attribute__((noinline)) int recv_plain(bench_comm *c, bench_msg *msg, v
         return BENCH_ERR_SYSTEM;
     progress_count++;
     if (c->rank != 0)
-        stop_requested(c);   /* passes a stop on to rank 0: one flag read otherwise */
+        mpistop_poll(&c->stop);   /* passes a stop on to rank 0: one flag read otherwise */
     MPI_Get_count(&st, MPI_BYTE, &count);
     /* A ping-pong's tags repeat: decoded once, not with divisions on every
      * receive in the timed path (docs/MEASUREMENTS.md, "mpibench and OSU"). */
@@ -300,7 +281,10 @@ static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
 {
     if (mpi_complete(c))
         return BENCH_ERR_SYSTEM;
-    return c->rank == 0 ? recv_guarded(c, msg, payload, cap) : recv_plain(c, msg, payload, cap);
+    if (c->rank == 0)
+        return recv_guarded(c, msg, payload, cap);
+    watchdog_armed = 1;
+    return recv_plain(c, msg, payload, cap);
 }
 
 static int mpi_barrier(bench_comm *c)
@@ -315,10 +299,10 @@ static int mpi_finalize(bench_comm *c, int status)
         mpi_complete(c);
     stop_watchdog();
     if (!status)
-        MPI_Comm_free(&c->stop_comm);
+        mpistop_close(&c->stop);
     free(c);
     if (status)
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Abort(MPI_COMM_WORLD, status);
     MPI_Finalize();
     return 0;
 }

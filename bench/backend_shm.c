@@ -447,7 +447,7 @@ static int shm_finalize(bench_comm *c, int status)
     if (c->rank != 0) {
         if (status)
             atomic_store(&c->shared->abort_flag, 1);
-        _exit(status ? 1 : 0);
+        _exit(status);
     }
     if (status)
         atomic_store(&c->shared->abort_flag, 1);

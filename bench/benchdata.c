@@ -55,7 +55,7 @@ void bench_data_write_point(FILE *fp, const bench_point *p)
 
 void bench_data_write_incomplete(FILE *fp)
 {
-    fputs("# incomplete\n", fp);
+    fputs(BENCH_DATA_INCOMPLETE, fp);
 }
 
 void bench_data_free(bench_data *d)
@@ -79,6 +79,7 @@ static int fail(bench_read_error *err, long line, const char *fmt, const char *a
 typedef struct row_context {
     int have_shape;
     topo_shape shape;
+    int header_only;      /* bench_data_read_header: any pattern's columns, no rows */
 } row_context;
 
 /* "ring N" (one dimension) or "torus AxB..." (two or more), as the writer
@@ -101,6 +102,8 @@ static int parse_topology(const char *value, topo_shape *shape)
 static int check_header(row_context *ctx, const char *key, const char *value, long no,
                         bench_read_error *err)
 {
+    if (ctx->header_only)
+        return 0;
     if (strcmp(key, "pattern") == 0 && strcmp(value, "logp") == 0)   /* bench/logpdata.h */
         return fail(err, no, "a LogP parameter file (pattern logp), not ping-pong data: fit it"
                              " with calibrate --logp%s", "");
@@ -279,7 +282,7 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
     return 0;
 }
 
-static int read_lines(FILE *fp, bench_data *d, bench_read_error *err)
+static int read_lines(FILE *fp, bench_data *d, bench_read_error *err, int header_only)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -287,6 +290,7 @@ static int read_lines(FILE *fp, bench_data *d, bench_read_error *err)
     long no = 0;
     int rc = 0;
     row_context ctx = {0};
+    ctx.header_only = header_only;
     while (rc == 0 && (len = getline(&line, &cap, fp)) >= 0) {
         no++;
         if (len > MAX_LINE_BYTES) {
@@ -315,6 +319,8 @@ static int read_lines(FILE *fp, bench_data *d, bench_read_error *err)
         }
         if (line[0] == '#')
             rc = read_comment(d, &ctx, line, no, err);
+        else if (len && header_only)
+            break;
         else if (len)
             rc = read_row(d, &ctx, line, no, err);
     }
@@ -331,13 +337,26 @@ int bench_read_error_sys(bench_read_error *err, int e)
     return file_error_sys(err, e);
 }
 
+int bench_data_read_header(const char *path, bench_data *d, bench_read_error *err)
+{
+    memset(d, 0, sizeof *d);
+    FILE *fp = file_open_input(path);
+    if (!fp)
+        return bench_read_error_sys(err, errno);
+    int rc = read_lines(fp, d, err, 1);
+    fclose(fp);
+    if (rc)
+        bench_data_free(d);
+    return rc;
+}
+
 int bench_data_read(const char *path, bench_data *d, bench_read_error *err)
 {
     memset(d, 0, sizeof *d);
     FILE *fp = file_open_input(path);
     if (!fp)
         return bench_read_error_sys(err, errno);
-    int rc = read_lines(fp, d, err);
+    int rc = read_lines(fp, d, err, 0);
     fclose(fp);
     if (rc == 0 && !bench_data_header(d, "columns"))
         rc = fail(err, 0, "no '# columns:' header line%s", "");

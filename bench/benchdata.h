@@ -50,6 +50,9 @@ typedef file_error bench_read_error;
  * when it is not a scitorus-bench file or a line is malformed (err->line).
  * On success the caller frees with bench_data_free. */
 int bench_data_read(const char *path, bench_data *d, bench_read_error *err);
+/* Reads only the header lines (up to the first row) of any bench data
+ * file, whatever its pattern and columns; the same returns. */
+int bench_data_read_header(const char *path, bench_data *d, bench_read_error *err);
 
 /* A file that could not be opened or read (errno e; 0 means EIO): fills err
  * with file_strerror's words (a FIFO or device is named as such) and
@@ -66,5 +69,8 @@ void bench_data_set_header(bench_data *d, const char *key, const char *fmt, ...)
 void bench_data_write_header(FILE *fp, const bench_data *d);
 void bench_data_write_point(FILE *fp, const bench_point *pt);
 void bench_data_write_incomplete(FILE *fp);   /* "# incomplete" */
+/* That trailer's line, which every bench data format (pp/ow, logp, coll) ends an
+ * unfinished run's file with. */
+#define BENCH_DATA_INCOMPLETE "# incomplete\n"
 
 #endif

@@ -63,6 +63,7 @@ struct bench_cli {
     long hops[TOPO_MAX_DIMS];
     int have_hops, have_dst, all_dst, have_topology, floor_only, have_pattern, have_sizes;
     int have_op;                   /* --op given: the pattern is coll */
+    int point_by_point;            /* --point-by-point: not interleaved (grid.c) */
     long dst;
     const char *out_path, *resume_path, *hops_text, *topology_opt;
     const char *sizes_text;        /* --sizes as given, read once the pattern is known */
@@ -107,12 +108,18 @@ void bench_cli_record_command(char *buf, size_t size, const char *prog, int argc
  * them into args, NULL after the last.  Returns how many, -1 when a quote
  * is not closed or the words do not fit. */
 int bench_cli_split_command(const char *cmd, char *copy, size_t size, char **args, int max);
-/* 1 when the data file at path says '# pattern: logp' in its header. */
-int bench_cli_file_is_logp(const char *path);
+/* 1 when the data file at path says '# pattern: PATTERN' in its header. */
+int bench_cli_file_is_pattern(const char *path, const char *pattern);
 /* --resume FILE: reads it, parses its recorded command into c, with the
  * options given beside --resume (-q, --timeout) on top.  Returns 0 or an
  * exit status. */
 int bench_cli_load_resume(bench_cli *c, int argc, char **argv);
+/* A resumed pp/ow run, once its network is known: the pattern and
+ * topology the recorded command gives must be the ones the file's header
+ * says its points were measured on (a command edited by hand would mix
+ * two networks' points in one file).  0, or 1 with a message naming the
+ * file and the header's line. */
+int bench_cli_check_resumed(const bench_cli *c);
 
 /* ---- output.c ---- */
 
@@ -123,6 +130,9 @@ void bench_cli_header_start(const bench_cli *c, bench_data *h);
 void bench_cli_header_shape(const topo_shape *sh, bench_data *h);
 /* A BENCH_ERR_* code in words. */
 const char *bench_cli_error_text(int rc);
+/* The exit status of a run that ended with rc (0 or a BENCH_ERR_* code):
+ * EXIT_INTERRUPTED for a stop request, EXIT_USAGE for BENCH_ERR_TAGS, else 1. */
+int bench_cli_status(int rc);
 /* Opens path for writing (atomically), or standard output for NULL;
  * *out is where to write.  Returns 0 or -1 (message printed, naming opt). */
 int bench_cli_open(const bench_cli *c, const char *opt, const char *path, atomic_file *af,

@@ -20,9 +20,20 @@
 #include "util/atomicfile.h"
 #include "util/file_error.h"
 #include "util/opt.h"
-#include "util/signals.h"
 
 static const char *const syncs[] = {"barrier", "window", NULL};
+
+/* --algorithm on P processes: the schedule generator's own rule for which
+ * algorithm fits which P (scisim refuses by it too); 0 or EXIT_USAGE. */
+static int check_algorithm(bench_cli *c, long procs)
+{
+    char why[160];
+    if (!c->coll.algorithm || !coll_validate(c->coll.op, c->coll.algorithm, (int)procs, why,
+                                             sizeof why))
+        return 0;
+    return bench_cli_usage(c, "--algorithm '%s' on %ld processes (--procs, or mpirun -np): %s",
+                           c->coll.algorithm, procs, why);
+}
 
 /* After the options: what --op shares with the other patterns (sizes,
  * --rel-error, --max-samples, --timeout, --inject-os, -o, --resume, -q)
@@ -44,6 +55,12 @@ static int coll_check(bench_cli *c)
     o->quiet = c->cfg.quiet;
     o->out = c->out_path;
     o->resume = c->resume_path;
+    /* a barrier moves no data: one point per process count, size 0 */
+    if (o->op == COLL_BARRIER && c->have_sizes)
+        return bench_cli_usage(c, "--sizes '%s': --op barrier moves no data (one point per"
+                               " process count, size 0)", c->sizes_text);
+    if (o->op == COLL_BARRIER)
+        c->cfg.nsizes = 1, c->cfg.sizes[0] = 0;
     if (c->cfg.nsizes > COLL_MAX_SIZES)
         return bench_cli_usage(c, "--sizes: %zu sizes, --op takes at most %d", c->cfg.nsizes,
                                COLL_MAX_SIZES);
@@ -62,6 +79,9 @@ static int coll_check(bench_cli *c)
         if (rc)
             return bench_cli_usage(c, "--algorithm '%s': %s", o->algorithm, why);
     }
+    for (size_t i = 0; i < o->nprocs; i++)
+        if (check_algorithm(c, o->procs[i]))
+            return EXIT_USAGE;
     if (o->inject_os_ns > 0 && !o->algorithm)
         return bench_cli_usage(c, "--inject-os: with --op needs --algorithm (an MPI library's"
                                " collective has no hook)");
@@ -84,6 +104,8 @@ static int check_world(bench_cli *c, int world)
         if (o->root >= o->procs[i])
             return bench_cli_usage(c, "--root %ld: outside the communicator of %ld processes"
                                    " (ranks 0..%ld)", o->root, o->procs[i], o->procs[i] - 1);
+        if (check_algorithm(c, o->procs[i]))
+            return EXIT_USAGE;
     }
     return 0;
 }
@@ -94,8 +116,11 @@ static const char *coll_help(const bench_cli *c, char *epilog, size_t size)
     printf("Usage: mpirun -np P mpibench --op OP [OPTIONS]\n"
            "Times an MPI collective; a repetition takes as long as its slowest rank.\n\n");
     snprintf(epilog, size, "Columns: docs/formats.md, 'Collective TSV'.  --resume FILE keeps"
-             " FILE's rows\nof the same op and timing and measures the rest.  Exit status: 0"
-             " success,\n1 runtime failure, 2 usage error.\n\nExample:\n"
+             " FILE's rows\nof the same op and timing and measures the rest (mpibench --resume"
+             " FILE\nalone: with FILE's recorded options).  A stop (SIGINT, SIGTERM, SIGHUP)"
+             " to any\nrank ends the run with the points that finished; a point cut short is"
+             " dropped.\nExit status: 0 success, 1 runtime failure, 2 usage error, 130"
+             " interrupted.\n\nExample:\n"
              "  mpirun -np 4 mpibench --op bcast --procs 2..4 --sync window -o bcast.tsv\n");
     return epilog;
 }
@@ -105,6 +130,7 @@ typedef struct run {
     coll_opts *o;
     FILE *out;
     coll_data done;            /* --resume's rows */
+    mpistop stop;
 } run;
 
 static void header(const run *r, int world)
@@ -200,7 +226,7 @@ static int run_procs(run *r, MPI_Comm sub, long procs, int me)
         if (size < 0)
             break;
         coll_point pt;
-        rc = coll_measure(o, sub, size, &pt);
+        rc = coll_measure(o, &r->stop, sub, size, &pt);
         if (rc)
             break;
         if (me == 0) {
@@ -236,10 +262,11 @@ static int coll_run(bench_cli *c, int *argc, char ***argv)
     int world, me, rc;
     coll_opts *o = &c->coll;
     MPI_Init(argc, argv);
+    run r = {c, o, stdout, {.count = 0}, {0}};
+    mpistop_open(&r.stop);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &world);
     rc = check_world(c, world);
-    run r = {c, o, stdout, {.count = 0}};
     atomic_file af = {0};
     if (!rc && me == 0 && o->resume)
         rc = load_resume(&r);
@@ -250,10 +277,10 @@ static int coll_run(bench_cli *c, int *argc, char ***argv)
         coll_data_free(&r.done);
         if (af.fp)
             atomic_file_abort(&af);
+        mpistop_close(&r.stop);
         MPI_Finalize();
         return rc;
     }
-    bench_signals_install_stop();
     if (me == 0)
         header(&r, world);
     for (size_t i = 0; i < o->nprocs && !rc; i++) {
@@ -263,14 +290,15 @@ static int coll_run(bench_cli *c, int *argc, char ***argv)
             rc = run_procs(&r, sub, o->procs[i], me);
             MPI_Comm_free(&sub);
         }
-        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        /* the ranks outside sub wait here the whole time, and a stop they
+         * get must still reach rank 0 */
+        mpistop_wait_bcast(&r.stop, &rc, 1, MPI_INT, MPI_COMM_WORLD);
     }
-    if (me == 0 && !rc && bench_interrupted())
-        rc = BENCH_ERR_INTERRUPT;
-    int status = rc ? 1 : 0;
+    int status = bench_cli_status(rc);
     if (me == 0 && bench_cli_commit(c, &af, r.out, o->out, rc, "sizes"))
-        status = 1;
+        status = EXIT_FAILURE;
     coll_data_free(&r.done);
+    mpistop_close(&r.stop);
     MPI_Finalize();
     return status;
 }

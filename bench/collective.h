@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "bench/collective_opts.h"
+#include "bench/mpistop.h"
 
 /* One measured point: statistics of the per-repetition maxima over ranks
  * after --cut-quantile, and each rank's median and mean (node_ns[rank],
@@ -21,7 +22,9 @@ typedef struct coll_point {
 } coll_point;
 
 /* Times op at size bytes on comm (every rank of comm calls it); the point
- * is complete on comm's rank 0.  Returns 0 or a BENCH_ERR_* code. */
-int coll_measure(const coll_opts *o, MPI_Comm comm, long size, coll_point *pt);
+ * is complete on comm's rank 0.  Returns 0, or a BENCH_ERR_* code on every
+ * rank alike: BENCH_ERR_INTERRUPT when a stop reached any rank of the job
+ * (stop) before the point met its stop rule, and then there is no point. */
+int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long size, coll_point *pt);
 
 #endif

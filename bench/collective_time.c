@@ -12,7 +12,6 @@
 #include "bench/backend.h"
 #include "bench/pattern.h"
 #include "sched/collgen.h"
-#include "util/signals.h"
 
 static double now_ns(void) { return MPI_Wtime() * 1e9; }
 
@@ -142,7 +141,7 @@ static void summarise(double *x, long n, double q, coll_point *pt)
     pt->noisy = pt->max_ns - pt->min_ns > 0.05 * pt->min_ns;
 }
 
-int coll_measure(const coll_opts *o, MPI_Comm comm, long m, coll_point *pt)
+int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_point *pt)
 {
     int me, np;
     MPI_Comm_rank(comm, &me);
@@ -190,6 +189,7 @@ int coll_measure(const coll_opts *o, MPI_Comm comm, long m, coll_point *pt)
     }
     long n = 0;
     double started = mono_ns();
+    int stopped = 0;
     for (int more = !rc; more;) {
         double t0g = 0;
         if (o->sync == COLL_SYNC_WINDOW) {
@@ -223,6 +223,7 @@ int coll_measure(const coll_opts *o, MPI_Comm comm, long m, coll_point *pt)
             }
         }
         MPI_Gather(mine, (int)batch * 2, MPI_DOUBLE, all, (int)batch * 2, MPI_DOUBLE, 0, comm);
+        stopped = mpistop_poll(stop);   /* rank 0's answer; the others pass theirs on */
         if (me == 0) {
             long missed = 0;
             for (long i = 0; i < batch; i++) {
@@ -252,13 +253,15 @@ int coll_measure(const coll_opts *o, MPI_Comm comm, long m, coll_point *pt)
                          pt->ci95_ns / 1.96 <= o->rel_error * pt->mean_ns);
             }
             free(tmp);
-            if (n + batch > cap || mono_ns() - started > o->timeout_s * 1e9 ||
-                bench_interrupted())
+            if (n + batch > cap || mono_ns() - started > o->timeout_s * 1e9 || stopped)
                 more = 0;
         }
-        MPI_Bcast(&window, 1, MPI_DOUBLE, 0, comm);
-        MPI_Bcast(&more, 1, MPI_INT, 0, comm);
+        double state[3] = {window, more, stopped};
+        MPI_Bcast(state, 3, MPI_DOUBLE, 0, comm);
+        window = state[0], more = state[1] != 0, stopped = state[2] != 0;
     }
+    if (!rc && stopped)
+        rc = BENCH_ERR_INTERRUPT;   /* a point cut short is no point */
     if (me == 0 && !rc) {
         if (n < 1)
             rc = BENCH_ERR_TIMEOUT;

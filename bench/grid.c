@@ -75,6 +75,13 @@ static int check_network(bench_cli *c)
             max = c->cfg.sizes[i];
     c->setup.cfg.max_payload_bytes = (size_t)max;
     c->setup.cfg.window = c->cfg.pattern == BENCH_PP;   /* see bench_backend_config */
+    /* One destination after another, a drift of the machine's speed falls
+     * between hop counts and bends the curve; in turn it falls on all alike.
+     * The points share the wall time one after another would have taken. */
+    if (c->cfg.ndst > 1 && !c->point_by_point && !c->cfg.interleave_sizes && !c->nextra) {
+        c->cfg.interleave_sizes = 1;
+        c->cfg.max_time_s *= (double)c->cfg.ndst * (double)c->cfg.nsizes;
+    }
     for (long d = 0; c->cfg.pattern == BENCH_OW && d < c->cfg.ndst; d++) {
         long h[TOPO_MAX_DIMS], z[TOPO_MAX_DIMS] = {0};
         topo_counts q;
@@ -218,7 +225,7 @@ static int ranks_are_nodes(bench_cli *c, int ranks, bench_data *header, bench_co
         return bench_cli_usage(c, "%ld nodes but %d MPI ranks: each rank is one node",
                                c->cfg.shape.nodes, ranks);
     bench_cli_header_shape(&c->cfg.shape, header);
-    if ((rc = check_network(c)))
+    if ((rc = check_network(c)) || (rc = bench_cli_check_resumed(c)))
         return rc;
     for (int k = 0; k < c->nextra; k++)
         if (c->extra[k].shape.nodes < ranks)
@@ -274,7 +281,7 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
     bench_data_set_header(&header[0], "procs", "%d", c->be->size(comm));
     int root = c->be->rank(comm) == bench_host(cfgs[0].src, c->be->size(comm));
     for (int k = 0; k < nnets; k++) {
-        af[k] = (atomic_file){NULL, NULL, NULL, 0};
+        af[k] = (atomic_file){NULL, NULL, NULL, 0, NULL};
         out[k] = stdout;
         if (k > 0) {
             header[k] = header[0];
@@ -300,16 +307,21 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
             for (long i = 0; k == 0 && cfgs[0].done && i < cfgs[0].done->count; i++)
                 bench_data_write_point(out[k], &cfgs[0].done->points[i]);
         }
+    int status = bench_cli_status(rc);
     for (int k = 0; root && k < nnets; k++)
-        if (bench_cli_commit(c, &af[k], out[k], paths[k], rc, "points") && !rc)
-            rc = BENCH_ERR_SYSTEM;
+        if (bench_cli_commit(c, &af[k], out[k], paths[k], rc, "points")) {
+            status = EXIT_FAILURE;
+            rc = rc ? rc : BENCH_ERR_SYSTEM;
+        }
     /* An interrupted process other than the root leaves the ending to the
      * root, which writes its '# incomplete' file first and then aborts the
      * job (an abort from here could kill the root before it has written). */
-    int frc = c->be->finalize(comm, rc != 0 && (root || rc != BENCH_ERR_INTERRUPT));
-    if (!rc && frc)
+    int frc = c->be->finalize(comm, rc != 0 && (root || rc != BENCH_ERR_INTERRUPT) ? status : 0);
+    if (!rc && frc) {
         fprintf(stderr, "%s: %s\n", c->prog, bench_cli_error_text(frc));
-    return rc || frc ? EXIT_FAILURE : 0;
+        status = EXIT_FAILURE;
+    }
+    return status;
 }
 
 static int grid_check(bench_cli *c)
@@ -326,7 +338,8 @@ static int grid_run(bench_cli *c, int *argc, char ***argv)
     int rc = 0, nnets;
     if (c->floor_only)
         return (rc = bench_cli_prepare(c)) ? rc : run_floor(c, c->have_sizes);
-    if (c->bc->caps & BENCH_CAP_SPAWNS && (rc = check_network(c)))
+    if (c->bc->caps & BENCH_CAP_SPAWNS &&
+        ((rc = check_network(c)) || (rc = bench_cli_check_resumed(c))))
         return rc;
     nnets = interleave_configs(c, cfgs, paths);
     if (nnets < 0)
@@ -357,7 +370,9 @@ const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size)
              "  An\ninterrupted run (Ctrl-C, SIGTERM to any process, a dead peer, --timeout)"
              " keeps\nits finished points and ends '# incomplete'; it never replaces an existing"
              " FILE\n(which may hold a complete run): then it writes FILE.incomplete beside it\n"
-             "and says so.  Nothing is left behind by a killed run.\nExit status: 0 success, 1"
-             " runtime failure, 2 usage error.\n\nExamples:\n%s", c->bc->examples);
+             "and says so.  Points go to FILE.incomplete as they finish, so even a killed\n"
+             "run leaves them there.\nExit status: 0 success, 1 runtime failure, 2 usage error,"
+             " 130 interrupted\n(SIGINT, SIGTERM, SIGHUP: the finished points kept).\n\n"
+             "Examples:\n%s", c->bc->examples);
     return epilog;
 }

@@ -33,7 +33,8 @@ void bench_logp_help(const bench_cli *c)
            "size os_ns os_ci_ns or_ns or_ci_ns g_ns g_ci_ns rtt_ns round_trips flag\n"
            "(ok, or os>g / or>g: g should cover both overheads, and wide: an interval\n"
            "still wider than eps at the cap).  Fit it with calibrate --logp FILE.\n"
-           "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
+           "Exit status: 0 success, 1 runtime failure, 2 usage error, 130 interrupted\n"
+           "(SIGINT, SIGTERM, SIGHUP: the finished sizes kept).\n"
            "Example: %s\n", c->prog, c->bc->logp_between, c->bc->logp_example);
 }
 
@@ -69,7 +70,7 @@ static int measure(bench_cli *c, int *argc, char ***argv)
 {
     bench_comm *comm;
     bench_data header;
-    atomic_file af = {NULL, NULL, NULL, 0};
+    atomic_file af = {NULL, NULL, NULL, 0, NULL};
     FILE *out = stdout;
     int rc;
     bench_signals_install_stop();
@@ -95,12 +96,17 @@ static int measure(bench_cli *c, int *argc, char ***argv)
         for (long i = 0; c->logp.done && i < c->logp.done->count; i++)
             logp_data_write_row(out, &c->logp.done->rows[i]);
     }
-    if (root && bench_cli_commit(c, &af, out, c->out_path, rc, "sizes") && !rc)
-        rc = BENCH_ERR_SYSTEM;
-    int frc = c->be->finalize(comm, rc != 0);
-    if (!rc && frc)
+    int status = bench_cli_status(rc);
+    if (root && bench_cli_commit(c, &af, out, c->out_path, rc, "sizes")) {
+        status = EXIT_FAILURE;
+        rc = rc ? rc : BENCH_ERR_SYSTEM;
+    }
+    int frc = c->be->finalize(comm, rc ? status : 0);
+    if (!rc && frc) {
         fprintf(stderr, "%s: %s\n", c->prog, bench_cli_error_text(frc));
-    return rc || frc ? EXIT_FAILURE : 0;
+        status = EXIT_FAILURE;
+    }
+    return status;
 }
 
 static int logp_run(bench_cli *c, int *argc, char ***argv)

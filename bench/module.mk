@@ -13,7 +13,7 @@ scibench_SRCS = bench/scibench_main.c bench/backend_shm.c bench/backend_shm_cli.
 PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c bench/backend_mpi_cli.c $(BENCH_COMMON) \
-                bench/collective.c bench/collective_time.c
+                bench/collective.c bench/collective_time.c bench/mpistop.c
 scibench_LAYERS := coll sched benchdata topo util
 mpibench_LAYERS := coll sched benchdata topo util
 scibench_LDLIBS := $(GSL_LIBS)
@@ -28,7 +28,7 @@ TESTS += tests/test_interleave.c
 test_interleave_EXTRA = bench/backend_shm.c bench/backend_shm_cli.c $(BENCH_COMMON)
 # --pattern logp: the nonlinearity search, injected-delay
 # recovery, bad input, resume
-TESTS += tests/test_logp.c
+TESTS += tests/test_logp.c tests/test_logp_fit.c
 test_logp_EXTRA = bench/logp.c bench/logp_engine.c bench/pattern.c
 CHECK_PREREQS += bin/san/calibrate
 

@@ -204,7 +204,11 @@ static const opt_spec common[] = {
      .help = "at most S seconds per point"},
     {.name = "interleave-sizes", .kind = OPT_FLAG, .field = FIELD(cfg.interleave_sizes),
      .scope = GRID, .help = "measure every size (and destination) batch by batch in\nturn, so a"
-     " change of the machine's speed hits every point\nalike; --max-time is shared among them"},
+     " change of the machine's speed hits every point\nalike; --max-time is shared among them"
+     " (the default\nwith several destinations)"},
+    {.name = "point-by-point", .kind = OPT_FLAG, .field = FIELD(point_by_point), .scope = GRID,
+     .help = "several destinations: one point after another, each with\nits own --max-time"
+     " (a drift of the machine's speed then\nbends the curve across hops)"},
     {.kind = OPT_HEADING, .scope = LOGP, .help = "LogP (--pattern logp):"},
     {.name = "conf", .kind = OPT_DOUBLE, .field = FIELD(logp.conf), FRACTION, .def = "0.90",
      .arg = "C", .scope = LOGP, .help = "confidence level, 0 < C < 1"},
@@ -294,6 +298,7 @@ static const opt_conflict conflicts[] = {
     {"ring", "torus", "give only one of --ring and --torus"},
     {"sizes", "min-size", "the same sizes twice; give --sizes A..B"},
     {"sizes", "max-size", "the same sizes twice; give --sizes A..B"},
+    {"interleave-sizes", "point-by-point", "give only one order"},
 };
 
 /* The program's table: the common options the backend can take, its own
@@ -322,7 +327,7 @@ static void compose(const bench_cli *c, opt_program *p, opt_spec *s, char *batch
         n++;
     }
     *p = (opt_program){.name = c->prog, .synopsis = "", .specs = s, .nspecs = n,
-                       .conflicts = conflicts, .nconflicts = 3, .defer_help = 1,
+                       .conflicts = conflicts, .nconflicts = 4, .defer_help = 1,
                        .context = c->context[0] ? c->context : NULL, .quiet = !c->bc->speaks()};
 }
 

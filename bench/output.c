@@ -1,6 +1,7 @@
 /* output: a data file's header, opening an output, and its end -- a
  * complete run replaces the file; an interrupted one never destroys one. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,10 +46,18 @@ const char *bench_cli_error_text(int rc)
     }
 }
 
+int bench_cli_status(int rc)
+{
+    if (!rc)
+        return 0;
+    return rc == BENCH_ERR_INTERRUPT ? EXIT_INTERRUPTED : rc == BENCH_ERR_TAGS ? EXIT_USAGE
+                                                                                : EXIT_FAILURE;
+}
+
 int bench_cli_open(const bench_cli *c, const char *opt, const char *path, atomic_file *af,
                    FILE **out)
 {
-    *af = (atomic_file){NULL, NULL, NULL, 0};
+    *af = (atomic_file){NULL, NULL, NULL, 0, NULL};
     *out = stdout;
     if (!path) {
         FILE *fp = c->bc->open_stdout ? c->bc->open_stdout() : NULL;
@@ -58,7 +67,9 @@ int bench_cli_open(const bench_cli *c, const char *opt, const char *path, atomic
         }
         return 0;
     }
-    if (atomic_file_open(af, path)) {
+    /* journaled: whatever ends the run (a SIGKILL after a peer died), the
+     * rows written so far stay in PATH.incomplete, marked incomplete */
+    if (atomic_file_open_journal(af, path, BENCH_DATA_INCOMPLETE, c->resume_path)) {
         fprintf(stderr, "%s: %s '%s': %s\n", c->prog, opt, path, file_strerror(errno));
         return -1;
     }

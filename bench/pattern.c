@@ -336,13 +336,18 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
     pt->noisy = bench_stats_noisy(st);
 }
 
-static void progress(const bench_config *cfg, const bench_point *pt, long index, long total)
+/* The median, the figure calibrate fits (its default --stat), and its own interval: a mean
+ * that one descheduled batch pulls up says little about it. */
+static void progress(const bench_config *cfg, const bench_point *pt, const bench_stats *st,
+                     long index, long total)
 {
+    double lo = NAN, hi = NAN;
     if (cfg->quiet)
         return;
-    fprintf(stderr, "%s: [%ld/%ld] %s %ld->%ld (%ld hops) %7ld B: %10.1f ns +- %.1f (95%% CI),"
-                    " %ld x %ld reps%s\n", cfg->prog, index, total, pt->pattern, pt->src,
-            pt->dst, pt->hops, pt->size_bytes, pt->mean_ns, pt->ci95_ns, pt->samples, pt->reps,
+    bench_stats_median_ci95(st, &lo, &hi);
+    fprintf(stderr, "%s: [%ld/%ld] %s %ld->%ld (%ld hops) %7ld B: median %.1f ns (95%% CI %.1f"
+                    "..%.1f), %ld x %ld reps%s\n", cfg->prog, index, total, pt->pattern, pt->src,
+            pt->dst, pt->hops, pt->size_bytes, pt->median_ns, lo, hi, pt->samples, pt->reps,
             pt->noisy ? ", noisy" : "");
 }
 
@@ -360,6 +365,10 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
     for (long i = 0; i < n && !rc; i++)
         if ((rc = point_start(e, &runs[i], batch_min_ns)) == 0)
             active++;
+    /* the points' time starts with their turns: counted from each one's own warm-up, the
+     * first points' --max-time would go to the others' warm-ups */
+    for (long i = 0, now = (long)e->be->now_ns(); n > 1 && i < n; i++)
+        runs[i].start_ns = (double)now;
     while (active && !rc)
         for (long i = 0; i < n && !rc; i++) {
             point_run *p = &runs[i];
@@ -374,7 +383,7 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
             bench_data_write_point(outs[p->net], &pt);
             if (fflush(outs[p->net]) != 0)   /* a full disk: stop now, not hours later */
                 rc = BENCH_ERR_OUTPUT;
-            progress(e->nets[p->net].cfg, &pt, p->index, totals[p->net]);
+            progress(e->nets[p->net].cfg, &pt, &p->st, p->index, totals[p->net]);
             active--;
         }
     for (long i = 0; i < ready; i++)

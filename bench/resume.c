@@ -78,26 +78,30 @@ int bench_cli_split_command(const char *cmd, char *copy, size_t size, char **arg
     return n;
 }
 
-int bench_cli_file_is_logp(const char *path)
+int bench_cli_file_is_pattern(const char *path, const char *pattern)
 {
     FILE *fp = file_open_input(path);
-    char line[600];
+    char line[600], want[64];
     int yes = 0;
+    snprintf(want, sizeof want, "# pattern: %s\n", pattern);
     while (fp && !yes && fgets(line, sizeof line, fp) && line[0] == '#')
-        yes = strcmp(line, "# pattern: logp\n") == 0;
+        yes = strcmp(line, want) == 0;
     if (fp)
         fclose(fp);
     return yes;
 }
 
-/* Reads the file to resume into c; its header h. */
+/* Reads the file to resume into c (an --op file: its header alone, its
+ * rows are the pattern's to read); its header h. */
 static int read_file(bench_cli *c, const bench_data **h)
 {
     bench_read_error err;
     const char *path = c->resume_path;
-    int logp = bench_cli_file_is_logp(path);
+    int logp = bench_cli_file_is_pattern(path, "logp");
     int rc = logp ? logp_data_read(path, &c->logp_done, &err)
-                  : bench_data_read(path, &c->resume_data, &err);
+             : bench_cli_file_is_pattern(path, "coll") ? bench_data_read_header(path, &c->resume_data,
+                                                                                &err)
+             : bench_data_read(path, &c->resume_data, &err);
     if (rc && err.line > 0)
         return file_error_report(EXIT_FAILURE, c->prog, path, &err);
     if (rc) {
@@ -105,6 +109,30 @@ static int read_file(bench_cli *c, const bench_data **h)
         return EXIT_FAILURE;
     }
     *h = logp ? &c->logp_done.hdr : &c->resume_data;
+    return 0;
+}
+
+int bench_cli_check_resumed(const bench_cli *c)
+{
+    static bench_data run;   /* (large: one run's header at a time) */
+    const bench_data *file = &c->resume_data;
+    const char *keys[] = {"pattern", "topology"};
+    if (!c->cfg.done)
+        return 0;
+    memset(&run, 0, sizeof run);
+    bench_data_set_header(&run, "pattern", "%s", c->cfg.pattern == BENCH_PP ? "pp" : "ow");
+    bench_cli_header_shape(&c->cfg.shape, &run);
+    for (int k = 0; k < 2; k++) {
+        const char *was = bench_data_header(file, keys[k]), *now = bench_data_header(&run, keys[k]);
+        if (was && strcmp(was, now) != 0) {
+            if (c->bc->speaks())   /* (every MPI rank checks; rank 0 says it) */
+                    fprintf(stderr, "%s: %s:%ld: --resume: the file's points were measured with %s"
+                                " '%s', its recorded command (line %ld) measures '%s'\n",
+                        c->prog, c->resume_path, bench_data_header_line(file, keys[k]), keys[k],
+                        was, bench_data_header_line(file, "command"), now);
+            return EXIT_FAILURE;
+        }
+    }
     return 0;
 }
 

@@ -64,6 +64,25 @@ double bench_stats_ci95(const bench_stats *s)
     return gsl_cdf_tdist_Pinv(0.975, (double)(s->n - 1)) * bench_stats_sem(s);
 }
 
+int bench_stats_median_ci95(const bench_stats *s, double *lo, double *hi)
+{
+    long n = s->n < s->cap ? s->n : s->cap;
+    if (n < 1)
+        return -1;
+    double *copy = malloc((size_t)n * sizeof *copy);
+    if (!copy)
+        return -1;
+    memcpy(copy, s->samples, (size_t)n * sizeof *copy);
+    gsl_sort(copy, 1, (size_t)n);
+    double half = 1.96 * sqrt((double)n) / 2;
+    /* Conover's ranks, 1-based: floor(n/2 - half) and ceil(1 + n/2 + half) */
+    long j = (long)floor((double)n / 2 - half) - 1, k = (long)ceil((double)n / 2 + half);
+    *lo = copy[j < 0 ? 0 : j];
+    *hi = copy[k > n - 1 ? n - 1 : k];
+    free(copy);
+    return 0;
+}
+
 double bench_stats_median(const bench_stats *s)
 {
     long n = s->n < s->cap ? s->n : s->cap;

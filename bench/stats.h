@@ -28,6 +28,10 @@ double bench_stats_sd(const bench_stats *s);      /* sample sd (n - 1); 0 if n <
 double bench_stats_sem(const bench_stats *s);     /* sd / sqrt(n) */
 double bench_stats_ci95(const bench_stats *s);    /* t(0.975, n-1) * sem; 0 if n < 2 */
 double bench_stats_median(const bench_stats *s);  /* of the stored samples */
+/* The distribution-free 95% interval of the median: the order statistics
+ * n/2 -+ 1.96 sqrt(n)/2 of the stored samples (the binomial's normal
+ * approximation, Conover); min and max when n is too small.  -1 if n < 1. */
+int bench_stats_median_ci95(const bench_stats *s, double *lo, double *hi);
 int bench_stats_noisy(const bench_stats *s);
 
 /* SKaMPI's automatic standard-error control: 1 when n >= min_samples and

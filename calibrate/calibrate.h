@@ -31,6 +31,8 @@
 /* One line "calibrate: ..." on stderr; returns the exit status. */
 #define usage_error(...) cli_message(EXIT_USAGE, "calibrate", " (try --help)", __VA_ARGS__)
 #define fail(...) cli_message(EXIT_FAILURE, "calibrate", "", __VA_ARGS__)
+/* A stop request ended the run (util/exit.h). */
+#define stopped(...) cli_message(EXIT_INTERRUPTED, "calibrate", "", __VA_ARGS__)
 
 typedef enum { STAT_MIN, STAT_MEDIAN, STAT_MEAN } stat_kind;
 typedef enum { WEIGHT_RELATIVE, WEIGHT_SEM } weight_kind;

@@ -1,11 +1,14 @@
 /* full_run: calibrate --full -- measure the four networks in one run, fit
  * on three, check on the held-out fourth; an unstable run is measured again
- * while time allows, a steady one that misses the check once more. */
+ * while time allows, a steady one that misses the check once more, and the
+ * best-qualified run is kept, not the last. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "calibrate/calibrate.h"
 #include "util/signals.h"
@@ -67,12 +70,12 @@ static int attempt_run(options *o, const char *max_time, attempt *a)
     a->ps.weights = a->vs.weights = o->weights;
     a->floors[0] = measure_floor(o);
     if (bench_interrupted())
-        return fail("interrupted; nothing measured, nothing fitted");
+        return stopped("interrupted; nothing measured, nothing fitted");
     if ((rc = measure(o, max_time, bench_path, sizeof bench_path)))
         return rc;
     a->floors[2] = measure_floor(o);
     if (bench_interrupted())
-        return fail("interrupted; the data is kept in %s; nothing fitted", bench_path);
+        return stopped("interrupted; the data is kept in %s; nothing fitted", bench_path);
     o->ndata = o->nvalidate = 0;
     for (int k = 0; k < FULL_NETS; k++)
         if (k != FULL_HELD_OUT)
@@ -124,6 +127,94 @@ static void attempt_line(const options *o, int k, const attempt *a, double took)
     fprintf(o->report, "%s%s\n", a->why[0] ? ": " : "", a->why);
 }
 
+/* Which of two runs to keep: one that passed the check, then a steady one,
+ * then the smaller share of unsteady points, then the steadier floors.
+ * Returns 1 when a is better than b (b unfitted: any fitted a is). */
+static int attempt_better(const options *o, const attempt *a, const attempt *b)
+{
+    if (!a->fitted || !b->fitted)
+        return a->fitted > b->fitted;
+    int pa = a->h.max <= o->max_error, pb = b->h.max <= o->max_error;
+    if (pa != pb)
+        return pa > pb;
+    if (a->unstable != b->unstable)
+        return a->unstable < b->unstable;
+    double ua = (double)(a->ps.unsteady + a->vs.unsteady) / (double)(a->ps.rows + a->vs.rows + 1);
+    double ub = (double)(b->ps.unsteady + b->vs.unsteady) / (double)(b->ps.rows + b->vs.rows + 1);
+    if (ua != ub)
+        return ua < ub;
+    return floor_ratio(a->floors, 3) < floor_ratio(b->floors, 3);
+}
+
+/* The kept run's data files sit beside the plan's as PATH.kept until the
+ * end, so that a later run does not overwrite them. */
+static int kept_files(const options *o, int keep)
+{
+    for (int k = 0; k < FULL_NETS; k++) {
+        char kept[PATH_MAX + 8];
+        snprintf(kept, sizeof kept, "%s.kept", o->plan.path[k]);
+        const char *from = keep ? o->plan.path[k] : kept, *to = keep ? kept : o->plan.path[k];
+        if (keep < 0 ? unlink(kept) && errno != ENOENT : rename(from, to))
+            return fail("--full: cannot move '%s' to '%s': %s", from, to, strerror(errno));
+    }
+    return 0;
+}
+
+/* The parameters of every fitted run, for the spread report. */
+typedef struct run_params {
+    int k;
+    double v[MODEL_P_ALL], err[MODEL_P_ALL];
+} run_params;
+
+static void note_params(run_params *rp, int *n, int k, const attempt *a)
+{
+    if (!a->fitted || *n >= FULL_MAX_RUNS)
+        return;
+    rp[*n].k = k;
+    const model_params *p = &a->res.params;
+    rp[*n].v[MODEL_P_O0] = model_overhead_ns(p, 64);
+    rp[*n].v[MODEL_P_LF] = p->lf_ns;
+    rp[*n].v[MODEL_P_LS] = p->ls_ns;
+    rp[*n].v[MODEL_P_LB] = p->lb_ns_per_byte;
+    memcpy(rp[*n].err, p->err, sizeof rp[*n].err);
+    (*n)++;
+}
+
+/* Over several fitted runs: each parameter's range, and a warning where the
+ * kept run's value and another run's differ by more than twice their
+ * combined standard error (the machine changed between them). */
+static void report_spread(const options *o, const run_params *rp, int n, int kept)
+{
+    static const struct { int id; const char *name, *unit; } q[] = {
+        {MODEL_P_O0, "o(64 B)", "ns"}, {MODEL_P_LF, "lf", "ns"}, {MODEL_P_LS, "ls", "ns"},
+        {MODEL_P_LB, "lb", "ns/B"}};
+    if (n < 2)
+        return;
+    const run_params *kr = rp;
+    for (int i = 0; i < n; i++)
+        if (rp[i].k == kept)
+            kr = &rp[i];
+    fprintf(o->report, "calibrate: kept run %d of %d fitted; over them", kept, n);
+    for (size_t j = 0; j < sizeof q / sizeof *q; j++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < n; i++)
+            lo = fmin(lo, rp[i].v[q[j].id]), hi = fmax(hi, rp[i].v[q[j].id]);
+        fprintf(o->report, "%s %s %.4g..%.4g %s", j ? "," : "", q[j].name, lo, hi, q[j].unit);
+    }
+    fputc('\n', o->report);
+    for (size_t j = 0; j < sizeof q / sizeof *q; j++)
+        for (int i = 0; i < n; i++) {
+            double d = fabs(rp[i].v[q[j].id] - kr->v[q[j].id]);
+            double e = hypot(rp[i].err[q[j].id], kr->err[q[j].id]);
+            if (isfinite(e) && d > 2 * e && d > 0) {
+                fprintf(o->report, "warning: %s of run %d (%.4g %s) and of the kept run %d (%.4g %s) differ by"
+                        " more than twice their standard errors: the machine changed between the runs\n",
+                        q[j].name, rp[i].k, rp[i].v[q[j].id], q[j].unit, kept, kr->v[q[j].id], q[j].unit);
+                break;
+            }
+        }
+}
+
 int full_run(options *o)
 {
     char pbuf[PATH_MAX], prefix[PATH_MAX], def[sizeof o->host + 32], max_time[32];
@@ -142,8 +233,11 @@ int full_run(options *o)
     if (options_check_files(o, mine, nmine))
         return EXIT_USAGE;
     double t0 = now_s(), took = 0;
-    int rc = 0, k, misses = 0;
+    int rc = 0, k, misses = 0, kept = 0, nrp = 0;
+    run_params rp[FULL_MAX_RUNS];
+    attempt best;
     memset(&a, 0, sizeof a);
+    memset(&best, 0, sizeof best);
     for (k = 1; k <= FULL_MAX_RUNS; k++) {
         double start = now_s(), left = FULL_BUDGET_S - (start - t0);
         const char *bound = NULL;
@@ -157,10 +251,19 @@ int full_run(options *o)
             break;
         took = now_s() - start;
         attempt_line(o, k, &a, took);
+        note_params(rp, &nrp, k, &a);
+        if (!kept || attempt_better(o, &a, &best)) {   /* keep it, and its files */
+            if ((rc = kept_files(o, 1)))
+                break;
+            attempt_free(&best);
+            best = a;
+            memset(&a, 0, sizeof a);
+            kept = k;
+        }
         left = FULL_BUDGET_S - (now_s() - t0);
-        if (!a.why[0])
+        if (!best.why[0])
             break;
-        misses += !a.unstable;
+        misses += !(kept == k ? best.unstable : a.unstable);
         const char *stop = k == FULL_MAX_RUNS ? "that was the last run --full takes"
                          : misses == FULL_MAX_STEADY_MISSES
                              ? "a steady run missed the check twice: the fit, not the measurement"
@@ -172,25 +275,29 @@ int full_run(options *o)
         }
         fprintf(o->report, "calibrate: measuring again\n");
     }
-    if (!rc && !a.fitted)
-        rc = fail("--full: no run could be fitted (%s); the data is kept in %s", a.why,
+    attempt_free(&a);
+    if (kept && (rc ? kept_files(o, -1) : kept_files(o, 0)) && !rc)
+        rc = EXIT_FAILURE;
+    if (!rc && !best.fitted)
+        rc = fail("--full: no run could be fitted (%s); the data is kept in %s", best.why,
                   o->plan.path[0]);
     if (!rc) {
+        report_spread(o, rp, nrp, kept);
         if (!o->quiet)
             fputc('\n', o->report);
-        report_fit(o, &a.ps, &a.res);
-        report_notes(o, &a.res);
-        rc = params_refused(o, &a.res.params, path);
+        report_fit(o, &best.ps, &best.res);
+        report_notes(o, &best.res);
+        rc = params_refused(o, &best.res.params, path);
         if (!rc)
-            rc = validate(o, &a.vs, &a.res.params, !o->quiet, &a.h);
-        if (!rc && a.why[0] && a.h.max <= o->max_error)
-            fprintf(o->report, "\nwarning: the last run was unstable (%s); its held-out check"
-                               " passed all the same\n", a.why);
+            rc = validate(o, &best.vs, &best.res.params, !o->quiet, &best.h);
+        if (!rc && best.why[0] && best.h.max <= o->max_error)
+            fprintf(o->report, "\nwarning: the run kept (%d) was unstable (%s); its held-out check"
+                               " passed all the same\n", kept, best.why);
         if (!rc)
-            rc = verdict(o, &a.h, path);
-        if (!rc && (rc = write_params(o, &a.res, path, o->backend)) == 0)
+            rc = verdict(o, &best.h, path);
+        if (!rc && (rc = write_params(o, &best.res, path, o->backend)) == 0)
             report_wrote(o, path, now_s() - t0);
     }
-    attempt_free(&a);
+    attempt_free(&best);
     return rc;
 }

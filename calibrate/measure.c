@@ -238,7 +238,7 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
     if (mpi)
         wordfree(&we);
     if (rc == -2)
-        return fail("interrupted; the benchmark stopped and kept its finished points (in '%s',"
+        return stopped("interrupted; the benchmark stopped and kept its finished points (in '%s',"
                     " or '%s%s' beside an existing file); nothing fitted", bench_path, bench_path,
                     ATOMIC_FILE_PARTIAL_SUFFIX);
     if (rc != 0)

@@ -178,6 +178,10 @@ static const opt_spec specs[] = {
              "bimodal: median above 1.5x the minimum) is measured\n"
              "again, up to 10 runs while the whole stays under 55 s;\n"
              "a steady run that misses the held-out check, once.\n"
+             "Of its runs it keeps the best: one that passed the\n"
+             "check, then a steady one, then the fewest unsteady\n"
+             "points; it prints the parameters' range over the runs\n"
+             "and warns where two runs differ beyond their errors.\n"
              "With --backend mpi: 2 ranks (on one host, or one per\n"
              "host with --hostfile) host every network's nodes"},
     {.name = "inject-forward", .kind = OPT_CUSTOM, .parse = parse_injf, .arg = "NS", .bad = "-1",
@@ -298,7 +302,8 @@ static const opt_program program = {
         "last lines name the check, the worst sizes and their errors; no params file\n"
         "is written (a previous one is left as it was), the data and the held-out\n"
         "table are kept.  Without held-out data (the default 2-node ring) nothing is\n"
-        "checked, and calibrate says so.\n"
+        "checked, and calibrate says so.  130: stopped (Ctrl-C, SIGTERM, SIGHUP);\n"
+        "the data measured so far is kept, nothing fitted.\n"
         "\n"
         "Examples:\n"
         "  calibrate\n"

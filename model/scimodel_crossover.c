@@ -72,6 +72,25 @@ static void print_best_ranges(const scimodel_options *o, const xo_row *rows, siz
     printf("%dD from N = %s up (among the requested dimensions)\n", D, lo);
 }
 
+/* Whether every multicast row is its average row: with uniform traffic on
+ * the continuous n the multi-unicast total is (N - 1) x avg at every N, so
+ * the two cross where the averages do (printed once, saying why). */
+static int multicast_is_avg(const xo_row *rows, size_t count)
+{
+    size_t navg = 0, nmc = 0;
+    for (size_t i = 0; i < count; i++)
+        navg += rows[i].metric == MODEL_METRIC_AVG, nmc += rows[i].metric == MODEL_METRIC_MULTICAST;
+    if (navg == 0 || nmc != navg)
+        return 0;
+    for (size_t i = 0; i < nmc; i++) {
+        const xo_row *a = &rows[i], *m = &rows[navg + i];
+        if (a->from != m->from || a->to != m->to || a->status != m->status ||
+            (a->status != MODEL_XO_NONE && fabs(a->nodes - m->nodes) > 1e-9 * a->nodes))
+            return 0;
+    }
+    return 1;
+}
+
 static void print_tsv(const scimodel_options *o, const xo_row *rows, size_t count)
 {
     int named = scimodel_named(o);
@@ -113,8 +132,12 @@ int scimodel_crossover(const scimodel_options *o)
                "to 1e9):\n", o->fill == MODEL_FILL_INTERPOLATE
                                 ? "interpolated between integer tori," : "continuous",
                topo_pattern_name(o->pattern), topo_links_name(o->params.links));
+    int same = o->want_avg && o->want_multicast && o->fill != MODEL_FILL_INTERPOLATE &&
+               o->pattern == TOPO_PATTERN_UNIFORM && multicast_is_avg(rows, count);
     for (size_t i = 0; i < count; i++) {
         const xo_row *r = &rows[i];
+        if (same && r->metric == MODEL_METRIC_MULTICAST)
+            continue;
         printf("  %-9s  %dD -> %dD  ", metric_name(r->metric), r->from, r->to);
         if (r->status == MODEL_XO_CROSSOVER)
             printf("%12.2f nodes\n", r->nodes);
@@ -127,11 +150,14 @@ int scimodel_crossover(const scimodel_options *o)
         else
             printf("        none (%dD does not win below %.4g nodes)\n", r->to, r->limit);
     }
+    if (same)
+        printf("  (multicast, the multi-unicast total, is (N - 1) x avg at every N: its crossovers\n"
+               "   and best number of dimensions are avg's)\n");
     if (o->ndims > 1 && (o->want_avg || o->want_multicast)) {
         printf("\nbest number of dimensions by system size N:\n");
         if (o->want_avg)
             print_best_ranges(o, rows, count, MODEL_METRIC_AVG);
-        if (o->want_multicast)
+        if (o->want_multicast && !same)
             print_best_ranges(o, rows, count, MODEL_METRIC_MULTICAST);
     }
     if (o->want_binomial)

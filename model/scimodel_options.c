@@ -245,7 +245,7 @@ const opt_program scimodel_opt_program = {
               "  scimodel --links bi --crossover --metric avg\n"
               "  scimodel --pattern neighbor --shape 8x8x8\n"
               "  scimodel --load --links bi --nodes 4096 --utilisation 0.5\n"
-              "  scimodel --params data/params/node17-shm.params --sweep --nodes 1000 --dims 1..4\n"
+              "  scimodel --params my.params --sweep --nodes 1000 --dims 1..4\n"
               "  scimodel --shape 4x4x4 --hops 1,0,3\n",
     .more_help = traffic_help,
     .specs = specs,

@@ -3,6 +3,8 @@
  * torus), for uniform traffic or a --pattern, then the crossover table. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "model/scimodel.h"
 
@@ -57,21 +59,54 @@ void scimodel_report_header(const scimodel_options *o)
     fputs(scimodel_named(o) ? pattern_header : report_header, stdout);
 }
 
+/* The text table: each column as wide as its widest cell, and at least as
+ * wide as the layout at a thousand nodes, so that any N (a million nodes
+ * makes 12-digit multicast totals) keeps the columns under their headings. */
+enum { REPORT_COLS = 9, REPORT_CELL = TOPO_MAX_DIMS * 21 + 24 };
+typedef char report_line[REPORT_COLS][REPORT_CELL];
+static const char *const report_heads[REPORT_COLS] = {
+    "D", "shape (n^D)", "avg hops", "forwards", "switches", "avg (us)", "multicast (us)",
+    "nearest torus", "avg (us)"};
+static const int report_min_width[REPORT_COLS] = {3, 12, 10, 9, 9, 10, 15, 20, 9};
+static const char *const report_gap[REPORT_COLS] = {"", "  ", " ", " ", " ", " ", " ", "   ", " "};
+static const int report_left[REPORT_COLS] = {0, 1, 0, 0, 0, 0, 0, 1, 0};
+
+static void print_table(const report_line *lines, size_t n)
+{
+    int width[REPORT_COLS];
+    for (int k = 0; k < REPORT_COLS; k++) {
+        width[k] = report_min_width[k];
+        for (size_t i = 0; i < n; i++)
+            if ((int)strlen(lines[i][k]) > width[k])
+                width[k] = (int)strlen(lines[i][k]);
+    }
+    putchar('\n');
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < REPORT_COLS; k++)
+            printf("%s%*s", report_gap[k], report_left[k] ? -width[k] : width[k], lines[i][k]);
+        putchar('\n');
+    }
+}
+
 static int report_rows(const scimodel_options *o)
 {
     const model_params *p = &o->params;
     double N = (double)o->nodes, m = (double)o->size_bytes;
     int missing = 0, uniform = o->pattern == TOPO_PATTERN_UNIFORM;
+    report_line *lines = o->tsv ? NULL : calloc(o->ndims + 1, sizeof *lines);
     if (o->tsv)
         scimodel_report_header(o);
-    else
-        printf("\n  D  shape (n^D)    avg hops  forwards  switches   avg (us)  multicast (us)"
-               "   nearest torus         avg (us)\n");
+    else if (!lines) {
+        fprintf(stderr, "scimodel: out of memory\n");
+        return EXIT_FAILURE;
+    } else
+        for (int k = 0; k < REPORT_COLS; k++)
+            snprintf(lines[0][k], REPORT_CELL, "%s", report_heads[k]);
     for (size_t i = 0; i < o->ndims; i++) {
         int D = (int)o->dims[i];
         model_avg_counts c;
         topo_shape near;
-        char cont[64], ns[TOPO_MAX_DIMS * 21], nbuf[TOPO_MAX_DIMS * 21 + 24] = "-", nv[40];
+        char cont[64], ns[TOPO_MAX_DIMS * 21];
         /* no D-dimensional torus below 2^D nodes: such pairs are not compared */
         int exists = N >= pow(2, D) &&
                      model_pattern_counts_continuous(p->links, o->pattern, D, N, &c) == 0;
@@ -91,18 +126,26 @@ static int report_rows(const scimodel_options *o)
                 scimodel_shape_tsv(o, &near, m);
             continue;
         }
-        snprintf(cont, sizeof cont, "%.2f^%d", pow(N, 1.0 / D), D);
-        if (have_near)
-            snprintf(nbuf, sizeof nbuf, "%s = %ld", ns, near.nodes);
-        *scimodel_format_3f(nv, near_avg / 1e3) = '\0';   /* '-' for NaN */
+        char(*cell)[REPORT_CELL] = lines[i + 1];
+        snprintf(cell[0], REPORT_CELL, "%d", D);
+        snprintf(cell[1], REPORT_CELL, "%.2f^%d", pow(N, 1.0 / D), D);
+        for (int k = 2; k <= 6; k++)
+            strcpy(cell[k], "-");
         if (exists) {
-            char mv[40];
-            *scimodel_format_3f(mv, mc / 1e3) = '\0';
-            printf("%3d  %-12s %10.3f %9.3f %9.3f %10.3f %15s   %-20s %9s\n", D, cont,
-                   c.hops, c.forwards, c.switches, avg / 1e3, mv, nbuf, nv);
-        } else
-            printf("%3d  %-12s %10s %9s %9s %10s %15s   %-20s %9s\n", D, cont, "-", "-", "-",
-                   "-", "-", nbuf, nv);
+            snprintf(cell[2], REPORT_CELL, "%.3f", c.hops);
+            snprintf(cell[3], REPORT_CELL, "%.3f", c.forwards);
+            snprintf(cell[4], REPORT_CELL, "%.3f", c.switches);
+            snprintf(cell[5], REPORT_CELL, "%.3f", avg / 1e3);
+            *scimodel_format_3f(cell[6], mc / 1e3) = '\0';
+        }
+        strcpy(cell[7], "-");
+        if (have_near)
+            snprintf(cell[7], REPORT_CELL, "%s = %ld", ns, near.nodes);
+        *scimodel_format_3f(cell[8], near_avg / 1e3) = '\0';   /* '-' for NaN */
+    }
+    if (!o->tsv) {
+        print_table((const report_line *)lines, o->ndims + 1);
+        free(lines);
     }
     if (missing && !o->tsv)
         printf("  ('-': no D-dimensional torus with n >= 2 per dimension has only %ld nodes%s)\n",

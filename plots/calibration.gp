@@ -63,8 +63,10 @@ set rmargin 4
 set logscale x 2
 set format x "%g"
 set grid
-set origin 0,0.35
-set size 1,0.65
+# the panels stand a line apart, so the upper one's lowest y label and the
+# residuals' highest one, both at the join, do not overlap
+set origin 0,0.38
+set size 1,0.62
 set bmargin 0
 set format x ""
 set ylabel "ping-pong latency / 2 (ns)"

@@ -43,6 +43,11 @@ is(m) = strcol(1) eq m
 iscross(m) = is(m) && strcol(5) eq "crossover"
 isbound(m) = is(m) && strcol(5) eq "lower_bound"
 inrange(x) = (x >= xmin && x <= xmax) ? x : NaN
+# the labels go in a band above every curve (the curves' maximum is ytop),
+# one row per crossover of the panel's metric, so no curve runs through them
+nxo = nd > 1 ? nd - 1 : 1
+band = 0.3
+labely(k) = ytop * (ytop/ybot)**(0.06 + 0.08*(int(k) % nxo))
 xlabel_text = "%dD -> %dD crossover: %.1f nodes"
 bound_text = "%dD -> %dD: %dD wins from its smallest torus (%.0f nodes)"
 
@@ -59,15 +64,15 @@ do for [panel in "avg multicast"] {
         ytop = STATS_max > ytop ? STATS_max : ytop
         ybot = STATS_min < ybot ? STATS_min : ybot
     }
-    set yrange [ybot/1.1:ytop*1.1]
+    set yrange [ybot/1.1:ytop*(ytop/ybot)**band]
     set ytics autofreq
     set format y (ytop/ybot >= 1000 ? "10^{%L}" : "%g")
     if (ytop/ybot < 1000) { do for [k=-4:8] { set ytics add (2*10**k, 5*10**k) } }
     plot for [i=first:first+nd-1] sweep skip 1 using 1:(column(i)*scale) with lines lw 2 title dimlabel(i), \
-         xo skip 1 using (iscross(panel) ? inrange($4) : NaN):(ybot/1.1):(0):(ytop*1.1-ybot/1.1) with vectors nohead dt 2 lc "gray40" notitle, \
-         xo skip 1 using (iscross(panel) ? inrange($4) : NaN):(ybot*(ytop/ybot)**(0.45+0.1*$0)):(sprintf(xlabel_text, $2, $3, $4)) \
+         xo skip 1 using (iscross(panel) ? inrange($4) : NaN):(ybot/1.1):(0):(ytop*(ytop/ybot)**band-ybot/1.1) with vectors nohead dt 2 lc "gray40" notitle, \
+         xo skip 1 using (iscross(panel) ? inrange($4) : NaN):(labely($0)):(sprintf(xlabel_text, $2, $3, $4)) \
             with labels left offset 0.5,0 font ",10" notitle, \
-         xo skip 1 using (isbound(panel) ? inrange($4) : NaN):(ybot*(ytop/ybot)**(0.45+0.1*$0)):(sprintf(bound_text, $2, $3, $3, $4)) \
+         xo skip 1 using (isbound(panel) ? inrange($4) : NaN):(labely($0)):(sprintf(bound_text, $2, $3, $3, $4)) \
             with labels left offset 0.5,0 font ",10" notitle
 }
 unset multiplot

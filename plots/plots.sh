@@ -49,10 +49,11 @@ pattern_figures() {   # PRESET LINKS
     done
 }
 
-# latency under load: uniform traffic near 4096 nodes, and saturation vs N
+# latency under load: uniform traffic near LOAD_NODES nodes, and saturation vs N
+LOAD_NODES=4096
 load_figures() {   # PRESET LINKS
     local tag=$1-$2
-    "$scimodel" --preset "$1" --links "$2" --load --nodes 4096 --dims 1..4 \
+    "$scimodel" --preset "$1" --links "$2" --load --nodes "$LOAD_NODES" --dims 1..4 \
         --utilisation 0.05..0.95:0.05 --format tsv > "$out/data/load-$tag.tsv"
     : > "$out/data/load-sat-$tag.tsv"
     for n in 16 64 256 1024 4096 16384 65536 262144 1000000; do
@@ -66,7 +67,7 @@ load_figures() {   # PRESET LINKS
         awk -F'\t' 'NR > 1 && $1 != d { printf "\n\n" } { d = $1; print }' > "$out/data/load-sat.tmp"
     mv "$out/data/load-sat.tmp" "$out/data/load-sat-$tag.tsv"
     for term in png svg; do
-        gp load.gp "curves='$out/data/load-$tag.tsv'; sat='$out/data/load-sat-$tag.tsv'; out='$out/load-$tag'; title='$1 preset, $2 links, uniform traffic, 64-byte messages, 1 byte/ns links'; term='$term'"
+        gp load.gp "curves='$out/data/load-$tag.tsv'; sat='$out/data/load-sat-$tag.tsv'; nodes=$LOAD_NODES; out='$out/load-$tag'; title='$1 preset, $2 links, uniform traffic, 64-byte messages, 1 byte/ns links'; term='$term'"
         written+=("$out/load-$tag.$term")
     done
 }

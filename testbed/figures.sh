@@ -2,7 +2,11 @@
 # testbed/figures.sh DIR [ROUNDS] [BINDIR]: the figures of docs/testbed.md
 # from testbed/campaign.sh's files, round by round, then median and range.
 #   fit      calibrate on rings 2, 4, 6 and the 2x2 torus: lf, ls, lb, o(8 B)
-#   held-out ring 5 predicted: median and largest |error| over its points
+#   held-out ring 5 predicted: median and largest |error| over its points,
+#            and the round's noise at the size of that largest error: the
+#            largest spread (max / min - 1) between the passes' runs of one
+#            destination, over the held-out ring and the networks fitted
+#            (the prediction rests on them); "-" with one pass
 #   relay    6-node shortest-way ring: the 8 B ping-pong's growth per hop
 #            (least squares over 1, 2, 3 hops, each the median of its runs)
 #            against lp + lf + 8 lb
@@ -30,7 +34,7 @@ lsq() { for d in 1 2 3; do echo "$d $(med "$1" "$2" $d)"; done |
              END {printf "%.1f", (n * sxy - sx * sy) / (n * sxx - sx * sx)}'; }
 key() { awk -F' = ' -v k="$1" '$1 == k {print $2}' "$2"; }
 
-printf 'round\tlf_ns\tls_ns\tlb_ns_per_byte\to8_ns\theldout_median_pct\theldout_max_pct\theldout_max_size\trelay_per_hop_ns\tpredicted_per_hop_ns\trelay_err_pct\trate_delta_ns_per_byte\trate_truth_ns_per_byte\trate_err_pct\trate_hop_ns\twire_packet_ns\n' >"$dir/figures.tsv"
+printf 'round\tlf_ns\tls_ns\tlb_ns_per_byte\to8_ns\theldout_median_pct\theldout_max_pct\theldout_max_size\trelay_per_hop_ns\tpredicted_per_hop_ns\trelay_err_pct\trate_delta_ns_per_byte\trate_truth_ns_per_byte\trate_err_pct\trate_hop_ns\twire_packet_ns\theldout_spread_pct\n' >"$dir/figures.tsv"
 for ((r = 1; r <= rounds; r++)); do
     f=$dir/fit-r$r
     "$bin/calibrate" --max-error 100 --data "$dir/r2-r$r.tsv" "$dir/r4-r$r.tsv" "$dir/r6-r$r.tsv" "$dir/t22-r$r.tsv" \
@@ -46,6 +50,11 @@ for ((r = 1; r <= rounds; r++)); do
                            printf "%.1f", a[best] + b[best] * (8 - best)}' "$f.params")
     read -r vmed vmax vsize < <(awk '!/^#/ {e = $7 < 0 ? -$7 : $7; print e, $1}' "$f-validation.tsv" |
         sort -g | awk '{v[NR] = $1; s[NR] = $2} END {printf "%.2f %.2f %d\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[NR], s[NR]}')
+    spread=$(for n in r2 r4 r6 t22 r5; do
+                 awk -v m="$vsize" '!/^#/ && $10 == m {k = $3; c[k]++
+                          if (!(k in lo) || $14 < lo[k]) lo[k] = $14; if ($14 > hi[k]) hi[k] = $14}
+                      END {for (k in c) if (c[k] > 1) printf "%.2f\n", 100 * (hi[k] / lo[k] - 1)}' "$dir/$n-r$r.tsv"
+             done | sort -g | tail -n 1)
     # growth per hop at 8 B on the shortest-way ring (hops = destination 1..3)
     slope=$(lsq "$dir/b6-r$r.tsv" 8)
     pred=$(awk -v lp="$lp" -v lf="$lf" -v lb="$lb" 'BEGIN {printf "%.1f", lp + lf + 8 * lb}')
@@ -63,8 +72,8 @@ for ((r = 1; r <= rounds; r++)); do
         qhop=$(awk -v a="$(lsq "$dir/p6-r$r.tsv" 65536)" -v b="$(lsq "$dir/b6-r$r.tsv" 65536)" 'BEGIN {printf "%.1f", a - b}')
         wire=$(awk -v bps="$RATE_BPS" -v mtu="$MTU" 'BEGIN {printf "%.1f", 8e9 / bps * (mtu + 14)}')
     fi
-    printf '%d\t%.0f\t%.0f\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$lf" "$ls" "$lb" "$o8" \
-        "$vmed" "$vmax" "$vsize" "$slope" "$pred" "$rerr" "$delta" "$truth" "$qerr" "$qhop" "$wire" >>"$dir/figures.tsv"
+    printf '%d\t%.0f\t%.0f\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$lf" "$ls" "$lb" "$o8" \
+        "$vmed" "$vmax" "$vsize" "$slope" "$pred" "$rerr" "$delta" "$truth" "$qerr" "$qhop" "$wire" "${spread:--}" >>"$dir/figures.tsv"
 done
 column -t "$dir/figures.tsv"
 echo

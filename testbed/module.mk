@@ -10,6 +10,7 @@ bin/scitestbed bin/san/scitestbed: testbed/scitestbed.sh
 	@mkdir -p $(@D)
 	sed "s/@VERSION@/$(VERSION)/" $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
+man: build/man/scitestbed.1
 .PHONY: install-scitestbed uninstall-scitestbed
 install: install-scitestbed
 install-scitestbed: bin/scitestbed build/man/scitestbed.1

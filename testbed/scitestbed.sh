@@ -34,17 +34,19 @@ Commands:
                       when it ends or scitestbed is killed (exit: CMD's).
   run [--timeout S] [--np N] [--nodes LIST] -- CMD [ARGS...]
                       run CMD under Open MPI, one rank per node (or on the
-                      nodes of LIST only, e.g. 0,3, the others relaying in
-                      the kernel and running nothing): mpirun from
-                      the management namespace with the rsh agent mapping
-                      each node's address to 'ip netns exec', btl tcp,self
-                      over the data links, oob over the bridge,
-                      mpi_yield_when_idle 1; prefixed by 'mpirun -np NODES'
-                      unless CMD is mpirun itself or starts with an option
-                      (then the options go to mpirun).  Bounded by timeout
-                      S seconds (default 600; exit 124 when it fires).
+                      nodes of LIST only, e.g. 0,3, each node once, the
+                      others relaying in the kernel and running nothing):
+                      mpirun from the management namespace with the rsh
+                      agent mapping each node's address to 'ip netns exec',
+                      btl tcp,self over the data links, oob over the
+                      bridge, mpi_yield_when_idle 1; prefixed by 'mpirun -np
+                      NODES' unless CMD is mpirun itself or starts with an
+                      option (then the options go to mpirun).  Bounded by
+                      timeout S seconds (default 600; exit 124 when it
+                      fires).
   hostfile [-o FILE]  print the hostfile (management addresses, slots=1);
-                      -o writes it to FILE atomically (- : standard output)
+                      -o writes it to FILE atomically (- : standard output;
+                      a device or FIFO such as /dev/null is written in place)
   launcher            print the mpirun command line run uses, one word a line
   status              the nodes, links, rate and each node's routes
   down                remove every namespace, link, bridge and route of NAME
@@ -63,6 +65,9 @@ Addresses: management 198.18.0.0/24, nodes' data addresses 198.19.0.0/24
 default route, no NAT, nothing on the host's interfaces.
 Exit status: 0 success, 1 runtime failure, 2 usage error, 3 namespaces not
 permitted (not root / no CAP_NET_ADMIN); run and up -- CMD: CMD's status.
+Interrupted (run, up) by SIGINT (Ctrl-C), SIGTERM or SIGHUP: one line says
+so, and the exit status is 130, as for every scitorus program; up removes
+what it had made, run stops its command first.
 
 Examples:
   scitestbed up --ring 6 && scitestbed run -- mpibench --ring 6 --route network --all-dst
@@ -121,12 +126,25 @@ neighbour() { # rank dim step(+1|-1) -> rank
     rank_of "${cc[@]}"
 }
 
+# --- signals ---------------------------------------------------------------
+# An interrupted command says so in one line and exits 130 whichever stop
+# signal it was, as the C programs do (docs/formats.md, 'Exit codes').
+# on_signals CMD runs "CMD SIG" on SIGINT, SIGTERM or SIGHUP.
+on_signals() {
+    local sig
+    for sig in INT TERM HUP; do trap "$1 $sig" "$sig"; done
+}
+interrupted() { # what SIG [what was done]
+    echo "$PROG: $1: interrupted by SIG$2${3:+; $3}" >&2
+    exit 130
+}
+
 # --- up --------------------------------------------------------------------
 BUILDING=0
 cleanup_on_signal() {
     trap - INT TERM HUP
     ((BUILDING)) && do_down quiet
-    exit 143
+    interrupted up "$1" "removed what was made"
 }
 
 nsexec() { ip netns exec "$@"; }
@@ -146,7 +164,7 @@ do_up() {
         die "testbed '$NAME' is already up (scitestbed --name $NAME down removes it)"
     fi
     BUILDING=1
-    trap cleanup_on_signal INT TERM HUP
+    on_signals cleanup_on_signal
     mkdir -p "$sd" || die "cannot create $sd"
     {
         echo "shape $(IFS=x; echo "${DIMS[*]}")"
@@ -260,6 +278,31 @@ EOF
     chmod 755 "$sd/agent"
 }
 
+# --- output files ----------------------------------------------------------
+# write_output WHAT FILE: standard input into FILE by util/atomicfile's rule:
+# a temporary file beside it, renamed when complete; a FILE that exists and
+# is not a regular file (/dev/null, /dev/full, a FIFO) written in place,
+# without waiting for a FIFO's reader, since a rename would replace the node.
+write_output() {
+    local what=$1 out=$2 tmp err
+    if [ -d "$out" ]; then
+        die "$what '$out': Is a directory"
+    elif [ -e "$out" ] && [ ! -f "$out" ]; then
+        err=$(dd of="$out" oflag=nonblock conv=notrunc status=none 2>&1 >/dev/null) || {
+            err=${err##*: }
+            [ "$err" != "No such device or address" ] || err="no process is reading this FIFO (or no such device)"
+            die "$what '$out': $err"
+        }
+    else
+        tmp=$(mktemp "$out.tmp.XXXXXX" 2>&1) || die "$what '$out': ${tmp##*: }"
+        chmod "$(printf '%o' $((0666 & ~$(umask))))" "$tmp"
+        if ! err=$({ cat >"$tmp" && sync "$tmp" && mv -f "$tmp" "$out"; } 2>&1); then
+            rm -f "$tmp"
+            die "$what '$out': ${err##*: }"
+        fi
+    fi
+}
+
 # --- down ------------------------------------------------------------------
 our_namespaces() { ip netns list | awk '{print $1}' | grep -E "^sct-$NAME-([0-9]+|m)\$"; }
 
@@ -292,14 +335,23 @@ launcher_words() {  # the mpirun options, one word a line [hostfile]
         --mca oob_tcp_if_include 198.18.0.0/24 --mca mpi_yield_when_idle 1
 }
 
-# --nodes LIST: ranks on those nodes only, in that order (the others relay
-# in the kernel and run nothing)
+# --nodes LIST: ranks on those nodes only, in that order, each node once
+# (one slot a node; the others relay in the kernel and run nothing)
+check_nodes_list() {
+    local list=$1 i seen=" "
+    [[ $list =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--nodes '$list': e.g. 0,3"
+    for i in ${list//,/ }; do
+        i=$((10#$i))
+        [[ $seen == *" $i "* ]] && usage_error "--nodes '$list': node $i is named twice (one rank a node)"
+        seen+="$i "
+    done
+}
 nodes_hostfile() {
     local sd list=$1 i hf
     sd=$(state_dir)
     hf=$sd/hostfile-${list//,/-}
     for i in ${list//,/ }; do
-        [[ $i =~ ^[0-9]+$ ]] && ((10#$i < NODES)) || usage_error "--nodes '$list': node '$i' is not 0..$((NODES - 1))"
+        ((10#$i < NODES)) || usage_error "--nodes '$list': node '$i' is not 0..$((NODES - 1))"
         echo "$(mgmt_addr $((10#$i))) slots=1"
     done >"$hf.tmp" && mv "$hf.tmp" "$hf"
     echo "$hf"
@@ -327,8 +379,54 @@ do_run() {
     else
         cmd=(mpirun "${opts[@]}" -np "${np:-$NODES}" "$@")
     fi
-    # exec: a signal to run reaches timeout, which passes it on to mpirun
-    exec ip netns exec "$(ns_mgmt)" timeout --kill-after=10 "$timeout" "${cmd[@]}"
+    # a signal to run is passed on to timeout, which passes it on to mpirun
+    # (and kills it 10 s later); stdin stays the command's, not /dev/null
+    local before; before=$(node_pids)
+    on_signals forward_signal
+    ip netns exec "$(ns_mgmt)" timeout --kill-after=10 "$timeout" "${cmd[@]}" <&0 &
+    CHILD=$!
+    [ -z "$SIGNALLED" ] || kill -s "$SIGNALLED" "$CHILD"
+    wait_child
+    if [ -n "$SIGNALLED" ]; then
+        sweep_nodes "$before"
+        interrupted run "$SIGNALLED" "stopped $1"
+    fi
+    exit "$CHILD_STATUS"
+}
+
+node_pids() {   # the processes in the nodes, one a line
+    local i
+    for ((i = 0; i < NODES; i++)); do ip netns pids "$(ns_node "$i")" 2>/dev/null; done | sort
+}
+# An mpirun interrupted while it starts its daemons can end before its ranks
+# do: the processes that came into the nodes since $1 get 5 s, then SIGKILL.
+sweep_nodes() {
+    local try left
+    for try in 1 2 3 4 5 6 7 8 9 10 KILL; do
+        left=$(comm -13 <(echo "$1") <(node_pids))
+        [ -n "$left" ] || return 0
+        [ "$try" = KILL ] && kill -KILL $left 2>/dev/null
+        sleep 0.5
+    done
+}
+
+# The command run in the background (CHILD): the first signal to scitestbed
+# is recorded and passed on to it (stop_child: as SIGTERM, which a background
+# command does not ignore), and SIGKILL follows 15 s later if it is still there.
+CHILD="" SIGNALLED="" CHILD_STATUS=0 KILLER=""
+forward_signal() {
+    [ -z "$SIGNALLED" ] || return 0
+    SIGNALLED=$1
+    kill -s "$1" "$CHILD" 2>/dev/null
+    (trap 'kill $s; exit' TERM; sleep 15 & s=$!; wait $s; kill -KILL "$CHILD") >/dev/null 2>&1 &
+    KILLER=$!
+}
+stop_child() { [ -n "$SIGNALLED" ] && return; forward_signal TERM; SIGNALLED=$1; }
+wait_child() {   # until CHILD has ended: a trapped signal interrupts wait
+    while kill -0 "$CHILD" 2>/dev/null; do wait "$CHILD"; done
+    wait "$CHILD"
+    CHILD_STATUS=$?
+    [ -z "$KILLER" ] || kill "$KILLER" 2>/dev/null
 }
 
 do_status() {
@@ -384,14 +482,17 @@ case $cmd in
         check_permitted
         if [ $# -gt 0 ]; then
             # the testbed lives while the command runs; a signal ends both
-            child=""
+            # (SIGTERM to the command: a background command ignores SIGINT)
             trap 'do_down quiet' EXIT
             do_up "$links" "$rate" "$mtu"
-            trap 'trap - INT TERM HUP; [ -z "$child" ] || kill -TERM "$child" 2>/dev/null; exit 143' INT TERM HUP
-            SCITESTBED_NAME=$NAME "$@" &
-            child=$!
-            wait "$child"; rc=$?
-            exit "$rc"
+            on_signals stop_child
+            SCITESTBED_NAME=$NAME "$@" <&0 &
+            CHILD=$!
+            wait_child
+            do_down quiet
+            trap - EXIT
+            [ -z "$SIGNALLED" ] || interrupted up "$SIGNALLED" "removed the testbed"
+            exit "$CHILD_STATUS"
         fi
         do_up "$links" "$rate" "$mtu"
         echo "$PROG: up: '$NAME', $NODES nodes ($opt $shape, links $links${rate:+, rate $rate}); scitestbed --name $NAME down removes it" >&2
@@ -404,8 +505,7 @@ case $cmd in
                     timeout=$2; shift 2 ;;
                 --np) [[ ${2:-} =~ ^[0-9]+$ ]] && (($2 > 0)) || usage_error "--np '${2:-}': a rank count"
                     np=$2; shift 2 ;;
-                --nodes) [[ ${2:-} =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--nodes '${2:-}': e.g. 0,3"
-                    nodes=$2; shift 2 ;;
+                --nodes) check_nodes_list "${2:-}"; nodes=$2; shift 2 ;;
                 --) shift; break ;;
                 *) break ;;
             esac
@@ -424,10 +524,9 @@ case $cmd in
         esac
         load_config
         if [ "$out" = - ]; then
-            cat "$(state_dir)/hostfile"
-        else   # atomic: a temporary beside the target, renamed when complete
-            tmp=$(mktemp "$out.tmp.XXXXXX") || exit 1
-            cat "$(state_dir)/hostfile" > "$tmp" && mv -f "$tmp" "$out" || { rm -f "$tmp"; exit 1; }
+            { err=$(cat "$(state_dir)/hostfile" 2>&1 >&3); } 3>&1 || die "standard output: ${err##*: }"
+        else
+            write_output "hostfile: -o" "$out" <"$(state_dir)/hostfile"
         fi ;;
     launcher) [ $# -eq 0 ] || usage_error "launcher takes no arguments"; load_config; launcher_words ;;
     status) [ $# -eq 0 ] || usage_error "status takes no arguments"; load_config; do_status ;;

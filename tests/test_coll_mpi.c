@@ -128,6 +128,58 @@ Test(coll_mpi, bad_input_is_one_clear_line)
     }
 }
 
+/* An --algorithm whose schedule needs another P is refused up front, before
+ * any P is measured, as scisim refuses it (the oracle: scisim's answer to
+ * the same request), with exit 2. */
+Test(coll_mpi, algorithm_that_does_not_fit_a_count_is_a_usage_error)
+{
+    char out[] = "/tmp/scitorus-coll-XXXXXX";
+    tmpname(out);
+    unlink(out);
+    run_result sim = run_cmd(run_prog("scisim", 0), 30, "--collective", "allgather",
+                             "--algorithm", "recursive_doubling", "--procs", "3", "--emit-goal",
+                             "-o", "/dev/null", NULL);
+    cr_assert_eq(sim.status, 2, "scisim's answer changed: %d %s", sim.status, sim.err);
+    run_free(&sim);
+    for (int given = 0; given < 2; given++) {
+        run_result r = given ? run_cmd(MPIRUN("3"), "--op", "allgather", "--algorithm",
+                                       "recursive_doubling", "--procs", "2..3", "-q", "-o", out,
+                                       NULL)
+                             : run_cmd(MPIRUN("3"), "--op", "allgather", "--algorithm",
+                                       "recursive_doubling", "-q", "-o", out, NULL);
+        cr_assert_eq(r.status, 2, "%s: %d %s", given ? "--procs 2..3" : "-np 3", r.status, r.err);
+        cr_assert_not_null(strstr(r.err, "--algorithm 'recursive_doubling' on 3 processes"),
+                           "%s", r.err);
+        cr_assert_not_null(strstr(r.err, "power-of-two"), "%s", r.err);
+        cr_assert_neq(access(out, F_OK), 0, "a file was written for a refused run");
+        run_free(&r);
+    }
+}
+
+/* A barrier moves no data: one row per process count (size 0), and
+ * --sizes with it is refused rather than measuring the same thing twice. */
+Test(coll_mpi, barrier_has_one_row_per_count)
+{
+    char out[] = "/tmp/scitorus-coll-XXXXXX";
+    tmpname(out);
+    run_result r = run_cmd(MPIRUN("2"), "--op", "barrier", "--sizes", "8,16", "-q", "-o", out,
+                           NULL);
+    cr_assert_eq(r.status, 2, "%d %s", r.status, r.err);
+    cr_assert_not_null(strstr(r.err, "--sizes '8,16': --op barrier moves no data"), "%s", r.err);
+    run_free(&r);
+    r = run_cmd(MPIRUN("3"), "--op", "barrier", "--procs", "2..3", "--max-samples", "200", "-q",
+                "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    coll_data d;
+    read_ok(out, &d);
+    cr_assert_eq(d.count, 2, "one row per process count, not per size");
+    cr_assert_not_null(coll_data_find(&d, 2, 0));
+    cr_assert_not_null(coll_data_find(&d, 3, 0));
+    coll_data_free(&d);
+    run_free(&r);
+    unlink(out);
+}
+
 /* --resume keeps the file's rows and measures only what is missing. */
 Test(coll_mpi, resume_keeps_rows_and_measures_the_rest)
 {

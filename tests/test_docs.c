@@ -1,8 +1,10 @@
 /* Tests that the documentation holds: every `$ bin/...` example in
- * README.md and docs/ runs as pasted (tests/docs/examples.sh), the README
- * stays short enough to read, and nothing the user is given cites a
- * document outside the repository (tests/docs/citations.sh). */
+ * README.md and docs/ runs as pasted (tests/docs/examples.sh; scitestbed's
+ * where network namespaces may be made, else reported skipped with the
+ * reason), the README stays short enough to read, and nothing the user is
+ * given cites a document outside the repository (tests/docs/citations.sh). */
 #include "tests/runcmd.h"
+#include "tests/testbed_util.h"
 
 /* The documents whose examples must run.  docs/MEASUREMENTS.md is left out:
  * it is a lab notebook, its commands records of runs on the development
@@ -25,11 +27,14 @@ static const char *bin_dir(void)
     return bin ? bin : run_root_path("bin");
 }
 
-Test(docs, every_example_runs_as_pasted, .timeout = 1200)
+/* examples.sh [--testbed] over the documents; returns how many examples ran. */
+static int run_examples(int testbed)
 {
     char *argv[16];
     int n = 0;
     argv[n++] = (char *)run_root_path("tests/docs/examples.sh");
+    if (testbed)
+        argv[n++] = "--testbed";
     argv[n++] = (char *)root_dir();
     argv[n++] = (char *)bin_dir();
     for (size_t i = 0; i < sizeof documents / sizeof *documents; i++)
@@ -42,10 +47,24 @@ Test(docs, every_example_runs_as_pasted, .timeout = 1200)
     int status = r.status;
     run_free(&r);
     cr_assert_eq(status, 0, "examples that do not run as pasted:\n%s", report);
-    /* An extractor that found nothing would pass vacuously. */
     const char *count = strstr(report, "examples: ");
     cr_assert_not_null(count, "%s", report);
-    cr_assert_gt(atoi(count + 10), 10, "%s", report);
+    return atoi(count + 10);
+}
+
+Test(docs, every_example_runs_as_pasted, .timeout = 1200)
+{
+    /* An extractor that found nothing would pass vacuously. */
+    int ran = run_examples(0);
+    cr_assert_gt(ran, 10, "%d examples ran", ran);
+}
+
+/* README's scitestbed section: up, an MPI run across the ring, down. */
+Test(docs, testbed_examples_run_as_pasted, .timeout = 1200)
+{
+    tb_require();
+    int ran = run_examples(1);
+    cr_assert_geq(ran, 3, "%d testbed examples ran", ran);
 }
 
 Test(docs, readme_is_at_most_400_lines)
@@ -69,4 +88,44 @@ Test(docs, nothing_cites_documents_the_user_does_not_have, .timeout = 120)
     int status = r.status;
     run_free(&r);
     cr_assert_eq(status, 0, "%s", report);
+}
+
+/* The README shows what scimodel prints: every `$ bin/scimodel` example on
+ * a preset (no --params, --traffic: those read files the reader makes)
+ * whose output the block shows is run, and the output compared line by
+ * line. */
+Test(docs, readme_shows_what_scimodel_prints, .timeout = 120)
+{
+    char *text = run_read_text(run_root_path("README.md"));
+    int inblock = 0, compared = 0;
+    for (char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        char *next = line + len + (line[len] == '\n');
+        if (strncmp(line, "```", 3) == 0)
+            inblock = !inblock;
+        else if (inblock && strncmp(line, "$ bin/scimodel ", 15) == 0) {
+            char cmd[600];
+            snprintf(cmd, sizeof cmd, "%.*s", (int)len - 2, line + 2);
+            char *shown = next;
+            while (*next && strncmp(next, "```", 3) != 0 && strncmp(next, "$ ", 2) != 0)
+                next += strcspn(next, "\n") + (next[strcspn(next, "\n")] == '\n');
+            size_t shown_len = (size_t)(next - shown);
+            if (shown_len > 0 && !strstr(cmd, "--params") && !strstr(cmd, "--traffic")) {
+                char sh[900];
+                snprintf(sh, sizeof sh, "cd '%s' && '%s/scimodel'%s", root_dir(), bin_dir(), cmd + 12);
+                run_result r = run_cmd("/bin/sh", 60, "-c", sh, NULL);
+                cr_assert_eq(r.status, 0, "%s: %s", cmd, r.err);
+                cr_assert(strlen(r.out) == shown_len && strncmp(r.out, shown, shown_len) == 0,
+                          "README.md shows for '%s':\n%.*s\nscimodel prints:\n%s", cmd, (int)shown_len,
+                          shown, r.out);
+                run_free(&r);
+                compared++;
+            }
+            line = next;
+            continue;
+        }
+        line = next;
+    }
+    cr_assert_geq(compared, 1, "no scimodel example with its output found in README.md");
+    free(text);
 }

@@ -71,3 +71,86 @@ Test(interleave, a_batch_does_not_time_the_change_from_the_last_point)
               "(%.0f ns a half round trip with %ld reps)", mixed.median_ns, alone.median_ns,
               bias, mixed.reps);
 }
+
+/* ---- the default order with several destinations ---- */
+
+/* A machine that slows down as it works: every send busy-waits DRIFT_NS
+ * more than the one before it in its process (a thermal throttle, another
+ * job growing).  The drift depends on how much was sent, not on when. */
+#define DRIFT_NS 0.05
+static long sent;
+
+static int drift_send(bench_comm *c, int to, const bench_msg *msg, const void *payload)
+{
+    double end = bench_backend_shm.now_ns() + DRIFT_NS * (double)sent++;
+    while (bench_backend_shm.now_ns() < end)
+        ;
+    return bench_backend_shm.send(c, to, msg, payload);
+}
+
+/* The medians of ring 4's three destinations under the drift (order: NULL,
+ * the default, or "--point-by-point"), by destination. */
+static void drift_medians(const char *name, const char *order, double m[3])
+{
+    bench_backend drift = bench_backend_shm;
+    drift.send = drift_send;
+    char *argv[] = {"scibench", "--ring", "4", "--all-dst", "--sizes", "8", "--rel-error",
+                    "1e-6", "--max-samples", "200", "--max-time", "60", "-q", "-o",
+                    (char *)run_path(dir, name), (char *)order, NULL};
+    int status;
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0)
+        _exit(bench_main(order ? 16 : 15, argv, &drift));
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d", name, status);
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(run_path(dir, name), &d, &e), 0, "%s: %s", name, e.msg);
+    cr_assert_eq(d.count, 3);
+    for (long i = 0; i < 3; i++)
+        m[d.points[i].dst - 1] = d.points[i].median_ns;
+    bench_data_free(&d);
+}
+
+/* On a one-way ring every destination's round trip crosses all 4 links
+ * (request h hops, reply 4 - h), so the three medians are one latency.
+ * Measured one after another under the drift, the last destination comes
+ * out the slowest and the curve across hops is bent; in turn (the default
+ * with several destinations) they stay within a few percent. */
+Test(interleave, several_destinations_are_measured_in_turn_by_default)
+{
+    double in_turn[3], one_by_one[3];
+    drift_medians("default.tsv", NULL, in_turn);
+    drift_medians("pbp.tsv", "--point-by-point", one_by_one);
+    fprintf(stderr, "drift: in turn %.1f %.1f %.1f ns, point by point %.1f %.1f %.1f ns\n",
+            in_turn[0], in_turn[1], in_turn[2], one_by_one[0], one_by_one[1], one_by_one[2]);
+    double lo = fmin(in_turn[0], fmin(in_turn[1], in_turn[2]));
+    double hi = fmax(in_turn[0], fmax(in_turn[1], in_turn[2]));
+    cr_assert_lt(hi / lo, 1.1, "in turn: %.1f %.1f %.1f ns for hops 1..3", in_turn[0], in_turn[1],
+                 in_turn[2]);
+    /* the oracle is sensitive: the drift does bend the point-by-point order */
+    cr_assert_gt(one_by_one[2] / one_by_one[0], 1.5, "point by point: %.1f %.1f %.1f ns",
+                 one_by_one[0], one_by_one[1], one_by_one[2]);
+}
+
+/* Points in turn share --max-time from when their turns begin, not from
+ * each one's warm-up.  65 sizes warm up for longer than the 0.1 s; a point
+ * may stop before --max-time only converged, which takes 8 batches
+ * (DEFAULT_MIN_SAMPLES), so each has at least 8. */
+Test(interleave, points_in_turn_share_their_time_from_the_first_turn)
+{
+    run_result r = run_cmd(run_prog("scibench", 1), 60, "--sizes", "64..4160:64",
+                           "--interleave-sizes", "--max-time", "0.1", "-q", "-o",
+                           run_path(dir, "turns.tsv"), NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(run_path(dir, "turns.tsv"), &d, &e), 0, "%s", e.msg);
+    cr_assert_eq(d.count, 65);
+    for (long i = 0; i < d.count; i++)
+        cr_assert_geq(d.points[i].samples, 8, "%ld B: %ld batches", d.points[i].size_bytes,
+                      d.points[i].samples);
+    bench_data_free(&d);
+}

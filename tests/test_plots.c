@@ -250,3 +250,59 @@ Test(plots, calibration_uses_every_segment)
     cr_assert_not_null(strstr(text, want), "%s.svg: no '%s'", out, want);
     free(text);
 }
+
+/* The figures say what they show and keep their text readable: the load
+ * figure states N and each D's torus; the calibration figure's panels stand
+ * a text line apart (their y labels met at the join); the crossover labels
+ * sit above every curve (gnuplot itself evaluates the script's label height
+ * against the curves' maximum) and inside the plot. */
+Test(plots, figure_text_is_stated_and_clear_of_the_data)
+{
+    const char *root = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    char script[600];
+    snprintf(script, sizeof script, "%s/plots/plots.sh", root);
+    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1), NULL);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+    run_free(&res);
+    char *svg = run_read_text(run_path(dir, "load-current-uni.svg"));
+    cr_assert_not_null(strstr(svg, "at N = 4096"), "the load figure does not state N");
+    cr_assert_not_null(strstr(svg, "2D: 64x64"), "the load figure does not name the 2D torus");
+    cr_assert_not_null(strstr(svg, "4D: 8x8x8x8"), "the load figure does not name the 4D torus");
+    free(svg);
+
+    /* calibration.gp: "set origin 0,Y" / "set size 1,H" of the upper panel,
+     * then of the lower; the gap between them at the 800-pixel canvas */
+    char gp[600];
+    snprintf(gp, sizeof gp, "%s/plots/calibration.gp", root);
+    char *text = run_read_text(gp);
+    double y[2] = {0}, hgt[2] = {0};
+    int n = 0;
+    for (const char *p = text; n < 2 && (p = strstr(p, "\nset origin 0,")) != NULL; p++) {
+        y[n] = atof(p + 14);
+        const char *s = strstr(p, "\nset size 1,");
+        cr_assert_not_null(s);
+        hgt[n++] = atof(s + 12);
+    }
+    cr_assert_eq(n, 2, "calibration.gp: two panels expected");
+    cr_assert_not_null(strstr(text, "size 1000,800"));
+    double gap_px = (y[0] - (y[1] + hgt[1])) * 800;
+    cr_assert_geq(gap_px, 16, "calibration panels %.0f px apart: their y labels overlap at the join",
+                  gap_px);
+    free(text);
+
+    /* crossover.gp on the current preset's data, then gnuplot prints
+     * whether every label row lies above the curves' maximum and below the
+     * plot's top (the last panel's ytop, ybot and yrange) */
+    char expr[2048], check[600], gpx[600];
+    snprintf(gpx, sizeof gpx, "%s/plots/crossover.gp", root);
+    snprintf(expr, sizeof expr,
+             "sweep='%s/data/current-sweep.tsv'; xo='%s/data/current-crossover.tsv'; out='%s/xo-check';"
+             " title='t'; logx=0; term='png'", dir, dir, dir);
+    snprintf(check, sizeof check,
+             "ok = 1; do for [k=0:nxo-1] { ok = ok && labely(k) > ytop*1.05 && labely(k) < GPVAL_Y_MAX };"
+             " print ok ? \"above\" : \"on the curves\"");
+    run_result g = run_cmd("/usr/bin/gnuplot", 60, "-e", expr, gpx, "-e", check, NULL);
+    cr_assert_eq(g.status, 0, "%s", g.err);
+    cr_assert_not_null(strstr(g.err, "above"), "crossover labels: %s", g.err);
+    run_free(&g);
+}

@@ -112,14 +112,14 @@ static int ends_incomplete(const char *path)
 
 /* Starts argv (stderr to err, NULL: /dev/null), lets it measure 1.5 s
  * after its first rows are in out (the floor, then the first point or
- * two), sends it sig, and checks it ends with status 1. */
+ * two), sends it sig, and checks it ends with status 130 (util/exit.h). */
 static void interrupt_started(char *const argv[], const char *out, const char *err, int sig)
 {
     pid_t pid = run_spawn(argv, err);
     wait_started(out, 2);
     usleep(1500000);
     kill(pid, sig);
-    cr_assert_eq(run_wait_exit(pid, 20), 1, "signal %d", sig);
+    cr_assert_eq(run_wait_exit(pid, 20), 130, "signal %d", sig);
 }
 
 /* An interrupted run never destroys a previous file; its points go
@@ -167,7 +167,19 @@ Test(reliability, interrupted_run_without_previous_file_writes_the_target)
     cr_assert_eq(entries_with(".incomplete"), 0, "a resumed run wrote beside its own file");
 }
 
-/* SIGKILL of the parent leaves no temporary file beside the target. */
+/* A closed terminal (SIGHUP) stops a run as Ctrl-C does: the finished
+ * points kept, exit 130 (not a run killed with its points). */
+Test(reliability, hangup_stops_a_run_like_ctrl_c)
+{
+    char out[300];
+    path_in(out, sizeof out, "hup.tsv");
+    char *argv[] = {(char *)run_prog("scibench", 1), LONG_RUN, "-o", out, NULL};
+    interrupt_started(argv, out, NULL, SIGHUP);
+    cr_assert(ends_incomplete(out), "no '# incomplete' %s", out);
+}
+
+/* SIGKILL of the parent leaves no temporary file and nothing at the
+ * target; what it had written is in FILE.incomplete, marked incomplete. */
 Test(reliability, sigkill_leaves_no_temporary)
 {
     char out[300];
@@ -180,7 +192,12 @@ Test(reliability, sigkill_leaves_no_temporary)
     cr_assert_eq(run_wait_exit(pid, 10), 128 + SIGKILL);
     for (int i = 0; i < 300 && run_pids_with(out, NULL, NULL, 0) > 0; i++)
         usleep(10000);
-    cr_assert_eq(entries_with("killed"), 0, "SIGKILL left a file behind");
+    cr_assert_eq(entries_with(".tmp."), 0, "SIGKILL left a temporary file behind");
+    struct stat sb;
+    cr_assert_neq(stat(out, &sb), 0, "SIGKILL left a file at the target");
+    char partial[320];
+    snprintf(partial, sizeof partial, "%s.incomplete", out);
+    cr_assert(stat(partial, &sb) != 0 || ends_incomplete(partial), "%s", partial);
 }
 
 /* mpibench under mpirun: SIGTERM to mpirun (it passes SIGTERM on,
@@ -250,7 +267,8 @@ Test(reliability, killed_calibrate_takes_its_children)
         usleep(500000);
         kill(pid, sigs[k]);
         int st = run_wait_exit(pid, 20);
-        cr_assert(st == 128 + SIGKILL || st == 1, "signal %d: exit %d", sigs[k], st);
+        cr_assert_eq(st, sigs[k] == SIGKILL ? 128 + SIGKILL : 130, "signal %d: exit %d", sigs[k],
+                     st);
         for (int i = 0; i < 500 && run_pids_with(bench, NULL, NULL, 0) > 0; i++)
             usleep(10000);
         cr_assert_eq(run_pids_with(bench, NULL, NULL, 0), 0, "signal %d: a benchmark process survived",
@@ -418,6 +436,30 @@ Test(reliability, resume_refuses_the_other_backend)
     r = run_cmd(run_prog("scibench", 0), 20, "--resume", mpi, NULL);
     run_assert_error(&r, 1, "mpi backend", "scibench --resume of an mpibench file");
     run_free(&r);
+}
+
+/* A recorded command edited to another network or pattern than the
+ * file's header records is refused, naming the file and the header's
+ * line: resumed, it would write one network's points into the other's file. */
+Test(reliability, resume_refuses_a_command_edited_to_another_network)
+{
+    char path[300], where[320];
+    path_in(path, sizeof path, "edited.tsv");
+    const char *edits[][2] = {{"# command: scibench --ring 4 --all-dst -q\n", ":9:"},
+                              {"# command: scibench --torus 2x2 -q\n", ":9:"},
+                              {"# command: scibench --pattern ow -q\n", ":10:"}};
+    for (int i = 0; i < 3; i++) {
+        incomplete_copy(path, "shm", edits[i][0]);
+        char *before = run_read_text(path);
+        run_result r = run_cmd(run_prog("scibench", 0), 30, "--resume", path, NULL);
+        snprintf(where, sizeof where, "%s%s", path, edits[i][1]);
+        run_assert_error(&r, 1, where, edits[i][0]);
+        run_free(&r);
+        char *after = run_read_text(path);
+        cr_assert_str_eq(after, before, "%s: the file changed", edits[i][0]);
+        free(before);
+        free(after);
+    }
 }
 
 /* No leak on the error paths (the sanitized build's LeakSanitizer is

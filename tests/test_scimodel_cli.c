@@ -215,3 +215,77 @@ Test(scimodel, output_file_rules)
         run_free(all[i]);
     run_tmpdir_remove(dir);
 }
+
+/* The report's columns stay under their headings whatever N: a right-aligned
+ * column's cells end where its heading ends, a left-aligned one's (shape,
+ * nearest torus) start where it starts. */
+static void assert_columns_align(const char *out, const char *what)
+{
+    const char *head = strstr(out, "\n  D  ");
+    cr_assert_not_null(head, "%s: no table: %s", what, out);
+    head++;
+    size_t hl = strcspn(head, "\n");
+    static const char *const left[] = {"shape (n^D)", "nearest torus"};
+    static const char *const right[] = {"D", "avg hops", "forwards", "switches", "multicast (us)"};
+    int rows = 0;
+    for (const char *row = head + hl + 1; *row && *row != '\n' && strncmp(row, "  (", 3) != 0;
+         row += strcspn(row, "\n") + (row[strcspn(row, "\n")] == '\n')) {
+        size_t rl = strcspn(row, "\n");
+        rows++;
+        for (size_t k = 0; k < sizeof left / sizeof left[0]; k++) {
+            size_t at = (size_t)(strstr(head, left[k]) - head);
+            cr_assert(at < rl && row[at] != ' ' && row[at - 1] == ' ', "%s: '%s' column drifts:\n%.*s\n%.*s",
+                      what, left[k], (int)hl, head, (int)rl, row);
+        }
+        for (size_t k = 0; k < sizeof right / sizeof right[0]; k++) {
+            const char *h = strstr(head, right[k]);
+            size_t end = (size_t)(h - head) + strlen(right[k]) - 1;
+            cr_assert(end < rl && row[end] != ' ' && (end + 1 == rl || row[end + 1] == ' '),
+                      "%s: '%s' column drifts:\n%.*s\n%.*s", what, right[k], (int)hl, head, (int)rl, row);
+        }
+        /* the last column, "avg (us)" of the nearest torus, ends the line */
+        cr_assert_eq(rl, hl, "%s: rows and heading differ in length:\n%.*s\n%.*s", what, (int)hl, head,
+                     (int)rl, row);
+    }
+    cr_assert_geq(rows, 3, "%s", out);
+}
+
+Test(scimodel, report_columns_align_at_any_n)
+{
+    const char *nodes[] = {"10", "1000", "1000000", "1e15"};
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+        run_result r = run_cmd(SCIMODEL, 30, "--dims", "1..6", "--nodes", nodes[i], NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        char what[40];
+        snprintf(what, sizeof what, "--nodes %s", nodes[i]);
+        assert_columns_align(r.out, what);
+        run_free(&r);
+    }
+}
+
+/* The multi-unicast crossovers of the continuous model are the average's
+ * (the TSV lists both: the oracle); the report prints them once and says
+ * why, and both where they differ (--fill interpolate). */
+Test(scimodel, report_prints_coinciding_crossovers_once)
+{
+    run_result t = run_cmd(SCIMODEL, 30, "--dims", "1..4", "--crossover", "--format", "tsv", NULL);
+    cr_assert_eq(t.status, 0, "%s", t.err);
+    for (const char *row = strstr(t.out, "\navg\t"); row; row = strstr(row + 1, "\navg\t")) {
+        char want[80];
+        snprintf(want, sizeof want, "\nmulticast\t%.*s", (int)strcspn(row + 5, "\n"), row + 5);
+        cr_assert_not_null(strstr(t.out, want), "multicast differs from avg:\n%s", t.out);
+    }
+    run_free(&t);
+    run_result r = run_cmd(SCIMODEL, 30, "--dims", "1..4", "--nodes", "1000", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "  avg        1D -> 2D         18.21 nodes"), "%s", r.out);
+    cr_assert_null(strstr(r.out, "  multicast  1D -> 2D"), "printed twice:\n%s", r.out);
+    cr_assert_not_null(strstr(r.out, "(N - 1) x avg"), "%s", r.out);
+    cr_assert_null(strstr(r.out, "lowest multi-unicast total:"), "printed twice:\n%s", r.out);
+    run_free(&r);
+    r = run_cmd(SCIMODEL, 30, "--dims", "1..4", "--nodes", "1000", "--fill", "interpolate", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "  multicast  1D -> 2D         18.52 nodes"), "%s", r.out);
+    cr_assert_null(strstr(r.out, "(N - 1) x avg"), "%s", r.out);
+    run_free(&r);
+}

@@ -65,3 +65,36 @@ Test(stats, median_noise_and_convergence)
     cr_assert_not(bench_stats_converged(&s, 0.0001, 8));
     bench_stats_free(&s);
 }
+
+/* The median's 95% interval covers the population's median in about 95%
+ * of samples: exponential draws (median ln 2, known exactly), 4000 samples
+ * of each size, the coverage within what 4000 Bernoulli trials allow. */
+Test(stats, median_interval_covers_the_median_95_percent)
+{
+    static const long sizes[] = {20, 100, 1000};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 7);
+    for (int z = 0; z < 3; z++) {
+        bench_stats s;
+        long hit = 0, trials = 4000;
+        cr_assert_eq(bench_stats_init(&s, sizes[z]), 0);
+        for (long t = 0; t < trials; t++) {
+            double lo, hi;
+            bench_stats_reset(&s);
+            for (long i = 0; i < sizes[z]; i++)
+                bench_stats_add(&s, gsl_ran_exponential(rng, 1.0));
+            cr_assert_eq(bench_stats_median_ci95(&s, &lo, &hi), 0);
+            cr_assert_leq(lo, bench_stats_median(&s));
+            cr_assert_geq(hi, bench_stats_median(&s));
+            hit += lo <= M_LN2 && M_LN2 <= hi;
+        }
+        double cover = (double)hit / (double)trials;
+        /* at least 95% less 4 standard errors of a 4000-trial proportion
+         * (0.0034 each); order statistics' steps add coverage at small n
+         * (Bin(20, 1/2) between ranks 5 and 15: 0.988), min..max would
+         * add it all (1 - 2^-19 at n = 20) */
+        cr_assert(cover > 0.936 && cover < 0.995, "n = %ld: coverage %.3f", sizes[z], cover);
+        bench_stats_free(&s);
+    }
+    gsl_rng_free(rng);
+}

@@ -141,6 +141,26 @@ Test(verdict, held_out_failure_exits_3_and_writes_no_params)
     run_free(&r);
 }
 
+/* Run 1 passes the check but the floor moved (unstable); runs 2 and 3 are
+ * steady and miss it.  The run kept is the best-qualified one, the first,
+ * not the last: its parameters, its data files, and the spread over runs. */
+Test(verdict, the_best_run_is_kept_not_the_last)
+{
+    fake_env("260 1000 260", "clean badheld");
+    run_result r = run_full();
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cr_assert_eq(fake_runs(), 3, "measured %d times:\n%s", fake_runs(), r.out);
+    cr_assert_not_null(strstr(r.out, "kept run 1 of 3 fitted"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "the run kept (1) was unstable"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "held-out check passed"), "%s", r.out);
+    char *kept = run_read_text("f-ring6.tsv"), *clean = run_read_text(run_fixture("full/ring6.tsv"));
+    cr_assert_str_eq(kept, clean, "the held-out data on disk is the kept run's");
+    free(kept);
+    free(clean);
+    cr_assert_eq(access("f-ring6.tsv.kept", F_OK), -1, "no file is left beside the data");
+    run_free(&r);
+}
+
 /* --validate is a held-out check too. */
 Test(verdict, validate_failure_exits_3)
 {

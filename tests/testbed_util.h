@@ -31,6 +31,16 @@ static inline void tb_name(char *buf, char tag)
     snprintf(buf, 16, "t%c%d", tag, (int)(getpid() % 100000));
 }
 
+/* Takes down the testbed of tb_name(tag) (a test's .fini: a failed
+ * assertion leaves the test before its own down). */
+static inline void tb_down_tag(char tag)
+{
+    char name[16], cmd[600];
+    tb_name(name, tag);
+    snprintf(cmd, sizeof cmd, "'%s' --name %s down >/dev/null 2>&1", run_prog("scitestbed", 0), name);
+    if (system(cmd) != 0) { /* nothing was up */ }
+}
+
 /* scitestbed --name NAME ARGS... (NULL-terminated) */
 static inline run_result tb_cmd(int timeout_s, const char *name, ...)
 {
@@ -171,15 +181,19 @@ static inline void tb_assert_nothing_left(const char *name, const tb_inodes *ino
 }
 
 /* Starts `scitestbed up --ring N` and kills it with sig once `at` of its
- * namespaces exist; returns the inodes of all it had made. */
-static inline tb_inodes tb_kill_while_building(const char *name, const char *n, int sig, int at)
+ * namespaces exist; returns the inodes of all it had made, and its exit
+ * status (128 + signal when killed) and stderr in *status and *err (NULL:
+ * not wanted; *err is the caller's to free). */
+static inline tb_inodes tb_kill_while_building(const char *name, const char *n, int sig, int at,
+                                               int *status, char **err)
 {
     tb_inodes t = {0};
+    FILE *errf = tmpfile();
+    cr_assert_not_null(errf);
     pid_t pid = fork();
     cr_assert_geq(pid, 0);
     if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        dup2(fd, 2);
+        dup2(fileno(errf), 2);
         execl(run_prog("scitestbed", 0), "scitestbed", "--name", name, "up", "--ring", n, (char *)NULL);
         _exit(127);
     }
@@ -194,12 +208,20 @@ static inline tb_inodes tb_kill_while_building(const char *name, const char *n, 
     waitpid(pid, &st, 0);
     tb_inodes_add(name, &t);
     cr_assert(WIFSIGNALED(st) || WEXITSTATUS(st) != 0, "up was not interrupted");
+    if (status)
+        *status = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+    char *text = run_slurp(errf);
+    fclose(errf);
+    if (err)
+        *err = text;
+    else
+        free(text);
     return t;
 }
 
 /* `scitestbed up --ring N -- scitestbed run -- sleep 300`, killed with
- * SIGTERM once a sleep runs in every node. */
-static inline tb_inodes tb_kill_while_running(const char *name, const char *n)
+ * SIGTERM once a sleep runs in every node; its exit status in *status. */
+static inline tb_inodes tb_kill_while_running(const char *name, const char *n, int *status)
 {
     tb_inodes t = {0};
     pid_t pid = fork();
@@ -228,7 +250,31 @@ static inline tb_inodes tb_kill_while_running(const char *name, const char *n)
     int st;
     waitpid(pid, &st, 0);
     cr_assert(WIFSIGNALED(st) || WEXITSTATUS(st) != 0);
+    *status = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
     return t;
+}
+
+/* How many processes named comm run in NAME's nodes 0..nodes-1. */
+static inline int tb_running_in_nodes(const char *name, int nodes, const char *comm)
+{
+    int found = 0;
+    for (int i = 0; i < nodes; i++) {
+        char ns[64];
+        snprintf(ns, sizeof ns, "sct-%s-%d", name, i);
+        char *pids = tb_capture("ip", "netns", "pids", ns, NULL);
+        for (char *p = strtok(pids, "\n"); p; p = strtok(NULL, "\n")) {
+            char path[64], c[64] = "";
+            snprintf(path, sizeof path, "/proc/%s/comm", p);
+            FILE *fp = fopen(path, "r");
+            if (fp && fgets(c, sizeof c, fp))
+                c[strcspn(c, "\n")] = '\0';
+            if (fp)
+                fclose(fp);
+            found += strcmp(c, comm) == 0;
+        }
+        free(pids);
+    }
+    return found;
 }
 
 /* next[i][j]: the node to which node i's kernel sends packets for node j

@@ -54,7 +54,8 @@ static const opt_program run_program = {
 "\n"
 "Exit status: COMMAND's (128 + signal if it was killed); 1 when the\n"
 "directory cannot be made or is not empty, the library is not found, or\n"
-"no rank file was written; 2 usage error.\n"
+"no rank file was written; 2 usage error; 130 when scitrace itself was\n"
+"stopped (SIGINT, SIGTERM, SIGHUP) and stopped the job.\n"
 "Then: scitrace summary DIR; scitrace check DIR; scitrace matrix -o FILE DIR.\n",
     .specs = run_specs,
     .nspecs = sizeof run_specs / sizeof run_specs[0],
@@ -227,7 +228,7 @@ int scitrace_run(int argc, char **argv)
     if (rc == -2) {
         fprintf(stderr, "scitrace: run: interrupted; the job was stopped, its rank files are "
                         "incomplete\n");
-        return 1;
+        return EXIT_INTERRUPTED;
     }
     int files = count_rank_files(absdir);
     if (files == 0) {   /* a run of ranks that left nothing is no trace */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,8 +19,36 @@
  * O_TMPFILE in; each try is a fresh pseudo-random name. */
 #define LINK_TRIES 64
 
+/* A journaled output (atomic_file_open_journal): fp is a stream of ours
+ * whose every write lands at off with the marker after it. */
+struct atomic_journal {
+    int fd;
+    off_t off;          /* end of the data written; the marker follows */
+    char *path;         /* the target, whose name the temporary names take */
+    char *name;         /* "<path>.incomplete": the journal's name once named */
+    char *tmp;          /* its temporary name where there is no O_TMPFILE */
+    char *marker;
+    size_t mlen;
+    int named;
+};
+
+static void journal_free(struct atomic_journal *j)
+{
+    if (!j)
+        return;
+    if (j->fd >= 0)
+        close(j->fd);
+    free(j->path);
+    free(j->name);
+    free(j->tmp);
+    free(j->marker);
+    free(j);
+}
+
 static void release(atomic_file *af)
 {
+    journal_free(af->jr);
+    af->jr = NULL;
     free(af->path);
     free(af->tmp_path);
     af->path = af->tmp_path = NULL;
@@ -120,6 +149,7 @@ int atomic_file_open(atomic_file *af, const char *path)
     af->fp = NULL;
     af->tmp_path = NULL;
     af->unnamed = 0;
+    af->jr = NULL;
     if (!(af->path = strdup(path))) {
         errno = ENOMEM;
         return -1;
@@ -254,18 +284,168 @@ static int commit(atomic_file *af, int replace, char *where, size_t wlen)
     return e ? -1 : 0;
 }
 
+/* Gives the journal its name (once). */
+static int journal_name(struct atomic_journal *j)
+{
+    if (j->named)
+        return 0;
+    if (j->tmp ? rename(j->tmp, j->name) : link_replace(j->fd, j->path, j->name))
+        return -1;
+    j->named = 1;
+    free(j->tmp);
+    j->tmp = NULL;
+    return 0;
+}
+
+/* The data and the marker after it in one pwritev: at any moment the file
+ * ends with the marker, so a killed run's file reads as incomplete. */
+static ssize_t journal_write(void *cookie, const char *buf, size_t size)
+{
+    struct atomic_journal *j = cookie;
+    struct iovec iov[2] = {{(void *)buf, size}, {j->marker, j->mlen}};
+    off_t at = j->off;
+    int k = 0;
+    while (k < 2) {
+        ssize_t n = pwritev(j->fd, iov + k, 2 - k, at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            errno = n ? errno : EIO;
+            return -1;
+        }
+        at += n;
+        for (; k < 2 && (size_t)n >= iov[k].iov_len; k++)
+            n -= (ssize_t)iov[k].iov_len;
+        if (k < 2) {
+            iov[k].iov_base = (char *)iov[k].iov_base + n;
+            iov[k].iov_len -= (size_t)n;
+        }
+    }
+    j->off += (off_t)size;
+    return journal_name(j) ? -1 : (ssize_t)size;
+}
+
+/* Only where the stream is (ftell): the data is written in order. */
+static int journal_seek(void *cookie, off64_t *pos, int whence)
+{
+    struct atomic_journal *j = cookie;
+    off64_t to = whence == SEEK_SET ? *pos : j->off + *pos;
+    if (to != j->off) {
+        errno = EINVAL;
+        return -1;
+    }
+    *pos = to;
+    return 0;
+}
+
+static int journal_close(void *cookie)
+{
+    (void)cookie;   /* the descriptor is the commit's */
+    return 0;
+}
+
+int atomic_file_open_journal(atomic_file *af, const char *path, const char *marker,
+                             const char *keep)
+{
+    static const char suffix[] = ATOMIC_FILE_PARTIAL_SUFFIX;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return atomic_file_open(af, path);   /* a directory refused, a device in place */
+    *af = (atomic_file){NULL, strdup(path), NULL, 0, calloc(1, sizeof *af->jr)};
+    struct atomic_journal *j = af->jr;
+    size_t len = strlen(path);
+    char *dir = dir_of(path);
+    int e = ENOMEM;
+    if (j)
+        j->fd = -1;
+    if (!af->path || !j || !dir || !(j->path = strdup(path)) || !(j->marker = strdup(marker)) ||
+        !(j->name = malloc(len + 2 * sizeof suffix)))
+        goto fail;
+    j->mlen = strlen(marker);
+    snprintf(j->name, len + 2 * sizeof suffix, "%s%s", path, suffix);
+    if (keep && file_same(j->name, keep))
+        strcat(j->name, suffix);
+    if ((j->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666)) < 0) {
+        if (errno != EOPNOTSUPP && errno != EISDIR)
+            goto fail_errno;
+        size_t n = strlen(j->name) + sizeof ".tmp.XXXXXX";
+        if (!(j->tmp = malloc(n)))
+            goto fail;
+        snprintf(j->tmp, n, "%s.tmp.XXXXXX", j->name);
+        if ((j->fd = mkstemp(j->tmp)) < 0)
+            goto fail_errno;
+        mode_t mask = umask(0);
+        umask(mask);
+        (void)fchmod(j->fd, 0666 & ~mask);
+    }
+    cookie_io_functions_t io = {NULL, journal_write, journal_seek, journal_close};
+    if (!(af->fp = fopencookie(j, "w", io)))
+        goto fail_errno;
+    free(dir);
+    return 0;
+fail_errno:
+    e = errno;
+fail:
+    if (j && j->tmp && j->fd >= 0)
+        unlink(j->tmp);
+    free(dir);
+    release(af);
+    errno = e;
+    return -1;
+}
+
+/* A journal's commit: named now if it never was, its marker dropped,
+ * then moved as commit() moves an unnamed file. */
+static int journal_commit(atomic_file *af, int replace, char *where, size_t wlen)
+{
+    struct atomic_journal *j = af->jr;
+    const char *to = af->path;
+    int e = fflush(af->fp) != 0 || ferror(af->fp) ? (errno ? errno : EIO) : 0;
+    fclose(af->fp);
+    af->fp = NULL;
+    if (!e && (journal_name(j) || ftruncate(j->fd, j->off) || fsync(j->fd)))
+        e = errno;
+    if (!e && replace)
+        e = rename(j->name, af->path) ? errno : 0;
+    else if (!e && link(j->name, af->path) == 0)
+        unlink(j->name);
+    else if (!e && errno == EEXIST)
+        to = j->name;
+    else if (!e)
+        e = errno;
+    if (e && j->named)
+        unlink(j->name);
+    else if (e && j->tmp)
+        unlink(j->tmp);
+    if (!e && where && wlen)
+        snprintf(where, wlen, "%s", to);
+    release(af);
+    errno = e;
+    return e ? -1 : 0;
+}
+
 int atomic_file_commit(atomic_file *af)
 {
-    return commit(af, 1, NULL, 0);
+    return af->jr ? journal_commit(af, 1, NULL, 0) : commit(af, 1, NULL, 0);
 }
 
 int atomic_file_commit_partial(atomic_file *af, char *where, size_t len)
 {
-    return commit(af, 0, where, len);
+    return af->jr ? journal_commit(af, 0, where, len) : commit(af, 0, where, len);
 }
 
 void atomic_file_abort(atomic_file *af)
 {
+    if (af->jr) {
+        if (af->fp)
+            fclose(af->fp);
+        if (af->jr->named)
+            unlink(af->jr->name);
+        else if (af->jr->tmp)
+            unlink(af->jr->tmp);
+        release(af);
+        return;
+    }
     if (af->fp)
         fclose(af->fp);   /* an unnamed file vanishes with its descriptor */
     if (af->tmp_path)

@@ -2,7 +2,9 @@
  * written to an unnamed temporary file in the target's directory and given
  * their name only when complete, so an interrupted or killed run (SIGKILL
  * included) never leaves a half-written file or a temporary behind; an
- * interrupted run never replaces an existing file.  Inputs are opened only
+ * interrupted run never replaces an existing file.  A journaled output
+ * (atomic_file_open_journal) keeps what it has written even through a
+ * SIGKILL, beside the target, until it is complete.  Inputs are opened only
  * when they are regular files, so a FIFO or a device cannot block a reader.
  * And standard output is closed with its errors checked. */
 #ifndef SCITORUS_ATOMICFILE_H
@@ -17,6 +19,7 @@ typedef struct atomic_file {
     char *tmp_path;    /* "<path>.tmp.XXXXXX" (owned) when the file system
                           has no O_TMPFILE; NULL otherwise */
     int unnamed;       /* 1: fp is an O_TMPFILE with no name yet */
+    struct atomic_journal *jr;   /* a journaled output's state, else NULL */
 } atomic_file;
 
 /* Suffix of the file an interrupted run writes beside an existing one. */
@@ -31,6 +34,17 @@ typedef struct atomic_file {
  * without blocking, so a FIFO nobody reads fails at once with ENXIO.
  * Returns 0, or -1 with errno set (nothing is left behind). */
 int atomic_file_open(atomic_file *af, const char *path);
+
+/* A journaled output, for a run whose finished results must survive
+ * whatever ends it: as atomic_file_open, except that the first write
+ * names the file "<path>.incomplete" (replacing an older one; one more
+ * ".incomplete" when that name is the file `keep`, which a run resumes),
+ * and every write goes out with marker after it, in one system call, so
+ * the file on disk always ends with the marker (a format's "incomplete"
+ * line).  The commits drop the marker and move the file to path as they
+ * would an unnamed one; abort removes it. */
+int atomic_file_open_journal(atomic_file *af, const char *path, const char *marker,
+                             const char *keep);
 
 /* Flushes, fsyncs, closes and gives the file its final name, replacing
  * what was there.  Returns 0, or -1 with errno set; on failure the

@@ -1,4 +1,4 @@
-/* signals: flags set by SIGINT/SIGTERM/SIGUSR1/SIGCHLD handlers. */
+/* signals: flags set by the stop signals' and SIGCHLD's handlers. */
 #include "util/signals.h"
 
 #include <signal.h>
@@ -30,6 +30,7 @@ void bench_signals_install_stop(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);   /* a closed terminal stops a run like Ctrl-C */
     /* mpirun passes SIGUSR1 on to every rank and, unlike SIGINT and
      * SIGTERM, does not kill them a second later: calibrate stops an MPI
      * run with it, so that rank 0 has the time to write its files */

@@ -1,4 +1,4 @@
-/* signals: SIGINT/SIGTERM/SIGUSR1 and child-death notification for the benchmarks.
+/* signals: the stop signals (SIGINT, SIGTERM, SIGHUP, SIGUSR1) and child-death notification.
  * Signal handlers can only talk to the program through static flags; these
  * two are the project's only mutable globals, and this file owns them. */
 #ifndef SCITORUS_SIGNALS_H
@@ -6,9 +6,10 @@
 
 /* Installs the handlers (idempotent). */
 void bench_signals_install(void);
-/* Installs only the SIGINT/SIGTERM/SIGUSR1 ones (before any child is forked). */
+/* Installs only the stop signals' (before any child is forked).  A program
+ * stopped by one keeps what it finished and exits EXIT_INTERRUPTED (util/exit.h). */
 void bench_signals_install_stop(void);
-/* 1 once SIGINT, SIGTERM or SIGUSR1 arrived. */
+/* 1 once a stop signal arrived. */
 int bench_interrupted(void);
 /* 1 once a child process ended (SIGCHLD). */
 int bench_child_died(void);

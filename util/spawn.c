@@ -35,6 +35,7 @@ static void child(char *const argv[], const spawn_opts *o, pid_t parent, const s
         _exit(1);   /* the parent died before prctl took effect */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     signal(SIGUSR1, SIG_DFL);
     signal(SIGCHLD, SIG_DFL);
     sigprocmask(SIG_SETMASK, old, NULL);   /* a stop sent meanwhile now ends the child */
@@ -56,6 +57,7 @@ int spawn_run(char *const argv[], const spawn_opts *o)
     sigemptyset(&stops);
     sigaddset(&stops, SIGINT);
     sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGHUP);
     sigaddset(&stops, SIGUSR1);
     sigprocmask(SIG_BLOCK, &stops, &old);
     pid_t pid = fork();
@@ -84,6 +86,7 @@ int spawn_run(char *const argv[], const spawn_opts *o)
     }
     signal(SIGINT, SIG_DFL);   /* afterwards a signal ends the parent as usual */
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     if (bench_interrupted())
         return -2;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

@@ -24,8 +24,8 @@ typedef struct spawn_opts {
 
 /* Runs argv (argv[0] looked up on PATH) and waits for it.  Returns the
  * child's exit status (128 + signal when killed), -1 on a system error
- * (errno set), or -2 when the parent was asked to stop (SIGINT, SIGTERM,
- * SIGUSR1: see util/signals.h) and passed it on. */
+ * (errno set), or -2 when the parent was asked to stop (a stop signal:
+ * util/signals.h) and passed it on. */
 int spawn_run(char *const argv[], const spawn_opts *o);
 
 #endif

@@ -2,16 +2,25 @@
 # Runs every `$ bin/...` (and `$ mpirun ...`) example of the given Markdown
 # files as pasted, in order, one scratch directory per file, so an example
 # may use the files an earlier one in the same document wrote.
-#   examples.sh ROOT BINDIR FILE.md...
+#   examples.sh [--testbed] ROOT BINDIR FILE.md...
+# The `$ bin/scitestbed ...` examples need network namespaces: they run only
+# with --testbed (and then only they), on a testbed name of their own, taken
+# down at the end whatever happened.
 # ROOT holds tests/ and examples the commands name; BINDIR is linked as bin/.
 # An example is expected to exit 0, or N when its line ends "# exit N".
 # mpirun gets --allow-run-as-root --oversubscribe (the test machine runs as
 # root on 2 cores) and every command a time limit.  Exit 1 on any failure,
 # each listed as FILE:LINE.
 set -u
+testbed=0
+[ "${1:-}" = --testbed ] && { testbed=1; shift; }
 root=$1 bindir=$2; shift 2
+if [ "$testbed" = 1 ]; then
+    export SCITESTBED_NAME=ex$(($$ % 1000000))
+    trap '"$bindir/scitestbed" down >/dev/null 2>&1' EXIT
+fi
 limit=${EXAMPLE_TIMEOUT:-300}
-fail=0 ran=0
+fail=0 ran=0 left=0
 for doc in "$@"; do
     scratch=$(mktemp -d) || exit 1
     ln -s "$bindir" "$scratch/bin"
@@ -20,11 +29,13 @@ for doc in "$@"; do
     done
     # FILE-LINE<TAB>command, continuation lines joined, only inside ``` blocks.
     while IFS=$'\t' read -r line cmd; do
+        if [[ $cmd == bin/scitestbed\ * ]]; then is_tb=1; else is_tb=0; fi
+        if [ "$is_tb" != "$testbed" ]; then left=$((left + 1)); continue; fi
         want=0
         if [[ $cmd =~ \#\ exit\ ([0-9]+)[[:space:]]*$ ]]; then want=${BASH_REMATCH[1]}; fi
         run=$(sed -E 's/(^|[;&|( ]|-- )mpirun /\1mpirun --allow-run-as-root --oversubscribe /g' <<<"$cmd")
         ran=$((ran + 1))
-        ( cd "$scratch" && timeout "$limit" bash -c "$run" ) >"$scratch/.out" 2>"$scratch/.err"
+        ( cd "$scratch" && timeout "$limit" bash -c "$run" ) </dev/null >"$scratch/.out" 2>"$scratch/.err"
         rc=$?
         if [ "$rc" -ne "$want" ]; then
             fail=1
@@ -42,5 +53,5 @@ for doc in "$@"; do
     # Keep the scratch directory of a failed document for the reader.
     if [ "$fail" = 0 ]; then rm -rf "$scratch"; else echo "(scratch kept: $scratch)"; fi
 done
-echo "examples: $ran run"
+echo "examples: $ran run ($left left to the run $([ $testbed = 1 ] && echo without || echo with) --testbed)"
 exit $fail
