@@ -3,9 +3,11 @@
 # Each stage of the pipeline keeps its own fragment, <dir>/module.mk, which
 # appends to the variables below; this file holds only the generic rules.
 #
-#   LAYERS            the library layers (util, topo, benchdata, model, fit);
+#   LAYERS            the library layers (docs/ARCHITECTURE.md);
 #                     <l>_LAYER_SRCS its sources, archived as build/*/lib<l>.a,
-#                     <l>_LAYER_LIBS the system libraries it needs (GSL)
+#                     <l>_LAYER_LIBS the system libraries it needs (GSL),
+#                     <l>_LAYER_USES the layers below it that it may call
+#                     (tests/test_layers.c checks the archives' symbols)
 #   PROGRAMS          names of programs; bin/<name> from <name>_SRCS
 #   <name>_SRCS       the program's own sources (its main)
 #   <name>_LAYERS     the layers it links, and no other (default: all): a

@@ -15,7 +15,7 @@
 
 #include "bench/cli.h"
 #include "coll/colldata.h"
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 #include "coll/refine.h"
 #include "util/atomicfile.h"
 #include "util/file_error.h"

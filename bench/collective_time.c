@@ -12,7 +12,7 @@
 
 #include "bench/backend.h"
 #include "bench/pattern.h"
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 
 static double now_ns(void) { return MPI_Wtime() * 1e9; }
 

@@ -3,6 +3,7 @@
 # shared by both programs.
 # layer benchdata: the bench and LogP data files and their statistics
 LAYERS += benchdata
+benchdata_LAYER_USES := topo util
 benchdata_LAYER_SRCS := bench/benchdata.c bench/stats.c bench/logpdata.c
 benchdata_LAYER_LIBS := $(GSL_LIBS)
 BENCH_COMMON := bench/pattern.c bench/options.c bench/resume.c bench/output.c bench/run.c \
@@ -13,8 +14,8 @@ PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c bench/backend_mpi_cli.c $(BENCH_COMMON) \
                 bench/collective.c bench/collective_time.c bench/mpistop.c
-scibench_LAYERS := coll benchdata topo util
-mpibench_LAYERS := coll benchdata topo util
+scibench_LAYERS := coll sched benchdata topo util
+mpibench_LAYERS := coll sched benchdata topo util
 scibench_LDLIBS := $(GSL_LIBS)
 mpibench_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_stats.c tests/test_benchdata.c tests/test_scibench.c tests/test_mpibench.c \

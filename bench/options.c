@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 #include "util/opt.h"
 #include "util/parse.h"
 

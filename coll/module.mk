@@ -5,7 +5,8 @@
 # and calibrate --collectives link it.
 # layer coll: no options, no MPI
 LAYERS += coll
-coll_LAYER_SRCS := coll/collgen.c coll/colldata.c coll/refine.c coll/predict.c
+coll_LAYER_USES := sched benchdata util
+coll_LAYER_SRCS := coll/colldata.c coll/refine.c coll/predict.c
 TESTS += tests/test_coll.c tests/test_coll_mpi.c
 
 # make bench-coll OSU_COLL=<dir>: mpibench --op against osu_bcast & co.

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 
 typedef struct lp_ctx {
     const logp_data *lp;

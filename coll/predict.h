@@ -1,6 +1,6 @@
 /* predict: a collective's time from a LogP file (mpibench --pattern logp,
  * the parameters calibrate --logp fits) through its schedule
- * (coll/collgen.h), and the comparison with a measured collectives file. */
+ * (sched/collgen.h), and the comparison with a measured collectives file. */
 #ifndef SCITORUS_PREDICT_H
 #define SCITORUS_PREDICT_H
 

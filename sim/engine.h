@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "model/params.h"
-#include "sim/goal.h"
+#include "sched/goal.h"
 #include "topo/topo.h"
 
 /* LogGOPSim's defaults (its loggopsim_cmdline.ggo). */

@@ -2,11 +2,12 @@
 # exactly, and candidate tori with and without link contention.
 # layer sim: the GOAL reader and the replay engine (no options, no output)
 LAYERS += sim
-sim_LAYER_SRCS := sim/goal.c sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c sim/match.c
+sim_LAYER_USES := sched model topo util
+sim_LAYER_SRCS := sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c sim/match.c
 PROGRAMS += scisim
 scisim_SRCS = sim/scisim_main.c sim/scisim_options.c sim/scisim_output.c sim/scisim_loggp.c \
               sim/scisim_torus.c sim/schedule_traffic.c sim/scisim_collective.c
-scisim_LAYERS := sim coll model benchdata topo util
+scisim_LAYERS := sim coll sched model benchdata topo util
 TESTS    += tests/test_sim.c tests/test_sim_trace.c tests/test_sim_work.c
 
 # make bench: replay speed against LogGOPSim (LOGGOPSIM=<its src/ directory>)

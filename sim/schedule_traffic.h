@@ -3,7 +3,7 @@
 #define SCITORUS_SCHEDULE_TRAFFIC_H
 
 #include "model/traffic.h"
-#include "sim/goal.h"
+#include "sched/goal.h"
 
 /* Fills t (free with traffic_free).  Returns 0, -1 out of memory. */
 int schedule_traffic(const goal_schedule *s, traffic_matrix *t);

@@ -1,4 +1,4 @@
-/* scisim: replays a GOAL schedule (sim/goal.h) on a LogGP network or on
+/* scisim: replays a GOAL schedule (sched/goal.h) on a LogGP network or on
  * candidate tori (sim/engine.h).  Shared between the main, the options
  * and the modes. */
 #ifndef SCITORUS_SCISIM_H
@@ -9,7 +9,7 @@
 #include "model/launch.h"
 #include "model/params.h"
 #include "sim/engine.h"
-#include "sim/goal.h"
+#include "sched/goal.h"
 #include "topo/topo.h"
 
 #define SCISIM_MAX_CANDIDATES 32

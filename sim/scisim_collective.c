@@ -1,5 +1,5 @@
 /* scisim_collective: --collective OP, the point-to-point schedule of a named
- * algorithm (coll/collgen.h) written as GOAL (--emit-goal), predicted on a
+ * algorithm (sched/collgen.h) written as GOAL (--emit-goal), predicted on a
  * LogP file's per-size parameters (--logp), or replayed as any schedule on
  * LogGOPSim's constants (--loggp) or on candidate tori. */
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/logpdata.h"
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 #include "coll/predict.h"
 #include "sim/scisim.h"
 #include "util/file_error.h"

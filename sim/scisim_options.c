@@ -12,7 +12,7 @@
 #include "model/launch_opts.h"
 #include "model/projection.h"
 #include "model/traffic.h"
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 #include "sim/scisim.h"
 #include "util/atomicfile.h"
 #include "util/cli.h"
@@ -167,7 +167,8 @@ static const opt_spec specs[] = {
                           "gather or scatter: replay its schedule on the network above"},
     {.name = "algorithm", .kind = OPT_STRING, .field = F(algorithm), .arg = "ALG", .bad = "",
      .help = "the algorithm (--collective-list; default: Open MPI\n"
-             "tuned's pick for small P)"},
+             "tuned's pick for small P); tuned or mpich: the one\n"
+             "Open MPI 4.1 or MPICH picks for P and M"},
     {.name = "procs", .kind = OPT_LIST, .field = F(procs), .count_field = F(nprocs),
      .cap = SCISIM_MAX_COLL, .min = 1, .max = 4096, .def = "2", .range = "1..4096",
      .arg = "LIST", .help = "processes of the collective (a list with --logp or\n--emit-goal)"},

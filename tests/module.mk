@@ -12,7 +12,7 @@ FUZZ_TARGETS += $(if $(wildcard model/launch.c),launch)
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
 # the fuzz targets link the readers' layers, from the same lists as the programs
-FUZZ_LAYERS  := sim model benchdata topo util
+FUZZ_LAYERS  := sim sched model benchdata topo util
 FUZZ_LIB      = $(foreach l,$(FUZZ_LAYERS),$($(l)_LAYER_SRCS))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
@@ -124,7 +124,7 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 # programs (bin/san, sanitized) and checks their outputs and messages.
 CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_model test_opt \
               test_params test_parse test_patterns test_projection test_shm test_topo test_coll \
-              test_sim_work
+              test_sim_work test_sched_trace test_layers test_sched_roundtrip
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_interleave   # times ping-pongs against an injected cost of a size change
@@ -137,6 +137,8 @@ CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they s
                                   # that has written no row by then cannot be resumed)
 CHECK_TIMING += test_trace        # traces MPI programs under mpirun
 CHECK_TIMING += test_coll_mpi    # collectives timed under mpirun, injected send delays measured
+CHECK_TIMING += test_sched_mpi   # traces collectives under mpirun and replays their schedules
+CHECK_TIMING += test_sched_ompi  # runs each collective under mpirun with Open MPI's monitoring
 CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
 CHECK_TIMING += test_testbed      # measures MPI latency across kernel-routed namespaces (one campaign round)
 

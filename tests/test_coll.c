@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 #include "coll/predict.h"
 #include "coll/refine.h"
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "sim/engine.h"
-#include "sim/goal.h"
+#include "sched/goal.h"
 #include "tests/runcmd.h"
 #include "topo/topo.h"
 

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "coll/collgen.h"
+#include "sched/collgen.h"
 #include "sim/engine.h"
-#include "sim/goal.h"
+#include "sched/goal.h"
 
 typedef struct work {
     double messages, pops, match_steps, makespan;

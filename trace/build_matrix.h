@@ -8,12 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sched/flows.h"
+#include "trace/expand.h"
 #include "trace/tracefile.h"
 
-typedef struct trace_matrix_row {
-    int src, dst;
-    uint64_t size_bytes, messages;
-} trace_matrix_row;
+typedef sched_flow trace_matrix_row;
 
 typedef struct trace_matrix {
     int ranks;
@@ -22,23 +21,25 @@ typedef struct trace_matrix {
     uint64_t folded_rows;     /* rows whose size is a mean (see tracefile.h) */
 } trace_matrix;
 
-/* Builds the matrix; with_collectives = 0 leaves the collectives out;
- * calls, when not 0, keeps only the kinds whose bit (1 << kind) is set.
+/* Builds the matrix; with_collectives = 0 leaves the collectives out, else
+ * they expand as the traced library chooses (expand_library_of); calls,
+ * when not 0, keeps only the kinds whose bit (1 << kind) is set.
  * Returns 0, or -1 with err filled (a collective whose communicator does not
  * contain its rank or root: a damaged file). */
 int trace_matrix_build(const trace_dir *d, int with_collectives, uint64_t calls,
                        trace_matrix *m, trace_error *err);
+/* The same with the collectives expanded as choice says (NULL: left out). */
+int trace_matrix_build_with(const trace_dir *d, const expand_choice *choice, uint64_t calls,
+                            trace_matrix *m, trace_error *err);
 void trace_matrix_free(trace_matrix *m);
-
-/* The "# collectives:" header line's value. */
-const char *trace_matrix_collectives_note(int with_collectives);
 
 /* Writes the traffic matrix format (docs/formats.md, 'Traffic matrix') to
  * path (atomically: temporary name, then rename; "-": standard output).
  * command and host describe the traced run, phase (NULL: all) the part of
- * it.  Returns 0 or -1 with errno set. */
+ * it, choice how d's collectives were expanded (NULL: left out), each
+ * distinct one a "# collective:" line.  Returns 0 or -1 with errno set. */
 int trace_matrix_write(const trace_matrix *m, const char *path, const char *command,
-                       const char *host, const char *date, int with_collectives,
-                       const char *phase);
+                       const char *host, const char *date, const trace_dir *d,
+                       const expand_choice *choice, const char *phase);
 
 #endif

@@ -1,35 +1,71 @@
-/* expand: the point-to-point messages one rank sends in a collective, under
- * the algorithm trace/tracekinds.h names for it.  Expanding every rank's
- * calls gives the whole collective, and a rank whose file is missing loses
- * only its own sends.  The algorithms (n ranks, this rank me, root rt, block
- * m bytes; vr = (me - rt) mod n):
- *
- *   bcast      binomial tree (MPICH): vr sends m to vr + 2^k for every
- *              2^k below vr's lowest set bit (all 2^k < n for the root)
- *   reduce     binomial tree: vr != 0 sends m to vr minus its lowest set bit
- *   allreduce  recursive doubling (MPICH, Thakur et al. 2005): with
- *              p = largest power of two <= n and r = n - p, the even ranks
- *              below 2r send m to their odd neighbour first and get m back
- *              at the end; the other p ranks exchange m with partner
- *              newrank XOR 2^k for each 2^k < p
- *   alltoall   pairwise: m to every other rank
- *   allgather  ring: n - 1 messages of m to rank me + 1
- *   gather     linear: m from every non-root to the root
- *   scatter    linear: m from the root to every other rank
- *   barrier    dissemination: 0 bytes to me + 2^k for each 2^k < n
- *
- * Ranks here are indices in the communicator. */
+/* expand: a traced collective as the point-to-point messages the traced MPI
+ * sent for it -- the schedule of sched/collgen.h that the library picks for
+ * the operation, the communicator's size and the message size (Open MPI
+ * 4.1's tuned component unless told otherwise), or the algorithm the user
+ * names.  The v collectives are recorded as their sends and need none. */
 #ifndef SCITORUS_EXPAND_H
 #define SCITORUS_EXPAND_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-/* Called once per message (dst a communicator index). */
-typedef void (*expand_fn)(void *ctx, int dst, uint64_t size_bytes);
+#include "sched/collgen.h"
 
-/* Emits the sends of rank me in one call of collective kind (class COLL).
- * Returns 0, or -1 for a kind that is not a COLL or arguments out of range
- * (me or root outside 0..n-1). */
-int expand_collective(int kind, int n, int me, int root, uint64_t m, expand_fn emit, void *ctx);
+typedef struct expand_choice {
+    const char *lib;              /* "tuned" or "mpich" (NULL: tuned) */
+    const char *alg[COLL_NOPS];   /* an algorithm the user named (NULL: lib's pick) */
+} expand_choice;
+
+/* --algorithm ARG: "tuned" or "mpich" (the library whose choices to
+ * follow), OP=NAME (op's algorithm), or NAME (every operation that has an
+ * algorithm of that name).  Returns 0, or -1 with why filled. */
+int expand_choice_add(expand_choice *c, const char *arg, char *why, size_t len);
+
+/* The collgen operation of a trace kind (trace/tracekinds.h), -1 for none. */
+int expand_op(int kind);
+
+/* "tuned:rabenseifner" or "binomial (--algorithm)": what c generates for
+ * op on n ranks, m bytes, and where it comes from, into buf. */
+const char *expand_describe(const expand_choice *c, int op, int n, uint64_t m, char *buf,
+                            size_t len);
+
+/* The last schedule generated, kept for the next call of the same shape. */
+typedef struct expand_cache {
+    coll_sched s;
+    int valid, op, n, root;
+    uint64_t m;
+} expand_cache;
+
+/* The schedule of a traced call of kind (class COLL) on n ranks, root (a
+ * communicator index; ignored where there is none), m bytes, into *out
+ * (owned by x).  Returns 0, -1 out of memory, -2 arguments out of range or
+ * an algorithm op does not have (why says so). */
+int expand_schedule(expand_cache *x, const expand_choice *c, int kind, int n, int root,
+                    uint64_t m, const coll_sched **out, char *why, size_t len);
+void expand_cache_free(expand_cache *x);
+
+/* --algorithm's help, the same for every mode that expands. */
+#define EXPAND_ALGORITHM_HELP                                                       \
+    "how to expand collectives: tuned (Open MPI 4.1's\n"                            \
+    "choices) or mpich (MPICH's) -- default: the traced\n"                          \
+    "library's --, OP=NAME for one operation or NAME for\n"                         \
+    "every one that has it (scisim --collective-list);\n"                           \
+    "repeatable"
+
+/* The library choice for a trace whose user named none: "mpich" when its
+ * ranks recorded an MPICH-derived library (MPICH, MVAPICH, Intel MPI), else
+ * "tuned" (Open MPI, or nothing recorded). */
+struct trace_dir;
+const char *expand_library_of(const struct trace_dir *d);
+
+/* One line a distinct collective in the trace (communicator size, bytes)
+ * and the algorithm c expands it with, each line prefixed by prefix, to fp
+ * (calls of phase; NULL: all).  Returns the number of lines. */
+int expand_report(FILE *fp, const char *prefix, const struct trace_dir *d, const char *phase,
+                  const expand_choice *c);
+
+/* Rank r's messages in s: s->msgs[*lo .. *hi). */
+void expand_rank_msgs(const coll_sched *s, int r, long *lo, long *hi);
 
 #endif

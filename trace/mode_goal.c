@@ -8,22 +8,20 @@
  *     but the chain does not wait for it: the Wait or Test that completed
  *     its request is a `calc 0` that requires it;
  *   - a receive names the source and tag it matched in the run;
- *   - a collective is expanded into the algorithm of trace/expand.h: each
- *     member's messages to and from the others; sends wait for the
- *     receives they forward (bcast, reduce, scatter, gather: all of the
- *     rank's receives; allreduce, allgather, barrier: the receives of
- *     earlier rounds; alltoall and the v variants: none), and the chain
- *     goes on when all of them are done;
+ *   - a collective is its messages under the algorithm of trace/expand.h,
+ *     step by step as sched/collgen.h generates them (each step's requiring
+ *     every operation of the step before), and the chain goes on when all
+ *     of them are done; the v variants are their recorded sends;
  *   - a phase change is a `// phase NAME` comment. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sched/goal.h"
 #include "util/atomicfile.h"
 #include "util/opt.h"
 #include "trace/expand.h"
@@ -38,25 +36,37 @@
 
 typedef struct goal_opts {
     const char *out, *phase;
+    expand_choice choice;
 } goal_opts;
+
+static int parse_algorithm(void *dest, const char *arg, char *why, size_t len)
+{
+    return expand_choice_add(&((goal_opts *)dest)->choice, arg, why, len);
+}
 
 static const opt_spec goal_specs[] = {
     {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = offsetof(goal_opts, out),
      .arg = "FILE", .help = "where to write (temporary name, then renamed; - is\nstandard output)"},
     {.name = "phase", .kind = OPT_STRING, .field = offsetof(goal_opts, phase), .arg = "NAME",
      .help = "only the calls of phase NAME (all: every phase)"},
+    {.name = "algorithm", .kind = OPT_CUSTOM, .parse = parse_algorithm, .arg = "ALG",
+     .repeat = 1, .bad = "allreduce=foo", .help = EXPAND_ALGORITHM_HELP},
 };
 
 static const opt_program goal_program = {
     .name = "scitrace",
     .synopsis =
-"Usage: scitrace goal [--phase NAME|all] -o FILE DIR\n"
+"Usage: scitrace goal [--phase NAME|all] [--algorithm ALG] -o FILE DIR\n"
 "Write the trace in DIR as a GOAL schedule (the text format of LogGOPSim;\n"
 "docs/formats.md, 'GOAL schedule') for scisim: every rank's calls in program\n"
 "order, the time between calls as calc, blocking calls depending on the\n"
 "call before, nonblocking ones starting at their call and completing at\n"
-"their Wait or Test, collectives expanded with the algorithms of\n"
-"`scitrace --help`, phases as comments.\n"
+"their Wait or Test, collectives as the messages of the algorithm the MPI\n"
+"library runs for them (the traced library's choices: MPICH's when the\n"
+"trace names MPICH, MVAPICH or Intel MPI, else Open MPI 4.1's; or as\n"
+"--algorithm says; the same schedules as scisim --collective), phases as\n"
+"comments.  Each collective's algorithm is said on standard error and in\n"
+"the file's header comments.\n"
 "\n",
     .epilog =
 "\n"
@@ -74,25 +84,33 @@ typedef struct gen {
     long chain;          /* label the next blocking step requires (0: none) */
     long *req_label;     /* request id -> label of its operation */
     int64_t nreq;
+    const expand_choice *choice;
+    expand_cache *cache;
 } gen;
 
-static long op(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static long op(gen *g, const char *fmt, ...)
+/* The next label's operation (sched/goal.h spells it); returns the label. */
+static long send_op(gen *g, uint64_t bytes, long long to, long long tag)
 {
-    va_list ap;
-    long l = ++g->next;
-    fprintf(g->fp, "l%ld: ", l);
-    va_start(ap, fmt);
-    vfprintf(g->fp, fmt, ap);
-    va_end(ap);
-    fputc('\n', g->fp);
-    return l;
+    goal_put_send(g->fp, ++g->next, bytes, to, tag);
+    return g->next;
+}
+
+static long recv_op(gen *g, uint64_t bytes, long long from, long long tag)
+{
+    goal_put_recv(g->fp, ++g->next, bytes, from, tag);
+    return g->next;
+}
+
+static long calc_op(gen *g, uint64_t ns)
+{
+    goal_put_calc(g->fp, ++g->next, ns);
+    return g->next;
 }
 
 static void requires(gen *g, long a, long b)
 {
     if (a && b)
-        fprintf(g->fp, "l%ld requires l%ld\n", a, b);
+        goal_put_requires(g->fp, a, b);
 }
 
 /* A step of the chain: requires the chain, becomes it. */
@@ -102,77 +120,56 @@ static long step(gen *g, long l)
     return g->chain = l;
 }
 
-typedef struct msgs {
-    int peer[4096];
-    uint64_t size[4096];
-    int round[4096];
-    int n;
-    int target;          /* collecting: only messages to this comm index */
-    int round_now;
-} msgs;
-
-static void collect(void *ctx, int dst, uint64_t size)
-{
-    msgs *m = ctx;
-    if ((m->target < 0 || dst == m->target) && m->n < 4096) {
-        m->peer[m->n] = dst, m->size[m->n] = size, m->round[m->n] = m->round_now;
-        m->n++;
-    }
-    m->round_now++;
-}
-
-/* This rank's part of collective c: sends and receives, with their
- * dependencies; then the chain waits for all of them. */
-static void collective(gen *g, const trace_rank *t, const trace_call *c, long k)
+/* This rank's part of collective c: its messages of the schedule, each
+ * step's requiring every operation of the step before (the first, the
+ * chain); then the chain waits for all of them.  The v collectives: the
+ * recorded sends alone.  Returns 0, -1 out of memory, -2 (why: the schedule). */
+static int collective(gen *g, const trace_rank *t, const trace_call *c, long k, char *why,
+                      size_t len)
 {
     const trace_comm *cm = &t->comms[c->comm];
     int me = trace_comm_index(cm, t->rank), root = c->peer >= 0 ? trace_comm_index(cm, c->peer) : 0;
     unsigned tag = COLL_TAG_BASE + (unsigned)(k % COLL_TAG_SPAN);
-    static msgs out, in;
     long first = g->next + 1, start = g->chain;
-    out.n = 0, out.target = -1, out.round_now = 0;
-    in.n = 0;
     if (trace_kind_class(c->kind) == TRACE_COLL_DIRECT) {
-        for (size_t j = 0; j < c->nlist && out.n < 4096; j++) {
-            int w = (int)t->ids[c->list + 2 * j], i = trace_comm_index(cm, w);
-            if (i >= 0)
-                collect(&out, i, (uint64_t)t->ids[c->list + 2 * j + 1]);
+        for (size_t j = 0; j < c->nlist; j++) {
+            int w = (int)t->ids[c->list + 2 * j];
+            if (trace_comm_index(cm, w) >= 0)
+                requires(g, send_op(g, (uint64_t)t->ids[c->list + 2 * j + 1], w, tag), start);
         }
     } else {
-        expand_collective(c->kind, cm->n, me, root, c->bytes, collect, &out);
-        for (int j = 0; j < cm->n; j++) {
-            if (j == me)
-                continue;
-            msgs one = {.target = me};
-            expand_collective(c->kind, cm->n, j, root, c->bytes, collect, &one);
-            for (int i = 0; i < one.n && in.n < 4096; i++) {
-                in.peer[in.n] = j, in.size[in.n] = one.size[i], in.round[in.n] = one.round[i];
-                in.n++;
+        const coll_sched *s;
+        int rc = expand_schedule(g->cache, g->choice, c->kind, cm->n, root, c->bytes, &s, why,
+                                 len);
+        if (rc)
+            return rc;
+        long lo, hi, prev_lo = -1, prev_hi = -1;
+        expand_rank_msgs(s, me, &lo, &hi);
+        long *labels = malloc((size_t)(hi - lo + 1) * sizeof *labels);
+        if (!labels)
+            return -1;
+        for (long i = lo; i < hi;) {
+            long step_lo = i;
+            for (; i < hi && s->msgs[i].step == s->msgs[step_lo].step; i++) {
+                const coll_msg *m = &s->msgs[i];
+                labels[i - lo] = (m->send ? send_op : recv_op)(g, (uint64_t)m->bytes,
+                                                               cm->world[m->peer], tag);
+                if (prev_lo < 0)
+                    requires(g, labels[i - lo], start);
+                for (long d = prev_lo; d >= 0 && d < prev_hi; d++)
+                    requires(g, labels[i - lo], labels[d - lo]);
             }
+            prev_lo = step_lo, prev_hi = i;
         }
+        free(labels);
     }
-    long recv_label[4096];
-    for (int i = 0; i < in.n; i++) {
-        recv_label[i] = op(g, "recv %" PRIu64 "b from %d tag %u", in.size[i], cm->world[in.peer[i]], tag);
-        requires(g, recv_label[i], start);
-    }
-    int all_in = c->kind == TRACE_K_BCAST || c->kind == TRACE_K_REDUCE ||
-                 c->kind == TRACE_K_SCATTER || c->kind == TRACE_K_GATHER;
-    int rounds = c->kind == TRACE_K_ALLREDUCE || c->kind == TRACE_K_ALLGATHER ||
-                 c->kind == TRACE_K_BARRIER;
-    for (int i = 0; i < out.n; i++) {
-        long s = op(g, "send %" PRIu64 "b to %d tag %u", out.size[i], cm->world[out.peer[i]], tag);
-        requires(g, s, start);
-        for (int j = 0; j < in.n; j++)
-            if (all_in || (rounds && in.round[j] < out.round[i]))
-                requires(g, s, recv_label[j]);
-    }
-    long last = g->next, join = op(g, "calc 0");
+    long last = g->next, join = calc_op(g, 0);
     for (long l = first; l <= last; l++)
         requires(g, join, l);
     if (first > last)
         requires(g, join, start);
     g->chain = join;
+    return 0;
 }
 
 /* Label of request id's operation, 0 when unknown. */
@@ -183,9 +180,12 @@ static long *req_slot(gen *g, int64_t id)
     return id > 0 && id < g->nreq ? &g->req_label[id] : &none;
 }
 
-static int write_rank(FILE *fp, const trace_rank *t, const char *phase)
+/* Returns 0, -1 out of memory, -2 a collective without its schedule (why). */
+static int write_rank(FILE *fp, const trace_rank *t, const char *phase, const expand_choice *ch,
+                      expand_cache *cache, char *why, size_t len)
 {
-    gen g = {.fp = fp};
+    gen g = {.fp = fp, .choice = ch, .cache = cache};
+    int rc = 0;
     g.nreq = 1;
     for (size_t i = 0; i < t->ncalls; i++)
         if (trace_kind_class(t->calls[i].kind) != TRACE_COMM && t->calls[i].made >= g.nreq)
@@ -211,7 +211,7 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase)
         }
     }
     free(irecv_call);
-    fprintf(fp, "rank %d {\n", t->rank);
+    goal_put_rank_open(fp, t->rank);
     int last_phase = -1;
     int64_t t_prev = 0;
     for (size_t i = 0; i < t->ncalls; i++) {
@@ -227,31 +227,30 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase)
         if (c->phase != last_phase)
             fprintf(fp, "// phase %s\n", t->phases[last_phase = c->phase]);
         if (c->t_in > t_prev && i > 0)
-            step(&g, op(&g, "calc %" PRId64, c->t_in - t_prev));
+            step(&g, calc_op(&g, (uint64_t)(c->t_in - t_prev)));
         if (!c->done)
             break;   /* the run ended inside this call */
         t_prev = c->t_out;
         if (c->kind == TRACE_K_SENDRECV) {
-            long s = op(&g, "send %" PRIu64 "b to %d tag %d", c->bytes, c->peer, c->tag);
-            long r = c->r_src >= 0 ? op(&g, "recv %" PRIu64 "b from %d tag %d", c->r_bytes, c->r_src, c->r_tag) : 0;
+            long s = send_op(&g, c->bytes, c->peer, c->tag);
+            long r = c->r_src >= 0 ? recv_op(&g, c->r_bytes, c->r_src, c->r_tag) : 0;
             requires(&g, s, g.chain), requires(&g, r, g.chain);
-            long j = op(&g, "calc 0");
+            long j = calc_op(&g, 0);
             requires(&g, j, s), requires(&g, j, r);
             g.chain = j;
         } else if (cls == TRACE_SEND && c->peer >= 0) {
-            long s = op(&g, "send %" PRIu64 "b to %d tag %d", c->bytes, c->peer, c->tag);
+            long s = send_op(&g, c->bytes, c->peer, c->tag);
             requires(&g, s, g.chain);
             if (c->made)
                 *req_slot(&g, c->made) = s;
             else
                 g.chain = s;
         } else if (c->kind == TRACE_K_RECV && c->r_src >= 0) {
-            step(&g, op(&g, "recv %" PRIu64 "b from %d tag %d", c->r_bytes, c->r_src, c->r_tag));
+            step(&g, recv_op(&g, c->r_bytes, c->r_src, c->r_tag));
         } else if (c->kind == TRACE_K_IRECV && c->peer != TRACE_PROC_NULL) {
             int64_t src = irecv_src[2 * c->made] ? irecv_src[2 * c->made] - 1 : c->peer;
             int64_t tag = irecv_src[2 * c->made] ? irecv_src[2 * c->made + 1] - 1 : c->tag;
-            long r = op(&g, "recv %" PRIu64 "b from %" PRId64 " tag %" PRId64, c->bytes, src,
-                        tag < 0 ? 0 : tag);
+            long r = recv_op(&g, c->bytes, src, tag < 0 ? 0 : tag);
             requires(&g, r, g.chain);
             *req_slot(&g, c->made) = r;
         } else if (c->kind == TRACE_K_START) {
@@ -263,13 +262,13 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase)
                 if (!m || m->peer < 0)
                     continue;
                 long l = m->kind == TRACE_K_RECV_INIT
-                             ? op(&g, "recv %" PRIu64 "b from %d tag %d", m->bytes, m->peer, m->tag)
-                             : op(&g, "send %" PRIu64 "b to %d tag %d", m->bytes, m->peer, m->tag);
+                             ? recv_op(&g, m->bytes, m->peer, m->tag)
+                             : send_op(&g, m->bytes, m->peer, m->tag);
                 requires(&g, l, g.chain);
                 *req_slot(&g, id) = l;
             }
         } else if (cls == TRACE_WAIT && c->ncomp) {
-            long j = op(&g, "calc 0");
+            long j = calc_op(&g, 0);
             requires(&g, j, g.chain);
             for (size_t k = 0; k < c->ncomp; k++) {
                 long *l = req_slot(&g, t->ids[c->list + (size_t)t->comps[c->comp + k].index]);
@@ -279,12 +278,15 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase)
             g.chain = j;
         } else if ((cls == TRACE_COLL || cls == TRACE_COLL_DIRECT) && c->comm >= 0 &&
                    !t->comms[c->comm].inter && trace_comm_index(&t->comms[c->comm], t->rank) >= 0) {
-            collective(&g, t, c, coll_pos[c->comm] - 1);
+            if ((rc = collective(&g, t, c, coll_pos[c->comm] - 1, why, len))) {
+                snprintf(why + strlen(why), len - strlen(why), " (%s:%ld)", t->path, c->line);
+                break;
+            }
         }
     }
-    fprintf(fp, "}\n");
+    goal_put_rank_close(fp);
     free(g.req_label), free(coll_pos), free(irecv_src);
-    return 0;
+    return rc;
 }
 
 int scitrace_goal(int argc, char **argv)
@@ -305,6 +307,8 @@ int scitrace_goal(int argc, char **argv)
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
+    if (!o.choice.lib)   /* as the traced library chooses */
+        o.choice.lib = expand_library_of(&d);
     if (phase && strcmp(phase, "all") == 0)
         phase = NULL;
     int rc = 1;
@@ -333,10 +337,14 @@ int scitrace_goal(int argc, char **argv)
     }
     fprintf(fp, "// scitrace goal: %s, %d ranks, run %s (%s)\n", d.ranks[0].command, d.nranks,
             d.ranks[0].run, d.date);
-    fprintf(fp, "num_ranks %d\n", d.nranks);
+    expand_report(fp, "// collective: ", &d, phase, &o.choice);
+    goal_put_num_ranks(fp, d.nranks);
     int bad = 0;
+    char why[600] = "";
+    expand_cache cache = {0};
     for (int r = 0; r < d.nranks && !bad; r++)
-        bad = write_rank(fp, &d.ranks[r], phase);
+        bad = write_rank(fp, &d.ranks[r], phase, &o.choice, &cache, why, sizeof why);
+    expand_cache_free(&cache);
     if (fp == stdout) {
         rc = bad || fflush(stdout) != 0 || ferror(stdout);
     } else if (bad || ferror(fp)) {
@@ -344,9 +352,13 @@ int scitrace_goal(int argc, char **argv)
     } else {
         rc = atomic_file_commit(&af) != 0;
     }
-    if (rc)
+    if (rc && bad == -2)
+        fprintf(stderr, "scitrace: goal: %s\n", why);
+    else if (rc)
         fprintf(stderr, "scitrace: goal: cannot write '%s': %s\n", out,
                 bad ? "out of memory" : strerror(errno ? errno : EIO));
+    else
+        expand_report(stderr, "scitrace: goal: ", &d, phase, &o.choice);
 done:
     trace_dir_free(&d);
     return rc;

@@ -15,7 +15,13 @@ typedef struct matrix_opts {
     const char *out, *phase;
     int collectives, allow_missing;
     uint64_t calls;
+    expand_choice choice;
 } matrix_opts;
+
+static int parse_algorithm(void *dest, const char *arg, char *why, size_t len)
+{
+    return expand_choice_add(&((matrix_opts *)dest)->choice, arg, why, len);
+}
 
 /* --calls a,b,c: a bit per kind named. */
 static int parse_calls(void *dest, const char *arg, char *why, size_t len)
@@ -42,8 +48,10 @@ static const opt_spec matrix_specs[] = {
      "never one of DIR's rank files"},
     {.name = "collectives", .kind = OPT_ENUM, .field = offsetof(matrix_opts, collectives),
      .choices = (const char *const[]){"expand", "p2p-only", NULL}, .def = "expand", .arg = "C",
-     .help = "expand: collectives as the point-to-point messages of\nthe algorithms in "
-     "`scitrace --help`; p2p-only: leave them out"},
+     .help = "expand: collectives as the point-to-point messages of\nthe algorithm the MPI "
+     "runs (--algorithm); p2p-only: leave\nthem out"},
+    {.name = "algorithm", .kind = OPT_CUSTOM, .parse = parse_algorithm, .arg = "ALG",
+     .repeat = 1, .bad = "allreduce=foo", .help = EXPAND_ALGORITHM_HELP},
     {.name = "calls", .kind = OPT_CUSTOM, .parse = parse_calls, .arg = "LIST", .bad = "foo",
      .help = "only these calls, by the names `scitrace summary`\nprints (e.g. alltoall or "
      "isend,irecv); default all"},
@@ -63,7 +71,8 @@ static const opt_program matrix_program = {
 "  # scitorus-traffic 1\n"
 "  # ranks: P\n"
 "  # source: trace of `mpirun -np P COMMAND` (host, date)\n"
-"  # collectives: the algorithms they were expanded with\n"
+"  # collectives: how they were expanded, then per collective\n"
+"  # collective: OP on N ranks, M B: ALGORITHM (why)\n"
 "  # columns: src dst size_bytes messages\n"
 "  0<TAB>1<TAB>4096<TAB>1200\n"
 "\n"
@@ -116,6 +125,8 @@ int scitrace_matrix(int argc, char **argv)
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
+    if (!o.choice.lib)   /* as the traced library chooses */
+        o.choice.lib = expand_library_of(&d);
     int missing = d.nranks - d.nloaded;
     if (is_rank_file(&d, out))
         goto out;
@@ -127,18 +138,23 @@ int scitrace_matrix(int argc, char **argv)
                 goto out;
         }
     trace_matrix m;
-    if (trace_matrix_build(&d, with, calls, &m, &err) != 0) {
+    const expand_choice *choice = with ? &o.choice : NULL;
+    if (trace_matrix_build_with(&d, choice, calls, &m, &err) != 0) {
         fprintf(stderr, "scitrace: %s: %s\n", dir, err.msg);
         goto out;
     }
     int r0 = 0;
     while (!d.loaded[r0])
         r0++;
-    if (trace_matrix_write(&m, out, d.ranks[r0].command, d.ranks[r0].host, d.date, with,
-                           phase && strcmp(phase, "all") ? phase : NULL) != 0)
+    phase = phase && strcmp(phase, "all") ? phase : NULL;
+    if (trace_matrix_write(&m, out, d.ranks[r0].command, d.ranks[r0].host, d.date, &d, choice,
+                           phase) != 0) {
         fprintf(stderr, "scitrace: cannot write '%s': %s\n", out, strerror(errno));
-    else
+    } else {
         rc = 0;
+        if (choice)
+            expand_report(stderr, "scitrace: matrix: ", &d, phase, choice);
+    }
     trace_matrix_free(&m);
 out:
     trace_dir_free(&d);

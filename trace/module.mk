@@ -26,11 +26,14 @@ PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
                 trace/mode_matrix.c trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
                 trace/match.c trace/check_replay.c trace/mode_check.c trace/mode_goal.c
-scitrace_LAYERS := util
+scitrace_LAYERS := sched util
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
 # the library preloaded, which ASan would refuse).
 bin/test/trace_app: tests/trace_app.c | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
+bin/test/coll_app: tests/coll_app.c trace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
 bin/test/check_app: tests/check_app.c trace/scitrace.h | deps
@@ -38,8 +41,12 @@ bin/test/check_app: tests/check_app.c trace/scitrace.h | deps
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
 TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c
 test_expand_EXTRA = trace/expand.c
+# traced equals generated: scitrace goal in process on committed traces
+TESTS += tests/test_sched_trace.c
+test_sched_trace_EXTRA = trace/mode_goal.c trace/mode_matrix.c trace/build_matrix.c trace/expand.c \
+                         trace/tracefile.c trace/tracedir.c
 test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
-CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/halo3d
+CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
 
 # NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
 DEB_PACKAGES += netpipe-openmpi

@@ -331,6 +331,10 @@ static int parse_line(char *buf, long line, reader *rd, long *status_line)
         return parse_phase(buf + 5, r);
     if (strncmp(buf, "map ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0)
         return parse_map(buf + 3, r);
+    if (strncmp(buf, "mpi ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0 && r->nmaps == 0) {
+        copy_rest(r->mpi, sizeof r->mpi, buf + 4);
+        return 0;
+    }
     if (strncmp(buf, "status ", 7) == 0) {
         copy_rest(r->status, sizeof r->status, buf + 7);
         *status_line = line;

@@ -9,6 +9,8 @@
  *   host NAME
  *   command ARGV...
  *   start_ns NS                 wall clock at MPI_Init (ns since 1970)
+ *   mpi TEXT                    MPI_Get_library_version's first line (absent
+ *                               in older traces)
  *   map BASE PATH               a loaded object (callers: PATH at addr-BASE)
  *   then, in program order:
  *   comm ID HASH SEQ N W0..WN-1 communicator ID, members as world ranks;
@@ -88,6 +90,7 @@ typedef struct trace_map {
 typedef struct trace_rank {
     int rank, ranks;
     char run[160], status[64], host[256], command[2048];
+    char mpi[128];            /* the "mpi" line, "" when absent */
     int ended_early;          /* no closing lines */
     int64_t start_ns;
     trace_comm *comms;

@@ -8,8 +8,8 @@
  *   SEND         a point-to-point send: this rank -> peer
  *   RECV         a receive (matched against sends; not a matrix row)
  *   COLL         a collective with one block size (communicator, root,
- *                bytes); the analyzer expands it into the sends this rank
- *                makes under the named algorithm of trace_kind_algorithm
+ *                bytes); the analyzer expands it into the messages of the
+ *                algorithm the MPI library runs for it (trace/expand.h)
  *   COLL_DIRECT  a collective whose per-peer counts differ (the v variants,
  *                reduce-scatter): recorded as this rank's sends to each peer
  *   WAIT         completes requests (Wait and Test families)
@@ -22,67 +22,67 @@ enum trace_class {
     TRACE_COMM, TRACE_LIFE
 };
 
-/* X(enum suffix, name in files, class, algorithm of a COLL/COLL_DIRECT).
+/* X(enum suffix, name in files, class).
  * PSEND/PRECV/SENDRECV_RECV are not calls: the reader makes them (a started
  * persistent request, a Sendrecv's receive) for the matrix and matching. */
 #define TRACE_KINDS(X)                                                      \
-    X(SEND, "send", TRACE_SEND, "")                                         \
-    X(BSEND, "bsend", TRACE_SEND, "")                                       \
-    X(SSEND, "ssend", TRACE_SEND, "")                                       \
-    X(RSEND, "rsend", TRACE_SEND, "")                                       \
-    X(ISEND, "isend", TRACE_SEND, "")                                       \
-    X(IBSEND, "ibsend", TRACE_SEND, "")                                     \
-    X(ISSEND, "issend", TRACE_SEND, "")                                     \
-    X(IRSEND, "irsend", TRACE_SEND, "")                                     \
-    X(SENDRECV, "sendrecv", TRACE_SEND, "")                                 \
-    X(PSEND, "persistent_send", TRACE_SEND, "")                             \
-    X(RECV, "recv", TRACE_RECV, "")                                         \
-    X(IRECV, "irecv", TRACE_RECV, "")                                       \
-    X(SENDRECV_RECV, "sendrecv_recv", TRACE_RECV, "")                       \
-    X(PRECV, "persistent_recv", TRACE_RECV, "")                             \
-    X(BCAST, "bcast", TRACE_COLL, "binomial")                               \
-    X(REDUCE, "reduce", TRACE_COLL, "binomial")                             \
-    X(ALLREDUCE, "allreduce", TRACE_COLL, "recursive-doubling")             \
-    X(ALLTOALL, "alltoall", TRACE_COLL, "pairwise")                         \
-    X(ALLGATHER, "allgather", TRACE_COLL, "ring")                           \
-    X(GATHER, "gather", TRACE_COLL, "linear")                               \
-    X(SCATTER, "scatter", TRACE_COLL, "linear")                             \
-    X(BARRIER, "barrier", TRACE_COLL, "dissemination")                      \
-    X(ALLTOALLV, "alltoallv", TRACE_COLL_DIRECT, "pairwise")                \
-    X(ALLGATHERV, "allgatherv", TRACE_COLL_DIRECT, "linear")                \
-    X(GATHERV, "gatherv", TRACE_COLL_DIRECT, "linear")                      \
-    X(SCATTERV, "scatterv", TRACE_COLL_DIRECT, "linear")                    \
-    X(REDUCE_SCATTER, "reduce_scatter", TRACE_COLL_DIRECT, "pairwise")      \
-    X(REDUCE_SCATTER_BLOCK, "reduce_scatter_block", TRACE_COLL_DIRECT, "pairwise") \
-    X(WAIT, "wait", TRACE_WAIT, "")                                         \
-    X(WAITALL, "waitall", TRACE_WAIT, "")                                   \
-    X(WAITANY, "waitany", TRACE_WAIT, "")                                   \
-    X(WAITSOME, "waitsome", TRACE_WAIT, "")                                 \
-    X(TEST, "test", TRACE_WAIT, "")                                         \
-    X(TESTALL, "testall", TRACE_WAIT, "")                                   \
-    X(TESTANY, "testany", TRACE_WAIT, "")                                   \
-    X(TESTSOME, "testsome", TRACE_WAIT, "")                                 \
-    X(PROBE, "probe", TRACE_PROBE, "")                                      \
-    X(IPROBE, "iprobe", TRACE_PROBE, "")                                    \
-    X(SEND_INIT, "send_init", TRACE_REQ, "")                                \
-    X(BSEND_INIT, "bsend_init", TRACE_REQ, "")                              \
-    X(SSEND_INIT, "ssend_init", TRACE_REQ, "")                              \
-    X(RSEND_INIT, "rsend_init", TRACE_REQ, "")                              \
-    X(RECV_INIT, "recv_init", TRACE_REQ, "")                                \
-    X(START, "start", TRACE_REQ, "")                                        \
-    X(REQUEST_FREE, "request_free", TRACE_REQ, "")                          \
-    X(COMM_DUP, "comm_dup", TRACE_COMM, "")                                 \
-    X(COMM_SPLIT, "comm_split", TRACE_COMM, "")                             \
-    X(COMM_CREATE, "comm_create", TRACE_COMM, "")                           \
-    X(CART_CREATE, "cart_create", TRACE_COMM, "")                           \
-    X(CART_SUB, "cart_sub", TRACE_COMM, "")                                 \
-    X(INTERCOMM_CREATE, "intercomm_create", TRACE_COMM, "")                 \
-    X(INTERCOMM_MERGE, "intercomm_merge", TRACE_COMM, "")                   \
-    X(COMM_FREE, "comm_free", TRACE_COMM, "")                               \
-    X(FINALIZE, "finalize", TRACE_LIFE, "")                                 \
-    X(ABORT, "abort", TRACE_LIFE, "")
+    X(SEND, "send", TRACE_SEND)                                             \
+    X(BSEND, "bsend", TRACE_SEND)                                           \
+    X(SSEND, "ssend", TRACE_SEND)                                           \
+    X(RSEND, "rsend", TRACE_SEND)                                           \
+    X(ISEND, "isend", TRACE_SEND)                                           \
+    X(IBSEND, "ibsend", TRACE_SEND)                                         \
+    X(ISSEND, "issend", TRACE_SEND)                                         \
+    X(IRSEND, "irsend", TRACE_SEND)                                         \
+    X(SENDRECV, "sendrecv", TRACE_SEND)                                     \
+    X(PSEND, "persistent_send", TRACE_SEND)                                 \
+    X(RECV, "recv", TRACE_RECV)                                             \
+    X(IRECV, "irecv", TRACE_RECV)                                           \
+    X(SENDRECV_RECV, "sendrecv_recv", TRACE_RECV)                           \
+    X(PRECV, "persistent_recv", TRACE_RECV)                                 \
+    X(BCAST, "bcast", TRACE_COLL)                                           \
+    X(REDUCE, "reduce", TRACE_COLL)                                         \
+    X(ALLREDUCE, "allreduce", TRACE_COLL)                                   \
+    X(ALLTOALL, "alltoall", TRACE_COLL)                                     \
+    X(ALLGATHER, "allgather", TRACE_COLL)                                   \
+    X(GATHER, "gather", TRACE_COLL)                                         \
+    X(SCATTER, "scatter", TRACE_COLL)                                       \
+    X(BARRIER, "barrier", TRACE_COLL)                                       \
+    X(ALLTOALLV, "alltoallv", TRACE_COLL_DIRECT)                            \
+    X(ALLGATHERV, "allgatherv", TRACE_COLL_DIRECT)                          \
+    X(GATHERV, "gatherv", TRACE_COLL_DIRECT)                                \
+    X(SCATTERV, "scatterv", TRACE_COLL_DIRECT)                              \
+    X(REDUCE_SCATTER, "reduce_scatter", TRACE_COLL_DIRECT)                  \
+    X(REDUCE_SCATTER_BLOCK, "reduce_scatter_block", TRACE_COLL_DIRECT)      \
+    X(WAIT, "wait", TRACE_WAIT)                                             \
+    X(WAITALL, "waitall", TRACE_WAIT)                                       \
+    X(WAITANY, "waitany", TRACE_WAIT)                                       \
+    X(WAITSOME, "waitsome", TRACE_WAIT)                                     \
+    X(TEST, "test", TRACE_WAIT)                                             \
+    X(TESTALL, "testall", TRACE_WAIT)                                       \
+    X(TESTANY, "testany", TRACE_WAIT)                                       \
+    X(TESTSOME, "testsome", TRACE_WAIT)                                     \
+    X(PROBE, "probe", TRACE_PROBE)                                          \
+    X(IPROBE, "iprobe", TRACE_PROBE)                                        \
+    X(SEND_INIT, "send_init", TRACE_REQ)                                    \
+    X(BSEND_INIT, "bsend_init", TRACE_REQ)                                  \
+    X(SSEND_INIT, "ssend_init", TRACE_REQ)                                  \
+    X(RSEND_INIT, "rsend_init", TRACE_REQ)                                  \
+    X(RECV_INIT, "recv_init", TRACE_REQ)                                    \
+    X(START, "start", TRACE_REQ)                                            \
+    X(REQUEST_FREE, "request_free", TRACE_REQ)                              \
+    X(COMM_DUP, "comm_dup", TRACE_COMM)                                     \
+    X(COMM_SPLIT, "comm_split", TRACE_COMM)                                 \
+    X(COMM_CREATE, "comm_create", TRACE_COMM)                               \
+    X(CART_CREATE, "cart_create", TRACE_COMM)                               \
+    X(CART_SUB, "cart_sub", TRACE_COMM)                                     \
+    X(INTERCOMM_CREATE, "intercomm_create", TRACE_COMM)                     \
+    X(INTERCOMM_MERGE, "intercomm_merge", TRACE_COMM)                       \
+    X(COMM_FREE, "comm_free", TRACE_COMM)                                   \
+    X(FINALIZE, "finalize", TRACE_LIFE)                                     \
+    X(ABORT, "abort", TRACE_LIFE)
 
-#define TRACE_KIND_ENUM(e, name, cls, alg) TRACE_K_##e,
+#define TRACE_KIND_ENUM(e, name, cls) TRACE_K_##e,
 enum trace_kind { TRACE_KINDS(TRACE_KIND_ENUM) TRACE_NKINDS };
 #undef TRACE_KIND_ENUM
 
@@ -91,27 +91,19 @@ enum trace_kind { TRACE_KINDS(TRACE_KIND_ENUM) TRACE_NKINDS };
 /* Name of a kind as written in rank files ("isend"). */
 static inline const char *trace_kind_name(int kind)
 {
-#define TRACE_KIND_NAME(e, name, cls, alg) name,
+#define TRACE_KIND_NAME(e, name, cls) name,
     static const char *const names[] = {TRACE_KINDS(TRACE_KIND_NAME)};
 #undef TRACE_KIND_NAME
     return kind >= 0 && kind < TRACE_NKINDS ? names[kind] : "?";
 }
 
-/* Class and algorithm of a kind. */
+/* Class of a kind. */
 static inline enum trace_class trace_kind_class(int kind)
 {
-#define TRACE_KIND_CLASS(e, name, cls, alg) cls,
+#define TRACE_KIND_CLASS(e, name, cls) cls,
     static const enum trace_class classes[] = {TRACE_KINDS(TRACE_KIND_CLASS)};
 #undef TRACE_KIND_CLASS
     return classes[kind];
-}
-
-static inline const char *trace_kind_algorithm(int kind)
-{
-#define TRACE_KIND_ALG(e, name, cls, alg) alg,
-    static const char *const algs[] = {TRACE_KINDS(TRACE_KIND_ALG)};
-#undef TRACE_KIND_ALG
-    return algs[kind];
 }
 
 /* Kind named `name`, or -1. */

@@ -2,6 +2,7 @@
 # output files, file errors, one-line messages, the options table, signal
 # flags, spawning a child, file-system rules.
 LAYERS += util
+util_LAYER_USES :=
 util_LAYER_SRCS := util/parse.c util/atomicfile.c util/cli.c util/signals.c util/file_error.c \
                    util/spawn.c util/fs.c util/opt.c util/grow.c
 TESTS    += tests/test_parse.c tests/test_util.c tests/test_opt.c

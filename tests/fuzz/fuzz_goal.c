@@ -5,7 +5,7 @@
 
 #include "model/params.h"
 #include "sim/engine.h"
-#include "sim/goal.h"
+#include "sched/goal.h"
 
 /* Larger schedules are valid too, but they take time, not code. */
 #define FUZZ_MAX_OPS 4096

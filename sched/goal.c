@@ -2,7 +2,7 @@
  * LogGOPSim's txt2bin.re (re2c): keywords where txt2bin has no identifier
  * rule match as prefixes ("requiresl2" reads as "requires l2"), where it
  * has one (a line's first word) the longest word wins ("sendx" is a label). */
-#include "sim/goal.h"
+#include "sched/goal.h"
 
 #include <errno.h>
 #include <stdarg.h>

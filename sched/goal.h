@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The kinds, numbered as LogGOPSim numbers them: free operations are
  * started sends first, then receives, then computations. */
@@ -59,5 +60,16 @@ int goal_parse(const char *text, size_t len, goal_schedule *s, goal_error *err);
 int goal_read(const char *path, goal_schedule *s, goal_error *err);
 
 void goal_free(goal_schedule *s);
+
+/* Writing GOAL text: every line of it is spelled here, for every writer
+ * (sched/goal_write.c's collectives, scitrace goal).  Labels are the
+ * caller's: "l<label>". */
+void goal_put_num_ranks(FILE *fp, long ranks);
+void goal_put_rank_open(FILE *fp, long rank);
+void goal_put_rank_close(FILE *fp);
+void goal_put_send(FILE *fp, long label, uint64_t bytes, long long to, long long tag);
+void goal_put_recv(FILE *fp, long label, uint64_t bytes, long long from, long long tag);
+void goal_put_calc(FILE *fp, long label, uint64_t ns);
+void goal_put_requires(FILE *fp, long label, long on);
 
 #endif

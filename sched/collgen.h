@@ -37,12 +37,27 @@ typedef struct coll_sched {
 } coll_sched;
 
 /* The algorithms of op, comma-separated, the first the default (what
- * Open MPI's tuned component picks for small P and small messages). */
+ * Open MPI's tuned component picks for small P and small messages).  Two
+ * are a library's choice: "tuned" (Open MPI 4.1's coll/tuned fixed
+ * decision) and "mpich" (MPICH's default selection), by ranks and size. */
 const char *coll_algorithms(int op);
 
-/* The name of alg (NULL: op's default; a valid one) into buf, allreduce's
- * tuned with its pick for ranks and size bytes ("tuned:ring"); returns buf. */
+/* alg, or op's default (the first of its list) copied into buf. */
+const char *coll_default_algorithm(int op, const char *alg, char *buf, size_t len);
+
+/* The name of alg (NULL: op's default; a valid one) into buf, a library's
+ * choice with the family it picks for ranks and size bytes ("tuned:ring");
+ * returns buf. */
 const char *coll_algorithm(int op, const char *alg, int ranks, long size, char *buf, size_t len);
+
+/* Library lib's ("tuned" or "mpich") own name for what it runs for op on
+ * ranks processes and size bytes into native, *family the algorithm of
+ * this file generated for it.  Returns 0 when the family is the library's
+ * algorithm, 1 when it is only the nearest (it sends other messages than
+ * the library does), 2 when the library's algorithm falls back to it for
+ * this shape (as Open MPI's allgather recursive doubling off powers of two). */
+int coll_library_pick(int op, const char *lib, int ranks, long size, char *native, size_t nlen,
+                      const char **family);
 
 /* Index of name in coll_op_names, or -1. */
 int coll_op_parse(const char *name);
