@@ -91,8 +91,6 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
 /* The benchmark's bare floor (scibench --floor), NAN when the backend has
  * none or it failed. */
 double measure_floor(const options *o);
-/* Creates the directories of path; 0 or -1 with errno. */
-int mkdirs(const char *path);
 
 /* points.c: bench rows -> fit points */
 typedef struct pointset {

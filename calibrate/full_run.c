@@ -230,8 +230,9 @@ int full_run(options *o)
     int nmine = 0;
     for (int k = 0; k < FULL_NETS; k++)
         mine[nmine++] = (fs_file){"--full's data file", o->plan.path[k]};
-    if (options_check_files(o, mine, nmine))
-        return EXIT_USAGE;
+    int frc = options_check_files(o, mine, nmine);
+    if (frc)
+        return frc;
     double t0 = now_s(), took = 0;
     int rc = 0, k, misses = 0, kept = 0, nrp = 0;
     run_params rp[FULL_MAX_RUNS];

@@ -90,8 +90,7 @@ int validate(const options *o, pointset *vs0, const model_params *p, int print, 
         for (int i = 0; i < o->ndata && len < sizeof fitted; i++)
             len += (size_t)snprintf(fitted + len, sizeof fitted - len, "%s%s", i ? " " : "",
                                     o->data[i]);
-        if (mkdirs(o->validation_out) ||
-            full_write_validation(o->validation_out, o->validate[0], fitted, rows, vs.n))
+        if (full_write_validation(o->validation_out, o->validate[0], fitted, rows, vs.n))
             rc = fail("--validation-out '%s': %s", o->validation_out, strerror(errno));
     }
     free(rows);
