@@ -265,13 +265,21 @@ int full_run(options *o)
         if (!best.why[0])
             break;
         misses += !(kept == k ? best.unstable : a.unstable);
+        /* another run needs about as long as this one, with a margin */
+        double need = 1.3 * took + 6;
         const char *stop = k == FULL_MAX_RUNS ? "that was the last run --full takes"
                          : misses == FULL_MAX_STEADY_MISSES
                              ? "a steady run missed the check twice: the fit, not the measurement"
-                         : left < 1.3 * took + 6 ? "no time left" : NULL;
+                         : NULL;
         if (stop) {
             fprintf(o->report, "calibrate: not measuring again: %s (%.0f s of %.0f s used)\n", stop,
                     FULL_BUDGET_S - left, FULL_BUDGET_S);
+            break;
+        }
+        if (left < need) {
+            fprintf(o->report, "calibrate: not measuring again: --full's budget is %.0f s and %.0f s"
+                               " of it are left, but another run needs about %.0f s (the last one"
+                               " took %.0f s)\n", FULL_BUDGET_S, left, need, took);
             break;
         }
         fprintf(o->report, "calibrate: measuring again\n");

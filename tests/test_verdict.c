@@ -5,6 +5,7 @@
  * mean nothing are refused, the params and LogP readers refuse what would
  * give negative times or unused keys, and the command line rules (-o -,
  * -q, --version, repeated options, option order). */
+#include <math.h>
 #include <sys/stat.h>
 
 #include "model/params.h"
@@ -106,6 +107,53 @@ Test(verdict, unstable_runs_are_measured_again_while_time_allows)
     cr_assert_null(strstr(r.out, "warning: the last run was unstable"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "held-out check passed"), "%s", r.out);
     run_free(&r);
+}
+
+/* A run so slow that another would overrun --full's budget: the message
+ * says what the budget is, what is left and what another run needs, and
+ * its numbers are the reason (left < needed). */
+Test(verdict, budget_stop_says_why_the_time_left_is_not_enough)
+{
+    fake_env("260", "bimodal");
+    setenv("FAKE_SECONDS", "25", 1);
+    run_result r = run_full();
+    unsetenv("FAKE_SECONDS");
+    cr_assert(r.status == 0 || r.status == 3, "%d %s\n%s", r.status, r.out, r.err);
+    cr_assert_eq(fake_runs(), 1, "%s", r.out);
+    const char *m = strstr(r.out, "not measuring again: --full's budget is");
+    cr_assert_not_null(m, "%s", r.out);
+    double budget, left, need, took;
+    cr_assert_eq(sscanf(m, "not measuring again: --full's budget is %lf s and %lf s of it are"
+                           " left, but another run needs about %lf s (the last one took %lf s)",
+                        &budget, &left, &need, &took), 4, "%s", m);
+    cr_assert_lt(left, need, "%s", m);
+    cr_assert_geq(took, 25, "%s", m);
+    cr_assert_leq(left + took, budget + 1, "%s", m);
+    cr_assert_null(strstr(r.out, "no time left"), "%s", r.out);
+    run_free(&r);
+}
+
+/* chi^2/dof is said in words on its own line: sqrt(chi^2/dof) is how many
+ * of the points' errors (the ones the fit weighted them by) they lie from
+ * the fit. */
+Test(verdict, chi2_is_explained_where_it_is_printed)
+{
+    static const char *const w[][2] = {{"relative", "nominal errors"},
+                                       {"sem", "own standard errors"}};
+    for (int i = 0; i < 2; i++) {
+        run_result r = run_cmd(CALIBRATE, 60, "--data", run_fixture("plots/ring2.tsv"),
+                               "--weights", w[i][0], "-o", "c.params", NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        const char *m = strstr(r.out, "chi^2/dof = ");
+        cr_assert_not_null(m, "%s", r.out);
+        double chi2, times;
+        cr_assert_eq(sscanf(m, "chi^2/dof = %lf: the points lie about %lf times", &chi2, &times), 2,
+                     "%.200s", m);
+        cr_assert_lt(fabs(times - sqrt(chi2)), 0.01 * sqrt(chi2) + 0.5, "%.200s", m);
+        const char *eol = strchr(m, '\n');
+        cr_assert(strstr(m, w[i][1]) && strstr(m, w[i][1]) < eol, "%.200s", m);
+        run_free(&r);
+    }
 }
 
 Test(verdict, steady_run_is_measured_once)
