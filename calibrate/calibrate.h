@@ -108,6 +108,9 @@ const char *stat_name(stat_kind s);
 int load_files(const char *const *files, int nfiles, stat_kind s, pointset *ps);
 int merge_repeats(pointset *ps);
 void relative_weights(pointset *ps);
+/* The indexes of pts in table order: by path (Hm, Fm, Sm), then size;
+ * malloc'ed, NULL when out of memory. */
+size_t *points_by_path_then_size(const fit_point *pts, size_t n);
 void pointset_free(pointset *ps);
 
 /* report.c */

@@ -77,19 +77,6 @@ static void explain(const options *o, const pointset *ps, const fit_result *r)
     fprintf(out, "  o(m): measured (%d segment%s)\n", r->segments, r->segments > 1 ? "s" : "");
 }
 
-/* Residual rows by path (hops, forwards, switches), then size: the data
- * file's order is the interleaved run's, in which points finish. */
-static int by_path_then_size(const void *a, const void *b, void *arg)
-{
-    const fit_point *pts = arg, *x = &pts[*(const size_t *)a], *y = &pts[*(const size_t *)b];
-    const double kx[4] = {x->hm, x->fm, x->sm, x->size_bytes},
-                 ky[4] = {y->hm, y->fm, y->sm, y->size_bytes};
-    for (int k = 0; k < 4; k++)
-        if (kx[k] != ky[k])
-            return kx[k] < ky[k] ? -1 : 1;
-    return 0;
-}
-
 /* One line of the residual table, "(x N)" after it when N points print
  * alike; nothing for N = 0. */
 static void print_residual_line(FILE *out, const char *line, size_t n)
@@ -153,12 +140,7 @@ void report_fit(const options *o, const pointset *ps, const fit_result *r)
     fprintf(out, "\nresiduals (measured - model):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm",
            "Fm", "Sm", "measured", "model", "resid");
     double ss = 0, worst = 0;
-    size_t at = 0, *order = malloc((ps->n ? ps->n : 1) * sizeof *order);
-    if (order) {   /* (out of memory: the file's order) */
-        for (size_t k = 0; k < ps->n; k++)
-            order[k] = k;
-        qsort_r(order, ps->n, sizeof *order, by_path_then_size, (void *)ps->pts);
-    }
+    size_t at = 0, *order = points_by_path_then_size(ps->pts, ps->n);  /* NULL: file order */
     /* Neighbouring rows that print alike are one line with their count: a
      * torus's destinations share (size, Hm, Fm, Sm), and a 100x100 torus
      * measured to every destination printed 5 x 10^5 lines, most of them

@@ -156,6 +156,63 @@ Test(verdict, chi2_is_explained_where_it_is_printed)
     }
 }
 
+/* Rows "size Hm Fm Sm ..." from text (after start, to the first line
+ * without them) in order by path (Hm, Fm, Sm), then size; returns the rows
+ * seen, or -1 at the first row out of order. */
+static int rows_in_table_order(const char *text)
+{
+    double last[4] = {-1, -1, -1, -1};
+    int n = 0;
+    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        double v[4];
+        if (*l == '#' || sscanf(l, "%lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3]) != 4)
+            continue;
+        const double key[4] = {v[1], v[2], v[3], v[0]}, prev[4] = {last[1], last[2], last[3], last[0]};
+        for (int k = 0; k < 4 && key[k] <= prev[k]; k++)
+            if (key[k] < prev[k])
+                return -1;
+        memcpy(last, v, sizeof last);
+        n++;
+    }
+    return n;
+}
+
+/* The held-out table, printed and written, goes by path and size whatever
+ * order the points were measured in (here the held-out ring's rows
+ * reversed). */
+Test(verdict, validation_table_is_by_size)
+{
+    char *ring6 = run_read_text(run_fixture("full/ring6.tsv"));
+    FILE *fp = fopen("rev6.tsv", "w");
+    cr_assert_not_null(fp);
+    char *lines[512];
+    int n = 0;
+    for (char *l = strtok(ring6, "\n"); l && n < 512; l = strtok(NULL, "\n"))
+        if (*l == '#')
+            fprintf(fp, "%s\n", l);
+        else
+            lines[n++] = l;
+    while (n > 0)
+        fprintf(fp, "%s\n", lines[--n]);
+    fclose(fp);
+    run_result r = run_cmd(CALIBRATE, 60, "--data", run_fixture("full/ring2.tsv"),
+                           run_fixture("full/ring8.tsv"), run_fixture("full/torus4x4.tsv"),
+                           "--validate", "rev6.tsv", "--validation-out", "v.tsv", "-o", "v.params",
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *table = strstr(r.out, "validation (held-out data):");
+    cr_assert_not_null(table, "%s", r.out);
+    char *end = strstr(table, "median error");
+    cr_assert_not_null(end);
+    *end = '\0';
+    cr_assert_gt(rows_in_table_order(table), 10, "printed out of order:\n%s", table);
+    char *file = run_read_text("v.tsv");
+    cr_assert_gt(rows_in_table_order(file), 10, "written out of order:\n%s", file);
+    free(file);
+    free(ring6);
+    run_free(&r);
+}
+
 Test(verdict, steady_run_is_measured_once)
 {
     fake_env("260", "clean");
