@@ -180,11 +180,10 @@ static int host_entry(launch_hosts *h, char **given, const char *word, long line
 static int key_int(char **tok, int n, int *i, long line, file_error *err, long *v)
 {
     const char *key = tok[*i];
-    if (*i + 2 >= n)
+    if (*i + 2 >= n || strcmp(tok[*i + 1], "="))
         return file_error_set(err, line, "'%s' without '=N'", key);
-    if (strcmp(tok[*i + 1], "=") || !is_digits(tok[*i + 2]))
-        return file_error_set(err, line, "%s=%s: not a whole number", key,
-                              strcmp(tok[*i + 1], "=") ? tok[*i + 1] : tok[*i + 2]);
+    if (!is_digits(tok[*i + 2]))
+        return file_error_set(err, line, "%s=%s: not a whole number", key, tok[*i + 2]);
     *v = mpirun_int(tok[*i + 2]);
     if (*v < 0)
         return file_error_set(err, line, "%s=%s reads as %ld (mpirun keeps an int): less than 0",
