@@ -189,36 +189,40 @@ static void write_tmp(char *path, const char *text)
     close(fd);
 }
 
-/* The hostfile's verdict and placement against mpirun's, for np ranks and
- * each policy (NULL-terminated). */
+/* The hostfile's verdict and placement against mpirun's, for np ranks,
+ * each --map-by of maps (NULL-terminated) and rank-by default and node. */
 static void check_hostfile_like_mpirun(const char *text, long np, const char *const *maps)
 {
+    static const char *const ranks_by_node[] = {NULL, "node"};
     char path[] = "/tmp/scitorus-launch-XXXXXX";
     write_tmp(path, text);
     launch_hosts h;
     file_error err;
     int ours = launch_hostfile_read(path, &h, &err);
-    for (size_t m = 0; maps[m] || m == 0; m++) {
-        long want[MAX_RANKS], got[MAX_RANKS];
-        long seen = mpirun_map_with(path, ours ? NULL : &h, np, maps[m], NULL, NULL, want);
-        if (seen < 0) {
-            cr_assert_neq(ours, 0, "[%s] --map-by %s: mpirun refuses the hostfile, we read it",
-                          text, maps[m] ? maps[m] : "-");
-            continue;
+    for (size_t m = 0; maps[m]; m++)
+        for (size_t k = 0; k < COUNT(ranks_by_node); k++) {
+            const char *rank_by = ranks_by_node[k];
+            long want[MAX_RANKS], got[MAX_RANKS];
+            long seen = mpirun_map_with(path, ours ? NULL : &h, np, maps[m], rank_by, NULL, want);
+            launch_policy p = {0};
+            cr_assert_eq(launch_parse_map_by(maps[m], &p), 0);
+            cr_assert_eq(rank_by ? launch_parse_rank_by(rank_by, &p) : 0, 0);
+            char why[200];
+            if (seen < 0) {   /* the file or, where we read it, the policy */
+                cr_assert(ours != 0 || launch_map(&h, &p, np, got, why, sizeof why) != 0,
+                          "[%s] --map-by %s: mpirun refuses, we place", text, maps[m]);
+                continue;
+            }
+            cr_assert_eq(ours, 0, "[%s]: mpirun places %ld ranks, we refuse: %s", text, seen,
+                         err.msg);
+            cr_assert_eq(seen, np);
+            cr_assert_eq(launch_map(&h, &p, np, got, why, sizeof why), 0, "%s", why);
+            for (long r = 0; r < np; r++)
+                cr_assert_eq(got[r], want[r],
+                             "[%s] np %ld --map-by %s --rank-by %s: rank %ld on %s, mpirun: %s",
+                             text, np, maps[m], rank_by ? rank_by : "-", r, h.host[got[r]].name,
+                             h.host[want[r]].name);
         }
-        cr_assert_eq(ours, 0, "[%s]: mpirun places %ld ranks, we refuse: %s", text, seen, err.msg);
-        cr_assert_eq(seen, np);
-        launch_policy p = {0};
-        cr_assert_eq(maps[m] ? launch_parse_map_by(maps[m], &p) : 0, 0);
-        char why[200];
-        cr_assert_eq(launch_map(&h, &p, np, got, why, sizeof why), 0, "%s", why);
-        for (long r = 0; r < np; r++)
-            cr_assert_eq(got[r], want[r], "[%s] np %ld --map-by %s: rank %ld on %s, mpirun: %s",
-                         text, np, maps[m] ? maps[m] : "-", r, h.host[got[r]].name,
-                         h.host[want[r]].name);
-        if (!maps[m])
-            break;
-    }
     if (ours == 0)
         launch_hosts_free(&h);
     unlink(path);
@@ -226,7 +230,7 @@ static void check_hostfile_like_mpirun(const char *text, long np, const char *co
 
 Test(launch, hostfile_syntax_as_mpirun_reads_it)
 {
-    static const char *const maps[] = {"slot", "node", "ppr:2:node", NULL};
+    static const char *const maps[] = {"slot", "node", "core", "ppr:2:node", NULL};
     static const struct { const char *text; long np; } rows[] = {
         {"nodeA slots=2\nnodeB\nnodeA\n", 4},          /* a repeat adds a slot */
         {"nodeA slots = 2\nnodeB\n", 3},               /* blanks around '=' */
