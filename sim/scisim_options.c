@@ -293,7 +293,8 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
         {"--self-params", o->self_path}, {"--hostfile", o->hostfile},
         {"--rankfile", o->rankfile}, {"--placement", placement_file ? o->placement : NULL}};
     const fs_file out = {"-o", o->out_path};
-    if ((rc = fs_refuse_same("scisim", in, sizeof in / sizeof in[0], &out, 1)))
+    if ((rc = fs_refuse_same("scisim", in, sizeof in / sizeof in[0], &out, 1)) ||
+        (rc = fs_refuse_missing_dir("scisim", &out, 1)))   /* before minutes of replay */
         return rc;
     if (o->params_path && (rc = read_params("--params", o->params_path, &o->inter)))
         return rc;

@@ -125,3 +125,17 @@ Test(sim_output, interrupted_before_any_result_writes_nothing, .timeout = 300)
     free(text);
     free(err);
 }
+
+/* -o in a directory that does not exist is refused before the replay (which
+ * can take minutes), in one line; the directory is not created. */
+Test(sim_output, output_in_a_missing_directory_is_refused_first)
+{
+    const char *goal = put("q.goal", "num_ranks 2\nrank 0 {\nsend 8b to 1\n}\nrank 1 {\nrecv 8b from 0\n}\n");
+    const char *none = run_path(dir, "none"), *out = run_path(dir, "none/r.txt");
+    run_result r = run_cmd(SCISIM, 30, goal, "-o", out, NULL);
+    run_assert_error(&r, 1, "no directory", "-o in a missing directory");
+    cr_assert_null(strstr(r.err, "Replay"), "%s", r.err);
+    struct stat st;
+    cr_assert_neq(stat(none, &st), 0, "%s created", none);
+    run_free(&r);
+}
