@@ -65,9 +65,10 @@ int launch_parse_rank_by(const char *s, launch_policy *p);
 /* Reads an Open MPI hostfile as mpirun 4.1 reads it: one host a line,
  * `name [slots=N] [max_slots=M]` (cpu=, count= as slots=; max-slots= and
  * the other spellings as max_slots=; username=U and other words skipped),
- * blanks around '=', `#` and `//` comments.  A host listed again gains a
- * slot a line; a slot count given twice, max_slots below slots, a value
- * that reads as negative in an int, and a carriage return are refused, as
+ * blanks around '=', `#` and `//` comments; a name without its domain; a
+ * rankfile line gives its host a slot.  A host listed again gains a slot
+ * a line; a slot count given twice, max_slots below slots, a value that
+ * reads as negative in an int, and a carriage return are refused, as
  * mpirun refuses them.  Returns 0, -1 when the file cannot be read, -2
  * when it is malformed (err->line, err->msg).  On failure h holds nothing
  * to free. */

@@ -16,8 +16,9 @@
 #define MAX_TOKENS 16
 
 /* Next line of fp into buf (LAUNCH_MAX_LINE + 1 bytes), comments cut off
- * ('#' or "//" anywhere, as mpirun's lexer ends a line there).  Returns
- * 1, 0 at end of file, -1/-2 as the readers. */
+ * ('#' or "//" anywhere, as mpirun's lexer ends a line there); a carriage
+ * return left is refused.  Returns 1, 0 at end of file, -1/-2 as the
+ * readers. */
 static int next_line(FILE *fp, char *buf, long line, file_error *err)
 {
     size_t n = 0;
@@ -25,9 +26,6 @@ static int next_line(FILE *fp, char *buf, long line, file_error *err)
     while ((c = getc(fp)) != EOF && c != '\n') {
         if (c == '\0')
             return file_error_set(err, line, "binary data (a NUL byte)");
-        if (c == '\r')
-            return file_error_set(err, line, "a carriage return (DOS line end): mpirun refuses "
-                                  "it; convert the file with dos2unix");
         if (n == LAUNCH_MAX_LINE)
             return file_error_set(err, line, "line longer than %d characters", LAUNCH_MAX_LINE);
         buf[n++] = (char)c;
@@ -44,6 +42,9 @@ static int next_line(FILE *fp, char *buf, long line, file_error *err)
         *slashes = '\0';
     if (strstr(buf, "/*"))
         return file_error_set(err, line, "a /* block comment */: not read here; use '#'");
+    if (strchr(buf, '\r'))   /* (in a comment, mpirun skips it with the rest) */
+        return file_error_set(err, line, "a carriage return (DOS line end): mpirun refuses "
+                              "it; convert the file with dos2unix");
     return 1;
 }
 
@@ -141,16 +142,36 @@ static long launch_find_host(const launch_hosts *h, const char *name)
     return -1;
 }
 
+/* The node a host word names, as mpirun names it: no user@, and no
+ * domain (n1.x and n1.y are one node, n1) unless it is an IPv4 address. */
+static int node_name(const char *word, char *name, long line, file_error *err)
+{
+    const char *at = strrchr(word, '@');
+    word = at ? at + 1 : word;
+    if (strlen(word) >= LAUNCH_MAX_NAME)
+        return file_error_set(err, line, "host name longer than %d characters", LAUNCH_MAX_NAME - 1);
+    strcpy(name, word);
+    int dots = 0, digits_dots = 1;
+    for (const char *c = name; *c; c++) {
+        dots += *c == '.';
+        digits_dots &= (*c >= '0' && *c <= '9') || *c == '.';
+    }
+    if (!(digits_dots && dots == 3) && strchr(name, '.'))
+        *strchr(name, '.') = '\0';
+    if (!*name)
+        return file_error_set(err, line, "'%s' names no host", word);
+    return 0;
+}
+
 /* The host of a line: new (one slot) or listed before (one slot more, and
  * its count now counts as given). */
 static int host_entry(launch_hosts *h, char **given, const char *word, long line,
                       file_error *err, long *at)
 {
-    const char *name = strrchr(word, '@') ? strrchr(word, '@') + 1 : word;  /* user@host */
-    if (!*name)
-        return file_error_set(err, line, "'%s' names no host", word);
-    if (strlen(name) >= LAUNCH_MAX_NAME)
-        return file_error_set(err, line, "host name longer than %d characters", LAUNCH_MAX_NAME - 1);
+    char name[LAUNCH_MAX_NAME];
+    int rc = node_name(word, name, line, err);
+    if (rc)
+        return rc;
     if ((*at = launch_find_host(h, name)) >= 0) {
         h->host[*at].slots++;
         (*given)[*at] = 1;
@@ -193,13 +214,26 @@ static int key_int(char **tok, int n, int *i, long line, file_error *err, long *
 }
 
 /* One hostfile line: a host, then slots=N, max_slots=M, username=U, and
- * words mpirun ignores, in any order. */
+ * words mpirun ignores, in any order; or a rankfile line, whose host gains
+ * a slot (its count then given) and whose rest is skipped. */
 static int host_line(launch_hosts *h, char **given, char **tok, int n, long line,
                      file_error *err)
 {
-    if (!strcmp(tok[0], "rank") || tok[0][0] == '+')
-        return file_error_set(err, line, "'%s': rankfile and relative (+n) lines are not "
-                              "hosts; list each host by name", tok[0]);
+    if (!strcmp(tok[0], "rank")) {
+        int eq = 1;
+        while (eq < n && strcmp(tok[eq], "="))
+            eq++;
+        if (eq + 1 >= n || !is_name(tok[eq + 1]))
+            return file_error_set(err, line, "a rankfile line without '=HOST'");
+        long at;
+        int rc = host_entry(h, given, tok[eq + 1], line, err, &at);
+        if (rc == 0)
+            (*given)[at] = 1;
+        return rc;
+    }
+    if (tok[0][0] == '+')
+        return file_error_set(err, line, "'%s': relative hosts (+n) are not hosts; list each "
+                              "host by name", tok[0]);
     if (tok[0][0] == '^')
         return file_error_set(err, line, "'%s': excluding a host (^) is not read here", tok[0]);
     if (in_list(tok[0], slot_keys) || in_list(tok[0], max_keys) || in_list(tok[0], user_keys) ||
@@ -348,12 +382,15 @@ static int rank_line(char *buf, const launch_hosts *h, long ranks, long *r, long
     if (host[0] == '+')
         return file_error_set(err, line, "'%s': mpirun refuses relative hosts in a rankfile; "
                               "name the host", host);
+    char name[LAUNCH_MAX_NAME];
     if (!is_name(host))
         return file_error_set(err, line, "'%s' is not a host name", host);
-    if ((*node = launch_find_host(h, host)) < 0)
-        return file_error_set(err, line, "host '%s' is not in the hostfile", host);
-    int rc = slot_list(tok[6], h->host[*node].slots, line, err);
+    int rc = node_name(host, name, line, err);
     if (rc)
+        return rc;
+    if ((*node = launch_find_host(h, name)) < 0)
+        return file_error_set(err, line, "host '%s' is not in the hostfile", host);
+    if ((rc = slot_list(tok[6], h->host[*node].slots, line, err)))
         return rc;
     if (*r >= ranks)
         *r = -1;

@@ -248,6 +248,10 @@ Test(launch, hostfile_syntax_as_mpirun_reads_it)
         {"a slots=0\nb\nc slots=0\nd\n", 5},           /* hosts without slots go last */
         {"a slots=0\nb\nc\nd slots=0\n", 7},
         {"a slots=0\nb slots=0\n", 3},
+        {"n1.x slots=2\nn1.y\nn2.z\n", 4},            /* one host without the domain */
+        {"rank 0=a slot=0\nrank 1=a slot=1\nb\n", 3},  /* rankfile lines: a slot each */
+        {"rank 0=a slot=0\na slots=2\n", 3},           /* ... and a given count */
+        {"a # note\r\nb\n", 2},                       /* a CR in a comment is skipped */
     };
     for (size_t i = 0; i < COUNT(rows); i++)
         check_hostfile_like_mpirun(rows[i].text, rows[i].np, maps);
