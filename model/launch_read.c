@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/launch.h"
 #include "util/atomicfile.h"
@@ -143,7 +144,8 @@ static long launch_find_host(const launch_hosts *h, const char *name)
 }
 
 /* The node a host word names, as mpirun names it: no user@, and no
- * domain (n1.x and n1.y are one node, n1) unless it is an IPv4 address. */
+ * domain (n1.x and n1.y are one node, n1) unless it is an IPv4 address;
+ * localhost is the host this runs on, as it is the one mpirun runs on. */
 static int node_name(const char *word, char *name, long line, file_error *err)
 {
     const char *at = strrchr(word, '@');
@@ -151,6 +153,9 @@ static int node_name(const char *word, char *name, long line, file_error *err)
     if (strlen(word) >= LAUNCH_MAX_NAME)
         return file_error_set(err, line, "host name longer than %d characters", LAUNCH_MAX_NAME - 1);
     strcpy(name, word);
+    if (!strcmp(name, "localhost") &&
+        (gethostname(name, LAUNCH_MAX_NAME) || !memchr(name, '\0', LAUNCH_MAX_NAME)))
+        strcpy(name, "localhost");
     int dots = 0, digits_dots = 1;
     for (const char *c = name; *c; c++) {
         dots += *c == '.';
@@ -334,7 +339,9 @@ static int core_range(const char *s, long cores)
     if (!is_digits(a) || (dash && !is_digits(dash + 1)))
         return -1;
     long lo = mpirun_int(a), hi = dash ? mpirun_int(dash + 1) : lo;
-    return lo >= 0 && hi >= lo && hi < cores ? 0 : -1;
+    if (hi < lo)
+        return 0;   /* mpirun binds a reversed range to nothing and checks no end */
+    return lo >= 0 && hi < cores ? 0 : -1;
 }
 
 /* slot=LIST: items split by ',' or ';', each CORES or SOCKET:CORES, CORES
@@ -365,9 +372,10 @@ static int slot_list(const char *list, long cores, long line, file_error *err)
 }
 
 /* "rank R=HOST slot=LIST" -> R and the host's index; R is -1 for a rank
- * the job does not have (mpirun skips those lines). */
+ * the job does not have (mpirun skips those lines).  *others: a rank other
+ * than 0 was read before, after which mpirun 4.1 takes rank 0 as given. */
 static int rank_line(char *buf, const launch_hosts *h, long ranks, long *r, long *node,
-                     long line, file_error *err)
+                     int *others, long line, file_error *err)
 {
     char *tok[MAX_TOKENS];
     int n = tokens(buf, tok, MAX_TOKENS);
@@ -378,6 +386,10 @@ static int rank_line(char *buf, const launch_hosts *h, long ranks, long *r, long
         return file_error_set(err, line, "expected 'rank R=HOST slot=LIST'");
     if (!is_digits(tok[1]) || (*r = mpirun_int(tok[1])) < 0)
         return file_error_set(err, line, "rank '%s' is not a whole number 0..2^31-1", tok[1]);
+    if (*r == 0 && *others)
+        return file_error_set(err, line, "rank 0 after other ranks: mpirun 4.1 refuses it "
+                              "('rank 0 is already assigned'); put rank 0 first");
+    *others |= *r != 0;
     const char *host = tok[3];
     if (host[0] == '+')
         return file_error_set(err, line, "'%s': mpirun refuses relative hosts in a rankfile; "
@@ -406,7 +418,7 @@ int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, lo
     char buf[LAUNCH_MAX_LINE + 1];
     for (long i = 0; i < ranks; i++)
         rank_node[i] = -1;
-    int rc = 0;
+    int rc = 0, others = 0;
     long named = 0;
     for (long line = 1;; line++) {
         int got = next_line(fp, buf, line, err);
@@ -415,7 +427,7 @@ int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, lo
             break;
         }
         long r = -1, node = -1;
-        int st = rank_line(buf, h, ranks, &r, &node, line, err);
+        int st = rank_line(buf, h, ranks, &r, &node, &others, line, err);
         if (st == 1 || (st == 0 && r < 0))
             continue;
         if (st != 0) {

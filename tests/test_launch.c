@@ -301,6 +301,11 @@ Test(launch, rankfile_syntax_as_mpirun_reads_it)
         {"rank 0=%s slot=0\n", 2},                                   /* a rank missing */
         {"rank 0=%s slot=0\nrank 0=%s slot=0\n", 1},                 /* a rank twice */
         {"rank 0=%s slot=0:0\n", 1},                                 /* socket:core */
+        {"rank 1=%s slot=0\nrank 0=%s slot=0\n", 2},                /* rank 0 not first */
+        {"rank 0=%s slot=0\nrank 2=%s slot=0\nrank 1=%s slot=0\n", 3}, /* others in any order */
+        {"rank 0=%s slot=9-0\n", 1},                                /* a reversed range */
+        {"rank 0=%s slot=0-9\n", 1},                                /* a range past the cores */
+        {"rank 0=localhost slot=0\n", 1},                           /* this host */
     };
     for (size_t i = 0; i < COUNT(rows); i++)
         check_rankfile_like_mpirun(rows[i].text, rows[i].np);
@@ -317,7 +322,7 @@ Test(launch, rankfile_places_each_rank_where_it_says)
     cr_assert_eq(write(fd, hosts, strlen(hosts)), (ssize_t)strlen(hosts));
     close(fd);
     fd = mkstemp(rp);
-    const char *rf = "rank 2=c slot=0\nrank 0=b slot=1\n# x\nrank 1=a slot=0-1\nrank 3=b slot=0\n";
+    const char *rf = "rank 0=b slot=1\nrank 2=c slot=0\n# x\nrank 1=a slot=0-1\nrank 3=b slot=0\n";
     cr_assert_eq(write(fd, rf, strlen(rf)), (ssize_t)strlen(rf));
     close(fd);
     launch_hosts h;
@@ -325,7 +330,7 @@ Test(launch, rankfile_places_each_rank_where_it_says)
     cr_assert_eq(launch_hostfile_read(hp, &h, &err), 0);
     long node[8];
     cr_assert_eq(launch_rankfile_read(rp, &h, 4, node, &err), 0, "%s", err.msg);
-    long want[4] = {1, 0, 2, 1};
+    long want[4] = {1, 0, 2, 1};   /* (rank 0 first: mpirun refuses it after others) */
     for (int r = 0; r < 4; r++)
         cr_assert_eq(node[r], want[r], "rank %d", r);
     cr_assert_eq(launch_rankfile_read(rp, &h, 5, node, &err), -2, "rank 4 missing accepted");
