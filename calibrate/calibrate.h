@@ -93,8 +93,6 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
 /* The benchmark's bare floor (scibench --floor), NAN when the backend has
  * none or it failed. */
 double measure_floor(const options *o);
-/* Creates the directories of path; 0 or -1 with errno. */
-int mkdirs(const char *path);
 
 /* points.c: bench rows -> fit points */
 typedef struct pointset {
@@ -112,6 +110,9 @@ const char *stat_name(stat_kind s);
 int load_files(const char *const *files, int nfiles, stat_kind s, pointset *ps);
 int merge_repeats(pointset *ps);
 void relative_weights(pointset *ps);
+/* The indexes of pts in table order: by path (Hm, Fm, Sm), then size;
+ * malloc'ed, NULL when out of memory. */
+size_t *points_by_path_then_size(const fit_point *pts, size_t n);
 void pointset_free(pointset *ps);
 
 /* report.c */

@@ -230,8 +230,9 @@ int full_run(options *o)
     int nmine = 0;
     for (int k = 0; k < FULL_NETS; k++)
         mine[nmine++] = (fs_file){"--full's data file", o->plan.path[k]};
-    if (options_check_files(o, mine, nmine))
-        return EXIT_USAGE;
+    int frc = options_check_files(o, mine, nmine);
+    if (frc)
+        return frc;
     double t0 = now_s(), took = 0;
     int rc = 0, k, misses = 0, kept = 0, nrp = 0;
     run_params rp[FULL_MAX_RUNS];
@@ -264,13 +265,21 @@ int full_run(options *o)
         if (!best.why[0])
             break;
         misses += !(kept == k ? best.unstable : a.unstable);
+        /* another run needs about as long as this one, with a margin */
+        double need = 1.3 * took + 6;
         const char *stop = k == FULL_MAX_RUNS ? "that was the last run --full takes"
                          : misses == FULL_MAX_STEADY_MISSES
                              ? "a steady run missed the check twice: the fit, not the measurement"
-                         : left < 1.3 * took + 6 ? "no time left" : NULL;
+                         : NULL;
         if (stop) {
             fprintf(o->report, "calibrate: not measuring again: %s (%.0f s of %.0f s used)\n", stop,
                     FULL_BUDGET_S - left, FULL_BUDGET_S);
+            break;
+        }
+        if (left < need) {
+            fprintf(o->report, "calibrate: not measuring again: --full's budget is %.0f s and %.0f s"
+                               " of it are left, but another run needs about %.0f s (the last one"
+                               " took %.0f s)\n", FULL_BUDGET_S, left, need, took);
             break;
         }
         fprintf(o->report, "calibrate: measuring again\n");

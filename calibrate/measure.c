@@ -75,21 +75,6 @@ static void bench_program(const options *o, char *prog, size_t len)
     snprintf(prog, len, "%s/%s", dir, strcmp(o->backend, "mpi") ? "scibench" : "mpibench");
 }
 
-int mkdirs(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return 0;
-}
-
 /* How long an MPI job may take to end after its stop signal (rank 0
  * writes its files and aborts the job) before calibrate terminates the
  * launcher's process group. */
@@ -190,8 +175,9 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
     else
         snprintf(bench_path, len, "%s-%s.tsv", stem, topo);
     fs_file mine = {"the benchmark's data", bench_path};
-    if (!o->full && !o->out_bench && options_check_files(o, &mine, 1))
-        return EXIT_USAGE;
+    int frc = !o->full && !o->out_bench ? options_check_files(o, &mine, 1) : 0;
+    if (frc)
+        return frc;
     if (mpi && (n = launcher_words(o, shape.nodes, &we, argv)) < 0)
         return EXIT_USAGE;
     argv[n++] = prog;

@@ -285,7 +285,8 @@ static const opt_program program = {
         "prints the scimodel command to use it (see Files).\n",
     .epilog =
         "\nFiles: calibrate writes only where its options say, and creates no\n"
-        "directory it was not given.  The params file is -o; without -o it is\n"
+        "directory: an output in a directory that does not exist is refused\n"
+        "before anything is measured.  The params file is -o; without -o it is\n"
         "FILE.params beside the first --data (or --logp) FILE.tsv, or, when\n"
         "measuring, <host>-<backend>.params (--full: <host>-<backend>-full.params)\n"
         "in the current directory.  The benchmark's data goes to --bench-out, or\n"

@@ -106,5 +106,6 @@ int options_check_files(const options *o, const fs_file *extra, int nextra)
     out[nout++] = (fs_file){"--bench-out", o->out_bench};
     for (int i = 0; i < nextra && nout < (int)(sizeof out / sizeof out[0]); i++)
         out[nout++] = extra[i];
-    return fs_refuse_same("calibrate", in, nin, out, nout);
+    int rc = fs_refuse_same("calibrate", in, nin, out, nout);
+    return rc ? rc : fs_refuse_missing_dir("calibrate", out, nout);
 }

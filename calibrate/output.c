@@ -46,8 +46,6 @@ int write_params(const options *o, const fit_result *r, const char *path, const 
             return fail("-o -: %s", file_strerror(errno));
         return 0;
     }
-    if (mkdirs(path))
-        return fail("cannot create the directory of '%s': %s", path, strerror(errno));
     if (model_params_write(path, &r->params, comments))
         return fail("-o '%s': %s", path, file_strerror(errno));
     return 0;

@@ -214,3 +214,27 @@ void pointset_free(pointset *ps)
     free(ps->src);
     memset(ps, 0, sizeof *ps);
 }
+
+/* Table rows by path (hops, forwards, switches), then size: a data file's
+ * order is the interleaved run's, in which points finish. */
+static int by_path_then_size(const void *a, const void *b, void *arg)
+{
+    const fit_point *pts = arg, *x = &pts[*(const size_t *)a], *y = &pts[*(const size_t *)b];
+    const double kx[4] = {x->hm, x->fm, x->sm, x->size_bytes},
+                 ky[4] = {y->hm, y->fm, y->sm, y->size_bytes};
+    for (int k = 0; k < 4; k++)
+        if (kx[k] != ky[k])
+            return kx[k] < ky[k] ? -1 : 1;
+    return 0;
+}
+
+size_t *points_by_path_then_size(const fit_point *pts, size_t n)
+{
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return NULL;
+    for (size_t k = 0; k < n; k++)
+        order[k] = k;
+    qsort_r(order, n, sizeof *order, by_path_then_size, (void *)pts);
+    return order;
+}

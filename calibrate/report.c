@@ -77,19 +77,6 @@ static void explain(const options *o, const pointset *ps, const fit_result *r)
     fprintf(out, "  o(m): measured (%d segment%s)\n", r->segments, r->segments > 1 ? "s" : "");
 }
 
-/* Residual rows by path (hops, forwards, switches), then size: the data
- * file's order is the interleaved run's, in which points finish. */
-static int by_path_then_size(const void *a, const void *b, void *arg)
-{
-    const fit_point *pts = arg, *x = &pts[*(const size_t *)a], *y = &pts[*(const size_t *)b];
-    const double kx[4] = {x->hm, x->fm, x->sm, x->size_bytes},
-                 ky[4] = {y->hm, y->fm, y->sm, y->size_bytes};
-    for (int k = 0; k < 4; k++)
-        if (kx[k] != ky[k])
-            return kx[k] < ky[k] ? -1 : 1;
-    return 0;
-}
-
 /* One line of the residual table, "(x N)" after it when N points print
  * alike; nothing for N = 0. */
 static void print_residual_line(FILE *out, const char *line, size_t n)
@@ -100,9 +87,26 @@ static void print_residual_line(FILE *out, const char *line, size_t n)
         fprintf(out, "%s  (x %zu)\n", line, n);
 }
 
+/* chi^2/dof in a reader's words: sqrt of it is the typical distance of a
+ * point from the fit in units of the error the fit weighted it by. */
+static const char *chi2_words(double chi2_dof, int weights, char *buf, size_t len)
+{
+    const char *err = weights == WEIGHT_RELATIVE ? "their nominal errors (--weights relative)"
+                                                 : "their own standard errors";
+    if (isnan(chi2_dof))
+        snprintf(buf, len, "no degrees of freedom left to judge the fit");
+    else if (chi2_dof <= 2)
+        snprintf(buf, len, "the points lie within about %s of the fit", err);
+    else
+        snprintf(buf, len, "the points lie about %.*f times %s from the fit (1 would be within "
+                 "them)", sqrt(chi2_dof) < 10 ? 1 : 0, sqrt(chi2_dof), err);
+    return buf;
+}
+
 void report_fit(const options *o, const pointset *ps, const fit_result *r)
 {
     FILE *out = o->report;
+    char words[200];
     if (o->quiet) {
         report_summary(o, ps, r);
         return;
@@ -125,21 +129,18 @@ void report_fit(const options *o, const pointset *ps, const fit_result *r)
     for (int i = 0; i < p->o_segments; i++)
         fprintf(out, "  o(m) segment %d from %g B: %.1f ns + %.4g ns/B (m - %g)\n", i + 1,
                p->oseg[i].from_bytes, p->oseg[i].ns, p->oseg[i].ns_per_byte, p->oseg[i].from_bytes);
+    char r2[64];
     if (isnan(r->r2))   /* SST = 0: R^2 = 1 - chi^2/SST has no value */
-        fprintf(out, "  fit: R^2 undefined (every point has the same value), chi^2/dof = %.3g\n",
-                r->chi2_dof);
+        snprintf(r2, sizeof r2, "R^2 undefined (every point has the same value)");
     else
-        fprintf(out, "  fit: R^2 = %.6f, chi^2/dof = %.3g\n", r->r2, r->chi2_dof);
+        snprintf(r2, sizeof r2, "R^2 = %.6f", r->r2);
+    fprintf(out, "  fit: %s, chi^2/dof = %.3g: %s\n", r2, r->chi2_dof,
+            chi2_words(r->chi2_dof, (int)ps->weights, words, sizeof words));
     explain(o, ps, r);
     fprintf(out, "\nresiduals (measured - model):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size", "Hm",
            "Fm", "Sm", "measured", "model", "resid");
     double ss = 0, worst = 0;
-    size_t at = 0, *order = malloc((ps->n ? ps->n : 1) * sizeof *order);
-    if (order) {   /* (out of memory: the file's order) */
-        for (size_t k = 0; k < ps->n; k++)
-            order[k] = k;
-        qsort_r(order, ps->n, sizeof *order, by_path_then_size, (void *)ps->pts);
-    }
+    size_t at = 0, *order = points_by_path_then_size(ps->pts, ps->n);  /* NULL: file order */
     /* Neighbouring rows that print alike are one line with their count: a
      * torus's destinations share (size, Hm, Fm, Sm), and a 100x100 torus
      * measured to every destination printed 5 x 10^5 lines, most of them

@@ -56,14 +56,16 @@ int validate(const options *o, pointset *vs0, const model_params *p, int print, 
         return fail("out of memory");
     double *err = malloc((vs.n ? vs.n : 1) * sizeof *err);
     full_row *rows = malloc((vs.n ? vs.n : 1) * sizeof *rows);
-    if (!err || !rows) {
-        free(err), free(rows);
+    size_t *order = points_by_path_then_size(vs.pts, vs.n);   /* the table by size */
+    if (!err || !rows || !order) {
+        free(err), free(rows), free(order);
         return fail("out of memory");
     }
     if (print)
         fprintf(out, "\nvalidation (held-out data):\n  %8s %5s %5s %5s %12s %12s %8s\n", "size",
                 "Hm", "Fm", "Sm", "measured", "predicted", "error");
-    for (size_t i = 0; i < vs.n; i++) {
+    for (size_t k = 0; k < vs.n; k++) {
+        size_t i = order[k];
         double pred = fit_predict_ns(p, &vs.pts[i]);
         double e = (pred - vs.pts[i].y_ns) / vs.pts[i].y_ns;
         err[i] = fabs(e);
@@ -73,7 +75,7 @@ int validate(const options *o, pointset *vs0, const model_params *p, int print, 
             fprintf(out, "  %8.0f %5.1f %5.1f %5.1f %12.1f %12.1f %7.2f%%\n",
                     vs.pts[i].size_bytes, vs.pts[i].hm, vs.pts[i].fm, vs.pts[i].sm,
                     vs.pts[i].y_ns, pred, 100 * err[i]);
-        rows[i] = (full_row){vs.pts[i].size_bytes, vs.pts[i].hm, vs.pts[i].fm, vs.pts[i].sm,
+        rows[k] = (full_row){vs.pts[i].size_bytes, vs.pts[i].hm, vs.pts[i].fm, vs.pts[i].sm,
                              vs.pts[i].y_ns, pred};
     }
     h->n = vs.n;
@@ -90,12 +92,12 @@ int validate(const options *o, pointset *vs0, const model_params *p, int print, 
         for (int i = 0; i < o->ndata && len < sizeof fitted; i++)
             len += (size_t)snprintf(fitted + len, sizeof fitted - len, "%s%s", i ? " " : "",
                                     o->data[i]);
-        if (mkdirs(o->validation_out) ||
-            full_write_validation(o->validation_out, o->validate[0], fitted, rows, vs.n))
+        if (full_write_validation(o->validation_out, o->validate[0], fitted, rows, vs.n))
             rc = fail("--validation-out '%s': %s", o->validation_out, strerror(errno));
     }
     free(rows);
     free(err);
+    free(order);
     *vs0 = vs;
     return rc;
 }

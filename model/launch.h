@@ -11,11 +11,11 @@
 
 #define LAUNCH_MAX_HOSTS 1000000L     /* far beyond any hostfile in use */
 #define LAUNCH_MAX_NAME 256           /* a host name, as DNS allows */
-#define LAUNCH_MAX_SLOTS (1L << 24)   /* slots on one host */
+#define LAUNCH_MAX_SLOTS 2147483647L /* slots on one host: mpirun keeps an int */
 
 typedef struct launch_host {
     char *name;
-    long slots;          /* slots=N (also cpu=, count=); a line without: 1 */
+    long slots;          /* slots=N (also cpu=, count=); a line without: 1; may be 0 */
 } launch_host;
 
 /* Hosts in hostfile order: mpirun's node order. */
@@ -62,13 +62,16 @@ int launch_parse_map_by(const char *s, launch_policy *p);
  * or -1. */
 int launch_parse_rank_by(const char *s, launch_policy *p);
 
-/* Reads an Open MPI hostfile: one host a line, `name [slots=N]
- * [max_slots=M]` (cpu= and count= as slots=; max-slots= and slots_max= as
- * max_slots=, which mpirun --oversubscribe ignores), `#` comments, blank
- * lines.  A host listed again without slots= gains one slot a line; a host
- * given slots= twice, or both ways, is refused as mpirun refuses it.
- * Returns 0, -1 when the file cannot be read, -2 when it is malformed
- * (err->line, err->msg).  On failure h holds nothing to free. */
+/* Reads an Open MPI hostfile as mpirun 4.1 reads it: one host a line,
+ * `name [slots=N] [max_slots=M]` (cpu=, count= as slots=; max-slots= and
+ * the other spellings as max_slots=; username=U and other words skipped),
+ * blanks around '=', `#` and `//` comments; a name without its domain; a
+ * rankfile line gives its host a slot.  A host listed again gains a slot
+ * a line; a slot count given twice, max_slots below slots, a value that
+ * reads as negative in an int, and a carriage return are refused, as
+ * mpirun refuses them.  Returns 0, -1 when the file cannot be read, -2
+ * when it is malformed (err->line, err->msg).  On failure h holds nothing
+ * to free. */
 int launch_hostfile_read(const char *path, launch_hosts *h, file_error *err);
 
 void launch_hosts_free(launch_hosts *h);
@@ -80,16 +83,19 @@ long launch_total_slots(const launch_hosts *h);
  * ppr:N:node, else every slot. */
 long launch_default_ranks(const launch_hosts *h, const launch_policy *p);
 
-/* Places ranks 0..ranks-1 on the hosts as mpirun --oversubscribe does:
+/* Places ranks 0..ranks-1 on the hosts as mpirun --oversubscribe does
+ * (hosts without slots go after the first host with some):
  * rank_node[r] = index of r's host in h.  Returns 0, or -1 with a reason
  * in why (ppr asks for fewer ranks than given; no host). */
 int launch_map(const launch_hosts *h, const launch_policy *p, long ranks, long *rank_node,
                char *why, size_t why_len);
 
-/* Reads a rankfile (`rank R=HOST slot=...` lines, `#` comments; HOST a
- * name from h or +nK, the K-th host of h) and sets rank_node for the
- * ranks 0..ranks-1, each of which it must name exactly once.  Same return
- * values as launch_hostfile_read. */
+/* Reads a rankfile (`rank R=HOST slot=LIST` lines, blanks allowed around
+ * '=', comments as in a hostfile; HOST a name from h; LIST cores of the
+ * host, N, N-M, * or 0:..., below its slots, which stand for its cores on
+ * one socket) and sets rank_node for the ranks 0..ranks-1, each of which it
+ * must name exactly once; lines for ranks >= ranks are skipped, as mpirun
+ * skips them.  Same return values as launch_hostfile_read. */
 int launch_rankfile_read(const char *path, const launch_hosts *h, long ranks, long *rank_node,
                          file_error *err);
 

@@ -23,7 +23,8 @@
      .help = "slot | node | core | socket, as mpirun's (default: node when\n"                 \
              "mapping by node, else slot)"},                                                  \
     {.name = "rankfile", .kind = OPT_PATH, .field = F(rankfile), .arg = "FILE",               \
-     .help = "`rank R=HOST slot=...` lines, as mpirun's (hosts from --hostfile)"},            \
+     .help = "`rank R=HOST slot=LIST` lines, as mpirun's (hosts from\n"                   \
+             "--hostfile, whose slots stand for their cores)"},                               \
     {.name = "intra-params", .kind = OPT_PATH, .field = F(intra_path), .arg = "FILE",         \
      .help = "o_intra(m) of same-node messages from this params file\n"                       \
              "(default: the network's o(m))"},                                                \

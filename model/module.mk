@@ -3,7 +3,7 @@
 # layer model: params files, the torus model, load, traffic matrices, projection
 LAYERS += model
 model_LAYER_USES := topo util
-model_LAYER_SRCS := model/launch.c model/params.c model/params_read.c model/params_bounds.c \
+model_LAYER_SRCS := model/launch.c model/launch_read.c model/params.c model/params_read.c model/params_bounds.c \
                     model/params_write.c model/model.c model/pattern.c model/broadcast.c \
                     model/load.c model/traffic.c model/projection.c
 model_LAYER_LIBS := $(GSL_LIBS)

@@ -2,6 +2,7 @@
  * parameters block, fast fixed-point numbers for long sweeps, params files
  * and their errors, -o). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,9 @@ int scimodel_output_begin(const char *path, const fs_file *in, int nin, atomic_f
         atomic_file_abort(af);
         return EXIT_FAILURE;
     }
+    char name[PATH_MAX + 16];
+    snprintf(name, sizeof name, "-o '%s'", path);
+    fs_stdout_name(name);
     *active = 1;
     return 0;
 }

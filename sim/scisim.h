@@ -57,8 +57,15 @@ int scisim_collective(const scisim_opts *o);
 typedef struct scisim_out scisim_out;
 scisim_out *scisim_out_open(const scisim_opts *o);
 FILE *scisim_out_fp(scisim_out *out);
-/* Commits (partial: an interrupted run's), returns the exit status. */
-int scisim_out_close(scisim_out *out, int partial);
+/* Ctrl-C came while the schedule was read: says so, returns 130. */
+int scisim_interrupted_reading(const scisim_opts *o);
+/* The last line of an interrupted run's output, as every program ends one
+ * (docs/formats.md, 'Conventions'). */
+#define SCISIM_INCOMPLETE "# incomplete\n"
+/* Commits, returns the exit status.  partial: an interrupted run's, with
+ * finished results: it ends SCISIM_INCOMPLETE and goes beside an existing
+ * file; none finished: nothing is written. */
+int scisim_out_close(scisim_out *out, int partial, long finished);
 void scisim_print_ranks(FILE *fp, const sim_result *r);
 
 /* Progress on stderr for long runs and Ctrl-C. */

@@ -39,7 +39,7 @@ static int list(const scisim_opts *o)
         return 1;
     for (int i = 0; coll_op_names[i]; i++)
         fprintf(scisim_out_fp(out), "%-10s %s\n", coll_op_names[i], coll_algorithms(i));
-    return scisim_out_close(out, 0);
+    return scisim_out_close(out, 0, 0);
 }
 
 /* --emit-goal and --logp: every P of --procs and size of --size; Ctrl-C, inside a point
@@ -61,6 +61,7 @@ static int table(const scisim_opts *o)
     if (fp && o->logp_path)
         fprintf(fp, "collective\talgorithm\tprocs\tsize\tpredicted_ns\n");
     int partial = 0;
+    long written = 0;
     for (size_t i = 0; i < o->nprocs && !rc && !partial; i++)
         for (size_t j = 0; j < o->nsizes && !rc && !(partial = scisim_stop()); j++) {
             coll_sched s;
@@ -72,6 +73,7 @@ static int table(const scisim_opts *o)
             if (o->emit_goal) {
                 coll_write_goal(fp, &s);
                 coll_sched_free(&s);
+                written++;
             } else {
                 char why[400];
                 double ns;
@@ -82,7 +84,7 @@ static int table(const scisim_opts *o)
                     partial = 1;
                 else if (got)
                     rc = scisim_runtime_error("%s", why);
-                else
+                else if (++written)
                     fprintf(fp, "%s\t%s\t%ld\t%ld\t%.1f\n", coll_op_names[o->collective],
                             coll_algorithm(o->collective, o->algorithm, (int)o->procs[i],
                                            o->sizes[j], def, sizeof def),
@@ -94,7 +96,7 @@ static int table(const scisim_opts *o)
     if (o->logp_path)
         logp_data_free(&lp);
     if (out) {
-        int crc = scisim_out_close(out, rc != 0 || partial);
+        int crc = scisim_out_close(out, rc != 0 || partial, written);
         rc = rc ? rc : crc;
     }
     return rc;

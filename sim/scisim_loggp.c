@@ -27,7 +27,9 @@ int scisim_loggp(const scisim_opts *o, const goal_schedule *s)
         return 1;
     }
     FILE *fp = scisim_out_fp(out);
-    if (o->ranks)
+    if (r.interrupted)
+        ;   /* the makespan of half a replay is no result */
+    else if (o->ranks)
         scisim_print_ranks(fp, &r);
     else if (o->tsv)
         fprintf(fp, "makespan_ns\tmean_finish_ns\tmessages\tbytes\tevents\n"
@@ -43,5 +45,5 @@ int scisim_loggp(const scisim_opts *o, const goal_schedule *s)
                 (unsigned long long)r.messages, (unsigned long long)r.bytes);
     int partial = r.interrupted;
     sim_result_free(&r);
-    return scisim_out_close(out, partial);
+    return scisim_out_close(out, partial, !partial);
 }

@@ -18,6 +18,10 @@ int main(int argc, char **argv)
         return scisim_collective(&o);
     if ((rc = scisim_read_goal(&o, &s)))
         return rc;
+    if (scisim_stop()) {
+        goal_free(&s);
+        return scisim_interrupted_reading(&o);
+    }
     rc = o.loggp_given ? scisim_loggp(&o, &s) : scisim_torus(&o, &s);
     goal_free(&s);
     return rc;

@@ -16,6 +16,7 @@
 #include "sim/scisim.h"
 #include "util/atomicfile.h"
 #include "util/cli.h"
+#include "util/fs.h"
 #include "util/opt.h"
 #include "util/parse.h"
 
@@ -228,7 +229,8 @@ static const opt_program program = {
                 "Replays a GOAL schedule (LogGOPSim's format: send, recv, calc, requires,\n"
                 "irequires), or a named collective algorithm's, and reports when every\n"
                 "rank finishes.\n",
-    .epilog = "Ctrl-C stops a replay or a --logp table; what finished is kept (exit 130).\n"
+    .epilog = "Ctrl-C stops a replay or a --logp table: what finished is kept, ending\n"
+              "'# incomplete', and no best is named (exit 130).\n"
               "  e.g. scisim app.goal --params sci.params --dims 1..4 --contention\n"
               "       scisim --collective bcast --procs 8 --size 1024 --loggp L=2500,o=1500\n"
               "       scisim --collective allreduce --procs 2..8 --size 8,4096 --logp logp.tsv\n"
@@ -285,6 +287,16 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
     o->launch = (launch_request){o->hostfile, o->rankfile, {0}, o->slots};
     if (launch_request_finish(&o->launch, o->map_by, o->rank_by, why, sizeof why))
         return opt_usage_error(&program, "%s", why);
+    int placement_file = strcmp(o->placement, "row-major") && strcmp(o->placement, "optimize");
+    const fs_file in[] = {
+        {"SCHEDULE.goal", o->collective_given ? NULL : o->goal_path}, {"--logp", o->logp_path},
+        {"--params", o->params_path}, {"--intra-params", o->intra_path},
+        {"--self-params", o->self_path}, {"--hostfile", o->hostfile},
+        {"--rankfile", o->rankfile}, {"--placement", placement_file ? o->placement : NULL}};
+    const fs_file out = {"-o", o->out_path};
+    if ((rc = fs_refuse_same("scisim", in, sizeof in / sizeof in[0], &out, 1)) ||
+        (rc = fs_refuse_missing_dir("scisim", &out, 1)))   /* before minutes of replay */
+        return rc;
     if (o->params_path && (rc = read_params("--params", o->params_path, &o->inter)))
         return rc;
     if (!o->params_path)

@@ -24,11 +24,6 @@ scisim_out *scisim_out_open(const scisim_opts *o)
         return NULL;
     }
     if (o->out_path && strcmp(o->out_path, "-")) {
-        if (file_same(o->out_path, o->goal_path)) {
-            scisim_usage_error("-o %s: that is the schedule", o->out_path);
-            free(out);
-            return NULL;
-        }
         if (atomic_file_open(&out->af, o->out_path)) {
             scisim_runtime_error("-o %s: %s", o->out_path, file_strerror(errno));
             free(out);
@@ -40,24 +35,46 @@ scisim_out *scisim_out_open(const scisim_opts *o)
     return out;
 }
 
+int scisim_interrupted_reading(const scisim_opts *o)
+{
+    fprintf(stderr, "scisim: interrupted while reading %s: nothing replayed, nothing written\n",
+            o->goal_path);
+    return 130;
+}
+
 FILE *scisim_out_fp(scisim_out *out)
 {
     return out->file ? out->af.fp : stdout;
 }
 
-int scisim_out_close(scisim_out *out, int partial)
+int scisim_out_close(scisim_out *out, int partial, long finished)
 {
     int rc = partial ? 130 : 0;
-    if (out->file) {
+    if (partial && finished == 0 && out->file) {
+        /* a file of headers alone would pass for results: keep what was there */
+        atomic_file_abort(&out->af);
+        fprintf(stderr, "scisim: interrupted before any result was finished: nothing written "
+                        "to %s\n", out->path);
+    } else if (out->file) {
         char where[4096];
+        if (partial)
+            fputs(SCISIM_INCOMPLETE, out->af.fp);
         int bad = partial ? atomic_file_commit_partial(&out->af, where, sizeof where)
                           : atomic_file_commit(&out->af);
         if (bad)
             rc = scisim_runtime_error("-o %s: %s", out->path, file_strerror(errno));
         else if (partial)
-            fprintf(stderr, "scisim: interrupted: the finished results are in %s\n", where);
-    } else if (partial)
-        fprintf(stderr, "scisim: interrupted: the results above are partial\n");
+            fprintf(stderr, "scisim: interrupted: the %ld finished result%s in %s, which ends "
+                            "'%.12s'\n", finished, finished == 1 ? " is" : "s are", where,
+                    SCISIM_INCOMPLETE);
+    } else if (partial) {
+        fputs(SCISIM_INCOMPLETE, stdout);
+        if (finished)
+            fprintf(stderr, "scisim: interrupted: only the %ld finished result%s above\n",
+                    finished, finished == 1 ? " is" : "s are");
+        else
+            fprintf(stderr, "scisim: interrupted before any result was finished\n");
+    }
     free(out);
     if (file_close_stdout("scisim"))
         rc = 1;

@@ -103,12 +103,15 @@ static const char *link_name(const sim_link_stat *l, char *buf, size_t len)
     return buf;
 }
 
-static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *rows, size_t n)
+/* rows: the n replays run, of total asked for; interrupted, no best is
+ * named, as the candidates not replayed might beat it. */
+static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *rows, size_t n,
+                  size_t total)
 {
     const char *links = topo_links_name(o->links);
     if (o->ranks) {
         for (size_t i = 0; i < n; i++)
-            if (rows[i].done || rows[i].r.interrupted) {
+            if (rows[i].done) {
                 fprintf(fp, "# %s %s\n", rows[i].name, rows[i].placement);
                 scisim_print_ranks(fp, &rows[i].r);
             }
@@ -149,7 +152,13 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
         if (best == n || r->makespan < rows[best].r.makespan)
             best = i;
     }
-    if (best < n)
+    size_t finished = 0;
+    for (size_t i = 0; i < n; i++)
+        finished += rows[i].done != 0;
+    if (finished < total)
+        fprintf(fp, "\nInterrupted: %zu of %zu replays finished, so no best is named.\n",
+                finished, total);
+    else if (best < n)
         fprintf(fp, "\nBest: %s (%dD, %s placement), makespan %.3f us\n", rows[best].name,
                 rows[best].shape.dims, rows[best].placement, rows[best].r.makespan / 1e3);
     for (size_t i = 0; o->contention && i < n; i++) {
@@ -223,8 +232,12 @@ int scisim_torus(const scisim_opts *o, const goal_schedule *s)
         rc = 1;
         goto out;
     }
-    print(o, s, scisim_out_fp(out), rows, nrows);
-    rc = scisim_out_close(out, partial);
+    size_t total = n * (optimize ? 2 : 1);
+    long finished = 0;
+    for (size_t i = 0; i < nrows; i++)
+        finished += rows[i].done != 0;
+    print(o, s, scisim_out_fp(out), rows, nrows, total);
+    rc = scisim_out_close(out, partial, finished);
 out:
     for (size_t i = 0; rows && i < nrows; i++)
         sim_result_free(&rows[i].r);

@@ -15,8 +15,9 @@
 
 /* rank_node[r] as mpirun's --display-map says; returns the ranks seen, or
  * -1 when mpirun refused the job (its message in *why). */
-static long mpirun_map(const char *hostfile, const launch_hosts *h, long np, const char *map_by,
-                       const char *rank_by, long *rank_node)
+static long mpirun_map_with(const char *hostfile, const launch_hosts *h, long np,
+                            const char *map_by, const char *rank_by, const char *rankfile,
+                            long *rank_node)
 {
     char np_s[32];
     snprintf(np_s, sizeof np_s, "%ld", np);
@@ -27,15 +28,20 @@ static long mpirun_map(const char *hostfile, const launch_hosts *h, long np, con
     argv[n++] = "mpirun";
     argv[n++] = "--allow-run-as-root";
     argv[n++] = "--oversubscribe";
-    argv[n++] = "--bind-to";
-    argv[n++] = "none";
+    if (!rankfile) {    /* a rankfile binds, which needs the host's cores: launched */
+        argv[n++] = "--bind-to";
+        argv[n++] = "none";
+        argv[n++] = "--do-not-launch";
+    } else {
+        argv[n++] = "--rankfile";
+        argv[n++] = (char *)rankfile;
+    }
     /* host names are not looked up: the resolver's 5 s timeout hit 2
      * calls in 5 here, before the map, for hosts that do not exist */
     argv[n++] = "--mca";
     argv[n++] = "if_base_do_not_resolve";
     argv[n++] = "1";
     argv[n++] = "--display-map";
-    argv[n++] = "--do-not-launch";
     argv[n++] = "--hostfile";
     argv[n++] = (char *)hostfile;
     if (np > 0) {
@@ -59,8 +65,8 @@ static long mpirun_map(const char *hostfile, const launch_hosts *h, long np, con
         long rank;
         const char *p;
         if (sscanf(line, " Data for node: %255s", name) == 1) {
-            node = -1;
-            for (long i = 0; i < h->count; i++)
+            node = h ? -1 : 0;    /* without h, only whether mpirun places */
+            for (long i = 0; h && i < h->count; i++)
                 if (!strcmp(h->host[i].name, name))
                     node = i;
             cr_assert_geq(node, 0, "mpirun names host %s, not in the hostfile", name);
@@ -72,6 +78,12 @@ static long mpirun_map(const char *hostfile, const launch_hosts *h, long np, con
     }
     run_free(&r);
     return seen ? seen : -1;
+}
+
+static long mpirun_map(const char *hostfile, const launch_hosts *h, long np, const char *map_by,
+                       const char *rank_by, long *rank_node)
+{
+    return mpirun_map_with(hostfile, h, np, map_by, rank_by, NULL, rank_node);
 }
 
 static void check_case(const char *hosts_text, long np, const char *map_by, const char *rank_by)
@@ -145,11 +157,11 @@ Test(launch, slot_counting_lines)
 Test(launch, hostfile_errors_name_the_line)
 {
     static const struct { const char *text; long line; const char *word; } bad[] = {
-        {"a slots=2\na slots=3\n", 2, "listed again"},
-        {"a slots=0\n", 1, "slots"},
+        {"a slots=2\na slots=3\n", 2, "twice"},
+        {"a slots=-1\n", 1, "slots"},
         {"a slots=x\n", 1, "slots"},
         {"a colour=blue\n", 1, "colour"},
-        {"a slots\n", 1, "key=value"},
+        {"a slots\n", 1, "slots"},
         {"# nothing\n", 0, "no host"},
     };
     for (size_t i = 0; i < COUNT(bad); i++) {
@@ -166,8 +178,142 @@ Test(launch, hostfile_errors_name_the_line)
     }
 }
 
+/* ---- placement files as mpirun 4.1 reads them: accepted or refused
+ * alike, and where both accept, the same placement */
+
+static void write_tmp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+/* The hostfile's verdict and placement against mpirun's, for np ranks,
+ * each --map-by of maps (NULL-terminated) and rank-by default and node. */
+static void check_hostfile_like_mpirun(const char *text, long np, const char *const *maps)
+{
+    static const char *const ranks_by_node[] = {NULL, "node"};
+    char path[] = "/tmp/scitorus-launch-XXXXXX";
+    write_tmp(path, text);
+    launch_hosts h;
+    file_error err;
+    int ours = launch_hostfile_read(path, &h, &err);
+    for (size_t m = 0; maps[m]; m++)
+        for (size_t k = 0; k < COUNT(ranks_by_node); k++) {
+            const char *rank_by = ranks_by_node[k];
+            long want[MAX_RANKS], got[MAX_RANKS];
+            long seen = mpirun_map_with(path, ours ? NULL : &h, np, maps[m], rank_by, NULL, want);
+            launch_policy p = {0};
+            cr_assert_eq(launch_parse_map_by(maps[m], &p), 0);
+            cr_assert_eq(rank_by ? launch_parse_rank_by(rank_by, &p) : 0, 0);
+            char why[200];
+            if (seen < 0) {   /* the file or, where we read it, the policy */
+                cr_assert(ours != 0 || launch_map(&h, &p, np, got, why, sizeof why) != 0,
+                          "[%s] --map-by %s: mpirun refuses, we place", text, maps[m]);
+                continue;
+            }
+            cr_assert_eq(ours, 0, "[%s]: mpirun places %ld ranks, we refuse: %s", text, seen,
+                         err.msg);
+            cr_assert_eq(seen, np);
+            cr_assert_eq(launch_map(&h, &p, np, got, why, sizeof why), 0, "%s", why);
+            for (long r = 0; r < np; r++)
+                cr_assert_eq(got[r], want[r],
+                             "[%s] np %ld --map-by %s --rank-by %s: rank %ld on %s, mpirun: %s",
+                             text, np, maps[m], rank_by ? rank_by : "-", r, h.host[got[r]].name,
+                             h.host[want[r]].name);
+        }
+    if (ours == 0)
+        launch_hosts_free(&h);
+    unlink(path);
+}
+
+Test(launch, hostfile_syntax_as_mpirun_reads_it)
+{
+    static const char *const maps[] = {"slot", "node", "core", "ppr:2:node", NULL};
+    static const struct { const char *text; long np; } rows[] = {
+        {"nodeA slots=2\nnodeB\nnodeA\n", 4},          /* a repeat adds a slot */
+        {"nodeA slots = 2\nnodeB\n", 3},               /* blanks around '=' */
+        {"nodeA slots=0\nnodeB\n", 3},                 /* a host without slots */
+        {"nodeA slots=99999999999\nnodeB\n", 3},       /* read as an int: 1215752191 */
+        {"nodeA slots=4294967298\nnodeB\n", 3},        /* ... and this as 2 */
+        {"nodeA slots=2147483648\nnodeB\n", 3},        /* ... and this as negative */
+        {"nodeA slots=2\r\nnodeB\r\n", 3},             /* DOS line ends */
+        {"nodeA slots=4 max_slots=2\nnodeB\n", 3},     /* max below slots */
+        {"nodeA max_slots=3\nnodeB\n", 4},             /* max alone sets slots */
+        {"nodeA\nnodeA slots=2\n", 3},                 /* a count after a repeat */
+        {"nodeA slots=2 slots=3\n", 2},
+        {"nodeA foo\nnodeB // note\n", 2},             /* a word mpirun skips */
+        {"nodeA colour=blue\n", 2},
+        {"a slots=0\nb\nc slots=0\nd\n", 5},           /* hosts without slots go last */
+        {"a slots=0\nb\nc\nd slots=0\n", 7},
+        {"a slots=0\nb slots=0\n", 3},
+        {"n1.x slots=2\nn1.y\nn2.z\n", 4},            /* one host without the domain */
+        {"rank 0=a slot=0\nrank 1=a slot=1\nb\n", 3},  /* rankfile lines: a slot each */
+        {"rank 0=a slot=0\na slots=2\n", 3},           /* ... and a given count */
+        {"a # note\r\nb\n", 2},                       /* a CR in a comment is skipped */
+    };
+    for (size_t i = 0; i < COUNT(rows); i++)
+        check_hostfile_like_mpirun(rows[i].text, rows[i].np, maps);
+}
+
+/* A rankfile binds each rank to cores, so mpirun checks it only when it
+ * launches: on this host (a trivial program), with one slot, core 0. */
+static void check_rankfile_like_mpirun(const char *rank_text, long np)
+{
+    char host[256], hosts[300], rf_text[600];
+    cr_assert_eq(gethostname(host, sizeof host), 0);
+    snprintf(hosts, sizeof hosts, "%s slots=1\n", host);
+    snprintf(rf_text, sizeof rf_text, rank_text, host, host, host);
+    char hp[] = "/tmp/scitorus-launch-XXXXXX", rp[] = "/tmp/scitorus-launch-XXXXXX";
+    write_tmp(hp, hosts);
+    write_tmp(rp, rf_text);
+    launch_hosts h;
+    file_error err;
+    cr_assert_eq(launch_hostfile_read(hp, &h, &err), 0, "%s", err.msg);
+    long want[MAX_RANKS], got[MAX_RANKS];
+    int ours = launch_rankfile_read(rp, &h, np, got, &err);
+    long seen = mpirun_map_with(hp, &h, np, NULL, NULL, rp, want);
+    if (seen < 0) {
+        cr_assert_neq(ours, 0, "[%s] np %ld: mpirun refuses the rankfile, we read it", rf_text, np);
+    } else {
+        cr_assert_eq(ours, 0, "[%s] np %ld: mpirun places it, we refuse: %s", rf_text, np, err.msg);
+        cr_assert_eq(seen, np);
+        for (long r = 0; r < np; r++)
+            cr_assert_eq(got[r], want[r], "[%s]: rank %ld", rf_text, r);
+    }
+    launch_hosts_free(&h);
+    unlink(hp);
+    unlink(rp);
+}
+
+Test(launch, rankfile_syntax_as_mpirun_reads_it)
+{
+    static const struct { const char *text; long np; } rows[] = {
+        {"rank 0=%s slot=0\nrank 1=%s slot=0\n", 2},
+        {"rank  0 =  %s   slot = 0\nrank 1=%s slot=0\n", 2},         /* blanks */
+        {"rank 0=%s slot=0\nrank 1=%s slot=0\nrank 5=%s slot=0\n", 2}, /* a rank >= np */
+        {"rank 0=%s slot=0\r\nrank 1=%s slot=0\r\n", 2},             /* DOS line ends */
+        {"rank 0=%s\nrank 1=%s slot=0\n", 2},                        /* no slot= */
+        {"rank 0=+n0 slot=0\n", 1},                                  /* relative host */
+        {"rank 0=%s slot=4096\n", 1},                                /* no such core */
+        {"rank +1=%s slot=0\nrank 0=%s slot=0\n", 2},                /* a signed rank */
+        {"rank 0=%s slot=0\n", 2},                                   /* a rank missing */
+        {"rank 0=%s slot=0\nrank 0=%s slot=0\n", 1},                 /* a rank twice */
+        {"rank 0=%s slot=0:0\n", 1},                                 /* socket:core */
+        {"rank 1=%s slot=0\nrank 0=%s slot=0\n", 2},                /* rank 0 not first */
+        {"rank 0=%s slot=0\nrank 2=%s slot=0\nrank 1=%s slot=0\n", 3}, /* others in any order */
+        {"rank 0=%s slot=9-0\n", 1},                                /* a reversed range */
+        {"rank 0=%s slot=0-9\n", 1},                                /* a range past the cores */
+        {"rank 0=localhost slot=0\n", 1},                           /* this host */
+    };
+    for (size_t i = 0; i < COUNT(rows); i++)
+        check_rankfile_like_mpirun(rows[i].text, rows[i].np);
+}
+
 /* A rankfile names each rank's host outright (mpirun cannot show it for
- * hosts that do not exist: it binds to their cores); +nK counts hosts. */
+ * hosts that do not exist: it binds to their cores); lines for ranks the
+ * job does not have are skipped, as mpirun skips them. */
 Test(launch, rankfile_places_each_rank_where_it_says)
 {
     char hp[] = "/tmp/scitorus-launch-XXXXXX", rp[] = "/tmp/scitorus-launch-XXXXXX";
@@ -176,7 +322,7 @@ Test(launch, rankfile_places_each_rank_where_it_says)
     cr_assert_eq(write(fd, hosts, strlen(hosts)), (ssize_t)strlen(hosts));
     close(fd);
     fd = mkstemp(rp);
-    const char *rf = "rank 2=c slot=0\nrank 0=+n1 slot=1\n# x\nrank 1=a slot=0-1\nrank 3=b slot=0\n";
+    const char *rf = "rank 0=b slot=1\nrank 2=c slot=0\n# x\nrank 1=a slot=0-1\nrank 3=b slot=0\n";
     cr_assert_eq(write(fd, rf, strlen(rf)), (ssize_t)strlen(rf));
     close(fd);
     launch_hosts h;
@@ -184,13 +330,14 @@ Test(launch, rankfile_places_each_rank_where_it_says)
     cr_assert_eq(launch_hostfile_read(hp, &h, &err), 0);
     long node[8];
     cr_assert_eq(launch_rankfile_read(rp, &h, 4, node, &err), 0, "%s", err.msg);
-    long want[4] = {1, 0, 2, 1};
+    long want[4] = {1, 0, 2, 1};   /* (rank 0 first: mpirun refuses it after others) */
     for (int r = 0; r < 4; r++)
         cr_assert_eq(node[r], want[r], "rank %d", r);
     cr_assert_eq(launch_rankfile_read(rp, &h, 5, node, &err), -2, "rank 4 missing accepted");
     cr_assert(strstr(err.msg, "rank 4"));
-    cr_assert_eq(launch_rankfile_read(rp, &h, 3, node, &err), -2, "rank 3 of 3 accepted");
-    cr_assert_eq(err.line, 5);
+    cr_assert_eq(launch_rankfile_read(rp, &h, 3, node, &err), 0, "%s", err.msg);
+    for (int r = 0; r < 3; r++)
+        cr_assert_eq(node[r], want[r], "rank %d of 3", r);
     launch_hosts_free(&h);
     unlink(hp);
     unlink(rp);

@@ -636,7 +636,7 @@ Test(sim, collective_usage_errors_one_line)
 }
 
 /* Ctrl-C inside a point of a --logp table: finished rows to OUT.incomplete,
- * a previous OUT kept, exit 130; the 4096-process alltoall point takes seconds,
+ * ending '# incomplete', a previous OUT kept, exit 130; the 4096-process alltoall point takes seconds,
  * so the signal lands in the second point, whose row must not appear. */
 Test(sim, collective_table_interrupted_inside_a_point_keeps_finished_rows, .timeout = 120)
 {
@@ -653,7 +653,9 @@ Test(sim, collective_table_interrupted_inside_a_point_keeps_finished_rows, .time
     cr_assert_str_eq(kept, "previous\n");
     const char *first = "collective\talgorithm\tprocs\tsize\tpredicted_ns\nalltoall\tlinear\t4096\t8\t";
     cr_assert(strncmp(done, first, strlen(first)) == 0, "%s", done);
-    cr_assert_eq(run_lines(done), 2, "the interrupted point's row, or more: %s", done);
+    cr_assert_eq(run_lines(done), 3, "the interrupted point's row, or more: %s", done);
+    cr_assert(strstr(done, "\n# incomplete\n") && done[strlen(done) - 1] == '\n' &&
+              !strcmp(strstr(done, "\n# incomplete\n"), "\n# incomplete\n"), "%s", done);
     free(kept);
     free(done);
 }

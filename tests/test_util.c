@@ -81,3 +81,45 @@ Test(util, standard_output_to_a_full_device_fails_in_every_program)
     full_stdout("run --help", "scitrace", "run", "--help");
     full_stdout("summary --help", "scitrace", "summary", "--help");
 }
+
+/* An output file on a full device: the message names that file (-o), not
+ * standard output, which the user did not write to. */
+Test(util, a_full_output_file_is_named_in_the_message)
+{
+    const char *matrix = run_root_path("tests/fixtures/traffic/halo3d-64.tsv");
+    run_result runs[] = {
+        run_cmd(run_prog("scimodel", 0), 30, "--nodes", "64", "-o", "/dev/full", NULL),
+        run_cmd(run_prog("scimodel", 0), 30, "--traffic", matrix, "-o", "/dev/full", NULL),
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        run_assert_error(&runs[i], 1, "-o '/dev/full': No space left", "scimodel -o /dev/full");
+        cr_assert_null(strstr(runs[i].err, "standard output"), "%s", runs[i].err);
+        run_free(&runs[i]);
+    }
+}
+
+/* An output in a directory that does not exist is refused before any work,
+ * in one line naming the option and the directory; the directory is not
+ * created (nothing goes where the user did not name). */
+Test(util, calibrate_creates_no_directory_for_an_output)
+{
+    char dir[] = "/tmp/scitorus-util-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    const char *data = run_root_path("tests/fixtures/plots/ring2.tsv");
+    const char *none = run_path(dir, "none"), *params = run_path(dir, "none/y.params");
+    static const char *const opts[] = {"-o", "--validation-out"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        run_result r = i ? run_cmd(run_prog("calibrate", 0), 60, "--data", data, "--validate", data,
+                                   opts[i], params, "-o", run_path(dir, "ok.params"), NULL)
+                         : run_cmd(run_prog("calibrate", 0), 60, "--data", data, opts[i], params,
+                                   NULL);
+        run_assert_error(&r, 1, "no directory", opts[i]);
+        cr_assert_not_null(strstr(r.err, none), "%s", r.err);
+        struct stat st;
+        cr_assert_neq(stat(none, &st), 0, "%s: %s was created", opts[i], none);
+        run_free(&r);
+    }
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}

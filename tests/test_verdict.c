@@ -5,6 +5,7 @@
  * mean nothing are refused, the params and LogP readers refuse what would
  * give negative times or unused keys, and the command line rules (-o -,
  * -q, --version, repeated options, option order). */
+#include <math.h>
 #include <sys/stat.h>
 
 #include "model/params.h"
@@ -105,6 +106,110 @@ Test(verdict, unstable_runs_are_measured_again_while_time_allows)
     cr_assert_eq(fake_runs(), 6, "measured %d times:\n%s", fake_runs(), r.out);
     cr_assert_null(strstr(r.out, "warning: the last run was unstable"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "held-out check passed"), "%s", r.out);
+    run_free(&r);
+}
+
+/* A run so slow that another would overrun --full's budget: the message
+ * says what the budget is, what is left and what another run needs, and
+ * its numbers are the reason (left < needed). */
+Test(verdict, budget_stop_says_why_the_time_left_is_not_enough)
+{
+    fake_env("260", "bimodal");
+    setenv("FAKE_SECONDS", "25", 1);
+    run_result r = run_full();
+    unsetenv("FAKE_SECONDS");
+    cr_assert(r.status == 0 || r.status == 3, "%d %s\n%s", r.status, r.out, r.err);
+    cr_assert_eq(fake_runs(), 1, "%s", r.out);
+    const char *m = strstr(r.out, "not measuring again: --full's budget is");
+    cr_assert_not_null(m, "%s", r.out);
+    double budget, left, need, took;
+    cr_assert_eq(sscanf(m, "not measuring again: --full's budget is %lf s and %lf s of it are"
+                           " left, but another run needs about %lf s (the last one took %lf s)",
+                        &budget, &left, &need, &took), 4, "%s", m);
+    cr_assert_lt(left, need, "%s", m);
+    cr_assert_geq(took, 25, "%s", m);
+    cr_assert_leq(left + took, budget + 1, "%s", m);
+    cr_assert_null(strstr(r.out, "no time left"), "%s", r.out);
+    run_free(&r);
+}
+
+/* chi^2/dof is said in words on its own line: sqrt(chi^2/dof) is how many
+ * of the points' errors (the ones the fit weighted them by) they lie from
+ * the fit. */
+Test(verdict, chi2_is_explained_where_it_is_printed)
+{
+    static const char *const w[][2] = {{"relative", "nominal errors"},
+                                       {"sem", "own standard errors"}};
+    for (int i = 0; i < 2; i++) {
+        run_result r = run_cmd(CALIBRATE, 60, "--data", run_fixture("plots/ring2.tsv"),
+                               "--weights", w[i][0], "-o", "c.params", NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        const char *m = strstr(r.out, "chi^2/dof = ");
+        cr_assert_not_null(m, "%s", r.out);
+        double chi2, times;
+        cr_assert_eq(sscanf(m, "chi^2/dof = %lf: the points lie about %lf times", &chi2, &times), 2,
+                     "%.200s", m);
+        cr_assert_lt(fabs(times - sqrt(chi2)), 0.01 * sqrt(chi2) + 0.5, "%.200s", m);
+        const char *eol = strchr(m, '\n');
+        cr_assert(strstr(m, w[i][1]) && strstr(m, w[i][1]) < eol, "%.200s", m);
+        run_free(&r);
+    }
+}
+
+/* Rows "size Hm Fm Sm ..." from text (after start, to the first line
+ * without them) in order by path (Hm, Fm, Sm), then size; returns the rows
+ * seen, or -1 at the first row out of order. */
+static int rows_in_table_order(const char *text)
+{
+    double last[4] = {-1, -1, -1, -1};
+    int n = 0;
+    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        double v[4];
+        if (*l == '#' || sscanf(l, "%lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3]) != 4)
+            continue;
+        const double key[4] = {v[1], v[2], v[3], v[0]}, prev[4] = {last[1], last[2], last[3], last[0]};
+        for (int k = 0; k < 4 && key[k] <= prev[k]; k++)
+            if (key[k] < prev[k])
+                return -1;
+        memcpy(last, v, sizeof last);
+        n++;
+    }
+    return n;
+}
+
+/* The held-out table, printed and written, goes by path and size whatever
+ * order the points were measured in (here the held-out ring's rows
+ * reversed). */
+Test(verdict, validation_table_is_by_size)
+{
+    char *ring6 = run_read_text(run_fixture("full/ring6.tsv"));
+    FILE *fp = fopen("rev6.tsv", "w");
+    cr_assert_not_null(fp);
+    char *lines[512];
+    int n = 0;
+    for (char *l = strtok(ring6, "\n"); l && n < 512; l = strtok(NULL, "\n"))
+        if (*l == '#')
+            fprintf(fp, "%s\n", l);
+        else
+            lines[n++] = l;
+    while (n > 0)
+        fprintf(fp, "%s\n", lines[--n]);
+    fclose(fp);
+    run_result r = run_cmd(CALIBRATE, 60, "--data", run_fixture("full/ring2.tsv"),
+                           run_fixture("full/ring8.tsv"), run_fixture("full/torus4x4.tsv"),
+                           "--validate", "rev6.tsv", "--validation-out", "v.tsv", "-o", "v.params",
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *table = strstr(r.out, "validation (held-out data):");
+    cr_assert_not_null(table, "%s", r.out);
+    char *end = strstr(table, "median error");
+    cr_assert_not_null(end);
+    *end = '\0';
+    cr_assert_gt(rows_in_table_order(table), 10, "printed out of order:\n%s", table);
+    char *file = run_read_text("v.tsv");
+    cr_assert_gt(rows_in_table_order(file), 10, "written out of order:\n%s", file);
+    free(file);
+    free(ring6);
     run_free(&r);
 }
 

@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <libgen.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/atomicfile.h"
@@ -42,8 +45,32 @@ int fs_refuse_same(const char *prog, const fs_file *in, int nin, const fs_file *
     return 0;
 }
 
+int fs_refuse_missing_dir(const char *prog, const fs_file *out, int nout)
+{
+    for (int i = 0; i < nout; i++) {
+        char copy[PATH_MAX];
+        struct stat st;
+        if (!named(&out[i]) || strlen(out[i].path) >= sizeof copy)
+            continue;
+        strcpy(copy, out[i].path);
+        const char *dir = dirname(copy);
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+            continue;
+        fprintf(stderr, "%s: %s '%s': no directory '%s' (directories are not created)\n", prog,
+                out[i].opt, out[i].path, dir);
+        return EXIT_FAILURE;
+    }
+    return 0;
+}
+
 static const char *stdout_prog;
 static int stdout_closed;
+static char stdout_label[PATH_MAX + 16] = "standard output";
+
+void fs_stdout_name(const char *name)
+{
+    snprintf(stdout_label, sizeof stdout_label, "%s", name);
+}
 
 int fs_close_stdout(const char *prog)
 {
@@ -57,7 +84,7 @@ int fs_close_stdout(const char *prog)
         e = errno ? errno : EIO;
     if (!e)
         return 0;
-    fprintf(stderr, "%s: standard output: %s\n", prog, file_strerror(e));
+    fprintf(stderr, "%s: %s: %s\n", prog, stdout_label, file_strerror(e));
     return 1;
 }
 

@@ -22,11 +22,21 @@ int fs_same_file(const char *a, const char *b);
  * (try --help)" and returns 2 (a usage error), else returns 0. */
 int fs_refuse_same(const char *prog, const fs_file *in, int nin, const fs_file *out, int nout);
 
+/* Refuses an output whose directory does not exist (directories are never
+ * created: nothing goes where the user did not name), before any work is
+ * done: prints "<prog>: <opt> '<path>': no directory '<dir>'..." and
+ * returns 1, else 0. */
+int fs_refuse_missing_dir(const char *prog, const fs_file *out, int nout);
+
 /* Registers the checked close of standard output at exit (call first in
  * main): when what was printed could not all be written (a full disk,
  * /dev/full, a closed pipe) the program says so and exits 1, whatever
  * path it left by.  Idempotent. */
 void fs_check_stdout_at_exit(const char *prog);
+
+/* Names standard output in those messages (e.g. "-o 'out.txt'") once an
+ * output file has been put in its place, so an error blames that file. */
+void fs_stdout_name(const char *name);
 
 /* Flushes and closes standard output now (once; later calls and the exit
  * hook then do nothing); on a write error prints "<prog>: standard output:

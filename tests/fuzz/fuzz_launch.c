@@ -1,6 +1,7 @@
-/* libFuzzer target: the launcher's readers (model/launch.c) -- a hostfile,
- * then, after a line "%%", a rankfile -- and the mappings of every
- * --map-by/--rank-by pair over the hosts a hostfile gives. */
+/* libFuzzer target: the launcher's readers (model/launch_read.c) -- a
+ * hostfile, then, after a line "%%", a rankfile -- and the mappings of
+ * every --map-by/--rank-by pair over the hosts a hostfile gives; every
+ * placement must name one of the hosts for every rank. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,14 @@
 
 /* More ranks are valid too, but cost time, not code. */
 #define FUZZ_MAX_RANKS 4096
+
+/* A placement names a host of h for every rank: anything else is a bug. */
+static void check_nodes(const launch_hosts *h, const long *node, long n)
+{
+    for (long r = 0; r < n; r++)
+        if (node[r] < 0 || node[r] >= h->count)
+            abort();
+}
 
 static void map_all(const launch_hosts *h, long *node)
 {
@@ -23,9 +32,10 @@ static void map_all(const launch_hosts *h, long *node)
             if (launch_parse_map_by(maps[i], &p) || launch_parse_rank_by(ranks[j], &p))
                 abort();   /* the table's own names must parse */
             long n = launch_default_ranks(h, &p);
-            if (n > 0 && n <= FUZZ_MAX_RANKS)
-                (void)launch_map(h, &p, n, node, why, sizeof why);
-            (void)launch_map(h, &p, 7, node, why, sizeof why);
+            if (n > 0 && n <= FUZZ_MAX_RANKS && launch_map(h, &p, n, node, why, sizeof why) == 0)
+                check_nodes(h, node, n);
+            if (launch_map(h, &p, 7, node, why, sizeof why) == 0)
+                check_nodes(h, node, 7);
         }
 }
 
@@ -54,7 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         map_all(&h, node);
         long total = launch_total_slots(&h);
         long n = total > 0 && total <= FUZZ_MAX_RANKS ? total : 4;
-        (void)launch_rankfile_read(rpath, &h, n, node, &err);
+        if (launch_rankfile_read(rpath, &h, n, node, &err) == 0)
+            check_nodes(&h, node, n);
         launch_hosts_free(&h);
     }
     close(rfd);
