@@ -20,6 +20,9 @@
 /* The held-out check ran and missed its bound (docs/formats.md, 'Exit
  * status'): distinct from 1 (a file or a measurement failed). */
 #define EXIT_CHECK 3
+/* --full: the check missed and every run was unstable (the machine moved
+ * during each): the runs cannot tell a wrong fit from a busy machine. */
+#define EXIT_UNDECIDED 4
 #define MAX_FILES 64
 /* The held-out check's bound on the largest error, in percent (--max-error):
  * what calibrate --full promises on this kind of machine. */

@@ -304,6 +304,12 @@ int full_run(options *o)
                                " passed all the same\n", kept, best.why);
         if (!rc)
             rc = verdict(o, &best.h, path);
+        if (rc == EXIT_CHECK && best.unstable) {
+            fprintf(stderr, "calibrate: undecided: every run was unstable (the kept run: %s), so the"
+                            " miss may be the machine's, not the fit's; measure again on a quieter"
+                            " machine (exit status %d)\n", best.why, EXIT_UNDECIDED);
+            rc = EXIT_UNDECIDED;
+        }
         if (!rc && (rc = write_params(o, &best.res, path, o->backend)) == 0)
             report_wrote(o, path, now_s() - t0);
     }

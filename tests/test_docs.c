@@ -46,8 +46,12 @@ static int run_examples(int testbed)
     snprintf(report, sizeof report, "%s%s", r.out, r.err);
     int status = r.status;
     run_free(&r);
-    cr_assert_eq(status, 0, "examples that do not run as pasted:\n%s", report);
     const char *count = strstr(report, "examples: ");
+    /* 4: every other example ran as pasted, and a calibration could not decide */
+    if (status == 4 && count)
+        cr_skip_test("every example ran as pasted but a calibration that measured on a busy machine"
+                     " (every run unstable) could not decide its check:\n%s", report);
+    cr_assert_eq(status, 0, "examples that do not run as pasted:\n%s", report);
     cr_assert_not_null(count, "%s", report);
     return atoi(count + 10);
 }

@@ -266,6 +266,31 @@ Test(verdict, the_best_run_is_kept_not_the_last)
     run_free(&r);
 }
 
+/* Every run unstable (the floor moving in each) and every run missing the
+ * check: the runs cannot tell a wrong fit from a busy machine, so the
+ * verdict is undecided (exit 4), not failed, and no params file is written. */
+Test(verdict, unstable_runs_that_miss_are_undecided_not_failed)
+{
+    char floors[256] = "";
+    for (int i = 0; i < 12; i++)
+        strcat(floors, "260 1000 ");
+    fake_env(floors, "badheld");
+    run_result r = run_full();
+    cr_assert_eq(r.status, 4, "%s\n%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.err, "calibrate: undecided: every run was unstable"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "held-out check FAILED"), "%s", r.err);
+    cr_assert_eq(access("f.params", F_OK), -1);
+    run_free(&r);
+    /* the same misses in steady runs: the fit's fault, exit 3 (the fake
+     * benchmark's counters start again) */
+    unlink("floors"), unlink("runs"), unlink("args");
+    fake_env("260", "badheld");
+    r = run_full();
+    cr_assert_eq(r.status, 3, "%s\n%s", r.out, r.err);
+    cr_assert_null(strstr(r.err, "undecided"), "%s", r.err);
+    run_free(&r);
+}
+
 /* --validate is a held-out check too. */
 Test(verdict, validate_failure_exits_3)
 {
