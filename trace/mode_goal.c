@@ -38,6 +38,7 @@
 
 typedef struct goal_opts {
     const char *out, *phase;
+    int partial;
 } goal_opts;
 
 static const opt_spec goal_specs[] = {
@@ -45,6 +46,8 @@ static const opt_spec goal_specs[] = {
      .arg = "FILE", .help = "where to write (temporary name, then renamed; - is\nstandard output)"},
     {.name = "phase", .kind = OPT_STRING, .field = offsetof(goal_opts, phase), .arg = "NAME",
      .help = "only the calls of phase NAME (all: every phase)"},
+    {.name = "partial", .kind = OPT_FLAG, .field = offsetof(goal_opts, partial),
+     .help = "write the schedule of an incomplete trace (calls that\nnever returned are left out)"},
 };
 
 static const opt_program goal_program = {
@@ -61,7 +64,9 @@ static const opt_program goal_program = {
     .epilog =
 "\n"
 "Exit status: 0 written, 1 a rank file is malformed or missing or FILE\n"
-"cannot be written, 2 usage error.\n",
+"cannot be written, 2 usage error, 3 an incomplete trace (a rank killed,\n"
+"crashed or cut short, a call that never returned, a missing rank file)\n"
+"without --partial.\n",
     .specs = goal_specs,
     .nspecs = sizeof goal_specs / sizeof goal_specs[0],
     .args_min = 1,
@@ -242,8 +247,8 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase)
             long s = op(&g, "send %" PRIu64 "b to %d tag %d", c->bytes, c->peer, c->tag);
             requires(&g, s, g.chain);
             if (c->made)
-                *req_slot(&g, c->made) = s;
-            else
+                *req_slot(&g, c->made) = c->buffered ? 0 : s;
+            else if (!c->buffered)   /* a buffered send holds nothing up */
                 g.chain = s;
         } else if (c->kind == TRACE_K_RECV && c->r_src >= 0) {
             step(&g, op(&g, "recv %" PRIu64 "b from %d tag %d", c->r_bytes, c->r_src, c->r_tag));
@@ -304,6 +309,11 @@ int scitrace_goal(int argc, char **argv)
     if (trace_dir_load(argv[first], phase, &d, &err) != 0) {
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
+    }
+    int whole = trace_dir_require_whole(&d, "goal", o.partial);
+    if (whole) {
+        trace_dir_free(&d);
+        return whole;
     }
     if (phase && strcmp(phase, "all") == 0)
         phase = NULL;

@@ -106,6 +106,10 @@ static int parse_comm(char *s, trace_rank *r, int inter)
             return -1;
         c->world[i] = (int)w;
     }
+    /* an intracommunicator holds its own rank: the matcher and the replay
+     * look this rank up in it */
+    if (!inter && trace_comm_index(c, r->rank) < 0)
+        return -1;
     return at_end(s) ? 0 : -1;
 }
 
@@ -125,14 +129,20 @@ static int parse_phase(char *s, trace_rank *r)
     return 0;
 }
 
-static int peer_tag_bytes(char **s, const trace_rank *r, int *peer, int *tag, uint64_t *bytes)
+static int peer_tag_bytes_from(char **s, const trace_rank *r, int lowest, int *peer, int *tag,
+                               uint64_t *bytes)
 {
     long long p, t, b;
-    if (next_int(s, TRACE_NO_RANK, r->ranks - 1, &p) || next_int(s, INT32_MIN, INT32_MAX, &t) ||
+    if (next_int(s, lowest, r->ranks - 1, &p) || next_int(s, INT32_MIN, INT32_MAX, &t) ||
         next_int(s, 0, (long long)TRACE_MAX_BYTES, &b))
         return -1;
     *peer = (int)p, *tag = (int)t, *bytes = (uint64_t)b;
     return 0;
+}
+
+static int peer_tag_bytes(char **s, const trace_rank *r, int *peer, int *tag, uint64_t *bytes)
+{
+    return peer_tag_bytes_from(s, r, TRACE_NO_RANK, peer, tag, bytes);
 }
 
 static int comm_arg(char **s, const trace_rank *r, int *comm)
@@ -255,7 +265,7 @@ static int parse_exit(char *s, reader *rd)
         for (long long j = 0; !rc && j < k; j++) {
             trace_completion x;
             rc = next_int(&s, 0, (long long)c->nlist - 1, &v) ||
-                 peer_tag_bytes(&s, r, &x.src, &x.tag, &x.bytes) ||
+                 peer_tag_bytes_from(&s, r, TRACE_CANCELLED, &x.src, &x.tag, &x.bytes) ||
                  UTIL_GROW(r->comps, r->ncomps, rd->cap_comps, 64);
             x.index = (int)v;
             if (!rc)
@@ -339,6 +349,45 @@ static int parse_line(char *buf, long line, reader *rd, long *status_line)
     return -1;
 }
 
+/* Reads operations that move nothing as such (see tracefile.h). */
+static int normalise(trace_rank *r, const char *path, trace_error *err)
+{
+    int64_t nmade = 1;
+    for (size_t i = 0; i < r->ncalls; i++)
+        if (trace_kind_class(r->calls[i].kind) != TRACE_COMM && r->calls[i].made >= nmade)
+            nmade = r->calls[i].made + 1;
+    size_t *made_by = calloc((size_t)nmade, sizeof *made_by);
+    if (!made_by)
+        return trace_error_set(err, path, 0, "out of memory");
+    for (size_t i = 0; i < r->ncalls; i++) {
+        trace_call *c = &r->calls[i];
+        int cls = trace_kind_class(c->kind);
+        if ((cls == TRACE_SEND || cls == TRACE_RECV) && c->made > 0)
+            made_by[c->made] = i + 1;   /* Isend..Irecv: not the persistent ones */
+        for (size_t j = 0; cls == TRACE_WAIT && j < c->ncomp; j++) {
+            trace_completion *x = &r->comps[c->comp + j];
+            int64_t id = r->ids[c->list + (size_t)x->index];
+            if (x->src != TRACE_CANCELLED)
+                continue;
+            x->src = TRACE_PROC_NULL;
+            if (id > 0 && id < nmade && made_by[id]) {
+                trace_call *m = &r->calls[made_by[id] - 1];
+                m->peer = TRACE_PROC_NULL, m->cancelled = 1;
+            }
+        }
+        c->buffered = c->kind == TRACE_K_BSEND || c->kind == TRACE_K_IBSEND;
+        if (c->kind == TRACE_K_SENDRECV && c->peer2 == TRACE_PROC_NULL) {
+            c->kind = TRACE_K_SEND;
+            c->r_src = TRACE_NO_RANK;
+        } else if (c->kind == TRACE_K_SENDRECV && c->peer == TRACE_PROC_NULL) {
+            c->kind = TRACE_K_RECV;
+            c->peer = c->peer2, c->tag = c->tag2, c->bytes = c->bytes2;
+        }
+    }
+    free(made_by);
+    return 0;
+}
+
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
 {
     FILE *fp = file_open_input(path);
@@ -392,8 +441,11 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
         trace_error_set(err, path, 0, "no communicator or phase lines");
     else if (status_line && !closed)
         trace_error_set(err, path, status_line, "a 'status' line without the closing 'end' line after it");
+    else if (strncmp(r->status, "unsupported", 11) == 0)
+        trace_error_set(err, path, status_line, "not traced: %s (scitrace records the MPI calls "
+                        "of one thread at a time)", r->status + 11 + (r->status[11] == ' '));
     else
-        rc = 0;
+        rc = normalise(r, path, err);
     r->ended_early = !closed;
     if (!closed)
         snprintf(r->status, sizeof r->status, "ended-early");
