@@ -7,6 +7,10 @@
 #include "trace/tracekinds.h"
 #include "util/grow.h"
 
+/* Replays of other matches of wildcard receives, at most: a bound on the
+ * search, which tries receives in rank and call order. */
+#define RACE_REPLAYS 64
+
 typedef struct ckey {
     uint64_t hash;
     int seq;
@@ -49,7 +53,15 @@ typedef struct rstate {
     vec unexpected, posted;   /* unmatched msgs to / posts of this rank */
 } rstate;
 
+/* Another run: the wildcard receive (rank, call) matches src instead, and
+ * every other wildcard receive whatever fits first. */
+typedef struct alt {
+    int rank, src;
+    size_t call;
+} alt;
+
 typedef struct sim {
+    const alt *alt;           /* NULL: the run as recorded */
     const trace_dir *d;
     uint64_t eager;
     rstate *rs;
@@ -124,8 +136,10 @@ static size_t post_msg(sim *s, int src, int dst, int tag, ckey key, uint64_t byt
         return 0;
     size_t mi = s->nm++;
     s->m[mi] = (msg){src, dst, tag, eager || bytes <= s->eager, 0, reqid, key, call};
-    if (dst < 0 || dst >= s->d->nranks)
-        return mi;   /* MPI_PROC_NULL or untranslated: nothing to match */
+    if (dst < 0 || dst >= s->d->nranks) {
+        s->m[mi].matched = 1;   /* MPI_PROC_NULL or untranslated: nothing to wait for */
+        return mi;
+    }
     rstate *q = &s->rs[dst];
     for (size_t i = 0; i < q->posted.n; i++)
         if (fits(&s->p[q->posted.v[i]], &s->m[mi])) {
@@ -158,11 +172,18 @@ static size_t post_recv(sim *s, int r, int src, int tag, ckey key, size_t call, 
     return pi;
 }
 
-/* Source and tag a receive call matched in the run, else as posted. */
-static void recv_match(const trace_call *c, const trace_completion *got, int *src, int *tag)
+/* Source and tag a receive call matched in the run, else as posted (or,
+ * for a wildcard in another run, as that run has it). */
+static void recv_match(const sim *s, int r, size_t ci, const trace_call *c,
+                       const trace_completion *got, int *src, int *tag)
 {
     *src = c->kind == TRACE_K_SENDRECV ? c->peer2 : c->peer;
     *tag = c->kind == TRACE_K_SENDRECV ? c->tag2 : c->tag;
+    if (s->alt && *src == TRACE_ANY) {
+        if (s->alt->rank == r && s->alt->call == ci)
+            *src = s->alt->src;
+        return;
+    }
     if (c->done && c->r_src != TRACE_NO_RANK && c->kind != TRACE_K_IRECV)
         *src = c->r_src, *tag = c->r_tag;
     else if (got && got->src >= 0)
@@ -230,21 +251,21 @@ static void enter(sim *s, int r, const trace_completion *const *irecv_got)
     int cls = trace_kind_class(c->kind), src, tag;
     ckey key = key_of(t, c->comm);
     q->entered = 1;
+    q->item = q->item2 = 0;   /* calls that post nothing must not see the last call's */
     if (cls == TRACE_SEND) {
-        int eager = c->kind == TRACE_K_BSEND || c->kind == TRACE_K_RSEND ||
-                    c->kind == TRACE_K_IBSEND || c->kind == TRACE_K_IRSEND;
+        int eager = c->buffered || c->kind == TRACE_K_RSEND || c->kind == TRACE_K_IRSEND;
         int sync = c->kind == TRACE_K_SSEND || c->kind == TRACE_K_ISSEND;
         uint64_t bytes = sync ? UINT64_MAX : c->bytes;
         q->item = post_msg(s, r, c->peer, c->tag, key, bytes, eager && !sync, ci, (int)c->made);
         if (c->kind == TRACE_K_SENDRECV) {
-            recv_match(c, NULL, &src, &tag);
+            recv_match(s, r, ci, c, NULL, &src, &tag);
             q->item2 = post_recv(s, r, src, tag, key, ci, 0);
         }
         rq *x = req(s, r, c->made);
         if (x)
             *x = (rq){1, 1, 0, 0, 0, 0, ci, q->item};
     } else if (c->kind == TRACE_K_RECV || c->kind == TRACE_K_IRECV) {
-        recv_match(c, irecv_got[ci], &src, &tag);
+        recv_match(s, r, ci, c, irecv_got[ci], &src, &tag);
         q->item = post_recv(s, r, src, tag, key, ci, (int)c->made);
         rq *x = req(s, r, c->made);
         if (x)
@@ -476,6 +497,9 @@ static int force_buffered(sim *s)
         const trace_call *c = &s->d->ranks[r].calls[s->rs[r].pc];
         if (!c->done)
             continue;
+        if (s->alt && (trace_kind_class(c->kind) != TRACE_SEND ||   /* another run: only */
+                       (c->kind == TRACE_K_SENDRECV && !s->p[s->rs[r].item2].matched)))
+            continue;                                               /* buffering helps */
         if (trace_kind_class(c->kind) == TRACE_SEND && c->kind != TRACE_K_SSEND)
             finding(s, (check_finding){CHECK_POTENTIAL, r, s->rs[r].pc, c->peer, -1, 0});
         s->rs[r].forced = 1;
@@ -505,9 +529,9 @@ static void pending(sim *s)
     }
 }
 
-int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res)
+static int replay(const trace_dir *d, uint64_t eager_limit, const alt *a, check_result *res)
 {
-    sim s = {.d = d, .eager = eager_limit, .res = res};
+    sim s = {.alt = a, .d = d, .eager = eager_limit, .res = res};
     memset(res, 0, sizeof *res);
     s.rs = calloc((size_t)d->nranks, sizeof *s.rs);
     const trace_completion ***got = calloc((size_t)d->nranks, sizeof *got);
@@ -547,10 +571,13 @@ int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res)
             }
         }
         free(maker);
-        if (t->ended_early || strncmp(t->status, "killed", 6) == 0 ||
-            strncmp(t->status, "crashed", 7) == 0)
-            finding(&s, (check_finding){CHECK_ENDED, r, t->ncalls ? t->ncalls - 1 : SIZE_MAX,
-                                        -1, -1, 0});
+        size_t last = t->ncalls ? t->ncalls - 1 : SIZE_MAX;
+        if (strncmp(t->status, "crashed", 7) == 0)
+            finding(&s, (check_finding){CHECK_DIED, r, last, -1, -1, 0});
+        else if (t->ended_early || strncmp(t->status, "killed", 6) == 0)
+            finding(&s, (check_finding){CHECK_ENDED, r, last, -1, -1, 0});
+        else if (strcmp(t->status, "no-finalize") == 0)
+            finding(&s, (check_finding){CHECK_NO_FINALIZE, r, last, -1, -1, 0});
     }
     while (!s.oom) {
         while (run(&s, (const trace_completion *const *const *)got) && !s.oom)
@@ -575,6 +602,90 @@ int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res)
     if (s.oom)
         check_free(res);
     return s.oom ? -1 : 0;
+}
+
+/* --- wildcard races ---------------------------------------------------- */
+
+/* The source a wildcard receive (call c of rank r) matched in the run, or
+ * -1 when it is not one. */
+static int wildcard_source(const trace_rank *t, const trace_call *c)
+{
+    int posted = c->kind == TRACE_K_SENDRECV ? c->peer2 : c->peer;
+    if (posted != TRACE_ANY || !c->done)
+        return -1;
+    if (c->kind == TRACE_K_RECV || c->kind == TRACE_K_SENDRECV)
+        return c->r_src;
+    for (size_t i = (size_t)(c - t->calls) + 1; c->kind == TRACE_K_IRECV && i < t->ncalls; i++) {
+        const trace_call *w = &t->calls[i];
+        for (size_t j = 0; trace_kind_class(w->kind) == TRACE_WAIT && j < w->ncomp; j++)
+            if (t->ids[w->list + (size_t)t->comps[w->comp + j].index] == c->made)
+                return t->comps[w->comp + j].src;
+    }
+    return -1;
+}
+
+/* Whether rank o sends rank r a message that call c (posted on a
+ * communicator of r) could match. */
+static int sends_fitting(const trace_dir *d, int o, int r, const trace_call *c)
+{
+    const trace_rank *t = &d->ranks[o], *me = &d->ranks[r];
+    ckey key = key_of(me, c->comm);
+    int tag = c->kind == TRACE_K_SENDRECV ? c->tag2 : c->tag;
+    for (size_t i = 0; i < t->ncalls; i++) {
+        const trace_call *x = &t->calls[i];
+        if (trace_kind_class(x->kind) == TRACE_SEND && x->peer == r &&
+            key_eq(key_of(t, x->comm), key) && (tag == TRACE_ANY || tag == x->tag))
+            return 1;
+    }
+    return 0;
+}
+
+/* Replays each wildcard receive with each other sender that fits it,
+ * within RACE_REPLAYS replays; a deadlock is a CHECK_RACE finding. */
+static int races(const trace_dir *d, uint64_t eager_limit, check_result *res)
+{
+    int replays = 0;
+    for (int r = 0; r < d->nranks && replays < RACE_REPLAYS; r++) {
+        const trace_rank *t = &d->ranks[r];
+        for (size_t i = 0; d->loaded[r] && i < t->ncalls && replays < RACE_REPLAYS; i++) {
+            int got = wildcard_source(t, &t->calls[i]);
+            for (int o = 0; got >= 0 && o < d->nranks && replays < RACE_REPLAYS; o++) {
+                if (o == got || !d->loaded[o] || !sends_fitting(d, o, r, &t->calls[i]))
+                    continue;
+                alt a = {r, o, i};
+                check_result other;
+                replays++;
+                if (replay(d, eager_limit, &a, &other) != 0)
+                    return -1;
+                size_t dead = 0;
+                for (size_t k = 0; k < other.n; k++)
+                    dead += other.f[k].kind == CHECK_DEADLOCK;
+                check_free(&other);
+                if (!dead)
+                    continue;
+                check_finding f = {CHECK_RACE, r, i, o, got, 0};
+                if (UTIL_GROW(res->f, res->n, res->cap, 64))
+                    return -1;
+                res->f[res->n++] = f;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res)
+{
+    if (replay(d, eager_limit, NULL, res) != 0)
+        return -1;
+    for (size_t i = 0; i < res->n; i++)
+        if (res->f[i].kind == CHECK_DEADLOCK)
+            return 0;   /* the run itself deadlocked: that is the finding */
+    if (races(d, eager_limit, res) != 0) {
+        check_free(res);
+        return -1;
+    }
+    return 0;
 }
 
 void check_free(check_result *res)
