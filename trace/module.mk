@@ -61,6 +61,9 @@ BENCH_TARGETS += bench-trace
 bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
 	trace/bench_trace.sh bin
 
-# make fuzz: the rank file reader and the replay behind scitrace check
-FUZZ_TARGETS += trace
+# make fuzz (targets listed in tests/module.mk): trace, the rank file reader
+# and the replay behind scitrace check; tracegoal, trace directories through
+# `scitrace goal` into scisim's reader
 build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c
+build/fuzz/fuzz_tracegoal: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/mode_goal.c \
+                                       trace/expand.c
