@@ -28,6 +28,9 @@
  *   race        rank 0 MPI_Recv from ANY_SOURCE, then from rank 1; ranks 1
  *               and 2 send to 0, rank 1 after 300 ms: clean in this order,
  *               a deadlock when rank 1's message arrives first
+ *   workers     rank 0 answers 3 requests of every other rank, taken with
+ *               MPI_ANY_SOURCE, each answer to the status's source (correct
+ *               in every arrival order)
  *   segv        rank 1 dies of SIGSEGV while rank 0 waits in MPI_Recv
  *   nofinalize  rank 1 exits without MPI_Finalize
  *   threads     MPI_Init_thread asking for MPI_THREAD_MULTIPLE; prints
@@ -200,6 +203,20 @@ static void race(int rank)
     }
 }
 
+static void workers(int rank, int size)
+{
+    int x = rank;
+    for (int i = 0; i < 3 * (size - 1) && rank == 0; i++) {
+        MPI_Status st;
+        MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &st);
+        MPI_Send(&x, 1, MPI_INT, st.MPI_SOURCE, 2, MPI_COMM_WORLD);
+    }
+    for (int i = 0; i < 3 && rank > 0; i++) {
+        MPI_Send(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+        MPI_Recv(&x, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, x = 0, provided = 0;
@@ -247,6 +264,8 @@ int main(int argc, char **argv)
         bsend(rank);
     } else if (strcmp(mode, "race") == 0) {
         race(rank);
+    } else if (strcmp(mode, "workers") == 0) {
+        workers(rank, size);
     } else if (strcmp(mode, "segv") == 0) {
         if (rank == 1)
             raise(SIGSEGV);

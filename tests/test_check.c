@@ -563,6 +563,19 @@ Test(check, a_wildcard_race_is_a_potential_deadlock)
     run_tmpdir_remove(dir);
 }
 
+/* Answers sent to whichever rank asked (the status's source): another
+ * match would change the later calls, not deadlock them. */
+Test(check, a_server_answering_any_source_is_clean)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX";
+    run_tmpdir_make(dir);
+    cr_assert_eq(traced(dir, "4", "workers", "30"), 0);
+    run_result r = check(dir, NULL);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
 /* A rank dies of SIGSEGV while the other waits for it: the headline says
  * so, with the signal. */
 Test(check, a_rank_that_crashed_is_the_headline)

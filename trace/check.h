@@ -48,8 +48,21 @@ typedef struct check_result {
 } check_result;
 
 /* Replays d with blocking sends above eager_limit bytes completing only
- * when received.  Returns 0, or -1 when out of memory. */
+ * when received, then, when it does not deadlock, looks for wildcard races
+ * (check_race.c).  Returns 0, or -1 when out of memory. */
 int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res);
+
+/* Another run: the wildcard receive (rank, call) matches src's message,
+ * every other wildcard receive whatever fits first, and only buffered
+ * sends complete without their receive. */
+typedef struct check_alt {
+    int rank, src;
+    size_t call;
+} check_alt;
+
+/* One replay: the run as recorded (a NULL) or another (check_replay.c). */
+int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a,
+                    check_result *res);
 void check_free(check_result *res);
 
 #endif

@@ -1,4 +1,5 @@
-/* check_replay: the replay behind `scitrace check` (see check.h). */
+/* check_replay: the replay behind `scitrace check` (see check.h); the
+ * search for wildcard races is in check_race.c. */
 #include "trace/check.h"
 
 #include <stdlib.h>
@@ -6,10 +7,6 @@
 
 #include "trace/tracekinds.h"
 #include "util/grow.h"
-
-/* Replays of other matches of wildcard receives, at most: a bound on the
- * search, which tries receives in rank and call order. */
-#define RACE_REPLAYS 64
 
 typedef struct ckey {
     uint64_t hash;
@@ -53,15 +50,8 @@ typedef struct rstate {
     vec unexpected, posted;   /* unmatched msgs to / posts of this rank */
 } rstate;
 
-/* Another run: the wildcard receive (rank, call) matches src instead, and
- * every other wildcard receive whatever fits first. */
-typedef struct alt {
-    int rank, src;
-    size_t call;
-} alt;
-
 typedef struct sim {
-    const alt *alt;           /* NULL: the run as recorded */
+    const check_alt *alt;     /* NULL: the run as recorded */
     const trace_dir *d;
     uint64_t eager;
     rstate *rs;
@@ -529,7 +519,8 @@ static void pending(sim *s)
     }
 }
 
-static int replay(const trace_dir *d, uint64_t eager_limit, const alt *a, check_result *res)
+int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a,
+                    check_result *res)
 {
     sim s = {.alt = a, .d = d, .eager = eager_limit, .res = res};
     memset(res, 0, sizeof *res);
@@ -602,90 +593,6 @@ static int replay(const trace_dir *d, uint64_t eager_limit, const alt *a, check_
     if (s.oom)
         check_free(res);
     return s.oom ? -1 : 0;
-}
-
-/* --- wildcard races ---------------------------------------------------- */
-
-/* The source a wildcard receive (call c of rank r) matched in the run, or
- * -1 when it is not one. */
-static int wildcard_source(const trace_rank *t, const trace_call *c)
-{
-    int posted = c->kind == TRACE_K_SENDRECV ? c->peer2 : c->peer;
-    if (posted != TRACE_ANY || !c->done)
-        return -1;
-    if (c->kind == TRACE_K_RECV || c->kind == TRACE_K_SENDRECV)
-        return c->r_src;
-    for (size_t i = (size_t)(c - t->calls) + 1; c->kind == TRACE_K_IRECV && i < t->ncalls; i++) {
-        const trace_call *w = &t->calls[i];
-        for (size_t j = 0; trace_kind_class(w->kind) == TRACE_WAIT && j < w->ncomp; j++)
-            if (t->ids[w->list + (size_t)t->comps[w->comp + j].index] == c->made)
-                return t->comps[w->comp + j].src;
-    }
-    return -1;
-}
-
-/* Whether rank o sends rank r a message that call c (posted on a
- * communicator of r) could match. */
-static int sends_fitting(const trace_dir *d, int o, int r, const trace_call *c)
-{
-    const trace_rank *t = &d->ranks[o], *me = &d->ranks[r];
-    ckey key = key_of(me, c->comm);
-    int tag = c->kind == TRACE_K_SENDRECV ? c->tag2 : c->tag;
-    for (size_t i = 0; i < t->ncalls; i++) {
-        const trace_call *x = &t->calls[i];
-        if (trace_kind_class(x->kind) == TRACE_SEND && x->peer == r &&
-            key_eq(key_of(t, x->comm), key) && (tag == TRACE_ANY || tag == x->tag))
-            return 1;
-    }
-    return 0;
-}
-
-/* Replays each wildcard receive with each other sender that fits it,
- * within RACE_REPLAYS replays; a deadlock is a CHECK_RACE finding. */
-static int races(const trace_dir *d, uint64_t eager_limit, check_result *res)
-{
-    int replays = 0;
-    for (int r = 0; r < d->nranks && replays < RACE_REPLAYS; r++) {
-        const trace_rank *t = &d->ranks[r];
-        for (size_t i = 0; d->loaded[r] && i < t->ncalls && replays < RACE_REPLAYS; i++) {
-            int got = wildcard_source(t, &t->calls[i]);
-            for (int o = 0; got >= 0 && o < d->nranks && replays < RACE_REPLAYS; o++) {
-                if (o == got || !d->loaded[o] || !sends_fitting(d, o, r, &t->calls[i]))
-                    continue;
-                alt a = {r, o, i};
-                check_result other;
-                replays++;
-                if (replay(d, eager_limit, &a, &other) != 0)
-                    return -1;
-                size_t dead = 0;
-                for (size_t k = 0; k < other.n; k++)
-                    dead += other.f[k].kind == CHECK_DEADLOCK;
-                check_free(&other);
-                if (!dead)
-                    continue;
-                check_finding f = {CHECK_RACE, r, i, o, got, 0};
-                if (UTIL_GROW(res->f, res->n, res->cap, 64))
-                    return -1;
-                res->f[res->n++] = f;
-                break;
-            }
-        }
-    }
-    return 0;
-}
-
-int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res)
-{
-    if (replay(d, eager_limit, NULL, res) != 0)
-        return -1;
-    for (size_t i = 0; i < res->n; i++)
-        if (res->f[i].kind == CHECK_DEADLOCK)
-            return 0;   /* the run itself deadlocked: that is the finding */
-    if (races(d, eager_limit, res) != 0) {
-        check_free(res);
-        return -1;
-    }
-    return 0;
 }
 
 void check_free(check_result *res)

@@ -25,7 +25,8 @@ all: $(TRACE_LIB)
 PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
                 trace/mode_matrix.c trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
-                trace/match.c trace/check_replay.c trace/mode_check.c trace/mode_goal.c
+                trace/match.c trace/check_replay.c trace/check_race.c trace/mode_check.c \
+                trace/mode_goal.c
 scitrace_LAYERS := util
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
@@ -64,6 +65,7 @@ bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_L
 # make fuzz (targets listed in tests/module.mk): trace, the rank file reader
 # and the replay behind scitrace check; tracegoal, trace directories through
 # `scitrace goal` into scisim's reader
-build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c
+build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c \
+                                   trace/check_race.c
 build/fuzz/fuzz_tracegoal: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/mode_goal.c \
                                        trace/expand.c
