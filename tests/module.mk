@@ -40,7 +40,7 @@ fuzz: $(FUZZ_BINS)
 	    build/fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>&1 | \
 	    grep -E '^(stat::number_of_executed_units|stat::peak_rss|==.*ERROR|SUMMARY)|Done' || true; \
 	  if ls tests/fuzz/artifacts/$$t-crash-* tests/fuzz/artifacts/$$t-leak-* tests/fuzz/artifacts/$$t-timeout-* \
-	        tests/fuzz/artifacts/$$t-oom-* >/dev/null 2>&1; then \
+	        tests/fuzz/artifacts/$$t-oom-* 2>/dev/null | grep -q .; then \
 	    echo "fuzz: $$t: CRASH, see tests/fuzz/artifacts"; exit 1; fi; \
 	done
 

@@ -647,3 +647,41 @@ Test(check, a_comm_line_without_its_own_rank_is_refused_by_every_analyzer)
     }
     run_tmpdir_remove(dir);
 }
+
+/* Found by fuzz_tracegoal: a Sendrecv to MPI_ANY_SOURCE (which MPI
+ * refuses) became `send 8b to -1`, a schedule scisim refuses. */
+Test(check, a_send_to_any_source_is_refused_by_every_analyzer)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX", path[600];
+    run_tmpdir_make(dir);
+    write_rank(dir, 0, "A", 0, "8");
+    snprintf(path, sizeof path, "%s/rank-00001.trace", dir);
+    FILE *fp = fopen(path, "w");
+    fprintf(fp, "# scitrace-rank 2\nrun A\nrank 1\nranks 2\nhost h\ncommand ./a\nstart_ns 1\n"
+                "comm 0 0123456789abcdef 0 2 0 1\nphase 0 main\n"
+                "> 1 0 sendrecv 0 0 -1 1 8 0 1 8\n< 2 0 1 8\nstatus finalized\nend 12\n");
+    fclose(fp);
+    const char *const modes[] = {"summary", "check", "matrix", "goal"};
+    for (int i = 0; i < 4; i++) {
+        run_result r = i < 2 ? scitrace(modes[i], dir, NULL, NULL, NULL)
+                             : scitrace(modes[i], "-o", "-", dir, NULL);
+        run_assert_error(&r, 1, "rank-00001.trace:10", modes[i]);
+        run_free(&r);
+    }
+    run_tmpdir_remove(dir);
+}
+
+/* GOAL sizes stop at 2^53 (exact in a double): a larger message is
+ * refused with its line, not written for scisim to refuse. */
+Test(check, goal_refuses_a_message_larger_than_a_schedule_holds)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX";
+    run_tmpdir_make(dir);
+    write_rank(dir, 0, "A", 1, "9007199254740993");
+    write_rank(dir, 1, "A", 0, "8");
+    run_result r = scitrace("goal", "-o", "-", dir, NULL);
+    run_assert_error(&r, 1, "rank-00000.trace:10", "a 2^53 + 1 byte message");
+    cr_assert_eq(r.out[0], '\0', "%s", r.out);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}

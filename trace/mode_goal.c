@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sim/goal.h"
 #include "util/atomicfile.h"
 #include "util/opt.h"
 #include "trace/expand.h"
@@ -311,9 +312,11 @@ int scitrace_goal(int argc, char **argv)
         return 1;
     }
     int whole = trace_dir_require_whole(&d, "goal", o.partial);
-    if (whole) {
+    if (whole || trace_dir_within(&d, GOAL_MAX_SIZE, &err) != 0) {
+        if (!whole)
+            fprintf(stderr, "scitrace: goal: %s\n", err.msg);
         trace_dir_free(&d);
-        return whole;
+        return whole ? whole : 1;
     }
     if (phase && strcmp(phase, "all") == 0)
         phase = NULL;

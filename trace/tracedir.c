@@ -312,6 +312,24 @@ int trace_dir_require_whole(const trace_dir *d, const char *mode, int partial)
     return partial ? 0 : TRACE_EXIT_INCOMPLETE;
 }
 
+int trace_dir_within(const trace_dir *d, uint64_t limit, trace_error *err)
+{
+    for (int r = 0; r < d->nranks; r++) {
+        const trace_rank *t = &d->ranks[r];
+        for (size_t i = 0; d->loaded[r] && i < t->ncalls; i++) {
+            const trace_call *c = &t->calls[i];
+            int over = (uint64_t)c->t_in > limit || (uint64_t)c->t_out > limit ||
+                       c->bytes > limit || c->bytes2 > limit || c->r_bytes > limit;
+            for (size_t j = 0; trace_kind_class(c->kind) == TRACE_COLL_DIRECT && j < c->nlist; j++)
+                over |= (uint64_t)t->ids[c->list + 2 * j + 1] > limit;
+            if (over)
+                return trace_error_set(err, t->path, c->line, "a time or size above %llu, more "
+                                       "than a schedule holds", (unsigned long long)limit);
+        }
+    }
+    return 0;
+}
+
 /* --- callers ----------------------------------------------------------- */
 
 /* addr2line -f -C -e PATH 0xOFF: "function\nfile:line\n". */

@@ -173,6 +173,27 @@ static int id_list(char **s, reader *rd, trace_call *c, int pairs)
     return 0;
 }
 
+/* What MPI itself refuses: a send to MPI_ANY_SOURCE or with a negative
+ * tag, a receive with a tag below MPI_ANY_TAG. */
+static int args_valid(const trace_call *c)
+{
+    int cls = trace_kind_class(c->kind);
+    int send = cls == TRACE_SEND || (cls == TRACE_REQ && c->kind != TRACE_K_RECV_INIT &&
+                                     c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE);
+    int recv = cls == TRACE_RECV || cls == TRACE_PROBE || c->kind == TRACE_K_RECV_INIT;
+    if (send && (c->peer == TRACE_ANY || c->tag < 0))
+        return 0;
+    if (recv && c->tag < TRACE_ANY)
+        return 0;
+    return c->kind != TRACE_K_SENDRECV || c->tag2 >= TRACE_ANY;
+}
+
+/* A status: a message from a rank has that message's tag. */
+static int status_valid(int src, int tag)
+{
+    return src < 0 || tag >= 0;
+}
+
 static int parse_enter(char *s, reader *rd)
 {
     trace_rank *r = rd->r;
@@ -223,7 +244,7 @@ static int parse_enter(char *s, reader *rd)
             rc = comm_arg(&s, r, &c->comm) || next_int(&s, INT32_MIN, INT32_MAX, &v);
         break;
     }
-    if (rc || !at_end(s))
+    if (rc || !at_end(s) || !args_valid(c))
         return -1;
     r->ncalls++;
     rd->open_call = 1;
@@ -245,10 +266,12 @@ static int parse_exit(char *s, reader *rd)
         rc = next_int(&s, 0, 1, &v);
         c->flag = (int)v;
         if (!rc && c->flag)
-            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes);
+            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes) ||
+                 !status_valid(c->r_src, c->r_tag);
     } else if (c->kind == TRACE_K_RECV || c->kind == TRACE_K_SENDRECV || c->kind == TRACE_K_PROBE) {
         if (!at_end(s))   /* no status: the call failed */
-            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes);
+            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes) ||
+                 !status_valid(c->r_src, c->r_tag);
     } else if (c->kind == TRACE_K_ISEND || c->kind == TRACE_K_IBSEND || c->kind == TRACE_K_ISSEND ||
                c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV ||
                (cls == TRACE_REQ && c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE)) {
@@ -266,6 +289,7 @@ static int parse_exit(char *s, reader *rd)
             trace_completion x;
             rc = next_int(&s, 0, (long long)c->nlist - 1, &v) ||
                  peer_tag_bytes_from(&s, r, TRACE_CANCELLED, &x.src, &x.tag, &x.bytes) ||
+                 !status_valid(x.src, x.tag) ||
                  UTIL_GROW(r->comps, r->ncomps, rd->cap_comps, 64);
             x.index = (int)v;
             if (!rc)
@@ -376,6 +400,8 @@ static int normalise(trace_rank *r, const char *path, trace_error *err)
             }
         }
         c->buffered = c->kind == TRACE_K_BSEND || c->kind == TRACE_K_IBSEND;
+        if (c->kind == TRACE_K_SENDRECV && c->peer == TRACE_NO_RANK)
+            c->peer = TRACE_PROC_NULL;   /* as a Send to it: no analyzer can place it */
         if (c->kind == TRACE_K_SENDRECV && c->peer2 == TRACE_PROC_NULL) {
             c->kind = TRACE_K_SEND;
             c->r_src = TRACE_NO_RANK;

@@ -122,7 +122,9 @@ int trace_error_set(trace_error *err, const char *path, long line, const char *f
 /* Reads one rank file.  Returns 0, or -1 with err filled (nothing to free).
  * Operations that move nothing are read as such for every analyzer: a
  * cancelled request's call gets peer PROC_NULL, and a Sendrecv with
- * PROC_NULL on one side is read as the Send or Recv of its other side. */
+ * PROC_NULL on one side (or an untranslated destination) is read as the
+ * Send or Recv of its other side.  What MPI refuses (a send to
+ * MPI_ANY_SOURCE, a negative send tag) is malformed. */
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err);
 void trace_rank_free(trace_rank *r);
 
@@ -160,6 +162,10 @@ int trace_dir_incomplete(const trace_dir *d, char *why, size_t cap);
  * TRACE_EXIT_INCOMPLETE. */
 #define TRACE_EXIT_INCOMPLETE 3
 int trace_dir_require_whole(const trace_dir *d, const char *mode, int partial);
+
+/* Whether every call's times (ns) and sizes (bytes) are at most limit:
+ * 0, or -1 with err naming the first that is not. */
+int trace_dir_within(const trace_dir *d, uint64_t limit, trace_error *err);
 
 /* Index of world rank w in communicator c, or -1. */
 int trace_comm_index(const trace_comm *c, int w);
