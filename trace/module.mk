@@ -37,7 +37,8 @@ bin/test/trace_app: tests/trace_app.c | deps
 bin/test/check_app: tests/check_app.c trace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
-TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c
+TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c \
+         tests/test_trace_records.c
 test_expand_EXTRA = trace/expand.c
 test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
 CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/halo3d

@@ -12,8 +12,9 @@
 #include "trace/tracekinds.h"
 #include "util/grow.h"
 
-/* MPI_COMM_WORLD sizes we accept: far above any run, far below int limits. */
-#define TRACE_MAX_RANKS (1 << 24)
+/* MPI_COMM_WORLD sizes we accept: above any run so far, and a directory
+ * holds a trace_rank per rank, read or not. */
+#define TRACE_MAX_RANKS (1 << 23)
 #define MAX_PHASES 4096
 
 int trace_error_set(trace_error *err, const char *path, long line, const char *fmt, ...)
@@ -68,6 +69,22 @@ static int at_end(const char *s)
     while (*s == ' ')
         s++;
     return *s == '\0' || *s == '\n';
+}
+
+/* The rest of the line, at most cap - 1 bytes, into a fresh *dst (freed
+ * first); -1 when out of memory. */
+static int text_rest(char **dst, size_t cap, const char *s)
+{
+    while (*s == ' ')
+        s++;
+    size_t n = strcspn(s, "\n");
+    n = n < cap ? n : cap - 1;
+    free(*dst);
+    if (!(*dst = malloc(n + 1)))
+        return -1;
+    memcpy(*dst, s, n);
+    (*dst)[n] = '\0';
+    return 0;
 }
 
 static void copy_rest(char *dst, size_t cap, const char *s)
@@ -312,15 +329,15 @@ static int parse_header(long line, char *s, trace_rank *r)
         return -1;
     s += n;
     switch (line) {
-    case 2: copy_rest(r->run, sizeof r->run, s); return r->run[0] ? 0 : -1;
-    case 3: return next_int(&s, 0, TRACE_MAX_RANKS, &v) ? -1 : (r->rank = (int)v, 0);
-    case 4: if (next_int(&s, 1, TRACE_MAX_RANKS, &v) || v <= r->rank)
+    case 2: return text_rest(&r->run, TRACE_RUN_MAX, s) || !r->run[0] ? -1 : 0;
+    case 3: return next_int(&s, 0, TRACE_MAX_RANKS, &v) || !at_end(s) ? -1 : (r->rank = (int)v, 0);
+    case 4: if (next_int(&s, 1, TRACE_MAX_RANKS, &v) || !at_end(s) || v <= r->rank)
                 return -1;
             r->ranks = (int)v;
             return 0;
-    case 5: copy_rest(r->host, sizeof r->host, s); return 0;
-    case 6: copy_rest(r->command, sizeof r->command, s); return 0;
-    case 7: return next_int(&s, 0, INT64_MAX, &v) ? -1 : (r->start_ns = v, 0);
+    case 5: return text_rest(&r->host, TRACE_HOST_MAX, s);
+    case 6: return text_rest(&r->command, TRACE_COMMAND_MAX, s);
+    case 7: return next_int(&s, 0, INT64_MAX, &v) || !at_end(s) ? -1 : (r->start_ns = v, 0);
     }
     return -1;
 }
@@ -366,7 +383,8 @@ static int parse_line(char *buf, long line, reader *rd, long *status_line)
     if (strncmp(buf, "map ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0)
         return parse_map(buf + 3, r);
     if (strncmp(buf, "status ", 7) == 0) {
-        copy_rest(r->status, sizeof r->status, buf + 7);
+        if (text_rest(&r->status, TRACE_STATUS_MAX, buf + 7) != 0)
+            return -1;
         *status_line = line;
         return r->status[0] ? 0 : -1;
     }
@@ -467,14 +485,14 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
         trace_error_set(err, path, 0, "no communicator or phase lines");
     else if (status_line && !closed)
         trace_error_set(err, path, status_line, "a 'status' line without the closing 'end' line after it");
-    else if (strncmp(r->status, "unsupported", 11) == 0)
+    else if (r->status && strncmp(r->status, "unsupported", 11) == 0)
         trace_error_set(err, path, status_line, "not traced: %s (scitrace records the MPI calls "
                         "of one thread at a time)", r->status + 11 + (r->status[11] == ' '));
+    else if (!closed && text_rest(&r->status, TRACE_STATUS_MAX, "ended-early") != 0)
+        trace_error_set(err, path, 0, "out of memory");
     else
         rc = normalise(r, path, err);
     r->ended_early = !closed;
-    if (!closed)
-        snprintf(r->status, sizeof r->status, "ended-early");
 out:
     free(buf);
     fclose(fp);
@@ -485,6 +503,7 @@ out:
 
 void trace_rank_free(trace_rank *r)
 {
+    free(r->run), free(r->status), free(r->host), free(r->command);
     for (int i = 0; i < r->ncomms; i++)
         free(r->comms[i].world);
     for (int i = 0; i < r->nmaps; i++)

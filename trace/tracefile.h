@@ -87,9 +87,16 @@ typedef struct trace_map {
     char *path;
 } trace_map;
 
+/* Longest header texts kept (bytes, with the final NUL). */
+#define TRACE_RUN_MAX 160
+#define TRACE_STATUS_MAX 64
+#define TRACE_HOST_MAX 256
+#define TRACE_COMMAND_MAX 2048
+
 typedef struct trace_rank {
     int rank, ranks;
-    char run[160], status[64], host[256], command[2048];
+    char *run, *status, *host, *command;   /* malloc'ed: a directory holds a
+                                              trace_rank for every rank */
     int ended_early;          /* no closing lines */
     int64_t start_ns;
     trace_comm *comms;
