@@ -107,3 +107,26 @@ Test(records, header_numbers_with_text_after_them_are_refused)
     refused_by_all(dir, "rank-00001.trace:4");
     run_tmpdir_remove(dir);
 }
+
+/* Found by fuzz_tracegoal: an Irecv from a rank the library could not
+ * translate (-3) became `recv 4b from -3`, a schedule scisim refuses; it
+ * is read as from any source. */
+Test(records, a_receive_from_an_untranslated_rank_gives_a_schedule_scisim_reads)
+{
+    char dir[] = "/tmp/scitorus-records-XXXXXX", goal[600];
+    run_tmpdir_make(dir);
+    write_rank(dir, 0, "A", 1, "8");
+    write_text(dir, "# scitrace-rank 2\nrun A\nrank 1\nranks 2\nhost h\ncommand ./a\nstart_ns 1\n"
+                    "comm 0 0123456789abcdef 0 2 0 1\nphase 0 main\n"
+                    "> 1 0 irecv 1 0 -3 5 8\n< 2 1\n> 3 0 wait 1 1 1\n< 4 1 0 -3 5 8\n"
+                    "status finalized\nend 14\n");
+    snprintf(goal, sizeof goal, "%s/app.goal", dir);
+    run_result r = scitrace("goal", "-o", goal, dir);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    r = run_cmd(run_prog("scisim", 0), 30, goal, "--dims", "2", "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    unlink(goal);
+    run_tmpdir_remove(dir);
+}

@@ -12,8 +12,8 @@
 #include "trace/tracekinds.h"
 #include "util/grow.h"
 
-/* MPI_COMM_WORLD sizes we accept: above any run so far, and a directory
- * holds a trace_rank per rank, read or not. */
+/* MPI_COMM_WORLD sizes we accept: more ranks than the largest machines run,
+ * and a directory holds a trace_rank per rank, read or not. */
 #define TRACE_MAX_RANKS (1 << 23)
 #define MAX_PHASES 4096
 
@@ -420,6 +420,12 @@ static int normalise(trace_rank *r, const char *path, trace_error *err)
         c->buffered = c->kind == TRACE_K_BSEND || c->kind == TRACE_K_IBSEND;
         if (c->kind == TRACE_K_SENDRECV && c->peer == TRACE_NO_RANK)
             c->peer = TRACE_PROC_NULL;   /* as a Send to it: no analyzer can place it */
+        /* a receive from a rank the library could not name: from any, its
+         * status (when there is one) saying from whom */
+        if ((cls == TRACE_RECV || c->kind == TRACE_K_RECV_INIT) && c->peer == TRACE_NO_RANK)
+            c->peer = TRACE_ANY;
+        if (c->kind == TRACE_K_SENDRECV && c->peer2 == TRACE_NO_RANK)
+            c->peer2 = TRACE_ANY;
         if (c->kind == TRACE_K_SENDRECV && c->peer2 == TRACE_PROC_NULL) {
             c->kind = TRACE_K_SEND;
             c->r_src = TRACE_NO_RANK;

@@ -130,8 +130,9 @@ int trace_error_set(trace_error *err, const char *path, long line, const char *f
  * Operations that move nothing are read as such for every analyzer: a
  * cancelled request's call gets peer PROC_NULL, and a Sendrecv with
  * PROC_NULL on one side (or an untranslated destination) is read as the
- * Send or Recv of its other side.  What MPI refuses (a send to
- * MPI_ANY_SOURCE, a negative send tag) is malformed. */
+ * Send or Recv of its other side; a receive from an untranslated rank is
+ * read as from any source.  What MPI refuses (a send to MPI_ANY_SOURCE, a
+ * negative send tag) is malformed. */
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err);
 void trace_rank_free(trace_rank *r);
 
