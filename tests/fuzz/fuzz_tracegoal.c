@@ -17,12 +17,29 @@
 
 static char dir[64], out[96];
 
+static void clean(void)
+{
+    char path[128];
+    for (int i = 0; i < FUZZ_RANKS; i++) {
+        snprintf(path, sizeof path, "%s/rank-%05d.trace", dir, i);
+        unlink(path);
+    }
+    unlink(out);
+}
+
+static void remove_dir(void)
+{
+    clean();
+    rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     snprintf(dir, sizeof dir, "/dev/shm/fuzz-tracegoal-%ld", (long)getpid());
     snprintf(out, sizeof out, "%s.goal", dir);
     mkdir(dir, 0700);
+    atexit(remove_dir);
     return 0;
 }
 
@@ -39,11 +56,7 @@ static void write_file(const char *path, const uint8_t *p, size_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[128];
-    for (int i = 0; i < FUZZ_RANKS; i++) {
-        snprintf(path, sizeof path, "%s/rank-%05d.trace", dir, i);
-        unlink(path);
-    }
-    unlink(out);
+    clean();
     size_t at = 0;
     for (int i = 0; i < FUZZ_RANKS && at <= size; i++) {
         const uint8_t *sep = size - at >= 4 ? memmem(data + at, size - at, "\n--\n", 4) : NULL;
