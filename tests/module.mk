@@ -6,7 +6,7 @@
 # make memcheck                 valgrind over scimodel's modes, calibrate --data,
 #                               scibench and mpibench (under mpirun)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= params benchdata parsers traffic goal trace
+FUZZ_TARGETS ?= params benchdata parsers traffic goal trace tracegoal
 # the launcher's hostfile and rankfile readers, once model/launch.c is here
 FUZZ_TARGETS += $(if $(wildcard model/launch.c),launch)
 FUZZ_CC      := clang
@@ -40,7 +40,7 @@ fuzz: $(FUZZ_BINS)
 	    build/fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>&1 | \
 	    grep -E '^(stat::number_of_executed_units|stat::peak_rss|==.*ERROR|SUMMARY)|Done' || true; \
 	  if ls tests/fuzz/artifacts/$$t-crash-* tests/fuzz/artifacts/$$t-leak-* tests/fuzz/artifacts/$$t-timeout-* \
-	        tests/fuzz/artifacts/$$t-oom-* >/dev/null 2>&1; then \
+	        tests/fuzz/artifacts/$$t-oom-* 2>/dev/null | grep -q .; then \
 	    echo "fuzz: $$t: CRASH, see tests/fuzz/artifacts"; exit 1; fi; \
 	done
 

@@ -380,3 +380,246 @@ Test(check, options_after_the_directory_repeated_options_version_and_one_hint)
     }
     run_tmpdir_remove(dir);
 }
+
+/* --- what a record means, and records that never completed --------------- */
+
+static run_result scitrace(const char *a, const char *b, const char *c, const char *d,
+                           const char *e)
+{
+    return run_cmd(run_prog("scitrace", 0), 120, a, b, c, d, e, NULL);
+}
+
+/* scisim replays FILE (exit status), its stderr kept in err. */
+static int scisim(const char *goal, char **err)
+{
+    run_result r = run_cmd(run_prog("scisim", 0), 120, goal, "--dims", "2", "--format", "tsv",
+                           "-q", NULL);
+    int st = r.status;
+    *err = strdup(r.err);
+    run_free(&r);
+    return st;
+}
+
+/* A request freed right after MPI_Isend, the other rank's Isend before it:
+ * the replay once took the freed call for a collective. */
+Test(check, a_request_freed_after_isend_is_clean)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX";
+    run_tmpdir_make(dir);
+    cr_assert_eq(traced(dir, "2", "reqfree", "30"), 0);
+    run_result r = check(dir, NULL);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, ": clean (exit 0)"), "%s", r.out);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+/* The head-to-head deadlock: its sends never returned.  goal and matrix
+ * refuse the trace (exit 3, one line naming the file and the call) unless
+ * --partial; summary describes it with one warning. */
+Test(check, calls_that_never_returned_are_refused_unless_partial)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX", out[600];
+    run_tmpdir_make(dir);
+    cr_assert_eq(traced(dir, "2", "headtohead", "5"), 124, "the program should hang");
+    snprintf(out, sizeof out, "%s.goal", dir);
+    run_result r = scitrace("goal", "-o", out, dir, NULL);
+    run_assert_error(&r, 3, "never returned", "goal of a deadlocked run");
+    cr_assert_not_null(strstr(r.err, "rank-0000"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "MPI_Send never returned"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "--partial"), "%s", r.err);
+    cr_assert_neq(access(out, F_OK), 0, "no schedule written");
+    run_free(&r);
+    r = scitrace("matrix", "-o", "-", dir, NULL);
+    run_assert_error(&r, 3, "never returned", "matrix of a deadlocked run");
+    cr_assert_eq(r.out[0], '\0', "%s", r.out);
+    run_free(&r);
+    r = scitrace("goal", "--partial", "-o", out, dir);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "going on"), "%s", r.err);
+    run_free(&r);
+    r = scitrace("summary", dir, NULL, NULL, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "incomplete: 2 of 2 ranks"), "%s", r.out);
+    cr_assert_eq(run_lines(r.err), 1, "%s", r.err);
+    run_free(&r);
+    unlink(out);
+    run_tmpdir_remove(dir);
+}
+
+/* A rank file cut in the middle (a stopped machine): the matrix it would
+ * give is not the run's, so it is refused, the file named. */
+Test(check, a_truncated_rank_file_is_refused_by_matrix)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX", path[600];
+    run_tmpdir_make(dir);
+    cr_assert_eq(traced(dir, "4", "phases", "30"), 0);
+    snprintf(path, sizeof path, "%s/rank-00001.trace", dir);
+    char *text = run_read_text(path), *body = strstr(text, "\n> ");
+    cr_assert_not_null(body, "%s", text);
+    size_t half = (size_t)(body - text) + strlen(body) / 2;   /* halfway through the calls */
+    while (text[half - 1] != '\n')
+        half--;
+    FILE *fp = fopen(path, "w");
+    fwrite(text, 1, half, fp);
+    fclose(fp);
+    free(text);
+    run_result r = scitrace("matrix", "-o", "-", dir, NULL);
+    run_assert_error(&r, 3, "rank-00001.trace", "a truncated rank file");
+    run_free(&r);
+    r = scitrace("matrix", "--partial", "-o", "-", dir);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+/* A rank file deleted from a correct 64 B Sendrecv ring: no verdict about
+ * the ranks that exchanged with it (it was "POTENTIAL DEADLOCK"). */
+Test(check, a_missing_rank_file_is_refused_by_check)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX", path[600];
+    run_tmpdir_make(dir);
+    cr_assert_eq(traced(dir, "4", "phases", "30"), 0);
+    run_result r = check(dir, NULL);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_free(&r);
+    snprintf(path, sizeof path, "%s/rank-00002.trace", dir);
+    cr_assert_eq(unlink(path), 0);
+    r = check(dir, NULL);
+    run_assert_error(&r, 3, "rank 2 left no rank file", "a missing rank file");
+    cr_assert_eq(r.out[0], '\0', "no verdict: %s", r.out);
+    run_free(&r);
+    r = check(dir, "--partial");
+    cr_assert_neq(r.status, 3, "%s%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "rank 2: no rank file at all"), "%s", r.out);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+/* MPI_Cancel on an MPI_Irecv that nothing matches, completed by MPI_Wait:
+ * nothing pending, and the schedule replays. */
+Test(check, a_cancelled_receive_is_not_pending)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX", out[600], *err;
+    run_tmpdir_make(dir);
+    cr_assert_eq(traced(dir, "2", "cancel", "30"), 0);
+    run_result r = check(dir, NULL);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_free(&r);
+    snprintf(out, sizeof out, "%s.goal", dir);
+    r = scitrace("goal", "-o", out, dir, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    cr_assert_eq(scisim(out, &err), 0, "%s", err);
+    free(err);
+    unlink(out);
+    run_tmpdir_remove(dir);
+}
+
+/* Sendrecv with MPI_PROC_NULL on either side, and a 100 kB MPI_Bsend
+ * exchange (buffered: it completes before the receive): scisim replays
+ * both schedules. */
+Test(check, proc_null_and_buffered_sends_give_schedules_scisim_replays)
+{
+    const char *const modes[] = {"procnull", "bsend"};
+    for (int i = 0; i < 2; i++) {
+        char dir[] = "/tmp/scitorus-check-XXXXXX", out[600], *err;
+        run_tmpdir_make(dir);
+        cr_assert_eq(traced(dir, "2", modes[i], "30"), 0, "%s", modes[i]);
+        run_result r = check(dir, NULL);
+        cr_assert_eq(r.status, 0, "%s: %s%s", modes[i], r.out, r.err);
+        run_free(&r);
+        snprintf(out, sizeof out, "%s.goal", dir);
+        r = scitrace("goal", "-o", out, dir, NULL);
+        cr_assert_eq(r.status, 0, "%s: %s", modes[i], r.err);
+        run_free(&r);
+        char *text = run_read_text(out);
+        cr_assert_null(strstr(text, " to -"), "%s: %s", modes[i], text);
+        cr_assert_null(strstr(text, " from -2"), "%s: %s", modes[i], text);
+        free(text);
+        cr_assert_eq(scisim(out, &err), 0, "%s: %s", modes[i], err);
+        free(err);
+        unlink(out);
+        run_tmpdir_remove(dir);
+    }
+}
+
+/* Rank 0 receives from ANY_SOURCE, then from rank 1; rank 1 sends late:
+ * the run is clean, the other arrival order deadlocks. */
+Test(check, a_wildcard_race_is_a_potential_deadlock)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX";
+    run_tmpdir_make(dir);
+    cr_assert_eq(traced(dir, "3", "race", "30"), 0);
+    run_result r = check(dir, NULL);
+    cr_assert_eq(r.status, 6, "%s%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, ": POTENTIAL DEADLOCK (exit 6)"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "wildcard receives whose other match deadlocks): 1\n"), "%s",
+                       r.out);
+    cr_assert_not_null(strstr(r.out, "rank 0: MPI_Recv(source ANY, tag 0, 4 B"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "matched rank 2's message in the run, but rank 1's"), "%s",
+                       r.out);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+/* Answers sent to whichever rank asked (the status's source): another
+ * match would change the later calls, not deadlock them. */
+Test(check, a_server_answering_any_source_is_clean)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX";
+    run_tmpdir_make(dir);
+    cr_assert_eq(traced(dir, "4", "workers", "30"), 0);
+    run_result r = check(dir, NULL);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+/* A rank dies of SIGSEGV while the other waits for it: the headline says
+ * so, with the signal. */
+Test(check, a_rank_that_crashed_is_the_headline)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX";
+    run_tmpdir_make(dir);
+    cr_assert_neq(traced(dir, "2", "segv", "30"), 0);
+    run_result r = check(dir, NULL);
+    cr_assert_eq(r.status, 5, "%s%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, ": RANK DIED (rank 1 crashed SIGSEGV) (exit 5)"), "%s", r.out);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+Test(check, a_rank_without_mpi_finalize_is_reported)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX";
+    run_tmpdir_make(dir);
+    traced(dir, "2", "nofinalize", "30");   /* mpirun fails the job */
+    run_result r = check(dir, NULL);
+    cr_assert_eq(r.status, 7, "%s%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "ranks that exited without MPI_Finalize: ranks 1\n"), "%s",
+                       r.out);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+/* MPI_THREAD_MULTIPLE granted: the library cannot order concurrent calls,
+ * so the rank files say so and every analyzer refuses them in one line. */
+Test(check, a_thread_multiple_run_is_refused_by_every_analyzer)
+{
+    char dir[] = "/tmp/scitorus-check-XXXXXX";
+    run_tmpdir_make(dir);
+    run_result r = run_cmd(run_prog("scitrace", 0), 120, "run", "-d", dir, "--",
+                           "/usr/bin/timeout", "30", MPIRUN, "-np", "2", CHECK_APP, "threads", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "provided multiple"), "Open MPI grants it: %s", r.out);
+    run_free(&r);
+    const char *const modes[] = {"summary", "check", "matrix", "goal"};
+    for (int i = 0; i < 4; i++) {
+        r = i < 2 ? scitrace(modes[i], dir, NULL, NULL, NULL) : scitrace(modes[i], "-o", "-", dir, NULL);
+        run_assert_error(&r, 1, "MPI_THREAD_MULTIPLE", modes[i]);
+        cr_assert_not_null(strstr(r.err, "rank-0000"), "%s", r.err);
+        run_free(&r);
+    }
+    run_tmpdir_remove(dir);
+}

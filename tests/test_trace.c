@@ -277,7 +277,8 @@ static run_result summary_after(const char *dir, const char *np, const char *mod
 }
 
 /* MPI_Abort: the aborting rank closes its file (status aborted); the rank
- * mpirun then kills keeps every call it made, so the matrix is whole. */
+ * mpirun then kills keeps every call it made, so the matrix --partial
+ * writes is whole; without --partial the killed rank is named (exit 3). */
 Test(trace, mpi_abort_keeps_every_rank_s_calls)
 {
     char dir[] = "/tmp/scitorus-trace-XXXXXX", out[600];
@@ -289,6 +290,9 @@ Test(trace, mpi_abort_keeps_every_rank_s_calls)
     run_free(&r);
     snprintf(out, sizeof out, "%s/m.tsv", dir);
     r = run_cmd(run_prog("scitrace", 0), 30, "matrix", "-o", out, dir, NULL);
+    run_assert_error(&r, 3, "rank-00000.trace", "a killed rank without --partial");
+    run_free(&r);
+    r = run_cmd(run_prog("scitrace", 0), 30, "matrix", "--partial", "-o", out, dir, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     matrix got, want = {.n = 0};
     read_matrix(out, &got);
@@ -300,7 +304,7 @@ Test(trace, mpi_abort_keeps_every_rank_s_calls)
 
 /* SIGKILL, which no handler sees: the rank's file holds every call it made
  * (the mapping's pages are the kernel's), and the analyzers say its log
- * ended early. */
+ * ended early: matrix refuses it (exit 3) unless --partial. */
 Test(trace, a_rank_killed_by_sigkill_keeps_its_calls_and_is_named)
 {
     char dir[] = "/tmp/scitorus-trace-XXXXXX", out[600];
@@ -316,6 +320,9 @@ Test(trace, a_rank_killed_by_sigkill_keeps_its_calls_and_is_named)
     run_free(&r);
     snprintf(out, sizeof out, "%s/m.tsv", dir);
     r = run_cmd(run_prog("scitrace", 0), 30, "matrix", "-o", out, dir, NULL);
+    run_assert_error(&r, 3, "--partial", "a log that ended early");
+    run_free(&r);
+    r = run_cmd(run_prog("scitrace", 0), 30, "matrix", "--partial", "-o", out, dir, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     matrix got, want = {.n = 0};
     read_matrix(out, &got);

@@ -25,7 +25,10 @@ enum check_finding_kind {
     CHECK_PENDING_SEND,  /* a message never received */
     CHECK_PENDING_RECV,  /* a receive never matched */
     CHECK_PENDING_REQ,   /* a request never completed by a Wait or Test */
-    CHECK_ENDED,         /* a rank whose log ended early, or is missing */
+    CHECK_ENDED,         /* a rank whose log ended early, was cut by a kill, or is missing */
+    CHECK_DIED,          /* a rank that crashed (its signal in its status) */
+    CHECK_NO_FINALIZE,   /* a rank that exited without MPI_Finalize */
+    CHECK_RACE,          /* a wildcard receive whose other match deadlocks */
 };
 
 typedef struct check_finding {
@@ -33,7 +36,7 @@ typedef struct check_finding {
     int rank;
     size_t call;         /* index in the rank's calls (SIZE_MAX: none) */
     int waits_for;       /* DEADLOCK: the rank it waits for (-1: several) */
-    int other_rank;      /* INCONSISTENT: the rank it disagrees with */
+    int other_rank;      /* INCONSISTENT: the rank it disagrees with; RACE: the run's source */
     size_t other_call;
 } check_finding;
 
@@ -45,8 +48,21 @@ typedef struct check_result {
 } check_result;
 
 /* Replays d with blocking sends above eager_limit bytes completing only
- * when received.  Returns 0, or -1 when out of memory. */
+ * when received, then, when it does not deadlock, looks for wildcard races
+ * (check_race.c).  Returns 0, or -1 when out of memory. */
 int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res);
+
+/* Another run: the wildcard receive (rank, call) matches src's message,
+ * every other wildcard receive whatever fits first, and only buffered
+ * sends complete without their receive. */
+typedef struct check_alt {
+    int rank, src;
+    size_t call;
+} check_alt;
+
+/* One replay: the run as recorded (a NULL) or another (check_replay.c). */
+int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a,
+                    check_result *res);
 void check_free(check_result *res);
 
 #endif

@@ -1,4 +1,5 @@
-/* check_replay: the replay behind `scitrace check` (see check.h). */
+/* check_replay: the replay behind `scitrace check` (see check.h); the
+ * search for wildcard races is in check_race.c. */
 #include "trace/check.h"
 
 #include <stdlib.h>
@@ -50,6 +51,7 @@ typedef struct rstate {
 } rstate;
 
 typedef struct sim {
+    const check_alt *alt;     /* NULL: the run as recorded */
     const trace_dir *d;
     uint64_t eager;
     rstate *rs;
@@ -124,8 +126,10 @@ static size_t post_msg(sim *s, int src, int dst, int tag, ckey key, uint64_t byt
         return 0;
     size_t mi = s->nm++;
     s->m[mi] = (msg){src, dst, tag, eager || bytes <= s->eager, 0, reqid, key, call};
-    if (dst < 0 || dst >= s->d->nranks)
-        return mi;   /* MPI_PROC_NULL or untranslated: nothing to match */
+    if (dst < 0 || dst >= s->d->nranks) {
+        s->m[mi].matched = 1;   /* MPI_PROC_NULL or untranslated: nothing to wait for */
+        return mi;
+    }
     rstate *q = &s->rs[dst];
     for (size_t i = 0; i < q->posted.n; i++)
         if (fits(&s->p[q->posted.v[i]], &s->m[mi])) {
@@ -158,11 +162,18 @@ static size_t post_recv(sim *s, int r, int src, int tag, ckey key, size_t call, 
     return pi;
 }
 
-/* Source and tag a receive call matched in the run, else as posted. */
-static void recv_match(const trace_call *c, const trace_completion *got, int *src, int *tag)
+/* Source and tag a receive call matched in the run, else as posted (or,
+ * for a wildcard in another run, as that run has it). */
+static void recv_match(const sim *s, int r, size_t ci, const trace_call *c,
+                       const trace_completion *got, int *src, int *tag)
 {
     *src = c->kind == TRACE_K_SENDRECV ? c->peer2 : c->peer;
     *tag = c->kind == TRACE_K_SENDRECV ? c->tag2 : c->tag;
+    if (s->alt && *src == TRACE_ANY) {
+        if (s->alt->rank == r && s->alt->call == ci)
+            *src = s->alt->src;
+        return;
+    }
     if (c->done && c->r_src != TRACE_NO_RANK && c->kind != TRACE_K_IRECV)
         *src = c->r_src, *tag = c->r_tag;
     else if (got && got->src >= 0)
@@ -230,21 +241,21 @@ static void enter(sim *s, int r, const trace_completion *const *irecv_got)
     int cls = trace_kind_class(c->kind), src, tag;
     ckey key = key_of(t, c->comm);
     q->entered = 1;
+    q->item = q->item2 = 0;   /* calls that post nothing must not see the last call's */
     if (cls == TRACE_SEND) {
-        int eager = c->kind == TRACE_K_BSEND || c->kind == TRACE_K_RSEND ||
-                    c->kind == TRACE_K_IBSEND || c->kind == TRACE_K_IRSEND;
+        int eager = c->buffered || c->kind == TRACE_K_RSEND || c->kind == TRACE_K_IRSEND;
         int sync = c->kind == TRACE_K_SSEND || c->kind == TRACE_K_ISSEND;
         uint64_t bytes = sync ? UINT64_MAX : c->bytes;
         q->item = post_msg(s, r, c->peer, c->tag, key, bytes, eager && !sync, ci, (int)c->made);
         if (c->kind == TRACE_K_SENDRECV) {
-            recv_match(c, NULL, &src, &tag);
+            recv_match(s, r, ci, c, NULL, &src, &tag);
             q->item2 = post_recv(s, r, src, tag, key, ci, 0);
         }
         rq *x = req(s, r, c->made);
         if (x)
             *x = (rq){1, 1, 0, 0, 0, 0, ci, q->item};
     } else if (c->kind == TRACE_K_RECV || c->kind == TRACE_K_IRECV) {
-        recv_match(c, irecv_got[ci], &src, &tag);
+        recv_match(s, r, ci, c, irecv_got[ci], &src, &tag);
         q->item = post_recv(s, r, src, tag, key, ci, (int)c->made);
         rq *x = req(s, r, c->made);
         if (x)
@@ -476,6 +487,9 @@ static int force_buffered(sim *s)
         const trace_call *c = &s->d->ranks[r].calls[s->rs[r].pc];
         if (!c->done)
             continue;
+        if (s->alt && (trace_kind_class(c->kind) != TRACE_SEND ||   /* another run: only */
+                       (c->kind == TRACE_K_SENDRECV && !s->p[s->rs[r].item2].matched)))
+            continue;                                               /* buffering helps */
         if (trace_kind_class(c->kind) == TRACE_SEND && c->kind != TRACE_K_SSEND)
             finding(s, (check_finding){CHECK_POTENTIAL, r, s->rs[r].pc, c->peer, -1, 0});
         s->rs[r].forced = 1;
@@ -505,9 +519,10 @@ static void pending(sim *s)
     }
 }
 
-int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res)
+int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a,
+                    check_result *res)
 {
-    sim s = {.d = d, .eager = eager_limit, .res = res};
+    sim s = {.alt = a, .d = d, .eager = eager_limit, .res = res};
     memset(res, 0, sizeof *res);
     s.rs = calloc((size_t)d->nranks, sizeof *s.rs);
     const trace_completion ***got = calloc((size_t)d->nranks, sizeof *got);
@@ -547,10 +562,13 @@ int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res)
             }
         }
         free(maker);
-        if (t->ended_early || strncmp(t->status, "killed", 6) == 0 ||
-            strncmp(t->status, "crashed", 7) == 0)
-            finding(&s, (check_finding){CHECK_ENDED, r, t->ncalls ? t->ncalls - 1 : SIZE_MAX,
-                                        -1, -1, 0});
+        size_t last = t->ncalls ? t->ncalls - 1 : SIZE_MAX;
+        if (strncmp(t->status, "crashed", 7) == 0)
+            finding(&s, (check_finding){CHECK_DIED, r, last, -1, -1, 0});
+        else if (t->ended_early || strncmp(t->status, "killed", 6) == 0)
+            finding(&s, (check_finding){CHECK_ENDED, r, last, -1, -1, 0});
+        else if (strcmp(t->status, "no-finalize") == 0)
+            finding(&s, (check_finding){CHECK_NO_FINALIZE, r, last, -1, -1, 0});
     }
     while (!s.oom) {
         while (run(&s, (const trace_completion *const *const *)got) && !s.oom)

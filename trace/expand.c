@@ -141,7 +141,7 @@ const char *expand_library_of(const struct trace_dir *d)
     static const char *const mpich_family[] = {"MPICH", "MVAPICH", "Intel(R) MPI"};
     for (int r = 0; r < d->nranks; r++)
         for (size_t k = 0; d->loaded[r] && k < sizeof mpich_family / sizeof *mpich_family; k++)
-            if (strstr(d->ranks[r].mpi, mpich_family[k]))
+            if (d->ranks[r].mpi && strstr(d->ranks[r].mpi, mpich_family[k]))
                 return "mpich";
     return "tuned";
 }
@@ -187,7 +187,7 @@ int expand_report(FILE *fp, const char *prefix, const struct trace_dir *d, const
     int r0 = 0;
     while (r0 < d->nranks && !d->loaded[r0])
         r0++;
-    if (n && r0 < d->nranks && d->ranks[r0].mpi[0])
+    if (n && r0 < d->nranks && d->ranks[r0].mpi && d->ranks[r0].mpi[0])
         fprintf(fp, "%straced MPI: %s\n", prefix, d->ranks[r0].mpi);
     for (size_t k = 0; k < n; k++) {
         char buf[200];

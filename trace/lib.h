@@ -8,7 +8,8 @@
  * A PMPI library cannot avoid process-wide state: the application calls
  * MPI_Send with no handle of ours.  Calls are recorded without locks, so the
  * application must make its MPI calls from one thread at a time
- * (MPI_THREAD_SINGLE, FUNNELED or SERIALIZED). */
+ * (MPI_THREAD_SINGLE, FUNNELED or SERIALIZED); a rank granted
+ * MPI_THREAD_MULTIPLE closes its file at once, marked unsupported. */
 #ifndef SCITORUS_TRACE_LIB_H
 #define SCITORUS_TRACE_LIB_H
 

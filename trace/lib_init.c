@@ -2,6 +2,8 @@
  * calls that make or free communicators.  A new communicator's "comm" line
  * comes before the return line of the call that made it, which names it:
  * "< T ID" (-1: MPI_COMM_NULL). */
+#include <stdio.h>
+
 #include "trace/lib.h"
 
 int MPI_Init(int *argc, char ***argv)
@@ -17,6 +19,12 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         trace_start();
+    /* calls from several threads at once would interleave their lines: the
+     * file says so and is closed, and every analyzer refuses it */
+    if (rc == MPI_SUCCESS && *provided == MPI_THREAD_MULTIPLE && trace_enabled) {
+        fprintf(stderr, "scitrace: MPI_THREAD_MULTIPLE granted: this rank's calls are not traced\n");
+        trace_finish("unsupported MPI_THREAD_MULTIPLE");
+    }
     return rc;
 }
 

@@ -2,7 +2,7 @@
  * "N ID1 .. IDN", the requests (ids from the calls that made them); on
  * return: "K (I SRC TAG BYTES)..." for the K requests that completed, I the
  * index in the list and SRC TAG BYTES the status (a world rank; meaningful
- * for receives).  The ids are looked up before the call: MPI sets the
+ * for receives; SRC TRACE_CANCELLED when the request was cancelled).  The ids are looked up before the call: MPI sets the
  * handles of completed requests to MPI_REQUEST_NULL. */
 #include <stdlib.h>
 
@@ -65,8 +65,11 @@ static void leave(wait_ctx *w, int k, const int idx[], const MPI_Status st[], in
         p = tl_u(p, (uint64_t)(k > 0 ? k : 0));
         for (int j = 0; j < k; j++) {
             int i = idx ? idx[j] : j;
+            const MPI_Status *x = &st[indexed ? i : j];
+            int cancelled = 0;
+            PMPI_Test_cancelled(x, &cancelled);
             p = tl_u(p, (uint64_t)i);
-            p = tl_status(p, w->comms[i], &st[indexed ? i : j]);
+            p = cancelled ? tl_u(tl_i(tl_i(p, TRACE_CANCELLED), 0), 0) : tl_status(p, w->comms[i], x);
         }
     }
     trace_end(p);

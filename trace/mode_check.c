@@ -12,6 +12,7 @@
 #include "trace/modes.h"
 #include "trace/tracekinds.h"
 
+#define EXIT_DIED 5
 #define EXIT_DEADLOCK 6
 #define EXIT_PENDING 7
 /* --eager-limit's default, 4096: Open MPI 4.1's shared-memory transport
@@ -20,18 +21,22 @@
 
 typedef struct check_opts {
     long eager;
+    int partial;
 } check_opts;
 
 static const opt_spec check_specs[] = {
     {.name = "eager-limit", .kind = OPT_SIZE, .field = offsetof(check_opts, eager), .min = 0,
      .max = 4611686018427387904.0, .range = "0..2^62", .def = "4096", .arg = "BYTES",
      .help = "largest standard send MPI buffers (Open MPI's\nshared-memory eager limit)"},
+    {.name = "partial", .kind = OPT_FLAG, .field = offsetof(check_opts, partial),
+     .help = "check the ranks there are when rank files are missing\n(calls to or from a missing "
+     "rank then never complete)"},
 };
 
 static const opt_program check_program = {
     .name = "scitrace",
     .synopsis =
-"Usage: scitrace check [--eager-limit BYTES] DIR\n"
+"Usage: scitrace check [--eager-limit BYTES] [--partial] DIR\n"
 "Replay every rank's recorded calls together, with MPI's matching and\n"
 "completion rules (messages of one source, communicator and tag in order,\n"
 "wildcards, receives taking the source they matched in the run, standard\n"
@@ -48,14 +53,24 @@ static const opt_program check_program = {
 "    collectives, roots or sizes at the same position\n"
 "  - pending: messages sent and never received, receives never matched,\n"
 "    requests never completed by a Wait or Test (nor freed)\n"
-"  - ranks whose log ended early (killed by SIGKILL) or was cut by a signal\n"
-"The summary comes first, the details after.\n"
+"  - potential deadlock by a wildcard race: an MPI_ANY_SOURCE receive that,\n"
+"    matched with another sender's message than in the run, leads to a\n"
+"    deadlock (each such receive tried with each other sender that sends to\n"
+"    it, the first 64 such replays; later calls are replayed as recorded,\n"
+"    so a receive whose source the rank's next send or receive names is\n"
+"    taken as used by the program and not tried)\n"
+"  - ranks that crashed (with their signal), whose log ended early (killed\n"
+"    by SIGKILL) or was cut by a signal, or that exited without MPI_Finalize\n"
+"A missing rank file is refused (exit 3) unless --partial: its rank's\n"
+"calls cannot be replayed.  The summary comes first, the details after.\n"
 "\n",
     .epilog =
 "\n"
-"Exit status: 0 clean; 6 deadlock, potential deadlock or inconsistent\n"
-"collective; 7 pending messages or requests, or a log that ended early,\n"
-"only; 1 unreadable trace; 2 usage error.\n",
+"Exit status: 0 clean; 5 a rank crashed; 6 deadlock, potential deadlock\n"
+"or inconsistent collective; 7 pending messages or requests, a log that\n"
+"ended early or was cut by a signal, or a rank without MPI_Finalize, only;\n"
+"3 a rank file is missing (without --partial); 1 unreadable trace; 2 usage\n"
+"error.\n",
     .specs = check_specs,
     .nspecs = sizeof check_specs / sizeof check_specs[0],
     .args_min = 1,
@@ -136,7 +151,7 @@ static void list(const trace_dir *d, const check_result *res, enum check_finding
             continue;
         shown++;
         const trace_rank *t = d->loaded[f->rank] ? &d->ranks[f->rank] : NULL;
-        if (k == CHECK_ENDED) {
+        if (k == CHECK_ENDED || k == CHECK_DIED || k == CHECK_NO_FINALIZE) {
             if (!t)
                 printf("  rank %d: no rank file at all\n", f->rank);
             else {
@@ -165,6 +180,9 @@ static void list(const trace_dir *d, const check_result *res, enum check_finding
             printf("\n    but rank %d, at the same position: %s", f->other_rank, other);
         } else if (k == CHECK_POTENTIAL) {
             printf("; completed only because MPI buffered it");
+        } else if (k == CHECK_RACE) {
+            printf("; matched rank %d's message in the run, but rank %d's fits it too: matched "
+                   "with that one, the replay deadlocks", f->other_rank, f->waits_for);
         }
         printf("\n");
     }
@@ -198,6 +216,13 @@ int scitrace_check(int argc, char **argv)
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
+    for (int r = 0; r < d.nranks && !o.partial; r++)
+        if (!d.loaded[r]) {   /* the replay would blame the ranks that wait for it */
+            fprintf(stderr, "scitrace: check: %s: rank %d left no rank file (rank-%05d.trace): "
+                    "no verdict without it; --partial to check the others\n", d.path, r, r);
+            trace_dir_free(&d);
+            return TRACE_EXIT_INCOMPLETE;
+        }
     if (check_replay(&d, (uint64_t)eager, &res) != 0) {
         fprintf(stderr, "scitrace: %s: out of memory\n", d.path);
         trace_dir_free(&d);
@@ -206,20 +231,32 @@ int scitrace_check(int argc, char **argv)
     size_t dl = count(&res, CHECK_DEADLOCK), pot = count(&res, CHECK_POTENTIAL),
            inc = count(&res, CHECK_INCONSISTENT), ps = count(&res, CHECK_PENDING_SEND),
            pr = count(&res, CHECK_PENDING_RECV), pq = count(&res, CHECK_PENDING_REQ),
-           ended = count(&res, CHECK_ENDED);
-    int rc = dl || pot || inc ? EXIT_DEADLOCK : ps || pr || pq || ended ? EXIT_PENDING : 0;
-    char who[1024];
+           ended = count(&res, CHECK_ENDED), died = count(&res, CHECK_DIED),
+           nofin = count(&res, CHECK_NO_FINALIZE), race = count(&res, CHECK_RACE);
+    int rc = died ? EXIT_DIED : dl || pot || inc || race ? EXIT_DEADLOCK
+           : ps || pr || pq || ended || nofin ? EXIT_PENDING : 0;
+    char who[1024], headline[160] = "";
+    for (size_t i = 0; i < res.n && !headline[0]; i++)
+        if (res.f[i].kind == CHECK_DIED)
+            snprintf(headline, sizeof headline, "RANK DIED (rank %d %s%s)", res.f[i].rank,
+                     d.ranks[res.f[i].rank].status, died > 1 ? ", and others" : "");
     printf("scitrace check %s: %s (exit %d), eager limit %lld B\n", d.path,
-           dl ? "DEADLOCK" : pot ? "POTENTIAL DEADLOCK" : inc ? "INCONSISTENT COLLECTIVES"
-           : rc ? "PENDING" : "clean", rc, eager);
+           died ? headline : dl ? "DEADLOCK" : pot || race ? "POTENTIAL DEADLOCK"
+           : inc ? "INCONSISTENT COLLECTIVES" : rc ? "PENDING" : "clean", rc, eager);
+    ranks_of(&res, CHECK_DIED, who, sizeof who);
+    printf("  ranks that crashed: %s%s\n", died ? "ranks" : "none", who);
     ranks_of(&res, CHECK_DEADLOCK, who, sizeof who);
-    printf("  deadlock: %s%s\n", dl ? "ranks" : "none", who);
+    printf("  deadlock: %s%s%s\n", dl ? "ranks" : "none", who,
+           dl && died ? " (waiting, most likely, for the rank that crashed)" : "");
     printf("  potential deadlocks (sends that needed buffering): %zu\n", pot);
+    printf("  potential deadlocks (wildcard receives whose other match deadlocks): %zu\n", race);
     printf("  inconsistent collectives: %zu\n", inc);
     printf("  pending: %zu messages never received, %zu receives never matched, %zu requests "
            "never completed\n", ps, pr, pq);
     ranks_of(&res, CHECK_ENDED, who, sizeof who);
     printf("  logs that ended early or were cut by a signal: %s%s\n", ended ? "ranks" : "none", who);
+    ranks_of(&res, CHECK_NO_FINALIZE, who, sizeof who);
+    printf("  ranks that exited without MPI_Finalize: %s%s\n", nofin ? "ranks" : "none", who);
     if (dl) {
         printf("\ndeadlock: every rank still running is blocked in a call nothing left can "
                "complete\n  %s:", res.cycle_closed ? "cycle of waits" : "chain of waits");
@@ -233,13 +270,16 @@ int scitrace_check(int argc, char **argv)
                                 : "which left no rank file");
         printf("\n");
     }
+    list(&d, &res, CHECK_DIED, "ranks that crashed");
     list(&d, &res, CHECK_DEADLOCK, "blocked ranks");
     list(&d, &res, CHECK_POTENTIAL, "potential deadlocks: blocking sends above the eager limit");
     list(&d, &res, CHECK_INCONSISTENT, "inconsistent collectives");
     list(&d, &res, CHECK_PENDING_SEND, "messages sent and never received");
     list(&d, &res, CHECK_PENDING_RECV, "receives never matched");
     list(&d, &res, CHECK_PENDING_REQ, "requests never completed (no Wait or Test returned them)");
+    list(&d, &res, CHECK_RACE, "potential deadlocks: wildcard receives with another possible match");
     list(&d, &res, CHECK_ENDED, "ranks whose log ended early or was cut by a signal");
+    list(&d, &res, CHECK_NO_FINALIZE, "ranks that exited without MPI_Finalize");
     check_free(&res);
     trace_dir_free(&d);
     if (fflush(stdout) != 0 || ferror(stdout)) {

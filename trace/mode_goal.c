@@ -37,6 +37,7 @@
 typedef struct goal_opts {
     const char *out, *phase;
     expand_choice choice;
+    int partial;
 } goal_opts;
 
 static int parse_algorithm(void *dest, const char *arg, char *why, size_t len)
@@ -51,12 +52,14 @@ static const opt_spec goal_specs[] = {
      .help = "only the calls of phase NAME (all: every phase)"},
     {.name = "algorithm", .kind = OPT_CUSTOM, .parse = parse_algorithm, .arg = "ALG",
      .repeat = 1, .bad = "allreduce=foo", .help = EXPAND_ALGORITHM_HELP},
+    {.name = "partial", .kind = OPT_FLAG, .field = offsetof(goal_opts, partial),
+     .help = "write the schedule of an incomplete trace (calls that\nnever returned are left out)"},
 };
 
 static const opt_program goal_program = {
     .name = "scitrace",
     .synopsis =
-"Usage: scitrace goal [--phase NAME|all] [--algorithm ALG] -o FILE DIR\n"
+"Usage: scitrace goal [--phase NAME|all] [--algorithm ALG] [--partial] -o FILE DIR\n"
 "Write the trace in DIR as a GOAL schedule (the text format of LogGOPSim;\n"
 "docs/formats.md, 'GOAL schedule') for scisim: every rank's calls in program\n"
 "order, the time between calls as calc, blocking calls depending on the\n"
@@ -71,7 +74,9 @@ static const opt_program goal_program = {
     .epilog =
 "\n"
 "Exit status: 0 written, 1 a rank file is malformed or missing or FILE\n"
-"cannot be written, 2 usage error.\n",
+"cannot be written, 2 usage error, 3 an incomplete trace (a rank killed,\n"
+"crashed or cut short, a call that never returned, a missing rank file)\n"
+"without --partial.\n",
     .specs = goal_specs,
     .nspecs = sizeof goal_specs / sizeof goal_specs[0],
     .args_min = 1,
@@ -242,8 +247,8 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase, const ex
             long s = send_op(&g, c->bytes, c->peer, c->tag);
             requires(&g, s, g.chain);
             if (c->made)
-                *req_slot(&g, c->made) = s;
-            else
+                *req_slot(&g, c->made) = c->buffered ? 0 : s;
+            else if (!c->buffered)   /* a buffered send holds nothing up */
                 g.chain = s;
         } else if (c->kind == TRACE_K_RECV && c->r_src >= 0) {
             step(&g, recv_op(&g, c->r_bytes, c->r_src, c->r_tag));
@@ -306,6 +311,13 @@ int scitrace_goal(int argc, char **argv)
     if (trace_dir_load(argv[first], phase, &d, &err) != 0) {
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
+    }
+    int whole = trace_dir_require_whole(&d, "goal", o.partial);
+    if (whole || trace_dir_within(&d, GOAL_MAX_SIZE, &err) != 0) {
+        if (!whole)
+            fprintf(stderr, "scitrace: goal: %s\n", err.msg);
+        trace_dir_free(&d);
+        return whole ? whole : 1;
     }
     if (!o.choice.lib)   /* as the traced library chooses */
         o.choice.lib = expand_library_of(&d);

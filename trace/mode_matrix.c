@@ -13,7 +13,7 @@
 
 typedef struct matrix_opts {
     const char *out, *phase;
-    int collectives, allow_missing;
+    int collectives, allow_missing, partial;
     uint64_t calls;
     expand_choice choice;
 } matrix_opts;
@@ -59,6 +59,8 @@ static const opt_spec matrix_specs[] = {
      .help = "only the calls of phase NAME (`scitrace summary`\nlists them; all: every phase)"},
     {.name = "allow-missing", .kind = OPT_FLAG, .field = offsetof(matrix_opts, allow_missing),
      .help = "write the matrix even when ranks left no rank file\n(their sends are then absent)"},
+    {.name = "partial", .kind = OPT_FLAG, .field = offsetof(matrix_opts, partial),
+     .help = "write the matrix of an incomplete trace (killed,\ncrashed, cut short or missing ranks)"},
 };
 
 static const opt_program matrix_program = {
@@ -81,8 +83,10 @@ static const opt_program matrix_program = {
 "\n",
     .epilog =
 "\n"
-"Exit status: 0 written, 1 a rank file is malformed or missing or FILE\n"
-"cannot be written, 2 usage error.\n",
+"Exit status: 0 written, 1 a rank file is malformed or FILE cannot be\n"
+"written, 2 usage error, 3 an incomplete trace (a rank killed, crashed or\n"
+"cut short, a call that never returned, a missing rank file) without\n"
+"--partial.\n",
     .specs = matrix_specs,
     .nspecs = sizeof matrix_specs / sizeof matrix_specs[0],
     .args_min = 1,
@@ -116,7 +120,7 @@ int scitrace_matrix(int argc, char **argv)
     if (!o.out)
         return opt_usage_error(&matrix_program, "matrix: -o FILE is required");
     const char *out = o.out, *phase = o.phase;
-    int with = o.collectives == 0, allow_missing = o.allow_missing, rc = 1;
+    int with = o.collectives == 0, allow_missing = o.allow_missing || o.partial, rc = 1;
     uint64_t calls = o.calls;
     const char *dir = argv[st.first_arg];
     trace_dir d;
@@ -130,6 +134,11 @@ int scitrace_matrix(int argc, char **argv)
     int missing = d.nranks - d.nloaded;
     if (is_rank_file(&d, out))
         goto out;
+    if (trace_dir_incomplete(&d, err.msg, sizeof err.msg) > missing || !allow_missing) {
+        if ((rc = trace_dir_require_whole(&d, "matrix", o.partial)) != 0)
+            goto out;
+        rc = 1;
+    }
     for (int r = 0; r < d.nranks && missing; r++)
         if (!d.loaded[r]) {
             fprintf(stderr, "scitrace: %s: rank %d left no rank file (rank-%05d.trace)%s\n", dir,

@@ -52,9 +52,10 @@ static const opt_program summary_program = {
 "\n",
     .epilog =
 "\n"
-"Missing ranks are reported (also on stderr) and do not make the summary\n"
-"fail.  Exit status: 0, 1 a rank file is malformed (the message names the\n"
-"file and line), 2 usage error.\n",
+"An incomplete trace (missing rank files, ranks killed, crashed or cut\n"
+"short, calls that never returned) is described, with one warning line on\n"
+"stderr, and does not make the summary fail.  Exit status: 0, 1 a rank\n"
+"file is malformed (the message names the file and line), 2 usage error.\n",
     .specs = summary_specs,
     .nspecs = sizeof summary_specs / sizeof summary_specs[0],
     .args_min = 1,
@@ -260,6 +261,14 @@ int scitrace_summary(int argc, char **argv)
     if (phase && strcmp(phase, "all"))
         printf("phase %s only\n", phase);
     print_ranks(&d);
+    char why[4400];
+    int inc = trace_dir_incomplete(&d, why, sizeof why);
+    if (inc) {   /* described, not refused: summary is how one looks at a failed run */
+        printf("incomplete: %d of %d ranks (first: %s); what follows holds only what they "
+               "recorded\n", inc, d.nranks, why);
+        fprintf(stderr, "scitrace: summary: incomplete trace, %d of %d ranks: %s\n", inc,
+                d.nranks, why);
+    }
     print_phases_comms(&d);
     print_calls(&d);
     print_histogram(&m);

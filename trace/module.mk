@@ -25,7 +25,8 @@ all: $(TRACE_LIB)
 PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
                 trace/mode_matrix.c trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
-                trace/match.c trace/check_replay.c trace/mode_check.c trace/mode_goal.c
+                trace/match.c trace/check_replay.c trace/check_race.c trace/mode_check.c \
+                trace/mode_goal.c
 scitrace_LAYERS := sched util
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
@@ -39,7 +40,8 @@ bin/test/coll_app: tests/coll_app.c trace/scitrace.h | deps
 bin/test/check_app: tests/check_app.c trace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
-TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c
+TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c \
+         tests/test_trace_records.c
 test_expand_EXTRA = trace/expand.c
 # traced equals generated: scitrace goal in process on committed traces
 TESTS += tests/test_sched_trace.c
@@ -68,6 +70,10 @@ BENCH_TARGETS += bench-trace
 bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
 	trace/bench_trace.sh bin
 
-# make fuzz: the rank file reader and the replay behind scitrace check
-FUZZ_TARGETS += trace
-build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c
+# make fuzz (targets listed in tests/module.mk): trace, the rank file reader
+# and the replay behind scitrace check; tracegoal, trace directories through
+# `scitrace goal` into scisim's reader
+build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c \
+                                   trace/check_race.c
+build/fuzz/fuzz_tracegoal: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/mode_goal.c \
+                                       trace/expand.c

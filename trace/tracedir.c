@@ -271,6 +271,65 @@ void trace_dir_free(trace_dir *d)
     memset(d, 0, sizeof *d);
 }
 
+/* --- records that never completed --------------------------------------- */
+
+int trace_dir_incomplete(const trace_dir *d, char *why, size_t cap)
+{
+    int n = 0;
+    why[0] = '\0';
+    for (int r = 0; r < d->nranks; r++) {
+        const trace_rank *t = &d->ranks[r];
+        const trace_call *open = NULL;
+        for (size_t i = 0; d->loaded[r] && i < t->ncalls && !open; i++)
+            open = t->calls[i].done || t->calls[i].kind == TRACE_K_ABORT ? NULL : &t->calls[i];
+        int killed = d->loaded[r] && (strncmp(t->status, "killed", 6) == 0 ||
+                                      strncmp(t->status, "crashed", 7) == 0);
+        if (d->loaded[r] && !t->ended_early && !killed && !open)
+            continue;
+        if (n++)
+            continue;
+        if (!d->loaded[r])
+            snprintf(why, cap, "%s: rank %d left no rank file (rank-%05d.trace)", d->path, r, r);
+        else if (open)
+            snprintf(why, cap, "%s:%ld: rank %d's MPI_%c%s never returned (%s)", t->path, open->line,
+                     r, trace_kind_name(open->kind)[0] - 32, trace_kind_name(open->kind) + 1,
+                     t->ended_early ? "its log ended early" : t->status);
+        else
+            snprintf(why, cap, "%s: rank %d %s", t->path, r,
+                     t->ended_early ? "ended early, without closing lines" : t->status);
+    }
+    return n;
+}
+
+int trace_dir_require_whole(const trace_dir *d, const char *mode, int partial)
+{
+    char why[4400];
+    int n = trace_dir_incomplete(d, why, sizeof why);
+    if (n == 0)
+        return 0;
+    fprintf(stderr, "scitrace: %s: incomplete trace, %d of %d ranks: %s%s\n", mode, n, d->nranks,
+            why, partial ? "; going on (--partial)" : "; --partial to go on");
+    return partial ? 0 : TRACE_EXIT_INCOMPLETE;
+}
+
+int trace_dir_within(const trace_dir *d, uint64_t limit, trace_error *err)
+{
+    for (int r = 0; r < d->nranks; r++) {
+        const trace_rank *t = &d->ranks[r];
+        for (size_t i = 0; d->loaded[r] && i < t->ncalls; i++) {
+            const trace_call *c = &t->calls[i];
+            int over = (uint64_t)c->t_in > limit || (uint64_t)c->t_out > limit ||
+                       c->bytes > limit || c->bytes2 > limit || c->r_bytes > limit;
+            for (size_t j = 0; trace_kind_class(c->kind) == TRACE_COLL_DIRECT && j < c->nlist; j++)
+                over |= (uint64_t)t->ids[c->list + 2 * j + 1] > limit;
+            if (over)
+                return trace_error_set(err, t->path, c->line, "a time or size above %llu, more "
+                                       "than a schedule holds", (unsigned long long)limit);
+        }
+    }
+    return 0;
+}
+
 /* --- callers ----------------------------------------------------------- */
 
 /* addr2line -f -C -e PATH 0xOFF: "function\nfile:line\n". */

@@ -12,8 +12,9 @@
 #include "trace/tracekinds.h"
 #include "util/grow.h"
 
-/* MPI_COMM_WORLD sizes we accept: far above any run, far below int limits. */
-#define TRACE_MAX_RANKS (1 << 24)
+/* MPI_COMM_WORLD sizes we accept: more ranks than the largest machines run,
+ * and a directory holds a trace_rank per rank, read or not. */
+#define TRACE_MAX_RANKS (1 << 23)
 #define MAX_PHASES 4096
 
 int trace_error_set(trace_error *err, const char *path, long line, const char *fmt, ...)
@@ -70,6 +71,22 @@ static int at_end(const char *s)
     return *s == '\0' || *s == '\n';
 }
 
+/* The rest of the line, at most cap - 1 bytes, into a fresh *dst (freed
+ * first); -1 when out of memory. */
+static int text_rest(char **dst, size_t cap, const char *s)
+{
+    while (*s == ' ')
+        s++;
+    size_t n = strcspn(s, "\n");
+    n = n < cap ? n : cap - 1;
+    free(*dst);
+    if (!(*dst = malloc(n + 1)))
+        return -1;
+    memcpy(*dst, s, n);
+    (*dst)[n] = '\0';
+    return 0;
+}
+
 static void copy_rest(char *dst, size_t cap, const char *s)
 {
     while (*s == ' ')
@@ -106,6 +123,10 @@ static int parse_comm(char *s, trace_rank *r, int inter)
             return -1;
         c->world[i] = (int)w;
     }
+    /* an intracommunicator holds its own rank: the matcher and the replay
+     * look this rank up in it */
+    if (!inter && trace_comm_index(c, r->rank) < 0)
+        return -1;
     return at_end(s) ? 0 : -1;
 }
 
@@ -125,14 +146,20 @@ static int parse_phase(char *s, trace_rank *r)
     return 0;
 }
 
-static int peer_tag_bytes(char **s, const trace_rank *r, int *peer, int *tag, uint64_t *bytes)
+static int peer_tag_bytes_from(char **s, const trace_rank *r, int lowest, int *peer, int *tag,
+                               uint64_t *bytes)
 {
     long long p, t, b;
-    if (next_int(s, TRACE_NO_RANK, r->ranks - 1, &p) || next_int(s, INT32_MIN, INT32_MAX, &t) ||
+    if (next_int(s, lowest, r->ranks - 1, &p) || next_int(s, INT32_MIN, INT32_MAX, &t) ||
         next_int(s, 0, (long long)TRACE_MAX_BYTES, &b))
         return -1;
     *peer = (int)p, *tag = (int)t, *bytes = (uint64_t)b;
     return 0;
+}
+
+static int peer_tag_bytes(char **s, const trace_rank *r, int *peer, int *tag, uint64_t *bytes)
+{
+    return peer_tag_bytes_from(s, r, TRACE_NO_RANK, peer, tag, bytes);
 }
 
 static int comm_arg(char **s, const trace_rank *r, int *comm)
@@ -161,6 +188,27 @@ static int id_list(char **s, reader *rd, trace_call *c, int pairs)
         r->ids[r->nids++] = v;
     }
     return 0;
+}
+
+/* What MPI itself refuses: a send to MPI_ANY_SOURCE or with a negative
+ * tag, a receive with a tag below MPI_ANY_TAG. */
+static int args_valid(const trace_call *c)
+{
+    int cls = trace_kind_class(c->kind);
+    int send = cls == TRACE_SEND || (cls == TRACE_REQ && c->kind != TRACE_K_RECV_INIT &&
+                                     c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE);
+    int recv = cls == TRACE_RECV || cls == TRACE_PROBE || c->kind == TRACE_K_RECV_INIT;
+    if (send && (c->peer == TRACE_ANY || c->tag < 0))
+        return 0;
+    if (recv && c->tag < TRACE_ANY)
+        return 0;
+    return c->kind != TRACE_K_SENDRECV || c->tag2 >= TRACE_ANY;
+}
+
+/* A status: a message from a rank has that message's tag. */
+static int status_valid(int src, int tag)
+{
+    return src < 0 || tag >= 0;
 }
 
 static int parse_enter(char *s, reader *rd)
@@ -213,7 +261,7 @@ static int parse_enter(char *s, reader *rd)
             rc = comm_arg(&s, r, &c->comm) || next_int(&s, INT32_MIN, INT32_MAX, &v);
         break;
     }
-    if (rc || !at_end(s))
+    if (rc || !at_end(s) || !args_valid(c))
         return -1;
     r->ncalls++;
     rd->open_call = 1;
@@ -235,10 +283,12 @@ static int parse_exit(char *s, reader *rd)
         rc = next_int(&s, 0, 1, &v);
         c->flag = (int)v;
         if (!rc && c->flag)
-            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes);
+            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes) ||
+                 !status_valid(c->r_src, c->r_tag);
     } else if (c->kind == TRACE_K_RECV || c->kind == TRACE_K_SENDRECV || c->kind == TRACE_K_PROBE) {
         if (!at_end(s))   /* no status: the call failed */
-            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes);
+            rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes) ||
+                 !status_valid(c->r_src, c->r_tag);
     } else if (c->kind == TRACE_K_ISEND || c->kind == TRACE_K_IBSEND || c->kind == TRACE_K_ISSEND ||
                c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV ||
                (cls == TRACE_REQ && c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE)) {
@@ -255,7 +305,8 @@ static int parse_exit(char *s, reader *rd)
         for (long long j = 0; !rc && j < k; j++) {
             trace_completion x;
             rc = next_int(&s, 0, (long long)c->nlist - 1, &v) ||
-                 peer_tag_bytes(&s, r, &x.src, &x.tag, &x.bytes) ||
+                 peer_tag_bytes_from(&s, r, TRACE_CANCELLED, &x.src, &x.tag, &x.bytes) ||
+                 !status_valid(x.src, x.tag) ||
                  UTIL_GROW(r->comps, r->ncomps, rd->cap_comps, 64);
             x.index = (int)v;
             if (!rc)
@@ -278,15 +329,15 @@ static int parse_header(long line, char *s, trace_rank *r)
         return -1;
     s += n;
     switch (line) {
-    case 2: copy_rest(r->run, sizeof r->run, s); return r->run[0] ? 0 : -1;
-    case 3: return next_int(&s, 0, TRACE_MAX_RANKS, &v) ? -1 : (r->rank = (int)v, 0);
-    case 4: if (next_int(&s, 1, TRACE_MAX_RANKS, &v) || v <= r->rank)
+    case 2: return text_rest(&r->run, TRACE_RUN_MAX, s) || !r->run[0] ? -1 : 0;
+    case 3: return next_int(&s, 0, TRACE_MAX_RANKS, &v) || !at_end(s) ? -1 : (r->rank = (int)v, 0);
+    case 4: if (next_int(&s, 1, TRACE_MAX_RANKS, &v) || !at_end(s) || v <= r->rank)
                 return -1;
             r->ranks = (int)v;
             return 0;
-    case 5: copy_rest(r->host, sizeof r->host, s); return 0;
-    case 6: copy_rest(r->command, sizeof r->command, s); return 0;
-    case 7: return next_int(&s, 0, INT64_MAX, &v) ? -1 : (r->start_ns = v, 0);
+    case 5: return text_rest(&r->host, TRACE_HOST_MAX, s);
+    case 6: return text_rest(&r->command, TRACE_COMMAND_MAX, s);
+    case 7: return next_int(&s, 0, INT64_MAX, &v) || !at_end(s) ? -1 : (r->start_ns = v, 0);
     }
     return -1;
 }
@@ -332,15 +383,62 @@ static int parse_line(char *buf, long line, reader *rd, long *status_line)
     if (strncmp(buf, "map ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0)
         return parse_map(buf + 3, r);
     if (strncmp(buf, "mpi ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0 && r->nmaps == 0) {
-        copy_rest(r->mpi, sizeof r->mpi, buf + 4);
-        return 0;
+        return text_rest(&r->mpi, TRACE_MPI_MAX, buf + 4);
     }
     if (strncmp(buf, "status ", 7) == 0) {
-        copy_rest(r->status, sizeof r->status, buf + 7);
+        if (text_rest(&r->status, TRACE_STATUS_MAX, buf + 7) != 0)
+            return -1;
         *status_line = line;
         return r->status[0] ? 0 : -1;
     }
     return -1;
+}
+
+/* Reads operations that move nothing as such (see tracefile.h). */
+static int normalise(trace_rank *r, const char *path, trace_error *err)
+{
+    int64_t nmade = 1;
+    for (size_t i = 0; i < r->ncalls; i++)
+        if (trace_kind_class(r->calls[i].kind) != TRACE_COMM && r->calls[i].made >= nmade)
+            nmade = r->calls[i].made + 1;
+    size_t *made_by = calloc((size_t)nmade, sizeof *made_by);
+    if (!made_by)
+        return trace_error_set(err, path, 0, "out of memory");
+    for (size_t i = 0; i < r->ncalls; i++) {
+        trace_call *c = &r->calls[i];
+        int cls = trace_kind_class(c->kind);
+        if ((cls == TRACE_SEND || cls == TRACE_RECV) && c->made > 0)
+            made_by[c->made] = i + 1;   /* Isend..Irecv: not the persistent ones */
+        for (size_t j = 0; cls == TRACE_WAIT && j < c->ncomp; j++) {
+            trace_completion *x = &r->comps[c->comp + j];
+            int64_t id = r->ids[c->list + (size_t)x->index];
+            if (x->src != TRACE_CANCELLED)
+                continue;
+            x->src = TRACE_PROC_NULL;
+            if (id > 0 && id < nmade && made_by[id]) {
+                trace_call *m = &r->calls[made_by[id] - 1];
+                m->peer = TRACE_PROC_NULL, m->cancelled = 1;
+            }
+        }
+        c->buffered = c->kind == TRACE_K_BSEND || c->kind == TRACE_K_IBSEND;
+        if (c->kind == TRACE_K_SENDRECV && c->peer == TRACE_NO_RANK)
+            c->peer = TRACE_PROC_NULL;   /* as a Send to it: no analyzer can place it */
+        /* a receive from a rank the library could not name: from any, its
+         * status (when there is one) saying from whom */
+        if ((cls == TRACE_RECV || c->kind == TRACE_K_RECV_INIT) && c->peer == TRACE_NO_RANK)
+            c->peer = TRACE_ANY;
+        if (c->kind == TRACE_K_SENDRECV && c->peer2 == TRACE_NO_RANK)
+            c->peer2 = TRACE_ANY;
+        if (c->kind == TRACE_K_SENDRECV && c->peer2 == TRACE_PROC_NULL) {
+            c->kind = TRACE_K_SEND;
+            c->r_src = TRACE_NO_RANK;
+        } else if (c->kind == TRACE_K_SENDRECV && c->peer == TRACE_PROC_NULL) {
+            c->kind = TRACE_K_RECV;
+            c->peer = c->peer2, c->tag = c->tag2, c->bytes = c->bytes2;
+        }
+    }
+    free(made_by);
+    return 0;
 }
 
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
@@ -396,11 +494,14 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
         trace_error_set(err, path, 0, "no communicator or phase lines");
     else if (status_line && !closed)
         trace_error_set(err, path, status_line, "a 'status' line without the closing 'end' line after it");
+    else if (r->status && strncmp(r->status, "unsupported", 11) == 0)
+        trace_error_set(err, path, status_line, "not traced: %s (scitrace records the MPI calls "
+                        "of one thread at a time)", r->status + 11 + (r->status[11] == ' '));
+    else if (!closed && text_rest(&r->status, TRACE_STATUS_MAX, "ended-early") != 0)
+        trace_error_set(err, path, 0, "out of memory");
     else
-        rc = 0;
+        rc = normalise(r, path, err);
     r->ended_early = !closed;
-    if (!closed)
-        snprintf(r->status, sizeof r->status, "ended-early");
 out:
     free(buf);
     fclose(fp);
@@ -411,6 +512,7 @@ out:
 
 void trace_rank_free(trace_rank *r)
 {
+    free(r->run), free(r->status), free(r->host), free(r->command), free(r->mpi);
     for (int i = 0; i < r->ncomms; i++)
         free(r->comms[i].world);
     for (int i = 0; i < r->nmaps; i++)

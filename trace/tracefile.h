@@ -34,7 +34,7 @@
  *                                               (iprobe) FLAG [SRC TAG BYTES]
  *   sendrecv            COMM DEST STAG SBYTES SRC RTAG RBYTES -> SRC TAG BYTES
  *   WAIT, start,        N REQ1..REQN  -> (WAIT) K (INDEX SRC TAG BYTES) x K
- *   request_free
+ *   request_free                        (SRC TRACE_CANCELLED: cancelled)
  *   COLL                COMM ROOT BYTES            (ROOT -1: none)
  *   COLL_DIRECT         COMM ROOT K (PEER BYTES) x K  (this rank's sends)
  *   COMM                PARENT -> NEWID (-1: MPI_COMM_NULL); comm_free: ID
@@ -58,6 +58,8 @@ typedef struct trace_comm {
 typedef struct trace_call {
     int kind, phase, comm, peer, tag;
     int done;                 /* it returned */
+    int cancelled;            /* its request was cancelled: read as PROC_NULL */
+    int buffered;             /* a buffered send: completes without the receiver */
     long line;                /* of its entry line */
     int64_t t_in, t_out;
     uint64_t bytes, addr;
@@ -87,10 +89,18 @@ typedef struct trace_map {
     char *path;
 } trace_map;
 
+/* Longest header texts kept (bytes, with the final NUL). */
+#define TRACE_RUN_MAX 160
+#define TRACE_STATUS_MAX 64
+#define TRACE_HOST_MAX 256
+#define TRACE_COMMAND_MAX 2048
+#define TRACE_MPI_MAX 128
+
 typedef struct trace_rank {
     int rank, ranks;
-    char run[160], status[64], host[256], command[2048];
-    char mpi[128];            /* the "mpi" line, "" when absent */
+    char *run, *status, *host, *command;   /* malloc'ed: a directory holds a
+                                               trace_rank for every rank */
+    char *mpi;                /* the "mpi" line (malloc'ed), NULL when absent */
     int ended_early;          /* no closing lines */
     int64_t start_ns;
     trace_comm *comms;
@@ -120,7 +130,13 @@ typedef struct trace_error {
 int trace_error_set(trace_error *err, const char *path, long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Reads one rank file.  Returns 0, or -1 with err filled (nothing to free). */
+/* Reads one rank file.  Returns 0, or -1 with err filled (nothing to free).
+ * Operations that move nothing are read as such for every analyzer: a
+ * cancelled request's call gets peer PROC_NULL, and a Sendrecv with
+ * PROC_NULL on one side (or an untranslated destination) is read as the
+ * Send or Recv of its other side; a receive from an untranslated rank is
+ * read as from any source.  What MPI refuses (a send to MPI_ANY_SOURCE, a
+ * negative send tag) is malformed. */
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err);
 void trace_rank_free(trace_rank *r);
 
@@ -146,6 +162,22 @@ typedef struct trace_dir {
  * `phase` (a misspelt name). */
 int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error *err);
 void trace_dir_free(trace_dir *d);
+
+/* Records that never completed, one rule for every analyzer: a rank's
+ * records are whole when its file is there, closed, not by a kill or a
+ * crash, and every call in it returned (MPI_Abort excepted).  Returns how
+ * many ranks are not, `why` naming the first ("FILE:LINE: ..."). */
+int trace_dir_incomplete(const trace_dir *d, char *why, size_t cap);
+
+/* What the analyzers do about it: 0 when whole, or with partial (after a
+ * one-line warning on stderr); else the one-line refusal on stderr and
+ * TRACE_EXIT_INCOMPLETE. */
+#define TRACE_EXIT_INCOMPLETE 3
+int trace_dir_require_whole(const trace_dir *d, const char *mode, int partial);
+
+/* Whether every call's times (ns) and sizes (bytes) are at most limit:
+ * 0, or -1 with err naming the first that is not. */
+int trace_dir_within(const trace_dir *d, uint64_t limit, trace_error *err);
 
 /* Index of world rank w in communicator c, or -1. */
 int trace_comm_index(const trace_comm *c, int w);

@@ -123,6 +123,7 @@ static inline int trace_kind_from_name(const char *name)
 #define TRACE_ANY (-1)        /* MPI_ANY_SOURCE (as a tag: MPI_ANY_TAG) */
 #define TRACE_PROC_NULL (-2)  /* MPI_PROC_NULL: the call moves nothing */
 #define TRACE_NO_RANK (-3)    /* a rank the library could not translate */
+#define TRACE_CANCELLED (-4)  /* a completion's source: the request was cancelled */
 
 /* Tag of a folded aggregate (no longer written; the matcher still
  * understands it as "any tag"). */

@@ -1,6 +1,6 @@
 /* libFuzzer target: the rank file reader (trace_rank_read), the aggregates
- * built from what it accepts, and, for a one-rank trace, the replay of
- * `scitrace check`. */
+ * built from what it accepts, and, for a one-rank trace, the rule for
+ * incomplete records and the replay of `scitrace check`. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -21,6 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (trace_rank_aggregate(&r, NULL, &err) == 0 && r.ranks == 1 && r.rank == 0) {
             unsigned char loaded = 1;
             trace_dir d = {.path = path, .nranks = 1, .ranks = &r, .loaded = &loaded, .nloaded = 1};
+            char why[4400];
+            trace_dir_incomplete(&d, why, sizeof why);
             check_result res;
             if (check_replay(&d, 4096, &res) == 0)
                 check_free(&res);
