@@ -147,6 +147,12 @@ int bench_cli_open(const bench_cli *c, const char *opt, const char *path, atomic
 int bench_cli_commit(const bench_cli *c, atomic_file *af, FILE *out, const char *path, int rc,
                      const char *what);
 
+/* A complete data file at path with its rows by destination, then size
+ * (interleaved and in-turn runs write them as points finish).  A device or
+ * standard output is left as written, and so is a file that cannot be
+ * rewritten (said on stderr: its rows are all there).  Returns 0. */
+int bench_sort_rows(const char *prog, const char *path);
+
 /* ---- the patterns ---- */
 
 /* --pattern logp --help's description (logp_run.c). */

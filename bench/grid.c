@@ -313,6 +313,8 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
             status = EXIT_FAILURE;
             rc = rc ? rc : BENCH_ERR_SYSTEM;
         }
+    for (int k = 0; root && k < nnets && !rc; k++)
+        bench_sort_rows(c->prog, paths[k]);
     /* An interrupted process other than the root leaves the ending to the
      * root, which writes its '# incomplete' file first and then aborts the
      * job (an abort from here could kill the root before it has written). */

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench/cli.h"
+#include "util/grow.h"
 
 void bench_cli_header_start(const bench_cli *c, bench_data *h)
 {
@@ -121,5 +123,92 @@ int bench_cli_commit(const bench_cli *c, atomic_file *af, FILE *out, const char 
     else if (rc)
         fprintf(stderr, "%s: %s; finished %s kept in '%s', marked '# incomplete'\n",
                 prog, bench_cli_error_text(rc), what, path);
+    return 0;
+}
+
+/* A data row's place: destination (column 3), then size (column 10), then
+ * the order it was written in, so that repeated runs keep theirs. */
+typedef struct row_key {
+    long dst, size, seq;
+    char *line;
+} row_key;
+
+static int by_point(const void *a, const void *b)
+{
+    const row_key *x = a, *y = b;
+    if (x->dst != y->dst)
+        return (x->dst > y->dst) - (x->dst < y->dst);
+    if (x->size != y->size)
+        return (x->size > y->size) - (x->size < y->size);
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static long column(const char *line, int k)
+{
+    for (int i = 1; i < k && line; i++)
+        if ((line = strchr(line, '\t')))
+            line++;
+    return line ? strtol(line, NULL, 10) : 0;
+}
+
+/* Writes rows[0..n) after the header lines head[0..nh), atomically. */
+static int write_sorted(const char *path, char **head, size_t nh, row_key *rows, size_t n)
+{
+    atomic_file af;
+    if (atomic_file_open(&af, path))
+        return -1;
+    for (size_t i = 0; i < nh; i++)
+        fputs(head[i], af.fp);
+    for (size_t i = 0; i < n; i++)
+        fputs(rows[i].line, af.fp);
+    if (fflush(af.fp) != 0 || ferror(af.fp)) {
+        int e = errno;
+        atomic_file_abort(&af);
+        errno = e ? e : EIO;
+        return -1;
+    }
+    return atomic_file_commit(&af);
+}
+
+int bench_sort_rows(const char *prog, const char *path)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;   /* a device or a pipe takes the rows as they came */
+    FILE *fp = file_open_input(path);
+    char *line = NULL, **head = NULL;
+    size_t len = 0, nh = 0, caph = 0, n = 0, cap = 0;
+    row_key *rows = NULL;
+    int rc = fp ? 0 : -1;
+    while (!rc && getline(&line, &len, fp) > 0) {
+        if (line[0] == '#' && n == 0) {
+            if ((rc = UTIL_GROW(head, nh, caph, 16)) == 0)
+                head[nh++] = line;
+            else
+                free(line);
+        } else if (line[0] == '#' || (rc = UTIL_GROW(rows, n, cap, 64)) != 0) {
+            rc = -1;   /* a comment after the rows: not a file of ours to reorder */
+            free(line);
+        } else {
+            rows[n] = (row_key){column(line, 3), column(line, 10), (long)n, line};
+            n++;
+        }
+        line = NULL, len = 0;
+    }
+    free(line);
+    if (fp)
+        fclose(fp);
+    if (!rc) {
+        qsort(rows, n, sizeof *rows, by_point);
+        if (write_sorted(path, head, nh, rows, n))
+            fprintf(stderr, "%s: '%s': rows left in the order they were measured: %s\n", prog, path,
+                    file_strerror(errno));
+    }
+    for (size_t i = 0; i < nh; i++)
+        free(head[i]);
+    for (size_t i = 0; i < n; i++)
+        free(rows[i].line);
+    free(head);
+    free(rows);
     return 0;
 }

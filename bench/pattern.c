@@ -352,13 +352,13 @@ static void progress(const bench_config *cfg, const bench_point *pt, const bench
             pt->noisy ? ", noisy" : "");
 }
 
-/* The share of the run's points flagged noisy: said after every run, and
- * even with -q when over a tenth of them (the machine was busy). */
+/* The share of the run's points flagged noisy, said after every run but a
+ * quiet one (-q: the rows' flags say it), as a warning over a tenth. */
 #define NOISY_WARN_SHARE 0.10
 static void noisy_report(const bench_config *cfg, long measured, long noisy)
 {
     int many = (double)noisy > NOISY_WARN_SHARE * (double)measured;
-    if (measured && (!cfg->quiet || many))
+    if (measured && !cfg->quiet)
         fprintf(stderr, "%s: %s%ld of %ld points noisy (their batches' interquartile range over"
                         " %.0f%% of the median)%s\n", cfg->prog, many ? "warning: " : "", noisy,
                 measured, 100 * BENCH_NOISY_FRACTION, many ? ": the machine was busy, or changed"

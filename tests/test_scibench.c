@@ -71,6 +71,26 @@ Test(scibench, short_run_parses_and_grows_with_size)
     run_free(&r);
 }
 
+/* Rows by destination, then size, whatever order the points finished in
+ * (several destinations are measured in turn by default). */
+Test(scibench, rows_come_by_destination_then_size)
+{
+    const char *out = file("ring4.tsv");
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--ring", "4", "--all-dst", "--sizes", "8,64,1024",
+                           "--max-time", "0.02", "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    bench_data d = read_ok(out);
+    cr_assert_eq(d.count, 9);
+    for (long i = 1; i < (long)d.count; i++) {
+        const bench_point *a = &d.points[i - 1], *b = &d.points[i];
+        cr_assert(a->dst < b->dst || (a->dst == b->dst && a->size_bytes < b->size_bytes),
+                  "row %ld: %ld B to %ld after %ld B to %ld", i + 1, b->size_bytes, b->dst, a->size_bytes,
+                  a->dst);
+    }
+    bench_data_free(&d);
+    run_free(&r);
+}
+
 /* --floor alone prints the flag floor; with --sizes, one row per size of
  * the flag and the same bounce carrying that many bytes, copied in and out:
  * copying 64 KiB each way costs more than copying 8 B. */
