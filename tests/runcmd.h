@@ -12,8 +12,6 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,8 +19,6 @@ typedef struct run_result {
     int status;      /* exit status, or 128 + signal, or 124 on timeout */
     char *out;       /* captured stdout (malloc'ed, NUL-terminated) */
     char *err;       /* captured stderr */
-    double wall_s;   /* how long it ran */
-    double cpu_s;    /* the CPU time (user + system) of it and its reaped descendants */
 } run_result;
 
 /* Path of one of our programs: $SCITORUS_BIN/<name> (sanitized build), or
@@ -70,11 +66,7 @@ static inline char *run_slurp(FILE *fp)
  * timeout_s seconds. */
 static inline run_result run_argv(char *const argv[], int timeout_s)
 {
-    run_result r = {0, NULL, NULL, 0, 0};
-    struct timespec t0, t1;
-    struct rusage u0, u1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    getrusage(RUSAGE_CHILDREN, &u0);
+    run_result r = {0, NULL, NULL};
     FILE *out = tmpfile(), *err = tmpfile();
     cr_assert(out && err);
     pid_t pid = fork();
@@ -104,25 +96,11 @@ static inline run_result run_argv(char *const argv[], int timeout_s)
     }
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 done:
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    getrusage(RUSAGE_CHILDREN, &u1);
-    r.wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    r.cpu_s = (double)(u1.ru_utime.tv_sec + u1.ru_stime.tv_sec - u0.ru_utime.tv_sec - u0.ru_stime.tv_sec) +
-              1e-6 * (double)(u1.ru_utime.tv_usec + u1.ru_stime.tv_usec - u0.ru_utime.tv_usec - u0.ru_stime.tv_usec);
     r.out = run_slurp(out);
     r.err = run_slurp(err);
     fclose(out);
     fclose(err);
     return r;
-}
-
-/* The share of its CPUs a run had: CPU time over wall time times the
- * processes that spin through the whole run (a benchmark's two ends).  A
- * run that shared its cores with other work reads well under 1: its
- * timings measured the machine's load, not what they were meant to. */
-static inline double run_cpu_share(const run_result *r, int spinners)
-{
-    return r->wall_s > 0 ? r->cpu_s / (r->wall_s * spinners) : 0;
 }
 
 /* Runs a NULL-terminated list of arguments after the program path. */

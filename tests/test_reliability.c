@@ -44,7 +44,7 @@ static run_result run_stdout_to(char *const argv[], const char *out_path, int li
         execv(argv[0], argv);
         _exit(127);
     }
-    run_result r = {run_wait_exit(pid, limit_s), NULL, NULL, 0, 0};
+    run_result r = {run_wait_exit(pid, limit_s), NULL, NULL};
     r.out = strdup("");
     r.err = run_read_text(err_path);
     return r;
