@@ -2,25 +2,10 @@
  * written here (no MPI run): rules every analyzer (summary, check, matrix,
  * goal) applies alike, and what goal refuses to write. */
 #include "tests/runcmd.h"
+#include "tests/trace_rank_file.h"
 
 TestSuite(records, .timeout = 60);
 
-static const char rank_head[] =
-    "# scitrace-rank 2\nrun %s\nrank %d\nranks 2\nhost h\ncommand ./a\nstart_ns 1\n"
-    "comm 0 0123456789abcdef 0 2 0 1\nphase 0 main\n";
-
-/* Rank `rank` of a 2-rank run: `sends` sends of `bytes` to the other. */
-static void write_rank(const char *dir, int rank, const char *run, int sends, const char *bytes)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/rank-%05d.trace", dir, rank);
-    FILE *fp = fopen(path, "w");
-    fprintf(fp, rank_head, run, rank);
-    for (int i = 0; i < sends; i++)
-        fprintf(fp, "> %d 0 send 1 0 %d 5 %s\n< %d\n", i, 1 - rank, bytes, i);
-    fprintf(fp, "status finalized\nend %d\n", 10 + 2 * sends);
-    fclose(fp);
-}
 
 /* Rank 1's file with the given text. */
 static void write_text(const char *dir, const char *text)
