@@ -95,15 +95,19 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* arg: a const char * naming the replay ("4x4x4"); every 2 s at most. */
+/* arg: a const char * naming the replay ("4x4x4"); at a replay's first
+ * call, so that its start shows, then every 2 s at most. */
 void scisim_progress(void *arg, uint64_t events, uint64_t done, uint64_t ops)
 {
     static double start, last;
+    static char current[64];
     double t = now_s();
-    if (start == 0)
+    if (strncmp(current, (const char *)arg, sizeof current - 1) != 0) {
+        snprintf(current, sizeof current, "%s", (const char *)arg);
         start = last = t;
-    if (t - last < 2.0)
+    } else if (t - last < 2.0) {
         return;
+    }
     last = t;
     fprintf(stderr, "scisim: %s: %llu of %llu operations, %llu events (%.0f s)\n",
             (const char *)arg, (unsigned long long)done, (unsigned long long)ops,
