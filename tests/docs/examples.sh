@@ -8,8 +8,10 @@
 # down at the end whatever happened.
 # ROOT holds tests/ and examples the commands name; BINDIR is linked as bin/.
 # An example is expected to exit 0, or N when its line ends "# exit N".  A
-# measuring example that exits 4 (calibrate: every run unstable, the check
-# undecided) is listed as undecided, not failed; the script then exits 4.
+# measuring example is listed as undecided, not failed, when it exits 4
+# (calibrate: every run unstable, the check undecided) or runs out of time
+# while the machine is busy (a load average of at least its cores): the
+# script then exits 4.
 # mpirun gets --allow-run-as-root --oversubscribe (the test machine runs as
 # root on 2 cores) and every command a time limit.  Exit 1 on any failure,
 # each listed as FILE:LINE.
@@ -39,10 +41,15 @@ for doc in "$@"; do
         ran=$((ran + 1))
         ( cd "$scratch" && timeout "$limit" bash -c "$run" ) </dev/null >"$scratch/.out" 2>"$scratch/.err"
         rc=$?
+        load=$(cut -d' ' -f1 /proc/loadavg)
         if [ "$rc" -eq 4 ] && [ "$want" -eq 0 ] && grep -q '^calibrate: undecided' "$scratch/.err"; then
             undecided=$((undecided + 1))
             echo "$doc:$line: undecided: $cmd"
             grep '^calibrate: \(run\|undecided\)' "$scratch/.err" "$scratch/.out" | cut -d: -f2- | sed 's/^/    /'
+        elif [ "$rc" -eq 124 ] && [[ $cmd =~ (scibench|mpibench|calibrate) ]] &&
+             awk -v l="$load" -v n="$(nproc)" 'BEGIN {exit !(l >= n)}'; then
+            undecided=$((undecided + 1))
+            echo "$doc:$line: undecided: out of time ($limit s) with the machine busy (load $load on $(nproc) cores): $cmd"
         elif [ "$rc" -ne "$want" ]; then
             fail=1
             echo "$doc:$line: exit $rc, documented $want: $cmd"
