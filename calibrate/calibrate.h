@@ -92,7 +92,7 @@ int options_check_files(const options *o, const fs_file *extra, int nextra);
 
 /* measure.c: runs the benchmark for o into bench_path (or --full's plan);
  * max_time, when not NULL, bounds the run (a re-measurement). */
-int measure(const options *o, const char *max_time, char *bench_path, size_t len);
+int measure(const options *o, const char *max_time, char *bench_path, size_t len, double *cpu_share);
 /* The benchmark's bare floor (scibench --floor), NAN when the backend has
  * none or it failed. */
 double measure_floor(const options *o);

@@ -23,6 +23,10 @@
 /* A ratio above this between any two of the run's floors is a change of regime (a steady floor
  * varies by 30% at most: docs/MEASUREMENTS.md, "Measuring"). */
 #define REGIME_RATIO 1.6
+/* A benchmark whose spinning processes had less of their cores than this
+ * shared them with other work (make check's test_verdict measures a
+ * quiet run's share against it). */
+#define QUIET_CPU_SHARE 0.97
 /* More than this fraction of unsteady points (points.c) is an unstable run. */
 #define UNSTEADY_FRACTION 0.10
 
@@ -50,6 +54,7 @@ typedef struct attempt {
     int fitted;
     heldout h;
     double floors[3];   /* before, the run's own, after */
+    double cpu_share;   /* the benchmark's CPU over its cores' time (NaN: not judged) */
     int unstable;       /* the floor moved, points bimodal or no fit: the measurement's fault */
     char why[256];
 } attempt;
@@ -71,7 +76,7 @@ static int attempt_run(options *o, const char *max_time, attempt *a)
     a->floors[0] = measure_floor(o);
     if (bench_interrupted())
         return stopped("interrupted; nothing measured, nothing fitted");
-    if ((rc = measure(o, max_time, bench_path, sizeof bench_path)))
+    if ((rc = measure(o, max_time, bench_path, sizeof bench_path, &a->cpu_share)))
         return rc;
     a->floors[2] = measure_floor(o);
     if (bench_interrupted())
@@ -91,6 +96,9 @@ static int attempt_run(options *o, const char *max_time, attempt *a)
     if (ratio > REGIME_RATIO)
         len += (size_t)snprintf(a->why + len, sizeof a->why - len, "the floor changed %.1fx"
                                 " during the run (a change of regime)", ratio);
+    if (a->cpu_share < QUIET_CPU_SHARE)   /* (NaN: not judged) */
+        len += (size_t)snprintf(a->why + len, sizeof a->why - len, "%sthe benchmark had %.0f%% of its"
+                                " cores (other work shared them)", len ? "; " : "", 100 * a->cpu_share);
     if (rows && unsteady > UNSTEADY_FRACTION * (double)rows)
         len += (size_t)snprintf(a->why + len, sizeof a->why - len, "%s%ld of %ld points took"
                                 " their batches in two regimes", len ? "; " : "", unsteady, rows);

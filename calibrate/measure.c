@@ -79,6 +79,9 @@ static void bench_program(const options *o, char *prog, size_t len)
  * writes its files and aborts the job) before calibrate terminates the
  * launcher's process group. */
 #define MPI_STOP_GRACE_S 20
+/* The shared-memory benchmark's processes: two, each spinning on a core. */
+#define SHM_SPINNERS 2.0
+#define SHARE_MIN_RUN_S 0.5
 
 static void stdout_to(void *fd)
 {
@@ -91,11 +94,12 @@ static void stdout_to(void *fd)
  * process group of its own that gets SIGUSR1: mpirun passes it to every
  * rank and lets rank 0 write its files, where SIGINT or SIGTERM would kill
  * the ranks 1 s later.  out_fd >= 0: the child's standard output. */
-static int run_child(char *const argv[], int mpi, int out_fd)
+static int run_child(char *const argv[], int mpi, int out_fd, double *wall_s, double *cpu_s)
 {
     spawn_opts so = {.prog = "calibrate", .stop_signal = mpi ? SIGUSR1 : SIGTERM,
                      .own_group = mpi, .stdin_null = mpi, .grace_s = MPI_STOP_GRACE_S,
-                     .setup = out_fd >= 0 ? stdout_to : NULL, .setup_arg = &out_fd};
+                     .setup = out_fd >= 0 ? stdout_to : NULL, .setup_arg = &out_fd,
+                     .wall_s = wall_s, .cpu_s = cpu_s};
     return spawn_run(argv, &so);
 }
 
@@ -108,7 +112,7 @@ double measure_floor(const options *o)
         return tmp ? fclose(tmp), NAN : NAN;
     bench_program(o, prog, sizeof prog);
     char *argv[] = {prog, "--floor", NULL};
-    if (run_child(argv, 0, fileno(tmp)) == 0) {
+    if (run_child(argv, 0, fileno(tmp), NULL, NULL) == 0) {
         rewind(tmp);
         while (fgets(out, sizeof out, tmp))
             if (sscanf(out, "floor_ns %lf", &v) == 1 && v > 0)
@@ -151,7 +155,7 @@ static int launcher_words(const options *o, long nodes, wordexp_t *we, char **ar
     return n;
 }
 
-int measure(const options *o, const char *max_time, char *bench_path, size_t len)
+int measure(const options *o, const char *max_time, char *bench_path, size_t len, double *cpu_share)
 {
     char prog[PATH_MAX + 16], topo[64], stem[PATH_MAX], params[PATH_MAX];
     char *argv[MAX_ARGS];
@@ -220,9 +224,15 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
             fprintf(stderr, " %s", argv[i]);
         fputc('\n', stderr);
     }
-    int rc = run_child(argv, mpi, -1);
+    double wall = 0, cpu = 0;
+    int rc = run_child(argv, mpi, -1, &wall, &cpu);
     if (mpi)
         wordfree(&we);
+    /* scibench's two processes spin the whole run: about 1 when they kept
+     * their cores.  Not judged where start-up weighs in: mpirun's, or a run
+     * shorter than SHARE_MIN_RUN_S. */
+    if (cpu_share)
+        *cpu_share = !mpi && wall >= SHARE_MIN_RUN_S ? cpu / (SHM_SPINNERS * wall) : NAN;
     if (rc == -2)
         return stopped("interrupted; the benchmark stopped and kept its finished points (in '%s',"
                     " or '%s%s' beside an existing file); nothing fitted", bench_path, bench_path,

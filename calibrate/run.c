@@ -80,7 +80,7 @@ int calibrate_run(options *o)
     ps.weights = vs.weights = o->weights;
     const char *path = options_params_path(o, pbuf, sizeof pbuf);
     int rc = load_validate(o, &vs), measured = !o->ndata;
-    if (!rc && measured && (rc = measure(o, NULL, bench_path, sizeof bench_path)) == 0)
+    if (!rc && measured && (rc = measure(o, NULL, bench_path, sizeof bench_path, NULL)) == 0)
         o->data[o->ndata++] = bench_path;
     if (!rc && (rc = calibrate_fit(o, &ps, &res, 1)) == 0) {
         if (o->logp)

@@ -291,6 +291,22 @@ Test(verdict, unstable_runs_that_miss_are_undecided_not_failed)
     run_free(&r);
 }
 
+/* A benchmark that idles instead of spinning (the fake sleeps 0.6 s) had
+ * almost none of its two cores, as one sharing them with other work would:
+ * the run is unstable and measured again, whatever its floors said. */
+Test(verdict, a_benchmark_without_its_cores_is_measured_again)
+{
+    fake_env("260", "clean");
+    setenv("FAKE_SECONDS", "0.6", 1);
+    run_result r = run_full();
+    unsetenv("FAKE_SECONDS");
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "of its cores (other work shared them)"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "measuring again"), "%s", r.out);
+    cr_assert_gt(fake_runs(), 1, "%s", r.out);
+    run_free(&r);
+}
+
 /* --validate is a held-out check too. */
 Test(verdict, validate_failure_exits_3)
 {

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "util/signals.h"
@@ -49,7 +51,7 @@ static void child(char *const argv[], const spawn_opts *o, pid_t parent, const s
 int spawn_run(char *const argv[], const spawn_opts *o)
 {
     pid_t parent = getpid();
-    bench_signals_install_stop();   /* no SA_RESTART: waitpid returns EINTR */
+    bench_signals_install_stop();   /* no SA_RESTART: wait4 returns EINTR */
     fflush(NULL);
     /* Stops are held across the fork: one forwarded before the child resets
      * its handlers would hit the inherited handler and be lost at exec. */
@@ -60,6 +62,8 @@ int spawn_run(char *const argv[], const spawn_opts *o)
     sigaddset(&stops, SIGHUP);
     sigaddset(&stops, SIGUSR1);
     sigprocmask(SIG_BLOCK, &stops, &old);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     pid_t pid = fork();
     if (pid == 0)
         child(argv, o, parent, &old);
@@ -70,14 +74,21 @@ int spawn_run(char *const argv[], const spawn_opts *o)
         setpgid(pid, pid);   /* (the child's own call may come later) */
     pid_t target = o->own_group ? -pid : pid;
     int st, forwarded = 0;
+    struct rusage ru;
     if (bench_interrupted())   /* a signal that came before the fork */
         kill(target, o->stop_signal), forwarded = 1;
-    while (waitpid(pid, &st, 0) < 0) {
+    while (wait4(pid, &st, 0, &ru) < 0) {
         if (errno != EINTR)
             return -1;
         if (bench_interrupted() && !forwarded)
             kill(target, o->stop_signal), forwarded = 1;
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (o->wall_s)
+        *o->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (o->cpu_s)
+        *o->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                    1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
     /* the leader has ended; what it left of its group ends too */
     if (o->own_group && forwarded && !group_gone(pid, o->grace_s)) {
         kill(-pid, SIGTERM);

@@ -20,6 +20,9 @@ typedef struct spawn_opts {
                               2 s later SIGKILL */
     void (*setup)(void *arg);   /* runs in the child just before exec */
     void *setup_arg;
+    /* When not NULL, set to the child's wall time and the CPU time (user +
+     * system) of it and the descendants it waited for, in seconds. */
+    double *wall_s, *cpu_s;
 } spawn_opts;
 
 /* Runs argv (argv[0] looked up on PATH) and waits for it.  Returns the
