@@ -27,6 +27,7 @@ struct bench_pattern_desc;
 #define BENCH_IN_GRID 1u      /* pp, ow: a ring or torus of nodes */
 #define BENCH_IN_LOGP 2u      /* logp: two processes */
 #define BENCH_IN_COLL 4u      /* coll (mpibench --op): an MPI collective */
+#define BENCH_IN_P2P 8u       /* p2p (mpibench --p2p): MPI's other point-to-point calls */
 
 /* One option of the backend's own. */
 typedef struct bench_backend_option {
@@ -73,6 +74,8 @@ typedef struct bench_backend_cli {
     FILE *(*open_stdout)(void);
     /* A pattern only this backend runs (mpibench: coll), or NULL. */
     const struct bench_pattern_desc *own_pattern;
+    /* Another pattern only this backend runs (mpibench: p2p), or NULL. */
+    const struct bench_pattern_desc *own_p2p;
 } bench_backend_cli;
 
 extern const bench_backend_cli bench_shm_cli;

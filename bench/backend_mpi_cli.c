@@ -136,4 +136,5 @@ const bench_backend_cli bench_mpi_cli = {
     .speaks = mpi_speaks,
     .open_stdout = mpi_open_stdout,
     .own_pattern = &bench_pattern_coll,
+    .own_p2p = &bench_pattern_p2p,
 };

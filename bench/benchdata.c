@@ -11,6 +11,9 @@
 #include "topo/topo.h"
 #include "util/grow.h"
 
+const char *const bench_p2p_modes[] = {"bsend", "rsend", "issend", "iprobe", "sendrecv",
+                                       "sendrecv-replace", "bibw", NULL};
+
 #define MAGIC "# scitorus-bench 1"
 #define NFIELDS 19
 #define MAX_LINE_BYTES 4096
@@ -242,8 +245,11 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
     if (n != NFIELDS)
         return fail(err, no, "expected 19 tab-separated fields, found %s",
                     n > NFIELDS ? "more" : "fewer");
-    if (strcmp(f[0], "pp") != 0 && strcmp(f[0], "ow") != 0)
-        return fail(err, no, "pattern '%.20s' is not pp or ow", f[0]);
+    int known = strcmp(f[0], "pp") == 0 || strcmp(f[0], "ow") == 0;
+    for (int i = 0; bench_p2p_modes[i] && !known; i++)
+        known = strcmp(f[0], bench_p2p_modes[i]) == 0;
+    if (!known)
+        return fail(err, no, "pattern '%.20s' is not pp, ow or an mpibench --p2p mode", f[0]);
     snprintf(pt.pattern, sizeof pt.pattern, "%s", f[0]);
     /* a value that is a number but out of range is named as such, with
      * the range (1e307 ns used to be "not a non-negative number") */

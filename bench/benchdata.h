@@ -11,7 +11,7 @@
 
 /* One measured point (one TSV row). */
 typedef struct bench_point {
-    char pattern[8];          /* "pp" or "ow" */
+    char pattern[24];         /* "pp", "ow", or one of bench_p2p_modes */
     long src, dst;            /* node ranks */
     long hops, fwd, sw;       /* H, F, S of the request path src -> dst */
     long rhops, rfwd, rsw;    /* H', F', S' of the response path dst -> src */
@@ -21,6 +21,11 @@ typedef struct bench_point {
     double min_ns, median_ns, mean_ns, sd_ns, ci95_ns, max_ns;
     int noisy;                /* flag column: 1 = "noisy", 0 = "ok" */
 } bench_point;
+
+/* mpibench --p2p's modes, each a pattern column of its own (NULL-terminated):
+ * ping-pongs (half a round trip), exchanges (one call), bibw (a message's share of a
+ * window); docs/formats.md. */
+extern const char *const bench_p2p_modes[];
 
 #define BENCH_HEADER_MAX 32
 

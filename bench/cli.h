@@ -63,6 +63,8 @@ struct bench_cli {
     long hops[TOPO_MAX_DIMS];
     int have_hops, have_dst, all_dst, have_topology, floor_only, have_pattern, have_sizes;
     int have_op;                   /* --op given: the pattern is coll */
+    int have_p2p, p2p_mode;        /* --p2p MODE given (bench_p2p_modes' index): pattern p2p */
+    long p2p_window;               /* --window: bibw's messages each way */
     int point_by_point;            /* --point-by-point: not interleaved (grid.c) */
     long dst;
     const char *out_path, *resume_path, *hops_text, *topology_opt;
@@ -164,6 +166,8 @@ const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size);
 extern const bench_pattern_desc bench_pattern_pp, bench_pattern_ow, bench_pattern_logp;
 /* mpibench --op: MPI collectives (collective.c; mpibench's own pattern) */
 extern const bench_pattern_desc bench_pattern_coll;
+/* mpibench --p2p: MPI's other point-to-point calls between two ranks (p2p.c) */
+extern const bench_pattern_desc bench_pattern_p2p;
 
 /* The backend's last word on the options (its prepare hook: the CPUs to
  * pin to), once the pattern has checked them.  0 or an exit status. */

@@ -2,7 +2,6 @@
 #include "bench/collective.h"
 #include "bench/stats.h"
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -126,20 +125,11 @@ static double clock_offset(MPI_Comm comm, int me, int np)
 /* Statistics of the samples after cutting the lower and upper quantile q. */
 static void summarise(double *x, long n, double q, coll_point *pt)
 {
-    gsl_sort(x, 1, (size_t)n);
-    long cut = (long)floor(q * (double)n);
-    double *y = x + cut;
-    long k = n - 2 * cut;
-    if (k < 1)
-        y = x, k = n;
-    pt->reps = k;
-    pt->min_ns = y[0];
-    pt->max_ns = y[k - 1];
-    pt->median_ns = gsl_stats_median_from_sorted_data(y, 1, (size_t)k);
-    pt->mean_ns = gsl_stats_mean(y, 1, (size_t)k);
-    pt->sd_ns = k > 1 ? gsl_stats_sd_m(y, 1, (size_t)k, pt->mean_ns) : 0;
-    pt->ci95_ns = k > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * pt->sd_ns / sqrt((double)k) : 0;
-    pt->noisy = bench_noisy_sorted(y, k);
+    bench_summary s;
+    bench_summarise_cut(x, n, q, &s);
+    pt->reps = s.kept;
+    pt->min_ns = s.min, pt->max_ns = s.max, pt->median_ns = s.median;
+    pt->mean_ns = s.mean, pt->sd_ns = s.sd, pt->ci95_ns = s.ci95, pt->noisy = s.noisy;
 }
 
 int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_point *pt)

@@ -249,6 +249,8 @@ static void grid_header(const bench_cli *c, bench_data *h)
                           c->cfg.inject_switch_ns);
     bench_data_set_header(h, "send_from", "%s", c->cfg.echo ? "received bytes (--echo)"
                                                             : "send buffer");
+    if (c->cfg.cut_quantile > 0)
+        bench_data_set_header(h, "cut_quantile", "%g", c->cfg.cut_quantile);
 }
 
 /* Output goes to atomic files (or stdout); on failure the finished points
@@ -328,6 +330,9 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
 
 static int grid_check(bench_cli *c)
 {
+    if (c->cfg.min_samples > c->cfg.max_samples)
+        return bench_cli_usage(c, "--min-samples %ld: more than --max-samples %ld",
+                               c->cfg.min_samples, c->cfg.max_samples);
     if (c->floor_only)
         return check_floor(c);
     return 0;

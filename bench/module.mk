@@ -13,7 +13,7 @@ scibench_SRCS = bench/scibench_main.c bench/backend_shm.c bench/backend_shm_cli.
 PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = bench/mpibench_main.c bench/backend_mpi.c bench/backend_mpi_cli.c $(BENCH_COMMON) \
-                bench/collective.c bench/collective_time.c bench/mpistop.c
+                bench/collective.c bench/collective_time.c bench/mpistop.c bench/p2p.c
 scibench_LAYERS := coll sched benchdata topo util
 mpibench_LAYERS := coll sched benchdata topo util
 scibench_LDLIBS := $(GSL_LIBS)
@@ -39,3 +39,9 @@ bench-shm: bin/scibench
 	bench/bench.sh shm bin
 bench-mpi: bin/mpibench
 	bench/bench.sh mpi bin
+
+# make bench-p2p OSU_PT2PT=<dir>: mpibench --p2p bibw against osu_bibw
+BENCH_TARGETS += bench-p2p
+.PHONY: bench-p2p
+bench-p2p: bin/mpibench bin/scibench
+	bench/p2p_bench.sh bin $(OSU_PT2PT)

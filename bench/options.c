@@ -14,6 +14,9 @@
 #define GRID BENCH_IN_GRID
 #define LOGP BENCH_IN_LOGP
 #define COLL BENCH_IN_COLL
+#define P2P BENCH_IN_P2P
+/* --op's default: a collective's repetitions are cheap, its spread wide */
+#define COLL_MIN_SAMPLES 32
 #define FIELD(f) offsetof(bench_cli, f)
 /* the open interval (0, 1), as doubles: 0 and 1 are refused */
 #define FRACTION .min = 0x1p-1074, .max = 0x1.fffffffffffffp-1, \
@@ -24,13 +27,14 @@ static int parse_pattern(void *dest, const char *arg, char *why, size_t len)
     bench_cli *c = dest;
     c->have_pattern = 1;
     if ((c->pattern = bench_pattern_find(c->bc, arg)) &&
-        (!c->have_op || c->pattern == c->bc->own_pattern))
+        (!c->have_op || c->pattern == c->bc->own_pattern) &&
+        (!c->have_p2p || c->pattern == c->bc->own_p2p))
         return 0;
     if (c->pattern)
-        return snprintf(why, len, "--op times a collective (pattern %s)",
-                        c->bc->own_pattern->name), 1;
+        return snprintf(why, len, "--%s times pattern %s", c->have_op ? "op" : "p2p",
+                        c->have_op ? c->bc->own_pattern->name : c->bc->own_p2p->name), 1;
     snprintf(why, len, "expected pp, ow%s logp%s", c->bc->own_pattern ? "," : " or",
-             c->bc->own_pattern ? " or coll" : "");
+             c->bc->own_pattern ? ", coll or p2p" : "");
     return 1;
 }
 
@@ -51,6 +55,25 @@ static int parse_op(void *dest, const char *arg, char *why, size_t len)
     }
     return snprintf(why, len, "unknown value, expected barrier, bcast, reduce, allreduce,"
                     " allgather, alltoall, gather or scatter"), 1;
+}
+
+/* --p2p MODE: an MPI point-to-point mode, and the pattern that times it. */
+static int parse_p2p(void *dest, const char *arg, char *why, size_t len)
+{
+    bench_cli *c = dest;
+    const bench_pattern_desc *p2p = c->bc->own_p2p;
+    if (c->have_pattern && c->pattern != p2p)
+        return snprintf(why, len, "not with --pattern %s (--p2p is pattern p2p)",
+                        c->pattern->name), 1;
+    for (int i = 0; bench_p2p_modes[i]; i++)
+        if (strcmp(arg, bench_p2p_modes[i]) == 0) {
+            c->pattern = p2p;
+            c->have_p2p = 1;
+            c->p2p_mode = i;
+            return 0;
+        }
+    return snprintf(why, len, "unknown mode, expected bsend, rsend, issend, iprobe, sendrecv,"
+                    " sendrecv-replace or bibw"), 1;
 }
 
 static int parse_shape(bench_cli *c, const char *opt, const char *arg, char *why, size_t len)
@@ -186,21 +209,21 @@ static const opt_spec common[] = {
      " into FILE, up\nto 7 times: the networks' points are measured batch by\nbatch in turn, so"
      " a change of the machine's speed hits\nthem alike; ping-pong, symmetric destinations or"
      "\n--all-dst; each point's --max-time is shared among them"},
-    {.kind = OPT_HEADING, .scope = GRID, .help = "Statistics (SKaMPI-style: warm-up, then batches"
-     " of reps iterations,\na batch >= 100x timer resolution + overhead and >= --batch-time,\n"
-     "until sem/mean <= --rel-error and the point has run 10 ms or\n--max-time):"},
+    {.kind = OPT_HEADING, .scope = GRID | P2P, .help = "Statistics (SKaMPI-style: warm-up, then"
+     " batches of reps iterations,\na batch >= 100x timer resolution + overhead and >="
+     " --batch-time,\nuntil sem/mean <= --rel-error and the point has run 10 ms or\n--max-time):"},
     {.name = "rel-error", .kind = OPT_DOUBLE, .field = FIELD(cfg.rel_error), .min = 1e-6,
-     .max = 1, .range = "a fraction in 1e-6..1", .def = "0.01", .arg = "E", .scope = GRID | COLL,
-     .help = "target relative standard error"},
+     .max = 1, .range = "a fraction in 1e-6..1", .def = "0.01", .arg = "E",
+     .scope = GRID | COLL | P2P, .help = "target relative standard error"},
     {.name = "batch-time", .kind = OPT_DOUBLE, .field = FIELD(batch_us), .min = 0, .max = 1e6,
-     .range = "microseconds in 0..1e6", .arg = "US", .scope = GRID,
+     .range = "microseconds in 0..1e6", .arg = "US", .scope = GRID | P2P,
      .help = "a batch lasts at least US microseconds\n(an MPI transport's periodic costs then"
      " fall into\nevery batch at their rate)"},
     {.name = "max-samples", .kind = OPT_LONG, .field = FIELD(cfg.max_samples),
      .min = DEFAULT_MIN_SAMPLES, .max = 1e8, .range = "8..1e8", .def = "1000", .arg = "N",
-     .scope = GRID | COLL, .help = "at most N batches per point"},
+     .scope = GRID | COLL | P2P, .help = "at most N batches per point"},
     {.name = "max-time", .kind = OPT_DOUBLE, .field = FIELD(cfg.max_time_s), .min = 0.001,
-     .max = 86400, .range = "seconds in 0.001..86400", .def = "5", .arg = "S", .scope = GRID,
+     .max = 86400, .range = "seconds in 0.001..86400", .def = "5", .arg = "S", .scope = GRID | P2P,
      .help = "at most S seconds per point"},
     {.name = "interleave-sizes", .kind = OPT_FLAG, .field = FIELD(cfg.interleave_sizes),
      .scope = GRID, .help = "measure every size (and destination) batch by batch in\nturn, so a"
@@ -209,6 +232,25 @@ static const opt_spec common[] = {
     {.name = "point-by-point", .kind = OPT_FLAG, .field = FIELD(point_by_point), .scope = GRID,
      .help = "several destinations: one point after another, each with\nits own --max-time"
      " (a drift of the machine's speed then\nbends the curve across hops)"},
+    {.name = "cut-quantile", .kind = OPT_DOUBLE, .field = FIELD(coll.cut_quantile), .min = 0,
+     .max = 0.49, .def = "0", .range = "0..0.49", .arg = "Q", .scope = GRID | COLL | P2P,
+     .help = "drop the lowest and highest Q of the samples\n(batches; --op: repetitions) from a"
+     " point's\nfigures and its stop rule"},
+    {.name = "min-samples", .kind = OPT_LONG, .field = FIELD(coll.min_samples), .min = 2,
+     .max = 1e6, .range = "2..1e6", .arg = "N", .scope = GRID | COLL | P2P,
+     .help = "at least N batches a point (default 8; --op: repetitions,\ndefault 32, and"
+     " --max-samples' default 2000)"},
+    {.name = "refine", .kind = OPT_FLAG, .field = FIELD(coll.refine), .scope = GRID | COLL,
+     .help = "insert sizes where the curve departs from a straight line"},
+    {.name = "refine-threshold", .kind = OPT_DOUBLE, .field = FIELD(coll.refine_threshold),
+     .min = 1e-4, .max = 10, .def = "0.1", .range = "1e-4..10", .arg = "R", .scope = GRID | COLL,
+     .help = "--refine: the relative departure"},
+    {.name = "refine-min-distance", .kind = OPT_SIZE, .field = FIELD(coll.refine_min_distance),
+     .min = 1, .max = COLL_MAX_SIZE_BYTES, .def = "8", .range = "1..64 MiB", .arg = "B",
+     .scope = GRID | COLL, .help = "--refine: the closest new size"},
+    {.name = "refine-budget", .kind = OPT_DOUBLE, .field = FIELD(coll.refine_budget_s),
+     .min = 0.1, .max = 1e5, .def = "60", .range = "0.1..1e5", .arg = "S", .scope = GRID | COLL,
+     .help = "--refine: seconds for refining"},
     {.kind = OPT_HEADING, .scope = LOGP, .help = "LogP (--pattern logp):"},
     {.name = "conf", .kind = OPT_DOUBLE, .field = FIELD(logp.conf), FRACTION, .def = "0.90",
      .arg = "C", .scope = LOGP, .help = "confidence level, 0 < C < 1"},
@@ -254,12 +296,6 @@ static const opt_spec common[] = {
     {.name = "node-times", .kind = OPT_FLAG, .field = FIELD(coll.node_times), .scope = COLL,
      .help = "add each rank's median and mean (columns node_ns,\nnode_mean_ns; osu_* -f's Max"
      " Latency is the largest\nmean)"},
-    {.name = "cut-quantile", .kind = OPT_DOUBLE, .field = FIELD(coll.cut_quantile), .min = 0,
-     .max = 0.49, .def = "0", .range = "0..0.49", .arg = "Q", .scope = COLL,
-     .help = "drop the lowest and highest Q of the samples"},
-    {.name = "min-samples", .kind = OPT_LONG, .field = FIELD(coll.min_samples), .min = 2,
-     .max = 1e6, .def = "32", .range = "2..1e6", .arg = "N", .scope = COLL,
-     .help = "repetitions at least (--max-samples: at most, default 2000)"},
     {.name = "batch", .kind = OPT_LONG, .field = FIELD(coll.batch), .min = 1, .max = 4096,
      .def = "32", .range = "1..4096", .arg = "N", .scope = COLL,
      .help = "repetitions between two checks of the stop rule\n(--rel-error, default 0.02)"},
@@ -267,17 +303,15 @@ static const opt_spec common[] = {
      .def = "20", .range = "0..100000", .arg = "N", .scope = COLL,
      .help = "untimed repetitions before a size's first batch\n(osu_* skip 200; one more precedes every"
      " batch)"},
-    {.name = "refine", .kind = OPT_FLAG, .field = FIELD(coll.refine), .scope = COLL,
-     .help = "insert sizes where the curve departs from a straight line"},
-    {.name = "refine-threshold", .kind = OPT_DOUBLE, .field = FIELD(coll.refine_threshold),
-     .min = 1e-4, .max = 10, .def = "0.1", .range = "1e-4..10", .arg = "R", .scope = COLL,
-     .help = "--refine: the relative departure"},
-    {.name = "refine-min-distance", .kind = OPT_SIZE, .field = FIELD(coll.refine_min_distance),
-     .min = 1, .max = COLL_MAX_SIZE_BYTES, .def = "8", .range = "1..64 MiB", .arg = "B",
-     .scope = COLL, .help = "--refine: the closest new size"},
-    {.name = "refine-budget", .kind = OPT_DOUBLE, .field = FIELD(coll.refine_budget_s),
-     .min = 0.1, .max = 1e5, .def = "60", .range = "0.1..1e5", .arg = "S", .scope = COLL,
-     .help = "--refine: seconds for refining"},
+    {.kind = OPT_HEADING, .scope = P2P,
+     .help = "MPI point-to-point (--p2p; docs/formats.md, the p2p modes):"},
+    {.name = "p2p", .kind = OPT_CUSTOM, .parse = parse_p2p, .arg = "MODE", .scope = P2P,
+     .bad = "bsnd", .help = "time an MPI point-to-point mode between ranks 0 and 1:\nbsend, rsend,"
+     " issend, iprobe (ping-pongs), sendrecv,\nsendrecv-replace (exchanges), bibw (osu_bibw;"
+     " pattern p2p)"},
+    {.name = "window", .kind = OPT_LONG, .field = FIELD(p2p_window), .min = 1, .max = 4096,
+     .def = "64", .range = "1..4096", .arg = "N", .scope = P2P,
+     .help = "bibw: messages each way in a window (osu_bibw's 64)"},
     {.kind = OPT_HEADING, .help = "Output and behaviour:"},
     {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = FIELD(out_path),
      .arg = "FILE", .help = "write the data there (atomically: temporary name, then\nrename);"
@@ -299,6 +333,7 @@ static const opt_conflict conflicts[] = {
     {"sizes", "min-size", "the same sizes twice; give --sizes A..B"},
     {"sizes", "max-size", "the same sizes twice; give --sizes A..B"},
     {"interleave-sizes", "point-by-point", "give only one order"},
+    {"op", "p2p", "give only one of --op and --p2p"},
 };
 
 /* The program's table: the common options the backend can take, its own
@@ -316,7 +351,8 @@ static void compose(const bench_cli *c, opt_program *p, opt_spec *s, char *batch
                                     .arg = c->bc->options[k].arg, .help = c->bc->options[k].help,
                                     .scope = c->bc->options[k].scope,
                                     .bad = c->bc->options[k].bad};
-        if (o->scope == COLL && !c->bc->own_pattern)   /* scibench: no collectives */
+        if ((o->scope == COLL && !c->bc->own_pattern) ||   /* scibench: no collectives */
+            (o->scope == P2P && !c->bc->own_p2p))
             continue;
         if ((o->name && !strcmp(o->name, "floor") && !c->be->floor) ||
             (o->name && !strcmp(o->name, "route") && !(c->bc->caps & BENCH_CAP_ROUTE)))
@@ -327,7 +363,8 @@ static void compose(const bench_cli *c, opt_program *p, opt_spec *s, char *batch
         n++;
     }
     *p = (opt_program){.name = c->prog, .synopsis = "", .specs = s, .nspecs = n,
-                       .conflicts = conflicts, .nconflicts = 4, .defer_help = 1,
+                       .conflicts = conflicts,
+                       .nconflicts = (int)(sizeof conflicts / sizeof conflicts[0]), .defer_help = 1,
                        .context = c->context[0] ? c->context : NULL, .quiet = !c->bc->speaks()};
 }
 
@@ -474,7 +511,14 @@ int bench_cli_parse(bench_cli *c, int argc, char **argv)
     c->have_dst = opt_given(st, "dst");
     c->cfg.prog = c->logp.prog = c->prog;
     c->cfg.pattern = c->pattern == &bench_pattern_ow ? BENCH_OW : BENCH_PP;
-    c->cfg.min_samples = DEFAULT_MIN_SAMPLES;
+    c->cfg.min_samples = opt_given(st, "min-samples") ? c->coll.min_samples : DEFAULT_MIN_SAMPLES;
+    c->cfg.cut_quantile = c->coll.cut_quantile;
+    c->cfg.refine = c->coll.refine;
+    c->cfg.refine_threshold = c->coll.refine_threshold;
+    c->cfg.refine_budget_s = c->coll.refine_budget_s;
+    c->cfg.refine_min_distance = c->coll.refine_min_distance;
+    if (!opt_given(st, "min-samples"))
+        c->coll.min_samples = COLL_MIN_SAMPLES;
     c->cfg.min_batch_ns = c->batch_us * 1e3;
     c->setup.cfg.procs = 2;
     c->setup.logp = c->pattern == &bench_pattern_logp;

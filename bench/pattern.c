@@ -8,24 +8,9 @@
 
 #include "util/signals.h"
 #include "bench/stats.h"
+#include "coll/refine.h"
 
 
-
-/* A batch lasts at least this many times (timer resolution + overhead),
- * so reading the clock costs under 1% of a sample. */
-#define BATCH_TIMER_FACTOR 100
-/* Warm-up per point: caches, page faults, CPU frequency. */
-#define WARMUP_ITERATIONS 200
-/* One-way: the batch's single acknowledgement costs about one round trip,
- * so at least 100 messages per batch keep it near 1% of OW = time / reps. */
-#define OW_MIN_REPS 100
-#define WARMUP_MIN_NS 5e6
-/* warm-up iterations timed together (see point_start) */
-#define WARMUP_CHUNK 8
-/* A converged point still takes batches until it has spanned this long (or its --max-time),
- * so interleaved points sample the same stretch of the machine's time (a 0.1 ms point beside
- * an 8 ms one: docs/MEASUREMENTS.md, "The statistics' 10 ms minimum"). */
-#define POINT_MIN_SPAN_NS 10e6
 
 /* Where a message goes first from where it starts: the next node, the
  * dimension of that link (the message's in_dim there) and the process
@@ -178,6 +163,7 @@ typedef struct point_run {
     double start_ns;          /* when its timed batches began */
     bench_stats st;
     int active;               /* still taking batches */
+    double median_ns;         /* once finished: its row's median (--refine) */
 } point_run;
 
 /* Sends one of p's requests (its bytes: e->tx) from the source.  The first
@@ -294,6 +280,18 @@ static int point_start(engine *e, point_run *p, double batch_min_ns)
     return 0;
 }
 
+/* SKaMPI's stop rule: the standard error within rel_error of the mean, over at least
+ * min_samples batches, after --cut-quantile's cut (none: Welford's running figures). */
+static int converged(const bench_config *cfg, const bench_stats *st)
+{
+    bench_summary sum;
+    if (cfg->cut_quantile <= 0)
+        return bench_stats_converged(st, cfg->rel_error, cfg->min_samples);
+    return st->n >= cfg->min_samples && st->n >= 2 && !bench_stats_summary(st, cfg->cut_quantile,
+                                                                            &sum) &&
+           sum.mean > 0 && sum.ci95 / 1.96 <= cfg->rel_error * sum.mean;
+}
+
 /* One timed batch; clears p->active when the point has converged or
  * reached its sample or time cap. */
 static int point_batch(engine *e, point_run *p)
@@ -311,7 +309,7 @@ static int point_batch(engine *e, point_run *p)
     bench_stats_add(&p->st, ns / (double)p->reps / (cfg->pattern == BENCH_PP ? 2.0 : 1.0));
     double spent_ns = e->be->now_ns() - p->start_ns;
     int spanned = spent_ns >= fmin(POINT_MIN_SPAN_NS, cfg->max_time_s * 1e9);
-    if ((spanned && bench_stats_converged(&p->st, cfg->rel_error, cfg->min_samples)) ||
+    if ((spanned && converged(cfg, &p->st)) ||
         p->st.n >= cfg->max_samples || spent_ns >= cfg->max_time_s * 1e9)
         p->active = 0;
     return 0;
@@ -335,6 +333,12 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
     pt->ci95_ns = bench_stats_ci95(st);
     pt->max_ns = st->max;
     pt->noisy = bench_stats_noisy(st);
+    bench_summary sum;
+    if (cfg->cut_quantile > 0 && !bench_stats_summary(st, cfg->cut_quantile, &sum)) {
+        pt->samples = sum.kept;
+        pt->min_ns = sum.min, pt->median_ns = sum.median, pt->mean_ns = sum.mean;
+        pt->sd_ns = sum.sd, pt->ci95_ns = sum.ci95, pt->max_ns = sum.max, pt->noisy = sum.noisy;
+    }
 }
 
 /* The median, the figure calibrate fits (its default --stat), and its own interval: a mean
@@ -394,6 +398,7 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
                 continue;
             bench_point pt;
             point_result(e, p, &pt);
+            p->median_ns = pt.median_ns;
             e->measured++, e->noisy += pt.noisy;
             bench_data_write_point(outs[p->net], &pt);
             if (fflush(outs[p->net]) != 0)   /* a full disk: stop now, not hours later */
@@ -403,6 +408,45 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
         }
     for (long i = 0; i < ready; i++)
         bench_stats_free(&runs[i].st);
+    return rc;
+}
+
+/* --refine: for each network and destination, the sizes where its curve of medians bends
+ * (coll/refine.h, SKaMPI's adaptive message lengths), one point at a time, until it is
+ * straight enough or --refine-budget has passed; runs[0..n) are the listed points. */
+static int refine_points(engine *e, const point_run *runs, long n, double batch_min_ns,
+                         FILE **outs, long *totals)
+{
+    const bench_config *c0 = e->nets[0].cfg;
+    refine_cfg rule = {c0->refine_threshold, c0->refine_min_distance, 1};
+    double end_ns = e->be->now_ns() + c0->refine_budget_s * 1e9;
+    long *x = malloc(2 * BENCH_MAX_SIZES * sizeof *x);
+    double *y = malloc(2 * BENCH_MAX_SIZES * sizeof *y);
+    int rc = x && y ? 0 : BENCH_ERR_SYSTEM;
+    for (int k = 0; k < e->nnets && !rc; k++) {
+        const bench_config *cfg = e->nets[k].cfg;
+        for (long d = 0; d < cfg->ndst && !rc; d++) {
+            int m = 0;
+            for (long i = 0; i < n; i++)
+                if (runs[i].net == k && runs[i].dst == cfg->dsts[d])
+                    refine_insert(x, y, &m, runs[i].size, runs[i].median_ns);
+            for (long i = 0; cfg->done && i < cfg->done->count; i++) {
+                const bench_point *q = &cfg->done->points[i];
+                if (q->dst == cfg->dsts[d] && !strcmp(q->pattern, cfg->pattern == BENCH_PP ? "pp"
+                                                                                          : "ow"))
+                    refine_insert(x, y, &m, q->size_bytes, q->median_ns);
+            }
+            long size;
+            while (!rc && m < 2 * BENCH_MAX_SIZES - 1 && e->be->now_ns() < end_ns &&
+                   (size = refine_next(&rule, x, y, m)) >= 0) {
+                point_run p = {.net = k, .index = ++totals[k], .dst = cfg->dsts[d], .size = size};
+                if ((rc = measure_group(e, &p, 1, batch_min_ns, outs, totals)) == 0)
+                    refine_insert(x, y, &m, size, p.median_ns);
+            }
+        }
+    }
+    free(x);
+    free(y);
     return rc;
 }
 
@@ -452,6 +496,8 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
         rc = measure_group(e, runs, todo, batch_min_ns, outs, totals);
     for (long i = 0; !grouped && i < todo && !rc; i++)
         rc = measure_group(e, &runs[i], 1, batch_min_ns, outs, totals);
+    if (!rc && e->nets[0].cfg->refine)
+        rc = refine_points(e, runs, todo, batch_min_ns, outs, totals);
     free(runs);
     noisy_report(e->nets[0].cfg, e->measured, e->noisy);
     return rc;

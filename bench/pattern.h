@@ -16,6 +16,23 @@
 /* Networks measured interleaved in one run (scibench --interleave). */
 #define BENCH_MAX_NETS 8
 
+/* The measuring rules every timed point follows (pattern.c, and mpibench's p2p.c). */
+/* A batch lasts at least this many times (timer resolution + overhead),
+ * so reading the clock costs under 1% of a sample. */
+#define BATCH_TIMER_FACTOR 100
+/* Warm-up per point: caches, page faults, CPU frequency. */
+#define WARMUP_ITERATIONS 200
+/* One-way: the batch's single acknowledgement costs about one round trip,
+ * so at least 100 messages per batch keep it near 1% of OW = time / reps. */
+#define OW_MIN_REPS 100
+#define WARMUP_MIN_NS 5e6
+/* warm-up iterations timed together (see point_start) */
+#define WARMUP_CHUNK 8
+/* A converged point still takes batches until it has spanned this long (or its --max-time),
+ * so interleaved points sample the same stretch of the machine's time (a 0.1 ms point beside
+ * an 8 ms one: docs/MEASUREMENTS.md, "The statistics' 10 ms minimum"). */
+#define POINT_MIN_SPAN_NS 10e6
+
 typedef enum bench_pattern { BENCH_PP = 0, BENCH_OW = 1 } bench_pattern;
 typedef enum bench_route { BENCH_ROUTE_SOFTWARE = 0, BENCH_ROUTE_NETWORK = 1 } bench_route;
 
@@ -28,7 +45,14 @@ typedef struct bench_config {
     long sizes[BENCH_MAX_SIZES];  /* message sizes in bytes */
     size_t nsizes;
     double rel_error;             /* stop when sem/mean <= this */
-    long min_samples;             /* at least this many batches (8) */
+    long min_samples;             /* at least this many batches (8; --min-samples) */
+    /* --refine: sizes added where a destination's curve bends (coll/refine.h), within
+     * refine_budget_s after the listed ones */
+    int refine;
+    double refine_threshold, refine_budget_s;
+    long refine_min_distance;
+    double cut_quantile;          /* --cut-quantile: the figures of a point, and its stop
+                                     rule, leave out its lowest and highest batches' share */
     long max_samples;             /* at most this many batches */
     double max_time_s;            /* per point */
     /* --batch-time: a timed batch's minimum besides the timer's; mpibench 200 us, so Open MPI's

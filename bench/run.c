@@ -16,6 +16,8 @@ const bench_pattern_desc *bench_pattern_find(const bench_backend_cli *bc, const 
             return patterns[i];
     if (bc->own_pattern && strcmp(bc->own_pattern->name, name) == 0)
         return bc->own_pattern;
+    if (bc->own_p2p && strcmp(bc->own_p2p->name, name) == 0)
+        return bc->own_p2p;
     return NULL;
 }
 

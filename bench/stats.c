@@ -127,3 +127,33 @@ int bench_stats_converged(const bench_stats *s, double rel_error, long min_sampl
 {
     return s->n >= min_samples && s->mean > 0 && bench_stats_sem(s) <= rel_error * s->mean;
 }
+
+void bench_summarise_cut(double *x, long n, double q, bench_summary *out)
+{
+    gsl_sort(x, 1, (size_t)n);
+    long cut = (long)floor(q * (double)n), k = n - 2 * cut;
+    double *y = x + cut;
+    if (k < 1)
+        y = x, k = n;
+    out->kept = k;
+    out->min = y[0];
+    out->max = y[k - 1];
+    out->median = gsl_stats_median_from_sorted_data(y, 1, (size_t)k);
+    out->mean = gsl_stats_mean(y, 1, (size_t)k);
+    out->sd = k > 1 ? gsl_stats_sd_m(y, 1, (size_t)k, out->mean) : 0;
+    out->ci95 = k > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * out->sd / sqrt((double)k)
+                      : 0;
+    out->noisy = bench_noisy_sorted(y, k);
+}
+
+int bench_stats_summary(const bench_stats *s, double q, bench_summary *out)
+{
+    long n = s->n < s->cap ? s->n : s->cap;
+    double *copy = n > 0 ? malloc((size_t)n * sizeof *copy) : NULL;
+    if (!copy)
+        return -1;
+    memcpy(copy, s->samples, (size_t)n * sizeof *copy);
+    bench_summarise_cut(copy, n, q, out);
+    free(copy);
+    return 0;
+}

@@ -38,6 +38,18 @@ int bench_stats_noisy(const bench_stats *s);
 /* The same rule on n samples sorted ascending. */
 int bench_noisy_sorted(const double *x, long n);
 
+/* A point's figures after SKaMPI's cut quantile: of n samples, the lowest
+ * and highest floor(q n) are dropped (none when that would leave none). */
+typedef struct bench_summary {
+    long kept;
+    double min, median, mean, sd, ci95, max;
+    int noisy;
+} bench_summary;
+/* On x[0..n), n >= 1, which it sorts in place. */
+void bench_summarise_cut(double *x, long n, double q, bench_summary *out);
+/* On a bench_stats' stored samples.  0, or -1 (n < 1, out of memory). */
+int bench_stats_summary(const bench_stats *s, double q, bench_summary *out);
+
 /* SKaMPI's automatic standard-error control: 1 when n >= min_samples and
  * sem / mean <= rel_error. */
 int bench_stats_converged(const bench_stats *s, double rel_error, long min_samples);
