@@ -311,7 +311,7 @@ static const opt_spec common[] = {
      " pattern p2p)"},
     {.name = "window", .kind = OPT_LONG, .field = FIELD(p2p_window), .min = 1, .max = 4096,
      .def = "64", .range = "1..4096", .arg = "N", .scope = P2P,
-     .help = "bibw: messages each way in a window (osu_bibw's 64)"},
+     .help = "bibw: messages each way in a window (osu_bibw's)"},
     {.kind = OPT_HEADING, .help = "Output and behaviour:"},
     {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = FIELD(out_path),
      .arg = "FILE", .help = "write the data there (atomically: temporary name, then\nrename);"

@@ -330,7 +330,7 @@ static const char *p2p_help(const bench_cli *c, char *epilog, size_t size)
     printf("Usage: mpirun -np 2 mpibench --p2p MODE [OPTIONS]\n"
            "Times one of MPI's point-to-point calls between ranks 0 and 1, each size a point\n"
            "measured as pp's are (batches until the standard error is small enough).\n\n");
-    snprintf(epilog, size, "Modes (a row's pattern column; its times, docs/formats.md):\n"
+    snprintf(epilog, size, "\nModes (a row's pattern column; its times, docs/formats.md):\n"
              "  bsend, rsend, issend, iprobe  ping-pong: half a round trip\n"
              "  sendrecv, sendrecv-replace    both ranks call at once: one call\n"
              "  bibw                          osu_bibw's windows: time / (2 --window) a"

@@ -1,0 +1,114 @@
+/* SKaMPI's statistical controls on scibench's ping-pong, a pattern that is
+ * not a collective, each against an injected truth: a 4-ring's symmetric
+ * destination has one forwarding node each way, so --inject-forward 20000
+ * puts 20 us of busy-waiting in every half round trip, a floor no batch
+ * can go under. */
+#include <math.h>
+
+#include "bench/benchdata.h"
+#include "coll/refine.h"
+#include "tests/runcmd.h"
+
+static char dir[] = "/tmp/scitorus-ctl-XXXXXX";
+
+static void setup(void) { run_tmpdir_make(dir); }
+static void teardown(void) { run_tmpdir_remove(dir); }
+
+TestSuite(controls, .init = setup, .fini = teardown, .timeout = 180);
+
+#define INJECTED_NS 20000.0
+
+static bench_data read_ok(const char *path)
+{
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s:%ld: %s", path, e.line, e.msg);
+    return d;
+}
+
+/* One point on the injected 4-ring, batches of at least 100 us, the
+ * standard-error rule met at once (--rel-error 1); a, b: more options. */
+static bench_point injected_point(const char *name, const char *a1, const char *a2,
+                                  const char *b1, const char *b2, const char *c1, const char *c2)
+{
+    const char *out = run_path(dir, name);
+    run_result r = run_cmd(run_prog("scibench", 1), 120, "--ring", "4",
+                           "--inject-forward", "20000", "--sizes", "8", "--batch-time", "100",
+                           "--rel-error", "1", "-q", "-o", out, a1, a2, b1, b2, c1, c2, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data d = read_ok(out);
+    cr_assert_eq(d.count, 1);
+    bench_point p = d.points[0];
+    bench_data_free(&d);
+    cr_assert_geq(p.min_ns, INJECTED_NS, "a batch under the injected 20 us: %g ns", p.min_ns);
+    return p;
+}
+
+/* --min-samples N: the point takes N batches where the rule alone stops it
+ * near 10 ms (about 10 ms / 100 us batches). */
+Test(controls, min_samples_sets_the_fewest_batches)
+{
+    run_timing_lock();
+    bench_point plain = injected_point("plain.tsv", NULL, NULL, NULL, NULL, NULL, NULL);
+    bench_point more = injected_point("min.tsv", "--min-samples", "300", NULL, NULL, NULL, NULL);
+    cr_assert_lt(plain.samples, 300, "without --min-samples: %ld batches", plain.samples);
+    cr_assert_eq(more.samples, 300, "--min-samples 300: %ld batches", more.samples);
+    fprintf(stderr, "min-samples: %ld batches without, %ld with; medians %.0f, %.0f ns\n",
+            plain.samples, more.samples, plain.median_ns, more.median_ns);
+}
+
+/* --cut-quantile Q on exactly N batches: N - 2 floor(Q N) kept, and what
+ * is kept still sits on the injected floor, its median inside its range. */
+Test(controls, cut_quantile_drops_both_tails)
+{
+    run_timing_lock();
+    bench_point p = injected_point("cut.tsv", "--min-samples", "200", "--max-samples", "200",
+                                   "--cut-quantile", "0.1");
+    cr_assert_eq(p.samples, 160, "kept %ld of 200 batches", p.samples);
+    cr_assert(p.min_ns <= p.median_ns && p.median_ns <= p.max_ns && p.mean_ns <= p.max_ns);
+    char *text = run_read_text(run_path(dir, "cut.tsv"));
+    cr_assert(strstr(text, "# cut_quantile: 0.1\n"), "%s", text);
+    free(text);
+}
+
+/* --refine: sizes inserted between the listed ones until, on the file's own
+ * medians, the refinement rule (coll/refine.h) asks for no more. */
+Test(controls, refine_inserts_sizes_until_the_curve_is_straight)
+{
+    run_timing_lock();
+    const char *out = run_path(dir, "refine.tsv");
+    run_result r = run_cmd(run_prog("scibench", 1), 120, "--sizes", "1,4096,65536", "--refine",
+                           "--refine-threshold", "0.1", "--refine-min-distance", "512",
+                           "--refine-budget", "60", "--max-time", "0.05", "--rel-error", "0.05",
+                           "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data d = read_ok(out);
+    cr_assert_gt(d.count, 3, "no size inserted on a curve bent at 4 KiB");
+    long x[512];
+    double y[512];
+    int n = 0;
+    for (long i = 0; i < d.count && n < 511; i++) {
+        cr_assert(d.points[i].size_bytes >= 1 && d.points[i].size_bytes <= 65536);
+        cr_assert(i == 0 || d.points[i].size_bytes > d.points[i - 1].size_bytes,
+                  "rows not by size");
+        refine_insert(x, y, &n, d.points[i].size_bytes, d.points[i].median_ns);
+    }
+    refine_cfg rule = {0.1, 512, 1};
+    cr_assert_eq(refine_next(&rule, x, y, n), -1, "the rule still asks for a size");
+    bench_data_free(&d);
+}
+
+/* the controls' bad values are refused by name */
+Test(controls, usage_errors)
+{
+    run_result r = run_cmd(run_prog("scibench", 0), 30, "--min-samples", "50", "--max-samples",
+                           "20", NULL);
+    run_assert_error(&r, 2, "--min-samples", "more than --max-samples");
+    run_free(&r);
+    r = run_cmd(run_prog("scibench", 0), 30, "--cut-quantile", "0.5", NULL);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "--cut-quantile"), "%s", r.err);
+    run_free(&r);
+}

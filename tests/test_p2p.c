@@ -1,0 +1,139 @@
+/* Tests for mpibench --p2p under mpirun: every mode's rows named by it and
+ * read back by the bench reader, its usage errors, --resume keeping the
+ * finished rows, and the cut and minimum of the statistics. */
+#include <math.h>
+#include <unistd.h>
+
+#include "bench/benchdata.h"
+#include "tests/runcmd.h"
+
+static char dir[] = "/tmp/scitorus-p2p-XXXXXX";
+
+static void setup(void) { run_tmpdir_make(dir); }
+static void teardown(void) { run_tmpdir_remove(dir); }
+
+TestSuite(p2p, .init = setup, .fini = teardown, .timeout = 240);
+
+static run_result mpirun(const char *np, const char *mode, const char *out, const char *sizes,
+                         const char *extra1, const char *extra2)
+{
+    return run_cmd("/usr/bin/timeout", 120, "100", "mpirun", "--allow-run-as-root",
+                   "--oversubscribe", "-np", np, run_prog("mpibench", 1), "--p2p", mode,
+                   "--sizes", sizes, "--max-time", "0.3", "--rel-error", "0.05", "-q", "-o", out,
+                   extra1, extra2, NULL);
+}
+
+static bench_data read_ok(const char *path)
+{
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s:%ld: %s", path, e.line, e.msg);
+    return d;
+}
+
+/* Each mode: one row a size, in order, its pattern column and header the
+ * mode, figures ordered min <= median <= max (its batches: the stop rule's
+ * 8, or fewer when --max-time ends the point first). */
+Test(p2p, every_mode_writes_its_rows)
+{
+    for (int m = 0; bench_p2p_modes[m]; m++) {
+        const char *out = run_path(dir, bench_p2p_modes[m]);
+        run_result r = mpirun("2", bench_p2p_modes[m], out, "8,4096,65536", NULL, NULL);
+        cr_assert_eq(r.status, 0, "%s: %s", bench_p2p_modes[m], r.err);
+        run_free(&r);
+        bench_data d = read_ok(out);
+        cr_assert_eq(d.count, 3, "%s", bench_p2p_modes[m]);
+        cr_assert_str_eq(bench_data_header(&d, "pattern"), bench_p2p_modes[m]);
+        cr_assert_not_null(bench_data_header(&d, "time"));
+        for (long i = 0; i < d.count; i++) {
+            const bench_point *p = &d.points[i];
+            cr_assert_str_eq(p->pattern, bench_p2p_modes[m]);
+            cr_assert_eq(p->size_bytes, i == 0 ? 8 : i == 1 ? 4096 : 65536);
+            cr_assert(p->min_ns > 0 && p->min_ns <= p->median_ns && p->median_ns <= p->max_ns,
+                      "%s %ld B: min %g median %g max %g", p->pattern, p->size_bytes, p->min_ns,
+                      p->median_ns, p->max_ns);
+            cr_assert_geq(p->samples, 1, "%s: %ld batches", p->pattern, p->samples);
+        }
+        bench_data_free(&d);
+    }
+}
+
+/* --min-samples N with --rel-error 1 (met at once) and --cut-quantile Q on
+ * --max-samples N: exactly N batches, N - 2 floor(Q N) of them kept. */
+Test(p2p, min_samples_and_cut_quantile)
+{
+    const char *out = run_path(dir, "cut.tsv");
+    run_result r = run_cmd("/usr/bin/timeout", 120, "100", "mpirun", "--allow-run-as-root",
+                           "--oversubscribe", "-np", "2", run_prog("mpibench", 1), "--p2p",
+                           "sendrecv", "--sizes", "8", "--rel-error", "1", "--min-samples", "100",
+                           "--max-samples", "100", "--cut-quantile", "0.1", "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data d = read_ok(out);
+    cr_assert_eq(d.count, 1);
+    cr_assert_eq(d.points[0].samples, 80, "%ld batches kept", d.points[0].samples);
+    cr_assert_str_eq(bench_data_header(&d, "cut_quantile"), "0.1");
+    bench_data_free(&d);
+}
+
+/* An interrupted file (its last rows gone, '# incomplete') resumed: the rows
+ * it had come back unchanged and the missing sizes are measured. */
+Test(p2p, resume_keeps_the_finished_rows)
+{
+    const char *out = run_path(dir, "rs.tsv");
+    run_result r = mpirun("2", "rsend", out, "8,1024", NULL, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    char *text = run_read_text(out);
+    char *last = strrchr(text, '\n');
+    cr_assert_not_null(last);
+    *last = '\0';
+    last = strrchr(text, '\n');   /* drop the 1024 B row */
+    cr_assert_not_null(last);
+    last[1] = '\0';
+    char *cut = malloc(strlen(text) + 32);
+    sprintf(cut, "%s# incomplete\n", text);
+    run_write_text(out, cut);
+    bench_data before = read_ok(out);
+    cr_assert_eq(before.count, 1);
+    r = run_cmd("/usr/bin/timeout", 120, "100", "mpirun", "--allow-run-as-root", "--oversubscribe",
+                "-np", "2", run_prog("mpibench", 1), "--resume", out, "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data after = read_ok(out);
+    cr_assert_not(after.incomplete);
+    cr_assert_eq(after.count, 2);
+    cr_assert_eq(after.points[0].size_bytes, 8);
+    cr_assert_eq(after.points[0].median_ns, before.points[0].median_ns);
+    cr_assert_eq(after.points[0].samples, before.points[0].samples);
+    cr_assert_eq(after.points[1].size_bytes, 1024);
+    bench_data_free(&before);
+    bench_data_free(&after);
+    free(text);
+    free(cut);
+}
+
+Test(p2p, usage_errors)
+{
+    const char *out = run_path(dir, "bad.tsv");
+    struct {
+        const char *np, *mode, *a, *b, *word;
+    } cases[] = {
+        {"2", "bsnd", NULL, NULL, "--p2p"},
+        {"2", "rsend", "--window", "8", "--window"},
+        {"3", "bibw", NULL, NULL, "2 MPI ranks"},
+        {"2", "bibw", "--op", "bcast", "--op"},
+        {"2", "bibw", "--pattern", "pp", "--pattern"},
+        {"2", "bibw", "--ring", "4", "--ring"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r = mpirun(cases[i].np, cases[i].mode, out, "8", cases[i].a, cases[i].b);
+        cr_assert_eq(r.status, 2, "case %zu: status %d: %s", i, r.status, r.err);
+        cr_assert(strstr(r.err, cases[i].word), "case %zu: %s", i, r.err);
+        run_free(&r);
+    }
+    cr_assert_neq(access(out, F_OK), 0, "a refused run left %s", out);
+    run_result r = run_cmd(run_prog("scibench", 0), 30, "--p2p", "bibw", NULL);
+    cr_assert_eq(r.status, 2, "scibench --p2p: %d", r.status);
+    run_free(&r);
+}
