@@ -45,7 +45,7 @@ static int coll_check(bench_cli *c)
     char why[160];
     if (!c->have_op)
         return bench_cli_usage(c, "--pattern coll: --op, which collective (barrier, bcast, reduce,"
-                               " allreduce, allgather, alltoall, gather, scatter)");
+                               " allreduce, allgather, alltoall, gather, scatter, ...)");
     /* a collective's repetition is tens of microseconds: 2% in at most
      * 2000 repetitions, 30 s a point */
     o->rel_error = opt_given(st, "rel-error") ? c->cfg.rel_error : 0.02;
@@ -56,10 +56,13 @@ static int coll_check(bench_cli *c)
     o->out = c->out_path;
     o->resume = c->resume_path;
     /* a barrier moves no data: one point per process count, size 0 */
-    if (o->op == COLL_BARRIER && c->have_sizes)
-        return bench_cli_usage(c, "--sizes '%s': --op barrier moves no data (one point per"
-                               " process count, size 0)", c->sizes_text);
-    if (o->op == COLL_BARRIER)
+    if (bench_coll_op_sizeless(o->op) && c->have_sizes)
+        return bench_cli_usage(c, "--sizes '%s': --op %s moves no data (one point per"
+                               " process count, size 0)", c->sizes_text, bench_coll_op_name(o->op));
+    if (o->op >= COLL_NOPS && o->algorithm)
+        return bench_cli_usage(c, "--algorithm '%s': --op %s has no schedule here (only the MPI"
+                               " library's is timed)", o->algorithm, bench_coll_op_name(o->op));
+    if (bench_coll_op_sizeless(o->op))
         c->cfg.nsizes = 1, c->cfg.sizes[0] = 0;
     if (c->cfg.nsizes > COLL_MAX_SIZES)
         return bench_cli_usage(c, "--sizes: %zu sizes, --op takes at most %d", c->cfg.nsizes,
@@ -140,7 +143,7 @@ static void header(const run *r, int world)
     bench_cli_header_start(r->c, &h);
     bench_data_set_header(&h, "procs", "%d", world);
     bench_data_set_header(&h, "pattern", "coll");
-    bench_data_set_header(&h, "op", "%s", coll_op_names[o->op]);
+    bench_data_set_header(&h, "op", "%s", bench_coll_op_name(o->op));
     bench_data_set_header(&h, "algorithm", "%s", o->algorithm ? o->algorithm : "library");
     bench_data_set_header(&h, "sync", "%s", syncs[o->sync]);
     bench_data_set_header(&h, "timing", "%s",
@@ -169,7 +172,7 @@ static void write_point(const run *r, long procs, const coll_point *pt)
 {
     coll_row row;
     memset(&row, 0, sizeof row);
-    snprintf(row.op, sizeof row.op, "%s", coll_op_names[r->o->op]);
+    snprintf(row.op, sizeof row.op, "%s", bench_coll_op_name(r->o->op));
     snprintf(row.sync, sizeof row.sync, "%s", syncs[r->o->sync]);
     row.procs = procs, row.root = r->o->root, row.size = pt->size, row.reps = pt->reps;
     row.dropped = pt->dropped, row.min_ns = pt->min_ns, row.median_ns = pt->median_ns;
@@ -233,7 +236,7 @@ static int run_procs(run *r, MPI_Comm sub, long procs, int me)
             write_point(r, procs, &pt);
             refine_insert(x, y, &n, size, pt.median_ns);
             if (!o->quiet)
-                fprintf(stderr, "mpibench: %s P=%ld %ld B: %.1f ns\n", coll_op_names[o->op],
+                fprintf(stderr, "mpibench: %s P=%ld %ld B: %.1f ns\n", bench_coll_op_name(o->op),
                         procs, size, pt.median_ns);
         }
     }
@@ -246,10 +249,10 @@ static int load_resume(run *r)
     int rc = coll_data_read(r->o->resume, &r->done, &err);
     if (rc)
         return file_error_report(1, "mpibench", r->o->resume, &err);
-    if (strcmp(r->done.op, coll_op_names[r->o->op]) || strcmp(r->done.sync, syncs[r->o->sync])) {
+    if (strcmp(r->done.op, bench_coll_op_name(r->o->op)) || strcmp(r->done.sync, syncs[r->o->sync])) {
         fprintf(stderr, "mpibench: %s: --resume: the file holds %s timed by %s, not --op %s"
                         " --sync %s\n", r->o->resume, r->done.op, r->done.sync,
-                coll_op_names[r->o->op], syncs[r->o->sync]);
+                bench_coll_op_name(r->o->op), syncs[r->o->sync]);
         return EXIT_USAGE;
     }
     return 0;

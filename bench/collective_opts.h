@@ -27,4 +27,17 @@ typedef struct coll_opts {
 
 enum { COLL_SYNC_BARRIER, COLL_SYNC_WINDOW };
 
+/* --op's collectives beyond the schedule layer's (sched/collgen.h, ops
+ * 0..COLL_NOPS-1): measured only, numbered from COLL_NOPS in this order. */
+enum {
+    COLL_GATHERV = 8, COLL_SCATTERV, COLL_ALLGATHERV, COLL_ALLTOALLV, COLL_REDUCE_SCATTER,
+    COLL_SCAN, COLL_EXSCAN, COLL_COMM_DUP, COLL_COMM_SPLIT, COLL_MASTER_WORKER, COLL_ALL_OPS
+};
+/* An op's name, any of them ("bcast", "gatherv"); NULL out of range. */
+const char *bench_coll_op_name(int op);
+/* An op by name, -1 if none. */
+int bench_coll_op_parse(const char *name);
+/* Ops that move no data: one point per process count, size 0. */
+int bench_coll_op_sizeless(int op);
+
 #endif

@@ -27,7 +27,39 @@ typedef struct bufs {
     char *a, *b;
     coll_sched sched;          /* --algorithm's schedule */
     MPI_Request *req;
+    int *counts, *displs;      /* the v-variants' (all equal, as osu_*v's); reduce_scatter's */
 } bufs;
+
+/* The v-variants' counts: size bytes from every rank (osu_gatherv & co.); reduce_scatter's:
+ * size / 4 floats split over the ranks, the remainder to the first (osu_reduce_scatter). */
+static void set_counts(const coll_opts *o, int np, long m, bufs *b)
+{
+    long floats = m / 4, portion = floats / np, rest = floats % np;
+    for (int i = 0; i < np; i++) {
+        b->counts[i] = o->op == COLL_REDUCE_SCATTER
+                           ? (int)(floats < np ? i < floats : portion + (i < rest)) : (int)m;
+        b->displs[i] = (int)(i * m);
+    }
+}
+
+/* SKaMPI's master-worker: the root hands each worker a task of m bytes and
+ * collects their m-byte answers in the order they come. */
+static int master_worker(const coll_opts *o, MPI_Comm comm, long m, bufs *b)
+{
+    int me, np, root = (int)o->root;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &np);
+    if (me != root) {
+        MPI_Recv(b->b, (int)m, MPI_CHAR, root, 3, comm, MPI_STATUS_IGNORE);
+        return MPI_Send(b->a, (int)m, MPI_CHAR, root, 3, comm);
+    }
+    for (int w = 0; w < np; w++)
+        if (w != root)
+            MPI_Send(b->a, (int)m, MPI_CHAR, w, 3, comm);
+    for (int k = 1; k < np; k++)
+        MPI_Recv(b->b, (int)m, MPI_CHAR, MPI_ANY_SOURCE, 3, comm, MPI_STATUS_IGNORE);
+    return MPI_SUCCESS;
+}
 
 /* Reductions on floats as osu_reduce/osu_allreduce do (size/4 of them);
  * a size that is no multiple of 4 reduces bytes with MPI_BOR. */
@@ -47,6 +79,33 @@ static int run_op(const coll_opts *o, MPI_Comm comm, long m, bufs *b)
     case COLL_ALLTOALL: return MPI_Alltoall(b->a, cnt, MPI_CHAR, b->b, cnt, MPI_CHAR, comm);
     case COLL_GATHER: return MPI_Gather(b->a, cnt, MPI_CHAR, b->b, cnt, MPI_CHAR, root, comm);
     case COLL_SCATTER: return MPI_Scatter(b->a, cnt, MPI_CHAR, b->b, cnt, MPI_CHAR, root, comm);
+    case COLL_GATHERV:
+        return MPI_Gatherv(b->a, cnt, MPI_CHAR, b->b, b->counts, b->displs, MPI_CHAR, root, comm);
+    case COLL_SCATTERV:
+        return MPI_Scatterv(b->a, b->counts, b->displs, MPI_CHAR, b->b, cnt, MPI_CHAR, root, comm);
+    case COLL_ALLGATHERV:
+        return MPI_Allgatherv(b->a, cnt, MPI_CHAR, b->b, b->counts, b->displs, MPI_CHAR, comm);
+    case COLL_ALLTOALLV:
+        return MPI_Alltoallv(b->a, b->counts, b->displs, MPI_CHAR, b->b, b->counts, b->displs,
+                             MPI_CHAR, comm);
+    case COLL_REDUCE_SCATTER:
+        return MPI_Reduce_scatter(b->a, b->b, b->counts, MPI_FLOAT, MPI_SUM, comm);
+    case COLL_SCAN: return MPI_Scan(b->a, b->b, rc, rt, rop, comm);
+    case COLL_EXSCAN: return MPI_Exscan(b->a, b->b, rc, rt, rop, comm);
+    case COLL_COMM_DUP: {
+        MPI_Comm c2;   /* SKaMPI frees outside its timing; here the free is timed with it */
+        int e = MPI_Comm_dup(comm, &c2);
+        return e == MPI_SUCCESS ? MPI_Comm_free(&c2) : e;
+    }
+    case COLL_COMM_SPLIT: {
+        MPI_Comm c2;
+        int me, e;
+        MPI_Comm_rank(comm, &me);
+        if ((e = MPI_Comm_split(comm, me % 2, me, &c2)) != MPI_SUCCESS)
+            return e;
+        return MPI_Comm_free(&c2);
+    }
+    case COLL_MASTER_WORKER: return master_worker(o, comm, m, b);
     }
     return MPI_ERR_OP;
 }
@@ -141,7 +200,8 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
     size_t bytes = (size_t)(m > 0 ? m : 1) * (size_t)np;
     /* page-aligned and written, as OSU's buffers are: a calloc'd 4 KiB block
      * straddles two pages (bcast 4 KiB 1.15x osu_bcast; docs/MEASUREMENTS.md) */
-    bufs b = {(char *)bench_page_alloc(bytes), (char *)bench_page_alloc(bytes), {0}, NULL};
+    bufs b = {(char *)bench_page_alloc(bytes), (char *)bench_page_alloc(bytes), {0}, NULL,
+              calloc((size_t)np, sizeof(int)), calloc((size_t)np, sizeof(int))};
     if (b.a)
         memset(b.a, 1, bytes);
     double *mine = calloc((size_t)batch * 2, sizeof *mine);   /* time, missed */
@@ -150,12 +210,15 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
     double *nodes = me == 0 ? calloc((size_t)cap * (size_t)np, sizeof *nodes) : NULL;
     int rc = 0;
     char why[160];
-    if (!b.a || !b.b || !mine || (me == 0 && (!all || !maxima || !nodes)))
+    if (!b.a || !b.b || !b.counts || !b.displs || !mine ||
+        (me == 0 && (!all || !maxima || !nodes)))
         rc = BENCH_ERR_SYSTEM;
     else if (o->algorithm &&
              (coll_generate(&b.sched, o->op, o->algorithm, np, (int)o->root, m, why, sizeof why) ||
               !(b.req = calloc((size_t)(2 * np + 2), sizeof *b.req))))
         rc = BENCH_ERR_SYSTEM;
+    if (!rc)
+        set_counts(o, np, m, &b);
     memset(pt, 0, sizeof *pt);
     pt->size = m;
     double off = 0, window = 0;
@@ -268,6 +331,7 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
     coll_sched_free(&b.sched);
-    free(b.a), free(b.b), free(b.req), free(mine), free(all), free(maxima), free(nodes);
+    free(b.a), free(b.b), free(b.req), free(b.counts), free(b.displs);
+    free(mine), free(all), free(maxima), free(nodes);
     return rc;
 }

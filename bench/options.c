@@ -38,6 +38,30 @@ static int parse_pattern(void *dest, const char *arg, char *why, size_t len)
     return 1;
 }
 
+static const char *const more_ops[] = {"gatherv", "scatterv", "allgatherv", "alltoallv",
+                                       "reduce_scatter", "scan", "exscan", "comm_dup",
+                                       "comm_split", "master_worker"};
+
+const char *bench_coll_op_name(int op)
+{
+    if (op >= 0 && op < COLL_NOPS)
+        return coll_op_names[op];
+    return op >= COLL_NOPS && op < COLL_ALL_OPS ? more_ops[op - COLL_NOPS] : NULL;
+}
+
+int bench_coll_op_parse(const char *name)
+{
+    for (int op = 0; op < COLL_ALL_OPS; op++)
+        if (strcmp(bench_coll_op_name(op), name) == 0)
+            return op;
+    return -1;
+}
+
+int bench_coll_op_sizeless(int op)
+{
+    return op == COLL_BARRIER || op == COLL_COMM_DUP || op == COLL_COMM_SPLIT;
+}
+
 /* --op OP: the collective, and the pattern that times it (mpibench's own). */
 static int parse_op(void *dest, const char *arg, char *why, size_t len)
 {
@@ -48,13 +72,15 @@ static int parse_op(void *dest, const char *arg, char *why, size_t len)
     if (c->have_pattern && c->pattern != coll)
         return snprintf(why, len, "not with --pattern %s (--op is pattern %s)",
                         c->pattern->name, coll->name), 1;
-    if ((c->coll.op = coll_op_parse(arg)) >= 0) {
+    if ((c->coll.op = bench_coll_op_parse(arg)) >= 0) {
         c->pattern = coll;
         c->have_op = 1;
         return 0;
     }
     return snprintf(why, len, "unknown value, expected barrier, bcast, reduce, allreduce,"
-                    " allgather, alltoall, gather or scatter"), 1;
+                    " allgather, alltoall, gather, scatter, gatherv, scatterv, allgatherv,"
+                    " alltoallv, reduce_scatter, scan, exscan, comm_dup, comm_split or"
+                    " master_worker"), 1;
 }
 
 /* --p2p MODE: an MPI point-to-point mode, and the pattern that times it. */
@@ -278,10 +304,11 @@ static const opt_spec common[] = {
      " TSV'):"},
     {.name = "op", .kind = OPT_CUSTOM, .parse = parse_op, .arg = "OP", .scope = COLL, .bad = "bcst",
      .help = "time an MPI collective: barrier, bcast, reduce, allreduce,\nallgather, alltoall,"
-     " gather or scatter (pattern coll)"},
+     " gather, scatter, gatherv, scatterv,\nallgatherv, alltoallv, reduce_scatter, scan, exscan,"
+     "\ncomm_dup, comm_split, master_worker (pattern coll)"},
     {.name = "root", .kind = OPT_LONG, .field = FIELD(coll.root), .min = 0, .max = 1e6, .def = "0",
      .range = "a rank in 0..procs-1", .arg = "R", .scope = COLL,
-     .help = "root of bcast, reduce, gather, scatter"},
+     .help = "root of bcast, reduce, gather, scatter, their v-variants\nand master_worker's master"},
     {.name = "procs", .kind = OPT_LIST, .field = FIELD(coll.procs), .count_field =
      FIELD(coll.nprocs), .cap = COLL_MAX_PROCS, .min = 1, .max = COLL_MAX_PROCS,
      .range = "1..64", .arg = "LIST", .scope = COLL,

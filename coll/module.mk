@@ -7,7 +7,7 @@
 LAYERS += coll
 coll_LAYER_USES := sched benchdata util
 coll_LAYER_SRCS := coll/colldata.c coll/refine.c coll/predict.c
-TESTS += tests/test_coll.c tests/test_coll_mpi.c
+TESTS += tests/test_coll.c tests/test_coll_mpi.c tests/test_coll_ops.c
 
 # make bench-coll OSU_COLL=<dir>: mpibench --op against osu_bcast & co.
 BENCH_TARGETS += bench-coll

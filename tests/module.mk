@@ -139,6 +139,7 @@ CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they s
                                   # that has written no row by then cannot be resumed)
 CHECK_TIMING += test_trace        # traces MPI programs under mpirun
 CHECK_TIMING += test_coll_mpi    # collectives timed under mpirun, injected send delays measured
+CHECK_TIMING += test_coll_ops    # the measured-only collectives under mpirun, timed
 CHECK_TIMING += test_sched_mpi   # traces collectives under mpirun and replays their schedules
 CHECK_TIMING += test_sched_ompi  # runs each collective under mpirun with Open MPI's monitoring
 CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
