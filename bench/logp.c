@@ -146,6 +146,18 @@ static int run_start(engine *e, sweep_state *s, size_run *r)
     double per = fmax(r->rtt_guess / 2, s->g0_ns);
     for (r->n = s->n_stream; r->n > STREAM_MIN_N && (double)r->n * per > STREAM_MAX_NS;)
         r->n /= 2;
+    if (e->cfg->flood) {   /* this size's own saturated length, within the same time cap */
+        sweep_state own = *s;
+        if ((rc = logp_saturate(e, r->m, &own)))
+            return rc;
+        per = fmax(r->rtt_guess / 2, own.g0_ns);
+        for (r->n = own.n_stream; r->n > STREAM_MIN_N && (double)r->n * per > STREAM_MAX_NS;)
+            r->n /= 2;
+        size_t len = strlen(s->flood);
+        if (len + 32 < sizeof s->flood)
+            snprintf(s->flood + len, sizeof s->flood - len, "%s%ld:%ld", len ? " " : "", r->m,
+                     r->n);
+    }
     r->next_check = MIN_SAMPLES;
     r->ov_active = r->g_active = 1;
     return 0;
@@ -470,6 +482,8 @@ static int measure_all(engine *e, bench_data *h, FILE *out)
     double wall = e->be->now_ns() - wall0;
     if (wall > 0)
         bench_data_set_header(h, "cpu_share", "%.3f", (cpu_ns() - cpu0) / wall);
+    if (cfg->flood)
+        bench_data_set_header(h, "flood_messages", "%s", s.flood);
     write_all(cfg, h, &all, &rec, out);
     logp_data_free(&all);
     free(s.scratch);

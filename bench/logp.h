@@ -51,6 +51,9 @@ typedef struct logp_config {
      * stores to the other core, timed in round trips of their own in the
      * same turns (the row's os_fence_ns, rtt_fence_ns).  os is unchanged. */
     int os_fence;
+    /* --flood (LogP/MPI's -flood): every size's streams as long as its own
+     * saturation test finds, not g(0)'s length; header flood_messages */
+    int flood;
     int quiet;
     const char *prog;               /* for progress lines */
     const logp_data *done;          /* resume: sizes already measured */

@@ -259,13 +259,18 @@ int logp_overhead_pair(engine *e, long m, series *os, series *orr, series *rtt,
 /* g(0): LogP/MPI's saturation test. */
 int logp_saturation(engine *e, sweep_state *s)
 {
+    return logp_saturate(e, 0, s);
+}
+
+int logp_saturate(engine *e, long m, sweep_state *s)
+{
     double rtt[SAT_REPEAT * 7], t[SAT_REPEAT], prev = -1, g = 0;
     int rc;
     for (int i = 0; i < WARMUP_RTT; i++)
-        if ((rc = logp_round_trip(e, 0, NULL)))
+        if ((rc = logp_round_trip(e, m, NULL)))
             return rc;
     for (int i = 0; i < SAT_REPEAT * 7; i++)
-        if ((rc = logp_round_trip(e, 0, &rtt[i])))
+        if ((rc = logp_round_trip(e, m, &rtt[i])))
             return rc;
     gsl_sort(rtt, 1, SAT_REPEAT * 7);
     double rtt0 = gsl_stats_median_from_sorted_data(rtt, 1, SAT_REPEAT * 7);
@@ -273,7 +278,7 @@ int logp_saturation(engine *e, sweep_state *s)
     long n = SAT_START;
     for (;; n *= 2) {
         for (int k = 0; k < SAT_REPEAT; k++)
-            if ((rc = logp_stream(e, 0, n, 0, &t[k], NULL)))
+            if ((rc = logp_stream(e, m, n, 0, &t[k], NULL)))
                 return rc;
         gsl_sort(t, 1, SAT_REPEAT);
         g = (gsl_stats_median_from_sorted_data(t, 1, SAT_REPEAT) - rtt0) / (double)(n - 1);

@@ -91,6 +91,7 @@ typedef struct sweep_state {
     double g0_ns, sat_change;
     int sat_converged;
     double *scratch;
+    char flood[480];             /* --flood: "SIZE:N ..." each size's stream length */
 } sweep_state;
 
 /* A series of at most cap samples; 0 or BENCH_ERR_SYSTEM. */
@@ -115,5 +116,9 @@ int logp_overhead_pair(engine *e, long m, series *os, series *orr, series *rtt, 
                        series *rttf, double delta_ns);
 /* g(0): LogP/MPI's saturation test, into s. */
 int logp_saturation(engine *e, sweep_state *s);
+/* The same test at m bytes (--flood: every size's own stream length, the
+ * stream doubled until g(m) changes under SAT_CHANGE): s->n_stream, g0_ns (g(m)
+ * here), sat_change and sat_converged. */
+int logp_saturate(engine *e, long m, sweep_state *s);
 
 #endif

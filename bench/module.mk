@@ -46,4 +46,4 @@ BENCH_TARGETS += bench-p2p
 bench-p2p: bin/mpibench bin/scibench
 	bench/p2p_bench.sh bin $(OSU_PT2PT)
 # SKaMPI's statistical controls on pp against an injected delay; mpibench --p2p
-TESTS += tests/test_bench_controls.c tests/test_p2p.c
+TESTS += tests/test_bench_controls.c tests/test_p2p.c tests/test_logp_flood.c

@@ -297,6 +297,9 @@ static const opt_spec common[] = {
     {.name = "inject-gap", .kind = OPT_DOUBLE, .field = FIELD(logp.inject_gap_ns), .min = 0,
      .max = 1e9, .range = "ns in 0..1e9", .arg = "NS", .scope = LOGP,
      .help = "start no send sooner than NS after the previous one"},
+    {.name = "flood", .kind = OPT_FLAG, .field = FIELD(logp.flood), .scope = LOGP,
+     .help = "every size's streams as long as its own saturation test\nfinds (the stream doubled until"
+     " g(m) changes under 1%),\nnot g(0)'s length (LogP/MPI's -flood; slower)"},
     {.name = "os-fence", .kind = OPT_FLAG, .field = FIELD(logp.os_fence), .scope = LOGP,
      .help = "also time the send call followed by a store fence\n(columns os_fence_ns"
      " os_fence_ci_ns rtt_fence_ns)"},

@@ -102,7 +102,9 @@ if [ -z "${logp// /}" ]; then
 else
     for term in png svg; do
         gp logp.gp "files='$logp'; out='$out/logp'; term='$term'"
-        written+=("$out/logp.$term")
+        # LogP/MPI's logp_plot -n: the plain averages, as the paper drew them
+        gp logp.gp "files='$logp'; out='$out/logp-averages'; term='$term'; bars=0"
+        written+=("$out/logp.$term" "$out/logp-averages.$term")
     done
 fi
 if [ -n "${VALIDATION:-}" ]; then

@@ -132,6 +132,7 @@ CHECK_TIMING += test_mpibench     # MPI ping-pong under mpirun, timed
 CHECK_TIMING += test_p2p          # mpibench --p2p's modes under mpirun, timed
 CHECK_TIMING += test_bench_controls # cut quantile, minimum batches, refinement on an injected delay
 CHECK_TIMING += test_logp         # recovers 80-160 us injected delays from timed runs
+CHECK_TIMING += test_logp_flood   # --flood's streams recover an injected 20 us gap
 CHECK_TIMING += test_calibrate    # calibrate runs scibench and fits what it measured
 CHECK_TIMING += test_full         # calibrate --full measures an emulated network under mpirun
 CHECK_TIMING += test_faults       # MPI runs killed and timed out on purpose

@@ -110,7 +110,7 @@ Test(coll_mpi, injected_send_delay_grows_as_the_schedule_predicts)
 Test(coll_mpi, bad_input_is_one_clear_line)
 {
     struct { const char *np, *a, *b, *want; } c[] = {
-        {"2", "--op", "scan", "--op 'scan': unknown value"},
+        {"2", "--op", "scatterw", "--op 'scatterw': unknown value"},
         {"2", "--root", "2", "--root 2: outside the communicator of 2 processes"},
         {"2", "--procs", "2..3", "--procs 3: more processes than mpirun started (2)"},
         {"2", "--algorithm", "ring", "--algorithm 'ring': no algorithm 'ring' for bcast"},

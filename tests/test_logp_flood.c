@@ -1,0 +1,54 @@
+/* --pattern logp --flood (LogP/MPI's -flood): every size's streams get the
+ * length of their own saturation test, and g(m) is still the injected gap,
+ * the least time between two sends (--inject-gap, a truth the test knows). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "bench/logpdata.h"
+#include "tests/runcmd.h"
+
+static char dir[] = "/tmp/scitorus-flood-XXXXXX";
+
+static void setup(void) { run_tmpdir_make(dir); }
+static void teardown(void) { run_tmpdir_remove(dir); }
+
+TestSuite(logp_flood, .init = setup, .fini = teardown, .timeout = 300);
+
+#define GAP_NS 20000.0
+
+Test(logp_flood, every_size_saturates_and_g_is_the_injected_gap)
+{
+    run_timing_lock();
+    const char *out = run_path(dir, "flood.tsv");
+    run_result r = run_cmd(run_prog("scibench", 1), 280, "--pattern", "logp", "--sizes", "0..64",
+                           "--flood", "--inject-gap", "20000", "--max-rtt", "20", "-q", "-o", out,
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    logp_data d;
+    bench_read_error e;
+    cr_assert_eq(logp_data_read(out, &d, &e), 0, "%s:%ld: %s", out, e.line, e.msg);
+    const char *flood = bench_data_header(&d.hdr, "flood_messages");
+    cr_assert_not_null(flood, "no flood_messages header");
+    cr_assert_geq(d.count, 8, "%ld sizes", d.count);   /* 0, 1, 2, ..., 64 */
+    for (long i = 0; i < d.count; i++) {
+        const logp_row *row = &d.rows[i];
+        char want[32];
+        snprintf(want, sizeof want, "%ld:", row->size_bytes);
+        const char *at = strstr(flood, want);
+        cr_assert(at && (at == flood || at[-1] == ' '), "%ld B: no stream length in '%s'",
+                  row->size_bytes, flood);
+        cr_assert_geq(atol(at + strlen(want)), 2, "%s", flood);
+        cr_assert(fabs(row->g_ns - GAP_NS) <= 0.1 * GAP_NS, "%ld B: g %.1f ns, injected %.0f",
+                  row->size_bytes, row->g_ns, GAP_NS);
+    }
+    logp_data_free(&d);
+}
+
+Test(logp_flood, not_for_other_patterns)
+{
+    run_result r = run_cmd(run_prog("scibench", 0), 30, "--flood", NULL);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "--flood"), "%s", r.err);
+    run_free(&r);
+}
