@@ -1,6 +1,6 @@
 /* benchdata: the scitorus-bench TSV format (docs/formats.md), writer and strict
  * reader in one place. */
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -104,7 +104,7 @@ static int check_header(row_context *ctx, const char *key, const char *value, lo
 {
     if (ctx->header_only)
         return 0;
-    if (strcmp(key, "pattern") == 0 && strcmp(value, "logp") == 0)   /* bench/logpdata.h */
+    if (strcmp(key, "pattern") == 0 && strcmp(value, "logp") == 0)   /* benchdata/logpdata.h */
         return fail(err, no, "a LogP parameter file (pattern logp), not ping-pong data: fit it"
                              " with calibrate --logp%s", "");
     if (strcmp(key, "columns") == 0 && strcmp(value, columns) != 0)

@@ -1,5 +1,5 @@
 /* logpdata: the LogP parameter file (docs/formats.md), writer and strict reader. */
-#include "bench/logpdata.h"
+#include "benchdata/logpdata.h"
 
 #include <errno.h>
 #include <limits.h>

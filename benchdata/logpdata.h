@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 
 /* The columns of a LogP file, in order. */
 #define LOGP_COLUMNS "size os_ns os_ci_ns or_ns or_ci_ns g_ns g_ci_ns rtt_ns round_trips flag"

@@ -1,5 +1,5 @@
 /* stats: Welford variance, median, t-based confidence interval. */
-#include "bench/stats.h"
+#include "benchdata/stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>

@@ -1,7 +1,7 @@
 /* fit: weighted least squares of the latency model (docs/model.md,
  * 'Calibration'): fit_run drives the search (fit_search.c), the bounds
  * (fit_bounds.c) and the result (fit_result.c). */
-#include "calibrate/fit_internal.h"
+#include "fit/fit_internal.h"
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multifit.h>

@@ -1,6 +1,6 @@
 /* fit_bounds: the non-negativity bounds of the fit, an active set: the
  * most negative column is held at 0 and the rest refitted. */
-#include "calibrate/fit_internal.h"
+#include "fit/fit_internal.h"
 
 #include <gsl/gsl_vector.h>
 

@@ -1,6 +1,6 @@
 /* fit_design: one weighted least-squares fit of a design (o(m) segments
  * and the free network parameters) with GSL. */
-#include "calibrate/fit_internal.h"
+#include "fit/fit_internal.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>

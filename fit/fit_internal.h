@@ -1,12 +1,12 @@
 /* fit_internal: what the files of the fitter share (not installed, not for
- * callers: calibrate/fit.h is the interface). */
+ * callers: fit/fit.h is the interface). */
 #ifndef SCITORUS_FIT_INTERNAL_H
 #define SCITORUS_FIT_INTERNAL_H
 
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
 
-#include "calibrate/fit.h"
+#include "fit/fit.h"
 
 /* A singular value below this fraction of the largest (columns scaled to
  * unit norm) is a null direction of the design matrix. */

@@ -1,7 +1,7 @@
 /* fit_network: the network terms of the fit -- each parameter's column of
  * the design matrix (lp, lf, ls, lb), the defaults, and which of them the
  * data determine (SVD of the design matrix). */
-#include "calibrate/fit_internal.h"
+#include "fit/fit_internal.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>

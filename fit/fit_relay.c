@@ -1,6 +1,6 @@
 /* fit_relay: the relays' cost per byte (lb), whole or piecewise on o(m)'s
  * segments: its columns of the design and its pieces in the result. */
-#include "calibrate/fit_internal.h"
+#include "fit/fit_internal.h"
 
 #include <math.h>
 #include <stdio.h>

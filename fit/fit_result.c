@@ -1,6 +1,6 @@
 /* fit_result: from a solution to the reported parameters -- standard
  * errors, sources, values held at 0, residuals, chi^2/dof and R^2. */
-#include "calibrate/fit_internal.h"
+#include "fit/fit_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* fit_search: the search over designs -- segmentations of o(m), with and
  * without lb, its pieces -- scored by BIC. */
-#include "calibrate/fit_internal.h"
+#include "fit/fit_internal.h"
 
 #include <gsl/gsl_sort.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* fit_segments: segmented weighted least squares (the breakpoints of a
  * quantity piecewise linear in the message size), by dynamic programming. */
-#include "calibrate/fit.h"
+#include "fit/fit.h"
 
 #include <math.h>
 #include <stdlib.h>

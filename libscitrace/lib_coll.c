@@ -4,7 +4,7 @@
  * trace/tracekinds.h.  The v variants and reduce-scatter are recorded as
  * "comm root K (peer bytes)...", this rank's sends to each peer (their
  * counts differ per peer).  Every collective has a return line. */
-#include "trace/lib.h"
+#include "libscitrace/lib.h"
 
 /* Entry line of a collective with one block size. */
 static void coll(enum trace_kind kind, const void *caller, MPI_Comm comm, int root,

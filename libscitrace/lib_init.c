@@ -4,7 +4,7 @@
  * "< T ID" (-1: MPI_COMM_NULL). */
 #include <stdio.h>
 
-#include "trace/lib.h"
+#include "libscitrace/lib.h"
 
 int MPI_Init(int *argc, char ***argv)
 {

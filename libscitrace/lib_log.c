@@ -5,7 +5,7 @@
  * handed to the kernel's write-back with msync).  SIGTERM, SIGINT, SIGHUP
  * and crash signals write the closing lines first, then take their previous
  * action.  Format: trace/tracefile.h. */
-#include "trace/lib.h"
+#include "libscitrace/lib.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * writes its line on entry (communicator, peer as a world rank, tag, bytes)
  * and one on return (the request made; the source, tag and bytes a receive
  * got). */
-#include "trace/lib.h"
+#include "libscitrace/lib.h"
 
 #define SEND_WRAPPER(NAME, KIND)                                                           \
     int MPI_##NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag,          \

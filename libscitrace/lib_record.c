@@ -1,14 +1,14 @@
 /* lib_record: what the wrappers of libscitrace.so need besides the log:
  * communicator ids and their members, request ids, phases and datatype
  * sizes. */
-#include "trace/lib.h"
+#include "libscitrace/lib.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/scitrace.h"
+#include "libscitrace/scitrace.h"
 
 #define MAX_PHASES 4096
 #define PHASE_NAME_MAX 63

@@ -6,7 +6,7 @@
  * handles of completed requests to MPI_REQUEST_NULL. */
 #include <stdlib.h>
 
-#include "trace/lib.h"
+#include "libscitrace/lib.h"
 
 #define ON_STACK 64
 

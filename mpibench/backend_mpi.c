@@ -14,7 +14,7 @@
 
 #include "bench/backend.h"
 #include "bench/backend_cli.h"
-#include "bench/mpistop.h"
+#include "mpibench/mpistop.h"
 #include "topo/topo.h"
 
 #define KINDS 3
@@ -199,7 +199,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     return 0;
 }
 
-/* Between batches, rank 0: a stop asked in any rank (bench/mpistop.h). */
+/* Between batches, rank 0: a stop asked in any rank (mpibench/mpistop.h). */
 static int mpi_stop_asked(bench_comm *c)
 {
     return c->rank == 0 && mpistop_check(&c->stop);

@@ -8,7 +8,7 @@
 
 #include "bench/backend_cli.h"
 #include "bench/cli.h"
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 
 enum { OPT_SEND, OPT_RECV };
 

@@ -1,7 +1,7 @@
 /* collective: mpibench --op, the pattern coll of bench's registry: its
  * checks, data file and run over the process counts and sizes
- * (bench/collective.h; the options: bench/options.c). */
-#include "bench/collective.h"
+ * (mpibench/collective.h; the options: bench/options.c). */
+#include "mpibench/collective.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,7 +9,7 @@
 #include <mpi.h>
 
 #include "bench/collective_opts.h"
-#include "bench/mpistop.h"
+#include "mpibench/mpistop.h"
 
 /* One measured point: statistics of the per-repetition maxima over ranks
  * after --cut-quantile, and each rank's median and mean (node_ns[rank],

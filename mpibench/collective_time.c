@@ -1,6 +1,6 @@
-/* collective_time: one point of mpibench --op (bench/collective.h). */
-#include "bench/collective.h"
-#include "bench/stats.h"
+/* collective_time: one point of mpibench --op (mpibench/collective.h). */
+#include "mpibench/collective.h"
+#include "benchdata/stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>

@@ -1,5 +1,5 @@
-/* mpistop: a stop on any rank reaches rank 0 (bench/mpistop.h). */
-#include "bench/mpistop.h"
+/* mpistop: a stop on any rank reaches rank 0 (mpibench/mpistop.h). */
+#include "mpibench/mpistop.h"
 
 #include <time.h>
 

@@ -3,7 +3,7 @@
 # traffic matrix onto the 4 candidates of --dims 1..4, median of RUNS runs,
 # against the issue's target of 1 s; and with one candidate (--dims 3),
 # which is mostly reading the file, beside it.
-# usage: model/bench_projection.sh BIN_DIR [RUNS]
+# usage: scimodel/bench_projection.sh BIN_DIR [RUNS]
 set -euo pipefail
 bin=${1:-bin}
 runs=${2:-5}
@@ -16,7 +16,7 @@ if [ ! -s "$matrix" ]; then
   awk 'BEGIN {
     srand(1); n = 16; P = n * n * n;
     print "# scitorus-traffic 1"; print "# ranks: " P;
-    print "# source: synthetic, model/bench_projection.sh";
+    print "# source: synthetic, scimodel/bench_projection.sh";
     print "# columns: src dst size_bytes messages";
     for (r = 0; r < P; r++) {
       x = int(r / (n * n)); y = int(r / n) % n; z = r % n;

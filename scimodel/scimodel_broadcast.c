@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "model/scimodel.h"
+#include "scimodel/scimodel.h"
 
 static double bcast_ns(const scimodel_options *o, const topo_shape *s, long *last)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model/scimodel.h"
+#include "scimodel/scimodel.h"
 
 typedef struct xo_row {
     model_metric metric;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model/scimodel.h"
+#include "scimodel/scimodel.h"
 
 /* Names a directed link: "(2,0,1) -> dim 2 +" for the table. */
 static void link_name(const topo_shape *s, long index, char *buf, size_t len)

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model/scimodel.h"
-#include "model/scimodel_traffic.h"
+#include "scimodel/scimodel.h"
+#include "scimodel/scimodel_traffic.h"
 #include "util/atomicfile.h"
 #include "util/fs.h"
 #include "util/opt.h"

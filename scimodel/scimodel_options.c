@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/scimodel.h"
-#include "model/scimodel_traffic.h"
+#include "scimodel/scimodel.h"
+#include "scimodel/scimodel_traffic.h"
 #include "util/opt.h"
 #include "util/parse.h"
 

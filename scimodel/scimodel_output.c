@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/scimodel.h"
+#include "scimodel/scimodel.h"
 #include "util/atomicfile.h"
 #include "util/fs.h"
 #include "util/opt.h"

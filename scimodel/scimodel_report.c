@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/scimodel.h"
+#include "scimodel/scimodel.h"
 
 static const char report_header[] =
     "dims\tnodes\tshape\tavg_hops\tavg_forwards\tavg_switches\tavg_ns\tmulticast_ns\n";

@@ -3,7 +3,7 @@
  * transaction latency of one hop vector. */
 #include <stdio.h>
 
-#include "model/scimodel.h"
+#include "scimodel/scimodel.h"
 
 int scimodel_shape(const scimodel_options *o)
 {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "model/scimodel.h"
+#include "scimodel/scimodel.h"
 
 /* Look at the clock every this many lines (a line takes about 1 us). */
 #define PROGRESS_CHECK_LINES 1024

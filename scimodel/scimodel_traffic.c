@@ -2,7 +2,7 @@
  * projects it onto each candidate torus (model/projection.h) with the
  * chosen placement, prints one row per candidate and placement, and names
  * the winner. */
-#include "model/scimodel_traffic.h"
+#include "scimodel/scimodel_traffic.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@
 #include "model/model.h"
 #include "model/params.h"
 #include "model/projection.h"
-#include "model/scimodel.h"
+#include "scimodel/scimodel.h"
 #include "model/traffic.h"
 #include "util/atomicfile.h"
 #include "util/fs.h"

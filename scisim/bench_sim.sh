@@ -3,7 +3,7 @@
 # 16384-rank dissemination schedule (written by LogGOPSim's schedgen),
 # text parsing included on both sides (LogGOPSim: txt2bin, then the
 # simulator), events per second, medians of RUNS interleaved runs.
-# Usage: sim/bench_sim.sh BINDIR RUNS; LogGOPSim from $LOGGOPSIM: the src/
+# Usage: scisim/bench_sim.sh BINDIR RUNS; LogGOPSim from $LOGGOPSIM: the src/
 # directory of a LogGOPSim build (LogGOPSim/LogGOPSim, LogGOPSim/txt2bin,
 # Schedgen/schedgen), built beside the project, never part of it.
 set -u

@@ -4,7 +4,7 @@
 # six Irecv and six Isend of the faces (768, 1024, 1536 B in x, y, z), a
 # Waitall, the relaxation (calc), and an 8-byte recursive-doubling
 # Allreduce; the stand-in for `scitrace goal` of a traced run.
-# Usage: sim/halo3d_goal.sh STEPS CALC_NS OUT.goal OUT.tsv
+# Usage: scisim/halo3d_goal.sh STEPS CALC_NS OUT.goal OUT.tsv
 set -eu
 steps=$1 calc=$2 goal=$3 tsv=$4
 awk -v steps="$steps" -v calc="$calc" -v tsv="$tsv" 'function bxor(a, b,   r, bit) {   # mawk has no xor()
@@ -15,7 +15,7 @@ awk -v steps="$steps" -v calc="$calc" -v tsv="$tsv" 'function bxor(a, b,   r, bi
 BEGIN {
   n = 4; P = 64; split("768 1024 1536", size, " ")
   print "num_ranks " P
-  printf "# scitorus-traffic 1\n# ranks: %d\n# source: sim/halo3d_goal.sh %d steps\n# collectives: allreduce recursive doubling\n# columns: src dst size_bytes messages\n", P, steps > tsv
+  printf "# scitorus-traffic 1\n# ranks: %d\n# source: scisim/halo3d_goal.sh %d steps\n# collectives: allreduce recursive doubling\n# columns: src dst size_bytes messages\n", P, steps > tsv
   for (r = 0; r < P; r++) {
     x = int(r / 16); y = int(r / 4) % 4; z = r % 4
     print "rank " r " {"

@@ -1,6 +1,6 @@
 # Makespan of a replayed schedule against D (zero-load and with link
 # contention) beside scimodel --traffic's sum of request latencies for the
-# same messages.  gnuplot -e "data='x.tsv'; out='x'; term='png'" sim/makespan.gp
+# same messages.  gnuplot -e "data='x.tsv'; out='x'; term='png'" scisim/makespan.gp
 # data columns: dims shape zero_ns contention_ns traffic_total_ns
 if (!exists("term")) term = "png"
 if (term eq "png") { set terminal pngcairo size 1000,600 enhanced font "DejaVu Sans,11"; set output out.".png" }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "sched/flows.h"
-#include "sim/schedule_traffic.h"
+#include "scisim/schedule_traffic.h"
 
 int schedule_traffic(const goal_schedule *s, traffic_matrix *t)
 {

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/logpdata.h"
+#include "benchdata/logpdata.h"
 #include "sched/collgen.h"
 #include "coll/predict.h"
-#include "sim/scisim.h"
+#include "scisim/scisim.h"
 #include "util/file_error.h"
 
 /* Builds the schedule of (P, M) (s NULL: only checks the options for it);

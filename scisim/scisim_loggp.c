@@ -2,7 +2,7 @@
  * --ranks every rank's finishing time (LogGOPSim's "Host i: t" lines). */
 #include <stdio.h>
 
-#include "sim/scisim.h"
+#include "scisim/scisim.h"
 
 int scisim_loggp(const scisim_opts *o, const goal_schedule *s)
 {

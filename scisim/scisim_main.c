@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "util/signals.h"
-#include "sim/scisim.h"
+#include "scisim/scisim.h"
 
 int main(int argc, char **argv)
 {

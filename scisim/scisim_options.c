@@ -13,7 +13,7 @@
 #include "model/projection.h"
 #include "model/traffic.h"
 #include "sched/collgen.h"
-#include "sim/scisim.h"
+#include "scisim/scisim.h"
 #include "util/atomicfile.h"
 #include "util/cli.h"
 #include "util/fs.h"

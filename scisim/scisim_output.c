@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "util/signals.h"
-#include "sim/scisim.h"
+#include "scisim/scisim.h"
 #include "util/atomicfile.h"
 
 struct scisim_out {

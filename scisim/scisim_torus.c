@@ -7,8 +7,8 @@
 
 #include "model/projection.h"
 #include "model/traffic.h"
-#include "sim/schedule_traffic.h"
-#include "sim/scisim.h"
+#include "scisim/schedule_traffic.h"
+#include "scisim/scisim.h"
 #include "util/file_error.h"
 #include "util/parse.h"
 

@@ -1,5 +1,5 @@
 # heatmap.gp: bytes each rank sends each rank, from a traffic matrix
-# (trace/plot.sh aggregates it over sizes into data).
+# (scitrace/plot.sh aggregates it over sizes into data).
 #
 # gnuplot -e "data='pairs.tsv'; ranks=8; out='x'; title='...'; term='png'" heatmap.gp
 #   data   src dst bytes, one block per src, every pair present

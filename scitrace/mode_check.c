@@ -9,7 +9,7 @@
 
 #include "util/opt.h"
 #include "trace/check.h"
-#include "trace/modes.h"
+#include "scitrace/modes.h"
 #include "trace/tracekinds.h"
 
 #define EXIT_DIED 5

@@ -25,7 +25,7 @@
 #include "util/atomicfile.h"
 #include "util/opt.h"
 #include "trace/expand.h"
-#include "trace/modes.h"
+#include "scitrace/modes.h"
 #include "trace/tracefile.h"
 #include "trace/tracekinds.h"
 

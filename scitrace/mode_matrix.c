@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "trace/build_matrix.h"
-#include "trace/modes.h"
+#include "scitrace/modes.h"
 #include "trace/tracekinds.h"
 #include "util/opt.h"
 

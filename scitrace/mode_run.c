@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trace/modes.h"
+#include "scitrace/modes.h"
 #include "util/opt.h"
 #include "util/spawn.h"
 

@@ -9,7 +9,7 @@
 #include "util/opt.h"
 #include "trace/build_matrix.h"
 #include "trace/match.h"
-#include "trace/modes.h"
+#include "scitrace/modes.h"
 #include "trace/tracekinds.h"
 
 #define MAX_TOP 100000

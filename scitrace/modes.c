@@ -1,5 +1,5 @@
 /* modes: what the scitrace modes share beyond util/opt. */
-#include "trace/modes.h"
+#include "scitrace/modes.h"
 
 #include "util/opt.h"
 

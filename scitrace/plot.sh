@@ -4,21 +4,21 @@
 # histogram (messages and bytes per power-of-two size class).  Called by
 # `make trace-plots` and `make demo`; prints the files it wrote.
 #
-#   trace/plot.sh MATRIX OUTDIR [NAME]
+#   scitrace/plot.sh MATRIX OUTDIR [NAME]
 #
 # Fails (exit 1) if gnuplot fails or prints anything on stderr.
 set -euo pipefail
 matrix=$1 out=$2 name=${3:-$(basename "$1" .tsv)}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/data"
-[ -r "$matrix" ] || { echo "trace/plot.sh: cannot read '$matrix'" >&2; exit 1; }
+[ -r "$matrix" ] || { echo "scitrace/plot.sh: cannot read '$matrix'" >&2; exit 1; }
 head -1 "$matrix" | grep -qx '# scitorus-traffic 1' ||
-    { echo "trace/plot.sh: $matrix:1: not a traffic matrix (# scitorus-traffic 1)" >&2; exit 1; }
+    { echo "scitrace/plot.sh: $matrix:1: not a traffic matrix (# scitorus-traffic 1)" >&2; exit 1; }
 
 gp() {   # gp SCRIPT VAR-ASSIGNMENTS
     local err
-    err=$(gnuplot -e "$2" "$here/$1" 2>&1 >/dev/null) || { echo "trace/plot.sh: gnuplot $1 failed: $err" >&2; exit 1; }
-    if [ -n "$err" ]; then echo "trace/plot.sh: gnuplot $1: $err" >&2; exit 1; fi
+    err=$(gnuplot -e "$2" "$here/$1" 2>&1 >/dev/null) || { echo "scitrace/plot.sh: gnuplot $1 failed: $err" >&2; exit 1; }
+    if [ -n "$err" ]; then echo "scitrace/plot.sh: gnuplot $1: $err" >&2; exit 1; fi
 }
 
 # bytes per (src, dst) on the full P x P grid, one block per src (gnuplot's

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace/modes.h"
+#include "scitrace/modes.h"
 #include "util/fs.h"
 
 static const char usage_text[] =

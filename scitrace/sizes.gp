@@ -1,5 +1,5 @@
 # sizes.gp: message-size histogram of a traffic matrix, messages (a) and
-# bytes (b) per power-of-two size class (trace/plot.sh computes data).
+# bytes (b) per power-of-two size class (scitrace/plot.sh computes data).
 #
 # gnuplot -e "data='sizes.tsv'; out='x'; title='...'; term='png'" sizes.gp
 #   data   class label messages bytes (header line first)

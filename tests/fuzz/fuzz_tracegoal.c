@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "sim/goal.h"
-#include "trace/modes.h"
+#include "scitrace/modes.h"
 
 #define FUZZ_RANKS 8
 
