@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/goal.h"
+#include "sched/goal.h"
 #include "scitrace/modes.h"
 
 #define FUZZ_RANKS 8
