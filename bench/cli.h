@@ -15,7 +15,7 @@
 
 #include "bench/backend.h"
 #include "bench/backend_cli.h"
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "bench/collective_opts.h"
 #include "bench/logp.h"
 #include "bench/pattern.h"
@@ -166,7 +166,7 @@ const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size);
 extern const bench_pattern_desc bench_pattern_pp, bench_pattern_ow, bench_pattern_logp;
 /* mpibench --op: MPI collectives (collective.c; mpibench's own pattern) */
 extern const bench_pattern_desc bench_pattern_coll;
-/* mpibench --p2p: MPI's other point-to-point calls between two ranks (p2p.c) */
+/* mpibench --p2p: MPI's other point-to-point calls between two ranks (mpibench/p2p.c) */
 extern const bench_pattern_desc bench_pattern_p2p;
 
 /* The backend's last word on the options (its prepare hook: the CPUs to

@@ -5,7 +5,7 @@
  * can go under. */
 #include <math.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "coll/refine.h"
 #include "tests/runcmd.h"
 

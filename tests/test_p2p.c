@@ -4,7 +4,7 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-p2p-XXXXXX";
