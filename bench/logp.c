@@ -345,6 +345,26 @@ static int by_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* LogP/MPI's k_max extension: g(m)/m has not settled while g at the largest
+ * size m3 departs more than max_diff from the line through the two largest
+ * below it; then 2 m3 is measured, up to --extend-to. */
+static int extend_sizes(engine *e, sweep_state *s, logp_data *all, ow_record *rec)
+{
+    const logp_config *cfg = e->cfg;
+    int rc = 0;
+    while (!rc && all->count >= 3) {
+        qsort(all->rows, (size_t)all->count, sizeof *all->rows, by_size);
+        const logp_row *a = &all->rows[all->count - 3], *b = a + 1, *c = a + 2;
+        double line = b->g_ns + (b->g_ns - a->g_ns) * (double)(c->size_bytes - b->size_bytes) /
+                                    (double)(b->size_bytes - a->size_bytes);
+        long next = 2 * c->size_bytes;
+        if (fabs(c->g_ns - line) <= cfg->max_diff * c->g_ns || next > cfg->extend_to)
+            break;
+        rc = measure_pass(e, s, all, rec, &next, 1, 1, 0);
+    }
+    return rc;
+}
+
 /* The header (L once the smallest size is in, the one-way streams) and the
  * rows, sorted. */
 static void write_all(const logp_config *cfg, bench_data *h, logp_data *all,
@@ -465,6 +485,12 @@ static int measure_all(engine *e, bench_data *h, FILE *out)
         n = take_done(cfg, &all, sizes, n, &rc);
     if (!rc)
         rc = measure_pass(e, &s, &all, &rec, sizes, n, 0, ow_from);
+    if (!rc && cfg->extend_to > cfg->max_size && (rc = extend_sizes(e, &s, &all, &rec)) == 0) {
+        long top = 0;
+        for (long i = 0; i < all.count; i++)
+            top = all.rows[i].size_bytes > top ? all.rows[i].size_bytes : top;
+        bench_data_set_header(h, "extended_to", "%ld", top);
+    }
     /* the nonlinearity search: every size it asks for in one interleaved
      * pass, then again over the rows with them, until it asks for none */
     for (int extra = 0; !rc && extra < LOGP_MAX_EXTRA_SIZES;) {
@@ -494,7 +520,8 @@ int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config 
                    bench_data *h, FILE *out)
 {
     engine e = {.be = be, .comm = comm, .cfg = cfg, .rank = be->rank(comm),
-                .cap = (size_t)(cfg->max_size > 0 ? cfg->max_size : 1)};
+                .cap = (size_t)(cfg->extend_to > cfg->max_size ? cfg->extend_to
+                                : cfg->max_size > 0 ? cfg->max_size : 1)};
     int rc;
     if (be->size(comm) != 2 || e.rank > 1)
         return BENCH_ERR_SYSTEM;

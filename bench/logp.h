@@ -54,6 +54,10 @@ typedef struct logp_config {
     /* --flood (LogP/MPI's -flood): every size's streams as long as its own
      * saturation test finds, not g(0)'s length; header flood_messages */
     int flood;
+    /* --extend-to B (LogP/MPI's k_max extension): after the sweep, while
+     * g at the largest size departs more than max_diff from the line
+     * through the two sizes below it, the largest doubles, up to B */
+    long extend_to;
     int quiet;
     const char *prog;               /* for progress lines */
     const logp_data *done;          /* resume: sizes already measured */

@@ -47,7 +47,9 @@ static int logp_check(bench_cli *c)
                                c->logp.min_size);
     c->setup.cfg.procs = 2;
     c->setup.cfg.window = 0;   /* streams: many messages in flight */
-    c->setup.cfg.max_payload_bytes = (size_t)(c->logp.max_size > 0 ? c->logp.max_size : 1);
+    c->setup.cfg.max_payload_bytes = (size_t)(c->logp.extend_to > c->logp.max_size
+                                                  ? c->logp.extend_to
+                                                  : c->logp.max_size > 0 ? c->logp.max_size : 1);
     return 0;
 }
 

@@ -298,8 +298,12 @@ static const opt_spec common[] = {
      .max = 1e9, .range = "ns in 0..1e9", .arg = "NS", .scope = LOGP,
      .help = "start no send sooner than NS after the previous one"},
     {.name = "flood", .kind = OPT_FLAG, .field = FIELD(logp.flood), .scope = LOGP,
-     .help = "every size's streams as long as its own saturation test\nfinds (the stream doubled until"
-     " g(m) changes under 1%),\nnot g(0)'s length (LogP/MPI's -flood; slower)"},
+     .help = "every size's streams as long as its own saturation test\nfinds (the stream doubled"
+     " until g(m) changes under 1%),\nnot g(0)'s length (LogP/MPI's -flood; slower)"},
+    {.name = "extend-to", .kind = OPT_SIZE, .field = FIELD(logp.extend_to), .min = 0,
+     .max = BENCH_MAX_SIZE_BYTES, .range = "bytes in 0..2^30", .arg = "B", .scope = LOGP,
+     .help = "after the sweep, double the largest size (up to B) while\ng there departs over"
+     " --max-diff from the line through\nthe two sizes below (LogP/MPI's k_max: g(m)/m settled)"},
     {.name = "os-fence", .kind = OPT_FLAG, .field = FIELD(logp.os_fence), .scope = LOGP,
      .help = "also time the send call followed by a store fence\n(columns os_fence_ns"
      " os_fence_ci_ns rtt_fence_ns)"},
@@ -311,7 +315,8 @@ static const opt_spec common[] = {
      "\ncomm_dup, comm_split, master_worker (pattern coll)"},
     {.name = "root", .kind = OPT_LONG, .field = FIELD(coll.root), .min = 0, .max = 1e6, .def = "0",
      .range = "a rank in 0..procs-1", .arg = "R", .scope = COLL,
-     .help = "root of bcast, reduce, gather, scatter, their v-variants\nand master_worker's master"},
+     .help = "root of bcast, reduce, gather, scatter, their\nv-variants and master_worker's"
+     " master"},
     {.name = "procs", .kind = OPT_LIST, .field = FIELD(coll.procs), .count_field =
      FIELD(coll.nprocs), .cap = COLL_MAX_PROCS, .min = 1, .max = COLL_MAX_PROCS,
      .range = "1..64", .arg = "LIST", .scope = COLL,

@@ -249,7 +249,8 @@ static int load_resume(run *r)
     int rc = coll_data_read(r->o->resume, &r->done, &err);
     if (rc)
         return file_error_report(1, "mpibench", r->o->resume, &err);
-    if (strcmp(r->done.op, bench_coll_op_name(r->o->op)) || strcmp(r->done.sync, syncs[r->o->sync])) {
+    if (strcmp(r->done.op, bench_coll_op_name(r->o->op)) ||
+        strcmp(r->done.sync, syncs[r->o->sync])) {
         fprintf(stderr, "mpibench: %s: --resume: the file holds %s timed by %s, not --op %s"
                         " --sync %s\n", r->o->resume, r->done.op, r->done.sync,
                 bench_coll_op_name(r->o->op), syncs[r->o->sync]);

@@ -15,13 +15,15 @@ if [ -z "$osu" ] || [ ! -x "$osu/osu_bibw" ]; then
 fi
 np=2 rounds=${ROUNDS:-3}
 . "$(dirname "$0")/../coll/bench_common.sh"
+# 18 sizes of bibw take longer than one collective's sweep
+mr="timeout 900 mpirun --allow-run-as-root --oversubscribe -np $np"
 sizes=8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576
 for r in $(seq 1 "$rounds"); do
     # alternate which of the two goes first, so a drift within a round falls on both
     if [ $((r % 2)) = 1 ]; then first=osu; else first=mb; fi
     flock -x "$lock" sh -c "$bin/scibench --floor | awk '{print \$2}' > $tmp/floor-a-$r
         run_osu() { $mr $osu/osu_bibw > $tmp/osu-$r 2>&1; }
-        run_mb() { $mr $bin/mpibench --p2p bibw --sizes $sizes -q -o $tmp/mb-$r.tsv; }
+        run_mb() { $mr $bin/mpibench --p2p bibw --sizes $sizes --max-time 2 -q -o $tmp/mb-$r.tsv; }
         if [ $first = osu ]; then run_osu && run_mb; else run_mb && run_osu; fi &&
         $bin/scibench --floor | awk '{print \$2}' > $tmp/floor-b-$r"
 done

@@ -14,7 +14,7 @@ static char dir[] = "/tmp/scitorus-ctl-XXXXXX";
 static void setup(void) { run_tmpdir_make(dir); }
 static void teardown(void) { run_tmpdir_remove(dir); }
 
-TestSuite(controls, .init = setup, .fini = teardown, .timeout = 180);
+TestSuite(controls, .init = setup, .fini = teardown, .timeout = 300);
 
 #define INJECTED_NS 20000.0
 
@@ -79,7 +79,7 @@ Test(controls, refine_inserts_sizes_until_the_curve_is_straight)
     run_timing_lock();
     const char *out = run_path(dir, "refine.tsv");
     run_result r = run_cmd(run_prog("scibench", 1), 120, "--sizes", "1,4096,65536", "--refine",
-                           "--refine-threshold", "0.1", "--refine-min-distance", "512",
+                           "--refine-threshold", "0.1", "--refine-min-distance", "8192",
                            "--refine-budget", "60", "--max-time", "0.05", "--rel-error", "0.05",
                            "-q", "-o", out, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -95,7 +95,7 @@ Test(controls, refine_inserts_sizes_until_the_curve_is_straight)
                   "rows not by size");
         refine_insert(x, y, &n, d.points[i].size_bytes, d.points[i].median_ns);
     }
-    refine_cfg rule = {0.1, 512, 1};
+    refine_cfg rule = {0.1, 8192, 1};
     cr_assert_eq(refine_next(&rule, x, y, n), -1, "the rule still asks for a size");
     bench_data_free(&d);
 }

@@ -52,3 +52,46 @@ Test(logp_flood, not_for_other_patterns)
     cr_assert(strstr(r.err, "--flood"), "%s", r.err);
     run_free(&r);
 }
+
+/* --extend-to: the sweep's largest size doubles until g there is on the
+ * line through the two sizes below (within --max-diff), or the next would
+ * pass the limit; the oracle is that rule on the file's own rows (the
+ * powers of two: the nonlinearity search adds sizes between them). */
+Test(logp_flood, extension_stops_where_g_is_straight)
+{
+    run_timing_lock();
+    const char *out = run_path(dir, "extend.tsv");
+    run_result r = run_cmd(run_prog("scibench", 1), 280, "--pattern", "logp", "--sizes", "0..64",
+                           "--extend-to", "65536", "--max-rtt", "20", "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    logp_data d;
+    bench_read_error e;
+    cr_assert_eq(logp_data_read(out, &d, &e), 0, "%s:%ld: %s", out, e.line, e.msg);
+    const logp_row *p[3] = {NULL, NULL, NULL};   /* the three largest powers of two */
+    for (long i = 0; i < d.count; i++) {
+        long m = d.rows[i].size_bytes;
+        if (m < 1 || (m & (m - 1)))
+            continue;
+        cr_assert_leq(m, 65536, "%ld B beyond --extend-to", m);
+        for (int k = 2; k >= 0; k--)
+            if (!p[k] || m > p[k]->size_bytes) {
+                for (int j = 0; j < k; j++)
+                    p[j] = p[j + 1];
+                p[k] = &d.rows[i];
+                break;
+            }
+    }
+    cr_assert(p[0] && p[1] && p[2]);
+    const char *top = bench_data_header(&d.hdr, "extended_to");
+    cr_assert_not_null(top);
+    cr_assert_eq(atol(top), p[2]->size_bytes, "extended_to %s, largest %ld", top,
+                 p[2]->size_bytes);
+    double line = p[1]->g_ns + (p[1]->g_ns - p[0]->g_ns) *
+                                   (double)(p[2]->size_bytes - p[1]->size_bytes) /
+                                   (double)(p[1]->size_bytes - p[0]->size_bytes);
+    cr_assert(fabs(p[2]->g_ns - line) <= 0.03 * p[2]->g_ns || 2 * p[2]->size_bytes > 65536,
+              "g(%ld) %.1f ns, the line says %.1f: the rule asks for %ld B", p[2]->size_bytes,
+              p[2]->g_ns, line, 2 * p[2]->size_bytes);
+    logp_data_free(&d);
+}
