@@ -1,6 +1,7 @@
 # calibration.gp: measured ping-pong latency against message size with 95%
-# error bars, the fitted model (o(m) breakpoints marked), and the residual
-# panel; plus latency against hop count when the data has several.
+# error bars for the nearest destination, the fitted model (o(m) breakpoints
+# marked), and the residuals of every point; plus latency against hop count
+# when the data's round trips have several.
 #
 # gnuplot -e "data='bench.tsv'; params='x.params'; out='plots/out/calib'; term='png'" calibration.gp
 
@@ -46,15 +47,25 @@ statcol = statname eq "median" ? 14 : statname eq "mean" ? 15 : 13
 stated = exists("fit_statistic") ? "" : ", not stated: min assumed"
 
 
-stats data using (pp($4)) nooutput
-hmin = STATS_min
-hmax = STATS_max
-onehop(x) = ($4 == hmin && $7 == hmin) ? pp(x) : NaN
+# the curve is of one pair, the nearest (fewest hops there and back, then
+# the lowest ranks): all-destination data has no pair one hop both ways
+stats data using (pp($4 + $7)) nooutput
+hsum = STATS_min
+hsum_max = STATS_max
+stats data using (($4 + $7 == hsum) ? pp($2) : NaN) nooutput
+src0 = STATS_min
+stats data using (($4 + $7 == hsum && $2 == src0) ? pp($3) : NaN) nooutput
+dst0 = STATS_min
+stats data using (($2 == src0 && $3 == dst0) ? pp($4) : NaN) nooutput
+h0 = STATS_min
+stats data using (($2 == src0 && $3 == dst0) ? pp($7) : NaN) nooutput
+rh0 = STATS_min
+nearest(x) = ($2 == src0 && $3 == dst0) ? pp(x) : NaN
 # (measured - model) / measured, as calibrate's residual table
 resid(m, h, rh, f, rf, s, rs) = 100 * (column(statcol) - model(m, h, rh, f, rf, s, rs)) \
                                 / column(statcol)
-# the residuals' RMS over the one-hop points, as calibrate prints it
-stats data using (onehop(resid($10,$4,$7,$5,$8,$6,$9))) nooutput
+# the residuals' RMS over every point, as calibrate prints it
+stats data using (pp(resid($10,$4,$7,$5,$8,$6,$9))) nooutput
 resid_rms = sqrt(STATS_sumsq / STATS_records)
 
 set multiplot
@@ -72,11 +83,12 @@ set format x ""
 set ylabel "ping-pong latency / 2 (ns)"
 set logscale y
 set key top left
-set title sprintf("calibration: %s (hop count %g); model from %s", data, hmin, params) noenhanced
+set title sprintf("calibration: %s, node %d to its nearest destination %d (%g + %g hops); model from %s", \
+                  data, src0, dst0, h0, rh0, params) noenhanced
 do for [i=2:nseg] { set arrow from segfrom(i), graph 0 to segfrom(i), graph 1 nohead dt 2 lc "gray50" }
-plot data using (onehop($10)):15:17 with yerrorbars pt 7 ps 0.6 lc "royalblue" title "measured mean ± 95% CI", \
-     data using (onehop($10)):(column(statcol)) with points pt 6 ps 1.0 lc "black" title sprintf("measured %s (fitted statistic%s)", statname, stated), \
-     data using (onehop($10)):(model($10,$4,$7,$5,$8,$6,$9)) smooth unique with lines lw 2 lc "red" title sprintf("model (%d o(m) segment%s)", nseg > 0 ? nseg : 1, nseg > 1 ? "s" : "")
+plot data using (nearest($10)):15:17 with yerrorbars pt 7 ps 0.6 lc "royalblue" title "measured mean ± 95% CI", \
+     data using (nearest($10)):(column(statcol)) with points pt 6 ps 1.0 lc "black" title sprintf("measured %s (fitted statistic%s)", statname, stated), \
+     data using (nearest($10)):(model($10,$4,$7,$5,$8,$6,$9)) smooth unique with lines lw 2 lc "red" title sprintf("model (%d o(m) segment%s)", nseg > 0 ? nseg : 1, nseg > 1 ? "s" : "")
 unset arrow
 unset title
 set origin 0,0.05
@@ -89,12 +101,14 @@ set xlabel "message size (bytes)"
 set ylabel sprintf("residual of the %s (%%)", statname)
 set key off
 set label 1 sprintf("RMS %.2f%%", resid_rms) at graph 0.99, graph 0.88 right front
-plot data using (onehop($10)):(resid($10,$4,$7,$5,$8,$6,$9)) with impulses lw 2 lc "black", 0 with lines lc "gray50"
+plot data using (pp($10)):(resid($10,$4,$7,$5,$8,$6,$9)) with impulses lw 2 lc "black", \
+     data using (pp($10)):(resid($10,$4,$7,$5,$8,$6,$9)) with points pt 7 ps 0.5 lc "black", \
+     0 with lines lc "gray50"
 unset label 1
 unset multiplot
 
-# latency against hop count (only when the data has several hop counts)
-if (hmax > hmin) {
+# latency against hop count (only when the round trips have several)
+if (hsum_max > hsum) {
     if (term eq "png") { set output out."-hops.png" }
     if (term eq "svg") { set output out."-hops.svg" }
     reset

@@ -6,19 +6,16 @@
 #   LOGP="a.tsv b.tsv" plots.sh ...   LogP files for the logp figure
 #   VALIDATION=FILE plots.sh ...   also calibrate --full's held-out figure
 #
-# Fails (exit 1) if gnuplot fails or prints anything on stderr: a warning
-# usually means a figure that silently lost data.
+# Fails (exit 1) if gnuplot fails or prints anything on stderr; a figure that
+# fails is absent, never empty or partial (gp.sh).
 set -euo pipefail
 out=$1 scimodel=$2 params=${3:-} bench=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/data"
 written=()
 
-gp() {   # gp SCRIPT VAR-ASSIGNMENTS
-    local err
-    err=$(gnuplot -e "$2" "$here/$1" 2>&1 >/dev/null) || { echo "plots: gnuplot $1 failed: $err" >&2; exit 1; }
-    if [ -n "$err" ]; then echo "plots: gnuplot $1: $err" >&2; exit 1; fi
-}
+. "$here/gp.sh"
+gp() { gp_draw plots "$here/$1" "$out" "$2" "$3"; }   # gp SCRIPT NAME VAR-ASSIGNMENTS
 
 crossover_figures() {   # NAME SCIMODEL-PARAMETER-ARGS... 
     local name=$1; shift
@@ -26,8 +23,8 @@ crossover_figures() {   # NAME SCIMODEL-PARAMETER-ARGS...
     "$scimodel" "$@" --dims 1..4 --sweep --sweep-points 400 --nodes 1000000 --format tsv > "$out/data/$name-sweep-log.tsv"
     "$scimodel" "$@" --dims 1..4 --crossover --format tsv > "$out/data/$name-crossover.tsv"
     for term in png svg; do
-        gp crossover.gp "sweep='$out/data/$name-sweep.tsv'; xo='$out/data/$name-crossover.tsv'; out='$out/crossover-$name'; title='$name: latency of 1D..4D SCI tori (thesis Figs. 14, 15)'; logx=0; term='$term'"
-        gp crossover.gp "sweep='$out/data/$name-sweep-log.tsv'; xo='$out/data/$name-crossover.tsv'; out='$out/crossover-$name-log'; title='$name: up to 10^6 nodes (log scale)'; logx=1; term='$term'"
+        gp crossover.gp "crossover-$name" "sweep='$out/data/$name-sweep.tsv'; xo='$out/data/$name-crossover.tsv'; title='$name: latency of 1D..4D SCI tori (thesis Figs. 14, 15)'; logx=0; term='$term'"
+        gp crossover.gp "crossover-$name-log" "sweep='$out/data/$name-sweep-log.tsv'; xo='$out/data/$name-crossover.tsv'; title='$name: up to 10^6 nodes (log scale)'; logx=1; term='$term'"
         written+=("$out/crossover-$name.$term" "$out/crossover-$name-log.$term")
     done
 }
@@ -44,7 +41,7 @@ pattern_figures() {   # PRESET LINKS
             "$out/data/$tag-$pat-xo.tsv"; then withxo+="$pat "; fi
     done
     for term in png svg; do
-        gp patterns.gp "dir='$out/data'; tag='$tag'; withxo='$withxo'; out='$out/patterns-$tag'; title='$1 preset, $2 links: mean latency of 1D..4D tori per traffic pattern'; term='$term'"
+        gp patterns.gp "patterns-$tag" "dir='$out/data'; tag='$tag'; withxo='$withxo'; title='$1 preset, $2 links: mean latency of 1D..4D tori per traffic pattern'; term='$term'"
         written+=("$out/patterns-$tag.$term")
     done
 }
@@ -67,7 +64,7 @@ load_figures() {   # PRESET LINKS
         awk -F'\t' 'NR > 1 && $1 != d { printf "\n\n" } { d = $1; print }' > "$out/data/load-sat.tmp"
     mv "$out/data/load-sat.tmp" "$out/data/load-sat-$tag.tsv"
     for term in png svg; do
-        gp load.gp "curves='$out/data/load-$tag.tsv'; sat='$out/data/load-sat-$tag.tsv'; nodes=$LOAD_NODES; out='$out/load-$tag'; title='$1 preset, $2 links, uniform traffic, 64-byte messages, 1 byte/ns links'; term='$term'"
+        gp load.gp "load-$tag" "curves='$out/data/load-$tag.tsv'; sat='$out/data/load-sat-$tag.tsv'; nodes=$LOAD_NODES; title='$1 preset, $2 links, uniform traffic, 64-byte messages, 1 byte/ns links'; term='$term'"
         written+=("$out/load-$tag.$term")
     done
 }
@@ -88,7 +85,7 @@ fi
 if [ -n "$bench" ] && [ -n "$params" ]; then
     name=$(basename "$bench" .tsv)
     for term in png svg; do
-        gp calibration.gp "data='$bench'; params='$params'; out='$out/calibration-$name'; term='$term'"
+        gp calibration.gp "calibration-$name" "data='$bench'; params='$params'; term='$term'"
         written+=("$out/calibration-$name.$term")
         [ -f "$out/calibration-$name-hops.$term" ] && written+=("$out/calibration-$name-hops.$term")
     done
@@ -101,14 +98,14 @@ if [ -z "${logp// /}" ]; then
     echo "plots: no LogP files (LOGP=\"a.tsv ...\"; none in $here/../data/sample): LogP figure skipped" >&2
 else
     for term in png svg; do
-        gp logp.gp "files='$logp'; out='$out/logp'; term='$term'"
+        gp logp.gp "logp" "files='$logp'; term='$term'"
         written+=("$out/logp.$term")
     done
 fi
 if [ -n "${VALIDATION:-}" ]; then
     name=$(basename "$VALIDATION" .tsv)
     for term in png svg; do
-        gp validation.gp "data='$VALIDATION'; out='$out/$name'; term='$term'"
+        gp validation.gp "$name" "data='$VALIDATION'; term='$term'"
         written+=("$out/$name.$term")
     done
 fi

@@ -306,3 +306,65 @@ Test(plots, figure_text_is_stated_and_clear_of_the_data)
     cr_assert_not_null(strstr(g.err, "above"), "crossover labels: %s", g.err);
     run_free(&g);
 }
+
+/* All-destination data (scibench --ring 6 --all-dst: five destinations, no
+ * point both ways one hop) still gives the calibration figure: it draws
+ * the nearest destination's curve and the residuals of every point, whose
+ * RMS is the one calibrate printed for the same fit (its residual table
+ * covers every point). */
+Test(plots, calibration_of_all_destinations)
+{
+    char script[600], bench[600], params[600], out[600], rms[32], want[64];
+    calibration_paths(script, bench, sizeof script);
+    snprintf(bench, sizeof bench, "%s", run_fixture("plots/ring6-alldst.tsv"));
+    snprintf(params, sizeof params, "%s/alldst.params", dir);
+    snprintf(out, sizeof out, "%s/calibration-alldst", dir);
+    calibrate_rms(bench, NULL, params, rms);
+    char *text = draw_calibration(script, bench, params, out);
+    snprintf(want, sizeof want, "RMS %s%%", rms);
+    cr_assert_not_null(strstr(text, want), "%s.svg: no '%s'", out, want);
+    cr_assert_not_null(strstr(text, "nearest destination 1"), "%s.svg: no destination named", out);
+    free(text);
+    char png[700];
+    snprintf(png, sizeof png, "%s/calibration-alldst.png", dir);
+    unsigned w, h;
+    char expr[2048];
+    snprintf(expr, sizeof expr, "data='%s'; params='%s'; out='%s'; term='png'", bench, params, out);
+    run_result g = run_cmd("/usr/bin/gnuplot", 60, "-e", expr, script, NULL);
+    cr_assert_eq(g.status, 0, "%s", g.err);
+    run_free(&g);
+    cr_assert(is_png(png, &w, &h), "%s is not a PNG", png);
+    cr_assert_gt(file_size(png), 3 * blank_png_size(w, h), "%s looks empty", png);
+}
+
+/* plots.sh never leaves an empty or partial image: a figure whose gnuplot
+ * fails (a bench file with no ping-pong point) is absent afterwards, and
+ * the figures drawn before it stay whole. */
+Test(plots, a_failed_figure_leaves_no_file)
+{
+    char script[600], bench[700], listing[4096] = "";
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(script, sizeof script, "%s/plots/plots.sh", r);
+    snprintf(bench, sizeof bench, "%s/empty.tsv", dir);
+    run_write_text(bench, "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw"
+                          " size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\n");
+    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1),
+                             run_fixture("plots/ring2.params"), bench, NULL);
+    cr_assert_eq(res.status, 1, "plots.sh on a file without points: %d %s", res.status, res.err);
+    cr_assert_not_null(strstr(res.err, "calibration.gp"), "%s", res.err);
+    run_free(&res);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(listing);
+        snprintf(listing + n, sizeof listing - n, "%s ", e->d_name);
+        cr_assert_null(strstr(e->d_name, "calibration-empty"), "%s left behind", e->d_name);
+        cr_assert_null(strstr(e->d_name, ".gp-"), "staging %s left behind", e->d_name);
+        if (strstr(e->d_name, ".png") || strstr(e->d_name, ".svg"))
+            cr_assert_gt(file_size(run_path(dir, e->d_name)), 0, "%s is empty", e->d_name);
+    }
+    closedir(d);
+    cr_assert_not_null(strstr(listing, "crossover-current.png"), "earlier figures missing: %s",
+                       listing);
+}
