@@ -223,6 +223,8 @@ DEMO_PARAMS := data/params/$(HOST)-shm.params
 DEMO_BENCH  := data/bench/$(HOST)-shm-ring2.tsv
 FULL_PARAMS := data/params/$(HOST)-shm-full.params
 FULL_VALID  := data/params/$(HOST)-shm-full-validation.tsv
+FIG5_API    := data/bench/$(HOST)-shm-ow-ring2.tsv
+FIG5_MPI    := data/bench/$(HOST)-mpi-ow-ring2.tsv
 demo: all
 	@mkdir -p $(dir $(DEMO_PARAMS) $(DEMO_BENCH) $(FULL_PARAMS))   # the demo names them; calibrate creates no directory
 	bin/calibrate $(if $(QUICK),--quick) -o $(DEMO_PARAMS) --bench-out $(DEMO_BENCH)
@@ -238,9 +240,15 @@ demo: all
 	  echo "table is still drawn).  Run 'make demo' again on a quieter machine, or read"; \
 	  echo "docs/model.md, 'Calibration'."; fi
 	@echo
-	@VALIDATION=$(FULL_VALID) $(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) > build/demo-plots.txt
+	bin/scibench --pattern ow --ring 2 --sizes 1..65536 $(if $(QUICK),--max-time 0.2 --rel-error 0.01) -q -o $(FIG5_API)
+	timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 bin/mpibench --pattern ow --ring 2 \
+	  --sizes 1..65536 $(if $(QUICK),--max-time 0.2 --rel-error 0.01) -q -o $(FIG5_MPI)
+	@echo
+	@full=$(FULL_PARAMS:.params=); if [ -e build/demo-full.ok ]; then full=; fi; \
+	  VALIDATION=$(FULL_VALID) $(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) \
+	  FIG5="$(FIG5_API) $(FIG5_MPI)" FULLDATA=$$full > build/demo-plots.txt
 	@if [ -e build/demo-full.ok ]; then \
-	  VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) >> build/demo-plots.txt; fi
+	  VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) FULLDATA=$(FULL_PARAMS:.params=) >> build/demo-plots.txt; fi
 	@echo
 	@$(MAKE) --no-print-directory trace-demo
 	@echo
@@ -249,7 +257,7 @@ demo: all
 	  bin/scimodel --params $$p --traffic $(TRACE_DEMO_MATRIX) --dims 1..4
 	@echo
 	@echo "demo: wrote"; \
-	  { printf '%s\n' $(DEMO_BENCH) $(DEMO_PARAMS) $(FULL_VALID); \
+	  { printf '%s\n' $(DEMO_BENCH) $(DEMO_PARAMS) $(FULL_VALID) $(FIG5_API) $(FIG5_MPI); \
 	    [ -e build/demo-full.ok ] && echo $(FULL_PARAMS); \
 	    grep -hv ' ' build/demo-plots.txt build/trace-plots.txt | sort -u; \
 	    echo $(TRACE_DEMO_MATRIX); } | while read -r f; do [ -f "$$f" ] && echo "  $$f"; done; true

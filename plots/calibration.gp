@@ -8,31 +8,11 @@
 set datafile separator "\t"
 set datafile commentschars "#"
 load params
+gpdir = system("dirname '".ARG0."'")
 if (term eq "png") { set terminal pngcairo size 1000,800 enhanced font "DejaVu Sans,11"; set output out.".png" }
 if (term eq "svg") { set terminal svg size 1000,800 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
 
-# o(m) from the params file: the segments if present, else the line
-nseg = exists("o_segments") ? o_segments : 0
-segfrom(i) = value(sprintf("o_seg%d_from_bytes", i))
-segns(i) = value(sprintf("o_seg%d_ns", i))
-segslope(i) = value(sprintf("o_seg%d_ns_per_byte", i))
-# the last segment whose start is <= m (segment 1 below the first start),
-# any number of them (MODEL_MAX_OSEG): gnuplot's ?: and || evaluate only
-# the branch taken, so the recursion stops at the count
-seg_at(i, m) = (i >= nseg || m < segfrom(i + 1)) ? i : seg_at(i + 1, m)
-segof(m) = seg_at(1, m)
-o(m) = nseg > 0 ? segns(segof(m)) + segslope(segof(m)) * (m - segfrom(segof(m))) \
-                : o0_ns + o1_ns_per_byte * (m - mref_bytes)
-# docs/model.md, 'Point-to-point latency': each relay pays g(m), the lb segments if present, else m lb
-# (0, cut-through, when the file has no lb)
-lb = exists("lb_ns_per_byte") ? lb_ns_per_byte : 0
-nlbseg = exists("lb_segments") ? lb_segments : 0
-lbfrom(i) = value(sprintf("lb_seg%d_from_bytes", i))
-lbns(i) = value(sprintf("lb_seg%d_ns", i))
-lbslope(i) = value(sprintf("lb_seg%d_ns_per_byte", i))
-lb_at(i, m) = (i >= nlbseg || m < lbfrom(i + 1)) ? i : lb_at(i + 1, m)
-lbof(m) = lb_at(1, m)
-relay(m) = nlbseg > 0 ? lbns(lbof(m)) + lbslope(lbof(m)) * (m - lbfrom(lbof(m))) : m * lb
+load gpdir."/params.gp"
 # docs/model.md, 'Point-to-point latency': half a round trip = 2 o(m) + Hm lp + Fm lf + Sm ls + (Fm + Sm) g(m)
 model(m, h, rh, f, rf, s, rs) = 2*o(m) + (h+rh)/2.0*lp_ns + (f+rf)/2.0*lf_ns + (s+rs)/2.0*ls_ns \
                                 + (f+rf+s+rs)/2.0*relay(m)

@@ -5,6 +5,10 @@
 #   plots.sh OUTDIR SCIMODEL [PARAMS] [BENCH]
 #   LOGP="a.tsv b.tsv" plots.sh ...   LogP files for the logp figure
 #   VALIDATION=FILE plots.sh ...   also calibrate --full's held-out figure
+#   FIG5="API.tsv MPI.tsv" plots.sh ...   the thesis's Fig. 5 from two bench
+#       files of a 2-node ring (scibench and mpibench, --pattern ow or pp)
+#   FULLDATA=PREFIX plots.sh OUT SCIMODEL PARAMS   the thesis's Figs. 12 and
+#       13b from calibrate --full's PREFIX-ring*.tsv and PREFIX-torus*.tsv
 #
 # Fails (exit 1) if gnuplot fails or prints anything on stderr; a figure that
 # fails is absent, never empty or partial (gp.sh).
@@ -89,6 +93,73 @@ if [ -n "$bench" ] && [ -n "$params" ]; then
         written+=("$out/calibration-$name.$term")
         [ -f "$out/calibration-$name-hops.$term" ] && written+=("$out/calibration-$name-hops.$term")
     done
+fi
+# the thesis's figures (docs/MEASUREMENTS.md, 'The thesis's figures')
+stat_column() {   # the params file's fit_statistic as a bench column (median default)
+    case $(sed -n 's/^fit_statistic *= *"\(.*\)"/\1/p' "$1" 2>/dev/null) in
+        min) echo 13 ;; mean) echo 15 ;; *) echo 14 ;;
+    esac
+}
+fig5() {   # API.tsv MPI.tsv: size, then per file the median and MB/s (first pair)
+    local what
+    what=$(awk -F'\t' '!/^#/ { print ($1 == "ow" ? "one-way" : $1 == "pp" ? "ping-pong" : $1); exit }' "$1")
+    awk -F'\t' 'FNR == 1 { f++ } /^#/ { next }
+        !(f in s) { s[f] = $2; d[f] = $3 }
+        $2 == s[f] && $3 == d[f] && $14 > 0 { v[f, $10] = sprintf("%s\t%.6g", $14, $10 / $14 * 1000); z[$10] = 1 }
+        END { print "size_bytes\tapi_ns\tapi_MBps\tmpi_ns\tmpi_MBps"
+              for (m in z) printf "%d\t%s\t%s\n", m, ((1, m) in v) ? v[1, m] : "-\t-",
+                                                        ((2, m) in v) ? v[2, m] : "-\t-" }' "$1" "$2" |
+        sort -n > "$out/data/thesis-fig5.tsv"
+    for term in png svg; do
+        gp thesis-fig5.gp thesis-fig5 "data='$out/data/thesis-fig5.tsv'; what='$what'; term='$term'"
+        written+=("$out/thesis-fig5.$term")
+    done
+}
+FIG13_SIZE=64   # the thesis's Fig. 13b: 64-byte messages
+fig12_13b() {   # PREFIX PARAMS
+    local prefix=$1 p=$2 lp col rings f n h m
+    rings=$(shopt -s nullglob; echo "$prefix"-ring*.tsv)
+    if [ -z "$rings" ]; then
+        echo "plots: no $prefix-ring*.tsv (calibrate --full's data): thesis Figs. 12 and 13b skipped" >&2
+        return
+    fi
+    lp=$(sed -n 's/^lp_ns *= *//p' "$p")
+    col=$(stat_column "$p")
+    # shellcheck disable=SC2086
+    awk -F'\t' -v col="$col" -v lp="$lp" -f "$here/components.awk" $rings \
+        $(shopt -s nullglob; echo "$prefix"-torus*.tsv) > "$out/data/thesis-fig12.tsv"
+    for term in png svg; do
+        gp thesis-fig12.gp thesis-fig12 "data='$out/data/thesis-fig12.tsv'; params='$p'; term='$term'"
+        written+=("$out/thesis-fig12.$term")
+    done
+    # each ring's symmetric pair at FIG13_SIZE: nodes, measured, the model's PP
+    printf 'nodes\tmeasured_ns\tmodel_ns\n' > "$out/data/thesis-fig13b-measured.tsv"
+    for f in $rings; do
+        n=$(sed -n 's/^# topology: ring \([0-9]*\)$/\1/p' "$f")
+        read -r h m < <(awk -F'\t' -v col="$col" -v size=$FIG13_SIZE \
+            '!/^#/ && $1 == "pp" && $10 == size { print $4, $col; exit }' "$f") || continue
+        printf '%s\t%s\t%s\n' "$n" "$m" "$(model_pp "$p" "$n" "$h")" >> "$out/data/thesis-fig13b-measured.tsv"
+    done
+    sort -n -o "$out/data/thesis-fig13b-measured.tsv" "$out/data/thesis-fig13b-measured.tsv"
+    printf 'nodes\tmodel_ns\n' > "$out/data/thesis-fig13b-model.tsv"
+    for n in 2 4 6 8 10 12 16 20 24 32 40 48 64 80 96 128 160 200 256 320 400 512 640 800 1000; do
+        printf '%s\t%s\n' "$n" "$(model_pp "$p" "$n" $((n / 2)))" >> "$out/data/thesis-fig13b-model.tsv"
+    done
+    for term in png svg; do
+        gp thesis-fig13b.gp thesis-fig13b "model='$out/data/thesis-fig13b-model.tsv'; measured='$out/data/thesis-fig13b-measured.tsv'; size=$FIG13_SIZE; term='$term'"
+        written+=("$out/thesis-fig13b.$term")
+    done
+}
+model_pp() {   # PARAMS N HOPS: scimodel's ping-pong latency / 2 on ring N, ns
+    "$scimodel" --params "$1" --shape "$2" --hops "$3" --size $FIG13_SIZE --format tsv |
+        awk -F'\t' '$1 == "transaction" { printf "%.6g\n", $5 / 2 }'
+}
+if [ -n "${FIG5:-}" ]; then
+    read -r fig5_api fig5_mpi <<< "$FIG5"
+    fig5 "$fig5_api" "$fig5_mpi"
+fi
+if [ -n "${FULLDATA:-}" ] && [ -n "$params" ]; then
+    fig12_13b "$FULLDATA" "$params"
 fi
 # LogP figure: LOGP="a.tsv b.tsv" (one panel per file), else the samples
 # in data/sample/logp-*.tsv (installed beside plots/ as share/scitorus/data)

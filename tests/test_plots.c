@@ -49,6 +49,29 @@ static long blank_png_size(unsigned w, unsigned h)
     return file_size(path);
 }
 
+/* name.png and name.svg were drawn, listed in plots.sh's output, and hold
+ * more than a blank plot. */
+static void assert_figure(const char *listed, const char *name)
+{
+    char png[600], svg[600];
+    unsigned w, h;
+    snprintf(png, sizeof png, "%s/%s.png", dir, name);
+    snprintf(svg, sizeof svg, "%s/%s.svg", dir, name);
+    cr_assert(strstr(listed, png), "%s not listed in: %s", png, listed);
+    cr_assert(is_png(png, &w, &h), "%s is not a PNG", png);
+    long blank = blank_png_size(w, h);
+    cr_assert_gt(file_size(png), 3 * blank, "%s: %ld bytes, blank %ld", png, file_size(png),
+                 blank);
+    FILE *fp = fopen(svg, "r");
+    cr_assert_not_null(fp, "%s missing", svg);
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    cr_assert_not_null(strstr(buf, "<svg"), "%s is not SVG", svg);
+    cr_assert_gt(file_size(svg), 20000, "%s looks empty", svg);
+}
+
 Test(plots, every_figure_is_drawn)
 {
     char root[512], script[600], params[600], bench[600];
@@ -66,25 +89,8 @@ Test(plots, every_figure_is_drawn)
         "patterns-current-uni", "patterns-current-bi", "patterns-enhanced-uni",
         "patterns-enhanced-bi", "load-current-uni", "load-current-bi",
     };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        char png[600], svg[600];
-        unsigned w, h;
-        snprintf(png, sizeof png, "%s/%s.png", dir, names[i]);
-        snprintf(svg, sizeof svg, "%s/%s.svg", dir, names[i]);
-        cr_assert(strstr(res.out, png), "%s not listed in: %s", png, res.out);
-        cr_assert(is_png(png, &w, &h), "%s is not a PNG", png);
-        long blank = blank_png_size(w, h);
-        cr_assert_gt(file_size(png), 3 * blank, "%s: %ld bytes, blank %ld", png,
-                     file_size(png), blank);
-        FILE *fp = fopen(svg, "r");
-        cr_assert_not_null(fp, "%s missing", svg);
-        char buf[4096];
-        size_t n = fread(buf, 1, sizeof buf - 1, fp);
-        buf[n] = '\0';
-        fclose(fp);
-        cr_assert_not_null(strstr(buf, "<svg"), "%s is not SVG", svg);
-        cr_assert_gt(file_size(svg), 20000, "%s looks empty", svg);
-    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        assert_figure(res.out, names[i]);
     run_free(&res);
 }
 
@@ -367,4 +373,69 @@ Test(plots, a_failed_figure_leaves_no_file)
     closedir(d);
     cr_assert_not_null(strstr(listing, "crossover-current.png"), "earlier figures missing: %s",
                        listing);
+}
+
+/* The thesis's Figs. 5, 12 and 13b from the demo's kind of data: the
+ * 2-node ring's one-way runs (scibench, mpibench) and calibrate --full's
+ * networks (the committed sample), fitted here by calibrate.  None is
+ * empty; Fig. 13b has the three measured rings beside the model's value
+ * for each, which must be scimodel's own. */
+Test(plots, thesis_figures_are_drawn)
+{
+    char script[600], params[600], fig5[1300], full[600];
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(script, sizeof script, "%s/plots/plots.sh", r);
+    snprintf(full, sizeof full, "%s/data/sample/shm-full", r);
+    snprintf(params, sizeof params, "%s/full.params", dir);
+    char ring2[700], ring8[700], torus[700];
+    snprintf(ring2, sizeof ring2, "%s-ring2.tsv", full);
+    snprintf(ring8, sizeof ring8, "%s-ring8.tsv", full);
+    snprintf(torus, sizeof torus, "%s-torus4x4.tsv", full);
+    run_result c = run_cmd(run_prog("calibrate", 1), 60, "-q", "--data", ring2, "--data", ring8,
+                           "--data", torus, "-o", params, NULL);
+    cr_assert_eq(c.status, 0, "%s", c.err);
+    run_free(&c);
+    snprintf(fig5, sizeof fig5, "%s/tests/fixtures/plots/ring2-ow-shm.tsv %s/tests/fixtures/plots/ring2-ow-mpi.tsv",
+             r, r);
+    setenv("FIG5", fig5, 1);
+    setenv("FULLDATA", full, 1);
+    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1), params, NULL);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+    cr_assert_str_empty(res.err, "%s", res.err);
+    assert_figure(res.out, "thesis-fig5");
+    assert_figure(res.out, "thesis-fig12");
+    assert_figure(res.out, "thesis-fig13b");
+    run_free(&res);
+
+    FILE *fp = fopen(run_path(dir, "data/thesis-fig13b-measured.tsv"), "r");
+    cr_assert_not_null(fp);
+    char line[256];
+    int rings = 0;
+    cr_assert_not_null(fgets(line, sizeof line, fp));
+    while (fgets(line, sizeof line, fp)) {
+        int n;
+        double measured, model;
+        cr_assert_eq(sscanf(line, "%d %lf %lf", &n, &measured, &model), 3, "%s", line);
+        cr_assert(n == 2 || n == 6 || n == 8, "ring %d", n);
+        char shape[16], hops[16], want[64];
+        snprintf(shape, sizeof shape, "%d", n);
+        snprintf(hops, sizeof hops, "%d", n / 2);
+        run_result m = run_cmd(run_prog("scimodel", 1), 30, "--params", params, "--shape", shape,
+                               "--hops", hops, "--size", "64", "--format", "tsv", NULL);
+        cr_assert_eq(m.status, 0, "%s", m.err);
+        const char *t = strstr(m.out, "transaction\t");
+        cr_assert_not_null(t, "%s", m.out);
+        double total = atof(strrchr(t, '\t') + 1);
+        snprintf(want, sizeof want, "%.6g", total / 2);
+        cr_assert_float_eq(model, atof(want), 1e-9, "ring %d: %g, scimodel %s", n, model, want);
+        cr_assert(measured > 0.5 * model && measured < 2 * model, "ring %d: %g vs %g", n,
+                  measured, model);
+        run_free(&m);
+        rings++;
+    }
+    fclose(fp);
+    cr_assert_eq(rings, 3, "the sample holds rings of 2, 6 and 8 nodes");
+    char *svg = run_read_text(run_path(dir, "thesis-fig13b.svg"));
+    cr_assert_not_null(strstr(svg, "extrapolated linearly from 3 rings"), "no extrapolation");
+    free(svg);
 }
