@@ -4,7 +4,7 @@
 # layer benchdata: the bench and LogP data files and their statistics
 LAYERS += benchdata
 benchdata_LAYER_USES := topo util
-benchdata_LAYER_SRCS := bench/benchdata.c bench/stats.c bench/logpdata.c
+benchdata_LAYER_SRCS := bench/benchdata.c bench/stats.c bench/logpdata.c bench/benchmerge.c
 benchdata_LAYER_LIBS := $(GSL_LIBS)
 BENCH_COMMON := bench/pattern.c bench/options.c bench/resume.c bench/output.c bench/run.c \
                 bench/grid.c bench/logp.c bench/logp_engine.c bench/logp_run.c
