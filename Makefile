@@ -180,7 +180,7 @@ DEPS_NEEDED := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),$(DEB_PACKAGES) $
   gcc libgsl-dev \
   $(if $(filter all install bench man trace-demo $(DEPS_MPI_BINS),$(DEPS_GOALS)),libopenmpi-dev) \
   $(if $(filter bin/test/%,$(DEPS_GOALS)),libcriterion-dev) \
-  $(if $(filter plots,$(DEPS_GOALS)),gnuplot-nox) \
+  $(if $(filter plots report,$(DEPS_GOALS)),gnuplot-nox) \
   $(if $(filter man install,$(DEPS_GOALS)),help2man) \
   $(EXTRA_DEB_PACKAGES))
 DEPS_INSTALL := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),yes)
@@ -249,6 +249,8 @@ demo: all
 	  FIG5="$(FIG5_API) $(FIG5_MPI)" FULLDATA=$$full > build/demo-plots.txt
 	@if [ -e build/demo-full.ok ]; then \
 	  VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) FULLDATA=$(FULL_PARAMS:.params=) >> build/demo-plots.txt; fi
+	@SCIMODEL=bin/scimodel plots/report.sh -o $(PLOTS_OUT)/report.html "2-node ring=$(DEMO_PARAMS)" \
+	  $$([ -e build/demo-full.ok ] && echo "full calibration=$(FULL_PARAMS)") >> build/demo-plots.txt
 	@echo
 	@$(MAKE) --no-print-directory trace-demo
 	@echo
@@ -303,7 +305,7 @@ VERSION          := $(shell git describe --always --dirty 2>/dev/null || echo un
 INSTALL_EXAMPLES := $(filter halo3d,$(PROGRAMS))
 INSTALL_PROGRAMS := $(filter-out bench-% $(INSTALL_EXAMPLES),$(PROGRAMS))
 INSTALL_LIBS     := $(TRACE_LIB)
-INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/plots.sh plots/gp.sh
+INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/components.awk plots/plots.sh plots/gp.sh plots/report.sh
 INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
 INSTALL_TRACE    := $(wildcard trace/*.gp) trace/plot.sh
 INSTALL_HEADERS  := trace/scitrace.h
@@ -341,7 +343,7 @@ install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_EXAMPLES:%=bin/%) $(INSTALL_LIBS)
 	$(if $(INSTALL_LIBS),install -d $(I_LIB) && install -m 755 $(INSTALL_LIBS) $(I_LIB)/)
 	$(if $(INSTALL_EXAMPLES),install -m 755 $(INSTALL_EXAMPLES:%=bin/%) $(I_EXAMPLES)/)
 	install -m 644 $(MAN_PAGES) $(I_MAN)/
-	install -m 644 $(filter %.gp,$(INSTALL_PLOTS)) $(I_PLOTS)/
+	install -m 644 $(filter %.gp %.awk,$(INSTALL_PLOTS)) $(I_PLOTS)/
 	install -m 755 $(filter %.sh,$(INSTALL_PLOTS)) $(I_PLOTS)/
 	$(if $(INSTALL_SAMPLES),install -m 644 $(INSTALL_SAMPLES) $(I_SAMPLES)/)
 	install -m 644 $(filter %.gp,$(INSTALL_TRACE)) $(I_TRACE)/

@@ -14,3 +14,11 @@ PLOTS_OUT ?= plots/out
 plots: bin/scimodel | deps
 	LOGP="$(LOGP)" VALIDATION="$(VALIDATION)" FIG5="$(FIG5)" FULLDATA="$(FULLDATA)" plots/plots.sh $(PLOTS_OUT) bin/scimodel $(PARAMS) $(BENCH)
 TESTS += tests/test_plots.c
+# make report CALIBRATIONS="a.params b.params" [RESULTSETS="dir ..."] [REPORT=x.html]:
+# the calibrations side by side in one self-contained HTML file (plots/report.sh)
+.PHONY: report
+REPORT ?= $(PLOTS_OUT)/report.html
+report: bin/scimodel | deps
+	@mkdir -p $(PLOTS_OUT)
+	SCIMODEL=bin/scimodel plots/report.sh -o $(REPORT) $(CALIBRATIONS) $(RESULTSETS)
+TESTS += tests/test_report.c
