@@ -11,7 +11,7 @@ scimodel_LAYERS := model topo util
 bench-model_LAYERS := model topo util
 bench-model_LDLIBS := $(GSL_LIBS)
 PROGRAMS += scimodel
-scimodel_SRCS = model/scimodel_main.c model/scimodel_options.c model/scimodel_output.c \
+scimodel_SRCS = model/scimodel_main.c model/scimodel_logp.c model/scimodel_options.c model/scimodel_output.c \
                 model/scimodel_report.c model/scimodel_crossover.c model/scimodel_sweep.c \
                 model/scimodel_shape.c model/scimodel_broadcast.c model/scimodel_load.c \
                 model/scimodel_traffic.c
