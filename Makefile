@@ -249,8 +249,9 @@ demo: all
 	  FIG5="$(FIG5_API) $(FIG5_MPI)" FULLDATA=$$full > build/demo-plots.txt
 	@if [ -e build/demo-full.ok ]; then \
 	  VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) FULLDATA=$(FULL_PARAMS:.params=) >> build/demo-plots.txt; fi
-	@SCIMODEL=bin/scimodel plots/report.sh -o $(PLOTS_OUT)/report.html "2-node ring=$(DEMO_PARAMS)" \
-	  $$([ -e build/demo-full.ok ] && echo "full calibration=$(FULL_PARAMS)") >> build/demo-plots.txt
+	@full=; if [ -e build/demo-full.ok ]; then full="full calibration=$(FULL_PARAMS)"; fi; \
+	  SCIMODEL=bin/scimodel plots/report.sh -o $(PLOTS_OUT)/report.html "2-node ring=$(DEMO_PARAMS)" \
+	  $${full:+"$$full"} >> build/demo-plots.txt
 	@echo
 	@$(MAKE) --no-print-directory trace-demo
 	@echo

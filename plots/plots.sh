@@ -141,6 +141,10 @@ fig12_13b() {   # PREFIX PARAMS
         printf '%s\t%s\t%s\n' "$n" "$m" "$(model_pp "$p" "$n" "$h")" >> "$out/data/thesis-fig13b-measured.tsv"
     done
     sort -n -o "$out/data/thesis-fig13b-measured.tsv" "$out/data/thesis-fig13b-measured.tsv"
+    if [ "$(wc -l < "$out/data/thesis-fig13b-measured.tsv")" -lt 2 ]; then
+        echo "plots: no ring in $prefix-ring*.tsv has a $FIG13_SIZE-byte point: thesis Fig. 13b skipped" >&2
+        return
+    fi
     printf 'nodes\tmodel_ns\n' > "$out/data/thesis-fig13b-model.tsv"
     for n in 2 4 6 8 10 12 16 20 24 32 40 48 64 80 96 128 160 200 256 320 400 512 640 800 1000; do
         printf '%s\t%s\n' "$n" "$(model_pp "$p" "$n" $((n / 2)))" >> "$out/data/thesis-fig13b-model.tsv"
