@@ -96,20 +96,21 @@ int campaign_read(const char *path, campaign *c, file_error *err)
     char *text = NULL;
     size_t tlen = 0;
     FILE *mem = open_memstream(&text, &tlen);
-    char buf[MAX_LINE + 2];
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t got;
     long ln = 0;
     int rc = 0;
     measurement *m = NULL;
-    while (rc == 0 && fgets(buf, sizeof buf, fp)) {
+    while (rc == 0 && (got = getline(&buf, &cap, fp)) >= 0) {
         ln++;
         if (mem)
-            fputs(buf, mem);
-        size_t n = strlen(buf);
-        if (n > MAX_LINE || (n == MAX_LINE + 1 && buf[n - 1] != '\n')) {
+            fwrite(buf, 1, (size_t)got, mem);
+        if (got > MAX_LINE) {
             rc = file_error_set(err, ln, "line longer than %d bytes", MAX_LINE);
             break;
         }
-        if (memchr(buf, '\0', n) != NULL && strlen(buf) < n) {
+        if (strlen(buf) < (size_t)got) {
             rc = file_error_set(err, ln, "a NUL byte");
             break;
         }
@@ -164,6 +165,7 @@ int campaign_read(const char *path, campaign *c, file_error *err)
         rc = file_error_set(err, 0, "empty (first line '" MAGIC "')");
     if (rc == 0 && c->count == 0)
         rc = file_error_set(err, 0, "no measurement ([NAME] and its options)");
+    free(buf);
     fclose(fp);
     if (mem)
         fclose(mem);
