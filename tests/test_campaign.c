@@ -60,7 +60,7 @@ Test(campaign, bad_files_name_their_line)
         run_assert_error(&r, 1, cases[i].want, cases[i].text);
         run_free(&r);
     }
-    run_write_data(c, "# scitorus-campaign 1\n[a]\nsizes\0 = 1\n", 38);
+    run_write_data(c, "# scitorus-campaign 1\n[a]\nsizes\0 = 1\n", 37);
     run_result r = run_cmd(SCICAMPAIGN, 30, "-o", out, c, NULL);
     run_assert_error(&r, 1, "c.txt:3: a NUL byte", "NUL");
     run_free(&r);
