@@ -1,6 +1,6 @@
-# gp.sh: sourced by the figure scripts (plots.sh, trace/plot.sh): the one
-# way they run gnuplot.  Never leaves an empty or partial image under a
-# figure's name.
+# gp.sh: sourced by the figure scripts (plots.sh, report.sh, scitrace/plot.sh,
+# scisim/figure.sh, coll/figure.sh): the one way they run gnuplot.  Never
+# leaves an empty or partial image under a figure's name.
 #
 #   gp_draw TAG SCRIPT OUTDIR NAME VAR-ASSIGNMENTS
 #

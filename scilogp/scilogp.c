@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/logpdata.h"
+#include "benchdata/logpdata.h"
 #include "model/model.h"
 #include "model/params.h"
 #include "topo/topo.h"

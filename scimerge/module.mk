@@ -1,5 +1,5 @@
 # scimerge/: merges runs' bench files into one (SKaMPI's merge); the merge
-# itself is the benchdata layer's (bench/benchmerge.c).
+# itself is the benchdata layer's (benchdata/benchmerge.c).
 PROGRAMS += scimerge
 scimerge_SRCS = scimerge/scimerge_main.c
 scimerge_LAYERS := benchdata topo util

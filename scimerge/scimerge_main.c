@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/benchmerge.h"
+#include "benchdata/benchmerge.h"
 #include "util/atomicfile.h"
 #include "util/exit.h"
 #include "util/file_error.h"

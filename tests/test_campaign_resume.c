@@ -5,7 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-campaign-resume-XXXXXX";

@@ -1,10 +1,10 @@
-/* Tests for scimerge (bench/benchmerge.c): SKaMPI's merge of result files
+/* Tests for scimerge (benchdata/benchmerge.c): SKaMPI's merge of result files
  * (manual section 3.4) -- its worked examples are the oracles -- and a
  * real run split in two merging back to itself. */
 #include <math.h>
 #include <stdlib.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "tests/runcmd.h"
 
 #define SCIMERGE run_prog("scimerge", 0)

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "bench/logpdata.h"
+#include "benchdata/logpdata.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-scilogp-XXXXXX";
