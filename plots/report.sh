@@ -9,8 +9,9 @@
 #
 # A params file brings its bench data (its '# data:' header's files, those
 # that exist) and calibrate's held-out table beside it, STEM-validation.tsv.
-# A directory is a result set (scicampaign): its bench files.  Numbers are
-# copied from the files and from scimodel, never recomputed here.
+# A directory is a result set (scicampaign): its bench files listed, its
+# ping-pong and one-way files drawn (resultset.gp).  Numbers are copied from
+# the files and from scimodel, never recomputed here.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # scimodel: $SCIMODEL, else the build's (plots/../bin), else the installed
@@ -141,6 +142,7 @@ if [ ${#params[@]} -gt 0 ]; then
     done
     printf '</div>\n'
 fi
+nset=0
 for s in "${sets[@]}"; do
     printf '<h2>Result set <code>%s/</code></h2>\n<table>\n<tr><th>file</th><th>host</th><th>backend</th><th>topology</th><th>pattern</th><th>points</th><th>state</th></tr>\n' "$(printf '%s' "$s" | esc)"
     for f in "$s"/*.tsv; do
@@ -150,6 +152,17 @@ for s in "${sets[@]}"; do
         printf '<td>%s</td><td>%s</td></tr>\n' "$(grep -vc '^#' "$f" || true)" "$(tail -1 "$f" | grep -q '^# incomplete' && echo incomplete || echo complete)"
     done
     printf '</table>\n'
+    # the figure: its ping-pong and one-way files that hold points
+    files= names=
+    for f in "$s"/*.tsv; do
+        grep -qx '# pattern: \(pp\|ow\)' "$f" 2>/dev/null && grep -qv '^#' "$f" || continue
+        files+="$f " names+="$(basename "$f" .tsv) "
+    done
+    if [ -n "$files" ]; then
+        nset=$((nset + 1))
+        gp_draw report.sh "$here/resultset.gp" "$work" "set$nset" "files='$files'; names='$names'; title='result set $s'; term='svg'"
+        img "$work/set$nset.svg" "result set $s"
+    fi
 done
 printf '</body></html>\n'
 } > "$work/report.html"

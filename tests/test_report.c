@@ -127,8 +127,9 @@ Test(report, two_calibrations_side_by_side)
         cr_assert_gt(len, 20000, "image %d: %zu bytes, looks empty", images, len);
         free(svg);
     }
-    /* the full fit: calibration, held-out, crossovers; the ring: calibration, crossovers */
-    cr_assert_eq(images, 5, "%d figures", images);
+    /* the full fit: calibration, held-out, crossovers; the ring: calibration, crossovers;
+     * the result set's figure */
+    cr_assert_eq(images, 6, "%d figures", images);
 
     /* the two side by side, every parameter as its params file has it */
     cr_assert_not_null(strstr(html, "<th>full fit</th><th>2-node ring</th>"));
