@@ -166,5 +166,11 @@ for s in "${sets[@]}"; do
 done
 printf '</body></html>\n'
 } > "$work/report.html"
-mv -f "$work/report.html" "$out.tmp.$$" && mv -f "$out.tmp.$$" "$out"
+# a device (/dev/null, /dev/full) is written in place, a file replaced whole
+if [ -e "$out" ] && [ ! -f "$out" ]; then
+    cat "$work/report.html" 2>/dev/null > "$out" || { echo "report.sh: -o '$out': cannot write" >&2; exit 1; }
+else
+    cp "$work/report.html" "$out.tmp.$$" && mv -f "$out.tmp.$$" "$out" ||
+        { rm -f "$out.tmp.$$"; echo "report.sh: -o '$out': cannot write" >&2; exit 1; }
+fi
 echo "$out"

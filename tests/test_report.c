@@ -192,3 +192,32 @@ Test(report, two_calibrations_side_by_side)
     cr_assert_not_null(strstr(html, "<td>a.tsv</td>"), "the result set's file is not listed");
     free(html);
 }
+
+/* Bad input: one line naming the file, exit 1 (2 for usage); a device is
+ * written in place and its error reported, never replaced. */
+Test(report, bad_input_one_line)
+{
+    const char *root = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    char script[600], params[600], bad[600];
+    snprintf(script, sizeof script, "%s/plots/report.sh", root);
+    snprintf(params, sizeof params, "%s/tests/fixtures/plots/ring2.params", root);
+    snprintf(bad, sizeof bad, "%s/bad.params", dir);
+    setenv("SCIMODEL", run_prog("scimodel", 1), 1);
+    run_write_text(bad, "# scitorus params\no0_ns = nan\n");
+    run_result r = run_cmd(script, 100, "-o", run_path(dir, "x.html"), bad, NULL);
+    run_assert_error(&r, 1, "bad.params:2", "bad params");
+    run_free(&r);
+    r = run_cmd(script, 100, "-o", run_path(dir, "x.html"), run_path(dir, "none.params"), NULL);
+    run_assert_error(&r, 1, "none.params", "missing params");
+    run_free(&r);
+    r = run_cmd(script, 100, params, NULL);
+    run_assert_error(&r, 2, "-o OUT.html is required", "no -o");
+    run_free(&r);
+    r = run_cmd(script, 100, "-o", "/dev/full", params, NULL);
+    run_assert_error(&r, 1, "-o '/dev/full'", "a full device");
+    run_free(&r);
+    cr_assert_eq(access(run_path(dir, "x.html"), F_OK), -1, "an output was left");
+    struct stat st;
+    cr_assert_eq(stat("/dev/full", &st), 0);
+    cr_assert(S_ISCHR(st.st_mode), "/dev/full was replaced");
+}
