@@ -49,7 +49,8 @@ static const opt_program prog = {
     .epilog =
 "\n"
 "DIR remembers its campaign (DIR/campaign.txt): another campaign file, or\n"
-"this one changed, is refused there.  Exit status: 0 every measurement\n"
+"this one changed, is refused there.  mpibench runs under mpirun, or the\n"
+"Open MPI launcher $MPIRUN names.  Exit status: 0 every measurement\n"
 "finished, 1 a campaign file malformed (the message names the file and\n"
 "line) or a measurement failed, 2 usage error, 130 stopped (run the same\n"
 "command again to resume).\n"
