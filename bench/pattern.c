@@ -426,15 +426,23 @@ static int refine_points(engine *e, const point_run *runs, long n, double batch_
     for (int k = 0; k < e->nnets && !rc; k++) {
         const bench_config *cfg = e->nets[k].cfg;
         for (long d = 0; d < cfg->ndst && !rc; d++) {
-            int m = 0;
-            for (long i = 0; i < n; i++)
+            int m = 0, room = 2 * BENCH_MAX_SIZES - 1;
+            for (long i = 0; i < n && m < room; i++)
                 if (runs[i].net == k && runs[i].dst == cfg->dsts[d])
                     refine_insert(x, y, &m, runs[i].size, runs[i].median_ns);
-            for (long i = 0; cfg->done && i < cfg->done->count; i++) {
+            /* a resumed file's points: the listed ones were copied to the output already,
+             * the ones an earlier --refine added are copied here */
+            for (long i = 0; cfg->done && i < cfg->done->count && m < room; i++) {
                 const bench_point *q = &cfg->done->points[i];
-                if (q->dst == cfg->dsts[d] && !strcmp(q->pattern, cfg->pattern == BENCH_PP ? "pp"
-                                                                                          : "ow"))
-                    refine_insert(x, y, &m, q->size_bytes, q->median_ns);
+                if (q->dst != cfg->dsts[d] ||
+                    strcmp(q->pattern, cfg->pattern == BENCH_PP ? "pp" : "ow"))
+                    continue;
+                int listed = 0;
+                for (size_t j = 0; j < cfg->nsizes; j++)
+                    listed |= cfg->sizes[j] == q->size_bytes;
+                if (!listed)
+                    bench_data_write_point(outs[k], q);
+                refine_insert(x, y, &m, q->size_bytes, q->median_ns);
             }
             long size;
             while (!rc && m < 2 * BENCH_MAX_SIZES - 1 && e->be->now_ns() < end_ns &&

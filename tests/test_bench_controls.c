@@ -100,6 +100,42 @@ Test(controls, refine_inserts_sizes_until_the_curve_is_straight)
     bench_data_free(&d);
 }
 
+/* A refined run cut short (its largest size's row gone, '# incomplete') and
+ * resumed keeps every row it had, the sizes --refine added among them. */
+Test(controls, resumed_refinement_keeps_the_added_sizes)
+{
+    run_timing_lock();
+    const char *out = run_path(dir, "refres.tsv");
+    run_result r = run_cmd(run_prog("scibench", 1), 120, "--sizes", "1,4096,65536", "--refine",
+                           "--refine-min-distance", "8192", "--max-time", "0.05", "--rel-error",
+                           "0.05", "-q", "-o", out, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data before = read_ok(out);
+    cr_assert_gt(before.count, 3, "no size inserted");
+    char *text = run_read_text(out), *last = strrchr(text, '\n');
+    *last = '\0';
+    last = strrchr(text, '\n');   /* the 65536 B row, the last by size */
+    cr_assert(strstr(last, "\t65536\t"), "%s", last);
+    strcpy(last + 1, "# incomplete\n");
+    run_write_text(out, text);
+    free(text);
+    r = run_cmd(run_prog("scibench", 1), 120, "--resume", out, "-q", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data after = read_ok(out);
+    for (long i = 0; i < before.count; i++) {
+        const bench_point *p = &before.points[i];
+        int kept = p->size_bytes == 65536;
+        for (long j = 0; j < after.count && !kept; j++)
+            kept = after.points[j].size_bytes == p->size_bytes &&
+                   after.points[j].median_ns == p->median_ns;
+        cr_assert(kept, "%ld B lost on resume", p->size_bytes);
+    }
+    bench_data_free(&before);
+    bench_data_free(&after);
+}
+
 /* the controls' bad values are refused by name */
 Test(controls, usage_errors)
 {
