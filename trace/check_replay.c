@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/match.h"
 #include "trace/tracekinds.h"
 #include "util/grow.h"
 
@@ -47,7 +48,6 @@ typedef struct rstate {
     rq *reqs;
     int64_t nreqs;
     long *coll_count;         /* per communicator of the rank */
-    vec unexpected, posted;   /* unmatched msgs to / posts of this rank */
 } rstate;
 
 typedef struct sim {
@@ -62,6 +62,9 @@ typedef struct sim {
     inst *in;
     size_t nin, capin;
     vec open_inst;
+    sched_matcher mq;         /* per rank: posts, and msgs to it (ids: indices) */
+    ckey *ctx;                /* the distinct communicators, sorted: a key's match context */
+    size_t nctx;
     check_result *res;
     int oom;
 } sim;
@@ -101,10 +104,39 @@ static int key_eq(ckey a, ckey b)
     return a.hash == b.hash && a.seq == b.seq;
 }
 
-static int fits(const post *p, const msg *m)
+static int key_cmp(const void *pa, const void *pb)
 {
-    return key_eq(p->key, m->key) && (p->src == TRACE_ANY || p->src == m->src) &&
-           (p->tag == TRACE_ANY || p->tag == m->tag);
+    const ckey *a = pa, *b = pb;
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* The matcher's context of a communicator: 1 + its place among the
+ * distinct ones, 0 for none; TRACE_ANY as a source or tag is its wildcard. */
+static uint64_t ctx_of(const sim *s, ckey k)
+{
+    const ckey *x = s->nctx ? bsearch(&k, s->ctx, s->nctx, sizeof k, key_cmp) : NULL;
+    return x ? (uint64_t)(x - s->ctx) + 1 : 0;
+}
+
+static int make_ctx(sim *s)
+{
+    size_t n = 0;
+    for (int r = 0; r < s->d->nranks; r++)
+        n += s->d->loaded[r] ? (size_t)s->d->ranks[r].ncomms : 0;
+    if (!(s->ctx = malloc((n ? n : 1) * sizeof *s->ctx)))
+        return -1;
+    for (int r = 0; r < s->d->nranks; r++)
+        for (int c = 0; s->d->loaded[r] && c < s->d->ranks[r].ncomms; c++)
+            s->ctx[s->nctx++] = key_of(&s->d->ranks[r], c);
+    qsort(s->ctx, s->nctx, sizeof *s->ctx, key_cmp);
+    size_t out = 0;
+    for (size_t i = 0; i < s->nctx; i++)
+        if (!out || !key_eq(s->ctx[out - 1], s->ctx[i]))
+            s->ctx[out++] = s->ctx[i];
+    s->nctx = out;
+    return sched_match_init(&s->mq, (uint32_t)s->d->nranks, 0);
 }
 
 static rq *req(sim *s, int r, int64_t id)
@@ -130,14 +162,15 @@ static size_t post_msg(sim *s, int src, int dst, int tag, ckey key, uint64_t byt
         s->m[mi].matched = 1;   /* MPI_PROC_NULL or untranslated: nothing to wait for */
         return mi;
     }
-    rstate *q = &s->rs[dst];
-    for (size_t i = 0; i < q->posted.n; i++)
-        if (fits(&s->p[q->posted.v[i]], &s->m[mi])) {
-            matched(s, mi, q->posted.v[i]);
-            vremove(&q->posted, i);
-            return mi;
-        }
-    vpush(s, &q->unexpected, mi);
+    uint64_t ctx = ctx_of(s, key);
+    uint32_t pi = sched_match_take(&s->mq, (uint32_t)dst, SCHED_MATCH_POSTED, ctx, (uint32_t)src,
+                                   (uint32_t)tag);
+    if (pi != SCHED_MATCH_NONE)
+        matched(s, mi, pi);
+    else if (mi >= SCHED_MATCH_NONE ||
+             sched_match_add(&s->mq, (uint32_t)dst, SCHED_MATCH_UNEXPECTED, ctx, (uint32_t)src,
+                             (uint32_t)tag, (uint32_t)mi))
+        s->oom = 1;
     return mi;
 }
 
@@ -151,14 +184,15 @@ static size_t post_recv(sim *s, int r, int src, int tag, ckey key, size_t call, 
     s->p[pi] = (post){src, tag, src == TRACE_PROC_NULL, reqid, key, call};
     if (src == TRACE_PROC_NULL)
         return pi;
-    rstate *q = &s->rs[r];
-    for (size_t i = 0; i < q->unexpected.n; i++)
-        if (fits(&s->p[pi], &s->m[q->unexpected.v[i]])) {
-            matched(s, q->unexpected.v[i], pi);
-            vremove(&q->unexpected, i);
-            return pi;
-        }
-    vpush(s, &q->posted, pi);
+    uint64_t ctx = ctx_of(s, key);
+    uint32_t mi = sched_match_take(&s->mq, (uint32_t)r, SCHED_MATCH_UNEXPECTED, ctx, (uint32_t)src,
+                                   (uint32_t)tag);
+    if (mi != SCHED_MATCH_NONE)
+        matched(s, mi, pi);
+    else if (pi >= SCHED_MATCH_NONE ||
+             sched_match_add(&s->mq, (uint32_t)r, SCHED_MATCH_POSTED, ctx, (uint32_t)src,
+                             (uint32_t)tag, (uint32_t)pi))
+        s->oom = 1;
     return pi;
 }
 
@@ -311,8 +345,9 @@ static int complete(sim *s, int r)
     case TRACE_PROBE:
         if (c->kind == TRACE_K_IPROBE || !c->done)
             return c->kind == TRACE_K_IPROBE;
-        for (size_t i = 0; i < s->rs[r].unexpected.n; i++) {
-            const msg *m = &s->m[s->rs[r].unexpected.v[i]];
+        for (uint32_t e = sched_match_first(&s->mq, (uint32_t)r, SCHED_MATCH_UNEXPECTED);
+             e != SCHED_MATCH_NONE; e = sched_match_next(&s->mq, e)) {
+            const msg *m = &s->m[s->mq.pool[e].id];
             if (key_eq(m->key, key_of(t, c->comm)) && m->src == c->r_src && m->tag == c->r_tag)
                 return 1;
         }
@@ -506,8 +541,9 @@ static void pending(sim *s)
                                        s->m[i].dst, -1, 0});
     for (int r = 0; r < s->d->nranks; r++) {
         rstate *q = &s->rs[r];
-        for (size_t i = 0; i < q->posted.n; i++) {
-            const post *p = &s->p[q->posted.v[i]];
+        for (uint32_t e = sched_match_first(&s->mq, (uint32_t)r, SCHED_MATCH_POSTED);
+             e != SCHED_MATCH_NONE; e = sched_match_next(&s->mq, e)) {
+            const post *p = &s->p[s->mq.pool[e].id];
             if (!(blocked(s, r) && p->call == q->pc))
                 finding(s, (check_finding){CHECK_PENDING_RECV, r, p->call, p->src, -1, 0});
         }
@@ -526,8 +562,8 @@ int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a
     memset(res, 0, sizeof *res);
     s.rs = calloc((size_t)d->nranks, sizeof *s.rs);
     const trace_completion ***got = calloc((size_t)d->nranks, sizeof *got);
-    if (!s.rs || !got) {
-        free(s.rs), free(got);
+    if (!s.rs || !got || make_ctx(&s)) {
+        free(s.rs), free(got), free(s.ctx);
         return -1;
     }
     for (int r = 0; r < d->nranks && !s.oom; r++) {
@@ -586,10 +622,10 @@ int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a
     if (!s.oom)
         pending(&s);
     for (int r = 0; r < d->nranks; r++) {
-        free(s.rs[r].reqs), free(s.rs[r].coll_count), free(s.rs[r].unexpected.v);
-        free(s.rs[r].posted.v), free(got[r]);
+        free(s.rs[r].reqs), free(s.rs[r].coll_count), free(got[r]);
     }
-    free(s.rs), free(got), free(s.m), free(s.p), free(s.in), free(s.open_inst.v);
+    free(s.rs), free(got), free(s.m), free(s.p), free(s.in), free(s.open_inst.v), free(s.ctx);
+    sched_match_free(&s.mq);
     if (s.oom)
         check_free(res);
     return s.oom ? -1 : 0;
