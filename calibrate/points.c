@@ -95,8 +95,8 @@ static size_t weighted_median(const merge_item *g, size_t k)
 }
 
 /* --weights relative, once repeated runs are merged: a change of the machine's speed scales every
- * latency, so each point's error is a fixed fraction, from the residuals (worst 7.9% against
- * 14.5% by the batches' SE; docs/MEASUREMENTS.md, "The point statistic and the weights"). */
+ * latency, so each point's error is a fixed fraction, from the residuals; the batches' standard
+ * error says how steady one run was, not how far runs lie apart. */
 void relative_weights(pointset *ps)
 {
     for (size_t i = 0; ps->weights == WEIGHT_RELATIVE && i < ps->n; i++)

@@ -167,7 +167,7 @@ int trace_world(int comm_id, int r)
 
 /* MPI_Request handle -> our ids, linear probing: a slot per live request, oldest first (Open MPI
  * shares one handle among Isends), emptied by shifting its cluster back, which keeps that order
- * (tombstones made lookups scan hundreds of slots; docs/MEASUREMENTS.md, "The per-call log"). */
+ * (tombstones would pile up under a long run's Isend/Wait traffic and lengthen every lookup). */
 static size_t slot_of(MPI_Request req, size_t cap)
 {
     uint64_t h = (uint64_t)(uintptr_t)req * 0x9E3779B97F4A7C15ull;

@@ -124,7 +124,7 @@ Test(calibrate, injected_delays_are_recovered)
  * slot's first cache line (<= 24 B): scibench's relays store and forward,
  * so from 32 B on every hop also pays the payload's extra cache lines,
  * while the model's lf -- SCI's cut-through forwarding -- is independent
- * of m (at 256 B - 4 KiB the 3-hop prediction is 5-36% off; see docs/MEASUREMENTS.md).
+ * of m, so the 3-hop prediction is not held to 5% at larger sizes.
  *
  * The three rings are measured in one scibench run with --interleave, all
  * their points batch by batch in turn: this VM's core-to-core latency
