@@ -17,8 +17,8 @@
  * standard errors (the fit scales the covariance by chi^2/dof when > 1) */
 #define RELATIVE_SIGMA 1e-4
 /* A point whose batches' median is this far above their minimum took them
- * in two regimes of the machine (core-to-core latency here jumps between
- * about 25, 55 and 250 ns); in a steady run the median is 2-26% above. */
+ * in two regimes of the machine (a shared machine's core-to-core latency
+ * jumps between regimes); a steady run's median stays well below it. */
 #define UNSTEADY_RATIO 1.5
 
 /* The --stat names, also the params file's fit_statistic values. */
