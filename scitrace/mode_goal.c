@@ -254,8 +254,9 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase, const ex
             step(&g, recv_op(&g, c->r_bytes, c->r_src, c->r_tag));
         } else if (c->kind == TRACE_K_IRECV && c->peer != TRACE_PROC_NULL) {
             int64_t src = irecv_src[2 * c->made] ? irecv_src[2 * c->made] - 1 : c->peer;
+            /* no wait completed it: as posted, -1 (any source or tag) kept, as GOAL has it */
             int64_t tag = irecv_src[2 * c->made] ? irecv_src[2 * c->made + 1] - 1 : c->tag;
-            long r = recv_op(&g, c->bytes, src, tag < 0 ? 0 : tag);
+            long r = recv_op(&g, c->bytes, src, tag < 0 ? -1 : tag);
             requires(&g, r, g.chain);
             *req_slot(&g, c->made) = r;
         } else if (c->kind == TRACE_K_START) {
