@@ -142,9 +142,9 @@ static int collective(gen *g, const trace_rank *t, const trace_call *c, long k, 
             if (trace_comm_index(cm, w) >= 0)
                 requires(g, send_op(g, (uint64_t)t->ids[c->list + 2 * j + 1], w, tag), start);
         }
-    } else {
+    } else if (me >= 0) {   /* a rank outside the communicator sends nothing in it */
         const coll_sched *s;
-        int rc = expand_schedule(g->cache, g->choice, c->kind, cm->n, root, c->bytes, &s, why,
+        int rc = expand_schedule(g->cache, g->choice, c->kind, cm->n, root, me, c->bytes, &s, why,
                                  len);
         if (rc)
             return rc;

@@ -419,3 +419,49 @@ Test(coll, generation_and_replay_stop_when_told)
     cr_assert_gt(polls, 5);
     coll_sched_free(&s);
 }
+
+/* coll_generate_rank gives rank r exactly its messages of the whole
+ * schedule, in order, for every collective, algorithm, P = 1..40 and root;
+ * and holds only them: a 4096-rank alltoall is 2 (P - 1) messages, not
+ * 2 P (P - 1). */
+Test(coll, one_rank_schedule_is_that_ranks_part_of_the_whole, .timeout = 300)
+{
+    for (int op = 0; op < COLL_NOPS; op++) {
+        char list[160];
+        snprintf(list, sizeof list, "%s", coll_algorithms(op));
+        for (char *save = NULL, *alg = strtok_r(list, ",", &save); alg;
+             alg = strtok_r(NULL, ",", &save))
+            for (int n = 1; n <= 40; n += n < 17 ? 1 : 5)
+                for (int root = 0; root < n; root += n > 2 ? n - 2 : 1) {
+                    coll_sched all, one;
+                    char why[200];
+                    if (coll_generate(&all, op, alg, n, root, 4096, why, sizeof why)) {
+                        cr_assert_eq(coll_validate(op, alg, n, why, sizeof why), -2);
+                        continue;   /* a shape the algorithm refuses */
+                    }
+                    long at = 0;
+                    for (int r = 0; r < n; r++) {
+                        cr_assert_eq(coll_generate_rank(&one, op, alg, n, root, 4096, r, why,
+                                                        sizeof why), 0, "%s", why);
+                        for (long k = 0; k < one.count; k++, at++) {
+                            const coll_msg *a = &all.msgs[at], *b = &one.msgs[k];
+                            cr_assert(at < all.count && a->rank == b->rank && a->step == b->step &&
+                                          a->peer == b->peer && a->send == b->send &&
+                                          a->bytes == b->bytes,
+                                      "%s %s n %d root %d rank %d message %ld", coll_op_names[op],
+                                      alg, n, root, r, k);
+                        }
+                        coll_sched_free(&one);
+                    }
+                    cr_assert_eq(at, all.count, "%s %s n %d: every message", coll_op_names[op],
+                                 alg, n);
+                    coll_sched_free(&all);
+                }
+    }
+    coll_sched one;
+    char why[200];
+    cr_assert_eq(coll_generate_rank(&one, COLL_ALLTOALL, "linear", 4096, 0, 8, 17, why, sizeof why), 0);
+    cr_assert_eq(one.count, 2 * 4095);
+    coll_sched_free(&one);
+    cr_assert_eq(coll_generate_rank(&one, COLL_ALLTOALL, "linear", 4, 0, 8, 4, why, sizeof why), -2);
+}

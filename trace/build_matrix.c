@@ -55,8 +55,8 @@ static int add_rank(builder *b, const trace_rank *r, uint64_t calls, trace_error
             const coll_sched *s;
             char why[300];
             int rc = me < 0 ? -2 : expand_schedule(&b->cache, b->choice, x->kind, c->n,
-                                                   root < 0 ? 0 : root, rec_size(x), &s, why,
-                                                   sizeof why);
+                                                   root < 0 ? 0 : root, me, rec_size(x), &s,
+                                                   why, sizeof why);
             if (rc == -1) {
                 b->nomem = 1;
                 return 0;
