@@ -160,7 +160,7 @@ static int fits(const sched_matcher *m, int queue, const sched_match_entry *x, u
     return x->ctx == ctx && fit(m, queue, src, x->src) && fit(m, queue, tag, x->tag);
 }
 
-uint32_t sched_match_take(sched_matcher *m, uint32_t rank, int queue, uint64_t ctx, uint32_t src,
+uint32_t sched_match_find(sched_matcher *m, uint32_t rank, int queue, uint64_t ctx, uint32_t src,
                           uint32_t tag)
 {
     sched_match_entry *pool = m->pool;
@@ -183,10 +183,15 @@ uint32_t sched_match_take(sched_matcher *m, uint32_t rank, int queue, uint64_t c
             }
         }
     }
-    if (e == NONE)
-        return NONE;
-    m->steps++;
-    sched_match_entry *x = &pool[e];
+    if (e != NONE)
+        m->steps++;
+    return e;
+}
+
+void sched_match_remove(sched_matcher *m, uint32_t rank, int queue, uint32_t e)
+{
+    sched_match_entry *pool = m->pool, *x = &pool[e];
+    uint32_t rq = rank * 2 + (uint32_t)queue;
     unlink_from(pool, &m->head[rq], &m->tail[rq], e, 0);
     if (x->src == ANY || x->tag == ANY) {
         unlink_from(pool, &m->whead[rq], &m->wtail[rq], e, 1);
@@ -196,8 +201,17 @@ uint32_t sched_match_take(sched_matcher *m, uint32_t rank, int queue, uint64_t c
         if (m->bk[b].head == NONE)
             drop_bucket(m, b);
     }
-    uint32_t id = x->id;
     x->next = m->free;
     m->free = e;
+}
+
+uint32_t sched_match_take(sched_matcher *m, uint32_t rank, int queue, uint64_t ctx, uint32_t src,
+                          uint32_t tag)
+{
+    uint32_t e = sched_match_find(m, rank, queue, ctx, src, tag);
+    if (e == NONE)
+        return NONE;
+    uint32_t id = m->pool[e].id;
+    sched_match_remove(m, rank, queue, e);
     return id;
 }

@@ -57,6 +57,13 @@ int sched_match_add(sched_matcher *m, uint32_t rank, int queue, uint64_t ctx, ui
 uint32_t sched_match_take(sched_matcher *m, uint32_t rank, int queue, uint64_t ctx, uint32_t src,
                           uint32_t tag);
 
+/* The oldest entry of rank's queue that fits (an index into m->pool, whose
+ * id the caller may read and change), left in place, or SCHED_MATCH_NONE;
+ * sched_match_remove takes such an entry out.  take is find, then remove. */
+uint32_t sched_match_find(sched_matcher *m, uint32_t rank, int queue, uint64_t ctx, uint32_t src,
+                          uint32_t tag);
+void sched_match_remove(sched_matcher *m, uint32_t rank, int queue, uint32_t e);
+
 /* The queue in order: its first entry (an index into m->pool) and the next
  * one, SCHED_MATCH_NONE at the end. */
 static inline uint32_t sched_match_first(const sched_matcher *m, uint32_t rank, int queue)
