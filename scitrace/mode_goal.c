@@ -313,7 +313,7 @@ int scitrace_goal(int argc, char **argv)
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
-    int whole = trace_dir_require_whole(&d, "goal", o.partial);
+    int whole = scitrace_require_whole(&d, "goal", o.partial);
     if (whole || trace_dir_within(&d, GOAL_MAX_SIZE, &err) != 0) {
         if (!whole)
             fprintf(stderr, "scitrace: goal: %s\n", err.msg);

@@ -21,6 +21,12 @@ int scitrace_goal(int argc, char **argv);      /* scitrace/mode_goal.c */
 #define scitrace_usage_error(...) \
     cli_message(EXIT_USAGE, "scitrace", " (try --help)", __VA_ARGS__)
 
+/* What an analyzer does about an incomplete trace (trace_dir_incomplete):
+ * 0 when whole, or with partial (after a one-line warning on stderr); else
+ * the one-line refusal on stderr and TRACE_EXIT_INCOMPLETE. */
+struct trace_dir;
+int scitrace_require_whole(const struct trace_dir *d, const char *mode, int partial);
+
 /* The program's version ("scitrace (scitorus) VERSION"). */
 void scitrace_version(void);
 

@@ -20,7 +20,7 @@ bin/test/check_app: tests/check_app.c libscitrace/scitrace.h | deps
 TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_trace_records.c
 # traced equals generated: scitrace goal in process on committed traces
 TESTS += tests/test_sched_trace.c
-test_sched_trace_EXTRA = scitrace/mode_goal.c scitrace/mode_matrix.c
+test_sched_trace_EXTRA = scitrace/mode_goal.c scitrace/mode_matrix.c scitrace/modes.c
 CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
 
 # NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
@@ -47,4 +47,4 @@ bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_L
 # and the replay behind scitrace check; tracegoal, trace directories through
 # `scitrace goal` into scisim's reader
 build/fuzz/fuzz_trace: FUZZ_LIB += $(trace_LAYER_SRCS)
-build/fuzz/fuzz_tracegoal: FUZZ_LIB += $(trace_LAYER_SRCS) scitrace/mode_goal.c
+build/fuzz/fuzz_tracegoal: FUZZ_LIB += $(trace_LAYER_SRCS) scitrace/mode_goal.c scitrace/modes.c
