@@ -1,6 +1,6 @@
 /* lib_p2p: PMPI wrappers of the point-to-point calls and probes.  Each
- * writes its line on entry (communicator, peer as a world rank, tag, bytes)
- * and one on return (the request made; the source, tag and bytes a receive
+ * writes its line on entry (communicator, peer as a world rank, tag, bytes,
+ * count, datatype signature code, contiguity) and one on return (the request made; the source, tag and bytes a receive
  * got). */
 #include "trace/lib.h"
 
@@ -11,8 +11,8 @@
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, dest, tag, comm);                            \
         int id = trace_comm_id(comm);   /* first: it may write a line */                    \
-        char *p = trace_enter(TRACE_K_##KIND, CALLER, 80);                                  \
-        trace_end(p ? tl_p2p(p, id, dest, tag, count, dt) : NULL);                          \
+        char *p = trace_enter(TRACE_K_##KIND, CALLER, 120);                                 \
+        trace_end(p ? tl_dtype(tl_p2p(p, id, dest, tag, count, dt), count, dt, 1) : NULL);     \
         int rc = PMPI_##NAME(buf, count, dt, dest, tag, comm);                              \
         trace_returned();                                                                   \
         return rc;                                                                          \
@@ -30,8 +30,8 @@ SEND_WRAPPER(Rsend, RSEND)
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                       \
         int id = trace_comm_id(comm);                                                       \
-        char *p = trace_enter(TRACE_K_##KIND, CALLER, 80);                                  \
-        trace_end(p ? tl_p2p(p, id, peer, tag, count, dt) : NULL);                          \
+        char *p = trace_enter(TRACE_K_##KIND, CALLER, 120);                                 \
+        trace_end(p ? tl_dtype(tl_p2p(p, id, peer, tag, count, dt), count, dt, 1) : NULL);     \
         int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
         p = trace_exit(24);                                                                 \
         trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id) : 0)    \
@@ -105,20 +105,23 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_RECV, CALLER, 80);
-    trace_end(p ? tl_p2p(p, id, source, tag, count, dt) : NULL);
+    char *p = trace_enter(TRACE_K_RECV, CALLER, 120);
+    trace_end(p ? tl_dtype(tl_p2p(p, id, source, tag, count, dt), count, dt, 1) : NULL);
     int rc = PMPI_Recv(buf, count, dt, source, tag, comm, s);
     p = trace_exit(64);
     trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
     return rc;
 }
 
-/* " comm dest stag sbytes src rtag rbytes" */
+/* " comm dest stag sbytes src rtag rbytes scount scode scontig rcount
+ * rcode" */
 static char *tl_sendrecv(char *p, int id, int dest, int stag, int scount, MPI_Datatype sdt,
                          int source, int rtag, int rcount, MPI_Datatype rdt)
 {
     p = tl_p2p(p, id, dest, stag, scount, sdt);
-    return tl_peer(p, id, source, rtag, rcount, rdt);
+    p = tl_peer(p, id, source, rtag, rcount, rdt);
+    p = tl_dtype(p, scount, sdt, 1);
+    return tl_dtype(p, rcount, rdt, 0);
 }
 
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
@@ -131,7 +134,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int s
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 160);
+    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 240);
     trace_end(p ? tl_sendrecv(p, id, dest, stag, scount, sdt, source, rtag, rcount, rdt) : NULL);
     int rc = PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, source, rtag, comm, s);
     p = trace_exit(64);
@@ -147,7 +150,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 160);
+    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 240);
     trace_end(p ? tl_sendrecv(p, id, dest, stag, count, dt, source, rtag, count, dt) : NULL);
     int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, s);
     p = trace_exit(64);

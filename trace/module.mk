@@ -5,7 +5,7 @@
 #                        for its files, and refuses undefined names (-z defs)
 #   bin/scitrace         run | summary | matrix | check | goal (no MPI needed)
 TRACE_LIB      := bin/libscitrace.so
-TRACE_LIB_SRCS := trace/lib_log.c trace/lib_record.c trace/lib_p2p.c trace/lib_wait.c \
+TRACE_LIB_SRCS := trace/lib_log.c trace/lib_record.c trace/lib_dtype.c trace/lib_p2p.c trace/lib_wait.c \
                   trace/lib_coll.c trace/lib_init.c
 TRACE_LIB_OBJS := $(TRACE_LIB_SRCS:%.c=build/pic/%.o)
 
@@ -48,6 +48,8 @@ TESTS += tests/test_sched_trace.c
 test_sched_trace_EXTRA = trace/mode_goal.c trace/mode_matrix.c trace/build_matrix.c trace/expand.c \
                          trace/tracefile.c trace/tracedir.c
 test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
+TESTS += tests/test_trace_types.c
+test_trace_types_EXTRA = trace/tracefile.c
 CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
 
 # NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
