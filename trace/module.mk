@@ -40,6 +40,9 @@ bin/test/coll_app: tests/coll_app.c trace/scitrace.h | deps
 bin/test/check_app: tests/check_app.c trace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
+bin/test/fault_app: tests/fault_app.c | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
 TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c \
          tests/test_trace_records.c
 test_expand_EXTRA = trace/expand.c
@@ -48,9 +51,10 @@ TESTS += tests/test_sched_trace.c
 test_sched_trace_EXTRA = trace/mode_goal.c trace/mode_matrix.c trace/build_matrix.c trace/expand.c \
                          trace/tracefile.c trace/tracedir.c
 test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
-TESTS += tests/test_trace_types.c
+TESTS += tests/test_trace_types.c tests/test_check_faults.c
 test_trace_types_EXTRA = trace/tracefile.c
-CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
+CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d \
+                 bin/test/fault_app
 
 # NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
 DEB_PACKAGES += netpipe-openmpi
