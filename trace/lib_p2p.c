@@ -34,7 +34,7 @@ SEND_WRAPPER(Rsend, RSEND)
         trace_end(p ? tl_dtype(tl_p2p(p, id, peer, tag, count, dt), count, dt, 1) : NULL);     \
         int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
         p = trace_exit(24);                                                                 \
-        trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id) : 0)    \
+        trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id, req) : 0) \
                     : NULL);                                                                \
         return rc;                                                                          \
     }
@@ -56,7 +56,7 @@ static char *tl_reqs(char *p, int n, const MPI_Request reqs[])
     int c;
     p = tl_u(p, (uint64_t)n);
     for (int i = 0; i < n; i++)
-        p = tl_u(p, (uint64_t)trace_req_id(reqs[i], 0, &c));
+        p = tl_u(p, (uint64_t)trace_req_id(reqs[i], &reqs[i], 0, &c));
     return p;
 }
 
@@ -89,7 +89,7 @@ int MPI_Request_free(MPI_Request *req)
     char *p = trace_enter(TRACE_K_REQUEST_FREE, CALLER, 40);
     int c;
     MPI_Request h = *req;
-    int64_t id = trace_req_id(h, 0, &c);
+    int64_t id = trace_req_id(h, req, 0, &c);
     trace_end(p ? tl_u(tl_u(p, 1), (uint64_t)id) : NULL);
     trace_req_done(h, id);
     int rc = PMPI_Request_free(req);

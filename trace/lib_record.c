@@ -19,6 +19,7 @@ typedef struct comm_rec {
 
 typedef struct req_slot {
     MPI_Request req;
+    const MPI_Request *home;   /* where the call that made it stored it */
     int id, comm;
 } req_slot;
 
@@ -196,7 +197,7 @@ static int req_grow(void)
     return 0;
 }
 
-int trace_req_new(MPI_Request req, int comm_id)
+int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home)
 {
     int id = ++st.next_req;
     if (req == MPI_REQUEST_NULL || ((st.req_used + 1) * 2 > st.req_cap && req_grow() != 0))
@@ -205,7 +206,7 @@ int trace_req_new(MPI_Request req, int comm_id)
     while (st.reqs[j].id)
         j = (j + 1) & (st.req_cap - 1);
     st.req_used++;
-    st.reqs[j] = (req_slot){req, id, comm_id};
+    st.reqs[j] = (req_slot){req, home, id, comm_id};
     return id;
 }
 
@@ -220,9 +221,15 @@ static req_slot *find(MPI_Request req, int k)
     return NULL;
 }
 
-int64_t trace_req_id(MPI_Request req, int nth, int *comm_id)
+int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id)
 {
-    req_slot *x = find(req, nth);
+    /* the newest live request stored where the handle is now: the one the
+     * program holds there (an older one was overwritten); else the nth */
+    req_slot *x = NULL, *y;
+    for (int k = 0; at && (y = find(req, k)) != NULL; k++)
+        if (y->home == at)
+            x = y;
+    x = x ? x : find(req, nth);
     *comm_id = x ? x->comm : -1;
     return x ? x->id : 0;
 }

@@ -89,7 +89,7 @@ static MPI_Status *enter(wait_ctx *w, enum trace_kind kind, const void *caller, 
         p = tl_u(p, (uint64_t)n);
     for (int i = 0; i < n; i++) {
         w->h[i] = reqs[i];
-        w->ids[i] = trace_req_id(reqs[i], w->comms[i], &w->comms[i]);
+        w->ids[i] = trace_req_id(reqs[i], &reqs[i], w->comms[i], &w->comms[i]);
         if (p)
             p = tl_u(p, (uint64_t)w->ids[i]);
     }
