@@ -11,7 +11,8 @@
  *   leak         rank 0 MPI_Isends twice into one request handle and waits
  *                for the second only; rank 1 receives both
  *   typemismatch rank 0 sends 4 MPI_INT, rank 1 receives 2 MPI_DOUBLE
- *   pending      rank 0 MPI_Sends 4 B that rank 1 never receives
+ *   pending      rank 0 MPI_Bsends 4 B that rank 1 never receives (buffered:
+ *                the send completes)
  *   tagmismatch  rank 0 MPI_Ssends with tag 1, rank 1 receives tag 2 (hangs)
  *   manyreqs     128 MPI_Isends and then 128 MPI_Irsends of 8 B, each batch
  *                completed by one MPI_Waitall (correct)
@@ -197,9 +198,14 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "typemismatch") == 0) {
         typemismatch(rank);
     } else if (strcmp(mode, "pending") == 0) {
+        static char buf[1024];
+        void *back;
+        int n = sizeof buf;
+        MPI_Buffer_attach(buf, n);
         if (rank == 0)
-            MPI_Send(&x, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+            MPI_Bsend(&x, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
         MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Buffer_detach(&back, &n);
     } else if (strcmp(mode, "tagmismatch") == 0) {
         if (rank == 0)
             MPI_Ssend(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);

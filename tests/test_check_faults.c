@@ -59,3 +59,148 @@ Test(faults, derived_types_bottom_zero_counts_and_requests_as_mpi_defines_them_a
     }
     run_tmpdir_remove(dir);
 }
+
+/* Runs MODE on np ranks (status want_run), checks it (extra options a, b)
+ * and asserts the exit status; the caller frees the result. */
+static run_result fault(char *dir, const char *np, const char *mode, const char *secs,
+                        int want_run, const char *a, const char *b, int want)
+{
+    cr_assert_eq(traced(dir, np, mode, secs), want_run, "%s: the run's status", mode);
+    run_result r = check(dir, a, b);
+    cr_assert_eq(r.status, want, "%s: %s%s", mode, r.out, r.err);
+    return r;
+}
+
+Test(faults, an_actual_deadlock_is_exit_6_with_the_cycle_calls_and_lines)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    run_result r = fault(dir, "2", "deadlock", "5", 124, NULL, NULL, 6);
+    HAS(r, ": DEADLOCK (exit 6)");
+    cr_assert(strstr(r.out, "cycle of waits: rank 0 -> rank 1 -> rank 0") ||
+              strstr(r.out, "cycle of waits: rank 1 -> rank 0 -> rank 1"), "%s", r.out);
+    HAS(r, "rank 0: MPI_Ssend(dest 1, tag 0, 4 B, MPI_COMM_WORLD) at fault_app.c:");
+    HAS(r, "rank 1: MPI_Ssend(dest 0, tag 0, 4 B, MPI_COMM_WORLD) at fault_app.c:");
+    HAS(r, "; never returned in the run");
+    run_free(&r);
+    /* --events on standard output: each rank's last state, blocked */
+    r = check(dir, "--events", "-");
+    HAS(r, "\nstate\t0\tblocked\t1\tssend\t");
+    HAS(r, "\nstate\t1\tblocked\t1\tssend\t");
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+/* An unsafe ring: it ends on Open MPI (2 KiB is below its eager limit), so
+ * every send returned; by default it is a potential deadlock, exit 8; an
+ * MPI modelled as buffering 4 KiB finds it clean and says so. */
+Test(faults, an_unsafe_program_is_a_potential_deadlock_exit_8_unless_buffering_is_modelled)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    run_result r = fault(dir, "4", "unsafe", "60", 0, NULL, NULL, 8);
+    HAS(r, ": POTENTIAL DEADLOCK (exit 8), no send buffered");
+    HAS(r, "potential deadlocks (sends that needed buffering): 4\n");
+    HAS(r, "rank 2: MPI_Send(dest 3, tag 0, 2048 B, MPI_COMM_WORLD) at fault_app.c:");
+    HAS(r, "; completed only because MPI buffered it");
+    run_free(&r);
+    r = check(dir, "--eager-limit", "4096");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    HAS(r, ": clean (exit 0), modelling an MPI that buffers standard sends up to 4096 B");
+    run_free(&r);
+    r = check(dir, "--eager-limit", "2047");
+    cr_assert_eq(r.status, 8, "%s%s", r.out, r.err);
+    run_free(&r);
+    /* --events: the 4 messages of the ring matched, every rank finished */
+    char ev[600];
+    snprintf(ev, sizeof ev, "%s.events", dir);
+    r = check(dir, "--events", ev);
+    cr_assert_eq(r.status, 8, "%s%s", r.out, r.err);
+    run_free(&r);
+    char *text = run_read_text(ev);
+    int pairs = 0;
+    for (const char *p = text; (p = strstr(p, "\npair\t")) != NULL; p++)
+        pairs++;
+    cr_assert_eq(pairs, 4, "%s", text);
+    for (int k = 0; k < 4; k++) {
+        char want[64];
+        snprintf(want, sizeof want, "\npair\t%d\t1\tsend\t", k);
+        cr_assert_not_null(strstr(text, want), "%s in %s", want, text);
+        snprintf(want, sizeof want, "\nstate\t%d\tfinished\t3\tfinalize\t", k);
+        cr_assert_not_null(strstr(text, want), "%s in %s", want, text);
+    }
+    cr_assert_not_null(strstr(text, "\t1\t2\trecv\t"), "%s", text);
+    free(text);
+    unlink(ev);
+    run_tmpdir_remove(dir);
+}
+
+Test(faults, a_collective_the_root_skipped_is_exit_6_with_both_calls)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    run_result r = fault(dir, "4", "rootskip", "60", 0, NULL, NULL, 6);
+    HAS(r, ": COLLECTIVE NOT ENTERED BY EVERY MEMBER (exit 6)");
+    HAS(r, "collectives a member skipped: 1\n");
+    HAS(r, "  rank 0: MPI_Finalize() at fault_app.c:");
+    HAS(r, "ended (finalized) without entering the collective that rank 1 (and the other members "
+           "at that position) entered: MPI_Reduce(root 0, 4 B, MPI_COMM_WORLD) at fault_app.c:");
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+Test(faults, a_collective_whose_operation_differs_is_exit_6_with_both_operations)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    run_result r = fault(dir, "3", "opmismatch", "60", 0, NULL, NULL, 6);
+    HAS(r, ": INCONSISTENT COLLECTIVES (exit 6)");
+    HAS(r, "inconsistent collectives: 1\n");
+    HAS(r, "  rank 1: MPI_Allreduce(root -, 4 B, MPI_COMM_WORLD) at fault_app.c:");
+    HAS(r, "(rank 1: no root, MPI_MAX, 1 x int32; rank 0: no root, MPI_SUM, 1 x int32)");
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+/* The first Isend's handle is overwritten by the second: the first is the
+ * leaked one (Open MPI may give both requests one handle value). */
+Test(faults, a_request_whose_handle_was_overwritten_is_leaked_exit_7)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    run_result r = fault(dir, "2", "leak", "60", 0, NULL, NULL, 7);
+    HAS(r, ": PENDING (exit 7)");
+    HAS(r, "0 messages never received, 0 receives never matched, 1 requests never completed");
+    HAS(r, "  rank 0: MPI_Isend(dest 1, tag 1, 4 B, MPI_COMM_WORLD) at fault_app.c:");
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+Test(faults, a_type_mismatch_is_exit_6_with_both_signatures)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    run_result r = fault(dir, "2", "typemismatch", "60", 0, NULL, NULL, 6);
+    HAS(r, ": TYPE MISMATCH (exit 6)");
+    HAS(r, "  rank 0: MPI_Send(dest 1, tag 3, 16 B, MPI_COMM_WORLD) at fault_app.c:");
+    HAS(r, "sends 4 x int32, but rank 1 receives it as 2 x double: MPI_Recv(source 0, tag 3, 16 B, "
+           "MPI_COMM_WORLD) at fault_app.c:");
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+Test(faults, a_message_never_received_is_pending_exit_7)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    run_result r = fault(dir, "2", "pending", "60", 0, NULL, NULL, 7);
+    HAS(r, ": PENDING (exit 7)");
+    HAS(r, "pending: 1 messages never received, 0 receives never matched, 0 requests");
+    HAS(r, "  rank 0: MPI_Bsend(dest 1, tag 5, 4 B, MPI_COMM_WORLD) at fault_app.c:");
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+Test(faults, a_deadlock_on_a_tag_mismatch_names_the_message_it_does_not_match)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    run_result r = fault(dir, "2", "tagmismatch", "5", 124, NULL, NULL, 6);
+    HAS(r, "  rank 1: MPI_Recv(source 0, tag 2, 4 B, MPI_COMM_WORLD) at fault_app.c:");
+    HAS(r, "rank 0's message to it differs by its tag (1, the receive wants 2): MPI_Ssend(dest 1, "
+           "tag 1, 4 B, MPI_COMM_WORLD) at fault_app.c:");
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}

@@ -189,6 +189,10 @@ int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res)
 {
     if (check_replay_as(d, eager_limit, NULL, res) != 0)
         return -1;
+    if (check_collectives(d, res) != 0 || check_types(d, res) != 0) {
+        check_free(res);
+        return -1;
+    }
     for (size_t i = 0; i < res->n; i++)
         if (res->f[i].kind == CHECK_DEADLOCK)
             return 0;   /* the run itself deadlocked: that is the finding */

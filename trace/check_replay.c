@@ -115,6 +115,12 @@ static rq *req(sim *s, int r, int64_t id)
 static void matched(sim *s, size_t mi, size_t pi)
 {
     s->m[mi].matched = 1, s->p[pi].matched = 1;
+    check_result *r = s->res;
+    if (s->alt || s->oom)
+        return;   /* the pairs of the run as recorded (check.h) */
+    GROW(s, r->pairs, r->npairs, r->cappairs);
+    if (!s->oom)
+        r->pairs[r->npairs++] = (check_pair){s->m[mi].src, s->m[mi].dst, s->m[mi].call, s->p[pi].call};
 }
 
 /* A message posted: the first posted receive of dst that fits takes it. */
@@ -198,13 +204,6 @@ static size_t join(sim *s, int r, const trace_call *c)
         inst *x = &s->in[s->open_inst.v[i]];
         if (!key_eq(x->key, key) || x->k != k)
             continue;
-        const trace_call *f = &s->d->ranks[x->first_rank].calls[x->first_call];
-        int same = f->kind == c->kind && (trace_kind_class(c->kind) == TRACE_COMM ||
-                   (f->peer == c->peer && (trace_kind_class(c->kind) == TRACE_COLL_DIRECT ||
-                                           f->bytes == c->bytes)));
-        if (!same)
-            finding(s, (check_finding){CHECK_INCONSISTENT, r, (size_t)(c - t->calls), -1,
-                                       x->first_rank, x->first_call});
         if (++x->arrived == x->n) {
             x->complete = 1;
             vremove(&s->open_inst, i);
@@ -598,6 +597,7 @@ int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a
 void check_free(check_result *res)
 {
     free(res->f);
+    free(res->pairs);
     free(res->cycle);
     memset(res, 0, sizeof *res);
 }

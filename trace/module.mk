@@ -25,7 +25,8 @@ all: $(TRACE_LIB)
 PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
                 trace/mode_matrix.c trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
-                trace/match.c trace/check_replay.c trace/check_race.c trace/mode_check.c \
+                trace/match.c trace/check_replay.c trace/check_race.c trace/check_coll.c \
+                trace/check_types.c trace/check_events.c trace/mode_check.c \
                 trace/mode_goal.c
 scitrace_LAYERS := sched util
 
@@ -51,7 +52,9 @@ TESTS += tests/test_sched_trace.c
 test_sched_trace_EXTRA = trace/mode_goal.c trace/mode_matrix.c trace/build_matrix.c trace/expand.c \
                          trace/tracefile.c trace/tracedir.c
 test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
-TESTS += tests/test_trace_types.c tests/test_check_faults.c
+TESTS += tests/test_trace_types.c tests/test_check_faults.c tests/test_check_rules.c
+test_check_rules_EXTRA = trace/tracefile.c trace/tracedir.c trace/check_replay.c trace/check_race.c \
+                         trace/check_coll.c trace/check_types.c
 test_trace_types_EXTRA = trace/tracefile.c
 CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d \
                  bin/test/fault_app
@@ -80,6 +83,6 @@ bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_L
 # and the replay behind scitrace check; tracegoal, trace directories through
 # `scitrace goal` into scisim's reader
 build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c \
-                                   trace/check_race.c
+                                   trace/check_race.c trace/check_coll.c trace/check_types.c
 build/fuzz/fuzz_tracegoal: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/mode_goal.c \
                                        trace/expand.c

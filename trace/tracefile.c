@@ -275,7 +275,7 @@ static int parse_enter(char *s, reader *rd)
              (trace_kind_class(c->kind) == TRACE_COLL
                   ? next_int(&s, 0, (long long)TRACE_MAX_BYTES, (long long *)&c->bytes)
                   : id_list(&s, rd, c, 1));
-        c->peer = (int)v;
+        c->peer = (int)v, c->tag2 = -1;   /* the operation: unknown until read */
         if (!rc && !at_end(s))   /* a collective's op is kept in tag2 */
             rc = type_args(&s, &c->count, &c->dtype, &c->contig) ||
                  next_int(&s, 0, TRACE_OP_USER, &v) || (c->tag2 = (int)v, 0);
@@ -460,6 +460,7 @@ static int normalise(trace_rank *r, const char *path, trace_error *err)
         } else if (c->kind == TRACE_K_SENDRECV && c->peer == TRACE_PROC_NULL) {
             c->kind = TRACE_K_RECV;
             c->peer = c->peer2, c->tag = c->tag2, c->bytes = c->bytes2;
+            c->count = c->count2, c->dtype = c->dtype2, c->contig = -1;
         }
     }
     free(made_by);

@@ -72,7 +72,8 @@ typedef struct trace_call {
     uint64_t bytes, addr;
     int64_t made;             /* request made (0: none), or comm made (COMM) */
     int peer2, tag2;          /* sendrecv: the receive part; tag2 of a
-                                 collective: its operation (TRACE_OP_*) */
+                                 collective: its operation (TRACE_OP_*; -1
+                                 not recorded) */
     uint64_t bytes2;
     int64_t count;            /* the count argument (-1: not recorded) */
     uint32_t dtype;           /* its datatype's signature code (tracekinds.h;
