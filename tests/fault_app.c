@@ -18,7 +18,9 @@
  *                completed by one MPI_Waitall (correct)
  *   types        derived datatypes, MPI_BOTTOM, zero counts, MPI_PROC_NULL,
  *                an inactive persistent request, a generalized request, a
- *                cancelled receive (correct) */
+ *                cancelled receive (correct)
+ *   mprobe       rank 0 sends two messages to rank 1, which takes them with
+ *                MPI_Mprobe + MPI_Mrecv and MPI_Improbe + MPI_Imrecv (correct) */
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -177,6 +179,24 @@ static void types(int rank)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+static void mprobe(int rank)
+{
+    int a = 1, b = 2, x, flag = 0;
+    MPI_Message m;
+    MPI_Request req;
+    if (rank == 0) {
+        MPI_Send(&a, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        MPI_Send(&b, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Mprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+        MPI_Mrecv(&x, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+        while (!flag)
+            MPI_Improbe(0, 2, MPI_COMM_WORLD, &flag, &m, MPI_STATUS_IGNORE);
+        MPI_Imrecv(&x, 1, MPI_INT, &m, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, x = 1, y = 0;
@@ -213,6 +233,8 @@ int main(int argc, char **argv)
             MPI_Recv(&y, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (strcmp(mode, "manyreqs") == 0) {
         manyreqs(rank);
+    } else if (strcmp(mode, "mprobe") == 0) {
+        mprobe(rank);
     } else if (strcmp(mode, "types") == 0) {
         types(rank);
     } else {

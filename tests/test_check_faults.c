@@ -42,6 +42,18 @@ Test(faults, many_requests_sharing_handles_complete_clean)
     run_tmpdir_remove(dir);
 }
 
+/* Messages taken by matched probes are received by MPI_Mrecv/MPI_Imrecv:
+ * neither pending nor unmatched. */
+Test(faults, messages_taken_by_matched_probes_are_received)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    cr_assert_eq(traced(dir, "2", "mprobe", "60"), 0);
+    run_result r = check(dir, NULL, NULL);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
 Test(faults, derived_types_bottom_zero_counts_and_requests_as_mpi_defines_them_are_clean)
 {
     char dir[] = "/tmp/scitorus-faults-XXXXXX";

@@ -192,3 +192,113 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     trace_end(p);
     return rc;
 }
+
+/* Matched probes: MPI_Mprobe and MPI_Improbe are recorded as Probe and
+ * Iprobe, and the message they take is remembered, so that MPI_Mrecv and
+ * MPI_Imrecv are recorded as a Recv and an Irecv of exactly that message
+ * (its source and tag; a message is taken in order, as a receive is). */
+#define MESSAGES 1024
+
+static struct {
+    MPI_Message msg;
+    int comm, src, tag;
+} taken[MESSAGES];
+
+static void message_taken(MPI_Message m, int comm, const MPI_Status *s)
+{
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
+        return;
+    for (int i = 0; i < MESSAGES; i++)
+        if (!taken[i].msg) {   /* a free slot */
+            taken[i].msg = m, taken[i].comm = comm, taken[i].src = s->MPI_SOURCE;
+            taken[i].tag = s->MPI_TAG;
+            return;
+        }
+}
+
+/* The communicator, source (comm-relative) and tag of message m, which is
+ * forgotten; source MPI_ANY_SOURCE when it was not remembered. */
+static void message_of(MPI_Message m, int *comm, int *src, int *tag)
+{
+    *comm = 0, *src = MPI_ANY_SOURCE, *tag = MPI_ANY_TAG;
+    if (m == MPI_MESSAGE_NO_PROC) {
+        *src = MPI_PROC_NULL;
+        return;
+    }
+    for (int i = 0; i < MESSAGES; i++)
+        if (taken[i].msg == m && m != MPI_MESSAGE_NULL) {
+            *comm = taken[i].comm, *src = taken[i].src, *tag = taken[i].tag;
+            taken[i].msg = 0;
+            return;
+        }
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Mprobe(source, tag, comm, msg, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    char *p = trace_enter(TRACE_K_PROBE, CALLER, 80);
+    trace_end(p ? tl_p2p(p, id, source, tag, 0, MPI_BYTE) : NULL);
+    int rc = PMPI_Mprobe(source, tag, comm, msg, s);
+    if (rc == MPI_SUCCESS)
+        message_taken(*msg, id, s);
+    p = trace_exit(64);
+    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    return rc;
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
+                MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Improbe(source, tag, comm, flag, msg, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    char *p = trace_enter(TRACE_K_IPROBE, CALLER, 80);
+    trace_end(p ? tl_p2p(p, id, source, tag, 0, MPI_BYTE) : NULL);
+    int rc = PMPI_Improbe(source, tag, comm, flag, msg, s);
+    if (rc == MPI_SUCCESS && *flag)
+        message_taken(*msg, id, s);
+    p = trace_exit(64);
+    if (p && rc == MPI_SUCCESS) {
+        p = tl_u(p, *flag != 0);
+        if (*flag)
+            p = tl_status(p, id, s);
+    }
+    trace_end(p);
+    return rc;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Mrecv(buf, count, dt, msg, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id, src, tag;
+    message_of(*msg, &id, &src, &tag);
+    char *p = trace_enter(TRACE_K_RECV, CALLER, 120);
+    trace_end(p ? tl_dtype(tl_p2p(p, id, src, tag, count, dt), count, dt, 1) : NULL);
+    int rc = PMPI_Mrecv(buf, count, dt, msg, s);
+    p = trace_exit(64);
+    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    return rc;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Imrecv(buf, count, dt, msg, req);
+    int id, src, tag;
+    message_of(*msg, &id, &src, &tag);
+    char *p = trace_enter(TRACE_K_IRECV, CALLER, 120);
+    trace_end(p ? tl_dtype(tl_p2p(p, id, src, tag, count, dt), count, dt, 1) : NULL);
+    int rc = PMPI_Imrecv(buf, count, dt, msg, req);
+    p = trace_exit(24);
+    trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id, req) : 0) : NULL);
+    return rc;
+}
