@@ -20,7 +20,10 @@
  *                an inactive persistent request, a generalized request, a
  *                cancelled receive (correct)
  *   mprobe       rank 0 sends two messages to rank 1, which takes them with
- *                MPI_Mprobe + MPI_Mrecv and MPI_Improbe + MPI_Imrecv (correct) */
+ *                MPI_Mprobe + MPI_Mrecv and MPI_Improbe + MPI_Imrecv (correct)
+ *   allany       every rank MPI_Isends to every rank, itself included, then
+ *                receives as many messages from MPI_ANY_SOURCE, 3 times
+ *                (correct in every arrival order) */
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -197,6 +200,21 @@ static void mprobe(int rank)
     }
 }
 
+static void allany(int rank, int size)
+{
+    int x = rank, y;
+    MPI_Request req[64];
+    for (int it = 0; it < 3 && size <= 64; it++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int i = 0; i < size; i++)
+            MPI_Isend(&x, 1, MPI_INT, i, 0, MPI_COMM_WORLD, &req[i]);
+        for (int i = 0; i < size; i++)
+            MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        MPI_Waitall(size, req, MPI_STATUSES_IGNORE);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, x = 1, y = 0;
@@ -233,6 +251,8 @@ int main(int argc, char **argv)
             MPI_Recv(&y, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (strcmp(mode, "manyreqs") == 0) {
         manyreqs(rank);
+    } else if (strcmp(mode, "allany") == 0) {
+        allany(rank, size);
     } else if (strcmp(mode, "mprobe") == 0) {
         mprobe(rank);
     } else if (strcmp(mode, "types") == 0) {
