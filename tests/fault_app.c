@@ -23,11 +23,15 @@
  *                MPI_Mprobe + MPI_Mrecv and MPI_Improbe + MPI_Imrecv (correct)
  *   allany       every rank MPI_Isends to every rank, itself included, then
  *                receives as many messages from MPI_ANY_SOURCE, 3 times
- *                (correct in every arrival order) */
+ *                (correct in every arrival order)
+ *   phases       nested phases: begin solve (Barrier), begin halo (Sendrecv),
+ *                end (Allreduce), end (Bcast), one end too many (Barrier) */
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "trace/scitrace.h"
 
 static void deadlock(int rank)
 {
@@ -215,6 +219,24 @@ static void allany(int rank, int size)
     }
 }
 
+static void phases(int rank, int size)
+{
+    int x = rank, y = 0;
+    if (!scitrace_phase_begin || !scitrace_phase_end)
+        return;   /* not traced */
+    scitrace_phase_begin("solve");
+    MPI_Barrier(MPI_COMM_WORLD);
+    scitrace_phase_begin("halo");
+    MPI_Sendrecv(&x, 1, MPI_INT, (rank + 1) % size, 0, &y, 1, MPI_INT, (rank + size - 1) % size,
+                 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    scitrace_phase_end();
+    MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    scitrace_phase_end();
+    MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    scitrace_phase_end();
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, x = 1, y = 0;
@@ -251,6 +273,8 @@ int main(int argc, char **argv)
             MPI_Recv(&y, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (strcmp(mode, "manyreqs") == 0) {
         manyreqs(rank);
+    } else if (strcmp(mode, "phases") == 0) {
+        phases(rank, size);
     } else if (strcmp(mode, "allany") == 0) {
         allany(rank, size);
     } else if (strcmp(mode, "mprobe") == 0) {

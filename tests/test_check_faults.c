@@ -229,3 +229,30 @@ Test(faults, a_deadlock_on_a_tag_mismatch_names_the_message_it_does_not_match)
     run_free(&r);
     run_tmpdir_remove(dir);
 }
+
+/* Nested phases: each call carries the phase it was made in, an end
+ * returns to the enclosing phase, and an end too many changes nothing. */
+Test(faults, begun_phases_nest_and_end)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX", path[600];
+    cr_assert_eq(traced(dir, "2", "phases", "60"), 0);
+    snprintf(path, sizeof path, "%s/rank-00000.trace", dir);
+    char *text = run_read_text(path);
+    cr_assert_not_null(strstr(text, "\nphase 1 solve\n"), "%s", text);
+    cr_assert_not_null(strstr(text, "\nphase 2 solve/halo\n"), "%s", text);
+    static const char *const calls[][2] = {{"1", "barrier"}, {"2", "sendrecv"}, {"1", "allreduce"},
+                                           {"0", "bcast"}, {"0", "barrier"}};
+    const char *at = strstr(text, "\nphase 1 solve\n");
+    for (size_t i = 0; i < 5; i++) {
+        char want[64];
+        snprintf(want, sizeof want, " %s %s ", calls[i][0], calls[i][1]);
+        const char *got = strstr(at, want);
+        cr_assert_not_null(got, "call %zu: want '%s' after:\n%s", i, want, at);
+        at = got + 1;
+    }
+    free(text);
+    run_result r = run_cmd(run_prog("scitrace", 0), 60, "summary", "--phase", "solve/halo", dir, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}

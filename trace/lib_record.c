@@ -257,7 +257,9 @@ void trace_req_done(MPI_Request req, int64_t id)
 
 /* --- phases ------------------------------------------------------------ */
 
-void scitrace_phase(const char *name)
+/* The id of phase `name` (cleaned: white space becomes '_', 63 characters
+ * kept), registered with its line when new; -1 when not recorded. */
+static int phase_id(const char *name)
 {
     char clean[PHASE_NAME_MAX + 1];
     size_t n = 0;
@@ -265,14 +267,12 @@ void scitrace_phase(const char *name)
         clean[n] = (unsigned char)name[n] <= ' ' ? '_' : name[n];
     clean[n] = '\0';
     if (!trace_enabled || n == 0)
-        return;
+        return -1;
     for (int i = 0; i < st.nphases; i++)
-        if (strcmp(st.phases[i], clean) == 0) {
-            trace_phase = i;
-            return;
-        }
+        if (strcmp(st.phases[i], clean) == 0)
+            return i;
     if (st.nphases == MAX_PHASES)
-        return;
+        return -1;
     memcpy(st.phases[st.nphases], clean, n + 1);
     char *p = trace_line(96);
     if (p) {
@@ -280,7 +280,41 @@ void scitrace_phase(const char *name)
         p = tl_u(p + 5, (uint64_t)st.nphases);
         trace_end(tl_s(p, clean));
     }
-    trace_phase = st.nphases++;
+    return st.nphases++;
+}
+
+void scitrace_phase(const char *name)
+{
+    int id = phase_id(name);
+    if (id >= 0)
+        trace_phase = id;
+}
+
+/* Phases with an end: begin pushes the current phase and starts NAME
+ * inside it ("outer/NAME"); end returns to the phase it was begun in. */
+#define PHASE_DEPTH 64
+static int phase_stack[PHASE_DEPTH], phase_depth;
+
+void scitrace_phase_begin(const char *name)
+{
+    char path[2 * (PHASE_NAME_MAX + 1)];
+    if (!trace_enabled || !name || !name[0] || phase_depth == PHASE_DEPTH)
+        return;
+    if (phase_depth)
+        snprintf(path, sizeof path, "%s/%s", st.phases[trace_phase], name);
+    else
+        snprintf(path, sizeof path, "%s", name);
+    int id = phase_id(path);
+    if (id < 0)
+        return;
+    phase_stack[phase_depth++] = trace_phase;
+    trace_phase = id;
+}
+
+void scitrace_phase_end(void)
+{
+    if (trace_enabled && phase_depth > 0)
+        trace_phase = phase_stack[--phase_depth];
 }
 
 /* The MPI standard's hook for profiling tools: level N starts phase
@@ -296,6 +330,6 @@ int MPI_Pcontrol(const int level, ...)
 /* The first phase, before any mark. */
 void trace_phases_start(void)
 {
-    st.nphases = 0;
+    st.nphases = 0, phase_depth = 0;
     scitrace_phase("main");
 }

@@ -41,7 +41,7 @@ bin/test/coll_app: tests/coll_app.c trace/scitrace.h | deps
 bin/test/check_app: tests/check_app.c trace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
-bin/test/fault_app: tests/fault_app.c | deps
+bin/test/fault_app: tests/fault_app.c trace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
 TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c \
