@@ -27,8 +27,8 @@ scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_
                 trace/mode_matrix.c trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
                 trace/match.c trace/check_replay.c trace/check_race.c trace/check_coll.c \
                 trace/check_types.c trace/check_events.c trace/mode_check.c \
-                trace/mode_goal.c
-scitrace_LAYERS := sched util
+                trace/mode_goal.c trace/mode_map.c
+scitrace_LAYERS := model topo sched util
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
 # the library preloaded, which ASan would refuse).
@@ -52,7 +52,8 @@ TESTS += tests/test_sched_trace.c
 test_sched_trace_EXTRA = trace/mode_goal.c trace/mode_matrix.c trace/build_matrix.c trace/expand.c \
                          trace/tracefile.c trace/tracedir.c
 test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
-TESTS += tests/test_trace_types.c tests/test_check_faults.c tests/test_check_rules.c
+TESTS += tests/test_trace_types.c tests/test_check_faults.c tests/test_check_rules.c \
+         tests/test_trace_map.c
 test_check_rules_EXTRA = trace/tracefile.c trace/tracedir.c trace/check_replay.c trace/check_race.c \
                          trace/check_coll.c trace/check_types.c
 test_trace_types_EXTRA = trace/tracefile.c
