@@ -189,6 +189,14 @@ Test(check, netpipe_is_clean)
     clean_run("2", "NPopenmpi", (const char *const[]){"-u", "1024", "-n", "100", "-o", "OUT", NULL});
 }
 
+/* LAMMPS's Lennard-Jones melt example (Debian's lammps, lammps-examples):
+ * a real application's halo exchanges, reductions and communicators. */
+Test(check, lammps_melt_on_4_ranks_is_clean)
+{
+    clean_run("4", "lmp", (const char *const[]){"-in", "/usr/share/lammps/examples/melt/in.melt",
+                                               "-log", "none", "-screen", "none", NULL});
+}
+
 /* --- intercommunicators, phases, communicators ---------------------------- */
 
 Test(check, intercommunicator_traffic_is_matched)

@@ -62,6 +62,8 @@ CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/col
 
 # NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
 DEB_PACKAGES += netpipe-openmpi
+# LAMMPS (lmp) and its melt example: a real application check must find clean.
+DEB_PACKAGES += lammps lammps-examples
 
 # make trace-demo: halo3d traced on 8 ranks (part of make demo), its
 # summary, traffic matrix and figures.  make bench: bench-trace
