@@ -3,6 +3,8 @@
  * killed by timeout's SIGTERM): each found with its exit status and the
  * ranks, calls and lines named; and correct programs around what MPI
  * defines (requests, derived datatypes, MPI_BOTTOM, zero counts) clean. */
+#include <sys/stat.h>
+
 #include "tests/runcmd.h"
 
 TestSuite(faults, .timeout = 300);
@@ -112,6 +114,25 @@ Test(faults, an_actual_deadlock_is_exit_6_with_the_cycle_calls_and_lines)
     HAS(r, "\nstate\t0\tblocked\t1\tssend\t");
     HAS(r, "\nstate\t1\tblocked\t1\tssend\t");
     run_free(&r);
+    /* --timeline: both Ssends blocked (state 1), the cycle 0 -> 1 -> 0 */
+    r = check(dir, "--timeline", "-");
+    HAS(r, "\n0\t");
+    const char *cyc = strstr(r.out, "# cycle of waits");
+    cr_assert_not_null(cyc, "%s", r.out);
+    cr_assert(strstr(cyc, "\n0\t") && strstr(cyc, "\t1\n") && strstr(cyc, "\n1\t") &&
+              strstr(cyc, "\t0\n"), "%s", cyc);
+    cr_assert(strstr(r.out, "\tssend\t1\n"), "%s", r.out);
+    run_free(&r);
+    /* the figure: trace/timeline.sh draws it with gnuplot */
+    char png[600], env[700];
+    snprintf(png, sizeof png, "%s.png", dir);
+    snprintf(env, sizeof env, "SCITRACE=%s", run_prog("scitrace", 0));
+    r = run_cmd("/usr/bin/env", 120, env, "trace/timeline.sh", dir, png, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    struct stat sb;
+    cr_assert(stat(png, &sb) == 0 && sb.st_size > 1000, "%s: %s", png, r.err);
+    run_free(&r);
+    unlink(png);
     run_tmpdir_remove(dir);
 }
 

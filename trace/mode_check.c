@@ -20,7 +20,7 @@
 typedef struct check_opts {
     long eager;
     int partial;
-    const char *events;
+    const char *events, *timeline;
 } check_opts;
 
 static const opt_spec check_specs[] = {
@@ -31,6 +31,9 @@ static const opt_spec check_specs[] = {
     {.name = "events", .kind = OPT_PATH, .field = offsetof(check_opts, events), .arg = "FILE",
      .help = "also write the completed message pairs and each\nrank's last state to FILE (- for "
              "standard output)"},
+    {.name = "timeline", .kind = OPT_PATH, .field = offsetof(check_opts, timeline), .arg = "FILE",
+     .help = "also write the timeline figure's data to FILE (calls\nby rank and time, messages, the "
+             "cycle of waits;\ntrace/timeline.sh draws it)"},
     {.name = "partial", .kind = OPT_FLAG, .field = offsetof(check_opts, partial),
      .help = "check the ranks there are when rank files are missing\n(calls to or from a missing "
      "rank then never complete)"},
@@ -39,7 +42,8 @@ static const opt_spec check_specs[] = {
 static const opt_program check_program = {
     .name = "scitrace",
     .synopsis =
-"Usage: scitrace check [--eager-limit BYTES] [--partial] [--events FILE] DIR\n"
+"Usage: scitrace check [--eager-limit BYTES] [--partial] [--events FILE]\n"
+"                      [--timeline FILE] DIR\n"
 "Replay every rank's recorded calls together, with MPI's matching and\n"
 "completion rules (messages of one source, communicator and tag in order,\n"
 "wildcards, receives taking the source they matched in the run, standard\n"
@@ -74,7 +78,9 @@ static const opt_program check_program = {
 "A missing rank file is refused (exit 3) unless --partial: its rank's\n"
 "calls cannot be replayed.  The summary comes first, the details after.\n"
 "--events writes the messages the replay matched (send and receive, with\n"
-"their calls and lines) and each rank's last state (docs/formats.md).\n"
+"their calls and lines) and each rank's last state (docs/formats.md);\n"
+"--timeline the data of a figure of the ranks' calls and messages by time,\n"
+"the deadlock's cycle marked (trace/timeline.sh DIR OUT.png draws it).\n"
 "\n",
     .epilog =
 "\n"
@@ -280,20 +286,22 @@ static void ranks_of(const check_result *res, enum check_finding_kind k, char *o
             len += (size_t)snprintf(out + len, cap - len, " %d", res->f[i].rank);
 }
 
-/* --events FILE: written whole or not at all ("-": standard output). */
-static int events(const trace_dir *d, const check_result *res, const char *path)
+/* --events or --timeline FILE: written whole or not at all ("-": standard
+ * output). */
+static int events(const trace_dir *d, const check_result *res, const char *path, const char *opt,
+                  int (*write)(const trace_dir *, const check_result *, FILE *))
 {
     if (strcmp(path, "-") == 0)
-        return check_events_write(d, res, stdout);
+        return write(d, res, stdout);
     atomic_file af;
-    if (atomic_file_open(&af, path) != 0 || check_events_write(d, res, af.fp) != 0) {
-        fprintf(stderr, "scitrace: check: --events %s: %s\n", path, strerror(errno));
+    if (atomic_file_open(&af, path) != 0 || write(d, res, af.fp) != 0) {
+        fprintf(stderr, "scitrace: check: %s %s: %s\n", opt, path, strerror(errno));
         if (af.fp)
             atomic_file_abort(&af);
         return -1;
     }
     if (atomic_file_commit(&af) != 0) {
-        fprintf(stderr, "scitrace: check: --events %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "scitrace: check: %s %s: %s\n", opt, path, strerror(errno));
         return -1;
     }
     return 0;
@@ -393,7 +401,9 @@ int scitrace_check(int argc, char **argv)
     list(&d, &res, CHECK_RACE, "potential deadlocks: wildcard receives with another possible match");
     list(&d, &res, CHECK_ENDED, "ranks whose log ended early or was cut by a signal");
     list(&d, &res, CHECK_NO_FINALIZE, "ranks that exited without MPI_Finalize");
-    if (o.events && events(&d, &res, o.events) != 0)
+    if (o.events && events(&d, &res, o.events, "--events", check_events_write) != 0)
+        rc = 1;
+    if (o.timeline && events(&d, &res, o.timeline, "--timeline", check_timeline_write) != 0)
         rc = 1;
     check_free(&res);
     trace_dir_free(&d);

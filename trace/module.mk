@@ -26,7 +26,8 @@ PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
                 trace/mode_matrix.c trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
                 trace/match.c trace/check_replay.c trace/check_race.c trace/check_coll.c \
-                trace/check_types.c trace/check_events.c trace/mode_check.c \
+                trace/check_types.c trace/check_events.c trace/check_timeline.c \
+                trace/mode_check.c \
                 trace/mode_goal.c trace/mode_map.c
 scitrace_LAYERS := model topo sched util
 
