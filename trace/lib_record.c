@@ -224,12 +224,19 @@ static req_slot *find(MPI_Request req, int k)
 int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id)
 {
     /* the newest live request stored where the handle is now: the one the
-     * program holds there (an older one was overwritten); else the nth */
-    req_slot *x = NULL, *y;
-    for (int k = 0; at && (y = find(req, k)) != NULL; k++)
-        if (y->home == at)
-            x = y;
-    x = x ? x : find(req, nth);
+     * program holds there (an older one was overwritten); else the nth.
+     * One pass over the handle's slots, oldest first. */
+    req_slot *x = NULL, *nth_slot = NULL;
+    for (size_t j = st.req_cap && req != MPI_REQUEST_NULL ? slot_of(req, st.req_cap) : 0;
+         st.req_cap && req != MPI_REQUEST_NULL && st.reqs[j].id; j = (j + 1) & (st.req_cap - 1)) {
+        if (st.reqs[j].req != req)
+            continue;
+        if (at && st.reqs[j].home == at)
+            x = &st.reqs[j];
+        if (nth-- == 0)
+            nth_slot = &st.reqs[j];
+    }
+    x = x ? x : nth_slot;
     *comm_id = x ? x->comm : -1;
     return x ? x->id : 0;
 }
