@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace/scitrace.h"
+#include "libscitrace/scitrace.h"
 
 static void deadlock(int rank)
 {

@@ -123,11 +123,11 @@ Test(faults, an_actual_deadlock_is_exit_6_with_the_cycle_calls_and_lines)
               strstr(cyc, "\t0\n"), "%s", cyc);
     cr_assert(strstr(r.out, "\tssend\t1\n"), "%s", r.out);
     run_free(&r);
-    /* the figure: trace/timeline.sh draws it with gnuplot */
+    /* the figure: scitrace/timeline.sh draws it with gnuplot */
     char png[600], env[700];
     snprintf(png, sizeof png, "%s.png", dir);
     snprintf(env, sizeof env, "SCITRACE=%s", run_prog("scitrace", 0));
-    r = run_cmd("/usr/bin/env", 120, env, "trace/timeline.sh", dir, png, NULL);
+    r = run_cmd("/usr/bin/env", 120, env, "scitrace/timeline.sh", dir, png, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     struct stat sb;
     cr_assert(stat(png, &sb) == 0 && sb.st_size > 1000, "%s: %s", png, r.err);

@@ -97,7 +97,7 @@ void check_type_text(int64_t count, uint32_t code, char *out, size_t cap);
  * replay, as text (docs/formats.md); -1 on a write error. */
 int check_events_write(const trace_dir *d, const check_result *res, FILE *fp);
 
-/* check_timeline.c: the timeline figure's data (trace/timeline.gp): calls
+/* check_timeline.c: the timeline figure's data (scitrace/timeline.gp): calls
  * by rank and time, matched messages, the cycle of waits; -1 on a write
  * error. */
 int check_timeline_write(const trace_dir *d, const check_result *res, FILE *fp);

@@ -1,4 +1,4 @@
-/* check_timeline: the data of the timeline figure (trace/timeline.gp):
+/* check_timeline: the data of the timeline figure (scitrace/timeline.gp):
  * ranks by time, their calls, the messages the replay matched, and the
  * deadlock's cycle of waits.  Format: docs/formats.md, 'scitrace check
  * --timeline'. */
