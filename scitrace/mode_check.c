@@ -136,7 +136,7 @@ static void describe(const trace_rank *t, size_t ci, char *out, size_t cap)
         snprintf(args, sizeof args, "dest %s, tag %d, %" PRIu64 " B, %s", p, c->tag, c->bytes, cn);
     else if (cls == TRACE_RECV || cls == TRACE_PROBE || c->kind == TRACE_K_RECV_INIT)
         snprintf(args, sizeof args, "source %s, tag %s, %" PRIu64 " B, %s", p, tg, c->bytes, cn);
-    else if (cls == TRACE_COLL || cls == TRACE_COLL_DIRECT)
+    else if (cls == TRACE_COLL || cls == TRACE_COLL_DIRECT || cls == TRACE_ICOLL)
         snprintf(args, sizeof args, "root %s, %" PRIu64 " B, %s", c->peer < 0 ? "-" : p, c->bytes,
                  cn);
     else if (cls == TRACE_WAIT || c->kind == TRACE_K_START)

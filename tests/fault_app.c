@@ -24,6 +24,9 @@
  *   allany       every rank MPI_Isends to every rank, itself included, then
  *                receives as many messages from MPI_ANY_SOURCE, 3 times
  *                (correct in every arrival order)
+ *   ileak        two MPI_Ibcasts (root 0) store into one request handle and
+ *                only the second is waited for
+ *   icoll        MPI_Ibarrier, MPI_Iallreduce, MPI_Ibcast, each waited (correct)
  *   phases       nested phases: begin solve (Barrier), begin halo (Sendrecv),
  *                end (Allreduce), end (Bcast), one end too many (Barrier) */
 #include <mpi.h>
@@ -237,6 +240,27 @@ static void phases(int rank, int size)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+static void ileak(void)
+{
+    int a = 1, b = 2;
+    MPI_Request req;
+    MPI_Ibcast(&a, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+    MPI_Ibcast(&b, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);   /* overwrites the first */
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void icoll(int rank)
+{
+    int x = rank, y = 0;
+    MPI_Request req[2];
+    MPI_Ibarrier(MPI_COMM_WORLD, &req[0]);
+    MPI_Iallreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[1]);
+    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    MPI_Ibcast(&y, 1, MPI_INT, 0, MPI_COMM_WORLD, &req[0]);
+    MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, x = 1, y = 0;
@@ -273,6 +297,10 @@ int main(int argc, char **argv)
             MPI_Recv(&y, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (strcmp(mode, "manyreqs") == 0) {
         manyreqs(rank);
+    } else if (strcmp(mode, "ileak") == 0) {
+        ileak();
+    } else if (strcmp(mode, "icoll") == 0) {
+        icoll(rank);
     } else if (strcmp(mode, "phases") == 0) {
         phases(rank, size);
     } else if (strcmp(mode, "allany") == 0) {

@@ -217,6 +217,29 @@ Test(faults, a_request_whose_handle_was_overwritten_is_leaked_exit_7)
     run_tmpdir_remove(dir);
 }
 
+/* Two MPI_Ibcasts into one handle, the second waited: the first leaked on
+ * every rank; and nonblocking collectives each waited are clean. */
+Test(faults, an_overwritten_nonblocking_collective_request_is_leaked_exit_7)
+{
+    char dir[] = "/tmp/scitorus-faults-XXXXXX";
+    run_result r = fault(dir, "3", "ileak", "60", 0, NULL, NULL, 7);
+    HAS(r, ", 3 requests never completed");
+    for (int k = 0; k < 3; k++) {
+        char want[96];
+        snprintf(want, sizeof want, "  rank %d: MPI_Ibcast(root 0, 4 B, MPI_COMM_WORLD) at fault_app.c:", k);
+        const char *line = strstr(r.out, want);
+        cr_assert_not_null(line, "want '%s' in:\n%s", want, r.out);
+        const char *end = strchr(line, '\n'), *first = strstr(line, "), call 1 (line");
+        cr_assert(first && end && first < end, "rank %d: the first Ibcast: %s", k, r.out);
+    }
+    run_free(&r);
+    run_tmpdir_remove(dir);
+    char dir2[] = "/tmp/scitorus-faults-XXXXXX";
+    r = fault(dir2, "3", "icoll", "60", 0, NULL, NULL, 0);
+    run_free(&r);
+    run_tmpdir_remove(dir2);
+}
+
 Test(faults, a_type_mismatch_is_exit_6_with_both_signatures)
 {
     char dir[] = "/tmp/scitorus-faults-XXXXXX";

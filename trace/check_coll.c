@@ -48,7 +48,7 @@ int check_add(check_result *res, check_finding f)
 static int is_collective(const trace_rank *t, const trace_call *c)
 {
     int cls = trace_kind_class(c->kind);
-    return (cls == TRACE_COLL || cls == TRACE_COLL_DIRECT ||
+    return (cls == TRACE_COLL || cls == TRACE_COLL_DIRECT || cls == TRACE_ICOLL ||
             (cls == TRACE_COMM && c->kind != TRACE_K_COMM_FREE &&
              c->kind != TRACE_K_INTERCOMM_CREATE && c->kind != TRACE_K_INTERCOMM_MERGE)) &&
            c->comm >= 0 && c->comm < t->ncomms && !t->comms[c->comm].inter;

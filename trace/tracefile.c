@@ -271,8 +271,9 @@ static int parse_enter(char *s, reader *rd)
     case TRACE_WAIT: rc = id_list(&s, rd, c, 0); break;
     case TRACE_COLL:
     case TRACE_COLL_DIRECT:
+    case TRACE_ICOLL:
         rc = comm_arg(&s, r, &c->comm) || next_int(&s, -1, r->ranks - 1, &v) ||
-             (trace_kind_class(c->kind) == TRACE_COLL
+             (trace_kind_class(c->kind) != TRACE_COLL_DIRECT
                   ? next_int(&s, 0, (long long)TRACE_MAX_BYTES, (long long *)&c->bytes)
                   : id_list(&s, rd, c, 1));
         c->peer = (int)v, c->tag2 = -1;   /* the operation: unknown until read */
@@ -315,7 +316,7 @@ static int parse_exit(char *s, reader *rd)
             rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes) ||
                  !status_valid(c->r_src, c->r_tag);
     } else if (c->kind == TRACE_K_ISEND || c->kind == TRACE_K_IBSEND || c->kind == TRACE_K_ISSEND ||
-               c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV ||
+               c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV || cls == TRACE_ICOLL ||
                (cls == TRACE_REQ && c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE)) {
         /* ids count this rank's request-making calls from 1: a larger one
          * is garbage, and the aggregates size a table by the largest */
