@@ -290,7 +290,7 @@ INSTALL_PROGRAMS := $(filter-out bench-% $(INSTALL_EXAMPLES),$(PROGRAMS))
 INSTALL_LIBS     := $(TRACE_LIB)
 INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/components.awk plots/plots.sh plots/gp.sh plots/report.sh
 INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
-INSTALL_TRACE    := $(wildcard scitrace/*.gp) scitrace/plot.sh
+INSTALL_TRACE    := $(wildcard scitrace/*.gp) scitrace/plot.sh scitrace/timeline.sh
 INSTALL_HEADERS  := libscitrace/scitrace.h
 INSTALL_DOCS     := README.md $(filter-out docs/MEASUREMENTS.md,$(wildcard docs/*.md))
 MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)

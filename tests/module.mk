@@ -44,7 +44,8 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 # programs (bin/san, sanitized) and checks their outputs and messages.
 CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_model test_opt \
               test_params test_parse test_patterns test_projection test_shm test_topo test_coll \
-              test_sim_work test_sched_trace test_layers test_sched_roundtrip test_sched_match
+              test_sim_work test_sched_trace test_layers test_sched_roundtrip test_sched_match \
+              test_trace_types test_check_rules
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_interleave   # times ping-pongs against an injected cost of a size change
@@ -56,6 +57,7 @@ CHECK_TIMING += test_faults       # MPI runs killed and timed out on purpose
 CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they start (a run
                                   # that has written no row by then cannot be resumed)
 CHECK_TIMING += test_trace        # traces MPI programs under mpirun
+CHECK_TIMING += test_check_faults # traces faulty MPI programs under mpirun, hanging ones timed out
 CHECK_TIMING += test_coll_mpi    # collectives timed under mpirun, injected send delays measured
 CHECK_TIMING += test_sched_mpi   # traces collectives under mpirun and replays their schedules
 CHECK_TIMING += test_sched_ompi  # runs each collective under mpirun with Open MPI's monitoring

@@ -28,7 +28,8 @@ typedef struct post {
 
 typedef struct rq {
     int is_send, active, complete, waited, freed, persistent;
-    size_t made_call, item;   /* item: msg (send) or post (receive) index */
+    size_t made_call, item;   /* item: msg (send), post (receive) or inst (coll) index */
+    int coll;                 /* a nonblocking collective's */
 } rq;
 
 typedef struct inst {
@@ -147,6 +148,12 @@ static rq *req(sim *s, int r, int64_t id)
 static void matched(sim *s, size_t mi, size_t pi)
 {
     s->m[mi].matched = 1, s->p[pi].matched = 1;
+    check_result *r = s->res;
+    if (s->alt || s->oom)
+        return;   /* the pairs of the run as recorded (check.h) */
+    GROW(s, r->pairs, r->npairs, r->cappairs);
+    if (!s->oom)
+        r->pairs[r->npairs++] = (check_pair){s->m[mi].src, s->m[mi].dst, s->m[mi].call, s->p[pi].call};
 }
 
 /* A message posted: the first posted receive of dst that fits takes it. */
@@ -219,6 +226,8 @@ static int req_done(sim *s, int r, int64_t id)
     rq *q = req(s, r, id);
     if (!q || !q->active)
         return 1;
+    if (q->coll)
+        return s->in[q->item].complete;
     return q->is_send ? s->m[q->item].eager || s->m[q->item].matched : s->p[q->item].matched;
 }
 
@@ -232,13 +241,6 @@ static size_t join(sim *s, int r, const trace_call *c)
         inst *x = &s->in[s->open_inst.v[i]];
         if (!key_eq(x->key, key) || x->k != k)
             continue;
-        const trace_call *f = &s->d->ranks[x->first_rank].calls[x->first_call];
-        int same = f->kind == c->kind && (trace_kind_class(c->kind) == TRACE_COMM ||
-                   (f->peer == c->peer && (trace_kind_class(c->kind) == TRACE_COLL_DIRECT ||
-                                           f->bytes == c->bytes)));
-        if (!same)
-            finding(s, (check_finding){CHECK_INCONSISTENT, r, (size_t)(c - t->calls), -1,
-                                       x->first_rank, x->first_call});
         if (++x->arrived == x->n) {
             x->complete = 1;
             vremove(&s->open_inst, i);
@@ -287,17 +289,17 @@ static void enter(sim *s, int r, const trace_completion *const *irecv_got)
         }
         rq *x = req(s, r, c->made);
         if (x)
-            *x = (rq){1, 1, 0, 0, 0, 0, ci, q->item};
+            *x = (rq){1, 1, 0, 0, 0, 0, ci, q->item, 0};
     } else if (c->kind == TRACE_K_RECV || c->kind == TRACE_K_IRECV) {
         recv_match(s, r, ci, c, irecv_got[ci], &src, &tag);
         q->item = post_recv(s, r, src, tag, key, ci, (int)c->made);
         rq *x = req(s, r, c->made);
         if (x)
-            *x = (rq){0, 1, 0, 0, 0, 0, ci, q->item};
+            *x = (rq){0, 1, 0, 0, 0, 0, ci, q->item, 0};
     } else if (cls == TRACE_REQ && c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE) {
         rq *x = req(s, r, c->made);
         if (x)
-            *x = (rq){c->kind != TRACE_K_RECV_INIT, 0, 0, 0, 0, 1, ci, 0};
+            *x = (rq){c->kind != TRACE_K_RECV_INIT, 0, 0, 0, 0, 1, ci, 0, 0};
     } else if (c->kind == TRACE_K_START) {
         for (size_t j = 0; j < c->nlist; j++) {
             rq *x = req(s, r, t->ids[c->list + j]);
@@ -316,6 +318,12 @@ static void enter(sim *s, int r, const trace_completion *const *irecv_got)
         rq *x = req(s, r, c->nlist ? t->ids[c->list] : 0);
         if (x)
             x->freed = 1;
+    } else if (cls == TRACE_ICOLL && c->comm >= 0 && !t->comms[c->comm].inter) {
+        size_t in = join(s, r, c);   /* ordered with the blocking ones */
+        rq *x = req(s, r, c->made);
+        if (x)
+            *x = (rq){0, 1, 0, 0, 0, 0, ci, in, 1};
+        q->item = 0;                 /* the call itself does not wait */
     } else if ((cls == TRACE_COLL || cls == TRACE_COLL_DIRECT ||
                 (cls == TRACE_COMM && c->kind != TRACE_K_COMM_FREE &&
                  c->kind != TRACE_K_INTERCOMM_CREATE && c->kind != TRACE_K_INTERCOMM_MERGE)) &&
@@ -425,6 +433,8 @@ static int waits_for(sim *s, int r)
             rq *x = req(s, r, t->ids[c->list + i]);
             if (!x || req_done(s, r, t->ids[c->list + i]))
                 continue;
+            if (x->coll)
+                return -1;
             if (x->is_send)
                 return s->m[x->item].dst;
             return s->p[x->item].src >= 0 ? s->p[x->item].src : -1;
@@ -634,6 +644,7 @@ int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a
 void check_free(check_result *res)
 {
     free(res->f);
+    free(res->pairs);
     free(res->cycle);
     memset(res, 0, sizeof *res);
 }
