@@ -3,10 +3,12 @@
 # layer sim: the GOAL reader and the replay engine (no options, no output)
 LAYERS += sim
 sim_LAYER_USES := sched model topo util
-sim_LAYER_SRCS := sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c sim/match.c
+sim_LAYER_SRCS := sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c sim/match.c \
+                  sim/router.c
 PROGRAMS += scisim
 scisim_SRCS = sim/scisim_main.c sim/scisim_options.c sim/scisim_output.c sim/scisim_loggp.c \
-              sim/scisim_torus.c sim/schedule_traffic.c sim/scisim_collective.c
+              sim/scisim_torus.c sim/schedule_traffic.c sim/scisim_collective.c \
+              sim/scisim_traffic.c
 scisim_LAYERS := sim coll sched model benchdata topo util
 TESTS    += tests/test_sim.c tests/test_sim_trace.c tests/test_sim_work.c tests/test_sim_output.c
 

@@ -35,6 +35,14 @@ typedef struct scisim_opts {
     const char *algorithm, *logp_path;
     long procs[SCISIM_MAX_COLL], sizes[SCISIM_MAX_COLL], root;
     size_t nprocs, nsizes;
+    /* --traffic-pattern (scisim_traffic.c): synthetic traffic through the
+     * router model (--router) on one --shape */
+    int traffic_given;
+    topo_pattern pattern;
+    const char *router_text;
+    double rates[SCISIM_MAX_COLL], sat_step;
+    size_t nrates;
+    long warmup, measure, traffic_seed, sat_latency;
 } scisim_opts;
 
 int scisim_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -52,6 +60,8 @@ int scisim_torus(const scisim_opts *o, const goal_schedule *s);
 /* --collective: the schedule generated, then --emit-goal, --logp FILE's
  * prediction, or the replay above (one P and one size). */
 int scisim_collective(const scisim_opts *o);
+/* --traffic-pattern: the latency-load table and the saturation throughput. */
+int scisim_traffic(const scisim_opts *o);
 
 /* Output (scisim_output.c): -o FILE or stdout. */
 typedef struct scisim_out scisim_out;
