@@ -4,7 +4,7 @@
 LAYERS += sim
 sim_LAYER_USES := sched model topo util
 sim_LAYER_SRCS := sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c sim/match.c \
-                  sim/router.c
+                  sim/router.c sim/router_replay.c
 PROGRAMS += scisim
 scisim_SRCS = sim/scisim_main.c sim/scisim_options.c sim/scisim_output.c sim/scisim_loggp.c \
               sim/scisim_torus.c sim/schedule_traffic.c sim/scisim_collective.c \

@@ -65,6 +65,7 @@ struct sim_router {
     ivc *in;                 /* N * P * V */
     ovc *out;                /* N * 2D * V */
     uint32_t *nbuf;          /* flits buffered per node */
+    uint64_t *mask;          /* N * P: bit v set when VC v of the input port holds flits */
     uint32_t *rr_in, *rr_out, *rr_va;   /* N * P, N * P, N */
     uint32_t *rr_ovc;        /* N * 2D: where the next search for a free output VC starts */
     srcq *q;
@@ -175,7 +176,7 @@ void sim_router_free(sim_router *r)
     if (r->wheel)
         for (uint32_t i = 0; i <= r->wmask; i++)
             free(r->wheel[i].ev);
-    free(r->nb), free(r->in), free(r->out), free(r->nbuf), free(r->rr_in);
+    free(r->nb), free(r->in), free(r->out), free(r->nbuf), free(r->mask), free(r->rr_in);
     free(r->rr_out), free(r->rr_va), free(r->rr_ovc), free(r->q), free(r->pk), free(r->wheel), free(r->req_vc);
     free(r);
 }
@@ -197,6 +198,7 @@ sim_router *sim_router_new(const topo_shape *sh, topo_links links, const sim_rou
     r->wmask = w - 1;
     if (!(r->nb = malloc(N * L * sizeof *r->nb)) || !(r->in = calloc(N * P * V, sizeof *r->in)) ||
         !(r->out = calloc(N * L * V, sizeof *r->out)) || !(r->nbuf = calloc(N, sizeof *r->nbuf)) ||
+        !(r->mask = calloc(N * P, sizeof *r->mask)) ||
         !(r->rr_in = calloc(N * P, sizeof *r->rr_in)) ||
         !(r->rr_out = calloc(N * P, sizeof *r->rr_out)) ||
         !(r->rr_va = calloc(N, sizeof *r->rr_va)) || !(r->rr_ovc = calloc(N * L, sizeof *r->rr_ovc)) || !(r->q = calloc(N, sizeof *r->q)) ||
@@ -302,11 +304,14 @@ static int route(const sim_router *r, const packet *p, long n, int *lo, int *hi)
             continue;
         int way = p->ways >> d & 1;
         if (r->c.dateline) {
-            /* class 1 on the ring's wrap link and after it: no cycle of
-             * waiting closes within either class */
+            /* The wrap link is the dateline.  Bi rings: class 1 for the whole
+             * ring when the route crosses it (routes of at most n/2 links
+             * leave a link of class 1 unused); uni rings: class 1 from the
+             * crossing on.  Either way no cycle of waiting closes in a class. */
             topo_rank_to_coords(r->sh, p->src, s);
             long k = r->sh->n[d];
-            int crossed = way ? (a[d] == 0 || a[d] > s[d]) : (a[d] == k - 1 || a[d] < s[d]);
+            int crossed = r->links == TOPO_LINKS_BI ? (way ? b[d] > s[d] : b[d] < s[d])
+                          : way ? (a[d] == 0 || a[d] > s[d]) : (a[d] == k - 1 || a[d] < s[d]);
             int half = r->V / 2;
             if (crossed)
                 *lo = half;
@@ -345,6 +350,7 @@ static int inject_flits(sim_router *r)
         /* the injection channel's latency, then the pipeline */
         if (push_flit(vc, (flit){id, fl, r->now + (uint64_t)(r->c.link_latency + r->c.router_delay)}, r->c.router_delay))
             return -1;
+        r->mask[(size_t)n * P + P - 1] |= 1ull << q->vc;
         r->nbuf[n]++;
         r->last_move = r->now;
         if (++p->sent == p->flits) {
@@ -357,41 +363,60 @@ static int inject_flits(sim_router *r)
 }
 
 /* Heads at the front of their VC take a free output VC of their class. */
-static void allocate_vcs(sim_router *r, long n)
+/* Runs body with v bound to each set bit of m, from bit s up, then round. */
+#define EACH_BIT(m, s, v, body)                                                  \
+    for (int pass_ = 0; pass_ < 2; pass_++) {                                    \
+        uint64_t b_ = (m) & (pass_ ? ~(~0ull << (s)) : ~0ull << (s));            \
+        while (b_) {                                                             \
+            int v = __builtin_ctzll(b_);                                         \
+            b_ &= b_ - 1;                                                        \
+            body                                                                 \
+        }                                                                        \
+    }
+
+static void allocate_vc(sim_router *r, long n, ivc *v)
 {
-    size_t P = (size_t)r->P, V = (size_t)r->V, L = P - 1, nv = P * V;
-    ivc *in = &r->in[(size_t)n * nv];
-    for (size_t j = 0; j < nv; j++) {
-        ivc *v = &in[(r->rr_va[n] + j) % nv];
-        if (!v->count || v->out_vc >= 0)
-            continue;
-        flit *f = &v->buf[v->head];
-        /* a head is routed and takes its VC in head_delay cycles once at the
-         * front: packets queued in one VC go through allocation one by one */
-        if (!(f->flags & F_HEAD) || f->ready > r->now ||
-            v->front + (uint64_t)r->c.head_delay > r->now)
-            continue;
-        int lo, hi;
-        int port = route(r, &r->pk[f->pkt], n, &lo, &hi);
-        v->out_port = port;
-        if (port == r->P - 1) {
-            v->out_vc = 0;
-            continue;
-        }
-        /* round the class's VCs, so that packets spread over the VCs downstream */
-        ovc *o = &r->out[((size_t)n * L + (size_t)port) * V];
-        uint32_t *rr = &r->rr_ovc[(size_t)n * L + (size_t)port];
-        for (int j = 0; j < hi - lo; j++) {
-            int k = lo + (int)((*rr + (uint32_t)j) % (uint32_t)(hi - lo));
-            if (!o[k].busy) {
-                o[k].busy = 1;
-                v->out_vc = k;
-                *rr = (uint32_t)(k - lo) + 1;
-                break;
-            }
+    size_t V = (size_t)r->V, L = (size_t)r->P - 1;
+    if (v->out_vc >= 0)
+        return;
+    flit *f = &v->buf[v->head];
+    /* a head is routed and takes its VC in head_delay cycles once at the
+     * front: packets queued in one VC go through allocation one by one */
+    if (!(f->flags & F_HEAD) || f->ready > r->now || v->front + (uint64_t)r->c.head_delay > r->now)
+        return;
+    int lo, hi;
+    int port = route(r, &r->pk[f->pkt], n, &lo, &hi);
+    v->out_port = port;
+    if ((size_t)port == L) {
+        v->out_vc = 0;
+        return;
+    }
+    /* round the class's VCs, so that packets spread over the VCs downstream */
+    ovc *o = &r->out[((size_t)n * L + (size_t)port) * V];
+    uint32_t *rr = &r->rr_ovc[(size_t)n * L + (size_t)port];
+    for (int j = 0; j < hi - lo; j++) {
+        int k = lo + (int)((*rr + (uint32_t)j) % (uint32_t)(hi - lo));
+        if (!o[k].busy) {
+            o[k].busy = 1;
+            v->out_vc = k;
+            *rr = (uint32_t)(k - lo) + 1;
+            return;
         }
     }
-    r->rr_va[n]++;
+}
+
+/* Heads at the front of their VC take a free output VC of their class,
+ * the node's ports and VCs in an order that turns every cycle. */
+static void allocate_vcs(sim_router *r, long n)
+{
+    size_t P = (size_t)r->P, V = (size_t)r->V;
+    ivc *in = &r->in[(size_t)n * P * V];
+    uint32_t t = r->rr_va[n]++;
+    int s = (int)(t / P % V);
+    for (size_t i = 0; i < P; i++) {
+        size_t p = (t + i) % P;
+        EACH_BIT(r->mask[(size_t)n * P + p], s, v, allocate_vc(r, n, &in[p * V + (size_t)v]);)
+    }
 }
 
 static int switch_flits(sim_router *r, long n)
@@ -400,18 +425,18 @@ static int switch_flits(sim_router *r, long n)
     ivc *in = &r->in[(size_t)n * P * V];
     for (size_t p = 0; p < P; p++) {   /* each input port asks for one of its VCs */
         r->req_vc[p] = -1;
-        uint32_t start = r->rr_in[(size_t)n * P + p];
-        for (size_t j = 0; j < V; j++) {
-            size_t v = (start + j) % V;
-            ivc *x = &in[p * V + v];
-            if (!x->count || x->out_vc < 0 || x->buf[x->head].ready > r->now)
+        int start = (int)(r->rr_in[(size_t)n * P + p] % V);
+        EACH_BIT(r->mask[(size_t)n * P + p], start, v, {
+            ivc *x = &in[p * V + (size_t)v];
+            if (x->out_vc < 0 || x->buf[x->head].ready > r->now)
                 continue;
             if ((size_t)x->out_port < L &&
                 r->out[((size_t)n * L + (size_t)x->out_port) * V + (size_t)x->out_vc].credits <= 0)
                 continue;
             r->req_vc[p] = (int32_t)v;
-            break;
-        }
+            goto asked;
+        })
+    asked:;
     }
     for (size_t o = 0; o < P; o++) {   /* each output port grants one input */
         uint32_t start = r->rr_out[(size_t)n * P + o];
@@ -424,7 +449,8 @@ static int switch_flits(sim_router *r, long n)
                 continue;
             flit f = x->buf[x->head];
             x->head = (x->head + 1) % x->cap;
-            x->count--;
+            if (!--x->count)
+                r->mask[(size_t)n * P + p] &= ~(1ull << r->req_vc[p]);
             x->front = r->now + 1;
             r->nbuf[n]--;
             r->last_move = r->now;
@@ -486,6 +512,7 @@ int sim_router_step(sim_router *r)
         e->f.ready = r->now + (uint64_t)r->c.router_delay;
         if (push_flit(&r->in[e->index], e->f, r->c.router_delay))
             return -1;
+        r->mask[e->index / (size_t)r->V] |= 1ull << (e->index % (size_t)r->V);
         r->nbuf[e->index / PV]++;
     }
     s->n = 0;

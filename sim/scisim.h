@@ -9,6 +9,7 @@
 #include "model/launch.h"
 #include "model/params.h"
 #include "sim/engine.h"
+#include "sim/router.h"
 #include "sched/goal.h"
 #include "topo/topo.h"
 
@@ -43,6 +44,8 @@ typedef struct scisim_opts {
     double rates[SCISIM_MAX_COLL], sat_step;
     size_t nrates;
     long warmup, measure, traffic_seed, sat_latency;
+    sim_router_config router;   /* --router (router_text NULL: off) */
+    long router_passes;
 } scisim_opts;
 
 int scisim_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -186,6 +186,10 @@ static const opt_spec specs[] = {
     {.name = "contention", .kind = OPT_FLAG, .field = F(contention),
      .help = "directed links carry one message at a time at\n"
              "link_bw_bytes_per_ns, FIFO; reports waiting and the busiest links"},
+    {.name = "router-passes", .kind = OPT_LONG, .field = F(router_passes), .min = 2, .max = 16,
+     .def = "3", .range = "2..16", .arg = "K",
+     .help = "with --router: replays, the first at zero load, each\n"
+             "after with the queueing the router model gave the one before"},
     {.name = "duplex", .kind = OPT_CUSTOM, .parse = parse_duplex, .arg = "NS[,NS/B]", .bad = "-1",
      .help = "a message reaching a node while one of the node's own\n"
              "messages is in flight costs the receiver NS + NS/B m more\n"
@@ -227,9 +231,10 @@ static const opt_spec specs[] = {
      .help = "offered loads in flits per node per cycle, Bernoulli\n"
              "(default: 1% and 10% .. 100% of the saturation found)"},
     {.name = "router", .kind = OPT_STRING, .field = F(router_text), .arg = "SPEC", .bad = "vc:0",
-     .help = "vc:V,buf:B|inf,delay:R,link:L,flit:F,packet:P,dateline:on|off\n"
-             "(default vc:2,buf:8,delay:5,link:1,flit:64,packet:4096,\n"
-             "dateline:on; cycles, bytes)"},
+     .help = "the router model, here and for a schedule's tori:\n"
+             "vc:V,buf:B|inf,delay:R,head:H,link:L,flit:F,packet:P,\n"
+             "dateline:on|off (default vc:2,buf:8,delay:5,head:2,link:1,\n"
+             "flit:64,packet:4096,dateline:on; cycles, bytes)"},
     {.name = "warmup", .kind = OPT_LONG, .field = F(warmup), .min = 0, .max = 100000000,
      .def = "3000", .range = "0..1e8", .arg = "C", .help = "cycles of warm-up"},
     {.name = "measure", .kind = OPT_LONG, .field = F(measure), .min = 100, .max = 100000000,
@@ -277,6 +282,9 @@ static const opt_conflict conflicts[] = {
     {"logp", "preset", "the LogP file is the network"}, {"logp", "dims", NO_LOGP_TOPOLOGY},
     {"logp", "shape", NO_LOGP_TOPOLOGY}, {"logp", "self-params", NO_LOGP_TOPOLOGY},
     {"logp", "contention", NO_LOGP_TOPOLOGY},
+    {"router", "contention", "--contention is the FIFO link model; --router replaces it"},
+    {"router", "loggp", NO_TOPOLOGY}, {"router", "logp", NO_LOGP_TOPOLOGY},
+    {"router-passes", "loggp", NO_TOPOLOGY}, {"router-passes", "logp", NO_LOGP_TOPOLOGY},
 };
 
 static const opt_program program = {
@@ -399,6 +407,11 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
     if (!o->self_path)
         o->self = o->intra;
     o->tsv = o->format == 1;
+    sim_router_defaults(&o->router);
+    if (o->router_text && sim_router_parse(o->router_text, &o->router, why, sizeof why))
+        return opt_usage_error(&program, "--router '%s': %s", o->router_text, why);
+    if (opt_given(&st, "router-passes") && !o->router_text)
+        return opt_usage_error(&program, "--router-passes: give --router SPEC");
     if (!o->loggp_given && !o->ndims && !o->nshapes) {
         for (long d = 0; d < 4; d++)
             o->dims[d] = d + 1;

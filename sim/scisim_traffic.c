@@ -54,7 +54,7 @@ static double u01(uint64_t *s) { return (double)(next_rand(s) >> 11) * 0x1.0p-53
 static double now_s(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -167,7 +167,7 @@ int scisim_traffic(const scisim_opts *o)
 {
     ctx x = {.o = o};
     topo_parse_error perr;
-    char name[TOPO_MAX_DIMS * 21], why[200];
+    char name[TOPO_MAX_DIMS * 21];
     if (topo_shape_parse(o->shape_text[0], &x.shape, &perr))
         return scisim_usage_error("--shape '%s': %s at character %zu", o->shape_text[0], perr.what,
                                   perr.pos + 1);
@@ -178,9 +178,7 @@ int scisim_traffic(const scisim_opts *o)
     if (bad)
         return scisim_usage_error("--traffic-pattern %s on %s: %s", topo_pattern_name(o->pattern),
                                   name, bad);
-    sim_router_defaults(&x.rc);
-    if (o->router_text && sim_router_parse(o->router_text, &x.rc, why, sizeof why))
-        return scisim_usage_error("--router '%s': %s", o->router_text, why);
+    x.rc = o->router;
     x.rc.seed = (uint64_t)o->traffic_seed;
     x.flits = (uint32_t)((x.rc.packet_bytes + x.rc.flit_bytes - 1) / x.rc.flit_bytes);
     double cycle_ns = (double)x.rc.flit_bytes / o->inter.link_bw_bytes_per_ns;
@@ -248,7 +246,7 @@ int scisim_traffic(const scisim_opts *o)
         fprintf(fp, "# saturation %.4f flits/node/cycle (stable there, not at %.4f; latency over"
                     " %ld cycles or undrained), accepted %.4f\n",
                 lo, hi, o->sat_latency, sat.accepted);
-    fprintf(fp, "# speed %llu flit-hops in %.3f s: %.4g flit-hops/s\n",
+    fprintf(fp, "# speed %llu flit-hops in %.3f CPU s: %.4g flit-hops/s\n",
             (unsigned long long)x.flit_hops, x.seconds, x.seconds > 0 ? (double)x.flit_hops / x.seconds : 0);
     free(x.dst), free(x.ndst), free(rows);
     return scisim_out_close(out, partial, (long)nrows);
