@@ -10,7 +10,8 @@ scisim_SRCS = sim/scisim_main.c sim/scisim_options.c sim/scisim_output.c sim/sci
               sim/scisim_torus.c sim/schedule_traffic.c sim/scisim_collective.c \
               sim/scisim_traffic.c
 scisim_LAYERS := sim coll sched model benchdata topo util
-TESTS    += tests/test_sim.c tests/test_sim_trace.c tests/test_sim_work.c tests/test_sim_output.c
+TESTS    += tests/test_sim.c tests/test_sim_trace.c tests/test_sim_work.c tests/test_sim_output.c \
+            tests/test_router.c tests/test_router_cli.c
 
 # make bench: replay speed against LogGOPSim (LOGGOPSIM=<its src/ directory>)
 BENCH_TARGETS += bench-sim

@@ -533,6 +533,11 @@ int sim_router_step(sim_router *r)
 
 uint64_t sim_router_now(const sim_router *r) { return r->now; }
 uint64_t sim_router_pending(const sim_router *r) { return r->pending; }
+uint64_t sim_router_frozen(const sim_router_config *c)
+{
+    return (uint64_t)(c->router_delay + c->head_delay + 2 * c->link_latency) + 8;
+}
+
 uint64_t sim_router_idle(const sim_router *r)
 {
     return r->pending && r->now > r->last_move ? r->now - r->last_move - 1 : 0;

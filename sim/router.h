@@ -60,9 +60,11 @@ uint64_t sim_router_now(const sim_router *r);
 uint64_t sim_router_pending(const sim_router *r);
 /* Jumps an empty network's clock forward to cycle (no effect otherwise). */
 void sim_router_skip(sim_router *r, uint64_t cycle);
-/* Cycles since a flit last moved while packets were pending: a deadlock
- * when it passes any delay of the network. */
+/* Cycles since a flit last moved while packets were pending.  Past
+ * sim_router_frozen's cycles nothing can move again: every wait on a timer
+ * (pipeline, head, credit, link) is over, so the network is deadlocked. */
 uint64_t sim_router_idle(const sim_router *r);
+uint64_t sim_router_frozen(const sim_router_config *c);
 
 typedef struct sim_router_stats {
     uint64_t flit_hops, flits_ejected, packets_delivered;

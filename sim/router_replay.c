@@ -122,7 +122,7 @@ static int router_pass(ctx *x, const goal_schedule *s, const sim_torus *t,
                        const sim_router_config *rc, double cycle_ns, double *extra,
                        sim_router_report *rep)
 {
-    uint64_t stall = (uint64_t)(rc->router_delay + rc->head_delay + 2 * rc->link_latency) * 100 + 10000;
+    uint64_t stall = sim_router_frozen(rc);
     qsort(x->m, x->n, sizeof *x->m, by_time);
     sim_router *r = sim_router_new(t->shape, t->links, rc, on_deliver, x);
     if (!r)

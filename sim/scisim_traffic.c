@@ -71,7 +71,7 @@ static int one_rate(ctx *x, double rate, run *out)
     double p = rate / x->flits;
     uint64_t W = (uint64_t)o->warmup, M = (uint64_t)o->measure;
     uint64_t drain_cap = W + M + (M > 10 * (uint64_t)o->sat_latency ? M : 10 * (uint64_t)o->sat_latency);
-    uint64_t ej0 = 0, stall = (uint64_t)(x->rc.router_delay + 2 * x->rc.link_latency) * 100 + 10000;
+    uint64_t ej0 = 0, stall = sim_router_frozen(&x->rc);
     sim_router_stats st;
     long N = x->shape.nodes;
     int rc = 0;
