@@ -23,3 +23,8 @@ bench-sim: bin/scisim
 .PHONY: sim-figure
 sim-figure: bin/scisim bin/scimodel
 	sim/figure.sh bin $(or $(PLOTS_OUT),plots/out) $(SIM_GOAL) $(SIM_TRAFFIC)
+
+# make router-figure: the router model's latency against offered load (docs/router.md)
+.PHONY: router-figure
+router-figure: bin/scisim
+	sim/latency_load.sh bin $(or $(PLOTS_OUT),plots/out)

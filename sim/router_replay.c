@@ -180,6 +180,9 @@ int sim_run_router(const goal_schedule *s, const sim_config *c, const sim_router
         if (sim_run(s, &cf, r))
             goto out;
         rep->makespan[rep->passes++] = r->makespan;
+        r->wait_ns = 0;   /* the queueing this pass added: the time messages waited */
+        for (size_t i = 0; i < s->nops; i++)
+            r->wait_ns += extra[i];
         if (p + 1 >= passes || r->interrupted || r->stuck[0] || (c->stop && c->stop()))
             break;
         x.n = 0;

@@ -21,7 +21,7 @@ typedef struct sim_router_report {
 /* Replays s on c's torus (no contention) with the router model rc: passes
  * replays (1..SIM_ROUTER_MAX_PASSES), the first at zero load.  Returns 0
  * with r filled (as sim_run), 1 when the router model deadlocked, -1 out
- * of memory. */
+ * of memory.  r->wait_ns is the queueing the last replay added. */
 int sim_run_router(const goal_schedule *s, const sim_config *c, const sim_router_config *rc,
                    int passes, sim_result *r, sim_router_report *rep);
 

@@ -187,10 +187,18 @@ int scisim_traffic(const scisim_opts *o)
         free(x.dst);
         return scisim_runtime_error("out of memory");
     }
+    long senders = o->pattern == TOPO_PATTERN_UNIFORM ? x.shape.nodes : 0;
     if (o->pattern != TOPO_PATTERN_UNIFORM)
-        for (long n = 0; n < x.shape.nodes; n++)
+        for (long n = 0; n < x.shape.nodes; n++) {
             x.ndst[n] = topo_pattern_dests(&x.shape, o->pattern, n,
                                            &x.dst[n * TOPO_PATTERN_MAX_DESTS]);
+            senders += x.ndst[n] > 0;
+        }
+    if (!senders) {
+        free(x.dst), free(x.ndst);
+        return scisim_usage_error("--traffic-pattern %s on %s: every node is its own destination",
+                                  topo_pattern_name(o->pattern), name);
+    }
     int rc = 0;
     run *rows = calloc(o->nrates ? o->nrates : 11, sizeof *rows);
     scisim_out *out = rows ? scisim_out_open(o) : NULL;
