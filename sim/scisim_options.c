@@ -245,8 +245,9 @@ static const opt_spec specs[] = {
      .help = "a rate is past saturation when its mean latency exceeds C\n"
              "cycles or its packets do not drain (BookSim's latency_thres)"},
     {.name = "saturation-step", .kind = OPT_DOUBLE, .field = F(sat_step), .min = 1e-4,
-     .max = 0.5, .def = "0.005", .range = "1e-4..0.5", .arg = "S",
-     .help = "the bisection's resolution in flits per node per cycle"},
+     .max = 1, .def = "0.005", .range = "1e-4..1", .arg = "S",
+     .help = "the bisection's resolution in flits per node per cycle\n"
+             "(1: no search, the --rate rows only)"},
     {.name = "seed", .kind = OPT_LONG, .field = F(traffic_seed), .min = 1, .max = 1e15,
      .def = "1", .range = "1..1e15", .arg = "N", .help = "the traffic's random seed"},
     {.kind = OPT_HEADING, .help = "Output:"},
@@ -325,6 +326,8 @@ static int traffic_settle(scisim_opts *o, const opt_state *st, char **argv)
                                        " --traffic-pattern P", only[i]);
         return 0;
     }
+    if (o->sat_step >= 1 && !o->nrates)
+        return opt_usage_error(&program, "--saturation-step 1 searches nothing: give --rate");
     for (size_t i = 0; i < sizeof not / sizeof *not; i++)
         if (opt_given(st, not[i]))
             return opt_usage_error(&program, "--%s: not with --traffic-pattern", not[i]);

@@ -250,7 +250,9 @@ int scisim_traffic(const scisim_opts *o)
     for (size_t i = 0; i < nrows; i++)
         print_row(fp, &rows[i], cycle_ns);
     int partial = scisim_stop() != 0;
-    if (!partial)
+    if (!partial && o->sat_step >= 1)
+        fputs("# saturation not searched (--saturation-step 1)\n", fp);
+    else if (!partial)
         fprintf(fp, "# saturation %.4f flits/node/cycle (stable there, not at %.4f; latency over"
                     " %ld cycles or undrained), accepted %.4f\n",
                 lo, hi, o->sat_latency, sat.accepted);

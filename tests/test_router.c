@@ -175,3 +175,19 @@ Test(router, bad_specs_are_refused_with_the_reason)
         cr_assert(strstr(why, bad[i].why), "%s: '%s' does not say '%s'", bad[i].spec, why, bad[i].why);
     }
 }
+
+/* --traffic-pattern bitcomp is BookSim's name for complement: on n_i a
+ * power of two, node number bits complemented are coordinates n_i - 1 - s_i. */
+Test(router, bitcomp_is_the_complement_pattern)
+{
+    topo_pattern p;
+    topo_shape sh;
+    cr_assert_eq(topo_pattern_parse("bitcomp", &p), 0);
+    cr_assert_eq(p, TOPO_PATTERN_COMPLEMENT);
+    cr_assert_eq(topo_shape_parse("4x8x2", &sh, NULL), 0);
+    for (long s = 0; s < sh.nodes; s++) {
+        long d;
+        cr_assert_eq(topo_pattern_dests(&sh, p, s, &d), 1);
+        cr_assert_eq(d, (~s) & (sh.nodes - 1), "%ld: %ld", s, d);
+    }
+}

@@ -127,9 +127,11 @@ Test(router_cli, misuse_is_refused)
         {"--traffic-pattern", "sideways", "--shape", "4x4", NULL},
         {"--collective", "bcast", "--router", "vc:2", "--contention", NULL},
         {"--collective", "bcast", "--rate", "0.1", NULL},
+        {"--traffic-pattern", "uniform", "--shape", "4x4", "--saturation-step", "1", NULL},
+        {"--traffic-pattern", "tornado", "--shape", "2x2", NULL},
     };
     static const char *const words[] = {"--router", "--shape", "transpose", "--traffic-pattern",
-                                        "--contention", "--rate"};
+                                        "--contention", "--rate", "--rate", "own destination"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *argv[10] = {(char *)SCISIM};
         for (int k = 0; cases[i][k]; k++)
