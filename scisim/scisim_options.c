@@ -187,7 +187,7 @@ static const opt_spec specs[] = {
      .help = "directed links carry one message at a time at\n"
              "link_bw_bytes_per_ns, FIFO; reports waiting and the busiest links"},
     {.name = "router-passes", .kind = OPT_LONG, .field = F(router_passes), .min = 2, .max = 16,
-     .def = "3", .range = "2..16", .arg = "K",
+     .def = "4", .range = "2..16", .arg = "K",
      .help = "with --router: replays, the first at zero load, each\n"
              "after with the queueing the router model gave the one before"},
     {.name = "duplex", .kind = OPT_CUSTOM, .parse = parse_duplex, .arg = "NS[,NS/B]", .bad = "-1",

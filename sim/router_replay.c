@@ -119,7 +119,7 @@ static int unloaded(ctx *x, const topo_shape *sh, topo_links links, const sim_ro
 /* One router pass over the messages of the last replay: extra gets each
  * one's delay in ns.  0, -1 out of memory, 1 deadlock. */
 static int router_pass(ctx *x, const goal_schedule *s, const sim_torus *t,
-                       const sim_router_config *rc, double cycle_ns, double *extra,
+                       const sim_router_config *rc, double cycle_ns, double *extra, int damp,
                        sim_router_report *rep)
 {
     uint64_t stall = sim_router_frozen(rc);
@@ -152,8 +152,10 @@ static int router_pass(ctx *x, const goal_schedule *s, const sim_torus *t,
         if ((rv = unloaded(x, t->shape, t->links, rc, m->src, m->dst, s->op[m->op].size, stall, &zl)))
             break;
         double q = m->done - m->c0 > zl ? (double)(m->done - m->c0 - zl) * cycle_ns : 0;
-        extra[m->op] = q;
-        rep->queue_ns += q;
+        /* after the first, half the old delay and half the new: a message
+         * delayed meets fewer others next pass, and undamped passes swing */
+        extra[m->op] = damp ? 0.5 * (extra[m->op] + q) : q;
+        rep->queue_ns += extra[m->op];
     }
     return rv;
 }
@@ -198,7 +200,7 @@ int sim_run_router(const goal_schedule *s, const sim_config *c, const sim_router
         }
         rep->messages = x.n;
         sim_result_free(r);
-        int q = router_pass(&x, s, t, rc, cycle_ns, extra, rep);
+        int q = router_pass(&x, s, t, rc, cycle_ns, extra, p > 0, rep);
         if (q) {
             rep->deadlock = q == 1;
             rv = q == 1 ? 1 : -1;
