@@ -95,9 +95,14 @@ void sim_net_free(sim_state *st)
 
 int sim_depart(sim_state *st, uint32_t send, double now, const sim_costs *k)
 {
-    st->latency_ns += k->depart + k->wire + k->recv_cpu;
+    double extra = 0;
+    if (st->c->torus && st->c->t.depart_ns) {
+        st->c->t.depart_ns[send] = now + k->depart;
+        extra = st->c->t.extra_ns[send];
+    }
+    st->latency_ns += k->depart + k->wire + extra + k->recv_cpu;
     if (!st->c->torus || !st->c->t.contention || k->src_node == k->dst_node)
-        return sim_push(st, (sim_event){now + k->depart + k->wire, st->ts++, send, SIM_EV_MSG});
+        return sim_push(st, (sim_event){now + k->depart + k->wire + extra, st->ts++, send, SIM_EV_MSG});
     uint32_t f;
     if (st->flfree != SIM_NONE) {
         f = st->flfree;

@@ -379,7 +379,7 @@ static double replay_uniform(const char *params, double rate, double *zero_load)
     sim_result r;
     c.torus = 1;
     c.S = 65535;
-    c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_UNI, node, 0, NULL, 0, 0};
+    c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_UNI, node, 0, NULL, 0, 0, NULL, NULL};
     cr_assert_eq(sim_run(&s, &c, &r), 0);
     *zero_load = r.latency_ns / (double)r.messages;
     sim_result_free(&r);
