@@ -72,6 +72,18 @@ typedef struct model_params {
      * empty = not stated), indexed by model_param_id. */
     double err[MODEL_P_ALL];
     char source[MODEL_P_ALL][40];
+    /* The fit's covariance of two parameters (keys cov_<a>_<b>, a before b
+     * in model_param_id order; NaN = not stated: the interval then treats
+     * them as independent, from the errors alone).  Symmetric; the
+     * diagonal is unused (err squared). */
+    double cov[MODEL_P_ALL][MODEL_P_ALL];
+    /* The link rate's standard error and source (keys
+     * link_bw_bytes_per_ns_err, _source; NaN / "" = not stated). */
+    double link_bw_err;
+    char link_bw_source[40];
+    /* When calibrate fitted the parameters (key `fitted_at`, ISO 8601 UTC,
+     * written by calibrate); "" = not stated. */
+    char fitted_at[32];
     double fit_r2, fit_chi2_dof;   /* NaN when not fitted */
     /* The point statistic the fit used, key `fit_statistic = "min" |
      * "median" | "mean"` (calibrate --stat), so that a plot's residuals
@@ -116,6 +128,13 @@ double model_logp_ns(const model_params *p, model_logp_q q, double size_bytes);
 /* What one relay (forward or switch) pays for an m-byte message beyond lf
  * or ls (docs/model.md, 'Parameters'): the lb segments if any, else m lb. */
 double model_relay_bytes_ns(const model_params *p, double size_bytes);
+
+/* One line "<prefix>sources: ..." naming where each parameter p gives came
+ * from: measured (the file, and when calibrate fitted it), fixed, assumed
+ * (a preset), or stated in a file without a source; with_link_bw adds the
+ * link rate (measured, or the default SCI rate, which is no measurement). */
+void model_params_print_sources(FILE *fp, const char *prefix, const model_params *p,
+                                int with_link_bw);
 
 /* Why a params file was rejected. */
 typedef file_error model_params_error;

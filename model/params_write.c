@@ -61,6 +61,13 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
         if (p->source[i][0])
             fprintf(fp, "%s_source = \"%s\"\n", model_param_key[i], p->source[i]);
     }
+    for (int i = 0; i < MODEL_P_ALL; i++)
+        for (int j = i + 1; j < MODEL_P_ALL; j++)
+            if (!isnan(p->cov[i][j]) && !isnan(p->err[i]) && !isnan(p->err[j]))
+                fprintf(fp, "cov_%s_%s = %.6g\n", model_param_key[i], model_param_key[j],
+                        p->cov[i][j]);
+    if (p->fitted_at[0])
+        fprintf(fp, "fitted_at = \"%s\"\n", p->fitted_at);
     if (p->o_segments > 0)
         write_segments(fp, "o", p->o_segments, p->oseg);
     if (p->lb_segments > 0)
@@ -69,6 +76,10 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
         fprintf(fp, "links = \"%s\"\n", topo_links_name(p->links));
     if (p->link_bw_bytes_per_ns != MODEL_DEFAULT_LINK_BW_BYTES_PER_NS)
         fprintf(fp, "link_bw_bytes_per_ns = %.10g\n", p->link_bw_bytes_per_ns);
+    if (!isnan(p->link_bw_err))
+        fprintf(fp, "link_bw_bytes_per_ns_err = %.6g\n", p->link_bw_err);
+    if (p->link_bw_source[0])
+        fprintf(fp, "link_bw_bytes_per_ns_source = \"%s\"\n", p->link_bw_source);
     if (!isnan(p->fit_r2))
         fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);
     if (!isnan(p->fit_chi2_dof))

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/scimodel.h"
+#include "model/uncertainty.h"
 #include "util/atomicfile.h"
 #include "util/fs.h"
 #include "util/opt.h"
@@ -43,6 +44,9 @@ void scimodel_print_params(const model_params *p, double size_bytes)
                p->lb_ns_per_byte, p->lb_segments ? " (piecewise from the file used)" : "");
     if (p->links == TOPO_LINKS_BI)
         printf("  links: bi (a pair of opposite rings per dimension, shortest way)\n");
+    fflush(stdout);
+    model_params_print_sources(stdout, "  ", p, 0);
+    unc_describe(stdout, "  ", p);
 }
 
 /* A million-line sweep prints eight million numbers; printf("%.3f") alone

@@ -1,0 +1,176 @@
+/* uncertainty: first-order intervals of a projection from the parameters'
+ * covariance, and the best-or-tie verdict (docs/model.md, 'Intervals'). */
+#include "model/uncertainty.h"
+
+#include <math.h>
+#include <string.h>
+
+static int has_err(const model_params *p, int k)
+{
+    return !isnan(p->err[k]) && p->err[k] > 0;
+}
+
+int unc_has_errors(const model_params *p)
+{
+    for (int k = 0; k < MODEL_P_ALL; k++)
+        if (has_err(p, k))
+            return 1;
+    return 0;
+}
+
+int unc_has_cov(const model_params *p)
+{
+    int pairs = 0;
+    for (int i = 0; i < MODEL_P_ALL; i++)
+        for (int j = i + 1; j < MODEL_P_ALL; j++)
+            if (has_err(p, i) && has_err(p, j)) {
+                if (isnan(p->cov[i][j]))
+                    return 0;
+                pairs++;
+            }
+    return pairs > 0;
+}
+
+/* Moves a piecewise-linear quantity by a + b m at every size m. */
+static void shift_segments(model_oseg *seg, int n, double a, double b)
+{
+    for (int i = 0; i < n; i++) {
+        seg[i].ns += a + b * seg[i].from_bytes;
+        seg[i].ns_per_byte += b;
+    }
+}
+
+void unc_shift(const model_params *p, model_param_id k, double delta, model_params *out)
+{
+    *out = *p;
+    switch (k) {
+    case MODEL_P_O0:
+        out->o0_ns += delta;
+        shift_segments(out->oseg, out->o_segments, delta, 0);
+        break;
+    case MODEL_P_O1:
+        out->o1_ns_per_byte += delta;
+        shift_segments(out->oseg, out->o_segments, -delta * p->mref_bytes, delta);
+        break;
+    case MODEL_P_LP:
+        out->lp_ns += delta;
+        break;
+    case MODEL_P_LF:
+        out->lf_ns += delta;
+        break;
+    case MODEL_P_LS:
+        out->ls_ns += delta;
+        break;
+    case MODEL_P_LB:
+        out->lb_ns_per_byte += delta;
+        shift_segments(out->lbseg, out->lb_segments, 0, delta);
+        break;
+    default:
+        break;
+    }
+}
+
+int unc_eval(const model_params *p, unc_fn f, void *arg, double *value, double *sigma)
+{
+    double grad[MODEL_P_ALL] = {0};
+    int rc = f(p, arg, value);
+    *sigma = NAN;
+    if (rc || !unc_has_errors(p))
+        return rc;
+    for (int k = 0; k < MODEL_P_ALL; k++) {
+        if (!has_err(p, k))
+            continue;
+        model_params q;
+        double v;
+        unc_shift(p, (model_param_id)k, p->err[k], &q);
+        if ((rc = f(&q, arg, &v)))
+            return rc;
+        grad[k] = (v - *value) / p->err[k];
+    }
+    double var = 0;
+    for (int i = 0; i < MODEL_P_ALL; i++)
+        for (int j = 0; j < MODEL_P_ALL; j++) {
+            if (!has_err(p, i) || !has_err(p, j))
+                continue;
+            double c = i == j ? p->err[i] * p->err[i] : isnan(p->cov[i][j]) ? 0 : p->cov[i][j];
+            var += grad[i] * c * grad[j];
+        }
+    *sigma = sqrt(var > 0 ? var : 0);
+    return 0;
+}
+
+static double half(double sigma)
+{
+    return isnan(sigma) ? 0 : UNC_Z95 * sigma;
+}
+
+int unc_verdict(const double *value, const double *sigma, size_t n, size_t *best, int *tie,
+                double *margin)
+{
+    size_t b = n, ru = n;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(value[i]) && (b == n || value[i] < value[b]))
+            b = i;
+    *best = b;
+    *margin = NAN;
+    if (b == n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (i != b && !isnan(value[i]) && (ru == n || value[i] < value[ru]))
+            ru = i;
+    for (size_t i = 0; i < n; i++)
+        tie[i] = 0;
+    if (ru == n)
+        return 1;
+    *margin = value[ru] - value[b];
+    double top = value[b] + half(sigma[b]);
+    /* equal values (a shape and its transpose on symmetric traffic) tie
+     * even without errors */
+    double same = 1e-9 * fabs(value[b]);
+    int named = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(value[i]))
+            continue;
+        if (i == b || value[i] - half(sigma[i]) <= top + same) {
+            tie[i] = 1;
+            named &= i == b;
+        }
+    }
+    if (named)
+        tie[b] = 0;
+    return named;
+}
+
+void unc_describe(FILE *fp, const char *prefix, const model_params *p)
+{
+    if (!unc_has_errors(p)) {
+        fprintf(fp, "%sinterval: none (%s carries no standard errors)\n", prefix, p->name);
+        return;
+    }
+    fprintf(fp, "%sinterval: 95%%, first order, from the errors of", prefix);
+    const char *sep = " ";
+    for (int k = 0; k < MODEL_P_ALL; k++)
+        if (has_err(p, k)) {
+            fprintf(fp, "%s%s", sep, model_param_key[k]);
+            sep = ", ";
+        }
+    fprintf(fp, "%s", unc_has_cov(p) ? " and their covariance" : " alone (no covariance in the file)");
+    sep = "; not covered: ";
+    for (int k = 0; k < MODEL_P_ALL; k++)
+        if (!has_err(p, k) && (k != MODEL_P_LB || p->lb_ns_per_byte != 0 || p->source[k][0])) {
+            fprintf(fp, "%s%s (%s)", sep, model_param_key[k],
+                    p->source[k][0] ? p->source[k] : "no error stated");
+            sep = ", ";
+        }
+    fputc('\n', fp);
+}
+
+char *unc_format(char *buf, size_t len, double value, double sigma, double scale, int digits)
+{
+    if (isnan(sigma) || isnan(value))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.*f .. %.*f", digits, (value - UNC_Z95 * sigma) * scale, digits,
+                 (value + UNC_Z95 * sigma) * scale);
+    return buf;
+}
