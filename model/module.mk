@@ -5,7 +5,7 @@ LAYERS += model
 model_LAYER_USES := topo util
 model_LAYER_SRCS := model/launch.c model/launch_read.c model/params.c model/params_read.c model/params_bounds.c \
                     model/params_write.c model/model.c model/pattern.c model/broadcast.c \
-                    model/load.c model/traffic.c model/projection.c model/uncertainty.c
+                    model/load.c model/traffic.c model/projection.c model/uncertainty.c model/candidates.c
 model_LAYER_LIBS := $(GSL_LIBS)
 scimodel_LAYERS := model topo util
 bench-model_LAYERS := model topo util

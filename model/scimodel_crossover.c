@@ -171,9 +171,16 @@ int scimodel_crossover(const scimodel_options *o)
         if (same && r->metric == MODEL_METRIC_MULTICAST)
             continue;
         printf("  %-9s  %dD -> %dD  ", metric_name(r->metric), r->from, r->to);
-        if (r->status == MODEL_XO_CROSSOVER && !isnan(r->sigma))
-            printf("%12.2f nodes (95%%: %.2f .. %.2f)\n", r->nodes,
-                   r->nodes - UNC_Z95 * r->sigma, r->nodes + UNC_Z95 * r->sigma);
+        char fixed[400];
+        int uncovered = unc_uncovered(&o->params, fixed, sizeof fixed);
+        if (r->status == MODEL_XO_CROSSOVER && !isnan(r->sigma) && uncovered &&
+            r->sigma < 1e-6 * r->nodes)
+            /* the measured parameters cancel here (o(m) is in every D's latency) */
+            printf("%12.2f nodes (set by parameters without errors: %s)\n", r->nodes, fixed);
+        else if (r->status == MODEL_XO_CROSSOVER && !isnan(r->sigma))
+            printf("%12.2f nodes (95%%: %.2f .. %.2f%s%s)\n", r->nodes,
+                   r->nodes - UNC_Z95 * r->sigma, r->nodes + UNC_Z95 * r->sigma,
+                   uncovered ? "; not covering " : "", uncovered ? fixed : "");
         else if (r->status == MODEL_XO_CROSSOVER)
             printf("%12.2f nodes\n", r->nodes);
         else if (r->status == MODEL_XO_LOWER_BOUND)

@@ -155,14 +155,23 @@ void unc_describe(FILE *fp, const char *prefix, const model_params *p)
             sep = ", ";
         }
     fprintf(fp, "%s", unc_has_cov(p) ? " and their covariance" : " alone (no covariance in the file)");
-    sep = "; not covered: ";
-    for (int k = 0; k < MODEL_P_ALL; k++)
-        if (!has_err(p, k) && (k != MODEL_P_LB || p->lb_ns_per_byte != 0 || p->source[k][0])) {
-            fprintf(fp, "%s%s (%s)", sep, model_param_key[k],
-                    p->source[k][0] ? p->source[k] : "no error stated");
-            sep = ", ";
-        }
+    char list[400];
+    if (unc_uncovered(p, list, sizeof list))
+        fprintf(fp, "; not covered: %s", list);
     fputc('\n', fp);
+}
+
+int unc_uncovered(const model_params *p, char *buf, size_t len)
+{
+    int n = 0;
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < MODEL_P_ALL && at < len; k++)
+        if (!has_err(p, k) && (k != MODEL_P_LB || p->lb_ns_per_byte != 0 || p->source[k][0]))
+            at += (size_t)snprintf(buf + at, len - at, "%s%s (%s)", n++ ? ", " : "",
+                                   model_param_key[k],
+                                   p->source[k][0] ? p->source[k] : "no error stated");
+    return n;
 }
 
 char *unc_format(char *buf, size_t len, double value, double sigma, double scale, int digits)
@@ -173,4 +182,25 @@ char *unc_format(char *buf, size_t len, double value, double sigma, double scale
         snprintf(buf, len, "%.*f .. %.*f", digits, (value - UNC_Z95 * sigma) * scale, digits,
                  (value + UNC_Z95 * sigma) * scale);
     return buf;
+}
+
+void unc_print_tie(FILE *fp, const char *lead, const char *const *names, const double *value,
+                   const double *sigma, size_t n, size_t best, const int *tie, double margin,
+                   double scale, const char *unit)
+{
+    fprintf(fp, "%stie:", lead);
+    const char *sep = " ";
+    for (size_t i = 0; i < n; i++)
+        if (tie[i]) {
+            fprintf(fp, "%s%s", sep, names[i]);
+            sep = ", ";
+        }
+    double b = value[best];
+    fprintf(fp, " within the 95%% intervals; the lowest, %s, is %.3g%% (%.6g %s) below the "
+                "runner-up", names[best], b > 0 ? 100 * margin / b : 0, margin * scale, unit);
+    if (!isnan(sigma[best]))
+        fprintf(fp, ", its interval +-%.3g%%", b > 0 ? 100 * UNC_Z95 * sigma[best] / b : 0);
+    else
+        fputs(", with no interval (no errors)", fp);
+    fputc('\n', fp);
 }
