@@ -224,25 +224,35 @@ int cand_grid_of(const traffic_matrix *t, long nodes, topo_shape *grid)
     static const long dims[] = {1, 2, 3, 4};
     cand c[CAND_MAX];
     size_t n = 0, dropped;
+    double best_share = 0;
     int found = 0;
     if (nodes < 2 || cand_for_dims(dims, 4, nodes, c, CAND_MAX, &n, &dropped))
         return 0;
     for (size_t k = 0; k < n; k++) {
         const topo_shape *s = &c[k].shape;
-        int used[TOPO_MAX_DIMS] = {0}, ok = s->nodes == nodes, all = 1;
-        for (size_t r = 0; ok && r < t->rows; r++) {
+        int used[TOPO_MAX_DIMS] = {0}, all = 1;
+        double near = 0, total = 0;
+        if (s->nodes != nodes)
+            continue;
+        for (size_t r = 0; r < t->rows; r++) {
             int dim;
+            double bytes = (double)t->row[r].messages * (double)(t->row[r].size_bytes + 1);
             if (t->row[r].src == t->row[r].dst)
                 continue;
-            if (!neighbours(s, t->row[r].src, t->row[r].dst, &dim))
-                ok = 0;
-            else
+            total += bytes;
+            if (neighbours(s, t->row[r].src, t->row[r].dst, &dim)) {
+                near += bytes;
                 used[dim] = 1;
+            }
         }
         for (int i = 0; i < s->dims; i++)
             all &= used[i];
-        if (ok && all && (!found || s->dims > grid->dims)) {
+        double share = total > 0 ? near / total : 0;
+        if (!all || share < CAND_GRID_SHARE)
+            continue;
+        if (!found || s->dims > grid->dims || (s->dims == grid->dims && share > best_share)) {
             *grid = *s;
+            best_share = share;
             found = 1;
         }
     }

@@ -40,11 +40,13 @@ int cand_add(cand *out, size_t cap, size_t *n, const topo_shape *s, cand_kind ki
 int cand_for_dims(const long *dims, size_t ndims, long nodes, cand *out, size_t cap,
                   size_t *n, size_t *dropped);
 
-/* The grid of a matrix between `nodes` nodes (rows by node): the shape of
- * 1..4 dimensions, `nodes` nodes, on which every message between two
- * nodes goes to a neighbour (one hop in one dimension, row-major ranks)
- * and every dimension carries some; the one of most dimensions (then the
- * first in cand_for_dims's order).  Returns 1 with *grid, or 0: none. */
+/* The grid of a matrix between `nodes` nodes (rows by node): a shape of
+ * 1..4 dimensions and `nodes` nodes on which the messages between
+ * neighbours (one hop in one dimension, row-major ranks) carry at least
+ * CAND_GRID_SHARE of the bytes between nodes (a collective's few messages
+ * go elsewhere), every dimension some of them; the one of most dimensions,
+ * then the largest share.  Returns 1 with *grid, or 0: none. */
+#define CAND_GRID_SHARE 0.9
 int cand_grid_of(const traffic_matrix *t, long nodes, topo_shape *grid);
 
 /* "6", or "8 (2 idle)" when the shape has more nodes than needed. */

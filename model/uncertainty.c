@@ -176,11 +176,14 @@ int unc_uncovered(const model_params *p, char *buf, size_t len)
 
 char *unc_format(char *buf, size_t len, double value, double sigma, double scale, int digits)
 {
+    double h = UNC_Z95 * sigma * scale;
+    /* enough decimals that the interval's width shows */
+    while (h > 0 && digits < 9 && h < 5 * pow(10, -digits - 1))
+        digits++;
     if (isnan(sigma) || isnan(value))
         snprintf(buf, len, "-");
     else
-        snprintf(buf, len, "%.*f .. %.*f", digits, (value - UNC_Z95 * sigma) * scale, digits,
-                 (value + UNC_Z95 * sigma) * scale);
+        snprintf(buf, len, "%.*f .. %.*f", digits, value * scale - h, digits, value * scale + h);
     return buf;
 }
 
@@ -196,11 +199,16 @@ void unc_print_tie(FILE *fp, const char *lead, const char *const *names, const d
             sep = ", ";
         }
     double b = value[best];
-    fprintf(fp, " within the 95%% intervals; the lowest, %s, is %.3g%% (%.6g %s) below the "
-                "runner-up", names[best], b > 0 ? 100 * margin / b : 0, margin * scale, unit);
+    size_t ru = n;
+    for (size_t i = 0; i < n; i++)
+        if (i != best && !isnan(value[i]) && (ru == n || value[i] < value[ru]))
+            ru = i;
+    fprintf(fp, " within the 95%% intervals: the lowest, %s, is %.3g%% (%.6g %s) below %s",
+            names[best], b > 0 ? 100 * margin / b : 0, margin * scale, unit,
+            ru < n ? names[ru] : "the others");
     if (!isnan(sigma[best]))
-        fprintf(fp, ", its interval +-%.3g%%", b > 0 ? 100 * UNC_Z95 * sigma[best] / b : 0);
+        fprintf(fp, ", and its interval is +-%.3g%%", b > 0 ? 100 * UNC_Z95 * sigma[best] / b : 0);
     else
-        fputs(", with no interval (no errors)", fp);
+        fputs(", and has no interval (the parameters carry no errors)", fp);
     fputc('\n', fp);
 }
