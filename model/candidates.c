@@ -226,13 +226,14 @@ int cand_grid_of(const traffic_matrix *t, long nodes, topo_shape *grid)
     size_t n = 0, dropped;
     double best_share = 0;
     int found = 0;
+    char *seen;
     if (nodes < 2 || cand_for_dims(dims, 4, nodes, c, CAND_MAX, &n, &dropped))
         return 0;
     for (size_t k = 0; k < n; k++) {
         const topo_shape *s = &c[k].shape;
         int used[TOPO_MAX_DIMS] = {0}, all = 1;
         double near = 0, total = 0;
-        if (s->nodes != nodes)
+        if (s->nodes != nodes || !(seen = calloc((size_t)nodes, 1)))
             continue;
         for (size_t r = 0; r < t->rows; r++) {
             int dim;
@@ -243,10 +244,14 @@ int cand_grid_of(const traffic_matrix *t, long nodes, topo_shape *grid)
             if (neighbours(s, t->row[r].src, t->row[r].dst, &dim)) {
                 near += bytes;
                 used[dim] = 1;
+                seen[t->row[r].src] = seen[t->row[r].dst] = 1;
             }
         }
         for (int i = 0; i < s->dims; i++)
             all &= used[i];
+        for (long v = 0; v < nodes; v++)   /* every node takes part */
+            all &= seen[v];
+        free(seen);
         double share = total > 0 ? near / total : 0;
         if (!all || share < CAND_GRID_SHARE)
             continue;

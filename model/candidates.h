@@ -44,7 +44,7 @@ int cand_for_dims(const long *dims, size_t ndims, long nodes, cand *out, size_t 
  * 1..4 dimensions and `nodes` nodes on which the messages between
  * neighbours (one hop in one dimension, row-major ranks) carry at least
  * CAND_GRID_SHARE of the bytes between nodes (a collective's few messages
- * go elsewhere), every dimension some of them; the one of most dimensions,
+ * go elsewhere), every dimension and every node some of them; the one of most dimensions,
  * then the largest share.  Returns 1 with *grid, or 0: none. */
 #define CAND_GRID_SHARE 0.9
 int cand_grid_of(const traffic_matrix *t, long nodes, topo_shape *grid);

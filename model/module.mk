@@ -16,7 +16,8 @@ scimodel_SRCS = model/scimodel_main.c model/scimodel_options.c model/scimodel_ou
                 model/scimodel_shape.c model/scimodel_broadcast.c model/scimodel_load.c \
                 model/scimodel_traffic.c
 TESTS    += tests/test_params.c tests/test_model.c tests/test_scimodel_cli.c tests/test_patterns.c tests/test_load.c tests/test_scimodel_modes.c \
-            tests/test_projection.c tests/test_traffic_cli.c tests/test_scimodel_limits.c
+            tests/test_projection.c tests/test_traffic_cli.c tests/test_scimodel_limits.c \
+            tests/test_uncertainty.c
 
 # make bench: the model's speed figures
 PROGRAMS += bench-model
