@@ -258,7 +258,12 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
     const char **names = calloc(n + 1, sizeof *names);
     char (*label)[TOPO_MAX_DIMS * 21 + 32] = calloc(n + 1, sizeof *label);
     double margin = NAN;
-    int named = tie && names && label ? verdict(rows, n, &best, tie, &margin, names, label) : -1;
+    size_t finished = 0;
+    for (size_t i = 0; i < n; i++)
+        finished += rows[i].done != 0;
+    /* interrupted: the candidates not replayed might beat them all */
+    int named = finished == total && tie && names && label
+                    ? verdict(rows, n, &best, tie, &margin, names, label) : -1;
     for (size_t i = 0; i < n; i++) {
         if (!rows[i].done)
             continue;
@@ -278,9 +283,6 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
             fprintf(fp, " %24s", iv);
         fprintf(fp, "%s%s\n", mark, rows[i].grid ? "  (the schedule's grid)" : "");
     }
-    size_t finished = 0;
-    for (size_t i = 0; i < n; i++)
-        finished += rows[i].done != 0;
     if (finished < total)
         fprintf(fp, "\nInterrupted: %zu of %zu replays finished, so no best is named.\n",
                 finished, total);
