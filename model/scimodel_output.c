@@ -31,7 +31,7 @@ int scimodel_load_params(const char *opt, const char *path, model_params *p)
     return rc ? scimodel_file_error(opt, path, rc, err.line, err.msg) : 0;
 }
 
-void scimodel_print_params(const model_params *p, double size_bytes)
+void scimodel_print_params(const model_params *p, double size_bytes, int with_link_bw)
 {
     printf("parameters: %s\n", p->name);
     printf("  o(%g B) = %.1f ns   o0 %g ns at %g B, o1 %g ns/B%s\n", size_bytes,
@@ -45,7 +45,7 @@ void scimodel_print_params(const model_params *p, double size_bytes)
     if (p->links == TOPO_LINKS_BI)
         printf("  links: bi (a pair of opposite rings per dimension, shortest way)\n");
     fflush(stdout);
-    model_params_print_sources(stdout, "  ", p, 0);
+    model_params_print_sources(stdout, "  ", p, with_link_bw);
     unc_describe(stdout, "  ", p);
 }
 

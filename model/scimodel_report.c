@@ -207,7 +207,7 @@ int scimodel_report(const scimodel_options *o)
     if (!o->tsv) {
         printf("scimodel: %ld nodes, %ld-byte messages, %s traffic, %s links\n", o->nodes,
                o->size_bytes, topo_pattern_name(o->pattern), topo_links_name(o->params.links));
-        scimodel_print_params(&o->params, (double)o->size_bytes);
+        scimodel_print_params(&o->params, (double)o->size_bytes, 0);
     }
     int rc = report_rows(o);
     if (!rc && !o->tsv)

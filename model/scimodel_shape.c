@@ -17,7 +17,7 @@ int scimodel_shape(const scimodel_options *o)
         return 0;
     }
     topo_shape_format(&o->shape, name, sizeof name);
-    scimodel_print_params(p, m);
+    scimodel_print_params(p, m, 0);
     printf("\nshape %s (%ld nodes), %ld-byte messages, %s traffic, %s links:\n", name,
            o->shape.nodes, o->size_bytes, topo_pattern_name(o->pattern),
            topo_links_name(p->links));
@@ -51,7 +51,7 @@ int scimodel_p2p(const scimodel_options *o)
         fputs(named ? "links\tdirection\thops\tforwards\tswitches\tlatency_ns\n"
                     : "direction\thops\tforwards\tswitches\tlatency_ns\n", stdout);
     else {
-        scimodel_print_params(&o->params, (double)o->size_bytes);
+        scimodel_print_params(&o->params, (double)o->size_bytes, 0);
         printf("\n%s, hops %s, %ld-byte messages, %s links:\n  direction    hops  forwards  "
                "switches   latency (ns)\n", o->shape_text, o->hops_text, o->size_bytes,
                topo_links_name(o->params.links));

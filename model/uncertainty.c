@@ -10,12 +10,18 @@ static int has_err(const model_params *p, int k)
     return !isnan(p->err[k]) && p->err[k] > 0;
 }
 
+static int has_bw_err(const model_params *p)
+{
+    return !isnan(p->link_bw_err) && p->link_bw_err > 0 &&
+           p->link_bw_err < p->link_bw_bytes_per_ns;
+}
+
 int unc_has_errors(const model_params *p)
 {
     for (int k = 0; k < MODEL_P_ALL; k++)
         if (has_err(p, k))
             return 1;
-    return 0;
+    return has_bw_err(p);
 }
 
 int unc_has_cov(const model_params *p)
@@ -95,6 +101,14 @@ int unc_eval(const model_params *p, unc_fn f, void *arg, double *value, double *
             double c = i == j ? p->err[i] * p->err[i] : isnan(p->cov[i][j]) ? 0 : p->cov[i][j];
             var += grad[i] * c * grad[j];
         }
+    if (has_bw_err(p)) {   /* measured apart from the rest: independent of them */
+        model_params q = *p;
+        double v;
+        q.link_bw_bytes_per_ns += p->link_bw_err;
+        if ((rc = f(&q, arg, &v)))
+            return rc;
+        var += (v - *value) * (v - *value);
+    }
     *sigma = sqrt(var > 0 ? var : 0);
     return 0;
 }
@@ -154,6 +168,8 @@ void unc_describe(FILE *fp, const char *prefix, const model_params *p)
             fprintf(fp, "%s%s", sep, model_param_key[k]);
             sep = ", ";
         }
+    if (has_bw_err(p))
+        fprintf(fp, "%slink_bw_bytes_per_ns", sep);
     fprintf(fp, "%s", unc_has_cov(p) ? " and their covariance" : " alone (no covariance in the file)");
     char list[400];
     if (unc_uncovered(p, list, sizeof list))

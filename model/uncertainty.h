@@ -32,7 +32,8 @@ typedef int (*unc_fn)(const model_params *p, void *arg, double *value);
 
 /* f at p and its standard deviation to first order: the gradient by
  * forward differences (a step of one standard error in each parameter
- * with one) through the covariance.  Returns f's own status (0 or its
+ * with one) through the covariance; a measured link rate's error adds
+ * its own term (measured apart, independent of the rest).  Returns f's own status (0 or its
  * error), *sigma NaN when p carries no errors. */
 int unc_eval(const model_params *p, unc_fn f, void *arg, double *value, double *sigma);
 
