@@ -234,10 +234,11 @@ int full_run(options *o)
         return fail("--full: file names from '%s' too long", prefix);
     if (!o->validation_out)
         o->validation_out = o->plan.validation;
-    fs_file mine[FULL_NETS];   /* (the held-out table: as --validation-out) */
+    fs_file mine[FULL_NETS + 1];   /* (the held-out table: as --validation-out) */
     int nmine = 0;
     for (int k = 0; k < FULL_NETS; k++)
         mine[nmine++] = (fs_file){"--full's data file", o->plan.path[k]};
+    mine[nmine++] = (fs_file){"--full's link rate file", o->plan.linkrate};
     int frc = options_check_files(o, mine, nmine);
     if (frc)
         return frc;
@@ -318,6 +319,8 @@ int full_run(options *o)
                             " machine (exit status %d)\n", best.why, EXIT_UNDECIDED);
             rc = EXIT_UNDECIDED;
         }
+        if (!rc)
+            rc = linkrate_measure(o, &best.res.params);
         if (!rc && (rc = write_params(o, &best.res, path, o->backend)) == 0)
             report_wrote(o, path, now_s() - t0);
     }

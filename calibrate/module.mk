@@ -4,14 +4,15 @@ LAYERS += fit
 fit_LAYER_USES := model
 fit_LAYER_SRCS := calibrate/fit.c calibrate/fit_network.c calibrate/fit_design.c \
                   calibrate/fit_relay.c calibrate/fit_segments.c calibrate/fit_search.c \
-                  calibrate/fit_result.c calibrate/fit_bounds.c
+                  calibrate/fit_result.c calibrate/fit_bounds.c calibrate/fit_linkrate.c
 fit_LAYER_LIBS := $(GSL_LIBS)
-TESTS    += tests/test_fit.c
+TESTS    += tests/test_fit.c tests/test_linkrate.c
 PROGRAMS += calibrate
 calibrate_SRCS = calibrate/calibrate_main.c calibrate/options.c calibrate/options_check.c \
                  calibrate/measure.c calibrate/points.c calibrate/report.c \
                  calibrate/validate.c calibrate/output.c calibrate/run.c calibrate/full.c \
-                 calibrate/full_run.c calibrate/logp_fit.c calibrate/collectives.c
+                 calibrate/full_run.c calibrate/logp_fit.c calibrate/collectives.c \
+                 calibrate/linkrate.c
 calibrate_LAYERS := fit model coll sched benchdata topo util
 calibrate_LDLIBS := $(GSL_LIBS)
 TESTS    += tests/test_calibrate.c
