@@ -25,7 +25,7 @@ int cand_add(cand *out, size_t cap, size_t *n, const topo_shape *s, cand_kind ki
         if (same_shape(&out[i].shape, s)) {
             if (kind == CAND_GIVEN)
                 out[i].kind = CAND_GIVEN;
-            out[i].grid |= grid;
+            out[i].grid = grid > out[i].grid ? grid : out[i].grid;
             return 0;
         }
     if (*n >= cap)

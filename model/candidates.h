@@ -25,7 +25,8 @@ typedef struct cand {
     topo_shape shape;
     char name[TOPO_MAX_DIMS * 21];
     cand_kind kind;
-    int grid;        /* the application's own grid */
+    int grid;        /* the application's own grid: 1 read from its traffic,
+                        2 as it made it (MPI_Cart_create) */
 } cand;
 
 /* Appends shape s unless it is there already (then only marks it given or

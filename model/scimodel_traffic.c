@@ -174,7 +174,12 @@ static int make_candidates(const traffic_opts *o, const traffic_matrix *t, long 
                                s.nodes, nodes);
         cand_add(cand, MAX_CANDIDATES, count, &s, CAND_GIVEN, 0);
     }
-    if (o->ndims && cand_grid_of(t, nodes, &grid))
+    /* the grid the application made (MPI_Cart_create), when a rank is a
+     * node; else one its traffic shows */
+    if (o->ndims && t->grid.dims && nodes == t->ranks && o->slots == 1 && !o->hostfile &&
+        !o->rankfile)
+        cand_add(cand, MAX_CANDIDATES, count, &t->grid, CAND_EXACT, 2);
+    else if (o->ndims && cand_grid_of(t, nodes, &grid))
         cand_add(cand, MAX_CANDIDATES, count, &grid, CAND_EXACT, 1);
     for (size_t i = 0; i < *count; i++)
         if (cand[i].shape.nodes > TRAFFIC_MAX_RANKS)
@@ -291,7 +296,7 @@ static void print_rows_tsv(const result_row *rows, size_t n, long nodes)
             fputs("\t-\t-", stdout);
         else
             printf("\t%.3f\t%.3f", r->total_ns - UNC_Z95 * s, r->total_ns + UNC_Z95 * s);
-        printf("\t%s\n", rows[i].cand->grid ? "yes" : "no");
+        printf("\t%s\n", rows[i].cand->grid == 2 ? "cart" : rows[i].cand->grid ? "matrix" : "no");
     }
     (void)nodes;
 }
@@ -344,7 +349,8 @@ static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, lon
         printf("%3d  %-16s %-12.40s %12.0f %14.3f %14.3f %17.0f %21.0f  %s%s%s\n",
                rows[i].cand->shape.dims, rows[i].cand->name, rows[i].placement, r->messages,
                r->total_ns / 1e6, r->mean_ns, r->hop_bytes, r->max_link_bytes, cells, mark,
-               rows[i].cand->grid ? "  (the application's grid)" : "");
+               rows[i].cand->grid == 2   ? "  (the application's grid, MPI_Cart_create)"
+               : rows[i].cand->grid ? "  (the application's grid)" : "");
     }
     for (size_t i = 1; i < n; i++)
         if (strcmp(rows[i].placement, "optimize") == 0 && rows[i - 1].cand == rows[i].cand) {

@@ -230,7 +230,7 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
                 else
                     fprintf(fp, "\t%.17g\t%.17g", rows[i].r.makespan - UNC_Z95 * rows[i].sigma,
                             rows[i].r.makespan + UNC_Z95 * rows[i].sigma);
-                fprintf(fp, "\t%s\n", rows[i].grid ? "yes" : "no");
+                fprintf(fp, "\t%s\n", rows[i].grid ? "matrix" : "no");
             }
         return;
     }

@@ -51,10 +51,13 @@ static double field(const char *row, int k)
     return strtod(row, NULL);
 }
 
-static int grid_yes(const char *row)
+/* The last column: "matrix" (the grid read from the traffic), "cart"
+ * (from MPI_Cart_create) or "no". */
+static int grid_is(const char *row, const char *how)
 {
     const char *end = strchr(row, '\n');
-    return end - row > 4 && strncmp(end - 4, "\tyes", 4) == 0;
+    size_t n = strlen(how);
+    return end - row > (long)n && end[-(long)n - 1] == '\t' && strncmp(end - n, how, n) == 0;
 }
 
 /* halo3d on 6 ranks: MPI_Dims_create gives 3x2x1, a periodic 3x2 stencil
@@ -71,7 +74,7 @@ Test(answer, stencil_candidates_nodes_and_grid_from_the_matrix)
         const char *row = row_of(r.out, shapes[i]);
         cr_assert_not_null(row, "%s missing:\n%s", shapes[i], r.out);
         cr_assert_eq(field(row, 8), nodes[i], "%s", shapes[i]);
-        cr_assert_eq(grid_yes(row), i == 1, "%s: grid column", shapes[i]);
+        cr_assert_eq(grid_is(row, "matrix"), i == 1, "%s: grid column", shapes[i]);
     }
     run_free(&r);
     r = run_cmd(SCIMODEL, 60, "--traffic", m, NULL);
@@ -92,7 +95,7 @@ Test(answer, stencil_candidates_nodes_and_grid_from_the_matrix)
         const char *row = row_of(r.out, shapes[i]);
         cr_assert_not_null(row, "%s missing:\n%s", shapes[i], r.out);
         cr_assert_eq(field(row, 9), nodes[i], "%s", shapes[i]);
-        cr_assert_eq(grid_yes(row), i == 1, "%s: grid column", shapes[i]);
+        cr_assert_eq(grid_is(row, "matrix"), i == 1, "%s: grid column", shapes[i]);
     }
     run_free(&r);
 }
@@ -189,5 +192,37 @@ Test(answer, headers_name_every_parameter_and_its_source)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "sources: o0_ns measured in"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "interval: 95%"), "%s", r.out);
+    run_free(&r);
+}
+
+/* A matrix whose traffic shows no grid (all to all), with the grid
+ * scitrace matrix writes from MPI_Cart_create: that grid is a candidate
+ * and marked as the application's. */
+Test(answer, grid_from_mpi_cart_create)
+{
+    char text[2048];
+    size_t at = (size_t)snprintf(text, sizeof text, "# scitorus-traffic 1\n# ranks: 6\n"
+                                 "# grid: 2x3 (MPI_Cart_create)\n");
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++)
+            if (a != b)
+                at += (size_t)snprintf(text + at, sizeof text - at, "%d\t%d\t64\t1\n", a, b);
+    const char *m = put("cart.tsv", text);
+    run_result r = run_cmd(SCIMODEL, 60, "--traffic", m, "--format", "tsv", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *row = row_of(r.out, "2x3");
+    cr_assert_not_null(row, "%s", r.out);
+    cr_assert(grid_is(row, "cart"), "%s", r.out);
+    cr_assert(grid_is(row_of(r.out, "3x2"), "no"), "%s", r.out);
+    run_free(&r);
+    r = run_cmd(SCIMODEL, 60, "--traffic", m, NULL);
+    cr_assert_not_null(strstr(r.out, "(the application's grid, MPI_Cart_create)"), "%s", r.out);
+    run_free(&r);
+    /* a grid that is not the ranks' is refused at the file */
+    const char *bad = put("bad.tsv", "# scitorus-traffic 1\n# ranks: 6\n# grid: 2x2\n0\t1\t8\t1\n");
+    r = run_cmd(SCIMODEL, 60, "--traffic", bad, NULL);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "bad.tsv"), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "grid"), "%s", r.err);
     run_free(&r);
 }
