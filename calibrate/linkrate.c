@@ -9,6 +9,10 @@
 #include "bench/benchdata.h"
 #include "calibrate/calibrate.h"
 
+/* A rate known to worse than this fraction would only move every
+ * contention figure by its noise: not written. */
+#define LINK_RATE_MAX_REL_ERR 0.25
+
 int linkrate_measure(const options *o, model_params *p)
 {
     bench_data d;
@@ -42,6 +46,13 @@ int linkrate_measure(const options *o, model_params *p)
     if (fit_link_rate(m, t, s, n, &bw, &e) || bw < 1e-6 || bw > 1e6) {
         fprintf(o->report, "calibrate: the one-way bursts of %s give no rate (the time per "
                            "message does not grow with its size); link rate not measured\n",
+                o->plan.linkrate);
+        return 0;
+    }
+    if (e > LINK_RATE_MAX_REL_ERR * bw) {
+        fprintf(o->report, "calibrate: link rate %.4g +- %.2g bytes/ns is too noisy to use "
+                           "(error over %.0f%% of it; %s); link_bw_bytes_per_ns stays the default, "
+                           "the SCI link's\n", bw, e, 100 * LINK_RATE_MAX_REL_ERR,
                 o->plan.linkrate);
         return 0;
     }

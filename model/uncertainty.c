@@ -46,6 +46,25 @@ static void shift_segments(model_oseg *seg, int n, double a, double b)
     }
 }
 
+/* Each segment's slope times f, its value at its start kept: the slope's
+ * relative error taken as every segment's (a segmented file states the
+ * error of mref's segment only). */
+static void scale_slopes(model_oseg *seg, int n, double f)
+{
+    for (int i = 0; i < n; i++)
+        seg[i].ns_per_byte *= f;
+}
+
+/* The whole piecewise quantity times f: lb's relative error taken as the
+ * relays' cost's at every size. */
+static void scale_all(model_oseg *seg, int n, double f)
+{
+    for (int i = 0; i < n; i++) {
+        seg[i].ns *= f;
+        seg[i].ns_per_byte *= f;
+    }
+}
+
 void unc_shift(const model_params *p, model_param_id k, double delta, model_params *out)
 {
     *out = *p;
@@ -56,7 +75,10 @@ void unc_shift(const model_params *p, model_param_id k, double delta, model_para
         break;
     case MODEL_P_O1:
         out->o1_ns_per_byte += delta;
-        shift_segments(out->oseg, out->o_segments, -delta * p->mref_bytes, delta);
+        if (out->o_segments && p->o1_ns_per_byte > 0)
+            scale_slopes(out->oseg, out->o_segments, 1 + delta / p->o1_ns_per_byte);
+        else
+            shift_segments(out->oseg, out->o_segments, -delta * p->mref_bytes, delta);
         break;
     case MODEL_P_LP:
         out->lp_ns += delta;
@@ -69,7 +91,10 @@ void unc_shift(const model_params *p, model_param_id k, double delta, model_para
         break;
     case MODEL_P_LB:
         out->lb_ns_per_byte += delta;
-        shift_segments(out->lbseg, out->lb_segments, 0, delta);
+        if (out->lb_segments && p->lb_ns_per_byte > 0)
+            scale_all(out->lbseg, out->lb_segments, 1 + delta / p->lb_ns_per_byte);
+        else
+            shift_segments(out->lbseg, out->lb_segments, 0, delta);
         break;
     default:
         break;

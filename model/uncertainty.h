@@ -23,8 +23,10 @@ int unc_has_errors(const model_params *p);
 int unc_has_cov(const model_params *p);
 
 /* p with parameter k moved by delta as the interval moves it: o0 shifts
- * o(m) by delta at every size, o1 by delta (m - mref), lb the relays' cost
- * by delta m; lp, lf, ls by delta. */
+ * o(m) by delta at every size; o1 by delta (m - mref), or with segments
+ * every segment's slope by the same fraction; lb the relays' cost by
+ * delta m, or with segments all of it by the same fraction; lp, lf, ls by
+ * delta. */
 void unc_shift(const model_params *p, model_param_id k, double delta, model_params *out);
 
 /* A projection as a function of the parameters (arg: the caller's). */
