@@ -205,7 +205,7 @@ static void stencil(long R, long C, int noise, traffic_matrix *t, traffic_row *r
     }
     for (int x = 0; x < noise; x++)
         rows[k++] = (traffic_row){0, (int32_t)(R * C - 1 - x), 8, 1};
-    *t = (traffic_matrix){R * C, k, rows, 0, 0};
+    *t = (traffic_matrix){.ranks = R * C, .rows = k, .row = rows};
 }
 
 Test(uncertainty, a_stencil_grid_is_found_in_its_matrix)
@@ -232,6 +232,6 @@ Test(uncertainty, a_stencil_grid_is_found_in_its_matrix)
         for (int b = 0; b < 6; b++)
             if (a != b)
                 rows[k++] = (traffic_row){a, b, 64, 1};
-    t = (traffic_matrix){6, k, rows, 0, 0};
+    t = (traffic_matrix){.ranks = 6, .rows = k, .row = rows};
     cr_assert_eq(cand_grid_of(&t, 6, &g), 0);
 }
