@@ -187,9 +187,14 @@ void fit_fill_result(const design *d, const solved *sol, const fit_point *pts, s
     fit_set_source(res, MODEL_P_O0, "measured");
     fit_set_source(res, MODEL_P_O1, "measured");
     p->o_segments = d->segments > 1 ? d->segments : 0;
-    for (int i = 0; i < p->o_segments; i++)
-        p->oseg[i] = (model_oseg){d->from[i], fit_sol_coef(sol, fit_o_pos(d, 2 * i)),
-                                  fit_sol_coef(sol, fit_o_pos(d, 2 * i + 1))};
+    for (int i = 0; i < p->o_segments; i++) {
+        int pa = fit_o_pos(d, 2 * i), pb = fit_o_pos(d, 2 * i + 1);
+        p->oseg[i] = (model_oseg){d->from[i], fit_sol_coef(sol, pa), fit_sol_coef(sol, pb)};
+        /* a piece held at 0 keeps the error it had before */
+        p->oseg_err[i][0] = pa >= 0 ? sqrt(scale * fit_sol_cov(sol, pa, pa)) : d->o_held_err[2 * i];
+        p->oseg_err[i][1] = pb >= 0 ? sqrt(scale * fit_sol_cov(sol, pb, pb))
+                                    : d->o_held_err[2 * i + 1];
+    }
     for (int j = 0; j < 2 * d->segments; j++) {
         char name[40];
         if (!d->o_held[j])

@@ -35,6 +35,9 @@ void model_params_clear_optional(model_params *p)
         for (int j = 0; j < MODEL_P_ALL; j++)
             p->cov[i][j] = NAN;
     }
+    for (int i = 0; i < MODEL_MAX_OSEG; i++)
+        for (int j = 0; j < 2; j++)
+            p->oseg_err[i][j] = p->lbseg_err[i][j] = NAN;
     p->link_bw_err = NAN;
     p->link_bw_source[0] = '\0';
     p->fitted_at[0] = '\0';

@@ -66,6 +66,10 @@ typedef struct model_params {
      * on segment i instead of m lb; lb_segments == 0 means m lb. */
     int lb_segments;
     model_oseg lbseg[MODEL_MAX_OSEG];
+    /* Optional, written by calibrate: each segment's standard errors of
+     * its start value [0] and slope [1] (keys o_seg<i>_ns_err,
+     * o_seg<i>_ns_per_byte_err, lb_seg<i>_*_err; NaN = not stated). */
+    double oseg_err[MODEL_MAX_OSEG][2], lbseg_err[MODEL_MAX_OSEG][2];
 
     /* Optional, written by calibrate: standard errors (NaN = unknown) and
      * where each value came from ("measured", "fixed", "preset current";

@@ -32,7 +32,7 @@ typedef struct key_slot {
 /* LogP: L_ns, and per quantity <q>_segments and 3 keys a segment */
 #define LOGP_SLOTS (1 + MODEL_LOGP_COUNT * (1 + 3 * MODEL_MAX_OSEG))
 #define COV_SLOTS (MODEL_P_ALL * (MODEL_P_ALL - 1) / 2)
-#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + COV_SLOTS + 3 + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 2 + LOGP_SLOTS)
+#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + COV_SLOTS + 3 + 4 * MODEL_MAX_OSEG + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 2 + LOGP_SLOTS)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
@@ -52,6 +52,18 @@ static void add_slot(reader *r, const char *name, double *value, char *str,
     s->string_len = len;
     s->required = required;
     s->seen = 0;
+}
+
+/* PREFIX_segK_ns_err and PREFIX_segK_ns_per_byte_err, K = 1.. */
+static void add_seg_err_slots(reader *r, const char *prefix, double (*err)[2])
+{
+    char name[40];
+    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
+        snprintf(name, sizeof name, "%s_seg%d_ns_err", prefix, i + 1);
+        add_slot(r, name, &err[i][0], NULL, 0, 0);
+        snprintf(name, sizeof name, "%s_seg%d_ns_per_byte_err", prefix, i + 1);
+        add_slot(r, name, &err[i][1], NULL, 0, 0);
+    }
 }
 
 /* PREFIX_segments and PREFIX_segK_{from_bytes,ns,ns_per_byte}, K = 1.. */
@@ -109,6 +121,8 @@ static void build_slots(reader *r, model_params *p)
     add_slot(r, "fit_statistic", NULL, p->fit_statistic, sizeof p->fit_statistic, 0);
     add_seg_slots(r, "o", &r->o_segments, p->oseg);
     add_seg_slots(r, "lb", &r->lb_segments, p->lbseg);
+    add_seg_err_slots(r, "o", p->oseg_err);
+    add_seg_err_slots(r, "lb", p->lbseg_err);
     add_slot(r, "links", NULL, r->links, sizeof r->links, 0);
     add_slot(r, "link_bw_bytes_per_ns", &p->link_bw_bytes_per_ns, NULL, 0, 0);
     build_logp_slots(r, p);

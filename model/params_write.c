@@ -29,6 +29,17 @@ static void write_segments(FILE *fp, const char *k, int n, const model_oseg *seg
                 k, i + 1, seg[i].from_bytes, k, i + 1, seg[i].ns, k, i + 1, seg[i].ns_per_byte);
 }
 
+/* PREFIX_seg<i>_ns_err and _ns_per_byte_err where stated. */
+static void write_segment_errors(FILE *fp, const char *k, int n, const double (*err)[2])
+{
+    for (int i = 0; i < n; i++) {
+        if (!isnan(err[i][0]))
+            fprintf(fp, "%s_seg%d_ns_err = %.6g\n", k, i + 1, err[i][0]);
+        if (!isnan(err[i][1]))
+            fprintf(fp, "%s_seg%d_ns_per_byte_err = %.6g\n", k, i + 1, err[i][1]);
+    }
+}
+
 /* LogP keys (docs/model.md, 'LogP parameters'), when present. */
 static void write_logp(FILE *fp, const model_logp *l)
 {
@@ -72,6 +83,8 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
         write_segments(fp, "o", p->o_segments, p->oseg);
     if (p->lb_segments > 0)
         write_segments(fp, "lb", p->lb_segments, p->lbseg);
+    write_segment_errors(fp, "o", p->o_segments, p->oseg_err);
+    write_segment_errors(fp, "lb", p->lb_segments, p->lbseg_err);
     if (p->links != TOPO_LINKS_UNI)
         fprintf(fp, "links = \"%s\"\n", topo_links_name(p->links));
     if (p->link_bw_bytes_per_ns != MODEL_DEFAULT_LINK_BW_BYTES_PER_NS)

@@ -46,37 +46,52 @@ static void shift_segments(model_oseg *seg, int n, double a, double b)
     }
 }
 
-/* Each segment's slope times f, its value at its start kept: the slope's
- * relative error taken as every segment's (a segmented file states the
- * error of mref's segment only). */
-static void scale_slopes(model_oseg *seg, int n, double f)
+/* Moves every segment by t of its own standard errors (part 0: start
+ * values, 1: slopes).  Returns 0, or -1 when a segment's error is not
+ * stated (a file from before calibrate wrote them). */
+static int move_segments(model_oseg *seg, int n, const double (*err)[2], int part, double t)
 {
     for (int i = 0; i < n; i++)
-        seg[i].ns_per_byte *= f;
+        if (isnan(err[i][part]))
+            return -1;
+    for (int i = 0; i < n; i++) {
+        if (part)
+            seg[i].ns_per_byte += t * err[i][1];
+        else
+            seg[i].ns += t * err[i][0];
+    }
+    return 0;
 }
 
-/* The whole piecewise quantity times f: lb's relative error taken as the
- * relays' cost's at every size. */
-static void scale_all(model_oseg *seg, int n, double f)
+/* Without the segments' errors: each slope, or all of the relay cost,
+ * moved by the fraction f (the mref segment's relative error). */
+static void scale_segments(model_oseg *seg, int n, double f, int whole)
 {
     for (int i = 0; i < n; i++) {
-        seg[i].ns *= f;
         seg[i].ns_per_byte *= f;
+        if (whole)
+            seg[i].ns *= f;
     }
 }
 
 void unc_shift(const model_params *p, model_param_id k, double delta, model_params *out)
 {
     *out = *p;
+    /* a segmented quantity moves every segment by the same number of its
+     * own errors: the mref segment's by delta (docs/model.md, 'Intervals') */
+    double t = has_err(p, k) ? delta / p->err[k] : 0;
     switch (k) {
     case MODEL_P_O0:
         out->o0_ns += delta;
-        shift_segments(out->oseg, out->o_segments, delta, 0);
+        if (move_segments(out->oseg, out->o_segments, p->oseg_err, 0, t))
+            shift_segments(out->oseg, out->o_segments, delta, 0);
         break;
     case MODEL_P_O1:
         out->o1_ns_per_byte += delta;
+        if (!move_segments(out->oseg, out->o_segments, p->oseg_err, 1, t))
+            break;
         if (out->o_segments && p->o1_ns_per_byte > 0)
-            scale_slopes(out->oseg, out->o_segments, 1 + delta / p->o1_ns_per_byte);
+            scale_segments(out->oseg, out->o_segments, 1 + delta / p->o1_ns_per_byte, 0);
         else
             shift_segments(out->oseg, out->o_segments, -delta * p->mref_bytes, delta);
         break;
@@ -91,8 +106,13 @@ void unc_shift(const model_params *p, model_param_id k, double delta, model_para
         break;
     case MODEL_P_LB:
         out->lb_ns_per_byte += delta;
+        if (!move_segments(out->lbseg, out->lb_segments, p->lbseg_err, 0, t) &&
+            !move_segments(out->lbseg, out->lb_segments, p->lbseg_err, 1, t))
+            break;
+        *out = *p;   /* (a half-moved relay cost is undone) */
+        out->lb_ns_per_byte += delta;
         if (out->lb_segments && p->lb_ns_per_byte > 0)
-            scale_all(out->lbseg, out->lb_segments, 1 + delta / p->lb_ns_per_byte);
+            scale_segments(out->lbseg, out->lb_segments, 1 + delta / p->lb_ns_per_byte, 1);
         else
             shift_segments(out->lbseg, out->lb_segments, 0, delta);
         break;

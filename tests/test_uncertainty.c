@@ -50,6 +50,20 @@ Test(uncertainty, covariance_roundtrip_and_refusals)
     cr_assert_eq(model_params_read(g, &q, &e), 0, "%s", e.msg);
     cr_assert_eq(q.cov[MODEL_P_LF][MODEL_P_LS], 30);
     cr_assert_str_eq(q.fitted_at, p.fitted_at);
+    /* the segments' errors read back, and one beyond the segments refused */
+    const char *seg = write_file("seg.params", GOOD ERRS "o_segments = 2\no_seg1_from_bytes = 1\n"
+                                 "o_seg1_ns = 2000\no_seg1_ns_per_byte = 1\no_seg2_from_bytes = 64\n"
+                                 "o_seg2_ns = 2085\no_seg2_ns_per_byte = 11.6\no_seg1_ns_err = 4\n"
+                                 "o_seg2_ns_per_byte_err = 0.5\n");
+    cr_assert_eq(model_params_read(seg, &p, &e), 0, "%s", e.msg);
+    cr_assert_eq(p.oseg_err[0][0], 4);
+    cr_assert_eq(p.oseg_err[1][1], 0.5);
+    cr_assert(isnan(p.oseg_err[0][1]));
+    cr_assert_eq(model_params_write(g, &p, NULL), 0);
+    cr_assert_eq(model_params_read(g, &q, &e), 0, "%s", e.msg);
+    cr_assert_eq(q.oseg_err[1][1], 0.5);
+    cr_assert_eq(model_params_read(write_file("seg3.params", GOOD ERRS "o_seg3_ns_err = 1\n"), &p, &e),
+                 -2);
     /* an old file: errors, no covariance, still read */
     cr_assert_eq(model_params_read(write_file("old.params", GOOD ERRS), &p, &e), 0, "%s", e.msg);
     cr_assert(unc_has_errors(&p));
