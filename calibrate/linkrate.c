@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "calibrate/calibrate.h"
 
 /* A rate known to worse than this fraction would only move every

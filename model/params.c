@@ -87,12 +87,11 @@ static void source_words(const model_params *p, const char *src, char *buf, size
         snprintf(buf, len, "stated in %s (no source given)", p->name);
 }
 
-void model_params_print_sources(FILE *fp, const char *prefix, const model_params *p,
-                                int with_link_bw)
+static void print_sources(FILE *fp, const model_params *p, int with_link_bw)
 {
     int done[MODEL_P_ALL] = {0};
     const char *sep = "";
-    fprintf(fp, "%ssources: ", prefix);
+    fprintf(fp, "sources: ");
     for (int k = 0; k < MODEL_P_ALL; k++) {
         if (done[k] || (k == MODEL_P_LB && p->lb_ns_per_byte == 0 && !p->lb_segments &&
                         !p->source[k][0]))
@@ -120,7 +119,17 @@ void model_params_print_sources(FILE *fp, const char *prefix, const model_params
             fprintf(fp, "; link_bw_bytes_per_ns %g default (the IEEE 1596 SCI link, not measured)",
                     p->link_bw_bytes_per_ns);
     }
-    fputc('\n', fp);
+}
+
+char *model_params_sources_text(char *buf, size_t len, const model_params *p, int with_link_bw)
+{
+    FILE *fp = fmemopen(buf, len, "w");
+    buf[0] = '\0';
+    if (fp) {
+        print_sources(fp, p, with_link_bw);
+        fclose(fp);   /* (a line cut at len - 1 characters) */
+    }
+    return buf;
 }
 
 /* Segment i of segs holding size_bytes (sizes below the first: the first). */

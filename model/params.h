@@ -133,12 +133,13 @@ double model_logp_ns(const model_params *p, model_logp_q q, double size_bytes);
  * or ls (docs/model.md, 'Parameters'): the lb segments if any, else m lb. */
 double model_relay_bytes_ns(const model_params *p, double size_bytes);
 
-/* One line "<prefix>sources: ..." naming where each parameter p gives came
+/* "sources: ..." into buf (no newline): where each parameter p gives came
  * from: measured (the file, and when calibrate fitted it), fixed, assumed
  * (a preset), or stated in a file without a source; with_link_bw adds the
- * link rate (measured, or the default SCI rate, which is no measurement). */
-void model_params_print_sources(FILE *fp, const char *prefix, const model_params *p,
-                                int with_link_bw);
+ * link rate (measured, or the default SCI rate, which is no measurement).
+ * Returns buf. */
+#define MODEL_SOURCES_TEXT 1024
+char *model_params_sources_text(char *buf, size_t len, const model_params *p, int with_link_bw);
 
 /* Why a params file was rejected. */
 typedef file_error model_params_error;

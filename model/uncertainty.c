@@ -200,13 +200,13 @@ int unc_verdict(const double *value, const double *sigma, size_t n, size_t *best
     return named;
 }
 
-void unc_describe(FILE *fp, const char *prefix, const model_params *p)
+static void describe(FILE *fp, const model_params *p)
 {
     if (!unc_has_errors(p)) {
-        fprintf(fp, "%sinterval: none (%s carries no standard errors)\n", prefix, p->name);
+        fprintf(fp, "interval: none (%s carries no standard errors)", p->name);
         return;
     }
-    fprintf(fp, "%sinterval: 95%%, first order, from the errors of", prefix);
+    fprintf(fp, "interval: 95%%, first order, from the errors of");
     const char *sep = " ";
     for (int k = 0; k < MODEL_P_ALL; k++)
         if (has_err(p, k)) {
@@ -219,7 +219,17 @@ void unc_describe(FILE *fp, const char *prefix, const model_params *p)
     char list[400];
     if (unc_uncovered(p, list, sizeof list))
         fprintf(fp, "; not covered: %s", list);
-    fputc('\n', fp);
+}
+
+char *unc_describe_text(char *buf, size_t len, const model_params *p)
+{
+    FILE *fp = fmemopen(buf, len, "w");
+    buf[0] = '\0';
+    if (fp) {
+        describe(fp, p);
+        fclose(fp);
+    }
+    return buf;
 }
 
 int unc_uncovered(const model_params *p, char *buf, size_t len)
@@ -248,11 +258,11 @@ char *unc_format(char *buf, size_t len, double value, double sigma, double scale
     return buf;
 }
 
-void unc_print_tie(FILE *fp, const char *lead, const char *const *names, const double *value,
-                   const double *sigma, size_t n, size_t best, const int *tie, double margin,
-                   double scale, const char *unit)
+static void tie_line(FILE *fp, const char *const *names, const double *value,
+                     const double *sigma, size_t n, size_t best, const int *tie, double margin,
+                     double scale, const char *unit)
 {
-    fprintf(fp, "%stie:", lead);
+    fprintf(fp, "tie:");
     const char *sep = " ";
     for (size_t i = 0; i < n; i++)
         if (tie[i]) {
@@ -271,5 +281,17 @@ void unc_print_tie(FILE *fp, const char *lead, const char *const *names, const d
         fprintf(fp, ", and its interval is +-%.3g%%", b > 0 ? 100 * UNC_Z95 * sigma[best] / b : 0);
     else
         fputs(", and has no interval (the parameters carry no errors)", fp);
-    fputc('\n', fp);
+}
+
+char *unc_tie_text(char *buf, size_t len, const char *const *names, const double *value,
+                   const double *sigma, size_t n, size_t best, const int *tie, double margin,
+                   double scale, const char *unit)
+{
+    FILE *fp = fmemopen(buf, len, "w");
+    buf[0] = '\0';
+    if (fp) {
+        tie_line(fp, names, value, sigma, n, best, tie, margin, scale, unit);
+        fclose(fp);
+    }
+    return buf;
 }

@@ -6,7 +6,6 @@
 #define SCITORUS_UNCERTAINTY_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "model/params.h"
 
@@ -47,18 +46,21 @@ int unc_eval(const model_params *p, unc_fn f, void *arg, double *value, double *
 int unc_verdict(const double *value, const double *sigma, size_t n, size_t *best, int *tie,
                 double *margin);
 
-/* The tie's line: "<lead>tie: A, B within the 95% intervals; the lowest,
- * A, is X% (V unit) below the runner-up, its interval +-Y%".  names[i]
- * names candidate i; scale turns ns into unit. */
-void unc_print_tie(FILE *fp, const char *lead, const char *const *names, const double *value,
+/* The lines below into buf (no newline; cut at len - 1 characters), buf
+ * returned.  UNC_TEXT is enough for either. */
+#define UNC_TEXT 2048
+
+/* The tie: "tie: A, B within the 95% intervals: the lowest, A, is X% (V
+ * unit) below B, and its interval is +-Y%".  names[i] names candidate i;
+ * scale turns ns into unit. */
+char *unc_tie_text(char *buf, size_t len, const char *const *names, const double *value,
                    const double *sigma, size_t n, size_t best, const int *tie, double margin,
                    double scale, const char *unit);
 
-/* One line "interval: ..." saying what the 95% intervals rest on: the
- * parameters with errors, whether their covariance was in the file, the
- * ones without (assumed, fixed); or that there is none.  prefix is put
- * before it (e.g. "  "). */
-void unc_describe(FILE *fp, const char *prefix, const model_params *p);
+/* "interval: ..." saying what the 95% intervals rest on: the parameters
+ * with errors, whether their covariance was in the file, the ones without
+ * (assumed, fixed); or that there is none. */
+char *unc_describe_text(char *buf, size_t len, const model_params *p);
 
 /* The parameters p uses that carry no error, with their sources ("lp_ns
  * (fixed), lf_ns (preset current)") into buf; returns how many. */

@@ -1,4 +1,4 @@
-/* Tests for fit_link_rate (calibrate/fit.h): a known rate recovered from
+/* Tests for fit_link_rate (fit/fit.h): a known rate recovered from
  * one-way times with Gaussian noise, its error covering the truth as often
  * as a standard error should, and the data that give no rate refused. */
 #include <criterion/criterion.h>
@@ -6,7 +6,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 
-#include "calibrate/fit.h"
+#include "fit/fit.h"
 
 Test(linkrate, recovers_a_known_rate_within_its_error)
 {
