@@ -228,6 +228,10 @@ void fit_fill_result(const design *d, const solved *sol, const fit_point *pts, s
         res->chi2 += w * res->residual_ns[i] * res->residual_ns[i];
         sst += w * (pts[i].y_ns - swy / sw) * (pts[i].y_ns - swy / sw);
     }
+    double rel2 = 0;
+    for (size_t i = 0; i < n; i++)
+        rel2 += pow(res->residual_ns[i] / pts[i].y_ns, 2);
+    p->fit_residual_rms = n ? sqrt(rel2 / (double)n) : NAN;
     res->chi2_dof = dof > 0 ? res->chi2 / dof : NAN;
     res->r2 = sst > 0 ? 1 - res->chi2 / sst : NAN;
     p->fit_r2 = res->r2;

@@ -44,6 +44,7 @@ void model_params_clear_optional(model_params *p)
     p->fit_r2 = NAN;
     p->fit_statistic[0] = '\0';
     p->fit_chi2_dof = NAN;
+    p->fit_residual_rms = NAN;
     p->links = TOPO_LINKS_UNI;
     p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;
     memset(&p->logp, 0, sizeof p->logp);

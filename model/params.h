@@ -89,6 +89,10 @@ typedef struct model_params {
      * written by calibrate); "" = not stated. */
     char fitted_at[32];
     double fit_r2, fit_chi2_dof;   /* NaN when not fitted */
+    /* The fitted points' relative residual scatter (key fit_residual_rms, a
+     * fraction; NaN when not stated): what a single measurement adds to
+     * the parameters' uncertainty in a prediction interval. */
+    double fit_residual_rms;
     /* The point statistic the fit used, key `fit_statistic = "min" |
      * "median" | "mean"` (calibrate --stat), so that a plot's residuals
      * are of the values that were fitted; "" when not stated. */

@@ -32,7 +32,7 @@ typedef struct key_slot {
 /* LogP: L_ns, and per quantity <q>_segments and 3 keys a segment */
 #define LOGP_SLOTS (1 + MODEL_LOGP_COUNT * (1 + 3 * MODEL_MAX_OSEG))
 #define COV_SLOTS (MODEL_P_ALL * (MODEL_P_ALL - 1) / 2)
-#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + COV_SLOTS + 3 + 4 * MODEL_MAX_OSEG + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 2 + LOGP_SLOTS)
+#define MAX_SLOTS (8 + 2 * MODEL_P_ALL + COV_SLOTS + 3 + 4 * MODEL_MAX_OSEG + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 2 + LOGP_SLOTS)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
@@ -118,6 +118,7 @@ static void build_slots(reader *r, model_params *p)
     add_slot(r, "fitted_at", NULL, p->fitted_at, sizeof p->fitted_at, 0);
     add_slot(r, "fit_r2", &p->fit_r2, NULL, 0, 0);
     add_slot(r, "fit_chi2_dof", &p->fit_chi2_dof, NULL, 0, 0);
+    add_slot(r, "fit_residual_rms", &p->fit_residual_rms, NULL, 0, 0);
     add_slot(r, "fit_statistic", NULL, p->fit_statistic, sizeof p->fit_statistic, 0);
     add_seg_slots(r, "o", &r->o_segments, p->oseg);
     add_seg_slots(r, "lb", &r->lb_segments, p->lbseg);

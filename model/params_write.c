@@ -97,6 +97,8 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
         fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);
     if (!isnan(p->fit_chi2_dof))
         fprintf(fp, "fit_chi2_dof = %.8g\n", p->fit_chi2_dof);
+    if (!isnan(p->fit_residual_rms))
+        fprintf(fp, "fit_residual_rms = %.6g\n", p->fit_residual_rms);
     if (p->fit_statistic[0])
         fprintf(fp, "fit_statistic = \"%s\"\n", p->fit_statistic);
     write_logp(fp, &p->logp);

@@ -56,6 +56,7 @@ static int p2p_fn(const model_params *p, void *arg, double *v)
 int scimodel_p2p(const scimodel_options *o)
 {
     int errs = unc_has_errors(&o->params);
+    int point = errs && !isnan(o->params.fit_residual_rms);
     model_p2p r;
     const char *names[3] = {"request", "response", "transaction"};
     model_point_to_point(&o->params, &o->shape, o->hops, (double)o->size_bytes, &r);
@@ -69,12 +70,14 @@ int scimodel_p2p(const scimodel_options *o)
     if (o->tsv) {
         fputs(named ? "links\tdirection\thops\tforwards\tswitches\tlatency_ns"
                     : "direction\thops\tforwards\tswitches\tlatency_ns", stdout);
-        fputs(errs ? "\tlatency_ns_lo\tlatency_ns_hi\n" : "\n", stdout);
+        fputs(errs ? "\tlatency_ns_lo\tlatency_ns_hi" : "", stdout);
+        fputs(point ? "\tmeasured_ns_lo\tmeasured_ns_hi\n" : "\n", stdout);
     } else {
         scimodel_print_params(&o->params, (double)o->size_bytes, 0);
         printf("\n%s, hops %s, %ld-byte messages, %s links:\n  direction    hops  forwards  "
-               "switches   latency (ns)%s\n", o->shape_text, o->hops_text, o->size_bytes,
-               topo_links_name(o->params.links), errs ? "      latency 95% (ns)" : "");
+               "switches   latency (ns)%s%s\n", o->shape_text, o->hops_text, o->size_bytes,
+               topo_links_name(o->params.links), errs ? "      latency 95% (ns)" : "",
+               point ? "   a measurement 95% (ns)" : "");
     }
     for (int i = 0; i < 3; i++) {
         double v, sigma = NAN;
@@ -85,11 +88,19 @@ int scimodel_p2p(const scimodel_options *o)
             printf("%s\t", topo_links_name(o->params.links));
         printf(o->tsv ? "%s\t%ld\t%ld\t%ld\t%.3f" : "  %-11s %5ld %9ld %9ld %14.3f",
                names[i], c[i]->links, c[i]->forwards, c[i]->switches, ns[i]);
+        /* a single measurement scatters about the model as the fitted points did */
+        double ps = point ? hypot(sigma, o->params.fit_residual_rms * ns[i]) : NAN;
         if (errs && o->tsv)
             printf("\t%.3f\t%.3f", ns[i] - UNC_Z95 * sigma, ns[i] + UNC_Z95 * sigma);
         else if (errs) {
             char iv[64];
             printf("  %20s", unc_format(iv, sizeof iv, ns[i], sigma, 1, 3));
+        }
+        if (point && o->tsv)
+            printf("\t%.3f\t%.3f", ns[i] - UNC_Z95 * ps, ns[i] + UNC_Z95 * ps);
+        else if (point) {
+            char iv[64];
+            printf("  %24s", unc_format(iv, sizeof iv, ns[i], ps, 1, 3));
         }
         putchar('\n');
     }

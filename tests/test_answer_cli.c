@@ -226,3 +226,21 @@ Test(answer, grid_from_mpi_cart_create)
     cr_assert_not_null(strstr(r.err, "grid"), "%s", r.err);
     run_free(&r);
 }
+
+/* A point's interval: the parameters' (2 o0_err for a request, o(m) twice)
+ * and the fitted points' relative scatter, in quadrature. */
+Test(answer, a_measurement_interval_adds_the_fits_scatter)
+{
+    const char *p = put("r.params", PARAMS("5") "fit_residual_rms = 0.02\n");
+    run_result r = run_cmd(SCIMODEL, 30, "--params", p, "--shape", "4", "--hops", "1", "--format",
+                           "tsv", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "latency_ns_lo\tlatency_ns_hi\tmeasured_ns_lo\tmeasured_ns_hi\n"),
+                       "%s", r.out);
+    const char *row = strstr(r.out, "request\t");
+    cr_assert_not_null(row, "%s", r.out);
+    double L = field(row, 4), hi = field(row, 6), mhi = field(row, 8);
+    cr_assert_float_eq(hi - L, 1.959963984540054 * 10, 1e-3, "%s", r.out);
+    cr_assert_float_eq(mhi - L, 1.959963984540054 * hypot(10, 0.02 * L), 1e-3, "%s", r.out);
+    run_free(&r);
+}
