@@ -213,9 +213,9 @@ static void describe(FILE *fp, const model_params *p)
             fprintf(fp, "%s%s", sep, model_param_key[k]);
             sep = ", ";
         }
-    if (has_bw_err(p))
-        fprintf(fp, "%slink_bw_bytes_per_ns", sep);
     fprintf(fp, "%s", unc_has_cov(p) ? " and their covariance" : " alone (no covariance in the file)");
+    if (has_bw_err(p))
+        fprintf(fp, ", and of link_bw_bytes_per_ns (measured apart)");
     char list[400];
     if (unc_uncovered(p, list, sizeof list))
         fprintf(fp, "; not covered: %s", list);
