@@ -62,7 +62,9 @@ static int grid_is(const char *row, const char *how)
 
 /* halo3d on 6 ranks: MPI_Dims_create gives 3x2x1, a periodic 3x2 stencil
  * (tests/fixtures/traffic/stencil-3x2.tsv, scitrace matrix of
- * `mpirun -np 6 halo3d --steps 2 --block 4x4x4`, and its goal). */
+ * `mpirun -np 6 halo3d --steps 2 --block 4x4x4`, and its goal), traced
+ * before the tracer recorded MPI_Cart_create: a matrix that says nothing
+ * of its grid, as a program that does not call it. */
 Test(answer, stencil_candidates_nodes_and_grid_from_the_matrix)
 {
     const char *m = run_fixture("traffic/stencil-3x2.tsv");
@@ -192,6 +194,20 @@ Test(answer, headers_name_every_parameter_and_its_source)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "sources: o0_ns measured in"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "interval: 95%"), "%s", r.out);
+    run_free(&r);
+}
+
+/* The same stencil traced with the tracer that records MPI_Cart_create
+ * (tests/fixtures/traffic/stencil-3x2-cart.tsv, its '# grid: 3x2' line):
+ * the grid is the one it made. */
+Test(answer, stencil_grid_from_mpi_cart_create)
+{
+    run_result r = run_cmd(SCIMODEL, 60, "--traffic", run_fixture("traffic/stencil-3x2-cart.tsv"),
+                           "--format", "tsv", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(grid_is(row_of(r.out, "3x2"), "cart"), "%s", r.out);
+    cr_assert(grid_is(row_of(r.out, "2x3"), "no"), "%s", r.out);
+    cr_assert_eq(field(row_of(r.out, "2x2x2"), 8), 8, "%s", r.out);
     run_free(&r);
 }
 
