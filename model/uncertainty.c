@@ -274,9 +274,13 @@ static void tie_line(FILE *fp, const char *const *names, const double *value,
     for (size_t i = 0; i < n; i++)
         if (i != best && !isnan(value[i]) && (ru == n || value[i] < value[ru]))
             ru = i;
-    fprintf(fp, " within the 95%% intervals: the lowest, %s, is %.3g%% (%.6g %s) below %s",
-            names[best], b > 0 ? 100 * margin / b : 0, margin * scale, unit,
-            ru < n ? names[ru] : "the others");
+    if (!(margin > 1e-9 * fabs(b)))
+        fprintf(fp, " within the 95%% intervals: the lowest, %s, equals %s", names[best],
+                ru < n ? names[ru] : "the others");
+    else
+        fprintf(fp, " within the 95%% intervals: the lowest, %s, is %.3g%% (%.6g %s) below %s",
+                names[best], b > 0 ? 100 * margin / b : 0, margin * scale, unit,
+                ru < n ? names[ru] : "the others");
     if (!isnan(sigma[best]))
         fprintf(fp, ", and its interval is +-%.3g%%", b > 0 ? 100 * UNC_Z95 * sigma[best] / b : 0);
     else
