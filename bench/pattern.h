@@ -29,8 +29,8 @@
 /* warm-up iterations timed together (see point_start) */
 #define WARMUP_CHUNK 8
 /* A converged point still takes batches until it has spanned this long (or its --max-time),
- * so interleaved points sample the same stretch of the machine's time (a 0.1 ms point beside
- * an 8 ms one: docs/MEASUREMENTS.md, "The statistics' 10 ms minimum"). */
+ * so interleaved points sample the same stretch of the machine's time, not a short point
+ * beside a long one. */
 #define POINT_MIN_SPAN_NS 10e6
 
 typedef enum bench_pattern { BENCH_PP = 0, BENCH_OW = 1 } bench_pattern;
@@ -55,9 +55,9 @@ typedef struct bench_config {
                                      rule, leave out its lowest and highest batches' share */
     long max_samples;             /* at most this many batches */
     double max_time_s;            /* per point */
-    /* --batch-time: a timed batch's minimum besides the timer's; mpibench 200 us, so Open MPI's
-     * fast-box laps (every 31 messages of 96 B) fall into every batch at their rate, scibench 0
-     * (docs/MEASUREMENTS.md, "Short batches and the fast box's laps"). */
+    /* --batch-time: a timed batch's minimum besides the timer's; mpibench's default spans
+     * several of Open MPI's fast-box laps (every few tens of messages), so they fall into every
+     * batch at their rate; scibench 0 */
     double min_batch_ns;
     /* --echo: every node sends the bytes it last received (the source its
      * last reply's), as a relay does, not a send buffer (engine.echo) */
