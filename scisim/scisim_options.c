@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "model/launch.h"
-#include "model/launch_opts.h"
+#include "scimodel/launch_opts.h"
 #include "model/projection.h"
 #include "model/traffic.h"
 #include "sched/collgen.h"

@@ -4,6 +4,6 @@
 # layer sim: no options, no output
 LAYERS += sim
 sim_LAYER_USES := sched model topo util
-sim_LAYER_SRCS := sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c sim/match.c \
+sim_LAYER_SRCS := sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c \
                   sim/router.c sim/router_replay.c
 TESTS    += tests/test_router.c
