@@ -1,26 +1,24 @@
 /* lib_coll: PMPI wrappers of the collectives.  A collective with one block
- * size is recorded on entry as "comm root bytes" (root a world rank, -1 for
+ * size is recorded on entry as comm root bytes (root a world rank, -1 for
  * none; bytes per block); the analyzer expands it by the algorithm named in
  * trace/tracekinds.h.  The v variants and reduce-scatter are recorded as
- * "comm root K (peer bytes)...", this rank's sends to each peer (their
- * counts differ per peer).  Every collective has a return line. */
+ * comm root K (peer bytes)..., this rank's sends to each peer (their
+ * counts differ per peer).  Every collective's return is recorded. */
 #include "trace/lib.h"
 
-/* Entry line of a collective with one block size. */
+/* Entry of a collective with one block size. */
 static void coll(enum trace_kind kind, const void *caller, MPI_Comm comm, int root,
                  uint64_t bytes)
 {
     int id = trace_comm_id(comm);
-    char *p = trace_enter(kind, caller, 72);
-    if (p) {
-        p = tl_i(p, id);
-        p = tl_i(p, root >= 0 ? trace_world(id, root) : TRACE_ANY);
-        p = tl_u(p, bytes);
-    }
-    trace_end(p);
+    trace_words a = trace_enter(kind, caller, 3);
+    tw(&a, id);
+    tw(&a, root >= 0 ? trace_world(id, root) : TRACE_ANY);
+    tw(&a, (int64_t)bytes);
+    trace_enter_done(&a);
 }
 
-/* Entry line of a v collective: bytes_of(j) to each peer j (self excluded,
+/* Entry of a v collective: bytes_of(j) to each peer j (self excluded,
  * zero-byte blocks are not messages; only_to >= 0: that peer only). */
 static void direct(enum trace_kind kind, const void *caller, MPI_Comm comm, int root,
                    const int counts[], int same_count, MPI_Datatype dt, int only_to)
@@ -34,20 +32,18 @@ static void direct(enum trace_kind kind, const void *caller, MPI_Comm comm, int 
     for (int j = 0; j < n; j++)
         k += j != me && (only_to < 0 || j == only_to) &&
              trace_bytes(counts ? counts[j] : same_count, dt) > 0;
-    char *p = trace_enter(kind, caller, 72 + 32 * (size_t)k);
-    if (p) {
-        p = tl_i(p, id);
-        p = tl_i(p, root >= 0 ? trace_world(id, root) : TRACE_ANY);
-        p = tl_u(p, (uint64_t)k);
-        for (int j = 0; j < n; j++) {
-            uint64_t b = trace_bytes(counts ? counts[j] : same_count, dt);
-            if (j != me && (only_to < 0 || j == only_to) && b > 0) {
-                p = tl_i(p, trace_world(id, j));
-                p = tl_u(p, b);
-            }
+    trace_words a = trace_enter(kind, caller, 3 + 2 * (size_t)k);
+    tw(&a, id);
+    tw(&a, root >= 0 ? trace_world(id, root) : TRACE_ANY);
+    tw(&a, k);
+    for (int j = 0; a.w && j < n; j++) {
+        uint64_t b = trace_bytes(counts ? counts[j] : same_count, dt);
+        if (j != me && (only_to < 0 || j == only_to) && b > 0) {
+            tw(&a, trace_world(id, j));
+            tw(&a, (int64_t)b);
         }
     }
-    trace_end(p);
+    trace_enter_done(&a);
 }
 
 static int returned(int rc)

@@ -223,6 +223,11 @@ static req_slot *find(MPI_Request req, int k)
     return NULL;
 }
 
+uint64_t trace_req_made(void)
+{
+    return (uint64_t)st.next_req;
+}
+
 int64_t trace_req_id(MPI_Request req, int nth, int *comm_id)
 {
     req_slot *x = find(req, nth);

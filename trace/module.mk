@@ -24,9 +24,9 @@ all: $(TRACE_LIB)
 
 PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
-                trace/mode_matrix.c trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
+                trace/mode_matrix.c trace/tracefile.c trace/tracebin.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
                 trace/match.c trace/check_replay.c trace/check_race.c trace/mode_check.c \
-                trace/mode_goal.c
+                trace/mode_goal.c trace/mode_dump.c
 scitrace_LAYERS := sched util
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
@@ -41,13 +41,14 @@ bin/test/check_app: tests/check_app.c trace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
 TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c \
-         tests/test_trace_records.c
+         tests/test_trace_records.c tests/test_tracebin.c
 test_expand_EXTRA = trace/expand.c
 # traced equals generated: scitrace goal in process on committed traces
 TESTS += tests/test_sched_trace.c
 test_sched_trace_EXTRA = trace/mode_goal.c trace/mode_matrix.c trace/build_matrix.c trace/expand.c \
-                         trace/tracefile.c trace/tracedir.c
-test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
+                         trace/tracefile.c trace/tracebin.c trace/tracedir.c
+test_trace_EXTRA = trace/tracefile.c trace/tracebin.c trace/tracedir.c
+test_tracebin_EXTRA = trace/tracefile.c trace/tracebin.c trace/tracedir.c
 CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
 
 # NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
@@ -73,7 +74,7 @@ bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_L
 # make fuzz (targets listed in tests/module.mk): trace, the rank file reader
 # and the replay behind scitrace check; tracegoal, trace directories through
 # `scitrace goal` into scisim's reader
-build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c \
+build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracebin.c trace/tracedir.c trace/check_replay.c \
                                    trace/check_race.c
-build/fuzz/fuzz_tracegoal: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/mode_goal.c \
+build/fuzz/fuzz_tracegoal: FUZZ_LIB += trace/tracefile.c trace/tracebin.c trace/tracedir.c trace/mode_goal.c \
                                        trace/expand.c

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/atomicfile.h"
+#include "trace/tracebin.h"
 #include "trace/tracekinds.h"
 #include "util/grow.h"
 
@@ -450,10 +451,18 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
     int rc = -1, closed = 0;
     ssize_t len;
     reader rd = {.r = r};
+    tracebin bin;
     memset(r, 0, sizeof *r);
     if (!fp)
         return trace_error_set(err, path, 0, "%s", strerror(errno));
-    while ((len = getline(&buf, &bufcap, fp)) > 0) {
+    /* binary (what the library writes) or text (`scitrace dump`, older traces) */
+    int binary = tracebin_is(fp);
+    if (binary && tracebin_open(&bin, fp) != 0) {
+        tracebin_close(&bin);
+        fclose(fp);
+        return trace_error_set(err, path, 0, "out of memory");
+    }
+    while ((len = binary ? tracebin_line(&bin, &buf, &bufcap) : getline(&buf, &bufcap, fp)) > 0) {
         /* the zero-filled rest of the last window, or a last line cut
          * short: the rank ended there */
         if (buf[0] == '\0' || buf[len - 1] != '\n' || strlen(buf) != (size_t)len)
@@ -485,7 +494,10 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
             closed = p == 1;
         }
     }
-    if (ferror(fp))
+    if (len < 0 && binary)
+        trace_error_set(err, path, 0, "record at byte %llu (after line %ld): %s",
+                        (unsigned long long)bin.off, line, bin.why);
+    else if (ferror(fp))
         trace_error_set(err, path, 0, "read error: %s", strerror(errno));
     else if (line <= HEADER_LINES)
         trace_error_set(err, path, line, "%s", line == 0 ? "empty file (not a scitrace rank file)"
@@ -503,6 +515,8 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
         rc = normalise(r, path, err);
     r->ended_early = !closed;
 out:
+    if (binary)
+        tracebin_close(&bin);
     free(buf);
     fclose(fp);
     if (rc != 0)
