@@ -40,7 +40,7 @@ static struct {
     int64_t open_t, exit_t, tbase;   /* its times; the records' time base */
     struct timespec t0;
     int64_t flush_ns, last_flush, now;   /* now: the last time read */
-    int64_t last_anchor;
+    int64_t last_anchor, next_check;   /* next_check: the earlier of the two */
     /* the TSC's time: ns = ns0 + (tsc - tsc0) * mult / 2^32 (clock.c below) */
     int tsc;
     uint64_t tsc0, mult, first_tsc;
@@ -124,7 +124,7 @@ static void clock_start(void)
     lg.tsc = lg.mult > 0;
 }
 
-int64_t trace_now(void)
+static inline __attribute__((always_inline)) int64_t now_inline(void)
 {
     int64_t t;
     if (lg.tsc)
@@ -133,6 +133,11 @@ int64_t trace_now(void)
         t = mono_ns();
     lg.now = t > lg.now ? t : lg.now;   /* a new anchor never steps back */
     return lg.now;
+}
+
+int64_t trace_now(void)
+{
+    return now_inline();
 }
 
 static void stop(const char *why)
@@ -166,7 +171,7 @@ static int move_window(size_t need)
 }
 
 /* Room for a record of `bytes` at the committed end, or NULL. */
-static char *room(size_t bytes)
+static inline __attribute__((always_inline)) char *room(size_t bytes)
 {
     if (!trace_enabled)
         return NULL;
@@ -180,7 +185,7 @@ static char *room(size_t bytes)
 /* Checks, after each record, whether the window is due to the disk and the
  * clock to a new anchor: on the time the record read, not a clock read of
  * its own (docs/MEASUREMENTS.md, 'The per-call log'). */
-static void after_record(void)
+static void periodic(void)
 {
     if (lg.flush_ns > 0 && lg.now - lg.last_flush >= lg.flush_ns) {
         msync(lg.win, lg.len, MS_ASYNC);
@@ -190,6 +195,15 @@ static void after_record(void)
         anchor();
         lg.last_anchor = lg.now;
     }
+    lg.next_check = lg.last_anchor + 1000000000;
+    if (lg.flush_ns > 0 && lg.last_flush + lg.flush_ns < lg.next_check)
+        lg.next_check = lg.last_flush + lg.flush_ns;
+}
+
+static inline void after_record(void)
+{
+    if (lg.now >= lg.next_check)
+        periodic();
 }
 
 /* The record at p, of `bytes`, becomes readable: its type byte last. */
@@ -248,17 +262,23 @@ static int words_room(size_t n)
 
 /* The slot of w[0..n) in table t, its definition record written (*wrote
  * set) when the slot held something else; -1 when tracing stopped. */
-static int intern(sig_slot *t, uint8_t type, const int64_t *w, size_t n, int *wrote)
+static inline __attribute__((always_inline)) int intern(sig_slot *t, uint8_t type,
+                                                        const int64_t *w, size_t n, int *wrote)
 {
     *wrote = 0;
-    uint64_t h = 0xcbf29ce484222325ull;   /* FNV-1a over words */
+    uint64_t h = n;   /* this runs twice a call: three instructions a word */
     for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint64_t)w[i]) * 0x100000001b3ull;
-    h ^= h >> 29;
-    unsigned k = (unsigned)(h ^ (h >> 32)) & (TRACEBIN_SLOTS - 1);
+        h = (h + (uint64_t)w[i]) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 31;
+    unsigned k = (unsigned)(h ^ (h >> 23)) & (TRACEBIN_SLOTS - 1);
     sig_slot *s = &t[k];
-    if (s->valid && s->hash == h && s->n == n && memcmp(s->w, w, n * sizeof *w) == 0)
-        return (int)k;
+    if (s->valid && s->hash == h && s->n == n) {
+        size_t i = 0;
+        while (i < n && s->w[i] == w[i])
+            i++;
+        if (i == n)
+            return (int)k;
+    }
     s->valid = 0;
     if (n > s->cap) {
         int64_t *g = realloc(s->w, n * sizeof *g);
@@ -307,7 +327,7 @@ void trace_enter_done(trace_words *a)
     int wrote, sig = intern(defs, TRACEBIN_DEF, a->w, a->n, &wrote);
     if (sig < 0)
         return;
-    int64_t t = trace_now();
+    int64_t t = now_inline();
     if (t - lg.tbase > (int64_t)UINT32_MAX) {
         char *p = room(sizeof(tracebin_time));
         if (!p)
@@ -335,7 +355,7 @@ trace_words trace_exit(size_t more)
     trace_words r = {NULL, 0};
     if (!lg.open || !trace_enabled || words_room(more ? more : 1) != 0)
         return r;
-    lg.exit_t = trace_now();
+    lg.exit_t = now_inline();
     r.w = words.w;
     return r;
 }
