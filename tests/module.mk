@@ -6,7 +6,7 @@
 # make memcheck                 valgrind over scimodel's modes, calibrate --data,
 #                               scibench and mpibench (under mpirun)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= params benchdata parsers traffic goal trace tracegoal
+FUZZ_TARGETS ?= params benchdata parsers traffic goal trace tracegoal tracebin
 # the launcher's hostfile and rankfile readers, once model/launch.c is here
 FUZZ_TARGETS += $(if $(wildcard model/launch.c),launch)
 FUZZ_CC      := clang

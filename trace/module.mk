@@ -72,9 +72,12 @@ bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_L
 	trace/bench_trace.sh bin
 
 # make fuzz (targets listed in tests/module.mk): trace, the rank file reader
-# and the replay behind scitrace check; tracegoal, trace directories through
-# `scitrace goal` into scisim's reader
+# and the replay behind scitrace check; tracebin, the same behind the binary
+# records' decoder; tracegoal, trace directories through `scitrace goal`
+# into scisim's reader
 build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracebin.c trace/tracedir.c trace/check_replay.c \
                                    trace/check_race.c
+build/fuzz/fuzz_tracebin: FUZZ_LIB += trace/tracefile.c trace/tracebin.c trace/tracedir.c \
+                                      trace/check_replay.c trace/check_race.c
 build/fuzz/fuzz_tracegoal: FUZZ_LIB += trace/tracefile.c trace/tracebin.c trace/tracedir.c trace/mode_goal.c \
                                        trace/expand.c
