@@ -44,6 +44,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "trace/tracebin.h"
 
 /* Bytes of one call: an int count of a type of at most 2^31 bytes. */
 #define TRACE_MAX_BYTES (1ull << 62)
@@ -139,6 +143,26 @@ int trace_error_set(trace_error *err, const char *path, long line, const char *f
  * negative send tag) is malformed. */
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err);
 void trace_rank_free(trace_rank *r);
+
+/* The text lines of a rank file, binary (decoded) or text, one at a time:
+ * trace_lines_next puts the next line (with its '\n') in *buf and returns
+ * its length, 0 at the end, -1 (err filled) when unreadable. */
+typedef struct trace_lines {
+    const char *path;
+    FILE *fp;
+    int binary;
+    struct tracebin bin;
+    long line;
+} trace_lines;
+int trace_lines_open(trace_lines *l, const char *path, trace_error *err);
+ssize_t trace_lines_next(void *src, char **buf, size_t *cap, trace_error *err);
+void trace_lines_close(trace_lines *l);
+
+/* trace_rank_read from any source of lines (an OTF2 archive's locations):
+ * path names the source in messages. */
+typedef ssize_t (*trace_line_fn)(void *src, char **buf, size_t *cap, trace_error *err);
+int trace_rank_parse(const char *path, trace_line_fn next, void *src, trace_rank *r,
+                     trace_error *err);
 
 /* Builds r->recs from the calls of phase `phase` (a name; NULL: all).
  * Returns 0, or -1 (err: a count that overflows, or out of memory). */
