@@ -17,6 +17,7 @@ int scitrace_matrix(int argc, char **argv);    /* trace/mode_matrix.c */
 int scitrace_check(int argc, char **argv);     /* trace/mode_check.c */
 int scitrace_goal(int argc, char **argv);      /* trace/mode_goal.c */
 int scitrace_dump(int argc, char **argv);      /* trace/mode_dump.c */
+int scitrace_otf2(int argc, char **argv);      /* trace/mode_otf2.c */
 
 /* Prints "scitrace: <message> (try --help)" on stderr; returns EXIT_USAGE. */
 #define scitrace_usage_error(...) \

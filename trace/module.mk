@@ -26,8 +26,23 @@ PROGRAMS += scitrace
 scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
                 trace/mode_matrix.c trace/tracefile.c trace/tracebin.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
                 trace/match.c trace/check_replay.c trace/check_race.c trace/mode_check.c \
-                trace/mode_goal.c trace/mode_dump.c
+                trace/mode_goal.c trace/mode_dump.c trace/mode_otf2.c
 scitrace_LAYERS := sched util
+
+# OTF2 (Debian libotf2-trace-dev, otf2-tools): `scitrace otf2` and OTF2
+# archives as input.  Optional: without otf2-config the rest builds, and
+# those say what is missing.
+DEB_PACKAGES += libotf2-trace-dev otf2-tools
+DEPS_PROBE_libotf2-trace-dev := h:otf2/otf2.h
+DEPS_PROBE_otf2-tools        := c:otf2-print
+OTF2_CONFIG := $(shell command -v otf2-config 2>/dev/null)
+ifneq ($(OTF2_CONFIG),)
+OTF2_OBJS := $(foreach m,rel san,build/$(m)/trace/mode_otf2.o build/$(m)/trace/otf2_read.o)
+$(OTF2_OBJS): INCLUDES += -DSCITORUS_OTF2 $(shell $(OTF2_CONFIG) --cflags)
+scitrace_LDLIBS := $(shell $(OTF2_CONFIG) --ldflags) $(shell $(OTF2_CONFIG) --libs)
+else
+$(info make: no OTF2 library (otf2-config not found): scitrace builds without `scitrace otf2` and OTF2 input; `make deps` installs libotf2-trace-dev)
+endif
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
 # the library preloaded, which ASan would refuse).

@@ -14,6 +14,7 @@ static const char usage_text[] =
 "  or:  scitrace check [--eager-limit BYTES] DIR\n"
 "  or:  scitrace goal [--phase P] [--algorithm A] -o FILE DIR\n"
 "  or:  scitrace dump [-o OUT] FILE\n"
+"  or:  scitrace otf2 [--partial] -o DIR TRACE\n"
 "Record every MPI call of a program through the PMPI profiling interface\n"
 "(no recompilation), find what went wrong, and turn the trace into a traffic\n"
 "matrix for scimodel or a schedule for scisim.\n"
@@ -32,6 +33,7 @@ static const char usage_text[] =
 "            and requests, inconsistent collectives\n"
 "  goal      the schedule in the GOAL text format of LogGOPSim, for scisim\n"
 "  dump      a rank file (binary, as the library writes it) as text\n"
+"  otf2      the trace as an OTF2 archive (Vampir, Scalasca, otf2-print)\n"
 "\n"
 "`scitrace MODE --help` describes each mode's options.\n"
 "\n"
@@ -100,13 +102,14 @@ static const struct {
     {"check", scitrace_check},
     {"goal", scitrace_goal},
     {"dump", scitrace_dump},
+    {"otf2", scitrace_otf2},
 };
 
 int main(int argc, char **argv)
 {
     fs_check_stdout_at_exit("scitrace");
     if (argc < 2)
-        return scitrace_usage_error("a mode is needed: run, summary, matrix, check, goal or dump");
+        return scitrace_usage_error("a mode is needed: run, summary, matrix, check, goal, dump or otf2");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         fputs(usage_text, stdout);
         return fflush(stdout) != 0 || ferror(stdout);
@@ -118,6 +121,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(argv[1], modes[i].name) == 0)
             return modes[i].run(argc - 1, argv + 1);
-    return scitrace_usage_error("unknown mode '%s': expected run, summary, matrix, check, goal or dump",
+    return scitrace_usage_error("unknown mode '%s': expected run, summary, matrix, check, goal, dump or otf2",
                                 argv[1]);
 }
