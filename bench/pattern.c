@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "util/signals.h"
-#include "bench/stats.h"
+#include "benchdata/stats.h"
 
 
 

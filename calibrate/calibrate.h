@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench/benchdata.h"
-#include "calibrate/fit.h"
+#include "benchdata/benchdata.h"
+#include "fit/fit.h"
 #include "calibrate/full.h"
 #include "model/params.h"
 #include "util/cli.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 
 static char path[] = "/tmp/scitorus-bd-XXXXXX";
 

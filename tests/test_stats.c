@@ -6,7 +6,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 
-#include "bench/stats.h"
+#include "benchdata/stats.h"
 
 Test(stats, welford_equals_two_pass)
 {

@@ -1,0 +1,601 @@
+/* lib_log: the rank file of libscitrace.so, written through a shared
+ * mapping of a window of the file: a record is in the kernel's page cache as
+ * soon as it is written, so it survives SIGKILL and crashes of the process
+ * (not of the machine: every SCITRACE_FLUSH_MS, default 1000, the window is
+ * handed to the kernel's write-back with msync).  SIGTERM, SIGINT, SIGHUP
+ * and crash signals write the closing lines first, then take their previous
+ * action.  Format: trace/tracebin.h (records), trace/tracefile.h (lines). */
+#include "libscitrace/lib.h"
+#include "trace/tracebin.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Mapped window: 4 MiB, so a window move (munmap, fallocate, mmap: some
+ * microseconds) comes once per ~10^5 calls. */
+#define WINDOW (4u << 20)
+#define DEFAULT_FLUSH_MS 1000
+
+static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGSEGV, SIGBUS, SIGFPE,
+                                    SIGILL, SIGABRT};
+#define NSIG_CAUGHT (sizeof fatal_signals / sizeof fatal_signals[0])
+
+static struct {
+    int fd, rank, finished;
+    char *win;                  /* mapped [base, base + len) of the file */
+    uint64_t base, len, pos;    /* pos: committed bytes (whole records) */
+    uint64_t lines;             /* the text lines the records stand for */
+    char *line;                 /* the text record being written */
+    int open, open_kind;        /* a call entered and not returned */
+    uint64_t open_off;          /* its record's offset */
+    int64_t open_t, exit_t, tbase;   /* its times; the records' time base */
+    struct timespec t0;
+    int64_t flush_ns, last_flush, now;   /* now: the last time read */
+    int64_t last_anchor, next_check;   /* next_check: the earlier of the two */
+    /* the TSC's time: ns = ns0 + (tsc - tsc0) * mult / 2^32 (clock.c below) */
+    int tsc;
+    uint64_t tsc0, mult, first_tsc;
+    int64_t ns0, first_ns;
+    struct sigaction old[NSIG_CAUGHT];
+} lg = {.fd = -1};
+
+int trace_enabled;
+
+/* --- the clock: where the kernel keeps time by the TSC (clocksource "tsc"), the TSC scaled to
+ * CLOCK_MONOTONIC ns and re-anchored at least once a second: ~13 ns a read against ~30-40, twice
+ * a call (docs/MEASUREMENTS.md, "The per-call log"). */
+
+static int64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)(t.tv_sec - lg.t0.tv_sec) * 1000000000 + (t.tv_nsec - lg.t0.tv_nsec);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <x86intrin.h>
+static uint64_t tsc_read(void)
+{
+    return __rdtsc();
+}
+
+static int tsc_usable(void)
+{
+    char cs[32] = "";
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (f) {
+        if (!fgets(cs, sizeof cs, f))
+            cs[0] = '\0';
+        fclose(f);
+    }
+    return strcmp(cs, "tsc\n") == 0 && !getenv("SCITRACE_NO_TSC");
+}
+#else
+static uint64_t tsc_read(void)
+{
+    return 0;
+}
+
+static int tsc_usable(void)
+{
+    return 0;
+}
+#endif
+
+/* A (tsc, ns) pair read together: the tsc in the middle of two clock reads. */
+static void pair(uint64_t *tsc, int64_t *ns)
+{
+    int64_t a = mono_ns();
+    *tsc = tsc_read();
+    *ns = (a + mono_ns()) / 2;
+}
+
+/* New anchor; the slope over everything since the first pair, so its
+ * error (a pair's ~50 ns over the span) shrinks as the run goes on. */
+static void anchor(void)
+{
+    uint64_t t;
+    int64_t ns;
+    pair(&t, &ns);
+    if (t > lg.first_tsc && ns > lg.first_ns)
+        lg.mult = (uint64_t)(((unsigned __int128)(ns - lg.first_ns) << 32) / (t - lg.first_tsc));
+    lg.tsc0 = t, lg.ns0 = ns;
+}
+
+static void clock_start(void)
+{
+    clock_gettime(CLOCK_MONOTONIC, &lg.t0);
+    lg.tsc = tsc_usable();
+    if (!lg.tsc)
+        return;
+    pair(&lg.first_tsc, &lg.first_ns);
+    while (mono_ns() < 2000000)   /* a first slope over 2 ms */
+        ;
+    anchor();
+    lg.tsc = lg.mult > 0;
+}
+
+static inline __attribute__((always_inline)) int64_t now_inline(void)
+{
+    int64_t t;
+    if (lg.tsc)
+        t = lg.ns0 + (int64_t)(((unsigned __int128)(tsc_read() - lg.tsc0) * lg.mult) >> 32);
+    else
+        t = mono_ns();
+    lg.now = t > lg.now ? t : lg.now;   /* a new anchor never steps back */
+    return lg.now;
+}
+
+int64_t trace_now(void)
+{
+    return now_inline();
+}
+
+static void stop(const char *why)
+{
+    fprintf(stderr, "scitrace: rank %d: %s: %s; tracing stops here\n", lg.rank, why,
+            strerror(errno));
+    trace_enabled = 0;
+}
+
+/* Maps a window holding [pos, pos + need). */
+static int move_window(size_t need)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (lg.win)
+        munmap(lg.win, lg.len);
+    lg.win = NULL;
+    lg.base = lg.pos / (uint64_t)page * (uint64_t)page;
+    lg.len = lg.pos - lg.base + need;
+    lg.len = lg.len < WINDOW ? WINDOW : (lg.len + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
+    /* blocks allocated now: a full disk is an error here, not a SIGBUS later */
+    int rc = posix_fallocate(lg.fd, (off_t)lg.base, (off_t)lg.len);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    void *w = mmap(NULL, lg.len, PROT_READ | PROT_WRITE, MAP_SHARED, lg.fd, (off_t)lg.base);
+    if (w == MAP_FAILED)
+        return -1;
+    lg.win = w;
+    return 0;
+}
+
+/* Room for a record of `bytes` at the committed end, or NULL. */
+static inline __attribute__((always_inline)) char *room(size_t bytes)
+{
+    if (!trace_enabled)
+        return NULL;
+    if (lg.pos + bytes > lg.base + lg.len && move_window(bytes) != 0) {
+        stop("cannot extend the rank file");
+        return NULL;
+    }
+    return lg.win + (lg.pos - lg.base);
+}
+
+/* Checks, after each record, whether the window is due to the disk and the
+ * clock to a new anchor: on the time the record read, not a clock read of
+ * its own (docs/MEASUREMENTS.md, 'The per-call log'). */
+static void periodic(void)
+{
+    if (lg.flush_ns > 0 && lg.now - lg.last_flush >= lg.flush_ns) {
+        msync(lg.win, lg.len, MS_ASYNC);
+        lg.last_flush = lg.now;
+    }
+    if (lg.tsc && lg.now - lg.last_anchor >= 1000000000) {
+        anchor();
+        lg.last_anchor = lg.now;
+    }
+    lg.next_check = lg.last_anchor + 1000000000;
+    if (lg.flush_ns > 0 && lg.last_flush + lg.flush_ns < lg.next_check)
+        lg.next_check = lg.last_flush + lg.flush_ns;
+}
+
+static inline void after_record(void)
+{
+    if (lg.now >= lg.next_check)
+        periodic();
+}
+
+/* The record at p, of `bytes`, becomes readable: its type byte last. */
+static void commit(char *p, uint8_t type, size_t bytes)
+{
+    __atomic_store_n((uint8_t *)p, type, __ATOMIC_RELEASE);
+    lg.pos += bytes;
+}
+
+char *trace_line(size_t need)
+{
+    char *p = room(tracebin_size(need));
+    lg.line = p;
+    return p ? p + sizeof(tracebin_head) : NULL;
+}
+
+void trace_line_done(char *end)
+{
+    char *text = lg.line + sizeof(tracebin_head);
+    tracebin_head h = {0, (uint8_t)lg.open, 0, (uint32_t)(end - text - 1)};   /* no '\n' */
+    memcpy(lg.line, &h, sizeof h);
+    end[-1] = '\0';
+    commit(lg.line, TRACEBIN_TEXT, tracebin_size(h.n));
+    lg.lines++;
+    after_record();
+}
+
+/* --- the calls' records: each signature (the words of an entry or of a
+ * result) stored once in its slot, a call one 16-byte record after that */
+
+typedef struct sig_slot {
+    uint64_t hash;
+    int64_t *w;
+    uint32_t n, cap;
+    int valid;
+} sig_slot;
+
+static sig_slot defs[TRACEBIN_SLOTS], results[TRACEBIN_SLOTS];
+static struct {
+    int64_t *w;
+    size_t cap;
+} words;
+
+static int words_room(size_t n)
+{
+    if (n <= words.cap)
+        return 0;
+    if (n > TRACEBIN_MAX_WORDS)
+        return -1;
+    int64_t *g = realloc(words.w, n * sizeof *g);
+    if (!g)
+        return -1;
+    words.w = g, words.cap = n;
+    return 0;
+}
+
+/* The slot of w[0..n) in table t, its definition record written (*wrote
+ * set) when the slot held something else; -1 when tracing stopped. */
+static inline __attribute__((always_inline)) int intern(sig_slot *t, uint8_t type,
+                                                        const int64_t *w, size_t n, int *wrote)
+{
+    *wrote = 0;
+    uint64_t h = n;   /* this runs twice a call: three instructions a word */
+    for (size_t i = 0; i < n; i++)
+        h = (h + (uint64_t)w[i]) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 31;
+    unsigned k = (unsigned)(h ^ (h >> 23)) & (TRACEBIN_SLOTS - 1);
+    sig_slot *s = &t[k];
+    if (s->valid && s->hash == h && s->n == n) {
+        size_t i = 0;
+        while (i < n && s->w[i] == w[i])
+            i++;
+        if (i == n)
+            return (int)k;
+    }
+    s->valid = 0;
+    if (n > s->cap) {
+        int64_t *g = realloc(s->w, n * sizeof *g);
+        if (!g) {
+            errno = ENOMEM;
+            stop("out of memory");
+            return -1;
+        }
+        s->w = g, s->cap = (uint32_t)n;
+    }
+    char *p = room(tracebin_size(n * sizeof *w));
+    if (!p)
+        return -1;
+    tracebin_head hd = {0, 0, (uint16_t)k, (uint32_t)n};
+    memcpy(p, &hd, sizeof hd);
+    memcpy(p + sizeof hd, w, n * sizeof *w);
+    commit(p, type, tracebin_size(n * sizeof *w));
+    if (n)
+        memcpy(s->w, w, n * sizeof *w);
+    s->hash = h, s->n = (uint32_t)n, s->valid = 1;
+    *wrote = 1;
+    return (int)k;
+}
+
+trace_words trace_enter(enum trace_kind kind, const void *caller, size_t more)
+{
+    trace_words a = {NULL, 0};
+    if (!trace_enabled || words_room(3 + more) != 0)
+        return a;
+    a.w = words.w;
+    a.w[0] = kind, a.w[1] = trace_phase, a.w[2] = (int64_t)(uintptr_t)caller;
+    a.n = 3;
+    return a;
+}
+
+void trace_enter_done(trace_words *a)
+{
+    if (!a->w || !trace_enabled)
+        return;
+    int kind = (int)a->w[0];
+    if (trace_kind_id_list(kind) && a->n > 3) {
+        uint64_t made = trace_req_made();
+        for (size_t i = 4; i < a->n; i++)
+            a->w[i] = trace_id_encode((uint64_t)a->w[i], made);
+    }
+    int wrote, sig = intern(defs, TRACEBIN_DEF, a->w, a->n, &wrote);
+    if (sig < 0)
+        return;
+    int64_t t = now_inline();
+    if (t - lg.tbase > (int64_t)UINT32_MAX) {
+        char *p = room(sizeof(tracebin_time));
+        if (!p)
+            return;
+        tracebin_time tt = {0, 0, 0, 0, t};
+        memcpy(p, &tt, sizeof tt);
+        commit(p, TRACEBIN_TIME, sizeof tt);
+        lg.tbase = t;
+    }
+    char *p = room(sizeof(tracebin_call));
+    if (!p)
+        return;
+    tracebin_call c = {0, 0, (uint16_t)sig, (uint32_t)(t - lg.tbase), 0, 0, 0};
+    memcpy(p, &c, sizeof c);
+    lg.open_off = lg.pos;
+    commit(p, TRACEBIN_CALL, sizeof c);
+    lg.tbase = lg.open_t = t;
+    lg.open = 1, lg.open_kind = kind;
+    lg.lines++;
+    after_record();
+}
+
+trace_words trace_exit(size_t more)
+{
+    trace_words r = {NULL, 0};
+    if (!lg.open || !trace_enabled || words_room(more ? more : 1) != 0)
+        return r;
+    lg.exit_t = now_inline();
+    r.w = words.w;
+    return r;
+}
+
+void trace_exit_done(trace_words *r)
+{
+    if (!r->w || !lg.open || !trace_enabled)
+        return;
+    if (trace_kind_makes_request(lg.open_kind) && r->n > 0)
+        r->w[0] = trace_id_encode((uint64_t)r->w[0], trace_req_made());
+    int wrote, res = intern(results, TRACEBIN_RES, r->w, r->n, &wrote);
+    if (res < 0)
+        return;
+    int64_t dur = lg.exit_t - lg.open_t;
+    if (dur > (int64_t)UINT32_MAX) {   /* the call's record cannot say it: one of its own */
+        char *p = room(sizeof(tracebin_time));
+        if (!p)
+            return;
+        tracebin_time e = {0, 0, (uint16_t)res, 0, lg.exit_t};
+        memcpy(p, &e, sizeof e);
+        commit(p, TRACEBIN_EXIT, sizeof e);
+    } else {
+        tracebin_call c = {TRACEBIN_DONE, (uint8_t)wrote, 0, 0, (uint32_t)dur, (uint16_t)res, 0};
+        if (lg.open_off >= lg.base && lg.open_off + sizeof c <= lg.base + lg.len) {
+            char *p = lg.win + (lg.open_off - lg.base);
+            memcpy(&c.sig, p + offsetof(tracebin_call, sig), sizeof c.sig);
+            memcpy(&c.dt, p + offsetof(tracebin_call, dt), sizeof c.dt);
+            p[offsetof(tracebin_call, res_follows)] = (char)c.res_follows;
+            memcpy(p + offsetof(tracebin_call, dur), &c.dur, sizeof c.dur);
+            memcpy(p + offsetof(tracebin_call, res), &c.res, sizeof c.res);
+            __atomic_store_n((uint8_t *)p, TRACEBIN_DONE, __ATOMIC_RELEASE);
+        } else {   /* the window moved on (a long definition): in the file */
+            tracebin_call old;
+            if (pread(lg.fd, &old, sizeof old, (off_t)lg.open_off) == (ssize_t)sizeof old) {
+                c.sig = old.sig, c.dt = old.dt;
+                if (pwrite(lg.fd, &c, sizeof c, (off_t)lg.open_off) != (ssize_t)sizeof c)
+                    stop("cannot complete a call's record");
+            }
+        }
+    }
+    lg.open = 0;
+    lg.tbase = lg.exit_t;
+    lg.lines++;
+    after_record();
+}
+
+/* One text record "TEXT" into buf: its bytes. */
+static size_t text_record(char *buf, const char *text, size_t n)
+{
+    tracebin_head h = {TRACEBIN_TEXT, 0, 0, (uint32_t)n};
+    size_t size = tracebin_size(n);
+    memset(buf, 0, size);
+    memcpy(buf, &h, sizeof h);
+    memcpy(buf + sizeof h, text, n);
+    return size;
+}
+
+/* Writes the records "status WORDS" and "end LINES" at the committed end
+ * and cuts the file there: only write(2)-level calls, as a signal handler
+ * may be the caller. */
+static void write_closing(const char *status, const char *detail)
+{
+    char line[160], buf[400], *p = line;
+    memcpy(p, "status", 6), p += 6;
+    p = tl_s(p, status);
+    if (detail)
+        p = tl_s(p, detail);
+    size_t n = text_record(buf, line, (size_t)(p - line));
+    p = line;
+    memcpy(p, "end", 3), p += 3;
+    p = tl_u(p, lg.lines + 1);
+    n += text_record(buf + n, line, (size_t)(p - line));
+    if (pwrite(lg.fd, buf, n, (off_t)lg.pos) == (ssize_t)n)
+        lg.pos += n;
+    if (lg.win)
+        munmap(lg.win, lg.len);
+    lg.win = NULL;
+    if (ftruncate(lg.fd, (off_t)lg.pos) != 0)
+        lg.pos = 0;   /* nothing to do about it here: the reader sees the tail */
+    close(lg.fd);
+    lg.fd = -1;
+}
+
+static const char *signal_word(int sig)
+{
+    switch (sig) {
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    default: return "SIGABRT";
+    }
+}
+
+static void on_signal(int sig)
+{
+    if (trace_enabled && !lg.finished) {
+        lg.finished = 1;
+        trace_enabled = 0;
+        write_closing(sig == SIGTERM || sig == SIGINT || sig == SIGHUP ? "killed" : "crashed",
+                      signal_word(sig));
+    }
+    for (size_t i = 0; i < NSIG_CAUGHT; i++)
+        if (fatal_signals[i] == sig)
+            sigaction(sig, &lg.old[i], NULL);
+    raise(sig);
+}
+
+static void at_exit(void)
+{
+    trace_finish("no-finalize");
+}
+
+/* One "map BASE PATH" line per loaded object: scitrace turns a caller's
+ * address into file:line with addr2line on PATH at address - BASE. */
+static int write_map(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size, (void)data;
+    char exe[4096];
+    const char *path = info->dlpi_name;
+    if (!path || !*path) {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0)
+            return 0;
+        exe[n] = '\0';
+        path = exe;
+    }
+    /* the system's libraries (MPI's among them) would be most of the lines */
+    if (path[0] != '/' || strchr(path, '\n') || strlen(path) > 4000 ||
+        (path != exe && (strncmp(path, "/lib", 4) == 0 || strncmp(path, "/usr/lib", 8) == 0)))
+        return 0;
+    char *p = trace_line(strlen(path) + 40);
+    if (p) {
+        memcpy(p, "map", 3);
+        p = tl_x(p + 3, (uint64_t)info->dlpi_addr);
+        trace_end(tl_s(p, path));
+    }
+    return 0;
+}
+
+/* "key VALUE" with newlines and control characters made spaces. */
+static void write_text(const char *key, const char *value, size_t cap)
+{
+    char *p = trace_line(strlen(key) + cap + 4);
+    if (!p)
+        return;
+    memcpy(p, key, strlen(key));
+    p += strlen(key);
+    *p++ = ' ';
+    for (size_t i = 0; value[i] && i < cap; i++)
+        *p++ = (unsigned char)value[i] < ' ' ? ' ' : value[i];
+    trace_end(p);
+}
+
+static void write_header(int size)
+{
+    char buf[2048], host[256] = "?";
+    const char *run = getenv("SCITRACE_RUN"), *ns = getenv("PMIX_NAMESPACE");
+    char own[64];
+    if (!run || !*run) {
+        if (ns && *ns)   /* one per mpirun job: the ranks agree */
+            snprintf(own, sizeof own, "%.60s", ns);
+        else
+            snprintf(own, sizeof own, "pid-%ld", (long)getpid());
+        run = own;
+    }
+    char *m = room(TRACEBIN_MAGIC_LEN);   /* the file's first line: its version */
+    if (!m)
+        return;
+    memcpy(m, TRACEBIN_MAGIC, TRACEBIN_MAGIC_LEN);
+    lg.pos += TRACEBIN_MAGIC_LEN;
+    lg.lines++;
+    write_text("run", run, 128);
+    snprintf(buf, sizeof buf, "%d", lg.rank);
+    write_text("rank", buf, 16);
+    snprintf(buf, sizeof buf, "%d", size);
+    write_text("ranks", buf, 16);
+    gethostname(host, sizeof host - 1);
+    write_text("host", host, 255);
+    FILE *cl = fopen("/proc/self/cmdline", "r");
+    size_t n = cl ? fread(buf, 1, sizeof buf - 1, cl) : 0;
+    if (cl)
+        fclose(cl);
+    for (size_t i = 0; i + 1 < n; i++)
+        buf[i] = buf[i] ? buf[i] : ' ';
+    buf[n] = '\0';
+    write_text("command", n ? buf : "?", sizeof buf);
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    snprintf(buf, sizeof buf, "%lld%09ld", (long long)wall.tv_sec, wall.tv_nsec);
+    write_text("start_ns", buf, 32);
+    int len = 0;   /* the analyzers expand collectives as this library does */
+    if (PMPI_Get_library_version(buf, &len) == MPI_SUCCESS && len > 0)
+        buf[strcspn(buf, "\n")] = '\0', write_text("mpi", buf, 120);
+    dl_iterate_phdr(write_map, NULL);
+}
+
+void trace_start(void)
+{
+    char dir[4096], path[4200];
+    const char *env = getenv("SCITRACE_DIR"), *fl = getenv("SCITRACE_FLUSH_MS");
+    int size = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &lg.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    clock_start();
+    snprintf(dir, sizeof dir, "%s", env && *env ? env : ".");
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "scitrace: rank %d: cannot create trace directory '%s': %s; not traced\n", lg.rank, dir,
+                strerror(errno));
+        return;
+    }
+    snprintf(path, sizeof path, TRACE_FILE_PATTERN, dir, lg.rank);
+    lg.fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (lg.fd < 0) {
+        fprintf(stderr, "scitrace: rank %d: cannot create '%s': %s; not traced\n", lg.rank, path,
+                strerror(errno));
+        return;
+    }
+    long ms = fl && *fl ? atol(fl) : DEFAULT_FLUSH_MS;
+    lg.flush_ns = ms > 0 ? ms * 1000000L : 0;
+    trace_enabled = 1;
+    write_header(size);
+    trace_comm_created(MPI_COMM_WORLD);
+    trace_phases_start();
+    for (size_t i = 0; i < NSIG_CAUGHT; i++) {
+        struct sigaction sa = {.sa_handler = on_signal};
+        sigemptyset(&sa.sa_mask);
+        sigaction(fatal_signals[i], &sa, &lg.old[i]);
+    }
+    atexit(at_exit);
+}
+
+void trace_finish(const char *status)
+{
+    if (!trace_enabled || lg.finished)
+        return;
+    lg.finished = 1;
+    trace_enabled = 0;
+    write_closing(status, NULL);
+}

@@ -1,0 +1,206 @@
+/* lib_p2p: PMPI wrappers of the point-to-point calls and probes.  Each
+ * records on entry the communicator, the peer as a world rank, the tag and
+ * the bytes, and on return the request made, or the source, tag and bytes a
+ * receive got. */
+#include "libscitrace/lib.h"
+
+#define SEND_WRAPPER(NAME, KIND)                                                           \
+    int MPI_##NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag,          \
+                   MPI_Comm comm)                                                           \
+    {                                                                                       \
+        if (!trace_enabled)                                                                 \
+            return PMPI_##NAME(buf, count, dt, dest, tag, comm);                            \
+        int id = trace_comm_id(comm);   /* first: it may write a line */                    \
+        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 4);                             \
+        tw_p2p(&a, id, dest, tag, count, dt);                                               \
+        trace_enter_done(&a);                                                               \
+        int rc = PMPI_##NAME(buf, count, dt, dest, tag, comm);                              \
+        trace_returned();                                                                   \
+        return rc;                                                                          \
+    }
+SEND_WRAPPER(Send, SEND)
+SEND_WRAPPER(Bsend, BSEND)
+SEND_WRAPPER(Ssend, SSEND)
+SEND_WRAPPER(Rsend, RSEND)
+
+/* A call that makes a request: its id on return. */
+#define REQ_WRAPPER(NAME, KIND, CONST)                                                     \
+    int MPI_##NAME(CONST void *buf, int count, MPI_Datatype dt, int peer, int tag,          \
+                   MPI_Comm comm, MPI_Request *req)                                         \
+    {                                                                                       \
+        if (!trace_enabled)                                                                 \
+            return PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                       \
+        int id = trace_comm_id(comm);                                                       \
+        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 4);                             \
+        tw_p2p(&a, id, peer, tag, count, dt);                                               \
+        trace_enter_done(&a);                                                               \
+        int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
+        trace_words r = trace_exit(1);                                                      \
+        tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id) : 0);                            \
+        trace_exit_done(&r);                                                                \
+        return rc;                                                                          \
+    }
+REQ_WRAPPER(Isend, ISEND, const)
+REQ_WRAPPER(Ibsend, IBSEND, const)
+REQ_WRAPPER(Issend, ISSEND, const)
+REQ_WRAPPER(Irsend, IRSEND, const)
+REQ_WRAPPER(Irecv, IRECV, )
+REQ_WRAPPER(Send_init, SEND_INIT, const)
+REQ_WRAPPER(Bsend_init, BSEND_INIT, const)
+REQ_WRAPPER(Ssend_init, SSEND_INIT, const)
+REQ_WRAPPER(Rsend_init, RSEND_INIT, const)
+REQ_WRAPPER(Recv_init, RECV_INIT, )
+
+/* "N ID1 .. IDN" of a request array (0: a request not made by a wrapped
+ * call, or MPI_REQUEST_NULL). */
+static void tw_reqs(trace_words *a, int n, const MPI_Request reqs[])
+{
+    int c;
+    tw(a, n);
+    for (int i = 0; a->w && i < n; i++)
+        tw(a, trace_req_id(reqs[i], 0, &c));
+}
+
+int MPI_Start(MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Start(req);
+    trace_words a = trace_enter(TRACE_K_START, CALLER, 2);
+    tw_reqs(&a, 1, req);
+    trace_enter_done(&a);
+    int rc = PMPI_Start(req);
+    trace_returned();
+    return rc;
+}
+
+int MPI_Startall(int count, MPI_Request reqs[])
+{
+    if (!trace_enabled || count < 0)
+        return PMPI_Startall(count, reqs);
+    trace_words a = trace_enter(TRACE_K_START, CALLER, 1 + (size_t)count);
+    tw_reqs(&a, count, reqs);
+    trace_enter_done(&a);
+    int rc = PMPI_Startall(count, reqs);
+    trace_returned();
+    return rc;
+}
+
+int MPI_Request_free(MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Request_free(req);
+    trace_words a = trace_enter(TRACE_K_REQUEST_FREE, CALLER, 2);
+    int c;
+    MPI_Request h = *req;
+    int64_t id = trace_req_id(h, 0, &c);
+    tw(&a, 1);
+    tw(&a, id);
+    trace_enter_done(&a);
+    trace_req_done(h, id);
+    int rc = PMPI_Request_free(req);
+    trace_returned();
+    return rc;
+}
+
+/* The return of a receive: its status when it succeeded. */
+static void returned_status(int rc, int comm_id, const MPI_Status *s)
+{
+    trace_words r = trace_exit(3);
+    if (rc == MPI_SUCCESS)
+        tw_status(&r, comm_id, s);
+    trace_exit_done(&r);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Recv(buf, count, dt, source, tag, comm, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    trace_words a = trace_enter(TRACE_K_RECV, CALLER, 4);
+    tw_p2p(&a, id, source, tag, count, dt);
+    trace_enter_done(&a);
+    int rc = PMPI_Recv(buf, count, dt, source, tag, comm, s);
+    returned_status(rc, id, s);
+    return rc;
+}
+
+/* "comm dest stag sbytes src rtag rbytes" */
+static void tw_sendrecv(trace_words *a, int id, int dest, int stag, int scount, MPI_Datatype sdt,
+                        int source, int rtag, int rcount, MPI_Datatype rdt)
+{
+    tw_p2p(a, id, dest, stag, scount, sdt);
+    tw_peer(a, id, source, rtag, rcount, rdt);
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
+                 int rcount, MPI_Datatype rdt, int source, int rtag, MPI_Comm comm,
+                 MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, source, rtag,
+                             comm, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    trace_words a = trace_enter(TRACE_K_SENDRECV, CALLER, 7);
+    tw_sendrecv(&a, id, dest, stag, scount, sdt, source, rtag, rcount, rdt);
+    trace_enter_done(&a);
+    int rc = PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, source, rtag, comm, s);
+    returned_status(rc, id, s);
+    return rc;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag, int source,
+                         int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    trace_words a = trace_enter(TRACE_K_SENDRECV, CALLER, 7);
+    tw_sendrecv(&a, id, dest, stag, count, dt, source, rtag, count, dt);
+    trace_enter_done(&a);
+    int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, s);
+    returned_status(rc, id, s);
+    return rc;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Probe(source, tag, comm, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    trace_words a = trace_enter(TRACE_K_PROBE, CALLER, 4);
+    tw_p2p(&a, id, source, tag, 0, MPI_BYTE);
+    trace_enter_done(&a);
+    int rc = PMPI_Probe(source, tag, comm, s);
+    returned_status(rc, id, s);
+    return rc;
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Iprobe(source, tag, comm, flag, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    trace_words a = trace_enter(TRACE_K_IPROBE, CALLER, 4);
+    tw_p2p(&a, id, source, tag, 0, MPI_BYTE);
+    trace_enter_done(&a);
+    int rc = PMPI_Iprobe(source, tag, comm, flag, s);
+    trace_words r = trace_exit(4);
+    if (rc == MPI_SUCCESS) {
+        tw(&r, *flag != 0);
+        if (*flag)
+            tw_status(&r, id, s);
+    }
+    trace_exit_done(&r);
+    return rc;
+}
