@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace/tracebin.h"
 #include "trace/tracekinds.h"
 
 /* 1 between a successful MPI_Init and the end of the trace; the wrappers
@@ -48,7 +49,7 @@ void trace_enter_done(trace_words *a);        /* writes the entry record */
 trace_words trace_exit(size_t more);
 void trace_exit_done(trace_words *r);         /* completes the call's record */
 
-/* lib_record.c: communicators, requests, phases, datatypes. */
+/* lib_record.c: communicators, requests, phases. */
 int trace_comm_id(MPI_Comm comm);             /* registering it if new; -1 */
 int trace_comm_created(MPI_Comm comm);        /* registers; writes its line */
 int trace_world(int comm_id, int r);          /* world rank, or TRACE_* */
@@ -60,7 +61,14 @@ uint64_t trace_req_made(void);                /* requests made so far */
 void trace_req_done(MPI_Request req, int64_t id);   /* completed or freed */
 extern int trace_phase;                       /* current phase id */
 void trace_phases_start(void);                /* phase 0, "main" */
+
+/* lib_dtype.c: datatypes and operations. */
 uint64_t trace_bytes(int count, MPI_Datatype dt);
+/* COUNT CODE [CONTIG]: the count, the signature code (tracekinds.h; 3
+ * words, written in hex) and (when contig) whether count items of dt lie
+ * in one block. */
+void tw_dtype(trace_words *a, int count, MPI_Datatype dt, int contig);
+uint32_t trace_op_code(MPI_Op op);            /* tracekinds.h, TRACE_OP_* */
 
 /* --- text lines (no stdio: safe in a signal handler); calls are words --- */
 
@@ -138,6 +146,13 @@ static inline void tw(trace_words *a, int64_t v)
 {
     if (a->w)
         a->w[a->n++] = v;
+}
+
+/* A word the text form writes in hex (2 words). */
+static inline void tw_x(trace_words *a, uint64_t v)
+{
+    tw(a, TRACEBIN_HEX_NEXT);
+    tw(a, (int64_t)v);
 }
 
 /* A call that returns nothing worth recording. */

@@ -1,7 +1,7 @@
 /* lib_p2p: PMPI wrappers of the point-to-point calls and probes.  Each
- * records on entry the communicator, the peer as a world rank, the tag and
- * the bytes, and on return the request made, or the source, tag and bytes a
- * receive got. */
+ * records on entry the communicator, the peer as a world rank, the tag, the
+ * bytes, the count, the datatype's signature code and its contiguity, and
+ * on return the request made, or the source, tag and bytes a receive got. */
 #include "libscitrace/lib.h"
 
 #define SEND_WRAPPER(NAME, KIND)                                                           \
@@ -11,8 +11,9 @@
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, dest, tag, comm);                            \
         int id = trace_comm_id(comm);   /* first: it may write a line */                    \
-        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 4);                             \
+        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
         tw_p2p(&a, id, dest, tag, count, dt);                                               \
+        tw_dtype(&a, count, dt, 1);                                                         \
         trace_enter_done(&a);                                                               \
         int rc = PMPI_##NAME(buf, count, dt, dest, tag, comm);                              \
         trace_returned();                                                                   \
@@ -31,8 +32,9 @@ SEND_WRAPPER(Rsend, RSEND)
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                       \
         int id = trace_comm_id(comm);                                                       \
-        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 4);                             \
+        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
         tw_p2p(&a, id, peer, tag, count, dt);                                               \
+        tw_dtype(&a, count, dt, 1);                                                         \
         trace_enter_done(&a);                                                               \
         int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
         trace_words r = trace_exit(1);                                                      \
@@ -119,20 +121,24 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    trace_words a = trace_enter(TRACE_K_RECV, CALLER, 4);
+    trace_words a = trace_enter(TRACE_K_RECV, CALLER, 8);
     tw_p2p(&a, id, source, tag, count, dt);
+    tw_dtype(&a, count, dt, 1);
     trace_enter_done(&a);
     int rc = PMPI_Recv(buf, count, dt, source, tag, comm, s);
     returned_status(rc, id, s);
     return rc;
 }
 
-/* "comm dest stag sbytes src rtag rbytes" */
+/* "comm dest stag sbytes src rtag rbytes scount scode scontig rcount
+ * rcode" */
 static void tw_sendrecv(trace_words *a, int id, int dest, int stag, int scount, MPI_Datatype sdt,
                         int source, int rtag, int rcount, MPI_Datatype rdt)
 {
     tw_p2p(a, id, dest, stag, scount, sdt);
     tw_peer(a, id, source, rtag, rcount, rdt);
+    tw_dtype(a, scount, sdt, 1);
+    tw_dtype(a, rcount, rdt, 0);
 }
 
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
@@ -145,7 +151,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int s
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    trace_words a = trace_enter(TRACE_K_SENDRECV, CALLER, 7);
+    trace_words a = trace_enter(TRACE_K_SENDRECV, CALLER, 14);
     tw_sendrecv(&a, id, dest, stag, scount, sdt, source, rtag, rcount, rdt);
     trace_enter_done(&a);
     int rc = PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, source, rtag, comm, s);
@@ -161,7 +167,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    trace_words a = trace_enter(TRACE_K_SENDRECV, CALLER, 7);
+    trace_words a = trace_enter(TRACE_K_SENDRECV, CALLER, 14);
     tw_sendrecv(&a, id, dest, stag, count, dt, source, rtag, count, dt);
     trace_enter_done(&a);
     int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, s);

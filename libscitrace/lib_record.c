@@ -32,8 +32,6 @@ static struct {
     int next_req;
     char phases[MAX_PHASES][PHASE_NAME_MAX + 1];
     int nphases;
-    MPI_Datatype last_type;
-    int last_size;
 } st;
 
 int trace_phase;
@@ -292,29 +290,6 @@ int MPI_Pcontrol(const int level, ...)
     snprintf(name, sizeof name, "pcontrol-%d", level);
     scitrace_phase(name);
     return MPI_SUCCESS;
-}
-
-/* --- datatypes ----------------------------------------------------------- */
-
-/* The last type asked about is remembered (a loop sends one type);
- * MPI_Type_free forgets it, since a new type may reuse the handle. */
-uint64_t trace_bytes(int count, MPI_Datatype dt)
-{
-    if (count <= 0)
-        return 0;
-    if (dt != st.last_type || !dt) {
-        int sz = 0;
-        if (PMPI_Type_size(dt, &sz) != MPI_SUCCESS || sz < 0)
-            return 0;
-        st.last_type = dt, st.last_size = sz;
-    }
-    return (uint64_t)count * (uint64_t)st.last_size;
-}
-
-int MPI_Type_free(MPI_Datatype *type)
-{
-    st.last_type = NULL;
-    return PMPI_Type_free(type);
 }
 
 /* The first phase, before any mark. */

@@ -9,6 +9,7 @@
 #include "tests/runcmd.h"
 #include "trace/tracebin.h"
 #include "trace/tracefile.h"
+#include "trace/tracekinds.h"
 
 TestSuite(tracebin, .timeout = 240);
 
@@ -267,5 +268,32 @@ Test(tracebin, a_damaged_record_is_named_by_its_offset)
     cr_assert_not_null(strstr(r.out, "\nphase 0 main\n"), "the lines before it: %s", r.out);
     run_free(&r);
     free(b);
+    run_tmpdir_remove(dir);
+}
+
+/* The datatype fields travel in the binary records: trace_app mix's
+ * Sendrecv moves 25 MPI_INT each way (tests/trace_app.c). */
+Test(tracebin, count_datatype_and_contiguity_are_recorded)
+{
+    char dir[] = "/tmp/scitorus-tracebin-XXXXXX", path[600];
+    run_tmpdir_make(dir);
+    trace_app(dir, "2", "mix", NULL);
+    snprintf(path, sizeof path, "%s/rank-00000.trace", dir);
+    trace_rank t;
+    trace_error err;
+    cr_assert_eq(trace_rank_read(path, &t, &err), 0, "%s", err.msg);
+    int found = 0;
+    for (size_t i = 0; i < t.ncalls; i++) {
+        const trace_call *c = &t.calls[i];
+        if (c->kind != TRACE_K_SENDRECV)
+            continue;
+        found = 1;
+        cr_assert(c->count == 25 && c->dtype == (TRACE_DT_SIGNED | sizeof(int)) && c->contig == 1 &&
+                  c->count2 == 25 && c->dtype2 == c->dtype,
+                  "sendrecv: count %lld code %x contig %d, receive %lld %x", (long long)c->count,
+                  c->dtype, c->contig, (long long)c->count2, c->dtype2);
+    }
+    cr_assert(found, "no sendrecv in %s", path);
+    trace_rank_free(&t);
     run_tmpdir_remove(dir);
 }

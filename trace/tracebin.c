@@ -80,6 +80,10 @@ static ssize_t entry_line(tracebin *b, const tracebin_slot *s, int64_t t, char *
     n += (size_t)sprintf(p + n, " %s %" PRIx64, trace_kind_name(kind), (uint64_t)s->w[2]);
     for (uint32_t i = 3; i < s->n; i++) {
         int64_t v = s->w[i];
+        if (v == TRACEBIN_HEX_NEXT && i + 1 < s->n) {
+            n += (size_t)sprintf(p + n, " %" PRIx64, (uint64_t)s->w[++i]);
+            continue;
+        }
         if (i >= 4 && trace_kind_id_list(kind))
             v = trace_id_decode(v, b->nreq);
         n += put(p + n, " %" PRId64, v);

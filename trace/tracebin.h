@@ -36,6 +36,9 @@
 #define TRACEBIN_MAGIC "#scitrace-bin 3\n"
 #define TRACEBIN_MAGIC_LEN 16
 #define TRACEBIN_SLOTS 4096
+/* A word that says the next one is written in hex in the text form (a
+ * datatype's signature code). */
+#define TRACEBIN_HEX_NEXT INT64_MIN
 /* the most words one signature holds (a Waitall of 2^24 requests) */
 #define TRACEBIN_MAX_WORDS (1u << 26)
 

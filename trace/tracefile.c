@@ -163,6 +163,24 @@ static int peer_tag_bytes(char **s, const trace_rank *r, int *peer, int *tag, ui
     return peer_tag_bytes_from(s, r, TRACE_NO_RANK, peer, tag, bytes);
 }
 
+/* The optional " COUNT CODE[ CONTIG]" of a call (older traces have none). */
+static int type_args(char **s, int64_t *count, uint32_t *code, int *contig)
+{
+    long long n, k;
+    uint64_t x;
+    if (at_end(*s))
+        return 0;
+    if (next_int(s, 0, INT32_MAX, &n) || next_hex(s, &x) || x > UINT32_MAX)
+        return -1;
+    *count = n, *code = (uint32_t)x;
+    if (contig) {
+        if (next_int(s, 0, 1, &k))
+            return -1;
+        *contig = (int)k;
+    }
+    return 0;
+}
+
 static int comm_arg(char **s, const trace_rank *r, int *comm)
 {
     long long c;
@@ -229,6 +247,7 @@ static int parse_enter(char *s, reader *rd)
     if (next_hex(&s, &c->addr))
         return -1;
     c->t_in = t, c->phase = (int)ph, c->comm = -1, c->peer = TRACE_ANY, c->r_src = TRACE_NO_RANK;
+    c->count = c->count2 = -1, c->contig = -1;
     int rc = 0;
     long long v = -1;
     switch (trace_kind_class(c->kind)) {
@@ -238,23 +257,29 @@ static int parse_enter(char *s, reader *rd)
         rc = comm_arg(&s, r, &c->comm) || peer_tag_bytes(&s, r, &c->peer, &c->tag, &c->bytes);
         if (!rc && c->kind == TRACE_K_SENDRECV)
             rc = peer_tag_bytes(&s, r, &c->peer2, &c->tag2, &c->bytes2);
+        if (!rc && c->kind != TRACE_K_PROBE && c->kind != TRACE_K_IPROBE)
+            rc = type_args(&s, &c->count, &c->dtype, &c->contig);
+        if (!rc && c->kind == TRACE_K_SENDRECV && c->count >= 0)
+            rc = type_args(&s, &c->count2, &c->dtype2, NULL) || c->count2 < 0;
         break;
     case TRACE_REQ:
         if (c->kind == TRACE_K_START || c->kind == TRACE_K_REQUEST_FREE)
             rc = id_list(&s, rd, c, 0);
         else
-            rc = comm_arg(&s, r, &c->comm) || peer_tag_bytes(&s, r, &c->peer, &c->tag, &c->bytes);
+            rc = comm_arg(&s, r, &c->comm) || peer_tag_bytes(&s, r, &c->peer, &c->tag, &c->bytes) ||
+                 type_args(&s, &c->count, &c->dtype, &c->contig);
         break;
     case TRACE_WAIT: rc = id_list(&s, rd, c, 0); break;
     case TRACE_COLL:
-        rc = comm_arg(&s, r, &c->comm) || next_int(&s, -1, r->ranks - 1, &v) ||
-             next_int(&s, 0, (long long)TRACE_MAX_BYTES, (long long *)&c->bytes);
-        c->peer = (int)v;
-        break;
     case TRACE_COLL_DIRECT:
         rc = comm_arg(&s, r, &c->comm) || next_int(&s, -1, r->ranks - 1, &v) ||
-             id_list(&s, rd, c, 1);
+             (trace_kind_class(c->kind) == TRACE_COLL
+                  ? next_int(&s, 0, (long long)TRACE_MAX_BYTES, (long long *)&c->bytes)
+                  : id_list(&s, rd, c, 1));
         c->peer = (int)v;
+        if (!rc && !at_end(s))   /* a collective's op is kept in tag2 */
+            rc = type_args(&s, &c->count, &c->dtype, &c->contig) ||
+                 next_int(&s, 0, TRACE_OP_USER, &v) || (c->tag2 = (int)v, 0);
         break;
     case TRACE_COMM: rc = comm_arg(&s, r, &c->comm); break;
     case TRACE_LIFE:

@@ -158,6 +158,29 @@ static inline int64_t trace_id_decode(int64_t enc, uint64_t made)
 #define TRACE_NO_RANK (-3)    /* a rank the library could not translate */
 #define TRACE_CANCELLED (-4)  /* a completion's source: the request was cancelled */
 
+/* Datatype signature codes (docs/formats.md, 'Datatype signature codes'):
+ * a type whose elements are all of one basic type has that type's code,
+ * integers and floats by class and size (so MPI_INT and MPI_INT32_T are
+ * alike); any other has TRACE_DT_MIXED and a hash of the shortest sequence
+ * of basic types its signature repeats.  BYTE and PACKED match any type. */
+#define TRACE_DT_UNKNOWN 0u       /* not recorded, or not understood: not checked */
+#define TRACE_DT_BYTE 1u
+#define TRACE_DT_PACKED 2u
+#define TRACE_DT_CHAR 3u
+#define TRACE_DT_WCHAR 4u
+#define TRACE_DT_BOOL 5u
+#define TRACE_DT_SIGNED 0x100u    /* | size in bytes */
+#define TRACE_DT_UNSIGNED 0x200u
+#define TRACE_DT_FLOAT 0x300u
+#define TRACE_DT_COMPLEX 0x400u
+#define TRACE_DT_PAIR 0x500u      /* | 1..6: MPI_FLOAT_INT .. MPI_LONG_DOUBLE_INT */
+#define TRACE_DT_MIXED 0x80000000u
+
+/* Reduction operations: 1..14 the predefined ones (MPI_MAX, MIN, SUM, PROD,
+ * LAND, BAND, LOR, BOR, LXOR, BXOR, MAXLOC, MINLOC, REPLACE, NO_OP), this
+ * for any user-defined one, 0 none. */
+#define TRACE_OP_USER 64
+
 /* Tag of a folded aggregate (no longer written; the matcher still
  * understands it as "any tag"). */
 #define TRACE_TAG_FOLDED (-9)
