@@ -17,6 +17,7 @@
 #include "util/opt.h"
 #include "scitrace/modes.h"
 #include "trace/otf2_names.h"
+#include "trace/tracebin.h"
 #include "trace/tracefile.h"
 #include "trace/tracekinds.h"
 
@@ -197,6 +198,21 @@ static uint32_t in_comm(const trace_rank *r, int c, int world)
     return i < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)i;
 }
 
+/* Word k of an event's line, as attribute scitrace::wK (defined when new). */
+static void add_word(ow *w, OTF2_AttributeList *al, uint32_t k, int64_t v)
+{
+    while (w->nwords_attr <= k) {
+        char name[32];
+        snprintf(name, sizeof name, "scitrace::w%u", w->nwords_attr);
+        OTF2_GlobalDefWriter_WriteAttribute(w->gd, TRACE_OTF2_ATTR_W0 + w->nwords_attr,
+                                            (OTF2_StringRef)str(w, name),
+                                            (OTF2_StringRef)str(w, "a recorded word"),
+                                            OTF2_TYPE_INT64);
+        w->nwords_attr++;
+    }
+    OTF2_AttributeList_AddInt64(al, TRACE_OTF2_ATTR_W0 + k, v);
+}
+
 /* The attribute list of a line: its words after the time (w0..), and the
  * lines before it (`before`, '\n'-separated). */
 static void attrs(ow *w, OTF2_AttributeList *al, const char *line, const char *before)
@@ -213,31 +229,26 @@ static void attrs(ow *w, OTF2_AttributeList *al, const char *line, const char *b
         char *end;
         s++;
         int64_t v;
+        size_t n = strcspn(s, " \n");
         if (line[0] == '>' && k == 1) {   /* the call's name */
-            size_t n = strcspn(s, " \n");
             char name[40];
             snprintf(name, sizeof name, "%.*s", (int)(n < 39 ? n : 39), s);
             v = trace_kind_from_name(name);
             end = (char *)s + n;
-        } else if (line[0] == '>' && k == 2) {
+        } else if (line[0] == '>' && k == 2) {   /* the caller, in hex */
+            v = (int64_t)strtoull(s, &end, 16);
+        } else if (strspn(s, "-0123456789") < n) {   /* a hex token: marked */
+            add_word(w, al, k++, TRACEBIN_HEX_NEXT);
             v = (int64_t)strtoull(s, &end, 16);
         } else {
             v = strtoll(s, &end, 10);
         }
         if (end == s)
             break;
-        while (w->nwords_attr <= k) {
-            char name[32];
-            snprintf(name, sizeof name, "scitrace::w%u", w->nwords_attr);
-            OTF2_GlobalDefWriter_WriteAttribute(w->gd, TRACE_OTF2_ATTR_W0 + w->nwords_attr,
-                                                (OTF2_StringRef)str(w, name),
-                                                (OTF2_StringRef)str(w, "a recorded word"),
-                                                OTF2_TYPE_INT64);
-            w->nwords_attr++;
-        }
-        OTF2_AttributeList_AddInt64(al, TRACE_OTF2_ATTR_W0 + k++, v);
+        add_word(w, al, k++, v);
         s = end;
     }
+    OTF2_AttributeList_AddInt64(al, TRACE_OTF2_ATTR_WORDS, k);
 }
 
 static OTF2_CollectiveOp coll_op(int kind)
@@ -512,6 +523,10 @@ static int write_archive(const trace_dir *d, const char *dir, trace_error *err)
                                         (OTF2_StringRef)str(&w, TRACE_OTF2_ATTR_LINES_NAME),
                                         (OTF2_StringRef)str(&w, "the rank file's lines before the event"),
                                         OTF2_TYPE_STRING);
+    OTF2_GlobalDefWriter_WriteAttribute(w.gd, TRACE_OTF2_ATTR_WORDS,
+                                        (OTF2_StringRef)str(&w, TRACE_OTF2_ATTR_WORDS_NAME),
+                                        (OTF2_StringRef)str(&w, "the number of words of the event's line"),
+                                        OTF2_TYPE_INT64);
     w.region[TRACE_NKINDS] = region(&w, "MPI_Init", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI) + 1;
     if (!al || collect_comms(&w, d) != 0) {
         trace_error_set(err, dir, 0, "out of memory");

@@ -19,7 +19,7 @@ bin/test/check_app: tests/check_app.c libscitrace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
 TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_trace_records.c \
-         tests/test_tracebin.c tests/test_trace_types.c
+         tests/test_tracebin.c tests/test_trace_types.c tests/test_otf2.c
 # traced equals generated: scitrace goal in process on committed traces
 TESTS += tests/test_sched_trace.c
 test_sched_trace_EXTRA = scitrace/mode_goal.c scitrace/mode_matrix.c

@@ -14,11 +14,14 @@
     "scitrace was built without the OTF2 library: install libotf2-trace-dev (make deps) and " \
     "rebuild"
 
-/* Attributes: the lines of the rank file before an event (a string), and
- * the words of the event's own line after its time (w0, w1, ...). */
+/* Attributes: the lines of the rank file before an event (a string), the
+ * number of words of the event's own line after its time, and the words
+ * (w0, w1, ...). */
 #define TRACE_OTF2_ATTR_LINES 0u
-#define TRACE_OTF2_ATTR_W0 1u
+#define TRACE_OTF2_ATTR_WORDS 1u
+#define TRACE_OTF2_ATTR_W0 2u
 #define TRACE_OTF2_ATTR_LINES_NAME "scitrace::lines"
+#define TRACE_OTF2_ATTR_WORDS_NAME "scitrace::words"
 
 /* "MPI_Isend" for isend, "MPI_Comm_split" for comm_split. */
 static inline void otf2_mpi_name(int kind, char *out, size_t cap)

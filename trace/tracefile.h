@@ -178,6 +178,19 @@ typedef ssize_t (*trace_line_fn)(void *src, char **buf, size_t *cap, trace_error
 int trace_rank_parse(const char *path, trace_line_fn next, void *src, trace_rank *r,
                      trace_error *err);
 
+/* OTF2 archives (trace/otf2_read.c): whether path is one (an anchor file
+ * *.otf2, or a directory holding traces.otf2; anchor gets its path), and
+ * the text lines of each of its ranks' files, read back from the archive
+ * `scitrace otf2` wrote.  -1 with err when it cannot be read, or when
+ * scitrace was built without the OTF2 library. */
+typedef struct trace_otf2_text {
+    int n;
+    char **text;
+} trace_otf2_text;
+int trace_otf2_anchor(const char *path, char *anchor, size_t cap);
+int trace_otf2_read(const char *anchor, trace_otf2_text *t, trace_error *err);
+void trace_otf2_free(trace_otf2_text *t);
+
 /* Builds r->recs from the calls of phase `phase` (a name; NULL: all).
  * Returns 0, or -1 (err: a count that overflows, or out of memory). */
 int trace_rank_aggregate(trace_rank *r, const char *phase, trace_error *err);
@@ -193,7 +206,8 @@ typedef struct trace_dir {
     char date[32];           /* newest rank file's mtime, UTC */
 } trace_dir;
 
-/* Loads every rank-NNNNN.trace in dir and aggregates phase (NULL: all).
+/* Loads every rank-NNNNN.trace in dir (or the ranks of an OTF2 archive)
+ * and aggregates phase (NULL: all).
  * Fails (-1, err names the file) on an unreadable directory, a directory
  * with no rank file, a malformed file, files of different runs, or files
  * that disagree on the number of ranks; also when no rank has a call in
