@@ -3,7 +3,7 @@
  * (scitrace::lines) and its own line's words (scitrace::w0..), its time the
  * event's, counted from the location's first event (MPI_Init's end, the
  * rank's time zero).  An archive without those attributes (another
- * writer's) is refused with the attribute named. */
+ * writer's) is read from its MPI events (trace/otf2_mpi.c). */
 #include "trace/tracefile.h"
 
 #include <errno.h>
@@ -236,11 +236,13 @@ int trace_otf2_read(const char *anchor, trace_otf2_text *out, trace_error *err)
         trace_error_set(err, anchor, 0, r.oom ? "out of memory" : "unreadable OTF2 definitions");
         goto done;
     }
-    if (r.lines_attr < 0 || r.words_attr < 0) {
-        trace_error_set(err, anchor, 0, "an OTF2 archive without the attributes '%s' and '%s': "
-                        "only archives `scitrace otf2` wrote are read", TRACE_OTF2_ATTR_LINES_NAME,
-                        TRACE_OTF2_ATTR_WORDS_NAME);
-        goto done;
+    if (r.lines_attr < 0 || r.words_attr < 0) {   /* another writer's: its MPI events */
+        OTF2_GlobalDefReaderCallbacks_Delete(gdc);
+        OTF2_Reader_Close(rdr);
+        for (size_t i = 0; i < r.nstrings; i++)
+            free(r.strings[i]);
+        free(r.strings), free(r.w_attr), free(r.locs);
+        return trace_otf2_read_mpi(anchor, out, err);
     }
     r.out = calloc(r.nlocs ? r.nlocs : 1, sizeof *r.out);
     r.zero = calloc(r.nlocs ? r.nlocs : 1, sizeof *r.zero);

@@ -163,9 +163,9 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Adds rank file r (read from path, rank `want`) to d; frees r when it
- * does not belong. */
+ * does not belong.  The trace's date: path's mtime unless `dated`. */
 static int add_rank(trace_rank *r, const char *path, int want, const char *phase, trace_dir *d,
-                    time_t *newest, trace_error *err)
+                    time_t *newest, int dated, trace_error *err)
 {
     struct stat sb;
     if (d->nranks == 0) {
@@ -194,7 +194,7 @@ static int add_rank(trace_rank *r, const char *path, int want, const char *phase
         trace_rank_free(r);
         return rc;
     }
-    if (stat(path, &sb) == 0 && sb.st_mtime > *newest)
+    if (!dated && stat(path, &sb) == 0 && sb.st_mtime > *newest)
         *newest = sb.st_mtime;
     d->ranks[r->rank] = *r;
     d->loaded[r->rank] = 1;
@@ -214,7 +214,7 @@ static int load_one(const char *dir, const char *name, const char *phase, trace_
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (trace_rank_read(path, &r, err) != 0)
         return -1;
-    return add_rank(&r, path, rank_of_name(name), phase, d, newest, err);
+    return add_rank(&r, path, rank_of_name(name), phase, d, newest, 0, err);
 }
 
 /* One location's lines, for trace_rank_parse. */
@@ -256,8 +256,16 @@ static int load_otf2(const char *anchor, const char *phase, trace_dir *d, time_t
         mem_lines m = {t.text[i]};
         snprintf(path, sizeof path, "%.4200s (location %d)", anchor, i);
         rc = trace_rank_parse(path, mem_next, &m, &r, err);
+        time_t end = 0;   /* the date of the trace, not of the archive */
+        for (size_t k = 0; rc == 0 && k < r.ncalls; k++) {
+            int64_t t = r.calls[k].done ? r.calls[k].t_out : r.calls[k].t_in;
+            time_t s = (time_t)((r.start_ns + t) / 1000000000);
+            end = s > end ? s : end;
+        }
         if (rc == 0)
-            rc = add_rank(&r, anchor, r.rank, phase, d, newest, err);
+            rc = add_rank(&r, anchor, r.rank, phase, d, newest, 1, err);
+        if (rc == 0 && end > *newest)
+            *newest = end;
         if (rc == 0) {   /* messages name the archive and the location */
             char *own = strdup(path);
             if (own) {

@@ -180,15 +180,18 @@ int trace_rank_parse(const char *path, trace_line_fn next, void *src, trace_rank
 
 /* OTF2 archives (trace/otf2_read.c): whether path is one (an anchor file
  * *.otf2, or a directory holding traces.otf2; anchor gets its path), and
- * the text lines of each of its ranks' files, read back from the archive
- * `scitrace otf2` wrote.  -1 with err when it cannot be read, or when
- * scitrace was built without the OTF2 library. */
+ * the text lines of each of its ranks' files: read back exactly from an
+ * archive `scitrace otf2` wrote, rebuilt from the MPI events of another
+ * writer's.  -1 with err when it cannot be read, or when scitrace was
+ * built without the OTF2 library. */
 typedef struct trace_otf2_text {
     int n;
     char **text;
 } trace_otf2_text;
 int trace_otf2_anchor(const char *path, char *anchor, size_t cap);
 int trace_otf2_read(const char *anchor, trace_otf2_text *t, trace_error *err);
+/* Another writer's archive, from its MPI events (trace/otf2_mpi.c). */
+int trace_otf2_read_mpi(const char *anchor, trace_otf2_text *t, trace_error *err);
 void trace_otf2_free(trace_otf2_text *t);
 
 /* Builds r->recs from the calls of phase `phase` (a name; NULL: all).
