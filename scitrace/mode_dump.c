@@ -112,8 +112,8 @@ int scitrace_dump(int argc, char **argv)
     }
     int bad = copy_lines(fp, in, dst) != 0, rc;
     fclose(fp);
-    if (dst == stdout) {
-        rc = bad || fflush(stdout) != 0 || ferror(stdout);
+    if (dst == stdout) {   /* its write error, once: "scitrace: standard output: ..." */
+        return bad ? 1 : fs_close_stdout("scitrace");
     } else if (bad || ferror(dst)) {
         atomic_file_abort(&af);
         rc = 1;
