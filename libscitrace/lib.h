@@ -52,6 +52,7 @@ void trace_exit_done(trace_words *r);         /* completes the call's record */
 /* lib_record.c: communicators, requests, phases. */
 int trace_comm_id(MPI_Comm comm);             /* registering it if new; -1 */
 int trace_comm_created(MPI_Comm comm);        /* registers; writes its line */
+void trace_comm_forget(void);                 /* a communicator is freed */
 int trace_world(int comm_id, int r);          /* world rank, or TRACE_* */
 int trace_req_new(MPI_Request req, int comm_id);   /* a fresh request id */
 /* Id of the nth live request with handle req (nth > 0 when one array

@@ -141,6 +141,7 @@ int MPI_Comm_free(MPI_Comm *comm)
     trace_words a = trace_enter(TRACE_K_COMM_FREE, CALLER, 1);
     tw(&a, id);
     trace_enter_done(&a);
+    trace_comm_forget();
     int rc = PMPI_Comm_free(comm);
     trace_returned();
     return rc;
