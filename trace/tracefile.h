@@ -1,6 +1,7 @@
 /* tracefile: reading the rank files libscitrace.so writes, one per rank,
- * and a whole trace directory.  A rank file is text, written as the program
- * runs:
+ * and a whole trace directory.  A rank file holds binary records, written
+ * as the program runs, that decode into these text lines (trace/tracebin.h),
+ * or the lines themselves (`scitrace dump`, older traces):
  *
  *   # scitrace-rank 2
  *   run ID                      the run: every rank of one run has the same
