@@ -11,9 +11,9 @@
 #define FULL_NETS 4       /* ring 2, ring 4|8, torus 4x4, ring 6 */
 #define FULL_HELD_OUT 3   /* index of the held-out ring 6 */
 #define FULL_DEFAULT_RING "8"
-/* The torus, 4x4 rather than 3x3: on two processes a third of a 3x3's hops are local copies, and
- * it put the held-out ring 15-24% off from 2 KiB (docs/MEASUREMENTS.md,
- * "Why a 4x4 torus and not 3x3"). */
+/* The torus, 4x4 rather than 3x3: on two processes a third of a 3x3's hops are local copies,
+ * which cost far less than a hop between processes and bend the fit (test_full's held-out
+ * ring). */
 #define FULL_TORUS "4x4"
 
 typedef struct full_plan {

@@ -15,13 +15,13 @@
 
 /* The whole of --full, re-measurements included, stays under a minute. */
 #define FULL_BUDGET_S 55.0
-/* Unstable runs are measured again up to this many runs in all (at ~250 ns the regime moved
- * within 4 runs in a row: docs/MEASUREMENTS.md, "Measured again: unstable runs only"); a steady
- * run that misses the check only once more: retried until it passes, a check checks nothing. */
+/* Unstable runs are measured again up to this many runs in all (a shared machine's regime can
+ * move for several runs in a row); a steady run that misses the check only once more: retried
+ * until it passes, a check checks nothing. */
 #define FULL_MAX_RUNS 10
 #define FULL_MAX_STEADY_MISSES 2
-/* A ratio above this between any two of the run's floors is a change of regime (a steady floor
- * varies by 30% at most: docs/MEASUREMENTS.md, "Measuring"). */
+/* A ratio above this between any two of the run's floors is a change of regime, well above a
+ * steady floor's spread (scibench --floor, repeated, shows it). */
 #define REGIME_RATIO 1.6
 /* A benchmark whose spinning processes had less of their cores than this
  * shared them with other work (make check's test_verdict measures a

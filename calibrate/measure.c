@@ -29,17 +29,17 @@ static const mode_defaults modes[] = {
     /* the powers of two up to 64 KiB and every 4 B from 32 to 128 B, where a
      * message spills from one cache line into three and o(64 B) rests on
      * the 15 sizes of its own step; 10^4 batches at most, the run stays
-     * time-bound (docs/MEASUREMENTS.md, "Calibrating") */
+     * time-bound */
     {"default", "1..16,32..128:4,256..65536", "1..16,32..128:4,256..65536", "0.001", "2",
      "10000"},
-    /* points to 1%, not 5%: --full --quick's held-out worst 3.2-6.0% against 4.4-8.6%,
-     * alternating runs at ~250 ns, +0.03 s (docs/MEASUREMENTS.md, "The quick check") */
+    /* points to 1%, not 5%: the held-out check of --full --quick needs them, and they
+     * cost little time */
     {"quick", "1..4096", "1..4096", "0.01", "0.5", NULL},
     /* one interleaved run of four networks, --max-time the whole run's: 20 s
      * keeps --full under a minute.  The powers of two and their midpoints
      * from 16 B to 4 KiB, where the curves step; with mpi the midpoints
-     * above 4 KiB too, where Open MPI's curve bends at 32 KiB and a
-     * segment needs three sizes (docs/MEASUREMENTS.md) */
+     * above 4 KiB too, where Open MPI's curve bends (its eager limit) and
+     * a segment needs three sizes */
     {"full",
      "1,2,4,8,16,24,32,48,64,96,128,192,256,384,512,768,1024,1536,2048,3072,4096,8192,16384,"
      "32768,65536",
@@ -195,8 +195,7 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
     if (!o->full)
         argv[n++] = "--interleave-sizes";
     /* MPI: every hop sends the bytes it has just received, as a relay does,
-     * so that with a single-copy transport every hop costs alike
-     * (docs/MEASUREMENTS.md, "The same with MPI") */
+     * so that with a single-copy transport every hop costs alike */
     if (mpi)
         argv[n++] = "--echo";
     argv[n++] = "--sizes";

@@ -54,10 +54,13 @@ int trace_comm_id(MPI_Comm comm);             /* registering it if new; -1 */
 int trace_comm_created(MPI_Comm comm);        /* registers; writes its line */
 void trace_comm_forget(void);                 /* a communicator is freed */
 int trace_world(int comm_id, int r);          /* world rank, or TRACE_* */
-int trace_req_new(MPI_Request req, int comm_id);   /* a fresh request id */
-/* Id of the nth live request with handle req (nth > 0 when one array
- * holds the handle more than once); 0: not ours. */
-int64_t trace_req_id(MPI_Request req, int nth, int *comm_id);
+/* A fresh request id for handle req, stored by the program at home. */
+int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home);
+/* Id of the live request with handle req that was stored at `at` (the
+ * newest), else of the nth with that handle (nth > 0 when one array holds
+ * the handle more than once; an MPI may give several live requests one
+ * handle); 0: not ours. */
+int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id);
 uint64_t trace_req_made(void);                /* requests made so far */
 void trace_req_done(MPI_Request req, int64_t id);   /* completed or freed */
 extern int trace_phase;                       /* current phase id */

@@ -198,3 +198,66 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
     direct(TRACE_K_REDUCE_SCATTER_BLOCK, CALLER, comm, -1, NULL, rcount, dt, -1, op);
     return returned(PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, dt, op, comm));
 }
+
+/* Nonblocking collectives: the entry of their blocking form, and a return
+ * naming the request they make. */
+static int icoll_made(int rc, MPI_Comm comm, MPI_Request *req)
+{
+    int id = trace_comm_id(comm);
+    trace_words r = trace_exit(1);
+    tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
+    trace_exit_done(&r);
+    return rc;
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Ibarrier(comm, req);
+    coll(TRACE_K_IBARRIER, CALLER, comm, -1, 0, MPI_DATATYPE_NULL, MPI_OP_NULL);
+    return icoll_made(PMPI_Ibarrier(comm, req), comm, req);
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Ibcast(buf, count, dt, root, comm, req);
+    coll(TRACE_K_IBCAST, CALLER, comm, root, count, dt, MPI_OP_NULL);
+    return icoll_made(PMPI_Ibcast(buf, count, dt, root, comm, req), comm, req);
+}
+
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Ireduce(sbuf, rbuf, count, dt, op, root, comm, req);
+    coll(TRACE_K_IREDUCE, CALLER, comm, root, count, dt, op);
+    return icoll_made(PMPI_Ireduce(sbuf, rbuf, count, dt, op, root, comm, req), comm, req);
+}
+
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, req);
+    coll(TRACE_K_IALLREDUCE, CALLER, comm, -1, count, dt, op);
+    return icoll_made(PMPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, req), comm, req);
+}
+
+int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                  MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Ialltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, req);
+    coll(TRACE_K_IALLTOALL, CALLER, comm, -1, BLOCK(sbuf, scount, sdt, rcount, rdt), MPI_OP_NULL);
+    return icoll_made(PMPI_Ialltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, req), comm, req);
+}
+
+int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                   MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Iallgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm, req);
+    coll(TRACE_K_IALLGATHER, CALLER, comm, -1, BLOCK(sbuf, scount, sdt, rcount, rdt), MPI_OP_NULL);
+    return icoll_made(PMPI_Iallgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm, req), comm, req);
+}

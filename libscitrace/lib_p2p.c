@@ -38,7 +38,7 @@ SEND_WRAPPER(Rsend, RSEND)
         trace_enter_done(&a);                                                               \
         int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
         trace_words r = trace_exit(1);                                                      \
-        tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id) : 0);                            \
+        tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);                       \
         trace_exit_done(&r);                                                                \
         return rc;                                                                          \
     }
@@ -60,7 +60,7 @@ static void tw_reqs(trace_words *a, int n, const MPI_Request reqs[])
     int c;
     tw(a, n);
     for (int i = 0; a->w && i < n; i++)
-        tw(a, trace_req_id(reqs[i], 0, &c));
+        tw(a, trace_req_id(reqs[i], &reqs[i], 0, &c));
 }
 
 int MPI_Start(MPI_Request *req)
@@ -94,7 +94,7 @@ int MPI_Request_free(MPI_Request *req)
     trace_words a = trace_enter(TRACE_K_REQUEST_FREE, CALLER, 2);
     int c;
     MPI_Request h = *req;
-    int64_t id = trace_req_id(h, 0, &c);
+    int64_t id = trace_req_id(h, req, 0, &c);
     tw(&a, 1);
     tw(&a, id);
     trace_enter_done(&a);
@@ -207,6 +207,121 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
         if (*flag)
             tw_status(&r, id, s);
     }
+    trace_exit_done(&r);
+    return rc;
+}
+
+/* Matched probes: MPI_Mprobe and MPI_Improbe are recorded as Probe and
+ * Iprobe, and the message they take is remembered, so that MPI_Mrecv and
+ * MPI_Imrecv are recorded as a Recv and an Irecv of exactly that message
+ * (its source and tag; a message is taken in order, as a receive is). */
+#define MESSAGES 1024
+
+static struct {
+    MPI_Message msg;
+    int comm, src, tag;
+} taken[MESSAGES];
+
+static void message_taken(MPI_Message m, int comm, const MPI_Status *s)
+{
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
+        return;
+    for (int i = 0; i < MESSAGES; i++)
+        if (!taken[i].msg) {   /* a free slot */
+            taken[i].msg = m, taken[i].comm = comm, taken[i].src = s->MPI_SOURCE;
+            taken[i].tag = s->MPI_TAG;
+            return;
+        }
+}
+
+/* The communicator, source (comm-relative) and tag of message m, which is
+ * forgotten; source MPI_ANY_SOURCE when it was not remembered. */
+static void message_of(MPI_Message m, int *comm, int *src, int *tag)
+{
+    *comm = 0, *src = MPI_ANY_SOURCE, *tag = MPI_ANY_TAG;
+    if (m == MPI_MESSAGE_NO_PROC) {
+        *src = MPI_PROC_NULL;
+        return;
+    }
+    for (int i = 0; i < MESSAGES; i++)
+        if (taken[i].msg == m && m != MPI_MESSAGE_NULL) {
+            *comm = taken[i].comm, *src = taken[i].src, *tag = taken[i].tag;
+            taken[i].msg = 0;
+            return;
+        }
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Mprobe(source, tag, comm, msg, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    trace_words a = trace_enter(TRACE_K_PROBE, CALLER, 4);
+    tw_p2p(&a, id, source, tag, 0, MPI_BYTE);
+    trace_enter_done(&a);
+    int rc = PMPI_Mprobe(source, tag, comm, msg, s);
+    if (rc == MPI_SUCCESS)
+        message_taken(*msg, id, s);
+    returned_status(rc, id, s);
+    return rc;
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
+                MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Improbe(source, tag, comm, flag, msg, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    trace_words a = trace_enter(TRACE_K_IPROBE, CALLER, 4);
+    tw_p2p(&a, id, source, tag, 0, MPI_BYTE);
+    trace_enter_done(&a);
+    int rc = PMPI_Improbe(source, tag, comm, flag, msg, s);
+    if (rc == MPI_SUCCESS && *flag)
+        message_taken(*msg, id, s);
+    trace_words r = trace_exit(4);
+    if (rc == MPI_SUCCESS) {
+        tw(&r, *flag != 0);
+        if (*flag)
+            tw_status(&r, id, s);
+    }
+    trace_exit_done(&r);
+    return rc;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Mrecv(buf, count, dt, msg, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id, src, tag;
+    message_of(*msg, &id, &src, &tag);
+    trace_words a = trace_enter(TRACE_K_RECV, CALLER, 8);
+    tw_p2p(&a, id, src, tag, count, dt);
+    tw_dtype(&a, count, dt, 1);
+    trace_enter_done(&a);
+    int rc = PMPI_Mrecv(buf, count, dt, msg, s);
+    returned_status(rc, id, s);
+    return rc;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Imrecv(buf, count, dt, msg, req);
+    int id, src, tag;
+    message_of(*msg, &id, &src, &tag);
+    trace_words a = trace_enter(TRACE_K_IRECV, CALLER, 8);
+    tw_p2p(&a, id, src, tag, count, dt);
+    tw_dtype(&a, count, dt, 1);
+    trace_enter_done(&a);
+    int rc = PMPI_Imrecv(buf, count, dt, msg, req);
+    trace_words r = trace_exit(1);
+    tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
     trace_exit_done(&r);
     return rc;
 }

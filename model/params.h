@@ -24,9 +24,8 @@ typedef enum model_param_id {
     MODEL_P_ALL       /* every parameter: the arrays below are this long */
 } model_param_id;
 
-/* At most 16 segments (of o(m), of the relays' cost and of each LogP quantity), BIC choosing: the
- * joint fit took 6-10 in 20 runs (docs/MEASUREMENTS.md, "The staircase: segments of two sizes").
- * */
+/* At most 16 segments (of o(m), of the relays' cost and of each LogP quantity), BIC choosing:
+ * room above what the joint fit of a staircase of sizes picks (test_fit). */
 #define MODEL_MAX_OSEG 16
 
 typedef struct model_oseg {

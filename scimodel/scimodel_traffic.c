@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "model/launch.h"
-#include "model/launch_opts.h"
+#include "scimodel/launch_opts.h"
 #include "model/model.h"
 #include "model/params.h"
 #include "model/projection.h"

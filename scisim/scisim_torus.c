@@ -9,6 +9,7 @@
 #include "model/traffic.h"
 #include "scisim/schedule_traffic.h"
 #include "scisim/scisim.h"
+#include "sim/router_replay.h"
 #include "util/file_error.h"
 #include "util/parse.h"
 
@@ -17,6 +18,7 @@ typedef struct row {
     char name[TOPO_MAX_DIMS * 21];
     const char *placement;
     sim_result r;
+    sim_router_report rep;   /* --router */
     int done;
 } row;
 
@@ -76,13 +78,18 @@ static int replay(const scisim_opts *o, const goal_schedule *s, row *c, const lo
     cf.torus = 1;
     cf.S = o->S;
     cf.t = (sim_torus){&o->inter, &o->intra, &c->shape, o->links, node_of_rank, o->contention, &o->self,
-                       o->duplex_ns, o->duplex_ns_per_byte};
+                       o->duplex_ns, o->duplex_ns_per_byte, NULL, NULL};
     cf.stop = scisim_stop;
     if (!o->quiet) {
         cf.progress = scisim_progress;
         cf.progress_arg = c->name;
     }
-    if (sim_run(s, &cf, &c->r))
+    int rc = o->router_text ? sim_run_router(s, &cf, &o->router, (int)o->router_passes, &c->r, &c->rep)
+                            : sim_run(s, &cf, &c->r);
+    if (rc == 1)
+        return scisim_runtime_error("%s: the router model deadlocked on %s (--router %s)", o->goal_path,
+                                    c->name, o->router_text);
+    if (rc)
         return scisim_runtime_error("%s: out of memory for the replay on %s", o->goal_path, c->name);
     if (c->r.stuck[0]) {
         sim_result_free(&c->r);
@@ -134,11 +141,11 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
     if (o->hostfile)
         fprintf(fp, "Replay of %s (%u ranks placed as mpirun from %s) on %s links, %s%s\n\n",
                 o->goal_path, s->ranks, o->hostfile, links,
-                o->contention ? "with link contention" : "zero-load network", duplex);
+                o->contention ? "with link contention" : o->router_text ? "through the router model" : "zero-load network", duplex);
     else
         fprintf(fp, "Replay of %s (%u ranks, %ld per node) on %s links, %s%s\n\n", o->goal_path,
                 s->ranks, o->slots, links,
-                o->contention ? "with link contention" : "zero-load network", duplex);
+                o->contention ? "with link contention" : o->router_text ? "through the router model" : "zero-load network", duplex);
     fprintf(fp, "  D  shape            placement   makespan (us)  mean finish (us)  messages      bytes"
                 "  wait (us)\n");
     size_t best = n;
@@ -171,6 +178,31 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
                     link_name(&rows[i].r.top[k], buf, sizeof buf), rows[i].r.top[k].busy_ns / 1e3,
                     rows[i].r.top[k].wait_ns / 1e3);
         fputc('\n', fp);
+    }
+}
+
+/* --router: what the passes did, below the table (a comment line each with --format tsv). */
+static void print_router(const scisim_opts *o, FILE *fp, const row *rows, size_t n)
+{
+    const sim_router_config *c = &o->router;
+    const char *pre = o->tsv ? "# " : "";
+    fprintf(fp, "%s%sRouter model: vc:%d buf:%s%ld delay:%d head:%d link:%d dateline:%s, flits of %ld B,"
+                " packets of %ld B, a cycle %.6g ns (flit / link_bw_bytes_per_ns)\n",
+            o->tsv ? "" : "\n", pre, c->vcs, c->buf ? "" : "inf", c->buf ? c->buf : 0, c->router_delay,
+            c->head_delay, c->link_latency, c->dateline ? "on" : "off", c->flit_bytes, c->packet_bytes,
+            (double)c->flit_bytes / o->inter.link_bw_bytes_per_ns);
+    for (size_t i = 0; i < n; i++) {
+        const sim_router_report *p = &rows[i].rep;
+        if (!rows[i].done)
+            continue;
+        fprintf(fp, "%s%s (%s): makespan by pass", pre, rows[i].name, rows[i].placement);
+        for (int k = 0; k < p->passes; k++)
+            fprintf(fp, "%s %.3f", k ? " ->" : "", p->makespan[k] / 1e3);
+        double last = p->passes > 1 ? p->makespan[p->passes - 1] - p->makespan[p->passes - 2] : 0;
+        fprintf(fp, " us (the last pass moved it %+.3f us); %llu network messages queued %.3f us in"
+                    " all; %llu flit-hops\n",
+                last / 1e3, (unsigned long long)p->messages, p->queue_ns / 1e3,
+                (unsigned long long)p->flit_hops);
     }
 }
 
@@ -237,6 +269,8 @@ int scisim_torus(const scisim_opts *o, const goal_schedule *s)
     for (size_t i = 0; i < nrows; i++)
         finished += rows[i].done != 0;
     print(o, s, scisim_out_fp(out), rows, nrows, total);
+    if (o->router_text && !o->ranks)
+        print_router(o, scisim_out_fp(out), rows, nrows);
     rc = scisim_out_close(out, partial, finished);
 out:
     for (size_t i = 0; rows && i < nrows; i++)

@@ -620,7 +620,7 @@ int scitrace_otf2(int argc, char **argv)
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
-    int whole = trace_dir_require_whole(&d, "otf2", o.partial);
+    int whole = scitrace_require_whole(&d, "otf2", o.partial);
     if (whole) {
         trace_dir_free(&d);
         return whole;

@@ -48,15 +48,16 @@ static int add_rank(builder *b, const trace_rank *r, uint64_t calls, trace_error
         if ((cls == TRACE_SEND || cls == TRACE_COLL_DIRECT) && x->peer >= 0 && x->messages) {
             if (cls == TRACE_SEND || b->choice)
                 add(b, x->peer, rec_size(x), x->messages);
-        } else if (cls == TRACE_COLL && b->choice && x->messages) {
+        } else if (cls == TRACE_COLL && b->choice && x->messages && !r->comms[x->comm].inter) {
+            /* an intercommunicator's collectives are not expanded, as in goal */
             const trace_comm *c = &r->comms[x->comm];
             int me = trace_comm_index(c, r->rank);
             int root = x->peer >= 0 ? trace_comm_index(c, x->peer) : -1;
             const coll_sched *s;
             char why[300];
             int rc = me < 0 ? -2 : expand_schedule(&b->cache, b->choice, x->kind, c->n,
-                                                   root < 0 ? 0 : root, rec_size(x), &s, why,
-                                                   sizeof why);
+                                                   root < 0 ? 0 : root, me, rec_size(x), &s,
+                                                   why, sizeof why);
             if (rc == -1) {
                 b->nomem = 1;
                 return 0;

@@ -272,11 +272,12 @@ static int parse_enter(char *s, reader *rd)
     case TRACE_WAIT: rc = id_list(&s, rd, c, 0); break;
     case TRACE_COLL:
     case TRACE_COLL_DIRECT:
+    case TRACE_ICOLL:
         rc = comm_arg(&s, r, &c->comm) || next_int(&s, -1, r->ranks - 1, &v) ||
-             (trace_kind_class(c->kind) == TRACE_COLL
+             (trace_kind_class(c->kind) != TRACE_COLL_DIRECT
                   ? next_int(&s, 0, (long long)TRACE_MAX_BYTES, (long long *)&c->bytes)
                   : id_list(&s, rd, c, 1));
-        c->peer = (int)v;
+        c->peer = (int)v, c->tag2 = -1;   /* the operation: unknown until read */
         if (!rc && !at_end(s))   /* a collective's op is kept in tag2 */
             rc = type_args(&s, &c->count, &c->dtype, &c->contig) ||
                  next_int(&s, 0, TRACE_OP_USER, &v) || (c->tag2 = (int)v, 0);
@@ -316,7 +317,7 @@ static int parse_exit(char *s, reader *rd)
             rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes) ||
                  !status_valid(c->r_src, c->r_tag);
     } else if (c->kind == TRACE_K_ISEND || c->kind == TRACE_K_IBSEND || c->kind == TRACE_K_ISSEND ||
-               c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV ||
+               c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV || cls == TRACE_ICOLL ||
                (cls == TRACE_REQ && c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE)) {
         /* ids count this rank's request-making calls from 1: a larger one
          * is garbage, and the aggregates size a table by the largest */
@@ -461,6 +462,7 @@ static int normalise(trace_rank *r, const char *path, trace_error *err)
         } else if (c->kind == TRACE_K_SENDRECV && c->peer == TRACE_PROC_NULL) {
             c->kind = TRACE_K_RECV;
             c->peer = c->peer2, c->tag = c->tag2, c->bytes = c->bytes2;
+            c->count = c->count2, c->dtype = c->dtype2, c->contig = -1;
         }
     }
     free(made_by);

@@ -77,7 +77,8 @@ typedef struct trace_call {
     uint64_t bytes, addr;
     int64_t made;             /* request made (0: none), or comm made (COMM) */
     int peer2, tag2;          /* sendrecv: the receive part; tag2 of a
-                                 collective: its operation (TRACE_OP_*) */
+                                 collective: its operation (TRACE_OP_*; -1
+                                 not recorded) */
     uint64_t bytes2;
     int64_t count;            /* the count argument (-1: not recorded) */
     uint32_t dtype;           /* its datatype's signature code (tracekinds.h;
@@ -225,11 +226,8 @@ void trace_dir_free(trace_dir *d);
  * many ranks are not, `why` naming the first ("FILE:LINE: ..."). */
 int trace_dir_incomplete(const trace_dir *d, char *why, size_t cap);
 
-/* What the analyzers do about it: 0 when whole, or with partial (after a
- * one-line warning on stderr); else the one-line refusal on stderr and
- * TRACE_EXIT_INCOMPLETE. */
+/* The exit status of an analyzer refusing an incomplete trace. */
 #define TRACE_EXIT_INCOMPLETE 3
-int trace_dir_require_whole(const trace_dir *d, const char *mode, int partial);
 
 /* Whether every call's times (ns) and sizes (bytes) are at most limit:
  * 0, or -1 with err naming the first that is not. */

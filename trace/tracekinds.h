@@ -12,6 +12,8 @@
  *                algorithm the MPI library runs for it (trace/expand.h)
  *   COLL_DIRECT  a collective whose per-peer counts differ (the v variants,
  *                reduce-scatter): recorded as this rank's sends to each peer
+ *   ICOLL        a nonblocking collective: as COLL, and it makes a request
+ *                (checked, not expanded: no matrix row nor schedule)
  *   WAIT         completes requests (Wait and Test families)
  *   PROBE        Probe, Iprobe
  *   REQ          persistent requests: made, started, freed
@@ -19,7 +21,7 @@
  *   LIFE         Finalize, Abort */
 enum trace_class {
     TRACE_SEND, TRACE_RECV, TRACE_COLL, TRACE_COLL_DIRECT, TRACE_WAIT, TRACE_PROBE, TRACE_REQ,
-    TRACE_COMM, TRACE_LIFE
+    TRACE_COMM, TRACE_LIFE, TRACE_ICOLL
 };
 
 /* X(enum suffix, name in files, class).
@@ -48,6 +50,12 @@ enum trace_class {
     X(GATHER, "gather", TRACE_COLL)                                         \
     X(SCATTER, "scatter", TRACE_COLL)                                       \
     X(BARRIER, "barrier", TRACE_COLL)                                       \
+    X(IBARRIER, "ibarrier", TRACE_ICOLL)                                    \
+    X(IBCAST, "ibcast", TRACE_ICOLL)                                        \
+    X(IREDUCE, "ireduce", TRACE_ICOLL)                                      \
+    X(IALLREDUCE, "iallreduce", TRACE_ICOLL)                                \
+    X(IALLTOALL, "ialltoall", TRACE_ICOLL)                                  \
+    X(IALLGATHER, "iallgather", TRACE_ICOLL)                                \
     X(ALLTOALLV, "alltoallv", TRACE_COLL_DIRECT)                            \
     X(ALLGATHERV, "allgatherv", TRACE_COLL_DIRECT)                          \
     X(GATHERV, "gatherv", TRACE_COLL_DIRECT)                                \
@@ -132,6 +140,7 @@ static inline int trace_kind_makes_request(int kind)
         return 0;
     int cls = trace_kind_class(kind);
     return (cls == TRACE_REQ && kind != TRACE_K_START && kind != TRACE_K_REQUEST_FREE) ||
+           cls == TRACE_ICOLL ||
            kind == TRACE_K_ISEND || kind == TRACE_K_IBSEND || kind == TRACE_K_ISSEND ||
            kind == TRACE_K_IRSEND || kind == TRACE_K_IRECV;
 }
