@@ -259,10 +259,11 @@ demo-full:
 	  awk -F'\t' 'NR > 1 { printf "  %dD -> %dD   %18.2f nodes %s %18.2f nodes %s\n", $$2, $$3, $$4, \
 	    ($$5 == "crossover" ? " " : "*"), $$9, ($$10 == "crossover" ? " " : "*") } \
 	    END { print "  (* a lower bound, not a crossover: the higher D already wins at its smallest torus)" }'
-	@echo "  Trust the full calibration: it measures every parameter (o(m), lf, ls, lb) and"
-	@echo "  predicted a 6-node ring it was not fitted on.  The 2-node ring measures only o(m)"
-	@echo "  and takes lf and ls from the thesis's SCI preset, which describes SCI hardware,"
-	@echo "  not this machine."
+	@echo "  The full calibration measures every parameter (o(m), lf, ls, lb) and predicted a"
+	@echo "  6-node ring it was not fitted on; its lf and ls are the benchmark's own software"
+	@echo "  relay on this one machine, so its crossovers answer for a network of such relays."
+	@echo "  The 2-node ring measures only o(m): its crossovers are the thesis's SCI preset's"
+	@echo "  (lf and ls assumed), whatever o this machine has."
 
 bench: $(BENCH_TARGETS)
 

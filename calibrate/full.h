@@ -21,10 +21,12 @@ typedef struct full_plan {
     char path[FULL_NETS][PATH_MAX];        /* each network's bench TSV */
     char interleave[FULL_NETS][PATH_MAX + 16];   /* "8=path" for index >= 1 */
     char validation[PATH_MAX];             /* held-out table (TSV) */
+    char linkrate[PATH_MAX];               /* the link rate's one-way bursts (bench TSV) */
 } full_plan;
 
 /* Names the files of a --full run PREFIX-ring2.tsv, PREFIX-ring8.tsv (or
- * ring4), PREFIX-torus4x4.tsv, PREFIX-ring6.tsv and PREFIX-validation.tsv;
+ * ring4), PREFIX-torus4x4.tsv, PREFIX-ring6.tsv, PREFIX-validation.tsv and
+ * PREFIX-linkrate.tsv;
  * ring is the multi-hop ring to fit on, "4" or "8".  Returns 0, or -1 when
  * ring is neither (the caller reports the usage error) or a path would not
  * fit. */

@@ -240,3 +240,39 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
         return fail("the benchmark failed (exit status %d); nothing fitted", rc);
     return 0;
 }
+
+int measure_stream(const options *o, const char *path)
+{
+    char prog[PATH_MAX + 16];
+    char *argv[MAX_ARGS];
+    int n = 0, mpi = strcmp(o->backend, "mpi") == 0;
+    wordexp_t we;
+    bench_program(o, prog, sizeof prog);
+    if (mpi && (n = launcher_words(o, 2, &we, argv)) < 0)
+        return EXIT_USAGE;
+    argv[n++] = prog;
+    argv[n++] = "--ring";
+    argv[n++] = "2";
+    argv[n++] = "--pattern";
+    argv[n++] = "ow";
+    argv[n++] = "--sizes";
+    argv[n++] = LINK_RATE_SIZES;
+    argv[n++] = "--max-time";
+    argv[n++] = o->quick ? "0.1" : "0.3";
+    argv[n++] = "-q";
+    argv[n++] = "-o";
+    argv[n++] = (char *)path;
+    argv[n] = NULL;
+    if (!o->quiet) {
+        fprintf(stderr, "calibrate: measuring the link rate:");
+        for (int i = 0; i < n; i++)
+            fprintf(stderr, " %s", argv[i]);
+        fputc('\n', stderr);
+    }
+    int rc = run_child(argv, mpi, -1, NULL, NULL);
+    if (mpi)
+        wordfree(&we);
+    if (rc == -2)
+        return stopped("interrupted while measuring the link rate; nothing written");
+    return rc ? fail("the link rate's benchmark failed (exit status %d)", rc) : 0;
+}

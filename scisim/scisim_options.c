@@ -167,7 +167,9 @@ static const opt_spec specs[] = {
     {.kind = OPT_HEADING, .help = "Tori:"},
     {.name = "dims", .kind = OPT_LIST, .field = F(dims), .count_field = F(ndims),
      .cap = TOPO_MAX_DIMS, .min = 1, .max = TOPO_MAX_DIMS, .range = "1..16", .arg = "LIST",
-     .help = "for each D the smallest n^D holding the nodes (1..4 by default)"},
+     .help = "for each D every torus of exactly the nodes (3x2 and 2x3\n"
+             "both), the smallest n^D holding them, and the schedule's own\n"
+             "grid if its traffic shows one (1..4 by default)"},
     {.name = "shape", .kind = OPT_STRINGS, .field = F(shape_text), .count_field = F(nshapes),
      .cap = SCISIM_MAX_CANDIDATES, .arg = "S",
      .help = "a candidate of that exact shape (repeatable)"},
@@ -256,7 +258,8 @@ static const opt_spec specs[] = {
     {.name = "format", .kind = OPT_ENUM, .field = F(format),
      .choices = (const char *const[]){"table", "tsv", NULL}, .def = "table", .arg = "F",
      .help = "table | tsv: dims shape placement links makespan_ns\n"
-             "mean_finish_ns messages bytes wait_ns"},
+             "mean_finish_ns messages bytes wait_ns nodes makespan_ns_lo\n"
+             "makespan_ns_hi grid"},
     {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = F(out_path), .arg = "FILE",
      .help = "write there (atomically; - is standard output)"},
     {.name = "quiet", .short_name = 'q', .kind = OPT_FLAG, .field = F(quiet),

@@ -10,7 +10,7 @@
  * it is a lab notebook, its commands records of runs on the development
  * machine (some take minutes or write into data/). */
 static const char *const documents[] = {
-    "README.md", "docs/model.md", "docs/formats.md", "docs/testbed.md",
+    "README.md", "docs/model.md", "docs/replay.md", "docs/formats.md", "docs/testbed.md",
 };
 
 static const char *root_dir(void)

@@ -186,7 +186,8 @@ Test(sim, usage_errors_exit_2)
     run_free(&r);
 }
 
-#define TSV_HEADER "dims\tshape\tplacement\tlinks\tmakespan_ns\tmean_finish_ns\tmessages\tbytes\twait_ns\n"
+#define TSV_HEADER "dims\tshape\tplacement\tlinks\tmakespan_ns\tmean_finish_ns\tmessages\tbytes\twait_ns" \
+                   "\tnodes\tmakespan_ns_lo\tmakespan_ns_hi\tgrid\n"
 
 /* The value of column col (0-based) in the row of tsv whose first field is
  * key (NULL: the first data row). */

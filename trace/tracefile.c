@@ -387,6 +387,25 @@ static int parse_map(char *s, trace_rank *r)
     return 0;
 }
 
+/* "cart D N1 .. ND P1 .. PD": the first one is kept. */
+static int parse_cart(char *s, trace_rank *r)
+{
+    long long d, v[32];
+    if (next_int(&s, 1, 16, &d))
+        return -1;
+    for (long long i = 0; i < 2 * d; i++)
+        if (next_int(&s, i < d ? 1 : 0, i < d ? INT32_MAX : 1, &v[i]))
+            return -1;
+    if (!at_end(s))
+        return -1;
+    if (r->cart_dims)
+        return 0;
+    r->cart_dims = (int)d;
+    for (long long i = 0; i < d; i++)
+        r->cart_n[i] = (int)v[i], r->cart_periodic[i] = (int)v[d + i];
+    return 0;
+}
+
 /* One body line; returns 0, -1 (malformed), 1 (the closing end line). */
 static int parse_line(char *buf, long line, reader *rd, long *status_line)
 {
@@ -407,6 +426,8 @@ static int parse_line(char *buf, long line, reader *rd, long *status_line)
         return parse_comm(buf + 5, r, 1);
     if (strncmp(buf, "phase ", 6) == 0)
         return parse_phase(buf + 5, r);
+    if (strncmp(buf, "cart ", 5) == 0)
+        return parse_cart(buf + 4, r);
     if (strncmp(buf, "map ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0)
         return parse_map(buf + 3, r);
     if (strncmp(buf, "mpi ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0 && r->nmaps == 0) {

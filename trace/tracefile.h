@@ -129,6 +129,10 @@ typedef struct trace_rank {
     int nphases;
     trace_map *maps;
     int nmaps;
+    /* The first MPI_Cart_create's grid ("cart" line): its dimensions, 0
+     * when none was made */
+    int cart_dims;
+    int cart_n[16], cart_periodic[16];
     trace_call *calls;
     size_t ncalls;
     int64_t *ids;
