@@ -20,6 +20,9 @@ typedef struct bench_point {
     long samples;             /* batches */
     double min_ns, median_ns, mean_ns, sd_ns, ci95_ns, max_ns;
     int noisy;                /* flag column: 1 = "noisy", 0 = "ok" */
+    /* The floor beside its batches (bench/regime.h): their median and
+     * quartiles; 0 when not measured (files without these columns). */
+    double floor_ns, floor_q1_ns, floor_q3_ns;
 } bench_point;
 
 #define BENCH_HEADER_MAX 32

@@ -30,6 +30,8 @@ double bench_stats_sd(const bench_stats *s);      /* sample sd (n - 1); 0 if n <
 double bench_stats_sem(const bench_stats *s);     /* sd / sqrt(n) */
 double bench_stats_ci95(const bench_stats *s);    /* t(0.975, n-1) * sem; 0 if n < 2 */
 double bench_stats_median(const bench_stats *s);  /* of the stored samples */
+/* The q-quantile (0..1) of the stored samples; NAN when there are none. */
+double bench_stats_quantile(const bench_stats *s, double q);
 /* The distribution-free 95% interval of the median: the order statistics
  * n/2 -+ 1.96 sqrt(n)/2 of the stored samples (the binomial's normal
  * approximation, Conover); min and max when n is too small.  -1 if n < 1. */

@@ -105,9 +105,13 @@ typedef struct pointset {
     long skipped_ow;
     weight_kind weights;
     char backend[16];         /* the files' "# backend:" ("mixed" when they differ) */
-    long unsteady;            /* rows whose median is over 1.5x their minimum */
+    long unsteady;            /* rows whose median is over 1.5x their minimum, or whose
+                                 batches' floors span regimes (bench/regime.h) */
     long rows;
     double floor_ns;          /* the first file's "# floor_ns:" (0: none) */
+    /* The regime of the rows: the median and quartiles of their floors
+     * (their floor_ns column; 0 when no row has one). */
+    double regime[3];
 } pointset;
 const char *stat_name(stat_kind s);
 int load_files(const char *const *files, int nfiles, stat_kind s, pointset *ps);

@@ -43,6 +43,9 @@ int calibrate_fit(const options *o, pointset *ps, fit_result *res, int print)
     /* which column of the bench files was fitted, for plots/calibration.gp */
     snprintf(res->params.fit_statistic, sizeof res->params.fit_statistic, "%s",
              stat_name(o->stat));
+    for (int i = 0; i < 3; i++)   /* the regime its points were measured in */
+        if (ps->regime[i] > 0)
+            res->params.regime_floor_ns[i] = ps->regime[i];
     return 0;
 }
 

@@ -15,6 +15,20 @@ const char *const model_param_key[MODEL_P_ALL] = {
 
 const char *const model_logp_key[MODEL_LOGP_COUNT] = {"os", "or", "g"};
 
+const char *const model_regime_key[3] = {"regime_floor_ns", "regime_floor_q1_ns",
+                                         "regime_floor_q3_ns"};
+
+int model_params_regime_text(const model_params *p, char *buf, size_t size)
+{
+    const double *r = p->regime_floor_ns;
+    if (isnan(r[0]))
+        return 0;
+    snprintf(buf, size, "regime: measured at a floor of %.1f ns (quartiles %.1f..%.1f ns over"
+             " its points); it projects that regime", r[0], isnan(r[1]) ? r[0] : r[1],
+             isnan(r[2]) ? r[0] : r[2]);
+    return 1;
+}
+
 /* thesis Table 1 (o at 64 B and its slope, lp for 1 m of cable, lf, ls) and
  * §6.2 (the "enhanced" switch halves ls). */
 static const struct preset {
@@ -36,6 +50,8 @@ void model_params_clear_optional(model_params *p)
     p->fit_r2 = NAN;
     p->fit_statistic[0] = '\0';
     p->fit_chi2_dof = NAN;
+    for (int i = 0; i < 3; i++)
+        p->regime_floor_ns[i] = NAN;
     p->links = TOPO_LINKS_UNI;
     p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;
     memset(&p->logp, 0, sizeof p->logp);

@@ -77,6 +77,10 @@ typedef struct model_params {
      * "median" | "mean"` (calibrate --stat), so that a plot's residuals
      * are of the values that were fitted; "" when not stated. */
     char fit_statistic[8];
+    /* The regime its measurements were taken in (docs/formats.md, 'Regimes'): the median and
+     * quartiles of the floors beside their batches, keys regime_floor_ns, regime_floor_q1_ns,
+     * regime_floor_q3_ns; NaN when not stated. */
+    double regime_floor_ns[3];
 
     /* Kind of links (docs/model.md, 'Links'; key `links = "uni" | "bi"`, default uni:
      * SCI) and the link bandwidth for the load model (docs/model.md, 'Load'; key
@@ -92,6 +96,12 @@ typedef struct model_params {
 
 /* Default link bandwidth: IEEE 1596 SCI, 1 GB/s = 1 byte/ns (docs/model.md, 'Load'). */
 #define MODEL_DEFAULT_LINK_BW_BYTES_PER_NS 1.0
+
+/* The regime keys: regime_floor_ns, regime_floor_q1_ns, regime_floor_q3_ns. */
+extern const char *const model_regime_key[3];
+/* The regime p projects, in words, into buf (a projection's header says
+ * it); 0 when the file does not state one, else 1. */
+int model_params_regime_text(const model_params *p, char *buf, size_t size);
 
 /* Key names by model_param_id (the six required keys are these but
  * lb_ns_per_byte, plus "mref_bytes"). */

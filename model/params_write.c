@@ -75,6 +75,9 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
         fprintf(fp, "fit_chi2_dof = %.8g\n", p->fit_chi2_dof);
     if (p->fit_statistic[0])
         fprintf(fp, "fit_statistic = \"%s\"\n", p->fit_statistic);
+    for (int i = 0; i < 3; i++)
+        if (!isnan(p->regime_floor_ns[i]))
+            fprintf(fp, "%s = %.1f\n", model_regime_key[i], p->regime_floor_ns[i]);
     write_logp(fp, &p->logp);
 }
 

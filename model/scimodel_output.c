@@ -43,6 +43,9 @@ void scimodel_print_params(const model_params *p, double size_bytes)
                p->lb_ns_per_byte, p->lb_segments ? " (piecewise from the file used)" : "");
     if (p->links == TOPO_LINKS_BI)
         printf("  links: bi (a pair of opposite rings per dimension, shortest way)\n");
+    char regime[200];
+    if (model_params_regime_text(p, regime, sizeof regime))
+        printf("  %s\n", regime);
 }
 
 /* A million-line sweep prints eight million numbers; printf("%.3f") alone

@@ -139,6 +139,9 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
         fprintf(fp, "Replay of %s (%u ranks, %ld per node) on %s links, %s%s\n\n", o->goal_path,
                 s->ranks, o->slots, links,
                 o->contention ? "with link contention" : "zero-load network", duplex);
+    char regime[200];
+    if (model_params_regime_text(&o->inter, regime, sizeof regime))
+        fprintf(fp, "%s\n\n", regime);
     fprintf(fp, "  D  shape            placement   makespan (us)  mean finish (us)  messages      bytes"
                 "  wait (us)\n");
     size_t best = n;

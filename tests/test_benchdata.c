@@ -26,7 +26,7 @@ Test(benchdata, roundtrip)
     bench_data d, r;
     bench_read_error e;
     bench_point p = {"pp", 0, 4, 4, 3, 0, 4, 3, 0, 64, 128, 12, 318.2, 320.5, 321.0, 1.9, 1.2,
-                     326.0, 1};
+                     326.0, 1, 55.5, 54.25, 58.0};
     memset(&d, 0, sizeof d);
     bench_data_set_header(&d, "backend", "shm");
     bench_data_set_header(&d, "topology", "ring %d", 8);
@@ -46,6 +46,9 @@ Test(benchdata, roundtrip)
     cr_assert_eq(r.points[0].fwd, 3);
     cr_assert_eq(r.points[0].median_ns, 320.5);
     cr_assert_eq(r.points[0].noisy, 1);
+    cr_assert_float_eq(r.points[0].floor_ns, 55.5, 0.05);
+    cr_assert_float_eq(r.points[0].floor_q1_ns, 54.25, 0.05);
+    cr_assert_float_eq(r.points[0].floor_q3_ns, 58.0, 0.05);
     cr_assert_eq(r.points[1].size_bytes, 128);
     cr_assert_eq(r.points[1].noisy, 0);
     bench_data_free(&r);
@@ -53,6 +56,51 @@ Test(benchdata, roundtrip)
 
 #define HDR "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\n"
 #define ROW "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n"
+/* with the floors' columns */
+#define HDR22 "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag floor_ns floor_q1_ns floor_q3_ns\n"
+#define ROW19 "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok"
+
+/* A file written before the floors' columns reads, its floors 0 (not
+ * measured); one with them reads them; the header says which rows follow. */
+Test(benchdata, floors_columns_old_and_new)
+{
+    bench_data d;
+    bench_read_error e;
+    put(HDR ROW);
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s", e.msg);
+    cr_assert_eq(d.points[0].floor_ns, 0);
+    cr_assert_eq(d.points[0].floor_q3_ns, 0);
+    bench_data_free(&d);
+    unlink(path);
+    strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+    put(HDR22 ROW19 "\t61.5\t60.0\t63.0\n");
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s", e.msg);
+    cr_assert_float_eq(d.points[0].floor_ns, 61.5, 1e-9);
+    cr_assert_float_eq(d.points[0].floor_q1_ns, 60.0, 1e-9);
+    cr_assert_float_eq(d.points[0].floor_q3_ns, 63.0, 1e-9);
+    bench_data_free(&d);
+}
+
+Test(benchdata, rejects_bad_floors)
+{
+    static const struct { const char *text; const char *word; } cases[] = {
+        {HDR22 ROW, "expected 22 tab-separated fields (as '# columns:' says), found fewer"},
+        {HDR ROW19 "\t61.5\t60.0\t63.0\n", "expected 19 tab-separated fields"},
+        {HDR22 ROW19 "\t61.5\tx\t63.0\n", "floor_q1_ns 'x' is not a number"},
+        {HDR22 ROW19 "\t70.0\t60.0\t63.0\n", "floor_ns is not between floor_q1_ns and floor_q3_ns"},
+        {HDR22 ROW19 "\t-1\t60.0\t63.0\n", "floor_ns '-1'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bench_data d;
+        bench_read_error e;
+        strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+        put(cases[i].text);
+        cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
+        cr_assert_eq(e.line, 3, "case %zu: line %ld: %s", i, e.line, e.msg);
+        cr_assert_not_null(strstr(e.msg, cases[i].word), "case %zu: %s", i, e.msg);
+        unlink(path);
+    }
+}
 
 Test(benchdata, rejects_bad_files)
 {

@@ -276,3 +276,34 @@ Test(calibrate, mpi_backend_through_mpirun)
     cr_assert_gt(p.o0_ns, 0);
     run_free(&r);
 }
+
+/* The params file records the regime of the rows fitted: the median and
+ * quartiles of their floors (here 54, 52 and 56 ns by hand: five rows,
+ * GSL's quantiles at ranks 1 and 3), and scimodel says it projects it. */
+#define HDR_FLOORS "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag floor_ns floor_q1_ns floor_q3_ns\n"
+#define ROWF(size, fl) "pp\t0\t1\t1\t0\t0\t1\t0\t0\t" size "\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\t" fl "\t" fl "\t" fl "\n"
+Test(calibrate, params_record_the_regime_of_their_rows)
+{
+    const char *f = write_file("floors.tsv", HDR_FLOORS ROWF("8", "56") ROWF("16", "50")
+                               ROWF("32", "200") ROWF("64", "52") ROWF("128", "54"));
+    const char *params = path("floors.params");
+    run_result r = run_cmd(CALIBRATE, 30, "--data", f, "-q", "-o", params, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    model_params p = read_params(params);
+    cr_assert_float_eq(p.regime_floor_ns[0], 54, 1e-9);
+    cr_assert_float_eq(p.regime_floor_ns[1], 52, 1e-9);
+    cr_assert_float_eq(p.regime_floor_ns[2], 56, 1e-9);
+    r = run_cmd(run_prog("scimodel", 0), 30, "--params", params, "--nodes", "64", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "regime: measured at a floor of 54.0 ns (quartiles"
+                                     " 52.0..56.0 ns"), "%s", r.out);
+    run_free(&r);
+    /* rows without floors: no regime is claimed */
+    f = write_file("nofloors.tsv", HDR ROW("8") ROW("16") ROW("32"));
+    r = run_cmd(CALIBRATE, 30, "--data", f, "-q", "-o", params, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    p = read_params(params);
+    cr_assert(isnan(p.regime_floor_ns[0]));
+}

@@ -6,6 +6,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 
+#include "bench/regime.h"
 #include "bench/stats.h"
 
 Test(stats, welford_equals_two_pass)
@@ -123,4 +124,28 @@ Test(stats, median_interval_covers_the_median_95_percent)
         bench_stats_free(&s);
     }
     gsl_rng_free(rng);
+}
+
+/* A regime is the floor's band: floors a steady machine gives (within 30%)
+ * are one regime, a cache-topology jump (55 to 250 ns) is two; a point's
+ * floors span regimes by their quartiles, so one descheduled floor batch
+ * among ten does not, a quarter of them in another regime does. */
+Test(stats, regimes_by_the_floors_quartiles)
+{
+    cr_assert(bench_regime_same(55, 70));
+    cr_assert_not(bench_regime_same(55, 250));
+    cr_assert_not(bench_regime_same(0, 55), "an unmeasured floor is in no regime");
+    cr_assert_not(bench_regime_spans(0, 250));
+    bench_stats s;
+    bench_stats_init(&s, 100);
+    for (int i = 0; i < 10; i++)
+        bench_stats_add(&s, i == 7 ? 1500 : 55 + i % 2);
+    cr_assert_not(bench_regime_spans(bench_stats_quantile(&s, 0.25), bench_stats_quantile(&s, 0.75)));
+    cr_assert(bench_regime_spans(s.min, s.max), "the extremes alone would call it two regimes");
+    bench_stats_reset(&s);
+    for (int i = 0; i < 12; i++)
+        bench_stats_add(&s, i < 4 ? 250 : 55);
+    cr_assert(bench_regime_spans(bench_stats_quantile(&s, 0.25), bench_stats_quantile(&s, 0.75)));
+    cr_assert_float_eq(bench_stats_quantile(&s, 0.5), 55, 1e-9);
+    bench_stats_free(&s);
 }
