@@ -103,6 +103,20 @@ double bench_stats_median(const bench_stats *s)
     return bench_stats_quantile(s, 0.5);
 }
 
+void bench_median_ci_sorted(const double *x, long n, double level, double *lo, double *hi,
+                            double *coverage)
+{
+    long j = 1;   /* 1-based rank of the lower end */
+    while (2 * (j + 1) <= n + 1 &&
+           1 - 2 * gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) >= level)
+        j++;
+    *lo = x[j - 1];
+    *hi = x[n - j];
+    *coverage = 1 - 2 * gsl_cdf_binomial_P((unsigned)(j - 1), 0.5, (unsigned)n);
+    if (*coverage < 0)   /* n = 1 */
+        *coverage = 0;
+}
+
 int bench_noisy_sorted(const double *x, long n)
 {
     if (n < 1)

@@ -55,6 +55,8 @@ typedef struct options {
     int stat;                      /* stat_kind */
     int weights;                   /* weight_kind */
     int full;                      /* --full: measure, fit, validate (full.h) */
+    long launches;                 /* --launches K: K launches of the benchmark (launches.c) */
+    long launch;                   /* the launch being measured (1..K), 0 when not launches */
     full_plan plan;
     const char *validation_out;    /* held-out table as TSV (for the plot) */
     double max_error;              /* --max-error, as a fraction once parsed */
@@ -96,6 +98,14 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
 /* The benchmark's bare floor (scibench --floor), NAN when the backend has
  * none or it failed. */
 double measure_floor(const options *o);
+
+/* launches.c: --launches K.  Measures K launches into o->data; 0 or an
+ * exit status. */
+int launches_measure(options *o);
+/* Fits each launch of o->data alone, prints them and the interval of the
+ * median across them, fills p's launch keys and writes the per-point
+ * table beside params_path.  0 or an exit status. */
+int launches_report(const options *o, model_params *p, const char *params_path);
 
 /* points.c: bench rows -> fit points */
 typedef struct pointset {

@@ -11,7 +11,8 @@ PROGRAMS += calibrate
 calibrate_SRCS = calibrate/calibrate_main.c calibrate/options.c calibrate/options_check.c \
                  calibrate/measure.c calibrate/points.c calibrate/report.c \
                  calibrate/validate.c calibrate/output.c calibrate/run.c calibrate/full.c \
-                 calibrate/full_run.c calibrate/logp_fit.c calibrate/collectives.c
+                 calibrate/full_run.c calibrate/logp_fit.c calibrate/collectives.c \
+                 calibrate/launches.c
 calibrate_LAYERS := fit model coll sched benchdata topo util
 calibrate_LDLIBS := $(GSL_LIBS)
 TESTS    += tests/test_calibrate.c

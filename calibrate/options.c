@@ -204,6 +204,15 @@ static const opt_spec specs[] = {
      .help = "the benchmark binary (default: next to calibrate)"},
     {.name = "bench-out", .kind = OPT_PATH, .field = F(out_bench), .arg = "FILE",
      .help = "where to keep the raw data (default: see Files)"},
+    {.name = "launches", .kind = OPT_LONG, .field = F(launches), .min = 1, .max = 64,
+     .range = "1..64", .def = "1", .arg = "K",
+     .help = "launch the benchmark K times (with --data: the K\n"
+             "files are K launches of one network); fit them\n"
+             "together, fit each launch alone, and report each\n"
+             "launch's medians and the interval of the median across\n"
+             "launches (results differ more between launches than\n"
+             "within one): the parameters' uncertainty, written as\n"
+             "<q>_launch_* keys, and a table FILE-launches.tsv"},
     {.kind = OPT_HEADING, .help = "Fitting existing data instead:"},
     {.name = "data", .kind = OPT_CUSTOM, .parse = parse_data, .repeat = 1, .arg = "FILE",
      .help = "a bench TSV (repeat, or list files after the options);\n"

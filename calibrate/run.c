@@ -83,10 +83,14 @@ int calibrate_run(options *o)
     ps.weights = vs.weights = o->weights;
     const char *path = options_params_path(o, pbuf, sizeof pbuf);
     int rc = load_validate(o, &vs), measured = !o->ndata;
-    if (!rc && measured && (rc = measure(o, NULL, bench_path, sizeof bench_path, NULL)) == 0)
+    if (!rc && measured && o->launches > 1)
+        rc = launches_measure(o);
+    else if (!rc && measured && (rc = measure(o, NULL, bench_path, sizeof bench_path, NULL)) == 0)
         o->data[o->ndata++] = bench_path;
     if (!rc && (rc = calibrate_fit(o, &ps, &res, 1)) == 0) {
-        if (o->logp)
+        if (o->launches > 1)
+            rc = launches_report(o, &res.params, path);
+        if (!rc && o->logp)
             rc = with_logp(o, &res.params);
         if (!rc)
             rc = params_refused(o, &res.params, path);

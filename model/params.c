@@ -18,6 +18,15 @@ const char *const model_logp_key[MODEL_LOGP_COUNT] = {"os", "or", "g"};
 const char *const model_regime_key[3] = {"regime_floor_ns", "regime_floor_q1_ns",
                                          "regime_floor_q3_ns"};
 
+const char *const model_launch_key[MODEL_LAUNCH_COUNT] = {"o64_ns", "lf_ns", "ls_ns",
+                                                          "lb_ns_per_byte"};
+static const char *const launch_suffix[3] = {"median", "lo", "hi"};
+
+void model_launch_key_name(int q, int which, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s_launch_%s", model_launch_key[q], launch_suffix[which]);
+}
+
 int model_params_regime_text(const model_params *p, char *buf, size_t size)
 {
     const double *r = p->regime_floor_ns;
@@ -52,6 +61,11 @@ void model_params_clear_optional(model_params *p)
     p->fit_chi2_dof = NAN;
     for (int i = 0; i < 3; i++)
         p->regime_floor_ns[i] = NAN;
+    p->launches = 0;
+    p->launch_coverage = NAN;
+    for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
+        for (int i = 0; i < 3; i++)
+            p->launch[q][i] = NAN;
     p->links = TOPO_LINKS_UNI;
     p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;
     memset(&p->logp, 0, sizeof p->logp);

@@ -2,6 +2,7 @@
  * CI half-width against Student's t table values, median, noise flag. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -148,4 +149,37 @@ Test(stats, regimes_by_the_floors_quartiles)
     cr_assert(bench_regime_spans(bench_stats_quantile(&s, 0.25), bench_stats_quantile(&s, 0.75)));
     cr_assert_float_eq(bench_stats_quantile(&s, 0.5), 55, 1e-9);
     bench_stats_free(&s);
+}
+
+/* The interval of the median across launches: the ranks and coverage the
+ * binomial gives by hand (5 values: min..max at 1 - 2/32; 10 values:
+ * x(2)..x(9) at 1 - 22/1024), and that coverage observed on draws of a
+ * known median (exponential: ln 2), 4000 trials of 10 launches. */
+Test(stats, median_interval_across_launches)
+{
+    double x5[] = {1, 2, 3, 4, 5}, x10[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, lo, hi, cov;
+    bench_median_ci_sorted(x5, 5, 0.95, &lo, &hi, &cov);
+    cr_assert_eq(lo, 1);
+    cr_assert_eq(hi, 5);
+    cr_assert_float_eq(cov, 1 - 2.0 / 32, 1e-12);
+    bench_median_ci_sorted(x10, 10, 0.95, &lo, &hi, &cov);
+    cr_assert_eq(lo, 2);
+    cr_assert_eq(hi, 9);
+    cr_assert_float_eq(cov, 1 - 22.0 / 1024, 1e-12);
+    bench_median_ci_sorted(x5, 1, 0.95, &lo, &hi, &cov);
+    cr_assert(lo == 1 && hi == 1 && cov == 0, "one launch: no interval");
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 35);
+    int trials = 4000, covered = 0;
+    for (int t = 0; t < trials; t++) {
+        double v[10];
+        for (int i = 0; i < 10; i++)
+            v[i] = gsl_ran_exponential(rng, 1.0);
+        gsl_sort(v, 1, 10);
+        bench_median_ci_sorted(v, 10, 0.95, &lo, &hi, &cov);
+        covered += lo <= M_LN2 && M_LN2 <= hi;
+    }
+    double p = 1 - 22.0 / 1024, sd = sqrt(p * (1 - p) / trials);
+    cr_assert_float_eq((double)covered / trials, p, 4 * sd, "%d of %d covered", covered, trials);
+    gsl_rng_free(rng);
 }
