@@ -299,7 +299,7 @@ INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/plots.sh
 INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
 INSTALL_TRACE    := $(wildcard trace/*.gp) trace/plot.sh
 INSTALL_HEADERS  := trace/scitrace.h
-INSTALL_DOCS     := README.md $(filter-out docs/MEASUREMENTS.md,$(wildcard docs/*.md))
+INSTALL_DOCS     := README.md $(wildcard docs/*.md)
 MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)
 I_BIN      = $(DESTDIR)$(PREFIX)/bin
 I_LIB      = $(DESTDIR)$(PREFIX)/lib

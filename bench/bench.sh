@@ -78,8 +78,8 @@ if [ "$mode" = shm ]; then
             "$(col "$tmp/kept" "$g" 4 | median)" "$(col "$tmp/kept" "$g" 11 | median)"
     done
     echo "  (ratios: medians over runs of value / mean of the run's two floors; 64 B and"
-    echo "   4 KiB have no fixed target: compare with docs/MEASUREMENTS.md, 'Ping-pong"
-    echo "   back to the floor', in the same regime)"
+    echo "   4 KiB have no fixed target: compare runs of the same regime; the 8 B target"
+    echo "   is make validate's, docs/VALIDATION.md)"
     exit 0
 fi
 
@@ -94,7 +94,7 @@ mpibench() {
 osu() {
     # OSU 5.x sweeps 0 B..4 MiB; the sizes compared are picked out.  Its figure
     # is a mean, which one preemption inflates: the median of 3 runs is taken
-    # (docs/MEASUREMENTS.md, "mpibench and OSU")
+    # (docs/VALIDATION.md, 'Comparing with OSU')
     for j in 1 2 3; do timeout 300 mpirun "${mpirun_args[@]}" "$OSU_LATENCY"; done |
         awk -v want="$sizes" 'BEGIN { n = split(want, w) }
                               /^[0-9]/ { c[$1]++; v[$1, c[$1]] = $2 * 1000 }
