@@ -1,11 +1,13 @@
 /* Tests for bench/benchdata: write/read roundtrip and strict rejection. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench/benchdata.h"
+#include "bench/logpdata.h"
 
 static char path[] = "/tmp/scitorus-bd-XXXXXX";
 
@@ -169,4 +171,32 @@ Test(benchdata, crlf_and_missing_file)
     bench_data_free(&d);
     cr_assert_eq(bench_data_read("/nonexistent/x.tsv", &d, &e), -1);
     cr_assert_eq(bench_data_read("/tmp", &d, &e), -1);
+}
+
+/* L from several small sizes: their RTT/2 - os - or by hand (the smallest
+ * size's round trip preempted, 400 ns), the median of the seven sizes up
+ * to 64 B is 51; the 128 B row is beyond them and not used. */
+Test(benchdata, logp_L_is_the_median_of_the_small_sizes)
+{
+    static const long size[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    static const double resid[] = {400, 52, 50, 51, 49, 53, 50, 999};
+    logp_row rows[8];
+    for (int i = 0; i < 8; i++) {
+        memset(&rows[i], 0, sizeof rows[i]);
+        rows[i].size_bytes = size[i];
+        rows[i].os_ns = 30;
+        rows[i].or_ns = 70 + i;
+        rows[i].rtt_ns = 2 * (resid[i] + rows[i].os_ns + rows[i].or_ns);
+        rows[i].rtt_fence_ns = rows[i].rtt_ns + 20;   /* fenced os 10 ns more: L the same + 0 */
+        rows[i].os_fence_ns = rows[i].os_ns + 10;
+    }
+    long used;
+    double lo, hi;
+    cr_assert_float_eq(logp_estimate_L(rows, 8, 0, &used, &lo, &hi), 51, 1e-9);
+    cr_assert_eq(used, 7);
+    cr_assert_float_eq(lo, 49, 1e-9);
+    cr_assert_float_eq(hi, 400, 1e-9);
+    cr_assert_float_eq(logp_estimate_L(rows, 8, 1, &used, &lo, &hi), 51, 1e-9);
+    cr_assert_float_eq(logp_estimate_L(rows, 1, 0, &used, &lo, &hi), 400, 1e-9, "one size: it alone");
+    cr_assert(isnan(logp_estimate_L(rows, 0, 0, &used, &lo, &hi)));
 }

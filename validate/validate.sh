@@ -30,9 +30,21 @@ rows=$tmp/rows   # claim | target | figure | regime | verdict | command
 load() { cut -d' ' -f1 /proc/loadavg; }
 floor() { flock -x "$lock" "$bin/scibench" --floor | cut -f2; }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
-row() { printf '%s|%s|%s|%s|%s|%s\n' "$@" >> "$rows"; echo "validate: $1: $3 [$5] ($4)" >&2; }
+# row CLAIM TARGET FIGURE REGIME VERDICT COMMAND: one row of the table.  A
+# machine whose load average reached its cores while the claim was measured
+# decides nothing: the verdict says so.
+row() {
+    local v=$5 l
+    l=$(load)
+    if awk -v l="$l" -v n="$(nproc)" 'BEGIN { exit !(l >= n) }'; then
+        v="undecided (load $l on $(nproc) cores; was: $5)"
+    fi
+    printf '%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$v" "$6" >> "$rows"
+    echo "validate: $1: $3 [$v] ($4)" >&2
+}
 # regime LO HI: the band two floors (ns) lie in, as the docs name it
-regime() { awk -v a="$1" -v b="$2" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
+regime() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
+    if (lo <= 0) { printf "floor not measured"; exit }
     printf "floor %.0f..%.0f ns%s", lo, hi, hi > 1.6 * lo ? " (spans regimes)" : "" }'; }
 
 # floor: per round, a floor, scibench's 8 B ping-pong, a floor; the ratio
