@@ -1,0 +1,145 @@
+/* Tests for the floor beside the batches (bench/regime.h): the engine of
+ * bench/pattern.c on a backend of its own in one process, whose virtual
+ * clock advances by a floor of 50 ns per message, or 250 ns inside a window
+ * of virtual time: the oracle is the regime the clock was in. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/backend.h"
+#include "bench/benchdata.h"
+#include "bench/pattern.h"
+#include "bench/regime.h"
+
+static double vt;               /* virtual ns */
+static double slow_from, slow_to;   /* the floor is 250 ns in [slow_from, slow_to), else 50 */
+static bench_msg pending;
+static int has_pending;
+
+static double fake_now(void) { return vt += 1; }
+static double fake_tick(void) { return 1; }
+static int fake_rank(const bench_comm *c) { (void)c; return 0; }
+static int fake_size(const bench_comm *c) { (void)c; return 2; }
+static int fake_barrier(bench_comm *c) { (void)c; return 0; }
+
+/* A message's way: the floor, its bytes, and 0-4 ns of jitter in turn, so
+ * that no point converges before its --max-time. */
+static double one_way(const bench_msg *m)
+{
+    static unsigned n;
+    return (vt >= slow_from && vt < slow_to ? 250 : 50) + 0.5 * (double)m->len + n++ % 5;
+}
+
+/* Process 1 hosts node 1 of the 2-node ring: every request ends there and
+ * is answered at once (ping-pong), each way costing the floor. */
+static int fake_send(bench_comm *c, int to, const bench_msg *m, const void *payload)
+{
+    (void)c, (void)payload;
+    if (m->kind == BENCH_MSG_STOP)
+        return 0;
+    cr_assert_eq(to, 1);
+    cr_assert_eq(m->node, m->target, "a 2-node ring has no relay");
+    vt += one_way(m);
+    pending = (bench_msg){BENCH_MSG_RESPONSE, 0, 0, 0, 0, m->net, m->len};
+    vt += one_way(&pending);
+    has_pending = 1;
+    return 0;
+}
+
+static int fake_recv(bench_comm *c, bench_msg *m, void *payload, size_t cap)
+{
+    (void)c, (void)payload, (void)cap;
+    cr_assert(has_pending, "a receive with nothing sent");
+    *m = pending;
+    has_pending = 0;
+    return 0;
+}
+
+static const bench_backend fake = {
+    .name = "fake", .timer_name = "virtual", .rank = fake_rank, .size = fake_size,
+    .send = fake_send, .recv = fake_recv, .barrier = fake_barrier, .now_ns = fake_now,
+    .tick_ns = fake_tick,
+};
+
+/* One 8 B point with the floor slow in [from, to), ns after the run's
+ * start: its timed batches begin after the 5 ms warm-up and last 20 ms
+ * (--max-time), 40 ms when measured again. */
+static bench_point run(double from, double to)
+{
+    static long sizes8[1] = {8}, dst1[1] = {1};
+    bench_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.pattern = BENCH_PP;
+    topo_shape_equal(1, 2, &cfg.shape);
+    cfg.dsts = dst1;
+    cfg.ndst = 1;
+    cfg.sizes[0] = sizes8[0];
+    cfg.nsizes = 1;
+    cfg.rel_error = 1e-12;   /* never converged: every point takes its whole --max-time */
+    cfg.min_samples = 8;
+    cfg.max_samples = 1000000;
+    cfg.max_time_s = 0.02;
+    cfg.quiet = 1;
+    cfg.prog = "test";
+    vt = 0;
+    slow_from = from, slow_to = to;
+    has_pending = 0;
+    bench_data h;
+    memset(&h, 0, sizeof h);
+    bench_data_set_header(&h, "topology", "ring 2");
+    char path[] = "/tmp/scitorus-regime-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *out = fdopen(fd, "w");
+    cr_assert_eq(bench_run(&fake, NULL, &cfg, 1, &h, &out), 0);
+    fclose(out);
+    bench_data d;
+    bench_read_error e;
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%ld: %s", e.line, e.msg);
+    unlink(path);
+    cr_assert_eq(d.count, 1);
+    bench_point p = d.points[0];
+    bench_data_free(&d);
+    return p;
+}
+
+/* A steady floor: recorded beside the point, one regime, not measured again
+ * (the 20 ms of the point, not 40). */
+Test(regime, steady_floor_is_recorded)
+{
+    bench_point p = run(INFINITY, INFINITY);
+    cr_assert_float_eq(p.floor_ns, 52, 5, "floor %.1f", p.floor_ns);
+    cr_assert_not(bench_regime_spans(p.floor_q1_ns, p.floor_q3_ns));
+    cr_assert_float_eq(p.median_ns, 56, 5, "8 B: 50 ns + 4 ns of bytes + 2 of jitter");
+    cr_assert_lt(vt, 35e6, "measured once: %.1f ms", vt / 1e6);
+}
+
+/* The floor jumps to 250 ns 3 ms into the point's 20 ms of batches: as
+ * slow batches are 4.7 times longer, over a quarter of its batches are in
+ * each regime, its floors' quartiles span them, and it is measured again,
+ * wholly in the new regime.  (A jump later than 8.6 ms leaves under a
+ * quarter of the batches in the new regime: the median, and the floor
+ * recorded, are then the old regime's, as they should be.) */
+Test(regime, point_spanning_regimes_is_measured_again)
+{
+    bench_point p = run(8e6, INFINITY);
+    cr_assert_float_eq(p.floor_ns, 252, 10, "floor %.1f", p.floor_ns);
+    cr_assert_not(bench_regime_spans(p.floor_q1_ns, p.floor_q3_ns), "q1 %.1f q3 %.1f",
+                  p.floor_q1_ns, p.floor_q3_ns);
+    cr_assert_float_eq(p.median_ns, 256, 10, "median %.1f: of the new regime alone", p.median_ns);
+    cr_assert_gt(vt, 40e6, "measured twice: %.1f ms", vt / 1e6);
+}
+
+/* Slow from 3 ms into the first measurement to 4 ms before the end of the
+ * second: both span regimes; measured again once only, and the row still
+ * says it spans them (calibrate counts it unsteady). */
+Test(regime, a_point_spanning_twice_is_kept_and_says_so)
+{
+    bench_point p = run(8e6, 41e6);
+    cr_assert(bench_regime_spans(p.floor_q1_ns, p.floor_q3_ns), "q1 %.1f q3 %.1f",
+              p.floor_q1_ns, p.floor_q3_ns);
+    cr_assert_lt(vt, 50e6, "measured again once, not more: %.1f ms", vt / 1e6);
+    cr_assert_gt(vt, 40e6, "measured again: %.1f ms", vt / 1e6);
+}
