@@ -45,7 +45,7 @@ row() {
 # regime LO HI: the band two floors (ns) lie in, as the docs name it
 regime() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
     if (lo <= 0) { printf "floor not measured"; exit }
-    printf "floor %.0f..%.0f ns%s", lo, hi, hi > 1.6 * lo ? " (spans regimes)" : "" }'; }
+    printf "floor %.0f..%.0f ns%s", lo, hi, (hi > 1.6 * lo ? " (spans regimes)" : "") }'; }
 
 # floor: per round, a floor, scibench's 8 B ping-pong, a floor; the ratio
 # over the round's mean floor, grouped into regimes (floors within 1.6x of
