@@ -14,6 +14,8 @@
 # full (calibrate --full), osu (mpibench over osu_latency; OSU_LATENCY=path),
 # coll (mpibench --op over osu_*; OSU_COLL=directory).  ROUNDS (default 5)
 # and FULL_RUNS (default 10) set how many times each is measured.
+# Exit status: 0 whatever the verdicts (the table says which claims were
+# met, missed or undecided), 2 for an unknown claim.
 set -uo pipefail
 bin=$1 doc=${2:-docs/VALIDATION.md}
 root=$(cd "$(dirname "$0")/.." && pwd)
