@@ -16,8 +16,8 @@
 #   LIB_SRCS          sources not yet in a layer (linked where no list is given)
 #   TESTS             Criterion test sources, each one binary bin/test/<stem>;
 #                     its tier in tests/module.mk (unit, cli, timing)
-#   <stem>_EXTRA      extra sources a test needs (e.g. a program's non-main
-#                     sources); <stem>_LDLIBS extra libraries for it
+#   <stem>_EXTRA      extra sources a test needs (a program's own sources
+#                     it calls in process); <stem>_LDLIBS extra libraries
 #   BENCH_TARGETS     phony targets `make bench` runs, in order
 #   CHECK_PREREQS     extra files `make check` needs built first
 #
@@ -50,6 +50,9 @@ CHECK_PREREQS :=
 .PHONY: all check demo bench clean deps install uninstall
 all:
 
+# Second expansion ($$ in a prerequisite list) lets a module.mk name the
+# variables of one included after it.
+.SECONDEXPANSION:
 include $(sort $(wildcard */module.mk))
 # Archives and links also depend on the lists: a source moved out of a layer,
 # or a layer dropped from a program, relinks instead of keeping stale symbols.
@@ -297,8 +300,8 @@ INSTALL_PROGRAMS := $(filter-out bench-% $(INSTALL_EXAMPLES),$(PROGRAMS))
 INSTALL_LIBS     := $(TRACE_LIB)
 INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/plots.sh
 INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
-INSTALL_TRACE    := $(wildcard trace/*.gp) trace/plot.sh
-INSTALL_HEADERS  := trace/scitrace.h
+INSTALL_TRACE    := $(wildcard scitrace/*.gp) scitrace/plot.sh
+INSTALL_HEADERS  := libscitrace/scitrace.h
 INSTALL_DOCS     := README.md $(wildcard docs/*.md)
 MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)
 I_BIN      = $(DESTDIR)$(PREFIX)/bin

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/backend_cli.h"
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "util/parse.h"
 
 enum { OPT_PROCS, OPT_CPUS };

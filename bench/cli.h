@@ -15,7 +15,7 @@
 
 #include "bench/backend.h"
 #include "bench/backend_cli.h"
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "bench/collective_opts.h"
 #include "bench/logp.h"
 #include "bench/pattern.h"

@@ -1,6 +1,6 @@
 /* collective_opts: what mpibench --op's options set (bench/options.c's
  * table, scope BENCH_IN_COLL); no MPI here, so scibench's command line
- * compiles without it.  The pattern itself: bench/collective.c. */
+ * compiles without it.  The pattern itself: mpibench/collective.c. */
 #ifndef SCITORUS_COLLECTIVE_OPTS_H
 #define SCITORUS_COLLECTIVE_OPTS_H
 

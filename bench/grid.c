@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
-#include "bench/regime.h"
+#include "benchdata/regime.h"
 #include "util/signals.h"
 
 #define FLOOR_BATCHES 15

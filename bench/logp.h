@@ -15,8 +15,8 @@
 #include <stdio.h>
 
 #include "bench/backend.h"
-#include "bench/benchdata.h"
-#include "bench/logpdata.h"
+#include "benchdata/benchdata.h"
+#include "benchdata/logpdata.h"
 
 /* LogP/MPI's defaults: 90% confidence intervals narrower than 2 eps with
  * eps = 3%, sizes investigated when a value departs 3% from the

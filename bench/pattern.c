@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "util/signals.h"
-#include "bench/regime.h"
-#include "bench/stats.h"
+#include "benchdata/regime.h"
+#include "benchdata/stats.h"
 
 /* A batch lasts at least this many times (timer resolution + overhead),
  * so reading the clock costs under 1% of a sample. */
@@ -25,7 +25,7 @@
  * so interleaved points sample the same stretch of the machine's time (a 0.1 ms point beside
  * an 8 ms one: docs/MEASUREMENTS.md, "The statistics' 10 ms minimum"). */
 #define POINT_MIN_SPAN_NS 10e6
-/* The floor (bench/regime.h) is measured again before a batch once this long has passed since
+/* The floor (benchdata/regime.h) is measured again before a batch once this long has passed since
  * its last batch, and no sooner than ten of the shortest batches' time: each batch has a floor
  * taken just before it, and the floor's own batches cost a tenth of the run at most. */
 #define FLOOR_EVERY_NS 1e6

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "bench/backend.h"
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "topo/topo.h"
 
 #define BENCH_MAX_SIZES 4096

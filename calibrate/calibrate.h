@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench/benchdata.h"
-#include "calibrate/fit.h"
+#include "benchdata/benchdata.h"
+#include "fit/fit.h"
 #include "calibrate/full.h"
 #include "model/params.h"
 #include "util/cli.h"
@@ -116,7 +116,7 @@ typedef struct pointset {
     weight_kind weights;
     char backend[16];         /* the files' "# backend:" ("mixed" when they differ) */
     long unsteady;            /* rows whose median is over 1.5x their minimum, or whose
-                                 batches' floors span regimes (bench/regime.h) */
+                                 batches' floors span regimes (benchdata/regime.h) */
     long rows;
     double floor_ns;          /* the first file's "# floor_ns:" (0: none) */
     /* The regime of the rows: the median and quartiles of their floors

@@ -4,7 +4,7 @@
  * process count, printed as the LogP identity is (coll/predict.h). */
 #include "calibrate/calibrate.h"
 
-#include "bench/logpdata.h"
+#include "benchdata/logpdata.h"
 #include "coll/colldata.h"
 #include "coll/predict.h"
 #include "util/file_error.h"

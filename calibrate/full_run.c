@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/regime.h"
+#include "benchdata/regime.h"
 #include "calibrate/calibrate.h"
 #include "util/signals.h"
 

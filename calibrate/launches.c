@@ -14,7 +14,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "bench/stats.h"
+#include "benchdata/stats.h"
 #include "calibrate/calibrate.h"
 #include "util/atomicfile.h"
 

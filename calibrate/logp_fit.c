@@ -11,9 +11,9 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "bench/benchdata.h"
-#include "bench/logpdata.h"
-#include "calibrate/fit.h"
+#include "benchdata/benchdata.h"
+#include "benchdata/logpdata.h"
+#include "fit/fit.h"
 #include "util/atomicfile.h"
 
 /* A standard error is never taken below 0.1% of the value or 0.01 ns (as

@@ -1,6 +1,6 @@
 /* logp_fit: calibrate --logp (docs/model.md, 'LogP parameters').  Fits piecewise-
  * linear os(m), or(m) and g(m) to a LogP file with the o(m) machinery of
- * calibrate/fit.h, puts them and L into the params (model_logp), checks
+ * fit/fit.h, puts them and L into the params (model_logp), checks
  * the identity PP(m)/2 = os(m) + L + or(m) size by size against ping-pong
  * files of the same platform, and exports L, o, g, G, O for LogGOPSim. */
 #ifndef SCITORUS_LOGP_FIT_H

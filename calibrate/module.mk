@@ -1,12 +1,4 @@
-# calibrate/: the GSL fitter and the calibrate command.
-# layer fit: the GSL fits of the latency parameters
-LAYERS += fit
-fit_LAYER_USES := model
-fit_LAYER_SRCS := calibrate/fit.c calibrate/fit_network.c calibrate/fit_design.c \
-                  calibrate/fit_relay.c calibrate/fit_segments.c calibrate/fit_search.c \
-                  calibrate/fit_result.c calibrate/fit_bounds.c
-fit_LAYER_LIBS := $(GSL_LIBS)
-TESTS    += tests/test_fit.c
+# calibrate/: the calibrate command (its fits are the fit layer).
 PROGRAMS += calibrate
 calibrate_SRCS = calibrate/calibrate_main.c calibrate/options.c calibrate/options_check.c \
                  calibrate/measure.c calibrate/points.c calibrate/report.c \

@@ -9,7 +9,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "bench/regime.h"
+#include "benchdata/regime.h"
 #include "calibrate/calibrate.h"
 #include "util/file_error.h"
 #include "util/grow.h"

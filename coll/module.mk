@@ -1,7 +1,7 @@
 # coll/: collectives -- the point-to-point schedules of named algorithms
 # (GOAL text and a LogGP replay on per-size LogP parameters), the
 # collectives data file, the size refinement, and the prediction against a
-# measured file.  mpibench --op (bench/collective*.c), scisim --collective
+# measured file.  mpibench --op (mpibench/collective*.c), scisim --collective
 # and calibrate --collectives link it.
 # layer coll: no options, no MPI
 LAYERS += coll

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "bench/logpdata.h"
+#include "benchdata/logpdata.h"
 #include "coll/colldata.h"
 
 /* The prediction in *ns of op/alg (NULL: default) on ranks processes,

@@ -42,7 +42,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "trace/scitrace.h"
+#include "libscitrace/scitrace.h"
 
 #define BIG (1 << 20)
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/scitrace.h"
+#include "libscitrace/scitrace.h"
 
 static const char *only;
 

@@ -19,8 +19,8 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 .PHONY: fuzz fuzz-build fuzz-regressions memcheck
 fuzz fuzz-build fuzz-regressions memcheck: EXTRA_DEB_PACKAGES := clang libclang-rt-14-dev valgrind
 
-# (second expansion: the layers' module.mk files come after this one)
-.SECONDEXPANSION:
+# (second expansion, which the Makefile turns on: the layers' module.mk
+# files come after this one)
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $$(FUZZ_LIB) | deps
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB) $(GSL_LIBS) $(LDLIBS)

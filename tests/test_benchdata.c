@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/benchdata.h"
-#include "bench/logpdata.h"
+#include "benchdata/benchdata.h"
+#include "benchdata/logpdata.h"
 
 static char path[] = "/tmp/scitorus-bd-XXXXXX";
 

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "calibrate/fit.h"
+#include "fit/fit.h"
 #include "model/model.h"
 #include "topo/topo.h"
 
@@ -77,7 +77,7 @@ Test(fit, exact_data_recovers_every_parameter)
 
 /* Points that share a size and hop counts (the destinations of a torus,
  * most of which share (Hm, Fm, Sm); repeated runs) are solved as one
- * weighted point each (calibrate/fit.c, group_points).
+ * weighted point each (fit/fit.c, group_points).
  * Oracle: every destination of a 16x16 torus and a 2-node ring, each
  * point twice, at the model's value +- 3 ns (sigma 1): the fit must give
  * the preset's parameters exactly and chi^2 = the injected scatter,

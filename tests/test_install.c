@@ -1,6 +1,6 @@
 /* Tests for `make install` / `make uninstall` into a temporary PREFIX:
  * every program, its man page (help2man from --help, with the program's
- * name and options), the gnuplot scripts, libscitrace.so when trace/
+ * name and options), the gnuplot scripts, libscitrace.so when libscitrace/
  * builds it; the installed programs run; uninstall leaves nothing. */
 #include <sys/stat.h>
 
@@ -60,7 +60,7 @@ Test(install, install_and_uninstall_into_a_temporary_prefix, .timeout = 300)
     cr_assert(is_file(prefix, "share/scitorus/plots/plots.sh"));
     /* the tracer is part of every build: its absence is a failure, not a
      * reason to check less */
-    cr_assert(is_file(root, "trace/module.mk"), "%s/trace/module.mk missing", root);
+    cr_assert(is_file(root, "libscitrace/module.mk"), "%s/libscitrace/module.mk missing", root);
     cr_assert(is_file(prefix, "lib/libscitrace.so"));
     cr_assert(is_file(prefix, "share/scitorus/trace/heatmap.gp"));
     cr_assert(is_file(prefix, "share/scitorus/trace/plot.sh"));

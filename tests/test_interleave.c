@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "bench/backend.h"
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "bench/cli.h"
 #include "tests/runcmd.h"
 

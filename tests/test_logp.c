@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "bench/logp.h"
-#include "bench/logpdata.h"
+#include "benchdata/logpdata.h"
 #include "tests/runcmd.h"
 
 TestSuite(logp, .timeout = 240);

@@ -4,7 +4,7 @@
  * file must carry (the measuring side: test_logp.c). */
 #include <math.h>
 
-#include "bench/logpdata.h"
+#include "benchdata/logpdata.h"
 #include "model/params.h"
 #include "tests/runcmd.h"
 

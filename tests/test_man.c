@@ -138,8 +138,10 @@ static int exists_in_repo(const char *rel)
 
 Test(man, every_path_cited_exists)
 {
-    static const char *const dirs[] = {"bench/", "bin/", "calibrate/", "coll/", "data/", "docs/",
-                                       "examples/", "man/", "model/", "plots/", "sim/", "testbed/",
+    static const char *const dirs[] = {"bench/", "bench-model/", "benchdata/", "bin/", "calibrate/",
+                                       "coll/", "data/", "docs/", "examples/", "fit/", "libscitrace/",
+                                       "man/", "model/", "mpibench/", "plots/", "sched/", "scibench/",
+                                       "scimodel/", "scisim/", "scitrace/", "sim/", "testbed/",
                                        "tests/", "topo/", "trace/", "util/"};
     build_pages();
     char names[32][64];

@@ -6,7 +6,7 @@
 #include <gsl/gsl_sort.h>
 #include <math.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "tests/runcmd.h"
 
 TestSuite(mpibench, .timeout = 120);

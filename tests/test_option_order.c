@@ -7,7 +7,7 @@
  * scimodel's own options table are each refused, naming the option. */
 #include <stddef.h>
 
-#include "model/scimodel.h"
+#include "scimodel/scimodel.h"
 #include "tests/runcmd.h"
 #include "util/opt.h"
 

@@ -1,4 +1,4 @@
-/* Tests for the floor beside the batches (bench/regime.h): the engine of
+/* Tests for the floor beside the batches (benchdata/regime.h): the engine of
  * bench/pattern.c on a backend of its own in one process, whose virtual
  * clock advances by a floor of 50 ns per message, or 250 ns inside a window
  * of virtual time: the oracle is the regime the clock was in. */
@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "bench/backend.h"
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "bench/pattern.h"
-#include "bench/regime.h"
+#include "benchdata/regime.h"
 
 static double vt;               /* virtual ns */
 static double slow_from, slow_to;   /* the floor is 250 ns in [slow_from, slow_to), else 50 */

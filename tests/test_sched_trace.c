@@ -16,7 +16,7 @@
 #include "sched/flows.h"
 #include "tests/runcmd.h"
 #include "tests/sched_compare.h"
-#include "trace/modes.h"
+#include "scitrace/modes.h"
 
 static const long sizes[] = {8, 4096, 65536, 1048576};
 

@@ -10,8 +10,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "bench/benchdata.h"
-#include "bench/logpdata.h"
+#include "benchdata/benchdata.h"
+#include "benchdata/logpdata.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-sb-XXXXXX";

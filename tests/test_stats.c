@@ -7,8 +7,8 @@
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 
-#include "bench/regime.h"
-#include "bench/stats.h"
+#include "benchdata/regime.h"
+#include "benchdata/stats.h"
 
 Test(stats, welford_equals_two_pass)
 {

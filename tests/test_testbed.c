@@ -8,7 +8,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "tests/runcmd.h"
 #include "tests/testbed_util.h"
 #include "topo/topo.h"

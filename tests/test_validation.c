@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/benchdata.h"
-#include "calibrate/fit.h"
+#include "benchdata/benchdata.h"
+#include "fit/fit.h"
 #include "model/params.h"
 #include "tests/runcmd.h"
 #include "topo/topo.h"

@@ -463,7 +463,7 @@ Test(verdict, logp_headers_checked)
     for (int i = 0; i < 3; i++) {
         logp_file("ow.tsv", bad[i]);
         r = run_cmd(CALIBRATE, 30, "--logp", "ow.tsv", "-o", "x.params", NULL);
-        /* the LogP reader refuses it at its line (bench/logpdata.c) */
+        /* the LogP reader refuses it at its line (benchdata/logpdata.c) */
         run_assert_error(&r, 1, "ow_ns '8:", bad[i]);
         run_free(&r);
     }

@@ -1,79 +1,10 @@
-# trace/: record every MPI call of an application and turn the record into
-# findings, a traffic matrix or a schedule (docs/formats.md, 'Trace rank files').
-#   bin/libscitrace.so   PMPI interposition library (LD_PRELOAD), built with
-#                        mpicc -fPIC; links the util layer (position-independent)
-#                        for its files, and refuses undefined names (-z defs)
-#   bin/scitrace         run | summary | matrix | check | goal (no MPI needed)
-TRACE_LIB      := bin/libscitrace.so
-TRACE_LIB_SRCS := trace/lib_log.c trace/lib_record.c trace/lib_p2p.c trace/lib_wait.c \
-                  trace/lib_coll.c trace/lib_init.c
-TRACE_LIB_OBJS := $(TRACE_LIB_SRCS:%.c=build/pic/%.o)
-
-build/pic/%.o: %.c | deps
-	@mkdir -p $(@D)
-	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
-# The wrappers are the library's only exported names (MPI_*, not PMPI_*).
-TRACE_UTIL_PIC = $(util_LAYER_SRCS:%.c=build/pic/%.o)
-build/pic/libutil.a: $$(TRACE_UTIL_PIC)   # (second expansion: util/module.mk comes later)
-	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
-$(TRACE_LIB): $(TRACE_LIB_OBJS) build/pic/libutil.a | deps
-	@mkdir -p $(@D)
-	$(MPICC) -shared -Wl,-z,defs -o $@ $(TRACE_LIB_OBJS) build/pic/libutil.a
-
-all: $(TRACE_LIB)
-
-PROGRAMS += scitrace
-scitrace_SRCS = trace/scitrace_main.c trace/modes.c trace/mode_run.c trace/mode_summary.c \
-                trace/mode_matrix.c trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
-                trace/match.c trace/check_replay.c trace/check_race.c trace/mode_check.c \
-                trace/mode_goal.c
-scitrace_LAYERS := sched util
-
-# The MPI helper programs the trace tests run (plain mpicc: they run with
-# the library preloaded, which ASan would refuse).
-bin/test/trace_app: tests/trace_app.c | deps
-	@mkdir -p $(@D)
-	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
-bin/test/coll_app: tests/coll_app.c trace/scitrace.h | deps
-	@mkdir -p $(@D)
-	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
-bin/test/check_app: tests/check_app.c trace/scitrace.h | deps
-	@mkdir -p $(@D)
-	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
-TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_expand.c \
-         tests/test_trace_records.c
-test_expand_EXTRA = trace/expand.c
-# traced equals generated: scitrace goal in process on committed traces
-TESTS += tests/test_sched_trace.c
-test_sched_trace_EXTRA = trace/mode_goal.c trace/mode_matrix.c trace/build_matrix.c trace/expand.c \
-                         trace/tracefile.c trace/tracedir.c
-test_trace_EXTRA = trace/tracefile.c trace/tracedir.c
-CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
-
-# NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
-DEB_PACKAGES += netpipe-openmpi
-
-# make trace-demo: halo3d traced on 8 ranks (part of make demo), its
-# summary, traffic matrix and figures.  make bench: bench-trace
-# (trace/bench_trace.sh; OSU_ALLTOALL=/path/to/osu_alltoall adds OSU).
-MPIRUN_TRACE      := mpirun --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root)
-TRACE_DEMO_DIR    := build/trace/halo3d-8
-TRACE_DEMO_MATRIX := data/traffic/halo3d-8.tsv
-.PHONY: trace-demo bench-trace
-trace-demo: bin/scitrace bin/halo3d $(TRACE_LIB)
-	@rm -rf $(TRACE_DEMO_DIR); mkdir -p $(dir $(TRACE_DEMO_DIR)) $(dir $(TRACE_DEMO_MATRIX))
-	bin/scitrace run -d $(TRACE_DEMO_DIR) -- $(MPIRUN_TRACE) -np 8 bin/halo3d
-	bin/scitrace summary --top 4 $(TRACE_DEMO_DIR)
-	bin/scitrace matrix -o $(TRACE_DEMO_MATRIX) $(TRACE_DEMO_DIR)
-	@trace/plot.sh $(TRACE_DEMO_MATRIX) $(PLOTS_OUT) halo3d-8 > build/trace-plots.txt
-BENCH_TARGETS += bench-trace
-bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
-	trace/bench_trace.sh bin
-
-# make fuzz (targets listed in tests/module.mk): trace, the rank file reader
-# and the replay behind scitrace check; tracegoal, trace directories through
-# `scitrace goal` into scisim's reader
-build/fuzz/fuzz_trace: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/check_replay.c \
-                                   trace/check_race.c
-build/fuzz/fuzz_tracegoal: FUZZ_LIB += trace/tracefile.c trace/tracedir.c trace/mode_goal.c \
-                                       trace/expand.c
+# trace/: reading what libscitrace.so recorded (docs/formats.md, 'Trace rank
+# files') and turning it into findings, a traffic matrix or a schedule:
+# the rank files and trace directories, send/receive matching, the
+# deadlock and race checks, traced collectives expanded through sched/.
+# layer trace: no MPI, no options (scitrace/ is the program)
+LAYERS += trace
+trace_LAYER_USES := sched util
+trace_LAYER_SRCS := trace/tracefile.c trace/tracedir.c trace/build_matrix.c trace/expand.c \
+                    trace/match.c trace/check_replay.c trace/check_race.c
+TESTS += tests/test_expand.c

@@ -81,7 +81,7 @@ claim_floor() {
 
 # noisy: one sweep 1 B..64 KiB; the share of rows flagged noisy.  Quiet is
 # decided by the run itself: its floors before and after in one regime and
-# no row spanning regimes (bench/regime.h), else the figure is undecided.
+# no row spanning regimes (benchdata/regime.h), else the figure is undecided.
 claim_noisy() {
     f1=$(floor)
     flock -x "$lock" "$bin/scibench" -q --sizes 1..65536 --max-time 0.5 -o "$tmp/noisy.tsv"

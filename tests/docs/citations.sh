@@ -34,7 +34,7 @@ done
 for man in build/man/*.1; do
     [ -f "$man" ] && grep -nE "$pat" "$man" | sed "s|^|$man:|" >>"$hits"
 done
-for gp in plots/*.gp trace/*.gp; do
+for gp in plots/*.gp scitrace/*.gp; do
     [ -f "$gp" ] && grep -nE "$pat" "$gp" | sed "s|^|$gp:|" >>"$hits"
 done
 sort -u -o "$hits" "$hits"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bench/benchdata.h"
+#include "benchdata/benchdata.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "topo/topo.h"
 

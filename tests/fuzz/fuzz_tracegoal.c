@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/goal.h"
-#include "trace/modes.h"
+#include "sched/goal.h"
+#include "scitrace/modes.h"
 
 #define FUZZ_RANKS 8
 

@@ -1,0 +1,320 @@
+/* lib_record: what the wrappers of libscitrace.so need besides the log:
+ * communicator ids and their members, request ids, phases and datatype
+ * sizes. */
+#include "libscitrace/lib.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libscitrace/scitrace.h"
+
+#define MAX_PHASES 4096
+#define PHASE_NAME_MAX 63
+
+typedef struct comm_rec {
+    int n, inter;
+    int *world;        /* world rank of each rank (of the remote group if inter) */
+} comm_rec;
+
+typedef struct req_slot {
+    MPI_Request req;
+    int id, comm;
+} req_slot;
+
+static struct {
+    comm_rec *comms;
+    int ncomms, keyval;
+    uint64_t *hashes;
+    req_slot *reqs;
+    size_t req_cap, req_used;
+    int next_req;
+    char phases[MAX_PHASES][PHASE_NAME_MAX + 1];
+    int nphases;
+    MPI_Datatype last_type;
+    int last_size;
+} st;
+
+int trace_phase;
+
+/* --- communicators ----------------------------------------------------- */
+
+/* A communicator is named across rank files by a hash of its members (world
+ * ranks; an intercommunicator's two groups, the one holding the lower world
+ * rank first, so both sides agree) and seq, the number of communicators with
+ * the same hash this rank registered before: creation is collective, so all
+ * members count alike. */
+static uint64_t members_hash(uint64_t h, const int *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        h ^= (uint32_t)w[i];
+        h *= 0x100000001b3ull;   /* FNV-1a 64 prime */
+    }
+    return h;
+}
+
+static int *group_world(MPI_Group g, int n)
+{
+    MPI_Group wg;
+    int *ranks = malloc((size_t)n * sizeof *ranks), *world = malloc((size_t)n * sizeof *world);
+    if (!ranks || !world) {
+        free(ranks);
+        free(world);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        ranks[i] = i;
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    PMPI_Group_translate_ranks(g, n, ranks, wg, world);
+    PMPI_Group_free(&wg);
+    free(ranks);
+    return world;
+}
+
+static int min_of(const int *w, int n)
+{
+    int m = 1 << 30;
+    for (int i = 0; i < n; i++)
+        m = w[i] < m ? w[i] : m;
+    return m;
+}
+
+int trace_comm_created(MPI_Comm comm)
+{
+    int inter = 0, n = 0, ln = 0;
+    MPI_Group g, lg;
+    if (!trace_enabled || comm == MPI_COMM_NULL)
+        return -1;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter) {
+        PMPI_Comm_remote_size(comm, &n);
+        PMPI_Comm_remote_group(comm, &g);
+    } else {
+        PMPI_Comm_size(comm, &n);
+        PMPI_Comm_group(comm, &g);
+    }
+    int *world = group_world(g, n), *local = NULL;
+    PMPI_Group_free(&g);
+    uint64_t h = 0xcbf29ce484222325ull;   /* FNV-1a 64 offset basis */
+    if (inter && world) {
+        PMPI_Comm_size(comm, &ln);
+        PMPI_Comm_group(comm, &lg);
+        local = group_world(lg, ln);
+        PMPI_Group_free(&lg);
+        if (local && min_of(local, ln) < min_of(world, n))
+            h = members_hash(members_hash(h, local, ln), world, n);
+        else if (local)
+            h = members_hash(members_hash(h, world, n), local, ln);
+        free(local);
+    } else if (world) {
+        h = members_hash(h, world, n);
+    }
+    comm_rec *grown = realloc(st.comms, (size_t)(st.ncomms + 1) * sizeof *grown);
+    uint64_t *hg = realloc(st.hashes, (size_t)(st.ncomms + 1) * sizeof *hg);
+    if (grown)
+        st.comms = grown;
+    if (hg)
+        st.hashes = hg;
+    if (!grown || !hg || !world || (inter && !local)) {
+        free(world);
+        return -1;
+    }
+    int id = st.ncomms++, seq = 0;
+    st.comms[id] = (comm_rec){n, inter, world};
+    st.hashes[id] = h;
+    for (int i = 0; i < id; i++)
+        seq += st.hashes[i] == h;
+    if (id == 0)
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &st.keyval, NULL);
+    else
+        PMPI_Comm_set_attr(comm, st.keyval, (void *)(intptr_t)(id + 1));
+    /* "comm ID HASH SEQ N W0 .. WN-1" ("icomm": the remote group) */
+    char *p = trace_line(64 + (size_t)n * 12);
+    if (p) {
+        memcpy(p, inter ? "icomm" : "comm", inter ? 5 : 4);
+        p += inter ? 5 : 4;
+        p = tl_u(p, (uint64_t)id);
+        p = tl_x(p, h);
+        p = tl_u(p, (uint64_t)seq);
+        p = tl_u(p, (uint64_t)n);
+        for (int i = 0; i < n; i++)
+            p = tl_i(p, world[i]);
+        trace_end(p);
+    }
+    return id;
+}
+
+int trace_comm_id(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD)
+        return 0;
+    void *v = NULL;
+    int found = 0;
+    if (PMPI_Comm_get_attr(comm, st.keyval, &v, &found) == MPI_SUCCESS && found)
+        return (int)(intptr_t)v - 1;
+    return trace_comm_created(comm);   /* made by a call not wrapped here */
+}
+
+int trace_world(int comm_id, int r)
+{
+    if (comm_id < 0 || comm_id >= st.ncomms || r < 0 || r >= st.comms[comm_id].n)
+        return TRACE_NO_RANK;
+    return st.comms[comm_id].world[r];
+}
+
+/* --- requests ---------------------------------------------------------- */
+
+/* MPI_Request handle -> our ids, linear probing: a slot per live request, oldest first (Open MPI
+ * shares one handle among Isends), emptied by shifting its cluster back, which keeps that order
+ * (tombstones made lookups scan hundreds of slots; docs/MEASUREMENTS.md, "The per-call log"). */
+static size_t slot_of(MPI_Request req, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)req * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 20) & (cap - 1);
+}
+
+static int req_grow(void)
+{
+    size_t cap = st.req_cap ? st.req_cap * 2 : 64;
+    req_slot *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    /* reinsert cluster by cluster from an empty slot, so each handle's slots
+     * keep their order */
+    size_t start = 0;
+    while (start < st.req_cap && st.reqs[start].id)
+        start++;
+    for (size_t n = 0; n < st.req_cap; n++) {
+        req_slot *x = &st.reqs[(start + n) & (st.req_cap - 1)];
+        if (!x->id)
+            continue;
+        size_t j = slot_of(x->req, cap);
+        while (t[j].id)
+            j = (j + 1) & (cap - 1);
+        t[j] = *x;
+    }
+    free(st.reqs);
+    st.reqs = t, st.req_cap = cap;
+    return 0;
+}
+
+int trace_req_new(MPI_Request req, int comm_id)
+{
+    int id = ++st.next_req;
+    if (req == MPI_REQUEST_NULL || ((st.req_used + 1) * 2 > st.req_cap && req_grow() != 0))
+        return id;
+    size_t j = slot_of(req, st.req_cap);
+    while (st.reqs[j].id)
+        j = (j + 1) & (st.req_cap - 1);
+    st.req_used++;
+    st.reqs[j] = (req_slot){req, id, comm_id};
+    return id;
+}
+
+/* The slot of the k-th live request (k = 0: oldest) with handle req. */
+static req_slot *find(MPI_Request req, int k)
+{
+    if (req == MPI_REQUEST_NULL || !st.req_cap)
+        return NULL;
+    for (size_t j = slot_of(req, st.req_cap); st.reqs[j].id; j = (j + 1) & (st.req_cap - 1))
+        if (st.reqs[j].req == req && k-- == 0)
+            return &st.reqs[j];
+    return NULL;
+}
+
+int64_t trace_req_id(MPI_Request req, int nth, int *comm_id)
+{
+    req_slot *x = find(req, nth);
+    *comm_id = x ? x->comm : -1;
+    return x ? x->id : 0;
+}
+
+void trace_req_done(MPI_Request req, int64_t id)
+{
+    req_slot *x = NULL;
+    for (int k = 0; (x = find(req, k)) != NULL && x->id != id; k++)
+        ;
+    if (!x)
+        return;
+    size_t mask = st.req_cap - 1, hole = (size_t)(x - st.reqs);
+    st.reqs[hole].id = 0;
+    st.req_used--;
+    /* backward shift: a later slot whose home is not in (hole, i] moves in */
+    for (size_t i = (hole + 1) & mask; st.reqs[i].id; i = (i + 1) & mask) {
+        size_t home = slot_of(st.reqs[i].req, st.req_cap);
+        if (((i - home) & mask) >= ((i - hole) & mask)) {
+            st.reqs[hole] = st.reqs[i];
+            st.reqs[i].id = 0;
+            hole = i;
+        }
+    }
+}
+
+/* --- phases ------------------------------------------------------------ */
+
+void scitrace_phase(const char *name)
+{
+    char clean[PHASE_NAME_MAX + 1];
+    size_t n = 0;
+    for (; name && name[n] && n < PHASE_NAME_MAX; n++)
+        clean[n] = (unsigned char)name[n] <= ' ' ? '_' : name[n];
+    clean[n] = '\0';
+    if (!trace_enabled || n == 0)
+        return;
+    for (int i = 0; i < st.nphases; i++)
+        if (strcmp(st.phases[i], clean) == 0) {
+            trace_phase = i;
+            return;
+        }
+    if (st.nphases == MAX_PHASES)
+        return;
+    memcpy(st.phases[st.nphases], clean, n + 1);
+    char *p = trace_line(96);
+    if (p) {
+        memcpy(p, "phase", 5);
+        p = tl_u(p + 5, (uint64_t)st.nphases);
+        trace_end(tl_s(p, clean));
+    }
+    trace_phase = st.nphases++;
+}
+
+/* The MPI standard's hook for profiling tools: level N starts phase
+ * "pcontrol-N". */
+int MPI_Pcontrol(const int level, ...)
+{
+    char name[32];
+    snprintf(name, sizeof name, "pcontrol-%d", level);
+    scitrace_phase(name);
+    return MPI_SUCCESS;
+}
+
+/* --- datatypes ----------------------------------------------------------- */
+
+/* The last type asked about is remembered (a loop sends one type);
+ * MPI_Type_free forgets it, since a new type may reuse the handle. */
+uint64_t trace_bytes(int count, MPI_Datatype dt)
+{
+    if (count <= 0)
+        return 0;
+    if (dt != st.last_type || !dt) {
+        int sz = 0;
+        if (PMPI_Type_size(dt, &sz) != MPI_SUCCESS || sz < 0)
+            return 0;
+        st.last_type = dt, st.last_size = sz;
+    }
+    return (uint64_t)count * (uint64_t)st.last_size;
+}
+
+int MPI_Type_free(MPI_Datatype *type)
+{
+    st.last_type = NULL;
+    return PMPI_Type_free(type);
+}
+
+/* The first phase, before any mark. */
+void trace_phases_start(void)
+{
+    st.nphases = 0;
+    scitrace_phase("main");
+}

@@ -1,0 +1,177 @@
+/* lib_wait: PMPI wrappers of the Wait and Test families.  On entry:
+ * "N ID1 .. IDN", the requests (ids from the calls that made them); on
+ * return: "K (I SRC TAG BYTES)..." for the K requests that completed, I the
+ * index in the list and SRC TAG BYTES the status (a world rank; meaningful
+ * for receives; SRC TRACE_CANCELLED when the request was cancelled).  The ids are looked up before the call: MPI sets the
+ * handles of completed requests to MPI_REQUEST_NULL. */
+#include <stdlib.h>
+
+#include "libscitrace/lib.h"
+
+#define ON_STACK 64
+
+typedef struct wait_ctx {
+    int64_t ids_small[ON_STACK];
+    int comms_small[ON_STACK];
+    MPI_Status st_small[ON_STACK];
+    MPI_Request h_small[ON_STACK];
+    int64_t *ids;
+    int *comms;
+    MPI_Status *st;
+    MPI_Request *h;           /* the handles as they were before the call */
+} wait_ctx;
+
+/* Writes the entry line and remembers the ids; returns the status array to
+ * pass to MPI (ours when the caller ignores statuses), or NULL when out of
+ * memory (then nothing is recorded). */
+static MPI_Status *enter(wait_ctx *w, enum trace_kind kind, const void *caller, int n,
+                         const MPI_Request reqs[], MPI_Status *user)
+{
+    w->ids = w->ids_small, w->comms = w->comms_small, w->st = w->st_small, w->h = w->h_small;
+    if (n > ON_STACK) {
+        w->ids = malloc((size_t)n * sizeof *w->ids);
+        w->comms = malloc((size_t)n * sizeof *w->comms);
+        w->st = malloc((size_t)n * sizeof *w->st);
+        w->h = malloc((size_t)n * sizeof *w->h);
+        if (!w->ids || !w->comms || !w->st || !w->h) {
+            free(w->ids), free(w->comms), free(w->st), free(w->h);
+            w->ids = NULL;
+            return NULL;
+        }
+    }
+    char *p = trace_enter(kind, caller, 24 + 21 * (size_t)n);
+    if (p)
+        p = tl_u(p, (uint64_t)n);
+    for (int i = 0; i < n; i++) {
+        int nth = 0;   /* the same handle earlier in the array: a later request */
+        for (int j = 0; j < i && i < ON_STACK; j++)
+            nth += reqs[j] == reqs[i];
+        w->h[i] = reqs[i];
+        w->ids[i] = trace_req_id(reqs[i], nth, &w->comms[i]);
+        if (p)
+            p = tl_u(p, (uint64_t)w->ids[i]);
+    }
+    trace_end(p);
+    return user == MPI_STATUSES_IGNORE ? w->st : user;
+}
+
+/* The return line: the k completed requests idx[0..k-1] with statuses
+ * st[0..k-1] (stride 1) or st[idx[j]] (indexed). */
+static void leave(wait_ctx *w, int k, const int idx[], const MPI_Status st[], int indexed,
+                  const MPI_Request reqs_after[])
+{
+    char *p = trace_exit(24 + 64 * (size_t)(k > 0 ? k : 0));
+    if (p) {
+        p = tl_u(p, (uint64_t)(k > 0 ? k : 0));
+        for (int j = 0; j < k; j++) {
+            int i = idx ? idx[j] : j;
+            const MPI_Status *x = &st[indexed ? i : j];
+            int cancelled = 0;
+            PMPI_Test_cancelled(x, &cancelled);
+            p = tl_u(p, (uint64_t)i);
+            p = cancelled ? tl_u(tl_i(tl_i(p, TRACE_CANCELLED), 0), 0) : tl_status(p, w->comms[i], x);
+        }
+    }
+    trace_end(p);
+    for (int j = 0; j < k; j++) {   /* inactive persistent requests keep their handle */
+        int i = idx ? idx[j] : j;
+        if (reqs_after[i] == MPI_REQUEST_NULL)
+            trace_req_done(w->h[i], w->ids[i]);
+    }
+    if (w->ids != w->ids_small) {
+        free(w->ids), free(w->comms), free(w->st), free(w->h);
+    }
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Wait(req, status);
+    wait_ctx w;
+    MPI_Status *s = enter(&w, TRACE_K_WAIT, CALLER, 1, req, status == MPI_STATUS_IGNORE
+                                                             ? MPI_STATUSES_IGNORE : status);
+    if (!s)
+        return PMPI_Wait(req, status);
+    int rc = PMPI_Wait(req, s), zero = 0;
+    leave(&w, rc == MPI_SUCCESS, &zero, s, 0, req);
+    return rc;
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Test(req, flag, status);
+    wait_ctx w;
+    MPI_Status *s = enter(&w, TRACE_K_TEST, CALLER, 1, req, status == MPI_STATUS_IGNORE
+                                                             ? MPI_STATUSES_IGNORE : status);
+    if (!s)
+        return PMPI_Test(req, flag, status);
+    int rc = PMPI_Test(req, flag, s), zero = 0;
+    leave(&w, rc == MPI_SUCCESS && *flag, &zero, s, 0, req);
+    return rc;
+}
+
+int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
+{
+    wait_ctx w;
+    MPI_Status *s = trace_enabled && n >= 0 ? enter(&w, TRACE_K_WAITALL, CALLER, n, reqs, sts) : NULL;
+    if (!s)
+        return PMPI_Waitall(n, reqs, sts);
+    int rc = PMPI_Waitall(n, reqs, s);
+    leave(&w, rc == MPI_SUCCESS ? n : 0, NULL, s, 0, reqs);
+    return rc;
+}
+
+int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
+{
+    wait_ctx w;
+    MPI_Status *s = trace_enabled && n >= 0 ? enter(&w, TRACE_K_TESTALL, CALLER, n, reqs, sts) : NULL;
+    if (!s)
+        return PMPI_Testall(n, reqs, flag, sts);
+    int rc = PMPI_Testall(n, reqs, flag, s);
+    leave(&w, rc == MPI_SUCCESS && *flag ? n : 0, NULL, s, 0, reqs);
+    return rc;
+}
+
+int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+    wait_ctx w;
+    MPI_Status one, *s = trace_enabled && n >= 0
+        ? enter(&w, TRACE_K_WAITANY, CALLER, n, reqs, MPI_STATUSES_IGNORE) : NULL;
+    if (!s)
+        return PMPI_Waitany(n, reqs, index, status);
+    MPI_Status *use = status == MPI_STATUS_IGNORE ? &one : status;
+    int rc = PMPI_Waitany(n, reqs, index, use);
+    leave(&w, rc == MPI_SUCCESS && *index != MPI_UNDEFINED, index, use, 0, reqs);
+    return rc;
+}
+
+int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    wait_ctx w;
+    MPI_Status one, *s = trace_enabled && n >= 0
+        ? enter(&w, TRACE_K_TESTANY, CALLER, n, reqs, MPI_STATUSES_IGNORE) : NULL;
+    if (!s)
+        return PMPI_Testany(n, reqs, index, flag, status);
+    MPI_Status *use = status == MPI_STATUS_IGNORE ? &one : status;
+    int rc = PMPI_Testany(n, reqs, index, flag, use);
+    leave(&w, rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED, index, use, 0, reqs);
+    return rc;
+}
+
+/* Waitsome and Testsome take the same arguments and complete alike. */
+#define SOME(NAME, KIND)                                                                      \
+    int MPI_##NAME(int n, MPI_Request reqs[], int *outcount, int idx[], MPI_Status sts[])     \
+    {                                                                                         \
+        wait_ctx w;                                                                           \
+        MPI_Status *s = trace_enabled && n >= 0 ? enter(&w, KIND, CALLER, n, reqs, sts) : NULL; \
+        if (!s)                                                                               \
+            return PMPI_##NAME(n, reqs, outcount, idx, sts);                                  \
+        int rc = PMPI_##NAME(n, reqs, outcount, idx, s);                                      \
+        leave(&w, rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0, idx, s, 0, \
+              reqs);                                                                          \
+        return rc;                                                                            \
+    }
+
+SOME(Waitsome, TRACE_K_WAITSOME)
+SOME(Testsome, TRACE_K_TESTSOME)

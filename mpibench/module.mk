@@ -1,0 +1,9 @@
+# mpibench/: the MPI latency benchmark -- its main, the MPI backend, and
+# --op's collectives (collective*.c); the shared body is the bench layer.
+PROGRAMS += mpibench
+mpibench_MPI = 1
+mpibench_SRCS = mpibench/mpibench_main.c mpibench/backend_mpi.c mpibench/backend_mpi_cli.c \
+                mpibench/collective.c mpibench/collective_time.c mpibench/mpistop.c
+mpibench_LAYERS := bench coll sched benchdata topo util
+mpibench_LDLIBS := $(GSL_LIBS)
+TESTS += tests/test_mpibench.c

@@ -1,0 +1,384 @@
+/* scimodel_traffic: `scimodel --traffic FILE`: reads a traffic matrix,
+ * projects it onto each candidate torus (model/projection.h) with the
+ * chosen placement, prints one row per candidate and placement, and names
+ * the winner. */
+#include "scimodel/scimodel_traffic.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/launch.h"
+#include "model/launch_opts.h"
+#include "model/model.h"
+#include "model/params.h"
+#include "model/projection.h"
+#include "scimodel/scimodel.h"
+#include "model/traffic.h"
+#include "util/atomicfile.h"
+#include "util/fs.h"
+#include "util/opt.h"
+#include "util/parse.h"
+#include "topo/topo.h"
+
+#define MAX_CANDIDATES (2 * TOPO_MAX_DIMS)
+
+typedef struct candidate {
+    topo_shape shape;
+    char name[TOPO_MAX_DIMS * 21];
+} candidate;
+
+typedef struct traffic_opts {
+    const char *traffic_path, *placement, *params_path, *intra_path, *out_path;
+    const char *hostfile, *rankfile, *map_by, *rank_by;
+    int preset, links_choice, format;
+    long slots, anneal_steps;
+    launch_request launch;
+    long dims[TOPO_MAX_DIMS];
+    size_t ndims;
+    const char *shape_text[MAX_CANDIDATES];
+    size_t nshapes;
+    /* derived after parsing */
+    model_params inter, intra;
+    int have_intra, tsv;
+    topo_links links;
+} traffic_opts;
+
+/* One output row. */
+typedef struct result_row {
+    const candidate *cand;
+    const char *placement;
+    proj_result r;
+} result_row;
+
+#define F(field) offsetof(traffic_opts, field)
+
+static const opt_spec specs[] = {
+    {.kind = OPT_HEADING, .help = "Traffic projection (docs/model.md, 'Projecting an application'):"},
+    {.name = "traffic", .kind = OPT_PATH, .field = F(traffic_path), .arg = "FILE",
+     .help = "an application's traffic matrix (`scitrace matrix`): project its\n"
+             "messages onto each candidate torus; one row per candidate and\n"
+             "placement: messages, total and mean request latency, hop-bytes,\n"
+             "the busiest directed link's bytes; then the winner"},
+    {.name = "dims", .kind = OPT_LIST, .field = F(dims), .count_field = F(ndims),
+     .cap = TOPO_MAX_DIMS, .min = 1, .max = TOPO_MAX_DIMS, .range = "1..16", .arg = "LIST",
+     .help = "candidates: for each D the smallest torus n^D holding the nodes\n"
+             "(default 1..4 without --shape)"},
+    {.name = "shape", .kind = OPT_STRINGS, .field = F(shape_text), .count_field = F(nshapes),
+     .cap = MAX_CANDIDATES, .arg = "S",
+     .help = "a candidate of that exact shape (repeatable)"},
+    {.name = "links", .kind = OPT_ENUM, .field = F(links_choice),
+     .choices = (const char *const[]){"params", "uni", "bi", NULL}, .arg = "L",
+     .help = "uni (SCI rings) | bi (pairs of opposite rings, the shorter way);\n"
+             "default: the params file's links, else uni"},
+    LAUNCH_OPT_ROWS,
+    {.name = "preset", .kind = OPT_ENUM, .field = F(preset),
+     .choices = (const char *const[]){"current", "enhanced", NULL}, .def = "current",
+     .arg = "P", .help = "the network's parameters: a thesis preset"},
+    {.name = "params", .kind = OPT_PATH, .field = F(params_path), .arg = "FILE",
+     .help = "the network's parameters: a params file (calibrate)"},
+    {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = F(out_path), .arg = "FILE",
+     .help = "write there, atomically (default and -: standard output)"},
+    {.name = "format", .kind = OPT_ENUM, .field = F(format),
+     .choices = (const char *const[]){"table", "tsv", NULL}, .def = "table", .arg = "F",
+     .help = "table | tsv (dims shape placement messages total_ns mean_ns\n"
+             "hop_bytes max_link_bytes)"},
+};
+
+static const opt_conflict conflicts[] = {
+    {"preset", "params", "give only one of them"},
+    LAUNCH_OPT_CONFLICTS,
+};
+
+static const opt_program traffic_program = {
+    .name = "scimodel",
+    .synopsis = "Usage: scimodel --traffic FILE [--dims LIST | --shape S]... [options]\n",
+    .epilog = "e.g. scimodel --traffic traffic.tsv --dims 1..4 --placement optimize\n",
+    .specs = specs,
+    .nspecs = sizeof specs / sizeof specs[0],
+    .conflicts = conflicts,
+    .nconflicts = sizeof conflicts / sizeof conflicts[0],
+};
+
+void scimodel_traffic_help(FILE *fp)
+{
+    fputc('\n', fp);
+    opt_print_options(&traffic_program, fp);
+}
+
+static int parse_options(int argc, char **argv, traffic_opts *o, opt_state *st)
+{
+    memset(o, 0, sizeof *o);
+    int rc = opt_parse(&traffic_program, argc, argv, o, st);
+    if (rc)
+        return rc;
+    char why[200];
+    o->launch = (launch_request){o->hostfile, o->rankfile, {0}, o->slots};
+    if (launch_request_finish(&o->launch, o->map_by, o->rank_by, why, sizeof why))
+        return opt_usage_error(&traffic_program, "%s", why);
+    if (o->params_path) {
+        if (scimodel_load_params("--params", o->params_path, &o->inter))
+            return EXIT_FAILURE;
+    } else {
+        model_params_preset(o->preset ? "enhanced" : "current", &o->inter);
+    }
+    if (o->intra_path && scimodel_load_params("--intra-params", o->intra_path, &o->intra))
+        return EXIT_FAILURE;
+    o->have_intra = o->intra_path != NULL;
+    /* an explicit --links wins over the params file's `links` key */
+    if (o->links_choice)
+        o->inter.links = o->links_choice == 2 ? TOPO_LINKS_BI : TOPO_LINKS_UNI;
+    o->links = o->inter.links;
+    if (!o->have_intra)
+        o->intra = o->inter;
+    o->tsv = o->format == 1;
+    if (!o->ndims && !o->nshapes) {
+        for (int d = 0; d < 4; d++)
+            o->dims[d] = d + 1;
+        o->ndims = 4;
+    }
+    if (strcmp(o->placement, "optimize") && strcmp(o->placement, "row-major") &&
+        strpbrk(o->placement, "\t\n"))
+        return opt_usage_error(&traffic_program, "--placement: a file name with a tab or newline");
+    return 0;
+}
+
+/* The candidate tori: one per --dims entry (smallest n^D holding `nodes`),
+ * then the --shape ones (which must hold them). */
+static int make_candidates(const traffic_opts *o, long nodes, candidate *cand, size_t *count)
+{
+    topo_parse_error perr;
+    *count = 0;
+    for (size_t i = 0; i < o->ndims; i++) {
+        candidate *c = &cand[(*count)++];
+        if (proj_smallest_torus((int)o->dims[i], nodes, &c->shape))
+            return opt_usage_error(&traffic_program, "--dims: no %ldD torus of at most 1e15 nodes", o->dims[i]);
+    }
+    for (size_t i = 0; i < o->nshapes; i++) {
+        candidate *c = &cand[(*count)++];
+        if (topo_shape_parse(o->shape_text[i], &c->shape, &perr))
+            return opt_usage_error(&traffic_program, "--shape '%s': %s at character %zu", o->shape_text[i], perr.what,
+                               perr.pos + 1);
+        if (c->shape.nodes < nodes)
+            return opt_usage_error(&traffic_program, "--shape '%s': %ld nodes, the matrix needs %ld", o->shape_text[i],
+                               c->shape.nodes, nodes);
+    }
+    for (size_t i = 0; i < *count; i++) {
+        topo_shape_format(&cand[i].shape, cand[i].name, sizeof cand[i].name);
+        if (cand[i].shape.nodes > TRAFFIC_MAX_RANKS)
+            return opt_usage_error(&traffic_program, "candidate %s: over %ld nodes", cand[i].name, TRAFFIC_MAX_RANKS);
+    }
+    return 0;
+}
+
+static int project_one(const proj_config *pc, const traffic_matrix *t, const candidate *cand,
+                       const long *pos, const char *name, result_row *row)
+{
+    row->cand = cand;
+    row->placement = name;
+    if (proj_project(pc, t, &cand->shape, pos, &row->r)) {
+        fprintf(stderr, "scimodel: %s: out of memory for the link loads\n", cand->name);
+        return EXIT_FAILURE;
+    }
+    return 0;
+}
+
+/* Rows of one candidate: the placement asked for (optimize: row-major
+ * first, then the annealed one). */
+/* Progress of a long annealing on stderr, every PROGRESS_SECONDS. */
+#define PROGRESS_SECONDS 2.0
+
+typedef struct progress_state {
+    const char *shape;
+    double start, last;
+} progress_state;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void anneal_progress(void *arg, long done, long total)
+{
+    progress_state *ps = arg;
+    double t = now_s();
+    if (t - ps->last >= PROGRESS_SECONDS) {
+        fprintf(stderr, "scimodel: optimizing %s: %ld of at most %ld moves (%.0f s)\n",
+                ps->shape, done, total, t - ps->start);
+        ps->last = t;
+    }
+}
+
+static int project_candidate(const traffic_opts *o, const proj_config *pc,
+                             const traffic_matrix *t, const candidate *cand, long nodes,
+                             long *pos, result_row *rows, size_t *nrows)
+{
+    traffic_error err;
+    int rc, optimize = strcmp(o->placement, "optimize") == 0;
+    if (optimize || strcmp(o->placement, "row-major") == 0)
+        proj_row_major(nodes, pos);
+    else if ((rc = traffic_placement_read(o->placement, nodes, cand->shape.nodes, pos, &err)))
+        return scimodel_file_error("--placement", o->placement, rc, err.line, err.msg);
+    const char *name = optimize ? "row-major" : o->placement;
+    if ((rc = project_one(pc, t, cand, pos, name, &rows[(*nrows)++])))
+        return rc;
+    if (!optimize)
+        return 0;
+    if (cand->shape.nodes > PROJ_ANNEAL_MAX_NODES) {
+        fprintf(stderr, "scimodel: --placement optimize: %s has over %ld nodes\n", cand->name,
+                PROJ_ANNEAL_MAX_NODES);
+        return EXIT_FAILURE;
+    }
+    progress_state ps = {cand->name, now_s(), now_s()};
+    proj_config with_progress = *pc;
+    with_progress.progress = anneal_progress;
+    with_progress.progress_arg = &ps;
+    if (proj_optimize(&with_progress, t, &cand->shape, o->anneal_steps, pos, NULL, NULL)) {
+        fprintf(stderr, "scimodel: %s: out of memory for the annealing\n", cand->name);
+        return EXIT_FAILURE;
+    }
+    return project_one(pc, t, cand, pos, "optimize", &rows[(*nrows)++]);
+}
+
+static void print_rows_tsv(const result_row *rows, size_t n)
+{
+    fputs("dims\tshape\tplacement\tmessages\ttotal_ns\tmean_ns\thop_bytes\tmax_link_bytes\n",
+          stdout);
+    for (size_t i = 0; i < n; i++) {
+        const proj_result *r = &rows[i].r;
+        printf("%d\t%s\t%s\t%.0f\t%.3f\t%.3f\t%.0f\t%.0f\n", rows[i].cand->shape.dims,
+               rows[i].cand->name, rows[i].placement, r->messages, r->total_ns, r->mean_ns,
+               r->hop_bytes, r->max_link_bytes);
+    }
+}
+
+static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, long ranks,
+                             long nodes, const result_row *rows, size_t n, size_t best)
+{
+    printf("scimodel: traffic matrix %s: %ld ranks, %zu rows, %.0f messages, %.0f bytes\n",
+           o->traffic_path, ranks, t->rows, t->messages, t->bytes);
+    if (o->hostfile)
+        printf("  ranks placed as mpirun from %s (%ld nodes)", o->hostfile, nodes);
+    else
+        printf("  %ld rank%s per node (%ld nodes)", o->slots, o->slots > 1 ? "s" : "", nodes);
+    printf(", %s links; parameters: %s; same-node messages: 2 o(m) of %s\n",
+           topo_links_name(o->links), o->inter.name, o->have_intra ? o->intra.name : o->inter.name);
+    printf("\n  D  shape            placement        messages     total (ms)      mean (ns)"
+           "         hop-bytes  busiest link (bytes)\n");
+    for (size_t i = 0; i < n; i++) {
+        const proj_result *r = &rows[i].r;
+        printf("%3d  %-16s %-12.40s %12.0f %14.3f %14.3f %17.0f %21.0f%s\n",
+               rows[i].cand->shape.dims, rows[i].cand->name, rows[i].placement, r->messages,
+               r->total_ns / 1e6, r->mean_ns, r->hop_bytes, r->max_link_bytes,
+               i == best ? "  <- best" : "");
+    }
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(rows[i].placement, "optimize") == 0 && rows[i - 1].cand == rows[i].cand) {
+            double a = rows[i - 1].r.total_ns, b = rows[i].r.total_ns;
+            printf("\n  optimize %s: %.3f ms -> %.3f ms, %.2f%% below row-major",
+                   rows[i].cand->name, a / 1e6, b / 1e6, a > 0 ? 100 * (a - b) / a : 0);
+        }
+    if (strcmp(o->placement, "optimize") == 0)
+        putchar('\n');
+    const result_row *w = &rows[best];
+    printf("\nbest: %dD %s (%s), total %.3f ms, mean %.3f ns per message\n",
+           w->cand->shape.dims, w->cand->name, w->placement, w->r.total_ns / 1e6, w->r.mean_ns);
+}
+
+/* Ranks onto nodes (blocks of --slots, or as mpirun places them from a
+ * hostfile), then the matrix between nodes: a same-node message keeps its
+ * 2 o_intra(m), as src == dst. */
+static int place_ranks(const traffic_opts *o, traffic_matrix *t, long *nodes)
+{
+    long *rank_node = malloc((size_t)t->ranks * sizeof *rank_node);
+    file_error err;
+    const char *which = NULL;
+    if (!rank_node) {
+        fprintf(stderr, "scimodel: out of memory for %ld ranks\n", t->ranks);
+        return EXIT_FAILURE;
+    }
+    int rc = launch_place(&o->launch, t->ranks, rank_node, nodes, &err, &which);
+    if (rc == -3)
+        fprintf(stderr, "scimodel: --map-by: %s\n", err.msg);
+    else if (rc)
+        scimodel_file_error(which, strcmp(which, "--hostfile") ? o->rankfile : o->hostfile, rc,
+                            err.line, err.msg);
+    else
+        traffic_to_nodes(t, rank_node, *nodes);
+    free(rank_node);
+    return rc ? (rc == -3 ? SCIMODEL_EXIT_USAGE : EXIT_FAILURE) : 0;
+}
+
+static int run(const traffic_opts *o, traffic_matrix *t)
+{
+    candidate cand[MAX_CANDIDATES];
+    result_row rows[2 * MAX_CANDIDATES];
+    size_t ncand, nrows = 0, best = 0;
+    long ranks = t->ranks, nodes;
+    proj_config pc = {&o->inter, &o->intra, o->links, 1, NULL, NULL};
+    int rc = place_ranks(o, t, &nodes);
+    if (rc || (rc = make_candidates(o, nodes, cand, &ncand)))
+        return rc;
+    long *pos = malloc((size_t)nodes * sizeof *pos);
+    if (!pos) {
+        fprintf(stderr, "scimodel: out of memory for %ld nodes\n", nodes);
+        return EXIT_FAILURE;
+    }
+    for (size_t i = 0; i < ncand && !rc; i++)
+        rc = project_candidate(o, &pc, t, &cand[i], nodes, pos, rows, &nrows);
+    free(pos);
+    if (rc)
+        return rc;
+    for (size_t i = 1; i < nrows; i++)
+        if (rows[i].r.total_ns < rows[best].r.total_ns)
+            best = i;
+    if (o->tsv)
+        print_rows_tsv(rows, nrows);
+    else
+        print_rows_table(o, t, ranks, nodes, rows, nrows, best);
+    return 0;
+}
+
+int scimodel_traffic_wanted(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (strcmp(argv[i], "--traffic") == 0 || strncmp(argv[i], "--traffic=", 10) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int scimodel_traffic_main(int argc, char **argv)
+{
+    traffic_opts o;
+    traffic_matrix t;
+    traffic_error err;
+    opt_state st;
+    int rc = parse_options(argc, argv, &o, &st);
+    if (rc)
+        return rc == OPT_DONE ? 0 : rc;
+    const fs_file in[] = {{"--traffic", o.traffic_path}, {"--params", o.params_path},
+                          {"--intra-params", o.intra_path}, {"--hostfile", o.hostfile},
+                          {"--rankfile", o.rankfile}, {"--placement", o.placement}};
+    atomic_file out;
+    int active;
+    if ((rc = scimodel_output_begin(o.out_path, in, 6, &out, &active)))
+        return rc;
+    if ((rc = traffic_read(o.traffic_path, &t, &err))) {
+        rc = scimodel_file_error("--traffic", o.traffic_path, rc, err.line, err.msg);
+        return scimodel_output_end(&out, active, rc);
+    }
+    rc = run(&o, &t);
+    traffic_free(&t);
+    rc = scimodel_output_end(&out, active, rc);
+    int wrc = file_close_stdout("scimodel");   /* a full disk is a failure too */
+    return rc ? rc : wrc;
+}

@@ -1,0 +1,18 @@
+# scisim/: the scisim command -- replays a GOAL schedule (or a generated
+# collective, --collective) with LogGP or on candidate tori; its figures.
+PROGRAMS += scisim
+scisim_SRCS = scisim/scisim_main.c scisim/scisim_options.c scisim/scisim_output.c scisim/scisim_loggp.c \
+              scisim/scisim_torus.c scisim/schedule_traffic.c scisim/scisim_collective.c
+scisim_LAYERS := sim coll sched model benchdata topo util
+TESTS    += tests/test_sim.c tests/test_sim_trace.c tests/test_sim_work.c tests/test_sim_output.c
+
+# make bench: replay speed against LogGOPSim (LOGGOPSIM=<its src/ directory>)
+BENCH_TARGETS += bench-sim
+.PHONY: bench-sim
+bench-sim: bin/scisim
+	scisim/bench_sim.sh bin $(or $(RUNS),3)
+
+# make sim-figure [SIM_GOAL=app.goal SIM_TRAFFIC=app.tsv]: makespan against D
+.PHONY: sim-figure
+sim-figure: bin/scisim bin/scimodel
+	scisim/figure.sh bin $(or $(PLOTS_OUT),plots/out) $(SIM_GOAL) $(SIM_TRAFFIC)

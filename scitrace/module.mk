@@ -1,0 +1,50 @@
+# scitrace/: the scitrace command -- run | summary | matrix | check | goal
+# (no MPI needed; the reading is the trace layer), its figures, the MPI
+# helper programs its tests trace, trace-demo and bench-trace.
+PROGRAMS += scitrace
+scitrace_SRCS = scitrace/scitrace_main.c scitrace/modes.c scitrace/mode_run.c scitrace/mode_summary.c \
+                scitrace/mode_matrix.c scitrace/mode_check.c scitrace/mode_goal.c
+scitrace_LAYERS := trace sched util
+
+# The MPI helper programs the trace tests run (plain mpicc: they run with
+# the library preloaded, which ASan would refuse).
+bin/test/trace_app: tests/trace_app.c | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
+bin/test/coll_app: tests/coll_app.c libscitrace/scitrace.h | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
+bin/test/check_app: tests/check_app.c libscitrace/scitrace.h | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
+TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_trace_records.c
+# traced equals generated: scitrace goal in process on committed traces
+TESTS += tests/test_sched_trace.c
+test_sched_trace_EXTRA = scitrace/mode_goal.c scitrace/mode_matrix.c
+CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
+
+# NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
+DEB_PACKAGES += netpipe-openmpi
+
+# make trace-demo: halo3d traced on 8 ranks (part of make demo), its
+# summary, traffic matrix and figures.  make bench: bench-trace
+# (scitrace/bench_trace.sh; OSU_ALLTOALL=/path/to/osu_alltoall adds OSU).
+MPIRUN_TRACE      := mpirun --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root)
+TRACE_DEMO_DIR    := build/trace/halo3d-8
+TRACE_DEMO_MATRIX := data/traffic/halo3d-8.tsv
+.PHONY: trace-demo bench-trace
+trace-demo: bin/scitrace bin/halo3d $(TRACE_LIB)
+	@rm -rf $(TRACE_DEMO_DIR); mkdir -p $(dir $(TRACE_DEMO_DIR)) $(dir $(TRACE_DEMO_MATRIX))
+	bin/scitrace run -d $(TRACE_DEMO_DIR) -- $(MPIRUN_TRACE) -np 8 bin/halo3d
+	bin/scitrace summary --top 4 $(TRACE_DEMO_DIR)
+	bin/scitrace matrix -o $(TRACE_DEMO_MATRIX) $(TRACE_DEMO_DIR)
+	@scitrace/plot.sh $(TRACE_DEMO_MATRIX) $(PLOTS_OUT) halo3d-8 > build/trace-plots.txt
+BENCH_TARGETS += bench-trace
+bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
+	scitrace/bench_trace.sh bin
+
+# make fuzz (targets listed in tests/module.mk): trace, the rank file reader
+# and the replay behind scitrace check; tracegoal, trace directories through
+# `scitrace goal` into scisim's reader
+build/fuzz/fuzz_trace: FUZZ_LIB += $(trace_LAYER_SRCS)
+build/fuzz/fuzz_tracegoal: FUZZ_LIB += $(trace_LAYER_SRCS) scitrace/mode_goal.c

@@ -1,9 +1,0 @@
-/* modes: what the scitrace modes share beyond util/opt. */
-#include "trace/modes.h"
-
-#include "util/opt.h"
-
-void scitrace_version(void)
-{
-    printf("scitrace (scitorus) %s\n", opt_version());
-}
