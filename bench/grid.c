@@ -374,11 +374,11 @@ const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size)
              " to a\nneighbour process, is timed beside the batches (at most every 1 ms): each"
              " row\ngives its batches' floor, and a point over a quarter of whose batches lie"
              " in\nanother regime (floors %gx apart: docs/formats.md, 'Regimes') is measured"
-             "\nagain once.  An interrupted run (Ctrl-C, SIGTERM to any process, a dead"
-             "\npeer, --timeout) keeps its finished points and ends '# incomplete'; it never"
-             "\nreplaces an existing FILE (which may hold a complete run): then it writes"
-             "\nFILE.incomplete beside it and says so.  Points go to FILE.incomplete as they"
-             "\nfinish, so even a killed run leaves them there.\nExit status: 0 success, 1 runtime failure, 2 usage error,"
+             "\nagain once, within its --max-time.  An interrupted run (Ctrl-C, SIGTERM to"
+             "\nany process, a dead peer, --timeout) keeps its finished points and ends"
+             "\n'# incomplete'; it never replaces an existing FILE (which may hold a complete"
+             "\nrun): then it writes FILE.incomplete beside it and says so.  Points go to"
+             "\nFILE.incomplete as they finish, so even a killed run leaves them there.\nExit status: 0 success, 1 runtime failure, 2 usage error,"
              " 130 interrupted\n(SIGINT, SIGTERM, SIGHUP: the finished points kept).\n\n"
              "Examples:\n%s", BENCH_REGIME_RATIO, c->bc->examples);
     return epilog;

@@ -185,6 +185,7 @@ struct point_run {
     long dst, size, reps;
     first_hop first;          /* its requests' first hop, worked out once */
     double start_ns;          /* when its timed batches began */
+    double before_ns;         /* its --max-time spent before it was measured again */
     bench_stats st;
     bench_stats fl;           /* the floor beside each batch */
     int active;               /* still taking batches */
@@ -380,7 +381,7 @@ static int point_batch(engine *e, point_run *p)
     double spent_ns = e->be->now_ns() - p->start_ns;
     int spanned = spent_ns >= fmin(POINT_MIN_SPAN_NS, cfg->max_time_s * 1e9);
     if ((spanned && bench_stats_converged(&p->st, cfg->rel_error, cfg->min_samples)) ||
-        p->st.n >= cfg->max_samples || spent_ns >= cfg->max_time_s * 1e9)
+        p->st.n >= cfg->max_samples || p->before_ns + spent_ns >= cfg->max_time_s * 1e9)
         p->active = 0;
     return 0;
 }
@@ -412,16 +413,20 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
 }
 
 /* A point whose batches' floors span regimes (their quartiles: one batch
- * descheduled is not a regime) is measured again, once,
- * from the start: 1 when p starts again (its --max-time again). */
+ * descheduled is not a regime) is measured again from the start, once, in
+ * what is left of its --max-time, when that is at least half of it (the
+ * run's time bound holds).  1 when p starts again. */
 static int point_again(engine *e, point_run *p, const bench_point *pt)
 {
-    if (p->again || !bench_regime_spans(pt->floor_q1_ns, pt->floor_q3_ns))
+    double now = e->be->now_ns(), spent = now - p->start_ns;
+    if (p->again || !bench_regime_spans(pt->floor_q1_ns, pt->floor_q3_ns) ||
+        spent > e->nets[p->net].cfg->max_time_s * 1e9 / 2)
         return 0;
     bench_stats_reset(&p->st);
     bench_stats_reset(&p->fl);
     p->again = p->active = 1;
-    p->start_ns = e->be->now_ns();
+    p->before_ns = spent;
+    p->start_ns = now;
     e->again++;
     return 1;
 }

@@ -64,9 +64,11 @@ static const bench_backend fake = {
 };
 
 /* One 8 B point with the floor slow in [from, to), ns after the run's
- * start: its timed batches begin after the 5 ms warm-up and last 20 ms
- * (--max-time), 40 ms when measured again. */
-static bench_point run(double from, double to)
+ * start, and the relative standard error it stops at.  Its timed batches
+ * begin after the 5 ms warm-up; at 1% it converges at the shortest span,
+ * 10 ms, and may be measured again in the rest of its 50 ms --max-time; at
+ * 1e-12 it never converges and takes all of it. */
+static bench_point run(double from, double to, double rel_error)
 {
     static long sizes8[1] = {8}, dst1[1] = {1};
     bench_config cfg;
@@ -77,10 +79,10 @@ static bench_point run(double from, double to)
     cfg.ndst = 1;
     cfg.sizes[0] = sizes8[0];
     cfg.nsizes = 1;
-    cfg.rel_error = 1e-12;   /* never converged: every point takes its whole --max-time */
+    cfg.rel_error = rel_error;
     cfg.min_samples = 8;
     cfg.max_samples = 1000000;
-    cfg.max_time_s = 0.02;
+    cfg.max_time_s = 0.05;
     cfg.quiet = 1;
     cfg.prog = "test";
     vt = 0;
@@ -105,41 +107,51 @@ static bench_point run(double from, double to)
     return p;
 }
 
-/* A steady floor: recorded beside the point, one regime, not measured again
- * (the 20 ms of the point, not 40). */
+/* A steady floor: recorded beside the point, one regime, measured once
+ * (converged 10 ms after the 5 ms warm-up). */
 Test(regime, steady_floor_is_recorded)
 {
-    bench_point p = run(INFINITY, INFINITY);
+    bench_point p = run(INFINITY, INFINITY, 0.01);
     cr_assert_float_eq(p.floor_ns, 52, 5, "floor %.1f", p.floor_ns);
     cr_assert_not(bench_regime_spans(p.floor_q1_ns, p.floor_q3_ns));
     cr_assert_float_eq(p.median_ns, 56, 5, "8 B: 50 ns + 4 ns of bytes + 2 of jitter");
-    cr_assert_lt(vt, 35e6, "measured once: %.1f ms", vt / 1e6);
+    cr_assert_lt(vt, 20e6, "measured once: %.1f ms", vt / 1e6);
 }
 
-/* The floor jumps to 250 ns 3 ms into the point's 20 ms of batches: as
- * slow batches are 4.7 times longer, over a quarter of its batches are in
+/* The floor jumps to 250 ns 3 ms into the point's 10 ms of batches: as
+ * slow batches are 4.6 times longer, over a quarter of its batches are in
  * each regime, its floors' quartiles span them, and it is measured again,
- * wholly in the new regime.  (A jump later than 8.6 ms leaves under a
- * quarter of the batches in the new regime: the median, and the floor
- * recorded, are then the old regime's, as they should be.) */
+ * wholly in the new regime.  (A jump under a quarter of the batches from
+ * the end leaves the median, and the floor recorded, in the old regime,
+ * as they should be.) */
 Test(regime, point_spanning_regimes_is_measured_again)
 {
-    bench_point p = run(8e6, INFINITY);
+    bench_point p = run(8e6, INFINITY, 0.01);
     cr_assert_float_eq(p.floor_ns, 252, 10, "floor %.1f", p.floor_ns);
     cr_assert_not(bench_regime_spans(p.floor_q1_ns, p.floor_q3_ns), "q1 %.1f q3 %.1f",
                   p.floor_q1_ns, p.floor_q3_ns);
     cr_assert_float_eq(p.median_ns, 256, 10, "median %.1f: of the new regime alone", p.median_ns);
-    cr_assert_gt(vt, 40e6, "measured twice: %.1f ms", vt / 1e6);
+    cr_assert_gt(vt, 20e6, "measured twice: %.1f ms", vt / 1e6);
 }
 
-/* Slow from 3 ms into the first measurement to 4 ms before the end of the
- * second: both span regimes; measured again once only, and the row still
- * says it spans them (calibrate counts it unsteady). */
+/* Slow from 3 ms into the first measurement to 7 ms into the second:
+ * both span regimes; measured again once only, and the row still says it
+ * spans them (calibrate counts it unsteady). */
 Test(regime, a_point_spanning_twice_is_kept_and_says_so)
 {
-    bench_point p = run(8e6, 41e6);
+    bench_point p = run(8e6, 22e6, 0.01);
     cr_assert(bench_regime_spans(p.floor_q1_ns, p.floor_q3_ns), "q1 %.1f q3 %.1f",
               p.floor_q1_ns, p.floor_q3_ns);
-    cr_assert_lt(vt, 50e6, "measured again once, not more: %.1f ms", vt / 1e6);
-    cr_assert_gt(vt, 40e6, "measured again: %.1f ms", vt / 1e6);
+    cr_assert_gt(vt, 20e6, "measured again: %.1f ms", vt / 1e6);
+    cr_assert_lt(vt, 30e6, "measured again once, not more: %.1f ms", vt / 1e6);
+}
+
+/* The time bound: a point that took all its --max-time is not measured
+ * again, whatever its floors; its row says it spans regimes. */
+Test(regime, no_second_measurement_beyond_the_time_bound)
+{
+    bench_point p = run(20e6, INFINITY, 1e-12);
+    cr_assert(bench_regime_spans(p.floor_q1_ns, p.floor_q3_ns), "q1 %.1f q3 %.1f",
+              p.floor_q1_ns, p.floor_q3_ns);
+    cr_assert_lt(vt, 60e6, "its 50 ms after the 5 ms warm-up, once: %.1f ms", vt / 1e6);
 }
