@@ -183,7 +183,7 @@ DEPS_NEEDED := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),$(DEB_PACKAGES) $
   gcc libgsl-dev \
   $(if $(filter all install bench man trace-demo $(DEPS_MPI_BINS),$(DEPS_GOALS)),libopenmpi-dev) \
   $(if $(filter bin/test/%,$(DEPS_GOALS)),libcriterion-dev) \
-  $(if $(filter plots,$(DEPS_GOALS)),gnuplot-nox) \
+  $(if $(filter plots report,$(DEPS_GOALS)),gnuplot-nox) \
   $(if $(filter man install,$(DEPS_GOALS)),help2man) \
   $(EXTRA_DEB_PACKAGES))
 DEPS_INSTALL := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),yes)
@@ -226,6 +226,8 @@ DEMO_PARAMS := data/params/$(HOST)-shm.params
 DEMO_BENCH  := data/bench/$(HOST)-shm-ring2.tsv
 FULL_PARAMS := data/params/$(HOST)-shm-full.params
 FULL_VALID  := data/params/$(HOST)-shm-full-validation.tsv
+FIG5_API    := data/bench/$(HOST)-shm-ow-ring2.tsv
+FIG5_MPI    := data/bench/$(HOST)-mpi-ow-ring2.tsv
 demo: all
 	@mkdir -p $(dir $(DEMO_PARAMS) $(DEMO_BENCH) $(FULL_PARAMS))   # the demo names them; calibrate creates no directory
 	bin/calibrate $(if $(QUICK),--quick) -o $(DEMO_PARAMS) --bench-out $(DEMO_BENCH)
@@ -241,9 +243,18 @@ demo: all
 	  echo "table is still drawn).  Run 'make demo' again on a quieter machine, or read"; \
 	  echo "docs/model.md, 'Calibration'."; fi
 	@echo
-	@VALIDATION=$(FULL_VALID) $(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) > build/demo-plots.txt
+	bin/scibench --pattern ow --ring 2 --sizes 1..65536 $(if $(QUICK),--max-time 0.2 --rel-error 0.01) -q -o $(FIG5_API)
+	timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 bin/mpibench --pattern ow --ring 2 \
+	  --sizes 1..65536 $(if $(QUICK),--max-time 0.2 --rel-error 0.01) -q -o $(FIG5_MPI)
+	@echo
+	@full=$(FULL_PARAMS:.params=); if [ -e build/demo-full.ok ]; then full=; fi; \
+	  VALIDATION=$(FULL_VALID) $(MAKE) --no-print-directory plots PARAMS=$(DEMO_PARAMS) BENCH=$(DEMO_BENCH) \
+	  FIG5="$(FIG5_API) $(FIG5_MPI)" FULLDATA=$$full > build/demo-plots.txt
 	@if [ -e build/demo-full.ok ]; then \
-	  VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) >> build/demo-plots.txt; fi
+	  VALIDATION= $(MAKE) --no-print-directory plots PARAMS=$(FULL_PARAMS) FULLDATA=$(FULL_PARAMS:.params=) >> build/demo-plots.txt; fi
+	@full=; if [ -e build/demo-full.ok ]; then full="full calibration=$(FULL_PARAMS)"; fi; \
+	  SCIMODEL=bin/scimodel plots/report.sh -o $(PLOTS_OUT)/report.html "2-node ring=$(DEMO_PARAMS)" \
+	  $${full:+"$$full"} >> build/demo-plots.txt
 	@echo
 	@$(MAKE) --no-print-directory trace-demo
 	@echo
@@ -252,7 +263,7 @@ demo: all
 	  bin/scimodel --params $$p --traffic $(TRACE_DEMO_MATRIX) --dims 1..4
 	@echo
 	@echo "demo: wrote"; \
-	  { printf '%s\n' $(DEMO_BENCH) $(DEMO_PARAMS) $(FULL_VALID); \
+	  { printf '%s\n' $(DEMO_BENCH) $(DEMO_PARAMS) $(FULL_VALID) $(FIG5_API) $(FIG5_MPI); \
 	    [ -e build/demo-full.ok ] && echo $(FULL_PARAMS); \
 	    grep -hv ' ' build/demo-plots.txt build/trace-plots.txt | sort -u; \
 	    echo $(TRACE_DEMO_MATRIX); } | while read -r f; do [ -f "$$f" ] && echo "  $$f"; done; true
@@ -298,7 +309,7 @@ VERSION          := $(shell git describe --always --dirty 2>/dev/null || echo un
 INSTALL_EXAMPLES := $(filter halo3d,$(PROGRAMS))
 INSTALL_PROGRAMS := $(filter-out bench-% $(INSTALL_EXAMPLES),$(PROGRAMS))
 INSTALL_LIBS     := $(TRACE_LIB)
-INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/plots.sh
+INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/components.awk plots/plots.sh plots/gp.sh plots/report.sh
 INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
 INSTALL_TRACE    := $(wildcard scitrace/*.gp) scitrace/plot.sh
 INSTALL_HEADERS  := libscitrace/scitrace.h
@@ -336,7 +347,7 @@ install: $(INSTALL_PROGRAMS:%=bin/%) $(INSTALL_EXAMPLES:%=bin/%) $(INSTALL_LIBS)
 	$(if $(INSTALL_LIBS),install -d $(I_LIB) && install -m 755 $(INSTALL_LIBS) $(I_LIB)/)
 	$(if $(INSTALL_EXAMPLES),install -m 755 $(INSTALL_EXAMPLES:%=bin/%) $(I_EXAMPLES)/)
 	install -m 644 $(MAN_PAGES) $(I_MAN)/
-	install -m 644 $(filter %.gp,$(INSTALL_PLOTS)) $(I_PLOTS)/
+	install -m 644 $(filter %.gp %.awk,$(INSTALL_PLOTS)) $(I_PLOTS)/
 	install -m 755 $(filter %.sh,$(INSTALL_PLOTS)) $(I_PLOTS)/
 	$(if $(INSTALL_SAMPLES),install -m 644 $(INSTALL_SAMPLES) $(I_SAMPLES)/)
 	install -m 644 $(filter %.gp,$(INSTALL_TRACE)) $(I_TRACE)/

@@ -15,5 +15,7 @@ for f in "$@"; do
 done
 procs=$(awk '{print $3}' "$tmp/all.dat" | sort -n | uniq | tr '\n' ' ')
 ops=$(awk '{print $1}' "$tmp/all.dat" | awk '!s[$0]++' | tr '\n' ' ')
-gnuplot -e "data='$tmp/all.dat'; out='$out'; procs='$procs'; ops='$ops'" "$(dirname "$0")/coll.gp"
+. "$(dirname "$0")/../plots/gp.sh"
+gp_draw coll/figure.sh "$(dirname "$0")/coll.gp" "$(dirname "$out")" "$(basename "$out")" \
+    "data='$tmp/all.dat'; procs='$procs'; ops='$ops'"
 echo "coll/figure.sh: wrote $out"

@@ -1,37 +1,18 @@
 # calibration.gp: measured ping-pong latency against message size with 95%
-# error bars, the fitted model (o(m) breakpoints marked), and the residual
-# panel; plus latency against hop count when the data has several.
+# error bars for the nearest destination, the fitted model (o(m) breakpoints
+# marked), and the residuals of every point; plus latency against hop count
+# when the data's round trips have several.
 #
 # gnuplot -e "data='bench.tsv'; params='x.params'; out='plots/out/calib'; term='png'" calibration.gp
 
 set datafile separator "\t"
 set datafile commentschars "#"
 load params
+gpdir = system("dirname '".ARG0."'")
 if (term eq "png") { set terminal pngcairo size 1000,800 enhanced font "DejaVu Sans,11"; set output out.".png" }
 if (term eq "svg") { set terminal svg size 1000,800 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
 
-# o(m) from the params file: the segments if present, else the line
-nseg = exists("o_segments") ? o_segments : 0
-segfrom(i) = value(sprintf("o_seg%d_from_bytes", i))
-segns(i) = value(sprintf("o_seg%d_ns", i))
-segslope(i) = value(sprintf("o_seg%d_ns_per_byte", i))
-# the last segment whose start is <= m (segment 1 below the first start),
-# any number of them (MODEL_MAX_OSEG): gnuplot's ?: and || evaluate only
-# the branch taken, so the recursion stops at the count
-seg_at(i, m) = (i >= nseg || m < segfrom(i + 1)) ? i : seg_at(i + 1, m)
-segof(m) = seg_at(1, m)
-o(m) = nseg > 0 ? segns(segof(m)) + segslope(segof(m)) * (m - segfrom(segof(m))) \
-                : o0_ns + o1_ns_per_byte * (m - mref_bytes)
-# docs/model.md, 'Point-to-point latency': each relay pays g(m), the lb segments if present, else m lb
-# (0, cut-through, when the file has no lb)
-lb = exists("lb_ns_per_byte") ? lb_ns_per_byte : 0
-nlbseg = exists("lb_segments") ? lb_segments : 0
-lbfrom(i) = value(sprintf("lb_seg%d_from_bytes", i))
-lbns(i) = value(sprintf("lb_seg%d_ns", i))
-lbslope(i) = value(sprintf("lb_seg%d_ns_per_byte", i))
-lb_at(i, m) = (i >= nlbseg || m < lbfrom(i + 1)) ? i : lb_at(i + 1, m)
-lbof(m) = lb_at(1, m)
-relay(m) = nlbseg > 0 ? lbns(lbof(m)) + lbslope(lbof(m)) * (m - lbfrom(lbof(m))) : m * lb
+load gpdir."/params.gp"
 # docs/model.md, 'Point-to-point latency': half a round trip = 2 o(m) + Hm lp + Fm lf + Sm ls + (Fm + Sm) g(m)
 model(m, h, rh, f, rf, s, rs) = 2*o(m) + (h+rh)/2.0*lp_ns + (f+rf)/2.0*lf_ns + (s+rs)/2.0*ls_ns \
                                 + (f+rf+s+rs)/2.0*relay(m)
@@ -46,15 +27,25 @@ statcol = statname eq "median" ? 14 : statname eq "mean" ? 15 : 13
 stated = exists("fit_statistic") ? "" : ", not stated: min assumed"
 
 
-stats data using (pp($4)) nooutput
-hmin = STATS_min
-hmax = STATS_max
-onehop(x) = ($4 == hmin && $7 == hmin) ? pp(x) : NaN
+# the curve is of one pair, the nearest (fewest hops there and back, then
+# the lowest ranks): all-destination data has no pair one hop both ways
+stats data using (pp($4 + $7)) nooutput
+hsum = STATS_min
+hsum_max = STATS_max
+stats data using (($4 + $7 == hsum) ? pp($2) : NaN) nooutput
+src0 = STATS_min
+stats data using (($4 + $7 == hsum && $2 == src0) ? pp($3) : NaN) nooutput
+dst0 = STATS_min
+stats data using (($2 == src0 && $3 == dst0) ? pp($4) : NaN) nooutput
+h0 = STATS_min
+stats data using (($2 == src0 && $3 == dst0) ? pp($7) : NaN) nooutput
+rh0 = STATS_min
+nearest(x) = ($2 == src0 && $3 == dst0) ? pp(x) : NaN
 # (measured - model) / measured, as calibrate's residual table
 resid(m, h, rh, f, rf, s, rs) = 100 * (column(statcol) - model(m, h, rh, f, rf, s, rs)) \
                                 / column(statcol)
-# the residuals' RMS over the one-hop points, as calibrate prints it
-stats data using (onehop(resid($10,$4,$7,$5,$8,$6,$9))) nooutput
+# the residuals' RMS over every point, as calibrate prints it
+stats data using (pp(resid($10,$4,$7,$5,$8,$6,$9))) nooutput
 resid_rms = sqrt(STATS_sumsq / STATS_records)
 
 set multiplot
@@ -72,11 +63,12 @@ set format x ""
 set ylabel "ping-pong latency / 2 (ns)"
 set logscale y
 set key top left
-set title sprintf("calibration: %s (hop count %g); model from %s", data, hmin, params) noenhanced
+set title sprintf("calibration: %s, node %d to its nearest destination %d (%g + %g hops); model from %s", \
+                  data, src0, dst0, h0, rh0, params) noenhanced
 do for [i=2:nseg] { set arrow from segfrom(i), graph 0 to segfrom(i), graph 1 nohead dt 2 lc "gray50" }
-plot data using (onehop($10)):15:17 with yerrorbars pt 7 ps 0.6 lc "royalblue" title "measured mean ± 95% CI", \
-     data using (onehop($10)):(column(statcol)) with points pt 6 ps 1.0 lc "black" title sprintf("measured %s (fitted statistic%s)", statname, stated), \
-     data using (onehop($10)):(model($10,$4,$7,$5,$8,$6,$9)) smooth unique with lines lw 2 lc "red" title sprintf("model (%d o(m) segment%s)", nseg > 0 ? nseg : 1, nseg > 1 ? "s" : "")
+plot data using (nearest($10)):15:17 with yerrorbars pt 7 ps 0.6 lc "royalblue" title "measured mean ± 95% CI", \
+     data using (nearest($10)):(column(statcol)) with points pt 6 ps 1.0 lc "black" title sprintf("measured %s (fitted statistic%s)", statname, stated), \
+     data using (nearest($10)):(model($10,$4,$7,$5,$8,$6,$9)) smooth unique with lines lw 2 lc "red" title sprintf("model (%d o(m) segment%s)", nseg > 0 ? nseg : 1, nseg > 1 ? "s" : "")
 unset arrow
 unset title
 set origin 0,0.05
@@ -89,12 +81,14 @@ set xlabel "message size (bytes)"
 set ylabel sprintf("residual of the %s (%%)", statname)
 set key off
 set label 1 sprintf("RMS %.2f%%", resid_rms) at graph 0.99, graph 0.88 right front
-plot data using (onehop($10)):(resid($10,$4,$7,$5,$8,$6,$9)) with impulses lw 2 lc "black", 0 with lines lc "gray50"
+plot data using (pp($10)):(resid($10,$4,$7,$5,$8,$6,$9)) with impulses lw 2 lc "black", \
+     data using (pp($10)):(resid($10,$4,$7,$5,$8,$6,$9)) with points pt 7 ps 0.5 lc "black", \
+     0 with lines lc "gray50"
 unset label 1
 unset multiplot
 
-# latency against hop count (only when the data has several hop counts)
-if (hmax > hmin) {
+# latency against hop count (only when the round trips have several)
+if (hsum_max > hsum) {
     if (term eq "png") { set output out."-hops.png" }
     if (term eq "svg") { set output out."-hops.svg" }
     reset

@@ -1,5 +1,5 @@
 # crossover.gp: thesis Figs. 14/15 -- average latency (a) and one-to-all
-# multi-unicast total (b) against system size for each D, crossovers
+# multicast total (b) against system size for each D, crossovers
 # marked.  Every number comes from scimodel's TSV output.
 #
 # gnuplot -e "sweep='s.tsv'; xo='x.tsv'; out='plots/out/x'; title='...'; logx=0; term='png'" crossover.gp
@@ -54,8 +54,8 @@ bound_text = "%dD -> %dD: %dD wins from its smallest torus (%.0f nodes)"
 do for [panel in "avg multicast"] {
     first = (panel eq "avg") ? 2 : 2 + nd
     scale = (panel eq "avg") ? 1e-3 : 1e-6
-    set ylabel (panel eq "avg") ? "average request latency (µs)" : "one-to-all multi-unicast total (ms)"
-    set title (panel eq "avg") ? "(a) average latency, uniform traffic" : "(b) multi-unicast (N-1 unicasts)"
+    set ylabel (panel eq "avg") ? "average request latency (µs)" : "multicast: total of the N - 1 unicasts (ms)"
+    set title (panel eq "avg") ? "(a) average latency, uniform traffic" : "(b) multicast (N - 1 unicasts, one to all)"
     ytop = -1e300
     ybot = 1e300
     set yrange [*:*]   # stats only counts points inside the current range

@@ -1,7 +1,7 @@
 # scimodel/: the scimodel command -- the model's modes (report, crossover,
 # sweep, shape, broadcast, load, traffic) over the model layer.
 PROGRAMS += scimodel
-scimodel_SRCS = scimodel/scimodel_main.c scimodel/scimodel_options.c scimodel/scimodel_output.c \
+scimodel_SRCS = scimodel/scimodel_main.c scimodel/scimodel_logp.c scimodel/scimodel_options.c scimodel/scimodel_output.c \
                 scimodel/scimodel_report.c scimodel/scimodel_crossover.c scimodel/scimodel_sweep.c \
                 scimodel/scimodel_shape.c scimodel/scimodel_broadcast.c scimodel/scimodel_load.c \
                 scimodel/scimodel_traffic.c

@@ -2,7 +2,8 @@
  * options (scimodel_options.c) and dispatches to one mode per file:
  * scimodel_report.c (the per-dimension report), scimodel_crossover.c,
  * scimodel_sweep.c, scimodel_shape.c (--shape, --shape --hops),
- * scimodel_broadcast.c (--bcast), scimodel_load.c (--load); --pattern is
+ * scimodel_broadcast.c (--bcast), scimodel_load.c (--load), scimodel_logp.c
+ * (--logp); --pattern is
  * a setting of every mode.
  * scimodel_output.c holds the printing helpers they share. */
 #ifndef SCITORUS_SCIMODEL_H
@@ -27,6 +28,7 @@ typedef enum scimodel_mode {
     MODE_SHAPE,       /* --shape S */
     MODE_P2P,         /* --shape S --hops H */
     MODE_LOAD,        /* --load (with --shape or per D at --nodes) */
+    MODE_LOGP,        /* --logp: a params file's LogP parameters at --size */
 } scimodel_mode;
 
 typedef struct scimodel_options {
@@ -60,7 +62,7 @@ typedef struct scimodel_options {
     int preset;                /* --preset: index in its choices */
     int links_choice;          /* --links: 0 uni, 1 bi */
     int metric, fill_choice, bcast, format;
-    int sweep, crossover, load;
+    int sweep, crossover, load, logp;
 } scimodel_options;
 
 /* scimodel_options.c: parses argv into *o.  Returns 0, OPT_DONE (--help or
@@ -79,6 +81,7 @@ int scimodel_crossover(const scimodel_options *o);
 int scimodel_sweep(const scimodel_options *o);
 int scimodel_shape(const scimodel_options *o);
 int scimodel_p2p(const scimodel_options *o);
+int scimodel_logp(const scimodel_options *o);
 int scimodel_broadcast(const scimodel_options *o);   /* report/--shape with --bcast */
 int scimodel_load(const scimodel_options *o);
 

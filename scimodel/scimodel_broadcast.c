@@ -37,7 +37,7 @@ static void row(const scimodel_options *o, const topo_shape *s, double at_n_ns)
 int scimodel_broadcast(const scimodel_options *o)
 {
     double m = (double)o->size_bytes;
-    const char *alg = o->want_binomial ? "binomial tree" : "multi-unicast";
+    const char *alg = o->want_binomial ? "binomial tree" : "multicast";
     model_curve curve = {o->want_binomial ? MODEL_METRIC_BINOMIAL : MODEL_METRIC_MULTICAST,
                          o->want_binomial ? MODEL_FILL_INTERPOLATE : o->fill,
                          TOPO_PATTERN_UNIFORM};

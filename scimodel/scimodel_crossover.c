@@ -50,7 +50,7 @@ static void print_best_ranges(const scimodel_options *o, const xo_row *rows, siz
 {
     char lo[32] = "2";
     int D = -1;
-    static const char *const what[] = {"lowest average latency", "lowest multi-unicast total",
+    static const char *const what[] = {"lowest average latency", "lowest multicast total",
                                        "fastest binomial broadcast"};
     printf("  %s: ", what[metric]);
     for (size_t i = 0; i < count; i++) {
@@ -73,7 +73,7 @@ static void print_best_ranges(const scimodel_options *o, const xo_row *rows, siz
 }
 
 /* Whether every multicast row is its average row: with uniform traffic on
- * the continuous n the multi-unicast total is (N - 1) x avg at every N, so
+ * the continuous n the multicast total is (N - 1) x avg at every N, so
  * the two cross where the averages do (printed once, saying why). */
 static int multicast_is_avg(const xo_row *rows, size_t count)
 {
@@ -151,8 +151,8 @@ int scimodel_crossover(const scimodel_options *o)
             printf("        none (%dD does not win below %.4g nodes)\n", r->to, r->limit);
     }
     if (same)
-        printf("  (multicast, the multi-unicast total, is (N - 1) x avg at every N: its crossovers\n"
-               "   and best number of dimensions are avg's)\n");
+        printf("  (multicast, the total of N - 1 unicasts, is (N - 1) x avg at every N: its\n"
+               "   crossovers and best number of dimensions are avg's)\n");
     if (o->ndims > 1 && (o->want_avg || o->want_multicast)) {
         printf("\nbest number of dimensions by system size N:\n");
         if (o->want_avg)

@@ -151,6 +151,9 @@ static const opt_spec specs[] = {
              "(2^20 nodes: about 0.05 s; at most 2^26), interpolated\n"
              "between them; its crossovers are searched up to\n"
              "2^20 nodes"},
+    {.name = "logp", .kind = OPT_FLAG, .field = F(logp),
+     .help = "the LogP parameters of --params (calibrate --logp's\n"
+             "keys) at --size: os(m), or(m), g(m), L, beside o(m)"},
     {.name = "load", .kind = OPT_FLAG, .field = F(load),
      .help = "latency under load: every node injects m-byte messages\n"
              "(Poisson) to the pattern's destinations; per D at the\n"
@@ -214,6 +217,11 @@ static const opt_conflict conflicts[] = {
     {"bcast", "pattern", "a broadcast is one-to-all, not a traffic pattern"},
     {"bcast", "hops", "a broadcast has no single hop vector"},
     {"rates", "utilisation", "give the load one way"},
+    {"logp", "sweep", GIVE_ONE_MODE},
+    {"logp", "crossover", GIVE_ONE_MODE},
+    {"logp", "shape", GIVE_ONE_MODE},
+    {"logp", "load", GIVE_ONE_MODE},
+    {"logp", "preset", "the presets have no LogP parameters: give --params"},
     {"load", "sweep", GIVE_ONE_LOAD},
     {"load", "crossover", GIVE_ONE_LOAD},
     {"load", "bcast", GIVE_ONE_LOAD},
@@ -348,7 +356,8 @@ static int check_combinations(scimodel_options *o, const opt_state *s)
 /* The mode and curves the flags and choices ask for. */
 static void settle(scimodel_options *o, const opt_state *s)
 {
-    o->mode = o->load ? MODE_LOAD : o->sweep ? MODE_SWEEP : o->crossover ? MODE_CROSSOVER
+    o->mode = o->logp ? MODE_LOGP : o->load ? MODE_LOAD : o->sweep ? MODE_SWEEP
+            : o->crossover ? MODE_CROSSOVER
             : o->shape_given ? MODE_SHAPE : MODE_REPORT;
     o->want_avg = o->metric != METRIC_MULTICAST;
     o->want_multicast = o->metric != METRIC_AVG;

@@ -30,7 +30,7 @@ int scimodel_shape(const scimodel_options *o)
            c.hops, c.forwards, c.switches);
     printf("  average latency %.3f ns", model_route_ns(p, m, c.hops, c.forwards, c.switches));
     if (o->pattern == TOPO_PATTERN_UNIFORM)
-        printf(", multi-unicast total %.3f ns", model_multicast_ns_shape(p, &o->shape, m));
+        printf(", multicast total %.3f ns", model_multicast_ns_shape(p, &o->shape, m));
     putchar('\n');
     return 0;
 }

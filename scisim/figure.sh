@@ -14,5 +14,7 @@ goal=${3:-$out/halo3d-64.goal} tsv=${4:-$out/halo3d-64.tsv}
 { printf "dims\tshape\tzero_ns\tcontention_ns\ttraffic_total_ns\n"
   paste <(tail -n +2 "$out/sim-zero.tsv" | cut -f1,2,5) <(tail -n +2 "$out/sim-contention.tsv" | cut -f5) \
         <(tail -n +2 "$out/sim-traffic.tsv" | cut -f5); } > "$out/sim-makespan.tsv"
-gnuplot -e "data='$out/sim-makespan.tsv'; out='$out/sim-makespan'; term='png'; title='$(basename "$goal"): makespan against D'" scisim/makespan.gp
+. "$(dirname "$0")/../plots/gp.sh"
+gp_draw sim-figure "$(dirname "$0")/makespan.gp" "$out" sim-makespan \
+    "data='$out/sim-makespan.tsv'; term='png'; title='$(basename "$goal"): makespan against D'"
 echo "sim-figure: $out/sim-makespan.png (data $out/sim-makespan.tsv)"

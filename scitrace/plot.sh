@@ -6,7 +6,8 @@
 #
 #   scitrace/plot.sh MATRIX OUTDIR [NAME]
 #
-# Fails (exit 1) if gnuplot fails or prints anything on stderr.
+# Fails (exit 1) if gnuplot fails or prints anything on stderr; a figure that
+# fails is absent, never empty or partial (plots/gp.sh).
 set -euo pipefail
 matrix=$1 out=$2 name=${3:-$(basename "$1" .tsv)}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,11 +16,8 @@ mkdir -p "$out/data"
 head -1 "$matrix" | grep -qx '# scitorus-traffic 1' ||
     { echo "scitrace/plot.sh: $matrix:1: not a traffic matrix (# scitorus-traffic 1)" >&2; exit 1; }
 
-gp() {   # gp SCRIPT VAR-ASSIGNMENTS
-    local err
-    err=$(gnuplot -e "$2" "$here/$1" 2>&1 >/dev/null) || { echo "scitrace/plot.sh: gnuplot $1 failed: $err" >&2; exit 1; }
-    if [ -n "$err" ]; then echo "scitrace/plot.sh: gnuplot $1: $err" >&2; exit 1; fi
-}
+. "$here/../plots/gp.sh"
+gp() { gp_draw scitrace/plot.sh "$here/$1" "$out" "$2" "$3"; }   # gp SCRIPT NAME VAR-ASSIGNMENTS
 
 # bytes per (src, dst) on the full P x P grid, one block per src (gnuplot's
 # `matrix nonuniform`-free image format: x y value, blank line between rows)
@@ -40,8 +38,8 @@ awk -F'\t' '/^#/ { next }
 
 written=()
 for term in png svg; do
-    gp heatmap.gp "data='$pairs'; ranks=$ranks; out='$out/trace-$name-heatmap'; title='$name: bytes sent, rank to rank'; term='$term'"
-    gp sizes.gp "data='$sizes'; out='$out/trace-$name-sizes'; title='$name: message sizes'; term='$term'"
+    gp heatmap.gp "trace-$name-heatmap" "data='$pairs'; ranks=$ranks; title='$name: bytes sent, rank to rank'; term='$term'"
+    gp sizes.gp "trace-$name-sizes" "data='$sizes'; title='$name: message sizes'; term='$term'"
     written+=("$out/trace-$name-heatmap.$term" "$out/trace-$name-sizes.$term")
 done
 printf '%s\n' "${written[@]}"

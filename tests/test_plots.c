@@ -49,6 +49,29 @@ static long blank_png_size(unsigned w, unsigned h)
     return file_size(path);
 }
 
+/* name.png and name.svg were drawn, listed in plots.sh's output, and hold
+ * more than a blank plot. */
+static void assert_figure(const char *listed, const char *name)
+{
+    char png[600], svg[600];
+    unsigned w, h;
+    snprintf(png, sizeof png, "%s/%s.png", dir, name);
+    snprintf(svg, sizeof svg, "%s/%s.svg", dir, name);
+    cr_assert(strstr(listed, png), "%s not listed in: %s", png, listed);
+    cr_assert(is_png(png, &w, &h), "%s is not a PNG", png);
+    long blank = blank_png_size(w, h);
+    cr_assert_gt(file_size(png), 3 * blank, "%s: %ld bytes, blank %ld", png, file_size(png),
+                 blank);
+    FILE *fp = fopen(svg, "r");
+    cr_assert_not_null(fp, "%s missing", svg);
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    cr_assert_not_null(strstr(buf, "<svg"), "%s is not SVG", svg);
+    cr_assert_gt(file_size(svg), 20000, "%s looks empty", svg);
+}
+
 Test(plots, every_figure_is_drawn)
 {
     char root[512], script[600], params[600], bench[600];
@@ -66,25 +89,8 @@ Test(plots, every_figure_is_drawn)
         "patterns-current-uni", "patterns-current-bi", "patterns-enhanced-uni",
         "patterns-enhanced-bi", "load-current-uni", "load-current-bi",
     };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        char png[600], svg[600];
-        unsigned w, h;
-        snprintf(png, sizeof png, "%s/%s.png", dir, names[i]);
-        snprintf(svg, sizeof svg, "%s/%s.svg", dir, names[i]);
-        cr_assert(strstr(res.out, png), "%s not listed in: %s", png, res.out);
-        cr_assert(is_png(png, &w, &h), "%s is not a PNG", png);
-        long blank = blank_png_size(w, h);
-        cr_assert_gt(file_size(png), 3 * blank, "%s: %ld bytes, blank %ld", png,
-                     file_size(png), blank);
-        FILE *fp = fopen(svg, "r");
-        cr_assert_not_null(fp, "%s missing", svg);
-        char buf[4096];
-        size_t n = fread(buf, 1, sizeof buf - 1, fp);
-        buf[n] = '\0';
-        fclose(fp);
-        cr_assert_not_null(strstr(buf, "<svg"), "%s is not SVG", svg);
-        cr_assert_gt(file_size(svg), 20000, "%s looks empty", svg);
-    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        assert_figure(res.out, names[i]);
     run_free(&res);
 }
 
@@ -305,4 +311,131 @@ Test(plots, figure_text_is_stated_and_clear_of_the_data)
     cr_assert_eq(g.status, 0, "%s", g.err);
     cr_assert_not_null(strstr(g.err, "above"), "crossover labels: %s", g.err);
     run_free(&g);
+}
+
+/* All-destination data (scibench --ring 6 --all-dst: five destinations, no
+ * point both ways one hop) still gives the calibration figure: it draws
+ * the nearest destination's curve and the residuals of every point, whose
+ * RMS is the one calibrate printed for the same fit (its residual table
+ * covers every point). */
+Test(plots, calibration_of_all_destinations)
+{
+    char script[600], bench[600], params[600], out[600], rms[32], want[64];
+    calibration_paths(script, bench, sizeof script);
+    snprintf(bench, sizeof bench, "%s", run_fixture("plots/ring6-alldst.tsv"));
+    snprintf(params, sizeof params, "%s/alldst.params", dir);
+    snprintf(out, sizeof out, "%s/calibration-alldst", dir);
+    calibrate_rms(bench, NULL, params, rms);
+    char *text = draw_calibration(script, bench, params, out);
+    snprintf(want, sizeof want, "RMS %s%%", rms);
+    cr_assert_not_null(strstr(text, want), "%s.svg: no '%s'", out, want);
+    cr_assert_not_null(strstr(text, "nearest destination 1"), "%s.svg: no destination named", out);
+    free(text);
+    char png[700];
+    snprintf(png, sizeof png, "%s/calibration-alldst.png", dir);
+    unsigned w, h;
+    char expr[2048];
+    snprintf(expr, sizeof expr, "data='%s'; params='%s'; out='%s'; term='png'", bench, params, out);
+    run_result g = run_cmd("/usr/bin/gnuplot", 60, "-e", expr, script, NULL);
+    cr_assert_eq(g.status, 0, "%s", g.err);
+    run_free(&g);
+    cr_assert(is_png(png, &w, &h), "%s is not a PNG", png);
+    cr_assert_gt(file_size(png), 3 * blank_png_size(w, h), "%s looks empty", png);
+}
+
+/* plots.sh never leaves an empty or partial image: a figure whose gnuplot
+ * fails (a bench file with no ping-pong point) is absent afterwards, and
+ * the figures drawn before it stay whole. */
+Test(plots, a_failed_figure_leaves_no_file)
+{
+    char script[600], bench[700], listing[4096] = "";
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(script, sizeof script, "%s/plots/plots.sh", r);
+    snprintf(bench, sizeof bench, "%s/empty.tsv", dir);
+    run_write_text(bench, "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw"
+                          " size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\n");
+    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1),
+                             run_fixture("plots/ring2.params"), bench, NULL);
+    cr_assert_eq(res.status, 1, "plots.sh on a file without points: %d %s", res.status, res.err);
+    cr_assert_not_null(strstr(res.err, "calibration.gp"), "%s", res.err);
+    run_free(&res);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(listing);
+        snprintf(listing + n, sizeof listing - n, "%s ", e->d_name);
+        cr_assert_null(strstr(e->d_name, "calibration-empty"), "%s left behind", e->d_name);
+        cr_assert_null(strstr(e->d_name, ".gp-"), "staging %s left behind", e->d_name);
+        if (strstr(e->d_name, ".png") || strstr(e->d_name, ".svg"))
+            cr_assert_gt(file_size(run_path(dir, e->d_name)), 0, "%s is empty", e->d_name);
+    }
+    closedir(d);
+    cr_assert_not_null(strstr(listing, "crossover-current.png"), "earlier figures missing: %s",
+                       listing);
+}
+
+/* The thesis's Figs. 5, 12 and 13b from the demo's kind of data: the
+ * 2-node ring's one-way runs (scibench, mpibench) and calibrate --full's
+ * networks (the committed sample), fitted here by calibrate.  None is
+ * empty; Fig. 13b has the three measured rings beside the model's value
+ * for each, which must be scimodel's own. */
+Test(plots, thesis_figures_are_drawn)
+{
+    char script[600], params[600], fig5[1300], full[600];
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(script, sizeof script, "%s/plots/plots.sh", r);
+    snprintf(full, sizeof full, "%s/data/sample/shm-full", r);
+    snprintf(params, sizeof params, "%s/full.params", dir);
+    char ring2[700], ring8[700], torus[700];
+    snprintf(ring2, sizeof ring2, "%s-ring2.tsv", full);
+    snprintf(ring8, sizeof ring8, "%s-ring8.tsv", full);
+    snprintf(torus, sizeof torus, "%s-torus4x4.tsv", full);
+    run_result c = run_cmd(run_prog("calibrate", 1), 60, "-q", "--data", ring2, "--data", ring8,
+                           "--data", torus, "-o", params, NULL);
+    cr_assert_eq(c.status, 0, "%s", c.err);
+    run_free(&c);
+    snprintf(fig5, sizeof fig5, "%s/tests/fixtures/plots/ring2-ow-shm.tsv %s/tests/fixtures/plots/ring2-ow-mpi.tsv",
+             r, r);
+    setenv("FIG5", fig5, 1);
+    setenv("FULLDATA", full, 1);
+    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1), params, NULL);
+    cr_assert_eq(res.status, 0, "%s", res.err);
+    cr_assert_str_empty(res.err, "%s", res.err);
+    assert_figure(res.out, "thesis-fig5");
+    assert_figure(res.out, "thesis-fig12");
+    assert_figure(res.out, "thesis-fig13b");
+    run_free(&res);
+
+    FILE *fp = fopen(run_path(dir, "data/thesis-fig13b-measured.tsv"), "r");
+    cr_assert_not_null(fp);
+    char line[256];
+    int rings = 0;
+    cr_assert_not_null(fgets(line, sizeof line, fp));
+    while (fgets(line, sizeof line, fp)) {
+        int n;
+        double measured, model;
+        cr_assert_eq(sscanf(line, "%d %lf %lf", &n, &measured, &model), 3, "%s", line);
+        cr_assert(n == 2 || n == 6 || n == 8, "ring %d", n);
+        char shape[16], hops[16], want[64];
+        snprintf(shape, sizeof shape, "%d", n);
+        snprintf(hops, sizeof hops, "%d", n / 2);
+        run_result m = run_cmd(run_prog("scimodel", 1), 30, "--params", params, "--shape", shape,
+                               "--hops", hops, "--size", "64", "--format", "tsv", NULL);
+        cr_assert_eq(m.status, 0, "%s", m.err);
+        const char *t = strstr(m.out, "transaction\t");
+        cr_assert_not_null(t, "%s", m.out);
+        double total = atof(strrchr(t, '\t') + 1);
+        snprintf(want, sizeof want, "%.6g", total / 2);
+        cr_assert_float_eq(model, atof(want), 1e-9, "ring %d: %g, scimodel %s", n, model, want);
+        cr_assert(measured > 0.5 * model && measured < 2 * model, "ring %d: %g vs %g", n,
+                  measured, model);
+        run_free(&m);
+        rings++;
+    }
+    fclose(fp);
+    cr_assert_eq(rings, 3, "the sample holds rings of 2, 6 and 8 nodes");
+    char *svg = run_read_text(run_path(dir, "thesis-fig13b.svg"));
+    cr_assert_not_null(strstr(svg, "extrapolated linearly from 3 rings"), "no extrapolation");
+    free(svg);
 }

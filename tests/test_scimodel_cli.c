@@ -263,7 +263,7 @@ Test(scimodel, report_columns_align_at_any_n)
     }
 }
 
-/* The multi-unicast crossovers of the continuous model are the average's
+/* The multicast crossovers of the continuous model are the average's
  * (the TSV lists both: the oracle); the report prints them once and says
  * why, and both where they differ (--fill interpolate). */
 Test(scimodel, report_prints_coinciding_crossovers_once)
@@ -281,7 +281,7 @@ Test(scimodel, report_prints_coinciding_crossovers_once)
     cr_assert_not_null(strstr(r.out, "  avg        1D -> 2D         18.21 nodes"), "%s", r.out);
     cr_assert_null(strstr(r.out, "  multicast  1D -> 2D"), "printed twice:\n%s", r.out);
     cr_assert_not_null(strstr(r.out, "(N - 1) x avg"), "%s", r.out);
-    cr_assert_null(strstr(r.out, "lowest multi-unicast total:"), "printed twice:\n%s", r.out);
+    cr_assert_null(strstr(r.out, "lowest multicast total:"), "printed twice:\n%s", r.out);
     run_free(&r);
     r = run_cmd(SCIMODEL, 30, "--dims", "1..4", "--nodes", "1000", "--fill", "interpolate", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);

@@ -1,0 +1,34 @@
+/* benchmerge: several runs' bench data merged into one, as SKaMPI merges
+ * result files (Reussner 1999, manual section 3.4): at every point the
+ * weighted median of the runs, and a run that lacks a point's size
+ * contributes a point interpolated between its neighbouring sizes. */
+#ifndef SCITORUS_BENCHMERGE_H
+#define SCITORUS_BENCHMERGE_H
+
+#include "benchdata/benchdata.h"
+
+/* What a merge did, for the caller's summary. */
+typedef struct bench_merge_stats {
+    long points;         /* rows written */
+    long candidates;     /* runs' points considered, interpolated ones included */
+    long interpolated;   /* of those, interpolated */
+    long chosen_interp;  /* rows whose weighted median is an interpolated point */
+} bench_merge_stats;
+
+/* Merges the points of in[0..nin-1] into out (a fresh bench_data: the
+ * first file's header, then the points).  A configuration is the pattern,
+ * src, dst and the six hop counts; for each and each size any run has,
+ * every run with that configuration gives its point at the size, or, when
+ * it has sizes of the configuration on both sides, one interpolated
+ * linearly in the size between the nearest (every statistic; reps and
+ * samples rounded; noisy if either is).  The merged row is the whole row
+ * of the candidates' weighted median of median_ns, weights the batches
+ * (samples), ties in file order.  Rows come by configuration in order of
+ * first appearance, then by size.  Returns 0, or -1 out of memory. */
+int bench_merge(const bench_data *in, int nin, bench_data *out, bench_merge_stats *st);
+
+/* A point between a and b at size m (a.size < m < b.size), every column
+ * linear in the size. */
+bench_point bench_point_interpolate(const bench_point *a, const bench_point *b, long m);
+
+#endif
