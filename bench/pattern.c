@@ -26,10 +26,11 @@
  * an 8 ms one: docs/MEASUREMENTS.md, "The statistics' 10 ms minimum"). */
 #define POINT_MIN_SPAN_NS 10e6
 /* The floor (benchdata/regime.h) is measured again before a batch once this long has passed since
- * its last batch, and no sooner than ten of the shortest batches' time: each batch has a floor
- * taken just before it, and the floor's own batches cost a tenth of the run at most. */
+ * its last batch, and no sooner than ten of the shortest batches' time; and only while its
+ * batches have taken at most FLOOR_SHARE of the run (a busy machine stretches every batch). */
 #define FLOOR_EVERY_NS 1e6
 #define FLOOR_EVERY_BATCHES 10
+#define FLOOR_SHARE 0.1
 
 /* Where a message goes first from where it starts: the next node, the
  * dimension of that link (the message's in_dim there) and the process
@@ -76,6 +77,7 @@ typedef struct engine {
     long spanning, again;         /* of them spanning regimes, and measured again for it */
     point_run *floor;             /* the floor's 0-byte ping-pong; NULL: not measured */
     double floor_ns, floor_at_ns, floor_every_ns;   /* its last figure, when, how often */
+    double floor_since_ns, floor_spent_ns;          /* the run's start, and its floors' time */
 } engine;
 
 /* Points take their batches in turn (--interleave, --interleave-sizes). */
@@ -342,6 +344,8 @@ static int floor_start(engine *e, point_run *fp, double batch_min_ns)
         fp->reps *= 2;
     e->floor_every_ns = fmax(FLOOR_EVERY_NS, FLOOR_EVERY_BATCHES * batch_min_ns);
     e->floor_at_ns = -INFINITY;
+    e->floor_since_ns = e->be->now_ns();
+    e->floor_spent_ns = 0;
     return 0;
 }
 
@@ -350,12 +354,14 @@ static int floor_batch(engine *e)
 {
     double ns, now = e->be->now_ns();
     int rc;
-    if (!e->floor || now - e->floor_at_ns < e->floor_every_ns)
+    if (!e->floor || now - e->floor_at_ns < e->floor_every_ns ||
+        (e->floor_at_ns > -INFINITY && e->floor_spent_ns > FLOOR_SHARE * (now - e->floor_since_ns)))
         return 0;
     if ((rc = iterate_as(e, e->floor, e->floor->reps, 1, &ns)))
         return rc;
     e->floor_ns = ns / (double)e->floor->reps / 2;
     e->floor_at_ns = e->be->now_ns();
+    e->floor_spent_ns += e->floor_at_ns - now;
     return 0;
 }
 

@@ -14,7 +14,9 @@
 #include "benchdata/regime.h"
 
 static double vt;               /* virtual ns */
-static double slow_from, slow_to;   /* the floor is 250 ns in [slow_from, slow_to), else 50 */
+static double slow_from, slow_to;   /* the floor is slow_ns in [slow_from, slow_to), else 50 */
+static double slow_ns = 250;
+static long sent0, sent8;       /* messages of 0 and of 8 bytes sent in the slow window */
 static bench_msg pending;
 static int has_pending;
 
@@ -29,7 +31,10 @@ static int fake_barrier(bench_comm *c) { (void)c; return 0; }
 static double one_way(const bench_msg *m)
 {
     static unsigned n;
-    return (vt >= slow_from && vt < slow_to ? 250 : 50) + 0.5 * (double)m->len + n++ % 5;
+    int slow = vt >= slow_from && vt < slow_to;
+    if (slow && m->kind == BENCH_MSG_REQUEST)
+        *(m->len ? &sent8 : &sent0) += 1;
+    return (slow ? slow_ns : 50) + 0.5 * (double)m->len + n++ % 5;
 }
 
 /* Process 1 hosts node 1 of the 2-node ring: every request ends there and
@@ -154,4 +159,16 @@ Test(regime, no_second_measurement_beyond_the_time_bound)
     cr_assert(bench_regime_spans(p.floor_q1_ns, p.floor_q3_ns), "q1 %.1f q3 %.1f",
               p.floor_q1_ns, p.floor_q3_ns);
     cr_assert_lt(vt, 60e6, "its 50 ms after the 5 ms warm-up, once: %.1f ms", vt / 1e6);
+}
+
+/* A busy machine stretches every batch (here each message takes 1 ms
+ * from 6 ms on, after the warm-ups): the floor's batches still take a
+ * tenth of the run at most, not one before every batch. */
+Test(regime, the_floor_costs_a_tenth_of_a_busy_run_at_most)
+{
+    slow_ns = 1e6;
+    run(6e6, INFINITY, 1e-12);
+    cr_assert_gt(sent8, 10, "%ld requests of 8 B", sent8);
+    cr_assert_leq((double)sent0, 0.1 * (double)(sent0 + sent8) + 2, "%ld floor requests beside"
+                  " %ld of the point", sent0, sent8);
 }
