@@ -373,12 +373,12 @@ const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size)
              " floor_q3_ns;\nloads straight into gnuplot.  The floor, an idle 0-byte ping-pong"
              " to a\nneighbour process, is timed beside the batches (at most every 1 ms): each"
              " row\ngives its batches' floor, and a point over a quarter of whose batches lie"
-             " in\nanother regime (floors %gx apart: docs/formats.md, 'Regimes') is measured"
-             "\nagain once, within its --max-time.  An interrupted run (Ctrl-C, SIGTERM to"
-             "\nany process, a dead peer, --timeout) keeps its finished points and ends"
-             "\n'# incomplete'; it never replaces an existing FILE (which may hold a complete"
-             "\nrun): then it writes FILE.incomplete beside it and says so.  Points go to"
-             "\nFILE.incomplete as they finish, so even a killed run leaves them there.\nExit status: 0 success, 1 runtime failure, 2 usage error,"
+             " in\nanother regime (floors %gx apart: docs/formats.md, 'Regimes') says so.  An"
+             "\ninterrupted run (Ctrl-C, SIGTERM to any process, a dead peer, --timeout)"
+             "\nkeeps its finished points and ends '# incomplete'; it never replaces an"
+             "\nexisting FILE (which may hold a complete run): then it writes FILE.incomplete"
+             "\nbeside it and says so.  Points go to FILE.incomplete as they finish, so even"
+             "\na killed run leaves them there.\nExit status: 0 success, 1 runtime failure, 2 usage error,"
              " 130 interrupted\n(SIGINT, SIGTERM, SIGHUP: the finished points kept).\n\n"
              "Examples:\n%s", BENCH_REGIME_RATIO, c->bc->examples);
     return epilog;

@@ -74,7 +74,7 @@ typedef struct engine {
     size_t cap;
     long completed;               /* PP round trips / OW acks seen at the source */
     long measured, noisy;         /* points measured in this run, and of them flagged noisy */
-    long spanning, again;         /* of them spanning regimes, and measured again for it */
+    long spanning;                /* of them, those whose batches spanned regimes */
     point_run *floor;             /* the floor's 0-byte ping-pong; NULL: not measured */
     double floor_ns, floor_at_ns, floor_every_ns;   /* its last figure, when, how often */
     double floor_since_ns, floor_spent_ns;          /* the run's start, and its floors' time */
@@ -187,11 +187,9 @@ struct point_run {
     long dst, size, reps;
     first_hop first;          /* its requests' first hop, worked out once */
     double start_ns;          /* when its timed batches began */
-    double before_ns;         /* its --max-time spent before it was measured again */
     bench_stats st;
     bench_stats fl;           /* the floor beside each batch */
     int active;               /* still taking batches */
-    int again;                /* measured again: its first batches spanned regimes */
 };
 
 /* Sends one of p's requests (its bytes: e->tx) from the source.  The first
@@ -387,7 +385,7 @@ static int point_batch(engine *e, point_run *p)
     double spent_ns = e->be->now_ns() - p->start_ns;
     int spanned = spent_ns >= fmin(POINT_MIN_SPAN_NS, cfg->max_time_s * 1e9);
     if ((spanned && bench_stats_converged(&p->st, cfg->rel_error, cfg->min_samples)) ||
-        p->st.n >= cfg->max_samples || p->before_ns + spent_ns >= cfg->max_time_s * 1e9)
+        p->st.n >= cfg->max_samples || spent_ns >= cfg->max_time_s * 1e9)
         p->active = 0;
     return 0;
 }
@@ -418,25 +416,6 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
     }
 }
 
-/* A point whose batches' floors span regimes (their quartiles: one batch
- * descheduled is not a regime) is measured again from the start, once, in
- * what is left of its --max-time, when that is at least half of it (the
- * run's time bound holds).  1 when p starts again. */
-static int point_again(engine *e, point_run *p, const bench_point *pt)
-{
-    double now = e->be->now_ns(), spent = now - p->start_ns;
-    if (p->again || !bench_regime_spans(pt->floor_q1_ns, pt->floor_q3_ns) ||
-        spent > e->nets[p->net].cfg->max_time_s * 1e9 / 2)
-        return 0;
-    bench_stats_reset(&p->st);
-    bench_stats_reset(&p->fl);
-    p->again = p->active = 1;
-    p->before_ns = spent;
-    p->start_ns = now;
-    e->again++;
-    return 1;
-}
-
 /* The median, the figure calibrate fits (its default --stat), and its own interval: a mean
  * that one descheduled batch pulls up says little about it. */
 static void progress(const bench_config *cfg, const bench_point *pt, const bench_stats *st,
@@ -464,9 +443,8 @@ static void noisy_report(const engine *e, const bench_config *cfg, long measured
 {
     int many = (double)noisy > NOISY_WARN_SHARE * (double)measured;
     if (measured && !cfg->quiet && e->floor)
-        fprintf(stderr, "%s: %ld of %ld points spanned regimes (their floors' quartiles over %gx apart),"
-                        " %ld measured again for it\n", cfg->prog, e->spanning, measured,
-                BENCH_REGIME_RATIO, e->again);
+        fprintf(stderr, "%s: %ld of %ld points spanned regimes (their floors' quartiles over %gx"
+                        " apart)\n", cfg->prog, e->spanning, measured, BENCH_REGIME_RATIO);
     if (measured && !cfg->quiet)
         fprintf(stderr, "%s: %s%ld of %ld points noisy (their batches' interquartile range over"
                         " %.0f%% of the median)%s\n", cfg->prog, many ? "warning: " : "", noisy,
@@ -504,8 +482,6 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
                 continue;
             bench_point pt;
             point_result(e, p, &pt);
-            if (point_again(e, p, &pt))
-                continue;
             e->measured++, e->noisy += pt.noisy;
             e->spanning += bench_regime_spans(pt.floor_q1_ns, pt.floor_q3_ns);
             bench_data_write_point(outs[p->net], &pt);
