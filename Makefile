@@ -189,30 +189,9 @@ DEPS_NEEDED := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),$(DEB_PACKAGES) $
 DEPS_INSTALL := $(if $(filter $(DEPS_FULL_GOALS),$(DEPS_GOALS)),yes)
 
 deps:
-	@missing=""; \
-	for p in $(sort $(DEPS_NEEDED)); do \
-	  case " $(DEPS_PRETEND_MISSING) " in *" $$p "*) missing="$$missing $$p"; continue;; esac; \
-	  probe=""; \
-	  $(foreach p,$(sort $(DEB_PACKAGES)),$(if $(DEPS_PROBE_$(p)),[ "$$p" = $(p) ] && probe='$(DEPS_PROBE_$(p))';)) \
-	  case "$$probe" in \
-	    h:*) printf '#include <%s>\n' "$${probe#h:}" | $(DEPS_CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$p";; \
-	    c:*) command -v "$${probe#c:}" >/dev/null 2>&1 || missing="$$missing $$p";; \
-	    *) dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p";; \
-	  esac; \
-	done; \
-	[ -z "$$missing" ] && exit 0; \
-	if [ -n "$(DEPS_INSTALL)" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
-	   [ -z "$(DEPS_PRETEND_MISSING)" ]; then \
-	  echo "deps: installing$$missing"; \
-	  export DEBIAN_FRONTEND=noninteractive; \
-	  apt-get update -qq && apt-get install -y -qq$$missing >/dev/null || \
-	    { echo "deps: apt-get install$$missing failed" >&2; exit 1; }; \
-	else \
-	  echo "deps: '$(DEPS_GOALS)' needs these Debian packages, not found:$$missing" >&2; \
-	  echo "deps: install them (sudo apt-get install -y$$missing, or make deps as root)," >&2; \
-	  echo "deps: or point MPICC/MPIRUN at an MPI from modules or Spack (README, 'Building without root')" >&2; \
-	  exit 1; \
-	fi
+	@DEPS_CC='$(DEPS_CC)' DEPS_GOALS='$(DEPS_GOALS)' DEPS_INSTALL='$(DEPS_INSTALL)' \
+	  DEPS_PRETEND_MISSING='$(DEPS_PRETEND_MISSING)' \
+	  scripts/deps.sh $(foreach p,$(sort $(DEPS_NEEDED)),$(p)=$(DEPS_PROBE_$(p)))
 
 # --- the main job and the speed figures -------------------------------------
 # make demo: calibrate on a 2-node shared-memory ring (o(m) measured, lf
@@ -280,10 +259,11 @@ demo-full:
 	  awk -F'\t' 'NR > 1 { printf "  %dD -> %dD   %18.2f nodes %s %18.2f nodes %s\n", $$2, $$3, $$4, \
 	    ($$5 == "crossover" ? " " : "*"), $$9, ($$10 == "crossover" ? " " : "*") } \
 	    END { print "  (* a lower bound, not a crossover: the higher D already wins at its smallest torus)" }'
-	@echo "  Trust the full calibration: it measures every parameter (o(m), lf, ls, lb) and"
-	@echo "  predicted a 6-node ring it was not fitted on.  The 2-node ring measures only o(m)"
-	@echo "  and takes lf and ls from the thesis's SCI preset, which describes SCI hardware,"
-	@echo "  not this machine."
+	@echo "  The full calibration measures every parameter (o(m), lf, ls, lb) and predicted a"
+	@echo "  6-node ring it was not fitted on; its lf and ls are the benchmark's own software"
+	@echo "  relay on this one machine, so its crossovers answer for a network of such relays."
+	@echo "  The 2-node ring measures only o(m): its crossovers are the thesis's SCI preset's"
+	@echo "  (lf and ls assumed), whatever o this machine has."
 
 bench: $(BENCH_TARGETS)
 
@@ -311,7 +291,7 @@ INSTALL_PROGRAMS := $(filter-out bench-% $(INSTALL_EXAMPLES),$(PROGRAMS))
 INSTALL_LIBS     := $(TRACE_LIB)
 INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/components.awk plots/plots.sh plots/gp.sh plots/report.sh
 INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
-INSTALL_TRACE    := $(wildcard scitrace/*.gp) scitrace/plot.sh
+INSTALL_TRACE    := $(wildcard scitrace/*.gp) scitrace/plot.sh scitrace/timeline.sh
 INSTALL_HEADERS  := libscitrace/scitrace.h
 INSTALL_DOCS     := README.md $(wildcard docs/*.md)
 MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)

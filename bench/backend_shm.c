@@ -34,12 +34,12 @@
 
 #define CACHE_LINE 64       /* x86-64 and most arm64 parts */
 /* Slot strides are multiples of 128 bytes: the adjacent-line prefetcher fetches pairs, and a
- * prefetched neighbour slot is one more transfer (slots 64 bytes into a pair: 71-76 ns against
- * 78-95 aligned; docs/MEASUREMENTS.md, "The three transport changes"). */
+ * prefetched neighbour slot is one more transfer between the cores (make bench-shm times the
+ * ping-pong against its floor). */
 #define SLOT_ALIGN 128
 /* Ring depth: the slots starting in RING_PAGES pages (a slot of a page or more starts its
- * own), MIN_SLOTS..MAX_SLOTS; more pages let or beat the round trip's receive by up to
- * 60 ns (docs/MEASUREMENTS.md, "The ring's pages and the second line"). */
+ * own), MIN_SLOTS..MAX_SLOTS; fewer pages let a streaming sender's writes delay the round
+ * trip's receive (make bench-shm). */
 #define RING_PAGES 16
 #define RING_PAGE_BYTES 4096
 #define MIN_SLOTS 8
@@ -50,21 +50,9 @@
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 /* Messages up to this size are sent line by line (tail_copy), larger ones with memcpy's wide
- * moves: 1 KiB 366 against 528 ns line by line (~250 ns regime); memcpy below it put the held-out
- * ring off at 384 B (docs/MEASUREMENTS.md, "The receive's copy", "The sender's switch"). */
+ * moves, faster for them; memcpy below it bent o(m) between sizes, which calibrate --full's
+ * held-out ring check catches (test_full). */
 #define LINE_COPY_MAX 512
-/* Build-time switches for the comparisons in docs/MEASUREMENTS.md, "Ping-pong back to the floor":
- * -DSHM_READ_LINE2=1 (with the receive fence: 64 B 67 against 87 ns, but the held-out ring's
- * worst error 6.5% against 4.5%, medians of 15-17 runs). */
-#ifndef SHM_READ_LINE2
-#define SHM_READ_LINE2 0
-#endif
-/* -DSHM_RECEIVE_FENCE=1: an lfence after every receive beyond the header's line, as until
- * a94fb27 (64 B 86 against 62 ns at ~55 ns, and there the held-out ring within 5% in 1 of 42 runs
- * against 20 of 31: docs/MEASUREMENTS.md, "The receive fence, measured again"). */
-#ifndef SHM_RECEIVE_FENCE
-#define SHM_RECEIVE_FENCE 0
-#endif
 
 /* One slot.  The header shares the flag's cache line, and so do the first
  * CACHE_LINE - 40 payload bytes: a small message travels in one line
@@ -214,9 +202,8 @@ static int check_health(bench_comm *c, double *since_ns)
 
 static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *payload)
 {
-    /* The last destination's peer is kept, chosen by an if (a conditional move would wait for
-     * `to`): 8 B ping-pong 16.9 against 18.7 ns above the floor (docs/MEASUREMENTS.md,
-     * "Where the nanoseconds go"). */
+    /* The last destination's peer is kept, chosen by an if: a conditional move would wait for
+     * `to` on every send (make bench-shm: the 8 B ping-pong above the floor). */
     shm_peer *q;
     if (to == c->last_to) {
         q = c->last_peer;
@@ -236,8 +223,8 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     }
     shm_slot *slot = slot_at(c, q->tx_slots, seq);
     size_t len = (size_t)msg->len, head = len < HEAD_BYTES ? len : HEAD_BYTES;
-    /* The lines after the header's, then the header's line last in one burst (ring 2 at 1 KiB
-     * 456 against 572 ns header first: docs/MEASUREMENTS.md, "The three transport changes").
+    /* The lines after the header's, then the header's line last in one burst: the receiver
+     * then finds the whole message when it sees the header (make bench-shm, ring 2).
      * The fence keeps the compiler from merging the two copies back into one. */
     if (len > LINE_COPY_MAX)
         memcpy(slot->payload + head, (const unsigned char *)payload + head, len - head);
@@ -248,18 +235,6 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     piece_copy(slot->payload, payload, head);
     atomic_store_explicit(&slot->seq, seq, memory_order_release);
     return 0;
-}
-
-/* Not needed for a complete receive: the reply's flag is a release store, ordered after the
- * loads that read the request, so it is never seen before the request's last line arrived.  The
- * fence only kept the reply's work from starting early, at a line transfer's cost. */
-static inline void receive_complete(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ volatile("lfence" ::: "memory");
-#else
-    atomic_thread_fence(memory_order_seq_cst);   /* the nearest portable */
-#endif
 }
 
 static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
@@ -279,26 +254,19 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
                 *msg = slot->msg;
                 if ((size_t)msg->len > cap)
                     return BENCH_ERR_SYSTEM;
-                /* memcpy's wide loads at every size: the line copy here made a relay's cost
-                 * at 512-1024 B depend on the regime (the held-out ring off by 10-16% at
-                 * ~250 ns: docs/MEASUREMENTS.md, "The receive's copy") */
+                /* memcpy's wide loads at every size: a line copy here made a relay's cost
+                 * depend on the machine's regime, which calibrate --full's held-out ring
+                 * check catches (test_full) */
                 memcpy(payload, slot->payload, (size_t)msg->len);
                 q->received = want;
                 if (c->ack_every && (want & (c->ack_every - 1)) == 0)
                     atomic_store_explicit(&q->rx_credit->acked, want,
                                           memory_order_release);
                 c->next_src = from;
-                if (SHM_RECEIVE_FENCE && (size_t)msg->len > HEAD_BYTES)
-                    receive_complete();
                 return 0;
             }
             if (seq > want)
                 return BENCH_ERR_OVERRUN;
-            /* -DSHM_READ_LINE2=1: the second line read while waiting, so two lines
-             * arrive in about one transfer (64 B 67 against 87 ns, ~55 ns floor);
-             * off, as it cost calibrate --full accuracy (docs/MEASUREMENTS.md) */
-            if (SHM_READ_LINE2)
-                (void)*(volatile const unsigned char *)((const unsigned char *)slot + CACHE_LINE);
         }
         if (++from == c->procs)
             from = 0;

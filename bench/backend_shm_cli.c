@@ -54,7 +54,7 @@ static void format_set(const cpu_set_t *set, char *buf, size_t size)
 }
 
 /* The CPUs: --cpus, else the first P this process may run on, one each or refused: two spinning
- * on one CPU pass 8 B per scheduler tick, 1.4 ms (docs/MEASUREMENTS.md, "Measuring"). */
+ * on one CPU pass a message per scheduler tick, not per transfer. */
 static int shm_prepare(bench_backend_setup *s, char *err, size_t size)
 {
     const char *text = s->value[OPT_CPUS];

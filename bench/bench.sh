@@ -94,7 +94,6 @@ mpibench() {
 osu() {
     # OSU 5.x sweeps 0 B..4 MiB; the sizes compared are picked out.  Its figure
     # is a mean, which one preemption inflates: the median of 3 runs is taken
-    # (docs/VALIDATION.md, 'Comparing with OSU')
     for j in 1 2 3; do timeout 300 mpirun "${mpirun_args[@]}" "$OSU_LATENCY"; done |
         awk -v want="$sizes" 'BEGIN { n = split(want, w) }
                               /^[0-9]/ { c[$1]++; v[$1, c[$1]] = $2 * 1000 }

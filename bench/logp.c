@@ -81,8 +81,8 @@ static void make_flag(const logp_config *cfg, const estimate est[3], logp_row *r
 /* ---- the sweep, interleaved -------------------------------------------- */
 
 /* One size being measured.  A pass's sizes take turns (measure_pass: an overhead pair, a stream,
- * a one-way stream at the largest), so a change of the machine's speed falls on all alike: one
- * after another, the identity was 20-42% off (docs/MEASUREMENTS.md, "The round-trip identity"). */
+ * a one-way stream at the largest), so a change of the machine's speed falls on all alike; one
+ * after another, the round-trip identity (docs/model.md, 'LogP') does not hold. */
 typedef struct size_run {
     long m;
     int extra;               /* inserted by the nonlinearity search */
@@ -98,8 +98,8 @@ typedef struct size_run {
 } size_run;
 
 /* g(m) from streams of n messages: T = (n - 1) g + RTT, less the round trip's lower quartile, not
- * its median (a 2.5 ms median left g at 8 us of 160: docs/MEASUREMENTS.md,
- * "The timing tests' lock and the retaken streams"). */
+ * its median: a descheduled round trip inflates the median and takes g down with it (test_logp
+ * recovers injected gaps). */
 static estimate gap_estimate(const logp_config *cfg, const size_run *r, double *scratch)
 {
     double g[STREAM_MAX_SAMPLES];

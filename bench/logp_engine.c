@@ -59,8 +59,8 @@ int logp_narrow(const estimate *e, double eps)
 
 /* ---- the two processes' send and receive ----------------------------- */
 
-/* The injected delays run on CLOCK_MONOTONIC, whatever the backend times with (MPI_Wtime stepped:
- * 8.5 ms round trips; docs/MEASUREMENTS.md, "The timing tests' lock and the retaken streams"). */
+/* The injected delays run on CLOCK_MONOTONIC, whatever the backend times with: a clock that
+ * steps (MPI_Wtime may) would make a delay of milliseconds (test_logp injects them). */
 static double mono_ns(void)
 {
     struct timespec ts;
@@ -239,8 +239,8 @@ int logp_overhead_pair(engine *e, long m, series *os, series *orr, series *rtt,
     if (osf && !fenced_first && (rc = timed_send_round_trip(e, m, 1, osf, rttf)))
         return rc;
     /* or's round trip, as LogP/MPI's: an 8-byte (eager) request out, the m-byte reply back; an
-     * m-byte request's completion polled the reply's header in before the timed receive (170-200
-     * ns at 4-16 KiB: docs/MEASUREMENTS.md, "Open MPI's rendezvous and the receive"). */
+     * m-byte request's completion polls the reply's header in before the timed receive, which
+     * then times less than a receive's cost. */
     int64_t ask = m;
     if ((rc = lsend_from(e, &ask, sizeof ask, 1, REPLY_ASKED)) ||
         (e->be->complete && (rc = e->be->complete(e->comm))))

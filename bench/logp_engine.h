@@ -18,9 +18,8 @@
  * shared machine (a 20 us send measured at 4 ms), not the cost: left out
  * of the mean and its interval. */
 #define OUTLIER_FACTOR 3.0
-/* Streams over 1.5 x the lower quartile (a process lost the CPU: over half of the tests' 2.6 ms
- * streams) are left out; not the fastest, which can fall below the truth (docs/MEASUREMENTS.md,
- * "The timing tests' lock and the retaken streams"). */
+/* Streams over 1.5 x the lower quartile (a process lost the CPU) are left out; the lower
+ * quartile, not the fastest, which can fall below the truth (test_logp: injected gaps). */
 #define STREAM_OUTLIER_FACTOR 1.5
 /* The waiting time delta before a timed receive: twice the round trip seen
  * so far plus 1 us, so the reply has arrived (LogP/MPI: delta > RTT). */
@@ -35,8 +34,8 @@
 #define SAT_MAX_NS 2e9
 #define SAT_REPEAT 3
 /* Streams at size m: the saturated length, halved (to at least 16) while a stream would last over
- * 2 ms; 5..30 streams per size, not 3 (all hit alike in 2 runs of 6: docs/MEASUREMENTS.md,
- * "The timing tests' lock and the retaken streams"). */
+ * 2 ms, so a scheduler tick hits few; 5..30 streams per size, not 3, which one busy stretch of
+ * the machine can hit all alike. */
 #define STREAM_MAX_NS 2e6
 #define STREAM_MIN_N 16
 #define STREAM_MIN_SAMPLES 5
@@ -47,8 +46,8 @@
  * interval of 100%, so its row says wide). */
 #define STREAM_MAX_TRIES 60
 /* Untimed round trips at the start of a size's turn, one more in a random half of the turns
- * (turn_warmups): no size keeps one phase of Open MPI's alternating fast box, 1-8 B 0.8-5.3%
- * apart against 2.6-8.3% (docs/MEASUREMENTS.md, "Open MPI's rendezvous and the receive"). */
+ * (turn_warmups): no size keeps one phase of Open MPI's alternating fast box, which would set
+ * neighbouring small sizes apart. */
 #define TURN_WARMUP_RTT 2
 /* One-way streams as --pattern ow times them (bench/pattern.c): OW_REPS
  * m-byte messages, the last answered by a 0-byte acknowledgement, the time

@@ -436,12 +436,14 @@ static int resume(bench_cli *c, const opt_program *prog, const opt_state *st)
                                    s->short_name ? "-" : "--", s->short_name ? (char[]){
                                    (char)s->short_name, 0} : s->name);
     }
-    int quiet = c->cfg.quiet, rc;
+    /* what the user gave, read before the file's command is parsed into c and
+     * its options table (whose state st then describes) */
+    int quiet = c->cfg.quiet, timeout_given = opt_given(st, "timeout"), rc;
     double timeout = c->setup.cfg.timeout_s;
     if ((rc = bench_cli_load_resume(c, 0, NULL)))
         return rc;
     c->cfg.quiet |= quiet;
-    if (opt_given(st, "timeout"))
+    if (timeout_given)
         c->setup.cfg.timeout_s = timeout;
     c->logp.quiet = c->cfg.quiet;
     return 0;

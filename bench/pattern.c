@@ -22,8 +22,8 @@
 /* warm-up iterations timed together (see point_start) */
 #define WARMUP_CHUNK 8
 /* A converged point still takes batches until it has spanned this long (or its --max-time),
- * so interleaved points sample the same stretch of the machine's time (a 0.1 ms point beside
- * an 8 ms one: docs/MEASUREMENTS.md, "The statistics' 10 ms minimum"). */
+ * so interleaved points sample the same stretch of the machine's time, not a short point
+ * beside a long one. */
 #define POINT_MIN_SPAN_NS 10e6
 /* The floor (benchdata/regime.h) is measured again before a batch once this long has passed since
  * its last batch, and no sooner than ten of the shortest batches' time; and only while its
@@ -62,13 +62,12 @@ typedef struct engine {
     int nnets;
     int rank, procs;
     /* Every received message lands in rx, and a relay sends it on from there; the source and
-     * a reply send from tx.  One buffer, not two in turn: relays at 64 KiB 4-5% apart between
-     * rings against 13-16% (docs/MEASUREMENTS.md, "One receive buffer"). */
+     * a reply send from tx.  One buffer, not two in turn, so every relay of every ring finds
+     * the same buffer in the same cache state (calibrate --full's held-out check, test_full). */
     unsigned char *rx;
     unsigned char *tx;            /* what the source sends, and the reply */
     /* --echo: the source sends its last reply's bytes, the destination those it received, so
-     * every hop sends what it has just received, as a relay does: relays within 1.5-1.6% of
-     * each other (docs/MEASUREMENTS.md, "Every hop sends what it has just received"). */
+     * every hop sends what it has just received, as a relay does, and all hops cost alike. */
     int echo;
     unsigned char *relay[2];      /* copy buffers for hops inside one process */
     size_t cap;
@@ -122,8 +121,8 @@ static inline void step(const engine *e, const network *nw, bench_msg *msg)
 }
 
 /* Carries msg on until it leaves this process or ends here: a loop, hops within a process
- * alternating two relay buffers (memcpy may not copy onto itself).  Forced inline: 6.5 against
- * 9 ns a half round trip called (docs/MEASUREMENTS.md, "Where the nanoseconds go"). */
+ * alternating two relay buffers (memcpy may not copy onto itself).  Forced inline: a call is
+ * a visible share of a half round trip (make bench-shm). */
 static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg,
                                                        const unsigned char *payload)
 {
@@ -137,9 +136,8 @@ static inline __attribute__((always_inline)) int route(engine *e, bench_msg *msg
             }
             if (nw->ow && !msg->last)
                 return 0;
-            /* B replies from its own send buffer, as osu_latency does (the received one, 9.3-11.7
-             * against 6.3-7.1 us at 64 KiB: docs/MEASUREMENTS.md,
-             * "Every hop sends what it has just received"), unless --echo. */
+            /* B replies from its own send buffer, as osu_latency does (make bench-mpi compares
+             * with it; replying the received bytes costs more at large sizes), unless --echo. */
             const first_hop *h = &nw->reply[msg->node];
             *msg = (bench_msg){BENCH_MSG_RESPONSE, 0, h->node, nw->src, h->dim, msg->net,
                                nw->ow ? 0 : msg->len};
@@ -372,9 +370,9 @@ static int point_batch(engine *e, point_run *p)
     int rc;
     if ((rc = floor_batch(e)))
         return rc;
-    /* Interleaved, a batch follows another point's (after 64 KiB the caches are cold): one
-     * untimed iteration first, else 1 B read 12-17 ns a hop over 2 B and the held-out ring -3.5%
-     * (docs/MEASUREMENTS.md, "The interleaved batch's first iteration"). */
+    /* Interleaved, a batch follows another point's (after a large one the caches are cold):
+     * one untimed iteration first, else the change from the last point is timed
+     * (test_interleave injects a cost of that change and checks it is not). */
     if (interleaved(e) && (rc = iterate(e, p, 1, &ns)))
         return rc;
     if ((rc = iterate(e, p, p->reps, &ns)))
@@ -507,9 +505,8 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
     int rc = 0;
 
     bench_timer_measure(e->be, &res, &ovh);
-    /* Batches of at least --batch-time span Open MPI's fast-box laps and pay them at their rate:
-     * two copies of the 2-node ring agreed within 0.3-0.7% against up to 16.5% at the timer's
-     * minimum (docs/MEASUREMENTS.md, "Short batches and the fast box's laps"). */
+    /* Batches of at least --batch-time span Open MPI's fast-box laps and pay them at their rate,
+     * so two runs of one ring agree; at the timer's minimum a batch may hold a lap or none. */
     double batch_min_ns = fmax(BATCH_TIMER_FACTOR * (res + ovh), e->nets[0].cfg->min_batch_ns);
     for (int k = 0; k < e->nnets; k++) {
         const bench_config *cfg = e->nets[k].cfg;
@@ -595,8 +592,8 @@ static int network_init(network *nw, const bench_config *cfg, int procs)
         for (int i = 0; i < sh->dims; i++)
             sum += x[i];
         /* A node per process, or by the coordinates' sum mod P, so each hop on a torus whose sides
-         * are multiples of P crosses processes (by rank: a local copy, 3 us against 14 us at
-         * 64 KiB; docs/MEASUREMENTS.md, "Why a 4x4 torus and not 3x3"). */
+         * are multiples of P crosses processes; by rank, some hops would be local copies, far
+         * cheaper than the network's. */
         nw->host[r] = sh->nodes <= procs ? bench_host(r, procs) : (int)(sum % procs);
     }
     nw->stride[sh->dims - 1] = 1;

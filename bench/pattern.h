@@ -31,9 +31,9 @@ typedef struct bench_config {
     long min_samples;             /* at least this many batches (8) */
     long max_samples;             /* at most this many batches */
     double max_time_s;            /* per point */
-    /* --batch-time: a timed batch's minimum besides the timer's; mpibench 200 us, so Open MPI's
-     * fast-box laps (every 31 messages of 96 B) fall into every batch at their rate, scibench 0
-     * (docs/MEASUREMENTS.md, "Short batches and the fast box's laps"). */
+    /* --batch-time: a timed batch's minimum besides the timer's; mpibench's default spans
+     * several of Open MPI's fast-box laps (every few tens of messages), so they fall into every
+     * batch at their rate; scibench 0 */
     double min_batch_ns;
     /* --echo: every node sends the bytes it last received (the source its
      * last reply's), as a relay does, not a send buffer (engine.echo) */

@@ -106,6 +106,19 @@ int launches_measure(options *o);
  * median across them, fills p's launch keys and writes the per-point
  * table beside params_path.  0 or an exit status. */
 int launches_report(const options *o, model_params *p, const char *params_path);
+/* --full's link rate (calibrate/linkrate.c): one-way bursts over the
+ * 2-node ring's one link (the benchmark's ow pattern: back-to-back sends,
+ * one acknowledgement a batch, as osu_bw's window) at these sizes, above a
+ * 9000-byte packet and below Open MPI's 64 KiB TCP eager limit (beyond it
+ * every message waits for a rendezvous: 8x slower on the shaped testbed),
+ * into path.  Returns 0 or the exit status. */
+#define LINK_RATE_SIZES "12288,16384,24576,32768,40960,49152"
+int measure_stream(const options *o, const char *path);
+/* Measures and fits it into p (link_bw_bytes_per_ns, its error and
+ * source "measured"); the bench file beside the others.  On a failure
+ * says why on the report and leaves p's rate alone: returns 0 then too,
+ * or the exit status when interrupted. */
+int linkrate_measure(const options *o, model_params *p);
 
 /* points.c: bench rows -> fit points */
 typedef struct pointset {

@@ -31,6 +31,10 @@ int full_plan_make(full_plan *plan, const char *prefix, const char *ring)
     if (len < 0 || (size_t)len >= sizeof plan->validation)
         return -1;
     memcpy(plan->validation, buf, (size_t)len + 1);
+    len = snprintf(buf, sizeof buf, "%s-linkrate.tsv", prefix);
+    if (len < 0 || (size_t)len >= sizeof plan->linkrate)
+        return -1;
+    memcpy(plan->linkrate, buf, (size_t)len + 1);
     return 0;
 }
 

@@ -11,9 +11,9 @@
 #define FULL_NETS 4       /* ring 2, ring 4|8, torus 4x4, ring 6 */
 #define FULL_HELD_OUT 3   /* index of the held-out ring 6 */
 #define FULL_DEFAULT_RING "8"
-/* The torus, 4x4 rather than 3x3: on two processes a third of a 3x3's hops are local copies, and
- * it put the held-out ring 15-24% off from 2 KiB (docs/MEASUREMENTS.md,
- * "Why a 4x4 torus and not 3x3"). */
+/* The torus, 4x4 rather than 3x3: on two processes a third of a 3x3's hops are local copies,
+ * which cost far less than a hop between processes and bend the fit (test_full's held-out
+ * ring). */
 #define FULL_TORUS "4x4"
 
 typedef struct full_plan {
@@ -21,10 +21,12 @@ typedef struct full_plan {
     char path[FULL_NETS][PATH_MAX];        /* each network's bench TSV */
     char interleave[FULL_NETS][PATH_MAX + 16];   /* "8=path" for index >= 1 */
     char validation[PATH_MAX];             /* held-out table (TSV) */
+    char linkrate[PATH_MAX];               /* the link rate's one-way bursts (bench TSV) */
 } full_plan;
 
 /* Names the files of a --full run PREFIX-ring2.tsv, PREFIX-ring8.tsv (or
- * ring4), PREFIX-torus4x4.tsv, PREFIX-ring6.tsv and PREFIX-validation.tsv;
+ * ring4), PREFIX-torus4x4.tsv, PREFIX-ring6.tsv, PREFIX-validation.tsv and
+ * PREFIX-linkrate.tsv;
  * ring is the multi-hop ring to fit on, "4" or "8".  Returns 0, or -1 when
  * ring is neither (the caller reports the usage error) or a path would not
  * fit. */

@@ -16,9 +16,9 @@
 
 /* The whole of --full, re-measurements included, stays under a minute. */
 #define FULL_BUDGET_S 55.0
-/* Unstable runs are measured again up to this many runs in all (at ~250 ns the regime moved
- * within 4 runs in a row: docs/MEASUREMENTS.md, "Measured again: unstable runs only"); a steady
- * run that misses the check only once more: retried until it passes, a check checks nothing. */
+/* Unstable runs are measured again up to this many runs in all (a shared machine's regime can
+ * move for several runs in a row); a steady run that misses the check only once more: retried
+ * until it passes, a check checks nothing. */
 #define FULL_MAX_RUNS 10
 #define FULL_MAX_STEADY_MISSES 2
 /* A benchmark whose spinning processes had less of their cores than this
@@ -229,6 +229,31 @@ static void report_spread(const options *o, const run_params *rp, int n, int kep
         }
 }
 
+/* Over several fitted runs the kept run's errors also cover their spread:
+ * err^2 + the runs' variance, for o0, lf, ls and lb (the launches moved
+ * them by more than one fit's error: docs/model.md, 'Intervals'). */
+static void widen_by_spread(const options *o, const run_params *rp, int n, model_params *p)
+{
+    static const int ids[] = {MODEL_P_O0, MODEL_P_LF, MODEL_P_LS, MODEL_P_LB};
+    if (n < 2)
+        return;
+    fprintf(o->report, "calibrate: the errors written cover the spread of the %d fitted runs:", n);
+    for (size_t j = 0; j < sizeof ids / sizeof *ids; j++) {
+        int id = ids[j];
+        double mean = 0, var = 0;
+        if (isnan(p->err[id]))
+            continue;   /* not fitted: no spread of its own */
+        for (int i = 0; i < n; i++)
+            mean += rp[i].v[id] / n;
+        for (int i = 0; i < n; i++)
+            var += (rp[i].v[id] - mean) * (rp[i].v[id] - mean) / (n - 1);
+        double was = p->err[id];
+        p->err[id] = sqrt(was * was + var);
+        fprintf(o->report, " %s +- %.3g (fit %.3g)", model_param_key[id], p->err[id], was);
+    }
+    fputc('\n', o->report);
+}
+
 int full_run(options *o)
 {
     char pbuf[PATH_MAX], prefix[PATH_MAX], def[sizeof o->host + 32], max_time[32];
@@ -240,10 +265,11 @@ int full_run(options *o)
         return fail("--full: file names from '%s' too long", prefix);
     if (!o->validation_out)
         o->validation_out = o->plan.validation;
-    fs_file mine[FULL_NETS];   /* (the held-out table: as --validation-out) */
+    fs_file mine[FULL_NETS + 1];   /* (the held-out table: as --validation-out) */
     int nmine = 0;
     for (int k = 0; k < FULL_NETS; k++)
         mine[nmine++] = (fs_file){"--full's data file", o->plan.path[k]};
+    mine[nmine++] = (fs_file){"--full's link rate file", o->plan.linkrate};
     int frc = options_check_files(o, mine, nmine);
     if (frc)
         return frc;
@@ -306,6 +332,7 @@ int full_run(options *o)
                   o->plan.path[0]);
     if (!rc) {
         report_spread(o, rp, nrp, kept);
+        widen_by_spread(o, rp, nrp, &best.res.params);
         if (!o->quiet)
             fputc('\n', o->report);
         report_fit(o, &best.ps, &best.res);
@@ -324,6 +351,8 @@ int full_run(options *o)
                             " machine (exit status %d)\n", best.why, EXIT_UNDECIDED);
             rc = EXIT_UNDECIDED;
         }
+        if (!rc)
+            rc = linkrate_measure(o, &best.res.params);
         if (!rc && (rc = write_params(o, &best.res, path, o->backend)) == 0)
             report_wrote(o, path, now_s() - t0);
     }

@@ -29,17 +29,17 @@ static const mode_defaults modes[] = {
     /* the powers of two up to 64 KiB and every 4 B from 32 to 128 B, where a
      * message spills from one cache line into three and o(64 B) rests on
      * the 15 sizes of its own step; 10^4 batches at most, the run stays
-     * time-bound (docs/MEASUREMENTS.md, "Calibrating") */
+     * time-bound */
     {"default", "1..16,32..128:4,256..65536", "1..16,32..128:4,256..65536", "0.001", "2",
      "10000"},
-    /* points to 1%, not 5%: --full --quick's held-out worst 3.2-6.0% against 4.4-8.6%,
-     * alternating runs at ~250 ns, +0.03 s (docs/MEASUREMENTS.md, "The quick check") */
+    /* points to 1%, not 5%: the held-out check of --full --quick needs them, and they
+     * cost little time */
     {"quick", "1..4096", "1..4096", "0.01", "0.5", NULL},
     /* one interleaved run of four networks, --max-time the whole run's: 20 s
      * keeps --full under a minute.  The powers of two and their midpoints
      * from 16 B to 4 KiB, where the curves step; with mpi the midpoints
-     * above 4 KiB too, where Open MPI's curve bends at 32 KiB and a
-     * segment needs three sizes (docs/MEASUREMENTS.md) */
+     * above 4 KiB too, where Open MPI's curve bends (its eager limit) and
+     * a segment needs three sizes */
     {"full",
      "1,2,4,8,16,24,32,48,64,96,128,192,256,384,512,768,1024,1536,2048,3072,4096,8192,16384,"
      "32768,65536",
@@ -204,8 +204,7 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
     if (!o->full)
         argv[n++] = "--interleave-sizes";
     /* MPI: every hop sends the bytes it has just received, as a relay does,
-     * so that with a single-copy transport every hop costs alike
-     * (docs/MEASUREMENTS.md, "The same with MPI") */
+     * so that with a single-copy transport every hop costs alike */
     if (mpi)
         argv[n++] = "--echo";
     argv[n++] = "--sizes";
@@ -249,4 +248,40 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
     if (rc != 0)
         return fail("the benchmark failed (exit status %d); nothing fitted", rc);
     return 0;
+}
+
+int measure_stream(const options *o, const char *path)
+{
+    char prog[PATH_MAX + 16];
+    char *argv[MAX_ARGS];
+    int n = 0, mpi = strcmp(o->backend, "mpi") == 0;
+    wordexp_t we;
+    bench_program(o, prog, sizeof prog);
+    if (mpi && (n = launcher_words(o, 2, &we, argv)) < 0)
+        return EXIT_USAGE;
+    argv[n++] = prog;
+    argv[n++] = "--ring";
+    argv[n++] = "2";
+    argv[n++] = "--pattern";
+    argv[n++] = "ow";
+    argv[n++] = "--sizes";
+    argv[n++] = LINK_RATE_SIZES;
+    argv[n++] = "--max-time";
+    argv[n++] = o->quick ? "0.1" : "0.3";
+    argv[n++] = "-q";
+    argv[n++] = "-o";
+    argv[n++] = (char *)path;
+    argv[n] = NULL;
+    if (!o->quiet) {
+        fprintf(stderr, "calibrate: measuring the link rate:");
+        for (int i = 0; i < n; i++)
+            fprintf(stderr, " %s", argv[i]);
+        fputc('\n', stderr);
+    }
+    int rc = run_child(argv, mpi, -1, NULL, NULL);
+    if (mpi)
+        wordfree(&we);
+    if (rc == -2)
+        return stopped("interrupted while measuring the link rate; nothing written");
+    return rc ? fail("the link rate's benchmark failed (exit status %d)", rc) : 0;
 }

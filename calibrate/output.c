@@ -31,7 +31,7 @@ int params_refused(const options *o, const model_params *p, const char *path)
  * fitting --data). */
 int write_params(const options *o, const fit_result *r, const char *path, const char *backend)
 {
-    char comments[4096], when[64];
+    char comments[4096], when[32];
     time_t now = time(NULL);
     struct tm tm;
     size_t len = 0;
@@ -41,12 +41,14 @@ int write_params(const options *o, const fit_result *r, const char *path, const 
                             o->host, backend, when, o->command);
     for (int i = 0; i < o->ndata && len < sizeof comments; i++)
         len += (size_t)snprintf(comments + len, sizeof comments - len, " %s", o->data[i]);
+    model_params p = r->params;
+    snprintf(p.fitted_at, sizeof p.fitted_at, "%s", when);
     if (!strcmp(path, "-")) {
-        if (model_params_write_stream(stdout, &r->params, comments))
+        if (model_params_write_stream(stdout, &p, comments))
             return fail("-o -: %s", file_strerror(errno));
         return 0;
     }
-    if (model_params_write(path, &r->params, comments))
+    if (model_params_write(path, &p, comments))
         return fail("-o '%s': %s", path, file_strerror(errno));
     return 0;
 }

@@ -22,8 +22,8 @@
  * standard errors (the fit scales the covariance by chi^2/dof when > 1) */
 #define RELATIVE_SIGMA 1e-4
 /* A point whose batches' median is this far above their minimum took them
- * in two regimes of the machine (core-to-core latency here jumps between
- * about 25, 55 and 250 ns); in a steady run the median is 2-26% above. */
+ * in two regimes of the machine (a shared machine's core-to-core latency
+ * jumps between regimes); a steady run's median stays well below it. */
 #define UNSTEADY_RATIO 1.5
 
 /* The --stat names, also the params file's fit_statistic values. */
@@ -100,8 +100,8 @@ static size_t weighted_median(const merge_item *g, size_t k)
 }
 
 /* --weights relative, once repeated runs are merged: a change of the machine's speed scales every
- * latency, so each point's error is a fixed fraction, from the residuals (worst 7.9% against
- * 14.5% by the batches' SE; docs/MEASUREMENTS.md, "The point statistic and the weights"). */
+ * latency, so each point's error is a fixed fraction, from the residuals; the batches' standard
+ * error says how steady one run was, not how far runs lie apart. */
 void relative_weights(pointset *ps)
 {
     for (size_t i = 0; ps->weights == WEIGHT_RELATIVE && i < ps->n; i++)

@@ -171,8 +171,31 @@ void report_fit(const options *o, const pointset *ps, const fit_result *r)
                100 * worst, ps->pts[at].size_bytes);
 }
 
+/* One sentence on what lf and ls stand for in this calibration: the
+ * preset's when not measured, else the relays of the network measured. */
+static void report_measured(const options *o, const fit_result *r)
+{
+    const char *lead = o->quiet ? "  " : "\n";
+    if (!r->measured[MODEL_P_LF] && !r->measured[MODEL_P_LS])
+        fprintf(o->report, "%slf and ls are the preset's (assumed, not measured): crossovers "
+                "projected from this file are the preset's, whatever o is measured\n", lead);
+    else if (o->ndata)
+        fprintf(o->report, "%slf and ls measured here are the relays of the network the data "
+                "measured: on one machine the benchmark's own software relay, on the testbed a "
+                "kernel router, on a cluster the switch or NIC; not SCI hardware\n", lead);
+    else if (o->hostfile)
+        fprintf(o->report, "%slf and ls measured here are the relaying ranks' hosts and the "
+                "network between them (the switch or NIC on a cluster, a kernel router on the "
+                "testbed), not SCI hardware\n", lead);
+    else
+        fprintf(o->report, "%slf and ls measured here are the benchmark's own software relay "
+                "(a process copying each message on, on this one machine), not a network's "
+                "hardware: a projection from them answers for a network of such relays\n", lead);
+}
+
 void report_notes(const options *o, const fit_result *r)
 {
+    report_measured(o, r);
     if (r->clamped[0])
         fprintf(o->report, "%snote: negative within 2 standard errors of zero, held at 0 and the"
                 " rest refitted (a time or a slope cannot be negative): %s\n",

@@ -3,7 +3,7 @@
 # against osu_<op> -f, interleaved rounds, NP=2 ROUNDS=5 OPS="bcast ...".
 # Compared as osu_* -f define Max Latency (the largest rank's MEAN, column
 # node_mean_ns) and run (200 untimed, then 1000 timed repetitions);
-# median_ns (the slowest rank per repetition) beside it: docs/VALIDATION.md.
+# median_ns (the slowest rank per repetition) beside it.
 set -eu
 bin=$1 osu=${2:-}
 [ -n "$osu" ] && [ -x "$osu/osu_bcast" ] || {

@@ -2,6 +2,7 @@
 #include "coll/predict.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,47 +168,29 @@ static double largest(const char *list)
     return mx;
 }
 
-int coll_compare(const char *prog, FILE *fp, const coll_data *d, const char *dpath, const logp_data *lp,
-                 const char *lpath, const char *alg, double max_pct)
+int coll_compare_plan_of(const coll_data *d, const char *alg, coll_compare_plan *p)
 {
-    int op = -1;
+    p->op = -1;
     for (int i = 0; coll_op_names[i]; i++)
         if (!strcmp(coll_op_names[i], d->op))
-            op = i;
-    if (op < 0) {
-        fprintf(stderr, "%s: %s: no known '# op:' header ('%s')\n", prog, dpath, d->op);
-        return 1;
-    }
-    const char *a = alg ? alg : (d->algorithm[0] && strcmp(d->algorithm, "library") ? d->algorithm : NULL);
-    int barrier = !strcmp(d->sync, "barrier");
+            p->op = i;
+    if (p->op < 0)
+        return -1;
+    p->alg = alg ? alg : (d->algorithm[0] && strcmp(d->algorithm, "library") ? d->algorithm : NULL);
+    p->barrier = !strcmp(d->sync, "barrier");
     /* behind a barrier the replay times each rank from its own exit: the
      * like figure is the largest rank's median (--node-times), not the
-     * slowest rank per repetition, 5-15% above it for an exchange */
-    int nodes = barrier && d->count > 0 && largest(d->rows[0].node_ns) >= 0;
-    fprintf(fp, "%s (%s) measured (%s-synchronised, %s) against the LogGP"
-                " replay of its schedule on %s%s:\n  %8s %6s %14s %14s %8s\n",
-            d->op, a ? a : "default algorithm", d->sync[0] ? d->sync : "?",
-            nodes ? "the largest rank's median" : "slowest rank, median", lpath,
-            barrier ? ", each rank timed from its exit of the barrier before" : ", a common start",
-            "size", "procs", "measured (ns)", "predicted (ns)", "diff");
-    long worse = 0;
-    for (long i = 0; i < d->count; i++) {
-        const coll_row *r = &d->rows[i];
-        double ns;
-        char why[400];
-        if (coll_predict_logp(lp, lpath, op, a, (int)r->procs, (int)r->root, r->size, barrier,
-                              NULL, &ns, why, sizeof why)) {
-            fprintf(stderr, "%s: %s\n", prog, why);
-            return 1;
-        }
-        double got = nodes && largest(r->node_ns) >= 0 ? largest(r->node_ns) : r->median_ns;
-        double diff = got > 0 ? 100 * (ns - got) / got : 0;
-        int bad = max_pct > 0 && fabs(diff) > max_pct;
-        worse += bad;
-        fprintf(fp, "  %8ld %6ld %14.1f %14.1f %7.1f%%%s\n", r->size, r->procs, got, ns,
-                diff, bad ? "  beyond --max-error" : "");
-    }
-    if (max_pct > 0)
-        fprintf(fp, "  within %g%%: %ld of %ld rows\n", max_pct, d->count - worse, d->count);
-    return worse ? 3 : 0;
+     * slowest rank per repetition, which is above it for an exchange */
+    p->nodes = p->barrier && d->count > 0 && largest(d->rows[0].node_ns) >= 0;
+    return 0;
+}
+
+int coll_compare_row(const coll_compare_plan *p, const coll_row *r, const logp_data *lp,
+                     const char *lpath, double *measured, double *predicted, char *why, size_t len)
+{
+    if (coll_predict_logp(lp, lpath, p->op, p->alg, (int)r->procs, (int)r->root, r->size, p->barrier,
+                          NULL, predicted, why, len))
+        return 1;
+    *measured = p->nodes && largest(r->node_ns) >= 0 ? largest(r->node_ns) : r->median_ns;
+    return 0;
 }

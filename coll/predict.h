@@ -4,7 +4,7 @@
 #ifndef SCITORUS_PREDICT_H
 #define SCITORUS_PREDICT_H
 
-#include <stdio.h>
+#include <stddef.h>
 
 #include "benchdata/logpdata.h"
 #include "coll/colldata.h"
@@ -21,12 +21,23 @@ int coll_predict_logp(const logp_data *lp, const char *path, int op, const char 
                       int root, long size, int barrier, int (*stop)(void), double *ns,
                       char *why, size_t len);
 
-/* Prints measured against predicted for every row of d, size by size and
- * per process count ("size procs measured predicted diff").  Returns 0, 1
- * when a prediction cannot be made (message on stderr naming the file),
- * or 3 when a row differs by more than max_pct (max_pct <= 0: no check).
- * prog starts the messages. */
-int coll_compare(const char *prog, FILE *fp, const coll_data *d, const char *dpath, const logp_data *lp,
-                 const char *lpath, const char *alg, double max_pct);
+/* What comparing a measured collectives file with its replay compares:
+ * the operation, the algorithm (NULL: the default), whether the file was
+ * timed behind a barrier, and whether its like figure is then the largest
+ * rank's median (nodes) rather than the slowest rank's. */
+typedef struct coll_compare_plan {
+    int op;
+    const char *alg;
+    int barrier, nodes;
+} coll_compare_plan;
+
+/* The plan for d with algorithm alg (NULL: the file's, else the default).
+ * Returns 0, or -1 when d's '# op:' names no known collective. */
+int coll_compare_plan_of(const coll_data *d, const char *alg, coll_compare_plan *p);
+
+/* Row r's measured figure and its prediction from lp (read from lpath).
+ * Returns 0, or 1 with a one-line message in why. */
+int coll_compare_row(const coll_compare_plan *p, const coll_row *r, const logp_data *lp,
+                     const char *lpath, double *measured, double *predicted, char *why, size_t len);
 
 #endif

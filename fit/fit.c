@@ -86,6 +86,9 @@ int fit_run(const fit_point *pts, size_t n, const fit_options *opt, fit_result *
         /* measured: the data say 0 within this error */
         res->measured[MODEL_P_LB] = 1;
         res->params.err[MODEL_P_LB] = res->lb_free_err;
+        for (int k = 0; k < MODEL_P_ALL; k++)   /* held at 0: no covariance with the rest */
+            if (k != MODEL_P_LB && !isnan(res->params.err[k]))
+                res->params.cov[k][MODEL_P_LB] = res->params.cov[MODEL_P_LB][k] = 0;
         fit_set_source(res, MODEL_P_LB, "measured");
     }
     fit_solved_free(&sol);

@@ -147,6 +147,15 @@ typedef struct fit_seg_rule {
 int fit_segments_rule(const fit_seg_point *pts, size_t n, int max_segments, int nonneg,
                       const fit_seg_rule *rule, fit_segmentation *out);
 
+/* The link rate (bytes/ns) from n one-way points: time per message ns[i]
+ * (standard error sigma_ns[i] > 0) at size_bytes[i], at least 3 distinct
+ * sizes, at most FIT_LINK_RATE_MAX_POINTS; t(m) = a + m / bw by weighted
+ * least squares.  Returns 0 with *bw and its standard error *err, or -1
+ * (too few points, a bad value, a slope not above 0). */
+#define FIT_LINK_RATE_MAX_POINTS 4096
+int fit_link_rate(const double *size_bytes, const double *ns, const double *sigma_ns, size_t n,
+                  double *bw, double *err);
+
 /* Prediction of the model in params for one point (docs/model.md, 'Point-to-point latency'). */
 double fit_predict_ns(const model_params *p, const fit_point *pt);
 

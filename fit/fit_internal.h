@@ -32,14 +32,13 @@ typedef struct design {
      * slope -- 2 segments - 1 of them (lb_cols). */
     int lb_pieces;
     /* Non-negativity bounds as an active set (hold_negative; held_* keep the estimate for the
-     * report): zeroed after the fit instead, every 1..16 B point sat 30 ns above the model
-     * (docs/MEASUREMENTS.md, "Earlier choices of the fit"). */
+     * report): a coefficient zeroed after the fit instead leaves the others fitted to a
+     * negative one, and the model off the points it was fitted on. */
     int o_held[2 * MODEL_MAX_OSEG];
     int o_held_falling[2 * MODEL_MAX_OSEG];   /* significantly negative */
     int net_held[NET];
     double o_held_value[2 * MODEL_MAX_OSEG], o_held_err[2 * MODEL_MAX_OSEG];
-    /* the lb pieces' columns (lb_pieces) held at 0, as o(m)'s (zeroed after the fit, -8.7 ns put
-     * the 6-node ring 3.3% high: docs/MEASUREMENTS.md, "Earlier choices of the fit") */
+    /* the lb pieces' columns (lb_pieces) held at 0, as o(m)'s, for the same reason */
     int lb_held[2 * MODEL_MAX_OSEG];
     int lb_held_falling[2 * MODEL_MAX_OSEG];
     double lb_held_value[2 * MODEL_MAX_OSEG], lb_held_err[2 * MODEL_MAX_OSEG];

@@ -20,9 +20,8 @@ void fit_options_default(fit_options *opt)
     opt->max_segments = MODEL_MAX_OSEG;
     opt->fixed[MODEL_P_LP] = 1;
     opt->fixed_value[MODEL_P_LP] = fit_lp_from_cable(FIT_DEFAULT_CABLE_M);
-    /* Cut-through (lb = 0) as the thesis and every preset; calibrate frees it (a free lb grew
-     * o1's SE from 0.048 to 0.076 ns/B on the thesis's data: docs/MEASUREMENTS.md,
-     * "Earlier choices of the fit"). */
+    /* Cut-through (lb = 0) as the thesis and every preset; calibrate frees it: on one network
+     * a free lb trades against o1 and widens o1's standard error. */
     opt->fixed[MODEL_P_LB] = 1;
     opt->fixed_value[MODEL_P_LB] = 0;
 }

@@ -78,9 +78,15 @@ void fit_relay_result(const design *d, const solved *sol, double scale, double m
     int sm = fit_segment_of(d, mref);
     p->lb_segments = d->segments;
     for (int i = 0; i < d->segments; i++) {
-        double slope = fit_sol_coef(sol, fit_lb_pos(d, i ? 2 * i : 0));
-        double at = i ? fit_sol_coef(sol, fit_lb_pos(d, 2 * i - 1)) : slope * d->from[0];
+        int js = i ? 2 * i : 0, ps = fit_lb_pos(d, js), pa = i ? fit_lb_pos(d, 2 * i - 1) : -1;
+        double slope = fit_sol_coef(sol, ps);
+        double at = i ? fit_sol_coef(sol, pa) : slope * d->from[0];
         p->lbseg[i] = (model_oseg){d->from[i], at, slope};
+        /* a piece held at 0 keeps the error it had before */
+        double es = ps >= 0 ? sqrt(scale * fit_sol_cov(sol, ps, ps)) : d->lb_held_err[js];
+        p->lbseg_err[i][1] = es;
+        p->lbseg_err[i][0] = !i ? es * d->from[0]
+                           : pa >= 0 ? sqrt(scale * fit_sol_cov(sol, pa, pa)) : d->lb_held_err[2 * i - 1];
     }
     int js = sm ? 2 * sm : 0, ps = fit_lb_pos(d, js);
     p->lb_ns_per_byte = fit_sol_coef(sol, ps);

@@ -92,6 +92,49 @@ static void clamp_negatives(fit_result *res)
         p->lb_ns_per_byte = 0;   /* the reported slope is one of the segments' */
 }
 
+/* Each reported parameter as a combination of the solution's columns (at
+ * most two: o0 = a + b dm); n = 0 for one not fitted. */
+typedef struct loading {
+    int n, pos[2];
+    double w[2];
+} loading;
+
+/* The covariance of every two reported parameters with errors, from the
+ * solution's (scaled as their errors are); a parameter held at 0 has none
+ * with the others. */
+static void fill_cov(const design *d, const solved *sol, double scale, double dm, fit_result *res)
+{
+    model_params *p = &res->params;
+    loading l[MODEL_P_ALL] = {{0, {0, 0}, {0, 0}}};
+    int s = fit_segment_of(d, p->mref_bytes);
+    int ia = fit_o_pos(d, 2 * s), ib = fit_o_pos(d, 2 * s + 1);
+    if (ia >= 0)
+        l[MODEL_P_O0].pos[l[MODEL_P_O0].n] = ia, l[MODEL_P_O0].w[l[MODEL_P_O0].n++] = 1;
+    if (ib >= 0 && dm != 0)
+        l[MODEL_P_O0].pos[l[MODEL_P_O0].n] = ib, l[MODEL_P_O0].w[l[MODEL_P_O0].n++] = dm;
+    if (ib >= 0)
+        l[MODEL_P_O1] = (loading){1, {ib, 0}, {1, 0}};
+    for (int k = 0; k < NET; k++) {
+        int pos = fit_net_pos(d, k);
+        if (k == NET - 1 && d->lb_pieces && pos >= 0) {
+            int sm = fit_segment_of(d, p->mref_bytes);
+            pos = fit_lb_pos(d, sm ? 2 * sm : 0);
+        }
+        if (pos >= 0)
+            l[fit_net_id[k]] = (loading){1, {pos, 0}, {1, 0}};
+    }
+    for (int i = 0; i < MODEL_P_ALL; i++)
+        for (int j = 0; j < MODEL_P_ALL; j++) {
+            if (i == j || isnan(p->err[i]) || isnan(p->err[j]))
+                continue;
+            double c = 0;
+            for (int a = 0; a < l[i].n; a++)
+                for (int b = 0; b < l[j].n; b++)
+                    c += l[i].w[a] * l[j].w[b] * fit_sol_cov(sol, l[i].pos[a], l[j].pos[b]);
+            p->cov[i][j] = scale * c;
+        }
+}
+
 void fit_fill_result(const design *d, const solved *sol, const fit_point *pts, size_t n,
                      const fit_options *opt, fit_result *res)
 {
@@ -144,9 +187,14 @@ void fit_fill_result(const design *d, const solved *sol, const fit_point *pts, s
     fit_set_source(res, MODEL_P_O0, "measured");
     fit_set_source(res, MODEL_P_O1, "measured");
     p->o_segments = d->segments > 1 ? d->segments : 0;
-    for (int i = 0; i < p->o_segments; i++)
-        p->oseg[i] = (model_oseg){d->from[i], fit_sol_coef(sol, fit_o_pos(d, 2 * i)),
-                                  fit_sol_coef(sol, fit_o_pos(d, 2 * i + 1))};
+    for (int i = 0; i < p->o_segments; i++) {
+        int pa = fit_o_pos(d, 2 * i), pb = fit_o_pos(d, 2 * i + 1);
+        p->oseg[i] = (model_oseg){d->from[i], fit_sol_coef(sol, pa), fit_sol_coef(sol, pb)};
+        /* a piece held at 0 keeps the error it had before */
+        p->oseg_err[i][0] = pa >= 0 ? sqrt(scale * fit_sol_cov(sol, pa, pa)) : d->o_held_err[2 * i];
+        p->oseg_err[i][1] = pb >= 0 ? sqrt(scale * fit_sol_cov(sol, pb, pb))
+                                    : d->o_held_err[2 * i + 1];
+    }
     for (int j = 0; j < 2 * d->segments; j++) {
         char name[40];
         if (!d->o_held[j])
@@ -163,6 +211,7 @@ void fit_fill_result(const design *d, const solved *sol, const fit_point *pts, s
     }
     res->segments = d->segments;
     clamp_negatives(res);
+    fill_cov(d, sol, scale, dm, res);
 
     /* residuals, chi2/dof and weighted R^2 */
     double sw = 0, swy = 0, sst = 0;
@@ -179,6 +228,10 @@ void fit_fill_result(const design *d, const solved *sol, const fit_point *pts, s
         res->chi2 += w * res->residual_ns[i] * res->residual_ns[i];
         sst += w * (pts[i].y_ns - swy / sw) * (pts[i].y_ns - swy / sw);
     }
+    double rel2 = 0;
+    for (size_t i = 0; i < n; i++)
+        rel2 += pow(res->residual_ns[i] / pts[i].y_ns, 2);
+    p->fit_residual_rms = n ? sqrt(rel2 / (double)n) : NAN;
     res->chi2_dof = dof > 0 ? res->chi2 / dof : NAN;
     res->r2 = sst > 0 ? 1 - res->chi2 / sst : NAN;
     p->fit_r2 = res->r2;

@@ -26,8 +26,8 @@ static int point_key_cmp(const void *pa, const void *pb)
 }
 
 /* Points sharing (size, hm, fm, sm) are one weighted point for every design (the same normal
- * equations; chi^2 gains only their scatter), so they are grouped once: 10^6 rows fit in 9.6 s
- * (docs/MEASUREMENTS.md, "bench-calibrate before the searches were replaced"). Returns the number
+ * equations; chi^2 gains only their scatter), so they are grouped once, and a million rows fit in
+ * bounded time (make bench-calibrate). Returns the number
  * of groups, 0 when allocation failed; *out NULL when nothing repeats. */
 size_t fit_group_points(const fit_point *pts, size_t n, fit_point **out, double *scatter)
 {
@@ -139,8 +139,8 @@ static void o_targets(const fit_point *pts, size_t n, const double *net, fit_seg
 }
 
 /* A segment must leave the fit a residual: three sizes for o(m) alone, two holding more points
- * than its coefficients with multi-hop data (held-out ring within 2.5% against 5.4% at 1-4 KiB:
- * docs/MEASUREMENTS.md, "Every parameter measured: `calibrate --full`"). */
+ * than its coefficients with multi-hop data, whose other networks constrain it (calibrate
+ * --full's held-out ring, test_full). */
 static fit_seg_rule segment_rule(const design *base)
 {
     int free_any = base->free_net[0] || base->free_net[1] || base->free_net[2] ||

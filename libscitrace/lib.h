@@ -33,18 +33,27 @@ char *trace_line(size_t need);
 void trace_line_done(char *end);
 int64_t trace_now(void);                      /* ns since trace_start */
 
-/* lib_record.c: communicators, requests, phases, datatypes. */
+/* lib_record.c: communicators, requests, phases. */
 int trace_comm_id(MPI_Comm comm);             /* registering it if new; -1 */
 int trace_comm_created(MPI_Comm comm);        /* registers; writes its line */
 int trace_world(int comm_id, int r);          /* world rank, or TRACE_* */
-int trace_req_new(MPI_Request req, int comm_id);   /* a fresh request id */
-/* Id of the nth live request with handle req (nth > 0 when one array
- * holds the handle more than once); 0: not ours. */
-int64_t trace_req_id(MPI_Request req, int nth, int *comm_id);
+/* A fresh request id for handle req, stored by the program at home. */
+int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home);
+/* Id of the live request with handle req that was stored at `at` (the
+ * newest), else of the nth with that handle (nth > 0 when one array holds
+ * the handle more than once; an MPI may give several live requests one
+ * handle); 0: not ours. */
+int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id);
 void trace_req_done(MPI_Request req, int64_t id);   /* completed or freed */
 extern int trace_phase;                       /* current phase id */
 void trace_phases_start(void);                /* phase 0, "main" */
+
+/* lib_dtype.c: datatypes and operations. */
 uint64_t trace_bytes(int count, MPI_Datatype dt);
+/* " COUNT CODE[ CONTIG]": the count, the signature code (tracekinds.h)
+ * and (when contig) whether count items of dt lie in one block. */
+char *tl_dtype(char *p, int count, MPI_Datatype dt, int contig);
+uint32_t trace_op_code(MPI_Op op);            /* tracekinds.h, TRACE_OP_* */
 
 /* --- line formatting (no stdio: cheap, and safe in a signal handler) --- */
 

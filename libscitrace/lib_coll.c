@@ -1,21 +1,26 @@
 /* lib_coll: PMPI wrappers of the collectives.  A collective with one block
- * size is recorded on entry as "comm root bytes" (root a world rank, -1 for
- * none; bytes per block); the analyzer expands it by the algorithm named in
- * trace/tracekinds.h.  The v variants and reduce-scatter are recorded as
- * "comm root K (peer bytes)...", this rank's sends to each peer (their
- * counts differ per peer).  Every collective has a return line. */
+ * size is recorded on entry as "comm root bytes count code contig op" (root
+ * a world rank, -1 for none; bytes per block; the block's count, datatype
+ * signature code and contiguity; a reduction's operation, else 0); the
+ * analyzer expands it by the algorithm named in trace/tracekinds.h.  The v variants and reduce-scatter are recorded as
+ * "comm root K (peer bytes)... 0 code contig op", this rank's sends to each
+ * peer (their counts differ per peer).  Every collective has a return line. */
 #include "libscitrace/lib.h"
 
-/* Entry line of a collective with one block size. */
-static void coll(enum trace_kind kind, const void *caller, MPI_Comm comm, int root,
-                 uint64_t bytes)
+/* Entry line of a collective with one block size: "comm root bytes count
+ * code contig op" (op: a reduction's, else 0). */
+static void coll(enum trace_kind kind, const void *caller, MPI_Comm comm, int root, int count,
+                 MPI_Datatype dt, MPI_Op op)
 {
     int id = trace_comm_id(comm);
-    char *p = trace_enter(kind, caller, 72);
+    uint64_t bytes = trace_bytes(count, dt);
+    char *p = trace_enter(kind, caller, 120);
     if (p) {
         p = tl_i(p, id);
         p = tl_i(p, root >= 0 ? trace_world(id, root) : TRACE_ANY);
         p = tl_u(p, bytes);
+        p = tl_dtype(p, count, dt, 1);
+        p = tl_u(p, trace_op_code(op));
     }
     trace_end(p);
 }
@@ -23,7 +28,7 @@ static void coll(enum trace_kind kind, const void *caller, MPI_Comm comm, int ro
 /* Entry line of a v collective: bytes_of(j) to each peer j (self excluded,
  * zero-byte blocks are not messages; only_to >= 0: that peer only). */
 static void direct(enum trace_kind kind, const void *caller, MPI_Comm comm, int root,
-                   const int counts[], int same_count, MPI_Datatype dt, int only_to)
+                   const int counts[], int same_count, MPI_Datatype dt, int only_to, MPI_Op op)
 {
     int id = trace_comm_id(comm), n = 0, me = 0, k = 0, inter = 0;
     PMPI_Comm_test_inter(comm, &inter);
@@ -34,7 +39,7 @@ static void direct(enum trace_kind kind, const void *caller, MPI_Comm comm, int 
     for (int j = 0; j < n; j++)
         k += j != me && (only_to < 0 || j == only_to) &&
              trace_bytes(counts ? counts[j] : same_count, dt) > 0;
-    char *p = trace_enter(kind, caller, 72 + 32 * (size_t)k);
+    char *p = trace_enter(kind, caller, 120 + 32 * (size_t)k);
     if (p) {
         p = tl_i(p, id);
         p = tl_i(p, root >= 0 ? trace_world(id, root) : TRACE_ANY);
@@ -46,6 +51,8 @@ static void direct(enum trace_kind kind, const void *caller, MPI_Comm comm, int 
                 p = tl_u(p, b);
             }
         }
+        p = tl_dtype(p, 0, dt, 1);   /* counts differ per peer: 0 */
+        p = tl_u(p, trace_op_code(op));
     }
     trace_end(p);
 }
@@ -67,7 +74,7 @@ int MPI_Barrier(MPI_Comm comm)
 {
     if (!trace_enabled)
         return PMPI_Barrier(comm);
-    coll(TRACE_K_BARRIER, CALLER, comm, -1, 0);
+    coll(TRACE_K_BARRIER, CALLER, comm, -1, 0, MPI_DATATYPE_NULL, MPI_OP_NULL);
     return returned(PMPI_Barrier(comm));
 }
 
@@ -75,7 +82,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
     if (!trace_enabled)
         return PMPI_Bcast(buf, count, dt, root, comm);
-    coll(TRACE_K_BCAST, CALLER, comm, root, trace_bytes(count, dt));
+    coll(TRACE_K_BCAST, CALLER, comm, root, count, dt, MPI_OP_NULL);
     return returned(PMPI_Bcast(buf, count, dt, root, comm));
 }
 
@@ -84,7 +91,7 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op 
 {
     if (!trace_enabled)
         return PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
-    coll(TRACE_K_REDUCE, CALLER, comm, root, trace_bytes(count, dt));
+    coll(TRACE_K_REDUCE, CALLER, comm, root, count, dt, op);
     return returned(PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm));
 }
 
@@ -93,13 +100,13 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_
 {
     if (!trace_enabled)
         return PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm);
-    coll(TRACE_K_ALLREDUCE, CALLER, comm, -1, trace_bytes(count, dt));
+    coll(TRACE_K_ALLREDUCE, CALLER, comm, -1, count, dt, op);
     return returned(PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm));
 }
 
 /* With MPI_IN_PLACE the block is described by the receive arguments. */
 #define BLOCK(sbuf, scount, sdt, rcount, rdt)                                                \
-    ((sbuf) == MPI_IN_PLACE ? trace_bytes(rcount, rdt) : trace_bytes(scount, sdt))
+    (sbuf) == MPI_IN_PLACE ? (rcount) : (scount), (sbuf) == MPI_IN_PLACE ? (rdt) : (sdt)
 
 /* Alltoall, Allgather and Gather: one block each way, same arguments;
  * ROOT_PARAM and ROOT_ARG are empty for the unrooted ones. */
@@ -109,7 +116,7 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_
     {                                                                                        \
         if (!trace_enabled)                                                                  \
             return PMPI_##NAME(sbuf, scount, sdt, rbuf, rcount, rdt, ROOT_ARG comm);         \
-        coll(KIND, CALLER, comm, ROOT, BLOCK(sbuf, scount, sdt, rcount, rdt));               \
+        coll(KIND, CALLER, comm, ROOT, BLOCK(sbuf, scount, sdt, rcount, rdt), MPI_OP_NULL);  \
         return returned(PMPI_##NAME(sbuf, scount, sdt, rbuf, rcount, rdt, ROOT_ARG comm));   \
     }
 
@@ -125,8 +132,8 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int 
     if (!trace_enabled)
         return PMPI_Scatter(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm);
     /* the root's send block, or (elsewhere) the receive block: equal sizes */
-    uint64_t b = is_root(comm, root) ? trace_bytes(scount, sdt) : trace_bytes(rcount, rdt);
-    coll(TRACE_K_SCATTER, CALLER, comm, root, b);
+    int r = is_root(comm, root);
+    coll(TRACE_K_SCATTER, CALLER, comm, root, r ? scount : rcount, r ? sdt : rdt, MPI_OP_NULL);
     return returned(PMPI_Scatter(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm));
 }
 
@@ -137,9 +144,9 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
     if (!trace_enabled)
         return PMPI_Alltoallv(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm);
     if (sbuf == MPI_IN_PLACE)
-        direct(TRACE_K_ALLTOALLV, CALLER, comm, -1, rcounts, 0, rdt, -1);
+        direct(TRACE_K_ALLTOALLV, CALLER, comm, -1, rcounts, 0, rdt, -1, MPI_OP_NULL);
     else
-        direct(TRACE_K_ALLTOALLV, CALLER, comm, -1, scounts, 0, sdt, -1);
+        direct(TRACE_K_ALLTOALLV, CALLER, comm, -1, scounts, 0, sdt, -1, MPI_OP_NULL);
     return returned(PMPI_Alltoallv(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm));
 }
 
@@ -151,9 +158,9 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
     int me = 0;
     PMPI_Comm_rank(comm, &me);
     if (sbuf == MPI_IN_PLACE)
-        direct(TRACE_K_ALLGATHERV, CALLER, comm, -1, NULL, rcounts[me], rdt, -1);
+        direct(TRACE_K_ALLGATHERV, CALLER, comm, -1, NULL, rcounts[me], rdt, -1, MPI_OP_NULL);
     else
-        direct(TRACE_K_ALLGATHERV, CALLER, comm, -1, NULL, scount, sdt, -1);
+        direct(TRACE_K_ALLGATHERV, CALLER, comm, -1, NULL, scount, sdt, -1, MPI_OP_NULL);
     return returned(PMPI_Allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm));
 }
 
@@ -162,7 +169,8 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, cons
 {
     if (!trace_enabled)
         return PMPI_Gatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm);
-    direct(TRACE_K_GATHERV, CALLER, comm, root, NULL, is_root(comm, root) ? 0 : scount, sdt, root);
+    direct(TRACE_K_GATHERV, CALLER, comm, root, NULL, is_root(comm, root) ? 0 : scount, sdt, root,
+           MPI_OP_NULL);
     return returned(PMPI_Gatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm));
 }
 
@@ -172,7 +180,8 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_
     if (!trace_enabled)
         return PMPI_Scatterv(sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm);
     int me_root = is_root(comm, root);
-    direct(TRACE_K_SCATTERV, CALLER, comm, root, me_root ? scounts : NULL, 0, sdt, -1);
+    direct(TRACE_K_SCATTERV, CALLER, comm, root, me_root ? scounts : NULL, 0, me_root ? sdt : rdt,
+           -1, MPI_OP_NULL);
     return returned(PMPI_Scatterv(sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm));
 }
 
@@ -181,7 +190,7 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
 {
     if (!trace_enabled)
         return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm);
-    direct(TRACE_K_REDUCE_SCATTER, CALLER, comm, -1, rcounts, 0, dt, -1);
+    direct(TRACE_K_REDUCE_SCATTER, CALLER, comm, -1, rcounts, 0, dt, -1, op);
     return returned(PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm));
 }
 
@@ -190,6 +199,68 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
 {
     if (!trace_enabled)
         return PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, dt, op, comm);
-    direct(TRACE_K_REDUCE_SCATTER_BLOCK, CALLER, comm, -1, NULL, rcount, dt, -1);
+    direct(TRACE_K_REDUCE_SCATTER_BLOCK, CALLER, comm, -1, NULL, rcount, dt, -1, op);
     return returned(PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, dt, op, comm));
+}
+
+/* Nonblocking collectives: the entry line of their blocking form, and a
+ * return line naming the request they make, "< T REQ". */
+static int icoll_made(int rc, MPI_Comm comm, MPI_Request *req)
+{
+    int id = trace_comm_id(comm);
+    char *p = trace_exit(24);
+    trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id, req) : 0) : NULL);
+    return rc;
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Ibarrier(comm, req);
+    coll(TRACE_K_IBARRIER, CALLER, comm, -1, 0, MPI_DATATYPE_NULL, MPI_OP_NULL);
+    return icoll_made(PMPI_Ibarrier(comm, req), comm, req);
+}
+
+int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Ibcast(buf, count, dt, root, comm, req);
+    coll(TRACE_K_IBCAST, CALLER, comm, root, count, dt, MPI_OP_NULL);
+    return icoll_made(PMPI_Ibcast(buf, count, dt, root, comm, req), comm, req);
+}
+
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Ireduce(sbuf, rbuf, count, dt, op, root, comm, req);
+    coll(TRACE_K_IREDUCE, CALLER, comm, root, count, dt, op);
+    return icoll_made(PMPI_Ireduce(sbuf, rbuf, count, dt, op, root, comm, req), comm, req);
+}
+
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, req);
+    coll(TRACE_K_IALLREDUCE, CALLER, comm, -1, count, dt, op);
+    return icoll_made(PMPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, req), comm, req);
+}
+
+int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                  MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Ialltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, req);
+    coll(TRACE_K_IALLTOALL, CALLER, comm, -1, BLOCK(sbuf, scount, sdt, rcount, rdt), MPI_OP_NULL);
+    return icoll_made(PMPI_Ialltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm, req), comm, req);
+}
+
+int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                   MPI_Datatype rdt, MPI_Comm comm, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Iallgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm, req);
+    coll(TRACE_K_IALLGATHER, CALLER, comm, -1, BLOCK(sbuf, scount, sdt, rcount, rdt), MPI_OP_NULL);
+    return icoll_made(PMPI_Iallgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm, req), comm, req);
 }

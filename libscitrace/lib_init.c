@@ -3,6 +3,7 @@
  * comes before the return line of the call that made it, which names it:
  * "< T ID" (-1: MPI_COMM_NULL). */
 #include <stdio.h>
+#include <string.h>
 
 #include "libscitrace/lib.h"
 
@@ -105,11 +106,28 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     COMM_CALL(TRACE_K_COMM_CREATE, comm, PMPI_Comm_create(comm, group, newcomm), newcomm);
 }
 
+/* After the call's lines, "cart D N1 .. ND P1 .. PD": the process grid,
+ * for the candidates of a projection (docs/model.md, 'Candidates'). */
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm *newcomm)
 {
-    COMM_CALL(TRACE_K_CART_CREATE, comm,
-              PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), newcomm);
+    if (!trace_enabled)
+        return PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
+    comm_enter(TRACE_K_CART_CREATE, CALLER, comm);
+    int rc = comm_made(PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), newcomm);
+    char *p = rc == MPI_SUCCESS && ndims > 0 && ndims <= 16 ? trace_line(16 + 24 * (size_t)ndims)
+                                                            : NULL;
+    if (p) {
+        memcpy(p, "cart", 4);
+        p = tl_i(p + 4, ndims);
+        for (int i = 0; i < ndims; i++)
+            p = tl_i(p, dims[i]);
+        for (int i = 0; i < ndims; i++)
+            p = tl_i(p, periods[i] != 0);
+        *p++ = '\n';
+        trace_line_done(p);
+    }
+    return rc;
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)

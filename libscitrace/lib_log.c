@@ -46,8 +46,8 @@ static struct {
 int trace_enabled;
 
 /* --- the clock: where the kernel keeps time by the TSC (clocksource "tsc"), the TSC scaled to
- * CLOCK_MONOTONIC ns and re-anchored at least once a second: ~13 ns a read against ~30-40, twice
- * a call (docs/MEASUREMENTS.md, "The per-call log"). */
+ * CLOCK_MONOTONIC ns and re-anchored at least once a second: cheaper than clock_gettime, read
+ * twice a call (make bench-trace: the tracer's cost per call). */
 
 static int64_t mono_ns(void)
 {
@@ -176,7 +176,7 @@ void trace_line_done(char *end)
     lg.pos = lg.base + (uint64_t)(end - lg.win);
     lg.lines++;
     /* the time the line's own record read: a second clock read per line
-     * was half of a call's cost (docs/MEASUREMENTS.md, 'The per-call log') */
+     * would be a large share of a call's cost (make bench-trace) */
     if (lg.flush_ns > 0 && lg.now - lg.last_flush >= lg.flush_ns) {
         msync(lg.win, lg.len, MS_ASYNC);
         lg.last_flush = lg.now;

@@ -1,6 +1,6 @@
 /* lib_p2p: PMPI wrappers of the point-to-point calls and probes.  Each
- * writes its line on entry (communicator, peer as a world rank, tag, bytes)
- * and one on return (the request made; the source, tag and bytes a receive
+ * writes its line on entry (communicator, peer as a world rank, tag, bytes,
+ * count, datatype signature code, contiguity) and one on return (the request made; the source, tag and bytes a receive
  * got). */
 #include "libscitrace/lib.h"
 
@@ -11,8 +11,8 @@
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, dest, tag, comm);                            \
         int id = trace_comm_id(comm);   /* first: it may write a line */                    \
-        char *p = trace_enter(TRACE_K_##KIND, CALLER, 80);                                  \
-        trace_end(p ? tl_p2p(p, id, dest, tag, count, dt) : NULL);                          \
+        char *p = trace_enter(TRACE_K_##KIND, CALLER, 120);                                 \
+        trace_end(p ? tl_dtype(tl_p2p(p, id, dest, tag, count, dt), count, dt, 1) : NULL);     \
         int rc = PMPI_##NAME(buf, count, dt, dest, tag, comm);                              \
         trace_returned();                                                                   \
         return rc;                                                                          \
@@ -30,11 +30,11 @@ SEND_WRAPPER(Rsend, RSEND)
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                       \
         int id = trace_comm_id(comm);                                                       \
-        char *p = trace_enter(TRACE_K_##KIND, CALLER, 80);                                  \
-        trace_end(p ? tl_p2p(p, id, peer, tag, count, dt) : NULL);                          \
+        char *p = trace_enter(TRACE_K_##KIND, CALLER, 120);                                 \
+        trace_end(p ? tl_dtype(tl_p2p(p, id, peer, tag, count, dt), count, dt, 1) : NULL);     \
         int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
         p = trace_exit(24);                                                                 \
-        trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id) : 0)    \
+        trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id, req) : 0) \
                     : NULL);                                                                \
         return rc;                                                                          \
     }
@@ -56,7 +56,7 @@ static char *tl_reqs(char *p, int n, const MPI_Request reqs[])
     int c;
     p = tl_u(p, (uint64_t)n);
     for (int i = 0; i < n; i++)
-        p = tl_u(p, (uint64_t)trace_req_id(reqs[i], 0, &c));
+        p = tl_u(p, (uint64_t)trace_req_id(reqs[i], &reqs[i], 0, &c));
     return p;
 }
 
@@ -89,7 +89,7 @@ int MPI_Request_free(MPI_Request *req)
     char *p = trace_enter(TRACE_K_REQUEST_FREE, CALLER, 40);
     int c;
     MPI_Request h = *req;
-    int64_t id = trace_req_id(h, 0, &c);
+    int64_t id = trace_req_id(h, req, 0, &c);
     trace_end(p ? tl_u(tl_u(p, 1), (uint64_t)id) : NULL);
     trace_req_done(h, id);
     int rc = PMPI_Request_free(req);
@@ -105,20 +105,23 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_RECV, CALLER, 80);
-    trace_end(p ? tl_p2p(p, id, source, tag, count, dt) : NULL);
+    char *p = trace_enter(TRACE_K_RECV, CALLER, 120);
+    trace_end(p ? tl_dtype(tl_p2p(p, id, source, tag, count, dt), count, dt, 1) : NULL);
     int rc = PMPI_Recv(buf, count, dt, source, tag, comm, s);
     p = trace_exit(64);
     trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
     return rc;
 }
 
-/* " comm dest stag sbytes src rtag rbytes" */
+/* " comm dest stag sbytes src rtag rbytes scount scode scontig rcount
+ * rcode" */
 static char *tl_sendrecv(char *p, int id, int dest, int stag, int scount, MPI_Datatype sdt,
                          int source, int rtag, int rcount, MPI_Datatype rdt)
 {
     p = tl_p2p(p, id, dest, stag, scount, sdt);
-    return tl_peer(p, id, source, rtag, rcount, rdt);
+    p = tl_peer(p, id, source, rtag, rcount, rdt);
+    p = tl_dtype(p, scount, sdt, 1);
+    return tl_dtype(p, rcount, rdt, 0);
 }
 
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
@@ -131,7 +134,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int s
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 160);
+    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 240);
     trace_end(p ? tl_sendrecv(p, id, dest, stag, scount, sdt, source, rtag, rcount, rdt) : NULL);
     int rc = PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, source, rtag, comm, s);
     p = trace_exit(64);
@@ -147,7 +150,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 160);
+    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 240);
     trace_end(p ? tl_sendrecv(p, id, dest, stag, count, dt, source, rtag, count, dt) : NULL);
     int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, s);
     p = trace_exit(64);
@@ -187,5 +190,115 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
             p = tl_status(p, id, s);
     }
     trace_end(p);
+    return rc;
+}
+
+/* Matched probes: MPI_Mprobe and MPI_Improbe are recorded as Probe and
+ * Iprobe, and the message they take is remembered, so that MPI_Mrecv and
+ * MPI_Imrecv are recorded as a Recv and an Irecv of exactly that message
+ * (its source and tag; a message is taken in order, as a receive is). */
+#define MESSAGES 1024
+
+static struct {
+    MPI_Message msg;
+    int comm, src, tag;
+} taken[MESSAGES];
+
+static void message_taken(MPI_Message m, int comm, const MPI_Status *s)
+{
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
+        return;
+    for (int i = 0; i < MESSAGES; i++)
+        if (!taken[i].msg) {   /* a free slot */
+            taken[i].msg = m, taken[i].comm = comm, taken[i].src = s->MPI_SOURCE;
+            taken[i].tag = s->MPI_TAG;
+            return;
+        }
+}
+
+/* The communicator, source (comm-relative) and tag of message m, which is
+ * forgotten; source MPI_ANY_SOURCE when it was not remembered. */
+static void message_of(MPI_Message m, int *comm, int *src, int *tag)
+{
+    *comm = 0, *src = MPI_ANY_SOURCE, *tag = MPI_ANY_TAG;
+    if (m == MPI_MESSAGE_NO_PROC) {
+        *src = MPI_PROC_NULL;
+        return;
+    }
+    for (int i = 0; i < MESSAGES; i++)
+        if (taken[i].msg == m && m != MPI_MESSAGE_NULL) {
+            *comm = taken[i].comm, *src = taken[i].src, *tag = taken[i].tag;
+            taken[i].msg = 0;
+            return;
+        }
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Mprobe(source, tag, comm, msg, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    char *p = trace_enter(TRACE_K_PROBE, CALLER, 80);
+    trace_end(p ? tl_p2p(p, id, source, tag, 0, MPI_BYTE) : NULL);
+    int rc = PMPI_Mprobe(source, tag, comm, msg, s);
+    if (rc == MPI_SUCCESS)
+        message_taken(*msg, id, s);
+    p = trace_exit(64);
+    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    return rc;
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
+                MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Improbe(source, tag, comm, flag, msg, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id = trace_comm_id(comm);
+    char *p = trace_enter(TRACE_K_IPROBE, CALLER, 80);
+    trace_end(p ? tl_p2p(p, id, source, tag, 0, MPI_BYTE) : NULL);
+    int rc = PMPI_Improbe(source, tag, comm, flag, msg, s);
+    if (rc == MPI_SUCCESS && *flag)
+        message_taken(*msg, id, s);
+    p = trace_exit(64);
+    if (p && rc == MPI_SUCCESS) {
+        p = tl_u(p, *flag != 0);
+        if (*flag)
+            p = tl_status(p, id, s);
+    }
+    trace_end(p);
+    return rc;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Status *status)
+{
+    if (!trace_enabled)
+        return PMPI_Mrecv(buf, count, dt, msg, status);
+    MPI_Status own;
+    MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
+    int id, src, tag;
+    message_of(*msg, &id, &src, &tag);
+    char *p = trace_enter(TRACE_K_RECV, CALLER, 120);
+    trace_end(p ? tl_dtype(tl_p2p(p, id, src, tag, count, dt), count, dt, 1) : NULL);
+    int rc = PMPI_Mrecv(buf, count, dt, msg, s);
+    p = trace_exit(64);
+    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    return rc;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Request *req)
+{
+    if (!trace_enabled)
+        return PMPI_Imrecv(buf, count, dt, msg, req);
+    int id, src, tag;
+    message_of(*msg, &id, &src, &tag);
+    char *p = trace_enter(TRACE_K_IRECV, CALLER, 120);
+    trace_end(p ? tl_dtype(tl_p2p(p, id, src, tag, count, dt), count, dt, 1) : NULL);
+    int rc = PMPI_Imrecv(buf, count, dt, msg, req);
+    p = trace_exit(24);
+    trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id, req) : 0) : NULL);
     return rc;
 }

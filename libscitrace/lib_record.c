@@ -1,6 +1,5 @@
 /* lib_record: what the wrappers of libscitrace.so need besides the log:
- * communicator ids and their members, request ids, phases and datatype
- * sizes. */
+ * communicator ids and their members, request ids and phases. */
 #include "libscitrace/lib.h"
 
 #include <stdarg.h>
@@ -20,6 +19,7 @@ typedef struct comm_rec {
 
 typedef struct req_slot {
     MPI_Request req;
+    const MPI_Request *home;   /* where the call that made it stored it */
     int id, comm;
 } req_slot;
 
@@ -32,8 +32,6 @@ static struct {
     int next_req;
     char phases[MAX_PHASES][PHASE_NAME_MAX + 1];
     int nphases;
-    MPI_Datatype last_type;
-    int last_size;
 } st;
 
 int trace_phase;
@@ -167,7 +165,7 @@ int trace_world(int comm_id, int r)
 
 /* MPI_Request handle -> our ids, linear probing: a slot per live request, oldest first (Open MPI
  * shares one handle among Isends), emptied by shifting its cluster back, which keeps that order
- * (tombstones made lookups scan hundreds of slots; docs/MEASUREMENTS.md, "The per-call log"). */
+ * (tombstones would pile up under a long run's Isend/Wait traffic and lengthen every lookup). */
 static size_t slot_of(MPI_Request req, size_t cap)
 {
     uint64_t h = (uint64_t)(uintptr_t)req * 0x9E3779B97F4A7C15ull;
@@ -199,7 +197,7 @@ static int req_grow(void)
     return 0;
 }
 
-int trace_req_new(MPI_Request req, int comm_id)
+int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home)
 {
     int id = ++st.next_req;
     if (req == MPI_REQUEST_NULL || ((st.req_used + 1) * 2 > st.req_cap && req_grow() != 0))
@@ -208,7 +206,7 @@ int trace_req_new(MPI_Request req, int comm_id)
     while (st.reqs[j].id)
         j = (j + 1) & (st.req_cap - 1);
     st.req_used++;
-    st.reqs[j] = (req_slot){req, id, comm_id};
+    st.reqs[j] = (req_slot){req, home, id, comm_id};
     return id;
 }
 
@@ -223,9 +221,22 @@ static req_slot *find(MPI_Request req, int k)
     return NULL;
 }
 
-int64_t trace_req_id(MPI_Request req, int nth, int *comm_id)
+int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id)
 {
-    req_slot *x = find(req, nth);
+    /* the newest live request stored where the handle is now: the one the
+     * program holds there (an older one was overwritten); else the nth.
+     * One pass over the handle's slots, oldest first. */
+    req_slot *x = NULL, *nth_slot = NULL;
+    for (size_t j = st.req_cap && req != MPI_REQUEST_NULL ? slot_of(req, st.req_cap) : 0;
+         st.req_cap && req != MPI_REQUEST_NULL && st.reqs[j].id; j = (j + 1) & (st.req_cap - 1)) {
+        if (st.reqs[j].req != req)
+            continue;
+        if (at && st.reqs[j].home == at)
+            x = &st.reqs[j];
+        if (nth-- == 0)
+            nth_slot = &st.reqs[j];
+    }
+    x = x ? x : nth_slot;
     *comm_id = x ? x->comm : -1;
     return x ? x->id : 0;
 }
@@ -253,7 +264,9 @@ void trace_req_done(MPI_Request req, int64_t id)
 
 /* --- phases ------------------------------------------------------------ */
 
-void scitrace_phase(const char *name)
+/* The id of phase `name` (cleaned: white space becomes '_', 63 characters
+ * kept), registered with its line when new; -1 when not recorded. */
+static int phase_id(const char *name)
 {
     char clean[PHASE_NAME_MAX + 1];
     size_t n = 0;
@@ -261,14 +274,12 @@ void scitrace_phase(const char *name)
         clean[n] = (unsigned char)name[n] <= ' ' ? '_' : name[n];
     clean[n] = '\0';
     if (!trace_enabled || n == 0)
-        return;
+        return -1;
     for (int i = 0; i < st.nphases; i++)
-        if (strcmp(st.phases[i], clean) == 0) {
-            trace_phase = i;
-            return;
-        }
+        if (strcmp(st.phases[i], clean) == 0)
+            return i;
     if (st.nphases == MAX_PHASES)
-        return;
+        return -1;
     memcpy(st.phases[st.nphases], clean, n + 1);
     char *p = trace_line(96);
     if (p) {
@@ -276,7 +287,41 @@ void scitrace_phase(const char *name)
         p = tl_u(p + 5, (uint64_t)st.nphases);
         trace_end(tl_s(p, clean));
     }
-    trace_phase = st.nphases++;
+    return st.nphases++;
+}
+
+void scitrace_phase(const char *name)
+{
+    int id = phase_id(name);
+    if (id >= 0)
+        trace_phase = id;
+}
+
+/* Phases with an end: begin pushes the current phase and starts NAME
+ * inside it ("outer/NAME"); end returns to the phase it was begun in. */
+#define PHASE_DEPTH 64
+static int phase_stack[PHASE_DEPTH], phase_depth;
+
+void scitrace_phase_begin(const char *name)
+{
+    char path[2 * (PHASE_NAME_MAX + 1)];
+    if (!trace_enabled || !name || !name[0] || phase_depth == PHASE_DEPTH)
+        return;
+    if (phase_depth)
+        snprintf(path, sizeof path, "%s/%s", st.phases[trace_phase], name);
+    else
+        snprintf(path, sizeof path, "%s", name);
+    int id = phase_id(path);
+    if (id < 0)
+        return;
+    phase_stack[phase_depth++] = trace_phase;
+    trace_phase = id;
+}
+
+void scitrace_phase_end(void)
+{
+    if (trace_enabled && phase_depth > 0)
+        trace_phase = phase_stack[--phase_depth];
 }
 
 /* The MPI standard's hook for profiling tools: level N starts phase
@@ -289,32 +334,9 @@ int MPI_Pcontrol(const int level, ...)
     return MPI_SUCCESS;
 }
 
-/* --- datatypes ----------------------------------------------------------- */
-
-/* The last type asked about is remembered (a loop sends one type);
- * MPI_Type_free forgets it, since a new type may reuse the handle. */
-uint64_t trace_bytes(int count, MPI_Datatype dt)
-{
-    if (count <= 0)
-        return 0;
-    if (dt != st.last_type || !dt) {
-        int sz = 0;
-        if (PMPI_Type_size(dt, &sz) != MPI_SUCCESS || sz < 0)
-            return 0;
-        st.last_type = dt, st.last_size = sz;
-    }
-    return (uint64_t)count * (uint64_t)st.last_size;
-}
-
-int MPI_Type_free(MPI_Datatype *type)
-{
-    st.last_type = NULL;
-    return PMPI_Type_free(type);
-}
-
 /* The first phase, before any mark. */
 void trace_phases_start(void)
 {
-    st.nphases = 0;
+    st.nphases = 0, phase_depth = 0;
     scitrace_phase("main");
 }

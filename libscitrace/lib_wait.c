@@ -21,6 +21,44 @@ typedef struct wait_ctx {
     MPI_Request *h;           /* the handles as they were before the call */
 } wait_ctx;
 
+typedef struct hpos {
+    MPI_Request h;
+    int i;
+} hpos;
+
+static int hpos_cmp(const void *a, const void *b)
+{
+    const hpos *x = a, *y = b;
+    if (x->h != y->h)
+        return (uintptr_t)x->h < (uintptr_t)y->h ? -1 : 1;
+    return x->i - y->i;
+}
+
+/* nth[i]: how many times reqs[i]'s handle comes earlier in the array (an
+ * MPI may give one handle to several live requests: each is a later one);
+ * by sorting when the array is long.  -1 when out of memory. */
+static int nth_of(int n, const MPI_Request reqs[], int nth[])
+{
+    if (n <= ON_STACK) {
+        for (int i = 0; i < n; i++) {
+            nth[i] = 0;
+            for (int j = 0; j < i; j++)
+                nth[i] += reqs[j] == reqs[i];
+        }
+        return 0;
+    }
+    hpos *v = malloc((size_t)n * sizeof *v);
+    if (!v)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v[i] = (hpos){reqs[i], i};
+    qsort(v, (size_t)n, sizeof *v, hpos_cmp);
+    for (int k = 0; k < n; k++)
+        nth[v[k].i] = k > 0 && v[k - 1].h == v[k].h ? nth[v[k - 1].i] + 1 : 0;
+    free(v);
+    return 0;
+}
+
 /* Writes the entry line and remembers the ids; returns the status array to
  * pass to MPI (ours when the caller ignores statuses), or NULL when out of
  * memory (then nothing is recorded). */
@@ -39,15 +77,19 @@ static MPI_Status *enter(wait_ctx *w, enum trace_kind kind, const void *caller, 
             return NULL;
         }
     }
+    /* w->comms holds each nth until it is replaced by the comm */
+    if (nth_of(n, reqs, w->comms) != 0) {
+        if (w->ids != w->ids_small)
+            free(w->ids), free(w->comms), free(w->st), free(w->h);
+        w->ids = NULL;
+        return NULL;
+    }
     char *p = trace_enter(kind, caller, 24 + 21 * (size_t)n);
     if (p)
         p = tl_u(p, (uint64_t)n);
     for (int i = 0; i < n; i++) {
-        int nth = 0;   /* the same handle earlier in the array: a later request */
-        for (int j = 0; j < i && i < ON_STACK; j++)
-            nth += reqs[j] == reqs[i];
         w->h[i] = reqs[i];
-        w->ids[i] = trace_req_id(reqs[i], nth, &w->comms[i]);
+        w->ids[i] = trace_req_id(reqs[i], &reqs[i], w->comms[i], &w->comms[i]);
         if (p)
             p = tl_u(p, (uint64_t)w->ids[i]);
     }

@@ -6,8 +6,8 @@
 
 /* Every node injects m-byte Poisson messages to its pattern's destinations;
  * each channel's wait comes from the merge identity of FIFO servers with a
- * flows'-age closure (derivation and its simulation: docs/MEASUREMENTS.md,
- * "Latency under load: the derivation"). */
+ * flows'-age closure (docs/model.md; test_load
+ * checks it against a simulation of the queues). */
 #define MODEL_LOAD_AGE_KAPPA 1.1
 typedef struct model_load {
     topo_shape shape;

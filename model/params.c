@@ -55,7 +55,15 @@ void model_params_clear_optional(model_params *p)
     for (int i = 0; i < MODEL_P_ALL; i++) {
         p->err[i] = NAN;
         p->source[i][0] = '\0';
+        for (int j = 0; j < MODEL_P_ALL; j++)
+            p->cov[i][j] = NAN;
     }
+    for (int i = 0; i < MODEL_MAX_OSEG; i++)
+        for (int j = 0; j < 2; j++)
+            p->oseg_err[i][j] = p->lbseg_err[i][j] = NAN;
+    p->link_bw_err = NAN;
+    p->link_bw_source[0] = '\0';
+    p->fitted_at[0] = '\0';
     p->fit_r2 = NAN;
     p->fit_statistic[0] = '\0';
     p->fit_chi2_dof = NAN;
@@ -66,6 +74,7 @@ void model_params_clear_optional(model_params *p)
     for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
         for (int i = 0; i < 3; i++)
             p->launch[q][i] = NAN;
+    p->fit_residual_rms = NAN;
     p->links = TOPO_LINKS_UNI;
     p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;
     memset(&p->logp, 0, sizeof p->logp);
@@ -89,6 +98,69 @@ int model_params_preset(const char *name, model_params *p)
         return 0;
     }
     return -1;
+}
+
+/* What a parameter's source says, in words: "measured in FILE (fitted
+ * DATE)", "assumed: preset P", "fixed", or "stated in FILE". */
+static void source_words(const model_params *p, const char *src, char *buf, size_t len)
+{
+    int preset = strncmp(p->name, "preset ", 7) == 0;
+    if (preset)
+        snprintf(buf, len, "assumed: %s (the thesis's SCI hardware, not measured)", p->name);
+    else if (!strcmp(src, "measured"))
+        snprintf(buf, len, "measured in %s%s%s%s", p->name, p->fitted_at[0] ? " (fitted " : "",
+                 p->fitted_at, p->fitted_at[0] ? ")" : "");
+    else if (!strncmp(src, "preset ", 7))
+        snprintf(buf, len, "assumed: %s (not measured)", src);
+    else if (src[0])
+        snprintf(buf, len, "%s (in %s)", src, p->name);
+    else
+        snprintf(buf, len, "stated in %s (no source given)", p->name);
+}
+
+static void print_sources(FILE *fp, const model_params *p, int with_link_bw)
+{
+    int done[MODEL_P_ALL] = {0};
+    const char *sep = "";
+    fprintf(fp, "sources: ");
+    for (int k = 0; k < MODEL_P_ALL; k++) {
+        if (done[k] || (k == MODEL_P_LB && p->lb_ns_per_byte == 0 && !p->lb_segments &&
+                        !p->source[k][0]))
+            continue;
+        char words[400];
+        fprintf(fp, "%s", sep);
+        for (int j = k; j < MODEL_P_ALL; j++)
+            if (!done[j] && !strcmp(p->source[j], p->source[k]) &&
+                (j != MODEL_P_LB || p->lb_ns_per_byte != 0 || p->lb_segments || p->source[j][0])) {
+                fprintf(fp, "%s%s", j == k ? "" : ", ", model_param_key[j]);
+                done[j] = 1;
+            }
+        source_words(p, p->source[k], words, sizeof words);
+        fprintf(fp, " %s", words);
+        sep = "; ";
+    }
+    if (with_link_bw) {
+        if (p->link_bw_source[0] && strcmp(p->link_bw_source, "measured") == 0)
+            fprintf(fp, "; link_bw_bytes_per_ns %g measured in %s", p->link_bw_bytes_per_ns,
+                    p->name);
+        else if (p->link_bw_bytes_per_ns != MODEL_DEFAULT_LINK_BW_BYTES_PER_NS)
+            fprintf(fp, "; link_bw_bytes_per_ns %g stated in %s (not measured)",
+                    p->link_bw_bytes_per_ns, p->name);
+        else
+            fprintf(fp, "; link_bw_bytes_per_ns %g default (the IEEE 1596 SCI link, not measured)",
+                    p->link_bw_bytes_per_ns);
+    }
+}
+
+char *model_params_sources_text(char *buf, size_t len, const model_params *p, int with_link_bw)
+{
+    FILE *fp = fmemopen(buf, len, "w");
+    buf[0] = '\0';
+    if (fp) {
+        print_sources(fp, p, with_link_bw);
+        fclose(fp);   /* (a line cut at len - 1 characters) */
+    }
+    return buf;
 }
 
 /* Segment i of segs holding size_bytes (sizes below the first: the first). */

@@ -27,9 +27,8 @@ typedef enum model_param_id {
 enum { MODEL_LAUNCH_O64 = 0, MODEL_LAUNCH_LF, MODEL_LAUNCH_LS, MODEL_LAUNCH_LB,
        MODEL_LAUNCH_COUNT };
 
-/* At most 16 segments (of o(m), of the relays' cost and of each LogP quantity), BIC choosing: the
- * joint fit took 6-10 in 20 runs (docs/MEASUREMENTS.md, "The staircase: segments of two sizes").
- * */
+/* At most 16 segments (of o(m), of the relays' cost and of each LogP quantity), BIC choosing:
+ * room above what the joint fit of a staircase of sizes picks (test_fit). */
 #define MODEL_MAX_OSEG 16
 
 typedef struct model_oseg {
@@ -69,13 +68,33 @@ typedef struct model_params {
      * on segment i instead of m lb; lb_segments == 0 means m lb. */
     int lb_segments;
     model_oseg lbseg[MODEL_MAX_OSEG];
+    /* Optional, written by calibrate: each segment's standard errors of
+     * its start value [0] and slope [1] (keys o_seg<i>_ns_err,
+     * o_seg<i>_ns_per_byte_err, lb_seg<i>_*_err; NaN = not stated). */
+    double oseg_err[MODEL_MAX_OSEG][2], lbseg_err[MODEL_MAX_OSEG][2];
 
     /* Optional, written by calibrate: standard errors (NaN = unknown) and
      * where each value came from ("measured", "fixed", "preset current";
      * empty = not stated), indexed by model_param_id. */
     double err[MODEL_P_ALL];
     char source[MODEL_P_ALL][40];
+    /* The fit's covariance of two parameters (keys cov_<a>_<b>, a before b
+     * in model_param_id order; NaN = not stated: the interval then treats
+     * them as independent, from the errors alone).  Symmetric; the
+     * diagonal is unused (err squared). */
+    double cov[MODEL_P_ALL][MODEL_P_ALL];
+    /* The link rate's standard error and source (keys
+     * link_bw_bytes_per_ns_err, _source; NaN / "" = not stated). */
+    double link_bw_err;
+    char link_bw_source[40];
+    /* When calibrate fitted the parameters (key `fitted_at`, ISO 8601 UTC,
+     * written by calibrate); "" = not stated. */
+    char fitted_at[32];
     double fit_r2, fit_chi2_dof;   /* NaN when not fitted */
+    /* The fitted points' relative residual scatter (key fit_residual_rms, a
+     * fraction; NaN when not stated): what a single measurement adds to
+     * the parameters' uncertainty in a prediction interval. */
+    double fit_residual_rms;
     /* The point statistic the fit used, key `fit_statistic = "min" |
      * "median" | "mean"` (calibrate --stat), so that a plot's residuals
      * are of the values that were fitted; "" when not stated. */
@@ -140,6 +159,14 @@ double model_logp_ns(const model_params *p, model_logp_q q, double size_bytes);
 /* What one relay (forward or switch) pays for an m-byte message beyond lf
  * or ls (docs/model.md, 'Parameters'): the lb segments if any, else m lb. */
 double model_relay_bytes_ns(const model_params *p, double size_bytes);
+
+/* "sources: ..." into buf (no newline): where each parameter p gives came
+ * from: measured (the file, and when calibrate fitted it), fixed, assumed
+ * (a preset), or stated in a file without a source; with_link_bw adds the
+ * link rate (measured, or the default SCI rate, which is no measurement).
+ * Returns buf. */
+#define MODEL_SOURCES_TEXT 1024
+char *model_params_sources_text(char *buf, size_t len, const model_params *p, int with_link_bw);
 
 /* Why a params file was rejected. */
 typedef file_error model_params_error;

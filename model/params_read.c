@@ -31,8 +31,9 @@ typedef struct key_slot {
 
 /* LogP: L_ns, and per quantity <q>_segments and 3 keys a segment */
 #define LOGP_SLOTS (1 + MODEL_LOGP_COUNT * (1 + 3 * MODEL_MAX_OSEG))
-#define MAX_SLOTS (7 + 2 * MODEL_P_ALL + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 3 + 2 + \
-                   2 + 3 * MODEL_LAUNCH_COUNT + LOGP_SLOTS)
+#define COV_SLOTS (MODEL_P_ALL * (MODEL_P_ALL - 1) / 2)
+#define MAX_SLOTS (8 + 2 * MODEL_P_ALL + COV_SLOTS + 3 + 4 * MODEL_MAX_OSEG + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 2 + \
+                   3 + 2 + 3 * MODEL_LAUNCH_COUNT + LOGP_SLOTS)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
@@ -52,6 +53,18 @@ static void add_slot(reader *r, const char *name, double *value, char *str,
     s->string_len = len;
     s->required = required;
     s->seen = 0;
+}
+
+/* PREFIX_segK_ns_err and PREFIX_segK_ns_per_byte_err, K = 1.. */
+static void add_seg_err_slots(reader *r, const char *prefix, double (*err)[2])
+{
+    char name[40];
+    for (int i = 0; i < MODEL_MAX_OSEG; i++) {
+        snprintf(name, sizeof name, "%s_seg%d_ns_err", prefix, i + 1);
+        add_slot(r, name, &err[i][0], NULL, 0, 0);
+        snprintf(name, sizeof name, "%s_seg%d_ns_per_byte_err", prefix, i + 1);
+        add_slot(r, name, &err[i][1], NULL, 0, 0);
+    }
 }
 
 /* PREFIX_segments and PREFIX_segK_{from_bytes,ns,ns_per_byte}, K = 1.. */
@@ -95,8 +108,18 @@ static void build_slots(reader *r, model_params *p)
         snprintf(name, sizeof name, "%s_source", model_param_key[i]);
         add_slot(r, name, NULL, p->source[i], sizeof p->source[i], 0);
     }
+    for (int i = 0; i < MODEL_P_ALL; i++)
+        for (int j = i + 1; j < MODEL_P_ALL; j++) {
+            snprintf(name, sizeof name, "cov_%s_%s", model_param_key[i], model_param_key[j]);
+            add_slot(r, name, &p->cov[i][j], NULL, 0, 0);
+        }
+    add_slot(r, "link_bw_bytes_per_ns_err", &p->link_bw_err, NULL, 0, 0);
+    add_slot(r, "link_bw_bytes_per_ns_source", NULL, p->link_bw_source,
+             sizeof p->link_bw_source, 0);
+    add_slot(r, "fitted_at", NULL, p->fitted_at, sizeof p->fitted_at, 0);
     add_slot(r, "fit_r2", &p->fit_r2, NULL, 0, 0);
     add_slot(r, "fit_chi2_dof", &p->fit_chi2_dof, NULL, 0, 0);
+    add_slot(r, "fit_residual_rms", &p->fit_residual_rms, NULL, 0, 0);
     add_slot(r, "fit_statistic", NULL, p->fit_statistic, sizeof p->fit_statistic, 0);
     for (int i = 0; i < 3; i++)
         add_slot(r, model_regime_key[i], &p->regime_floor_ns[i], NULL, 0, 0);
@@ -109,6 +132,8 @@ static void build_slots(reader *r, model_params *p)
         }
     add_seg_slots(r, "o", &r->o_segments, p->oseg);
     add_seg_slots(r, "lb", &r->lb_segments, p->lbseg);
+    add_seg_err_slots(r, "o", p->oseg_err);
+    add_seg_err_slots(r, "lb", p->lbseg_err);
     add_slot(r, "links", NULL, r->links, sizeof r->links, 0);
     add_slot(r, "link_bw_bytes_per_ns", &p->link_bw_bytes_per_ns, NULL, 0, 0);
     build_logp_slots(r, p);
@@ -319,6 +344,27 @@ static int stray_segments(reader *r, const model_params *p, model_params_error *
     return 0;
 }
 
+/* A covariance needs both errors, and |cov| <= err_a err_b (Cauchy-Schwarz,
+ * with room for the 6 digits the writer keeps); mirrored to cov[b][a]. */
+static int finish_cov(reader *r, model_params *p, model_params_error *err)
+{
+    char name[40];
+    for (int i = 0; i < MODEL_P_ALL; i++)
+        for (int j = i + 1; j < MODEL_P_ALL; j++) {
+            snprintf(name, sizeof name, "cov_%s_%s", model_param_key[i], model_param_key[j]);
+            long line = find_slot(r, name)->seen;
+            if (!line)
+                continue;
+            if (isnan(p->err[i]) || isnan(p->err[j]))
+                return params_fail(err, line, "'%s' needs both parameters' *_err keys", name);
+            if (fabs(p->cov[i][j]) > p->err[i] * p->err[j] * (1 + 1e-5) + 1e-300)
+                return params_fail(err, line, "'%s' is larger than the product of the two"
+                                   " standard errors (a covariance cannot be)", name);
+            p->cov[j][i] = p->cov[i][j];
+        }
+    return 0;
+}
+
 /* Cross-key checks once the whole file is read. */
 static int finish(reader *r, model_params *p, long lines, model_params_error *err)
 {
@@ -327,7 +373,10 @@ static int finish(reader *r, model_params *p, long lines, model_params_error *er
             return params_fail(err, lines, "missing required key '%s'", r->slot[i].name);
     if (find_slot(r, "links")->seen)
         topo_links_parse(r->links, &p->links);   /* checked in read_line */
-    int rc = finish_logp(r, p, lines, err);
+    int rc = finish_cov(r, p, err);
+    if (rc)
+        return rc;
+    rc = finish_logp(r, p, lines, err);
     if (rc)
         return rc;
     rc = finish_segments(r, "o", r->o_segments, &p->o_segments, p->oseg, lines, err);

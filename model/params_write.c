@@ -29,6 +29,17 @@ static void write_segments(FILE *fp, const char *k, int n, const model_oseg *seg
                 k, i + 1, seg[i].from_bytes, k, i + 1, seg[i].ns, k, i + 1, seg[i].ns_per_byte);
 }
 
+/* PREFIX_seg<i>_ns_err and _ns_per_byte_err where stated. */
+static void write_segment_errors(FILE *fp, const char *k, int n, const double (*err)[2])
+{
+    for (int i = 0; i < n; i++) {
+        if (!isnan(err[i][0]))
+            fprintf(fp, "%s_seg%d_ns_err = %.6g\n", k, i + 1, err[i][0]);
+        if (!isnan(err[i][1]))
+            fprintf(fp, "%s_seg%d_ns_per_byte_err = %.6g\n", k, i + 1, err[i][1]);
+    }
+}
+
 /* LogP keys (docs/model.md, 'LogP parameters'), when present. */
 static void write_logp(FILE *fp, const model_logp *l)
 {
@@ -61,18 +72,33 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
         if (p->source[i][0])
             fprintf(fp, "%s_source = \"%s\"\n", model_param_key[i], p->source[i]);
     }
+    for (int i = 0; i < MODEL_P_ALL; i++)
+        for (int j = i + 1; j < MODEL_P_ALL; j++)
+            if (!isnan(p->cov[i][j]) && !isnan(p->err[i]) && !isnan(p->err[j]))
+                fprintf(fp, "cov_%s_%s = %.6g\n", model_param_key[i], model_param_key[j],
+                        p->cov[i][j]);
+    if (p->fitted_at[0])
+        fprintf(fp, "fitted_at = \"%s\"\n", p->fitted_at);
     if (p->o_segments > 0)
         write_segments(fp, "o", p->o_segments, p->oseg);
     if (p->lb_segments > 0)
         write_segments(fp, "lb", p->lb_segments, p->lbseg);
+    write_segment_errors(fp, "o", p->o_segments, p->oseg_err);
+    write_segment_errors(fp, "lb", p->lb_segments, p->lbseg_err);
     if (p->links != TOPO_LINKS_UNI)
         fprintf(fp, "links = \"%s\"\n", topo_links_name(p->links));
     if (p->link_bw_bytes_per_ns != MODEL_DEFAULT_LINK_BW_BYTES_PER_NS)
         fprintf(fp, "link_bw_bytes_per_ns = %.10g\n", p->link_bw_bytes_per_ns);
+    if (!isnan(p->link_bw_err))
+        fprintf(fp, "link_bw_bytes_per_ns_err = %.6g\n", p->link_bw_err);
+    if (p->link_bw_source[0])
+        fprintf(fp, "link_bw_bytes_per_ns_source = \"%s\"\n", p->link_bw_source);
     if (!isnan(p->fit_r2))
         fprintf(fp, "fit_r2 = %.8g\n", p->fit_r2);
     if (!isnan(p->fit_chi2_dof))
         fprintf(fp, "fit_chi2_dof = %.8g\n", p->fit_chi2_dof);
+    if (!isnan(p->fit_residual_rms))
+        fprintf(fp, "fit_residual_rms = %.6g\n", p->fit_residual_rms);
     if (p->fit_statistic[0])
         fprintf(fp, "fit_statistic = \"%s\"\n", p->fit_statistic);
     for (int i = 0; i < 3; i++)

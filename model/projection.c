@@ -282,9 +282,8 @@ static long neighbour(const anneal_ctx *x, const gsl_rng *r, long u)
 
 /* Half the moves put a random node on a random torus node; the other half
  * put it next to one of the nodes it talks to (a random row of its own),
- * which is where a better place usually is: on a scrambled 4x4x4 halo
- * exchange (uni links) 200000 moves then win back 94% of the latency the
- * scramble added, instead of 84% with random moves only. */
+ * which is where a better place usually is, and is found in fewer moves
+ * than by random moves only (test_projection: a scrambled halo exchange). */
 static void count_move(anneal_ctx *x)
 {
     if (x->c->progress && ++x->moves % PROJ_PROGRESS_MOVES == 0)

@@ -107,11 +107,31 @@ static int parse_row(char *text, long line, long ranks, traffic_row *row, traffi
     return 0;
 }
 
-/* A "# key: value" header line; only ranks and columns mean anything. */
+/* "# grid: SHAPE (how it was found)": 1..4 dimensions. */
+static int parse_grid(const char *v, long line, topo_shape *grid, traffic_error *err)
+{
+    char text[64];
+    topo_parse_error perr;
+    size_t n = strcspn(v, " ");
+    if (n == 0 || n >= sizeof text)
+        return file_error_set(err, line, "grid '%.40s': expected a shape such as 3x2", v);
+    memcpy(text, v, n);
+    text[n] = '\0';
+    if (topo_shape_parse(text, grid, &perr) || grid->dims > 4)
+        return file_error_set(err, line, "grid '%.40s': expected a shape of 1..4 dimensions", text);
+    return 0;
+}
+
+/* A "# key: value" header line; only ranks, columns and grid mean anything. */
 static int parse_header(const char *text, long line, int have_rows, long *ranks,
-                        traffic_error *err)
+                        topo_shape *grid, traffic_error *err)
 {
     const char *v;
+    if (strncmp(text, "# grid:", 7) == 0) {
+        if (grid->dims)
+            return file_error_set(err, line, "duplicate '# grid:' line");
+        return parse_grid(text + 7 + strspn(text + 7, " "), line, grid, err);
+    }
     if (strncmp(text, "# ranks:", 8) == 0) {
         if (*ranks)
             return file_error_set(err, line, "duplicate '# ranks:' line");
@@ -144,7 +164,7 @@ static int read_matrix(FILE *fp, traffic_matrix *t, traffic_error *err)
             continue;
         }
         if (buf[0] == '#') {
-            if ((rc = parse_header(buf, line, t->rows > 0, &t->ranks, err)))
+            if ((rc = parse_header(buf, line, t->rows > 0, &t->ranks, &t->grid, err)))
                 return rc;
             continue;
         }
@@ -171,6 +191,9 @@ static int read_matrix(FILE *fp, traffic_matrix *t, traffic_error *err)
         return file_error_set(err, 0, "no '# ranks:' line");
     if (!t->rows)
         return file_error_set(err, 0, "no rows (the application sent no message?)");
+    if (t->grid.dims && t->grid.nodes != t->ranks)
+        return file_error_set(err, 0, "'# grid:' has %ld nodes, the matrix %ld ranks",
+                              t->grid.nodes, t->ranks);
     return 0;
 }
 

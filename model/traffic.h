@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "topo/topo.h"
 #include "util/file_error.h"
 
 /* Limits, so that a hostile or mistaken file cannot make us allocate
@@ -33,6 +34,10 @@ typedef struct traffic_matrix {
     traffic_row *row;        /* rows in file order (owned) */
     double messages;         /* sum of messages over rows */
     double bytes;            /* sum of messages * size_bytes */
+    /* "# grid: AxB (...)": the application's process grid as it made it
+     * (scitrace matrix writes MPI_Cart_create's), its product the ranks;
+     * grid.dims 0: none */
+    topo_shape grid;
 } traffic_matrix;
 
 /* Why a file was rejected (the command line quotes path:line: msg). */
@@ -42,6 +47,8 @@ typedef file_error traffic_error;
  *   line 1      "# scitorus-traffic 1"
  *   "# ranks: P" before the first row (1 <= P <= TRAFFIC_MAX_RANKS)
  *   "# columns: src dst size_bytes messages" if present, exactly that
+ *   "# grid: SHAPE (...)" if present: a shape of 1..4 dimensions whose
+ *               nodes are the ranks
  *   other "# ..." lines are comments; blank lines are skipped
  *   rows        src<TAB>dst<TAB>size_bytes<TAB>messages, integers with
  *               0 <= src, dst < P, 0 <= size_bytes <= 2^40,

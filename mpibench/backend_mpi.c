@@ -233,7 +233,7 @@ static int mpi_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
 /* The timed receive is osu_latency's: MPI_Recv (--mpi-recv irecv: MPI_Irecv
  * + MPI_Wait) from the one peer when there is one, of any tag (the tag is
  * the header).  No stop polling here: stops are seen between batches, a
- * stuck peer by the watchdog (docs/MEASUREMENTS.md, "mpibench and OSU"). */
+ * stuck peer by the watchdog, so the timed path is osu_latency's (make bench-mpi). */
 static __attribute__((noinline)) int recv_plain(bench_comm *c, bench_msg *msg, void *payload,
                                                 size_t cap)
 {
@@ -254,7 +254,7 @@ static __attribute__((noinline)) int recv_plain(bench_comm *c, bench_msg *msg, v
         mpistop_poll(&c->stop);   /* passes a stop on to rank 0: one flag read otherwise */
     MPI_Get_count(&st, MPI_BYTE, &count);
     /* A ping-pong's tags repeat: decoded once, not with divisions on every
-     * receive in the timed path (docs/MEASUREMENTS.md, "mpibench and OSU"). */
+     * receive in the timed path. */
     if (st.MPI_TAG != c->last_tag) {
         memset(&c->last_msg, 0, sizeof c->last_msg);
         tag_decode(&c->tags, st.MPI_TAG, c->rank, &c->last_msg);
@@ -266,8 +266,8 @@ static __attribute__((noinline)) int recv_plain(bench_comm *c, bench_msg *msg, v
 }
 
 /* Rank 0's receive, which the watchdog may leave by a jump: sigsetjmp in a frame of its own,
- * so the receive (not inlined) is not compiled as one that returns twice, its locals in memory:
- * 1.7 ns a message at ~55 ns (docs/MEASUREMENTS.md, "Both regimes, and the last ten ns"). */
+ * so the receive (not inlined) is not compiled as one that returns twice, with its locals kept
+ * in memory on every message. */
 static __attribute__((noinline)) int recv_guarded(bench_comm *c, bench_msg *msg, void *payload,
                                                   size_t cap)
 {

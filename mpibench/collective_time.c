@@ -149,8 +149,8 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
     MPI_Comm_size(comm, &np);
     long batch = o->batch, cap = o->max_samples + batch;
     size_t bytes = (size_t)(m > 0 ? m : 1) * (size_t)np;
-    /* page-aligned and written, as OSU's buffers are: a calloc'd 4 KiB block
-     * straddles two pages (bcast 4 KiB 1.15x osu_bcast; docs/MEASUREMENTS.md) */
+    /* page-aligned and written, as OSU's buffers are: a calloc'd block of a
+     * page straddles two (make bench-coll compares with osu_bcast & co.) */
     bufs b = {(char *)bench_page_alloc(bytes), (char *)bench_page_alloc(bytes), {0}, NULL};
     if (b.a)
         memset(b.a, 1, bytes);
@@ -182,8 +182,8 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
         MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
         window = 2 * worst + 5000;
     }
-    /* the first repetitions after a new buffer are slow: a 10 us one moves
-     * a 1000-repetition mean of 200 ns by 5% (docs/MEASUREMENTS.md) */
+    /* the first repetitions after a new buffer are slow, and one of them
+     * moves the mean of a thousand short ones */
     for (long k = 0; k < o->warmup && !rc; k++) {
         MPI_Barrier(comm);
         once(o, comm, m, &b);

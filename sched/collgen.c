@@ -50,6 +50,8 @@ int coll_op_parse(const char *name)
 #define STOP_EVERY 0xffffL
 static int add(coll_sched *s, int rank, int step, int peer, int send, long bytes)
 {
+    if (s->only && rank != s->only - 1)
+        return 0;
     if (!(s->count & STOP_EVERY) && s->stop && s->stop())
         return -3;
     if (UTIL_GROW(s->msgs, s->count, s->cap, 64))
@@ -57,6 +59,12 @@ static int add(coll_sched *s, int rank, int step, int peer, int send, long bytes
     s->msgs[s->count++] = (coll_msg){rank, step, peer, send, bytes};
     return 0;
 }
+
+/* The ranks a loop generates: all, or the one coll_generate_rank asks for.  Only a loop
+ * whose body adds rank r's operations alone iterates so; the others (a root's operations
+ * added beside each rank's) run over all ranks and add() keeps the one rank's. */
+#define R_FIRST(s) ((s)->only ? (s)->only - 1 : 0)
+#define R_END(s, n) ((s)->only ? (s)->only : (n))
 
 static int lowbit(int v, int n) { return v ? (v & -v) : n; }
 static int min_i(int a, int b) { return a < b ? a : b; }
@@ -66,7 +74,7 @@ static int min_i(int a, int b) { return a < b ? a : b; }
  * is vr - lowbit(vr), its children vr + mask for the masks below lowbit. */
 static int tree(coll_sched *s, int n, int rt, long m, int down, int sized, int step0)
 {
-    for (int r = 0; r < n; r++) {
+    for (int r = R_FIRST(s); r < R_END(s, n); r++) {
         int vr = (r - rt + n) % n, lb = lowbit(vr, n), step = step0;
         int top = 1;
         while (top < lb && top < n)
@@ -110,7 +118,7 @@ static int recursive_doubling(coll_sched *s, int n, long m, int halve)
     while (p * 2 <= n)
         p *= 2;
     int rem = n - p;
-    for (int r = 0; r < n; r++) {
+    for (int r = R_FIRST(s); r < R_END(s, n); r++) {
         int nr = r < 2 * rem ? r / 2 : r - rem, step = 1;
         if (r < 2 * rem && r % 2 == 0) {   /* hands its data on, gets the result */
             ADD(s, r, 0, r + 1, 1, m);
@@ -144,7 +152,7 @@ static int redscat_allgather(coll_sched *s, int n, long m)
         p *= 2;
     int rem = n - p;
     long lh = m / 2, rh = m - m / 2;
-    for (int r = 0; r < n; r++) {
+    for (int r = R_FIRST(s); r < R_END(s, n); r++) {
         int vr = r < 2 * rem ? r / 2 : r - rem, step = 1;
         if (r < 2 * rem && r % 2) {
             ADD(s, r, 0, r - 1, 1, lh);
@@ -176,7 +184,7 @@ static int redscat_allgather(coll_sched *s, int n, long m)
  * or with r xor 2^k carrying 2^k blocks (recursive doubling). */
 static int exchange(coll_sched *s, int n, long m, int kind, int step0)
 {
-    for (int r = 0; r < n; r++)
+    for (int r = R_FIRST(s); r < R_END(s, n); r++)
         for (int k = 1, step = step0; kind == 2 ? k < n : step < step0 + n - 1; step++) {
             int to, from;
             long b = m;
@@ -231,7 +239,7 @@ static int parent_of(int v, int kind, int k)
 
 static int gtree(coll_sched *s, int n, int rt, long m, int down, int kind, int k, int step0)
 {
-    for (int r = 0; r < n; r++) {
+    for (int r = R_FIRST(s); r < R_END(s, n); r++) {
         int vr = (r - rt + n) % n, step = step0;
         if (down && vr)
             ADD(s, r, step++, (parent_of(vr, kind, k) + rt) % n, 0, m);
@@ -251,7 +259,7 @@ static int gtree(coll_sched *s, int n, int rt, long m, int down, int kind, int k
  * blocks whose index has bit k set, allgather the 2^k blocks it holds. */
 static int bruck(coll_sched *s, int n, long m, int alltoall)
 {
-    for (int r = 0; r < n; r++)
+    for (int r = R_FIRST(s); r < R_END(s, n); r++)
         for (int k = 1, step = 0; k < n; k <<= 1, step++) {
             long blocks = 0;
             for (int j = 0; alltoall && j < n; j++)
@@ -284,7 +292,7 @@ static int barrier(coll_sched *s, int n, const char *a)
         int p = 1;
         while (p * 2 <= n)
             p *= 2;
-        for (int r = 0; r < n; r++) {
+        for (int r = R_FIRST(s); r < R_END(s, n); r++) {
             int step = 0;
             if (r >= p) {
                 ADD(s, r, 0, r - p, 1, 0);
@@ -302,7 +310,7 @@ static int barrier(coll_sched *s, int n, const char *a)
         }
         return 0;
     }
-    for (int r = 0; r < n; r++)
+    for (int r = R_FIRST(s); r < R_END(s, n); r++)
         for (int k = 1, step = 0; k < n; k <<= 1, step++) {
             ADD(s, r, step, (r + k) % n, 1, 0);
             ADD(s, r, step, (r - k + n) % n, 0, 0);
@@ -353,7 +361,7 @@ static int scatter_allgather(coll_sched *s, int n, int rt, long m, int ring)
     int rc = tree(s, n, rt, b, 1, 1, 0);
     if (rc || ring || (n & (n - 1)))
         return rc ? rc : exchange(s, n, b, 1, 64);
-    for (int r = 0; r < n; r++)
+    for (int r = R_FIRST(s); r < R_END(s, n); r++)
         for (int k = 1, step = 64; k < n; k <<= 1, step++) {
             int peer = ((((r - rt + n) % n) ^ k) + rt) % n;
             ADD(s, r, step, peer, 1, b * k);
@@ -395,7 +403,7 @@ static int build(coll_sched *s, int op, const char *a, int n, int rt, long m)
             return exchange(s, n, m, 0, 0);
         if (!strcmp(a, "bruck"))
             return bruck(s, n, m, 1);
-        for (int r = 0; r < n; r++)
+        for (int r = R_FIRST(s); r < R_END(s, n); r++)
             for (int j = 0; j < n; j++)
                 if (j != r) {
                     ADD(s, r, 0, j, 1, m);
@@ -482,11 +490,11 @@ int coll_validate(int op, const char *alg, int ranks, char *why, size_t len)
     return 0;
 }
 
-int coll_generate_until(coll_sched *s, int op, const char *alg, int ranks, int root,
-                        long size, int (*stop)(void), char *why, size_t len)
+static int generate(coll_sched *s, int op, const char *alg, int ranks, int root, long size,
+                    int (*stop)(void), int only, char *why, size_t len)
 {
     memset(s, 0, sizeof *s);
-    s->ranks = ranks, s->op = op, s->root = root, s->size = size, s->stop = stop;
+    s->ranks = ranks, s->op = op, s->root = root, s->size = size, s->stop = stop, s->only = only;
     if (coll_validate(op, alg, ranks, why, len))
         return -2;
     coll_algorithm(op, alg, ranks, size, s->alg, sizeof s->alg);
@@ -497,6 +505,22 @@ int coll_generate_until(coll_sched *s, int op, const char *alg, int ranks, int r
     if (rc)
         coll_sched_free(s);
     return rc;
+}
+
+int coll_generate_until(coll_sched *s, int op, const char *alg, int ranks, int root,
+                        long size, int (*stop)(void), char *why, size_t len)
+{
+    return generate(s, op, alg, ranks, root, size, stop, 0, why, len);
+}
+
+int coll_generate_rank(coll_sched *s, int op, const char *alg, int ranks, int root, long size,
+                       int rank, char *why, size_t len)
+{
+    if (rank < 0 || rank >= ranks) {
+        snprintf(why, len, "rank %d outside 0..%d", rank, ranks - 1);
+        return -2;
+    }
+    return generate(s, op, alg, ranks, root, size, NULL, rank + 1, why, len);
 }
 
 void coll_sched_free(coll_sched *s)

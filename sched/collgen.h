@@ -34,6 +34,7 @@ typedef struct coll_sched {
     /* Polled now and then by the generator and coll_predict_from (NULL:
      * never): nonzero gives up, returning -3 (Ctrl-C inside one point). */
     int (*stop)(void);
+    int only;                 /* 0: every rank's operations; r + 1: rank r's only */
 } coll_sched;
 
 /* The algorithms of op, comma-separated, the first the default (what
@@ -72,6 +73,10 @@ int coll_validate(int op, const char *alg, int ranks, char *why, size_t len);
 /* The same as coll_generate, polling stop (kept in s->stop): -3 when it said stop. */
 int coll_generate_until(coll_sched *s, int op, const char *alg, int ranks, int root,
                         long size, int (*stop)(void), char *why, size_t len);
+/* As coll_generate, rank's operations only (0..ranks-1; -2 outside): what one rank of a
+ * traced call needs, in the memory of its own messages, not of every rank's. */
+int coll_generate_rank(coll_sched *s, int op, const char *alg, int ranks, int root, long size,
+                       int rank, char *why, size_t len);
 void coll_sched_free(coll_sched *s);
 
 /* GOAL text: "num_ranks P", then per rank its sends/recvs labelled, each

@@ -1,12 +1,14 @@
-# sched/: schedules -- the GOAL reader, and the point-to-point messages of MPI collectives: named
+# sched/: schedules -- MPI matching (sched/match.h), the GOAL reader, and the point-to-point messages of MPI collectives: named
 # algorithm families, the choices of Open MPI 4.1's tuned component and of
 # MPICH, GOAL text of a schedule, and its LogGP replay.  No options, no MPI,
 # no terminal output: scitrace (no MPI), coll, sim, bench link it.
 # layer sched: above util, below coll, sim and trace
 LAYERS += sched
 sched_LAYER_USES := util
-sched_LAYER_SRCS := sched/collgen.c sched/decide.c sched/flows.c sched/goal.c sched/goal_write.c \
+sched_LAYER_SRCS := sched/collgen.c sched/decide.c sched/flows.c sched/goal.c sched/goal_write.c sched/match.c \
                     sched/replay.c
+# the one matcher of messages and receives against a scan of its queues (unit tier)
+TESTS += tests/test_sched_match.c
 # the layer graph: archives' symbols against the _LAYER_USES declarations
 TESTS += tests/test_layers.c
 # traced equals generated on a live MPI run (timing tier)

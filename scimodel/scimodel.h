@@ -104,8 +104,10 @@ int scimodel_output_begin(const char *path, const fs_file *in, int nin, atomic_f
  * written. */
 int scimodel_output_end(atomic_file *af, int active, int rc);
 
-/* "parameters: ..." block with o(m), lp, lf, ls and the kind of links. */
-void scimodel_print_params(const model_params *p, double size_bytes);
+/* "parameters: ..." block with o(m), lp, lf, ls and the kind of links,
+ * every parameter's source (with_link_bw: the link rate's too) and what
+ * the intervals rest on. */
+void scimodel_print_params(const model_params *p, double size_bytes, int with_link_bw);
 /* Appends v with 3 decimals ('-' for NaN) to buf; returns the new end. */
 char *scimodel_format_3f(char *buf, double v);
 /* One line "scimodel: ..." on stderr with " (try --help)"; returns 2. */

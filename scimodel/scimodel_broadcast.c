@@ -46,7 +46,7 @@ int scimodel_broadcast(const scimodel_options *o)
     else {
         printf("scimodel: broadcast of %ld bytes from rank 0 (%s), %s links\n", o->size_bytes,
                alg, topo_links_name(o->params.links));
-        scimodel_print_params(&o->params, m);
+        scimodel_print_params(&o->params, m, 0);
         printf("\n  D  torus                         nodes   broadcast (ns)  last rank"
                "   at N=%ld (ns)\n", o->mode == MODE_SHAPE ? o->shape.nodes : o->nodes);
     }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "model/uncertainty.h"
 #include "scimodel/scimodel.h"
 
 typedef struct xo_row {
@@ -13,7 +14,25 @@ typedef struct xo_row {
     int from, to;
     double nodes, limit;   /* limit: the largest N searched */
     model_crossover_status status;
+    double sigma;          /* of nodes, a crossover's only (NaN: none) */
 } xo_row;
+
+/* A crossover's N as a function of the parameters; a shift that makes it
+ * no crossover (a bound, none) has no derivative: refused. */
+typedef struct xo_arg {
+    const model_curve *curve;
+    int from, to;
+    double m;
+} xo_arg;
+
+static int xo_fn(const model_params *p, void *arg, double *v)
+{
+    const xo_arg *a = arg;
+    model_crossover_status st;
+    if (model_crossover_curve(p, a->curve, a->from, a->to, a->m, v, &st))
+        return -1;
+    return st == MODEL_XO_CROSSOVER ? 0 : 1;
+}
 
 static const char *metric_name(model_metric m)
 {
@@ -40,6 +59,11 @@ static int compute_crossovers(const scimodel_options *o, xo_row *rows, size_t *c
                 fprintf(stderr, "scimodel: root finder failed for %dD -> %dD\n", r->from, r->to);
                 return EXIT_FAILURE;
             }
+            xo_arg a = {&curve, r->from, r->to, (double)o->size_bytes};
+            double v;
+            r->sigma = NAN;
+            if (r->status == MODEL_XO_CROSSOVER && unc_eval(&o->params, xo_fn, &a, &v, &r->sigma))
+                r->sigma = NAN;
         }
     }
     return 0;
@@ -94,8 +118,10 @@ static int multicast_is_avg(const xo_row *rows, size_t count)
 static void print_tsv(const scimodel_options *o, const xo_row *rows, size_t count)
 {
     int named = scimodel_named(o);
-    fputs(named ? "metric\tpattern\tlinks\tfrom_dims\tto_dims\tnodes\tstatus\n"
-                : "metric\tfrom_dims\tto_dims\tnodes\tstatus\n", stdout);
+    int errs = unc_has_errors(&o->params);
+    fputs(named ? "metric\tpattern\tlinks\tfrom_dims\tto_dims\tnodes\tstatus"
+                : "metric\tfrom_dims\tto_dims\tnodes\tstatus", stdout);
+    fputs(errs ? "\tnodes_lo\tnodes_hi\n" : "\n", stdout);
     for (size_t i = 0; i < count; i++) {
         printf("%s\t", metric_name(rows[i].metric));
         if (named)
@@ -107,7 +133,13 @@ static void print_tsv(const scimodel_options *o, const xo_row *rows, size_t coun
             printf("-");
         else
             printf("%.4f", rows[i].nodes);
-        printf("\t%s\n", model_crossover_status_name(rows[i].status));
+        printf("\t%s", model_crossover_status_name(rows[i].status));
+        if (errs && !isnan(rows[i].sigma))
+            printf("\t%.4f\t%.4f", rows[i].nodes - UNC_Z95 * rows[i].sigma,
+                   rows[i].nodes + UNC_Z95 * rows[i].sigma);
+        else if (errs)
+            fputs("\t-\t-", stdout);
+        putchar('\n');
     }
 }
 
@@ -139,7 +171,17 @@ int scimodel_crossover(const scimodel_options *o)
         if (same && r->metric == MODEL_METRIC_MULTICAST)
             continue;
         printf("  %-9s  %dD -> %dD  ", metric_name(r->metric), r->from, r->to);
-        if (r->status == MODEL_XO_CROSSOVER)
+        char fixed[400];
+        int uncovered = unc_uncovered(&o->params, fixed, sizeof fixed);
+        if (r->status == MODEL_XO_CROSSOVER && !isnan(r->sigma) && uncovered &&
+            r->sigma < 1e-6 * r->nodes)
+            /* the measured parameters cancel here (o(m) is in every D's latency) */
+            printf("%12.2f nodes (set by parameters without errors: %s)\n", r->nodes, fixed);
+        else if (r->status == MODEL_XO_CROSSOVER && !isnan(r->sigma))
+            printf("%12.2f nodes (95%%: %.2f .. %.2f%s%s)\n", r->nodes,
+                   r->nodes - UNC_Z95 * r->sigma, r->nodes + UNC_Z95 * r->sigma,
+                   uncovered ? "; not covering " : "", uncovered ? fixed : "");
+        else if (r->status == MODEL_XO_CROSSOVER)
             printf("%12.2f nodes\n", r->nodes);
         else if (r->status == MODEL_XO_LOWER_BOUND)
             printf("%12.2f nodes (lower bound: %dD already wins where it starts)\n",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "model/uncertainty.h"
 #include "scimodel/scimodel.h"
 
 /* Names a directed link: "(2,0,1) -> dim 2 +" for the table. */
@@ -37,6 +38,19 @@ static int check_rates(const scimodel_options *o, const model_load *ld, const ch
     return 0;
 }
 
+/* The latency at a fixed rate as a function of the parameters (its
+ * interval); a shift that saturates the network has none. */
+typedef struct load_arg {
+    const model_load *ld;
+    double m, rate;
+} load_arg;
+
+static int load_fn(const model_params *p, void *arg, double *v)
+{
+    const load_arg *a = arg;
+    return model_load_latency(p, a->ld, a->m, a->rate, v, NULL, NULL) ? -1 : 0;
+}
+
 static int one_shape(const scimodel_options *o, const topo_shape *s, int check_only)
 {
     const model_params *p = &o->params;
@@ -59,6 +73,7 @@ static int one_shape(const scimodel_options *o, const topo_shape *s, int check_o
         return EXIT_FAILURE;
     }
     double sat = model_load_saturation(p, &ld, m);
+    int errs = unc_has_errors(p);
     int rc = check_rates(o, &ld, name, sat);
     if (rc || check_only) {
         model_load_free(&ld);
@@ -74,8 +89,8 @@ static int one_shape(const scimodel_options *o, const topo_shape *s, int check_o
             printf("\n%s (%ld nodes): saturation %.6g messages/ns/node (%.4g bytes/ns/node); "
                    "bottleneck: the injection and ejection channels (every link carries "
                    "c <= 1)\n", name, s->nodes, sat, sat * m);
-        printf("  %14s %12s %14s %14s %16s\n", "rate/ns/node", "utilisation", "bytes/ns/node",
-               "latency (ns)", "independent (ns)");
+        printf("  %14s %12s %14s %14s %16s%s\n", "rate/ns/node", "utilisation", "bytes/ns/node",
+               "latency (ns)", "independent (ns)", errs ? "    latency 95% (ns)" : "");
     }
     for (size_t i = 0; i < o->nrates; i++) {
         double rate = o->rates_are_util ? o->rates[i] * sat : o->rates[i], lat, ind;
@@ -87,13 +102,26 @@ static int one_shape(const scimodel_options *o, const topo_shape *s, int check_o
         }
         if (lr)
             continue;   /* not reached: rates were checked */
-        if (o->tsv)
-            printf("%d\t%s\t%s\t%s\t%.6g\t%.4f\t%.3f\t%.6g\t%.3f\n", s->dims, name,
+        double v, sigma = NAN;
+        load_arg la = {&ld, m, rate};
+        if (errs && unc_eval(p, load_fn, &la, &v, &sigma))
+            sigma = NAN;
+        if (o->tsv) {
+            printf("%d\t%s\t%s\t%s\t%.6g\t%.4f\t%.3f\t%.6g\t%.3f", s->dims, name,
                    topo_pattern_name(o->pattern), topo_links_name(p->links), rate, rate / sat,
                    lat, rate * m, ind);
-        else
-            printf("  %14.6g %12.4f %14.6g %14.3f %16.3f\n", rate, rate / sat, rate * m, lat,
-                   ind);
+            if (errs && !isnan(sigma))
+                printf("\t%.3f\t%.3f", lat - UNC_Z95 * sigma, lat + UNC_Z95 * sigma);
+            else if (errs)
+                fputs("\t-\t-", stdout);
+            putchar('\n');
+        } else {
+            char iv[64];
+            printf("  %14.6g %12.4f %14.6g %14.3f %16.3f", rate, rate / sat, rate * m, lat, ind);
+            if (errs)
+                printf("  %18s", unc_format(iv, sizeof iv, lat, sigma, 1, 3));
+            putchar('\n');
+        }
     }
     model_load_free(&ld);
     return 0;
@@ -122,13 +150,16 @@ int scimodel_load(const scimodel_options *o)
     if (rc)
         return rc;
     if (o->tsv)
-        fputs("dims\tshape\tpattern\tlinks\trate_per_ns\tutilisation\tlatency_ns"
-              "\tbytes_per_ns_per_node\tindependent_ns\n", stdout);
+        fputs(unc_has_errors(&o->params)
+                  ? "dims\tshape\tpattern\tlinks\trate_per_ns\tutilisation\tlatency_ns"
+                    "\tbytes_per_ns_per_node\tindependent_ns\tlatency_ns_lo\tlatency_ns_hi\n"
+                  : "dims\tshape\tpattern\tlinks\trate_per_ns\tutilisation\tlatency_ns"
+                    "\tbytes_per_ns_per_node\tindependent_ns\n", stdout);
     else {
         printf("scimodel: latency under load, %ld-byte messages, %s traffic, %s links, "
                "link %g bytes/ns\n", o->size_bytes, topo_pattern_name(o->pattern),
                topo_links_name(o->params.links), o->params.link_bw_bytes_per_ns);
-        scimodel_print_params(&o->params, (double)o->size_bytes);
+        scimodel_print_params(&o->params, (double)o->size_bytes, 1);
     }
     for (size_t i = 0; !rc && i < count; i++)
         rc = one_shape(o, &shapes[i], 0);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/uncertainty.h"
 #include "scimodel/scimodel.h"
 #include "util/atomicfile.h"
 #include "util/fs.h"
@@ -30,7 +31,7 @@ int scimodel_load_params(const char *opt, const char *path, model_params *p)
     return rc ? scimodel_file_error(opt, path, rc, err.line, err.msg) : 0;
 }
 
-void scimodel_print_params(const model_params *p, double size_bytes)
+void scimodel_print_params(const model_params *p, double size_bytes, int with_link_bw)
 {
     printf("parameters: %s\n", p->name);
     printf("  o(%g B) = %.1f ns   o0 %g ns at %g B, o1 %g ns/B%s\n", size_bytes,
@@ -43,6 +44,9 @@ void scimodel_print_params(const model_params *p, double size_bytes)
                p->lb_ns_per_byte, p->lb_segments ? " (piecewise from the file used)" : "");
     if (p->links == TOPO_LINKS_BI)
         printf("  links: bi (a pair of opposite rings per dimension, shortest way)\n");
+    char text[UNC_TEXT];
+    printf("  %s\n", model_params_sources_text(text, sizeof text, p, with_link_bw));
+    printf("  %s\n", unc_describe_text(text, sizeof text, p));
     char regime[200];
     if (model_params_regime_text(p, regime, sizeof regime))
         printf("  %s\n", regime);

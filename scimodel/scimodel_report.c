@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/uncertainty.h"
 #include "scimodel/scimodel.h"
 
 static const char report_header[] =
@@ -20,6 +21,42 @@ int scimodel_named(const scimodel_options *o)
     return o->pattern_given || o->links_given || o->params.links != TOPO_LINKS_UNI;
 }
 
+/* A route's latency as a function of the parameters (for its interval). */
+typedef struct route_arg {
+    double m;
+    const model_avg_counts *c;
+} route_arg;
+
+static int route_fn(const model_params *p, void *arg, double *v)
+{
+    const route_arg *a = arg;
+    *v = model_route_ns(p, a->m, a->c->hops, a->c->forwards, a->c->switches);
+    return 0;
+}
+
+/* The average's sigma for counts c (NaN without errors or counts). */
+static double avg_sigma(const model_params *p, double m, const model_avg_counts *c)
+{
+    double v, sigma = NAN;
+    route_arg a = {m, c};
+    if (c)
+        unc_eval(p, route_fn, &a, &v, &sigma);
+    return sigma;
+}
+
+/* The interval columns (a params file with errors only): avg_ns_lo,
+ * avg_ns_hi at the end of a TSV row. */
+static void tsv_interval(const scimodel_options *o, const model_avg_counts *c, double avg)
+{
+    if (!unc_has_errors(&o->params))
+        return;
+    double s = avg_sigma(&o->params, (double)o->size_bytes, c);
+    if (isnan(s))
+        fputs("\t-\t-", stdout);
+    else
+        printf("\t%.3f\t%.3f", avg - UNC_Z95 * s, avg + UNC_Z95 * s);
+}
+
 /* One TSV row; c == NULL prints '-' for every value (no such torus). */
 static void tsv_row(const scimodel_options *o, int dims, long nodes, const char *shape,
                     const model_avg_counts *c, double avg, double mc)
@@ -30,12 +67,15 @@ static void tsv_row(const scimodel_options *o, int dims, long nodes, const char 
     else
         printf("%d\t%ld\t%s", dims, nodes, shape);
     if (!c) {
-        fputs(scimodel_named(o) ? "\t-\t-\t-\t-\n" : "\t-\t-\t-\t-\t-\n", stdout);
+        fputs(scimodel_named(o) ? "\t-\t-\t-\t-" : "\t-\t-\t-\t-\t-", stdout);
+        tsv_interval(o, c, avg);
+        putchar('\n');
         return;
     }
     printf("\t%.6f\t%.6f\t%.6f\t%.3f", c->hops, c->forwards, c->switches, avg);
     if (!scimodel_named(o))
         printf("\t%.3f", mc);
+    tsv_interval(o, c, avg);
     putchar('\n');
 }
 
@@ -56,25 +96,32 @@ void scimodel_shape_tsv(const scimodel_options *o, const topo_shape *s, double s
 
 void scimodel_report_header(const scimodel_options *o)
 {
-    fputs(scimodel_named(o) ? pattern_header : report_header, stdout);
+    const char *h = scimodel_named(o) ? pattern_header : report_header;
+    if (!unc_has_errors(&o->params)) {
+        fputs(h, stdout);
+        return;
+    }
+    printf("%.*s\tavg_ns_lo\tavg_ns_hi\n", (int)strlen(h) - 1, h);
 }
 
 /* The text table: each column as wide as its widest cell, and at least as
  * wide as the layout at a thousand nodes, so that any N (a million nodes
  * makes 12-digit multicast totals) keeps the columns under their headings. */
-enum { REPORT_COLS = 9, REPORT_CELL = TOPO_MAX_DIMS * 21 + 24 };
+enum { REPORT_COLS = 10, REPORT_CELL = TOPO_MAX_DIMS * 21 + 24 };
 typedef char report_line[REPORT_COLS][REPORT_CELL];
+/* the last column, the continuous avg's 95% interval, only with errors */
 static const char *const report_heads[REPORT_COLS] = {
     "D", "shape (n^D)", "avg hops", "forwards", "switches", "avg (us)", "multicast (us)",
-    "nearest torus", "avg (us)"};
-static const int report_min_width[REPORT_COLS] = {3, 12, 10, 9, 9, 10, 15, 20, 9};
-static const char *const report_gap[REPORT_COLS] = {"", "  ", " ", " ", " ", " ", " ", "   ", " "};
-static const int report_left[REPORT_COLS] = {0, 1, 0, 0, 0, 0, 0, 1, 0};
+    "nearest torus", "avg (us)", "avg 95% (us)"};
+static const int report_min_width[REPORT_COLS] = {3, 12, 10, 9, 9, 10, 15, 20, 9, 18};
+static const char *const report_gap[REPORT_COLS] = {"", "  ", " ", " ", " ", " ", " ", "   ", " ",
+                                                    "   "};
+static const int report_left[REPORT_COLS] = {0, 1, 0, 0, 0, 0, 0, 1, 0, 0};
 
-static void print_table(const report_line *lines, size_t n)
+static void print_table(const report_line *lines, size_t n, int cols)
 {
     int width[REPORT_COLS];
-    for (int k = 0; k < REPORT_COLS; k++) {
+    for (int k = 0; k < cols; k++) {
         width[k] = report_min_width[k];
         for (size_t i = 0; i < n; i++)
             if ((int)strlen(lines[i][k]) > width[k])
@@ -82,7 +129,7 @@ static void print_table(const report_line *lines, size_t n)
     }
     putchar('\n');
     for (size_t i = 0; i < n; i++) {
-        for (int k = 0; k < REPORT_COLS; k++)
+        for (int k = 0; k < cols; k++)
             printf("%s%*s", report_gap[k], report_left[k] ? -width[k] : width[k], lines[i][k]);
         putchar('\n');
     }
@@ -142,9 +189,11 @@ static int report_rows(const scimodel_options *o)
         if (have_near)
             snprintf(cell[7], REPORT_CELL, "%s = %ld", ns, near.nodes);
         *scimodel_format_3f(cell[8], near_avg / 1e3) = '\0';   /* '-' for NaN */
+        unc_format(cell[9], REPORT_CELL, avg, exists ? avg_sigma(p, m, &c) : NAN, 1e-3, 3);
     }
     if (!o->tsv) {
-        print_table((const report_line *)lines, o->ndims + 1);
+        print_table((const report_line *)lines, o->ndims + 1,
+                    unc_has_errors(p) ? REPORT_COLS : REPORT_COLS - 1);
         free(lines);
     }
     if (missing && !o->tsv)
@@ -158,7 +207,7 @@ int scimodel_report(const scimodel_options *o)
     if (!o->tsv) {
         printf("scimodel: %ld nodes, %ld-byte messages, %s traffic, %s links\n", o->nodes,
                o->size_bytes, topo_pattern_name(o->pattern), topo_links_name(o->params.links));
-        scimodel_print_params(&o->params, (double)o->size_bytes);
+        scimodel_print_params(&o->params, (double)o->size_bytes, 0);
     }
     int rc = report_rows(o);
     if (!rc && !o->tsv)

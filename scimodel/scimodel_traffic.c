@@ -12,25 +12,25 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/candidates.h"
 #include "model/launch.h"
-#include "model/launch_opts.h"
+#include "scimodel/launch_opts.h"
 #include "model/model.h"
 #include "model/params.h"
 #include "model/projection.h"
 #include "scimodel/scimodel.h"
 #include "model/traffic.h"
+#include "model/uncertainty.h"
 #include "util/atomicfile.h"
 #include "util/fs.h"
 #include "util/opt.h"
 #include "util/parse.h"
 #include "topo/topo.h"
 
-#define MAX_CANDIDATES (2 * TOPO_MAX_DIMS)
+#define MAX_SHAPES (2 * TOPO_MAX_DIMS)
+#define MAX_CANDIDATES (CAND_MAX + MAX_SHAPES + 1)
 
-typedef struct candidate {
-    topo_shape shape;
-    char name[TOPO_MAX_DIMS * 21];
-} candidate;
+typedef cand candidate;
 
 typedef struct traffic_opts {
     const char *traffic_path, *placement, *params_path, *intra_path, *out_path;
@@ -40,7 +40,7 @@ typedef struct traffic_opts {
     launch_request launch;
     long dims[TOPO_MAX_DIMS];
     size_t ndims;
-    const char *shape_text[MAX_CANDIDATES];
+    const char *shape_text[MAX_SHAPES];
     size_t nshapes;
     /* derived after parsing */
     model_params inter, intra;
@@ -53,6 +53,7 @@ typedef struct result_row {
     const candidate *cand;
     const char *placement;
     proj_result r;
+    double sigma;   /* of r.total_ns (NaN: no interval) */
 } result_row;
 
 #define F(field) offsetof(traffic_opts, field)
@@ -66,10 +67,12 @@ static const opt_spec specs[] = {
              "the busiest directed link's bytes; then the winner"},
     {.name = "dims", .kind = OPT_LIST, .field = F(dims), .count_field = F(ndims),
      .cap = TOPO_MAX_DIMS, .min = 1, .max = TOPO_MAX_DIMS, .range = "1..16", .arg = "LIST",
-     .help = "candidates: for each D the smallest torus n^D holding the nodes\n"
-             "(default 1..4 without --shape)"},
+     .help = "candidates: for each D every torus of exactly the nodes needed\n"
+             "(3x2 and 2x3 both), the smallest n^D holding them, and the\n"
+             "application's own grid if its matrix shows one (default 1..4\n"
+             "without --shape)"},
     {.name = "shape", .kind = OPT_STRINGS, .field = F(shape_text), .count_field = F(nshapes),
-     .cap = MAX_CANDIDATES, .arg = "S",
+     .cap = MAX_SHAPES, .arg = "S",
      .help = "a candidate of that exact shape (repeatable)"},
     {.name = "links", .kind = OPT_ENUM, .field = F(links_choice),
      .choices = (const char *const[]){"params", "uni", "bi", NULL}, .arg = "L",
@@ -86,7 +89,7 @@ static const opt_spec specs[] = {
     {.name = "format", .kind = OPT_ENUM, .field = F(format),
      .choices = (const char *const[]){"table", "tsv", NULL}, .def = "table", .arg = "F",
      .help = "table | tsv (dims shape placement messages total_ns mean_ns\n"
-             "hop_bytes max_link_bytes)"},
+             "hop_bytes max_link_bytes nodes total_ns_lo total_ns_hi grid)"},
 };
 
 static const opt_conflict conflicts[] = {
@@ -147,36 +150,66 @@ static int parse_options(int argc, char **argv, traffic_opts *o, opt_state *st)
     return 0;
 }
 
-/* The candidate tori: one per --dims entry (smallest n^D holding `nodes`),
- * then the --shape ones (which must hold them). */
-static int make_candidates(const traffic_opts *o, long nodes, candidate *cand, size_t *count)
+/* The candidate tori (model/candidates.h): for --dims, every exact shape
+ * and the smallest ones holding the nodes; the --shape ones (which must
+ * hold them); and the application's grid read from the matrix. */
+static int make_candidates(const traffic_opts *o, const traffic_matrix *t, long nodes,
+                           candidate *cand, size_t *count)
 {
     topo_parse_error perr;
+    size_t dropped = 0;
+    topo_shape s, grid;
     *count = 0;
-    for (size_t i = 0; i < o->ndims; i++) {
-        candidate *c = &cand[(*count)++];
-        if (proj_smallest_torus((int)o->dims[i], nodes, &c->shape))
-            return opt_usage_error(&traffic_program, "--dims: no %ldD torus of at most 1e15 nodes", o->dims[i]);
-    }
+    if (o->ndims && cand_for_dims(o->dims, o->ndims, nodes, cand, CAND_MAX, count, &dropped))
+        return opt_usage_error(&traffic_program, "--dims: no torus of at most 1e15 nodes holds %ld", nodes);
+    if (dropped)
+        fprintf(stderr, "scimodel: %zu of the least even exact shapes left out (at most %d "
+                        "candidates; --shape names one)\n", dropped, CAND_MAX);
     for (size_t i = 0; i < o->nshapes; i++) {
-        candidate *c = &cand[(*count)++];
-        if (topo_shape_parse(o->shape_text[i], &c->shape, &perr))
+        if (topo_shape_parse(o->shape_text[i], &s, &perr))
             return opt_usage_error(&traffic_program, "--shape '%s': %s at character %zu", o->shape_text[i], perr.what,
                                perr.pos + 1);
-        if (c->shape.nodes < nodes)
+        if (s.nodes < nodes)
             return opt_usage_error(&traffic_program, "--shape '%s': %ld nodes, the matrix needs %ld", o->shape_text[i],
-                               c->shape.nodes, nodes);
+                               s.nodes, nodes);
+        cand_add(cand, MAX_CANDIDATES, count, &s, CAND_GIVEN, 0);
     }
-    for (size_t i = 0; i < *count; i++) {
-        topo_shape_format(&cand[i].shape, cand[i].name, sizeof cand[i].name);
+    /* the grid the application made (MPI_Cart_create), when a rank is a
+     * node; else one its traffic shows */
+    if (o->ndims && t->grid.dims && nodes == t->ranks && o->slots == 1 && !o->hostfile &&
+        !o->rankfile)
+        cand_add(cand, MAX_CANDIDATES, count, &t->grid, CAND_EXACT, 2);
+    else if (o->ndims && cand_grid_of(t, nodes, &grid))
+        cand_add(cand, MAX_CANDIDATES, count, &grid, CAND_EXACT, 1);
+    for (size_t i = 0; i < *count; i++)
         if (cand[i].shape.nodes > TRAFFIC_MAX_RANKS)
             return opt_usage_error(&traffic_program, "candidate %s: over %ld nodes", cand[i].name, TRAFFIC_MAX_RANKS);
-    }
+    return 0;
+}
+
+/* The total latency as a function of the network's parameters (for its
+ * interval); same-node messages move with them unless --intra-params. */
+typedef struct total_arg {
+    const proj_config *pc;
+    const traffic_matrix *t;
+    const topo_shape *shape;
+    const long *pos;
+    int have_intra;
+} total_arg;
+
+static int total_fn(const model_params *p, void *arg, double *v)
+{
+    const total_arg *a = arg;
+    proj_config pc = *a->pc;
+    pc.inter = p;
+    if (!a->have_intra)
+        pc.intra = p;
+    *v = proj_total_ns(&pc, a->t, a->shape, a->pos);
     return 0;
 }
 
 static int project_one(const proj_config *pc, const traffic_matrix *t, const candidate *cand,
-                       const long *pos, const char *name, result_row *row)
+                       const long *pos, const char *name, int have_intra, result_row *row)
 {
     row->cand = cand;
     row->placement = name;
@@ -184,6 +217,9 @@ static int project_one(const proj_config *pc, const traffic_matrix *t, const can
         fprintf(stderr, "scimodel: %s: out of memory for the link loads\n", cand->name);
         return EXIT_FAILURE;
     }
+    total_arg a = {pc, t, &cand->shape, pos, have_intra};
+    double v;
+    unc_eval(pc->inter, total_fn, &a, &v, &row->sigma);
     return 0;
 }
 
@@ -226,7 +262,7 @@ static int project_candidate(const traffic_opts *o, const proj_config *pc,
     else if ((rc = traffic_placement_read(o->placement, nodes, cand->shape.nodes, pos, &err)))
         return scimodel_file_error("--placement", o->placement, rc, err.line, err.msg);
     const char *name = optimize ? "row-major" : o->placement;
-    if ((rc = project_one(pc, t, cand, pos, name, &rows[(*nrows)++])))
+    if ((rc = project_one(pc, t, cand, pos, name, o->have_intra, &rows[(*nrows)++])))
         return rc;
     if (!optimize)
         return 0;
@@ -243,24 +279,45 @@ static int project_candidate(const traffic_opts *o, const proj_config *pc,
         fprintf(stderr, "scimodel: %s: out of memory for the annealing\n", cand->name);
         return EXIT_FAILURE;
     }
-    return project_one(pc, t, cand, pos, "optimize", &rows[(*nrows)++]);
+    return project_one(pc, t, cand, pos, "optimize", o->have_intra, &rows[(*nrows)++]);
 }
 
-static void print_rows_tsv(const result_row *rows, size_t n)
+static void print_rows_tsv(const result_row *rows, size_t n, long nodes)
 {
-    fputs("dims\tshape\tplacement\tmessages\ttotal_ns\tmean_ns\thop_bytes\tmax_link_bytes\n",
-          stdout);
+    fputs("dims\tshape\tplacement\tmessages\ttotal_ns\tmean_ns\thop_bytes\tmax_link_bytes"
+          "\tnodes\ttotal_ns_lo\ttotal_ns_hi\tgrid\n", stdout);
     for (size_t i = 0; i < n; i++) {
         const proj_result *r = &rows[i].r;
-        printf("%d\t%s\t%s\t%.0f\t%.3f\t%.3f\t%.0f\t%.0f\n", rows[i].cand->shape.dims,
+        double s = rows[i].sigma;
+        printf("%d\t%s\t%s\t%.0f\t%.3f\t%.3f\t%.0f\t%.0f\t%ld", rows[i].cand->shape.dims,
                rows[i].cand->name, rows[i].placement, r->messages, r->total_ns, r->mean_ns,
-               r->hop_bytes, r->max_link_bytes);
+               r->hop_bytes, r->max_link_bytes, rows[i].cand->shape.nodes);
+        if (isnan(s))
+            fputs("\t-\t-", stdout);
+        else
+            printf("\t%.3f\t%.3f", r->total_ns - UNC_Z95 * s, r->total_ns + UNC_Z95 * s);
+        printf("\t%s\n", rows[i].cand->grid == 2 ? "cart" : rows[i].cand->grid ? "matrix" : "no");
     }
+    (void)nodes;
 }
 
 static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, long ranks,
-                             long nodes, const result_row *rows, size_t n, size_t best)
+                             long nodes, const result_row *rows, size_t n)
 {
+    double value[2 * MAX_CANDIDATES], sigma[2 * MAX_CANDIDATES];
+    int tie[2 * MAX_CANDIDATES];
+    char label[2 * MAX_CANDIDATES][TOPO_MAX_DIMS * 21 + 64];
+    const char *names[2 * MAX_CANDIDATES];
+    size_t best;
+    double margin;
+    for (size_t i = 0; i < n; i++) {
+        value[i] = rows[i].r.total_ns;
+        sigma[i] = rows[i].sigma;
+        snprintf(label[i], sizeof label[i], "%s (%s)", rows[i].cand->name, rows[i].placement);
+        names[i] = label[i];
+    }
+    int named = unc_verdict(value, sigma, n, &best, tie, &margin);
+    int errs = unc_has_errors(&o->inter);
     printf("scimodel: traffic matrix %s: %ld ranks, %zu rows, %.0f messages, %.0f bytes\n",
            o->traffic_path, ranks, t->rows, t->messages, t->bytes);
     if (o->hostfile)
@@ -269,14 +326,31 @@ static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, lon
         printf("  %ld rank%s per node (%ld nodes)", o->slots, o->slots > 1 ? "s" : "", nodes);
     printf(", %s links; parameters: %s; same-node messages: 2 o(m) of %s\n",
            topo_links_name(o->links), o->inter.name, o->have_intra ? o->intra.name : o->inter.name);
+    char text[UNC_TEXT];
+    printf("  %s\n", model_params_sources_text(text, sizeof text, &o->inter, 0));
+    printf("  %s\n", unc_describe_text(text, sizeof text, &o->inter));
     printf("\n  D  shape            placement        messages     total (ms)      mean (ns)"
-           "         hop-bytes  busiest link (bytes)\n");
+           "         hop-bytes  busiest link (bytes)  nodes%s\n",
+           errs ? "         total 95% (ms)" : "");
     for (size_t i = 0; i < n; i++) {
         const proj_result *r = &rows[i].r;
-        printf("%3d  %-16s %-12.40s %12.0f %14.3f %14.3f %17.0f %21.0f%s\n",
+        char nb[64], iv[64] = "", cells[160];
+        if (errs)
+            unc_format(iv, sizeof iv, r->total_ns, rows[i].sigma, 1e-6, 3);
+        cand_nodes_text(rows[i].cand, nodes, nb, sizeof nb);
+        if (errs)
+            snprintf(cells, sizeof cells, "%-12s %22s", nb, iv);
+        else
+            snprintf(cells, sizeof cells, "%s", nb);
+        const char *mark = named && i == best ? "  <- best" : !named && tie[i] ? "  <- tie" : "";
+        if (*mark || rows[i].cand->grid)   /* the markers line up */
+            snprintf(cells + strlen(cells), sizeof cells - strlen(cells), "%*s",
+                     errs || strlen(nb) >= 12 ? 0 : 12 - (int)strlen(nb), "");
+        printf("%3d  %-16s %-12.40s %12.0f %14.3f %14.3f %17.0f %21.0f  %s%s%s\n",
                rows[i].cand->shape.dims, rows[i].cand->name, rows[i].placement, r->messages,
-               r->total_ns / 1e6, r->mean_ns, r->hop_bytes, r->max_link_bytes,
-               i == best ? "  <- best" : "");
+               r->total_ns / 1e6, r->mean_ns, r->hop_bytes, r->max_link_bytes, cells, mark,
+               rows[i].cand->grid == 2   ? "  (the application's grid, MPI_Cart_create)"
+               : rows[i].cand->grid ? "  (the application's grid)" : "");
     }
     for (size_t i = 1; i < n; i++)
         if (strcmp(rows[i].placement, "optimize") == 0 && rows[i - 1].cand == rows[i].cand) {
@@ -287,8 +361,13 @@ static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, lon
     if (strcmp(o->placement, "optimize") == 0)
         putchar('\n');
     const result_row *w = &rows[best];
-    printf("\nbest: %dD %s (%s), total %.3f ms, mean %.3f ns per message\n",
-           w->cand->shape.dims, w->cand->name, w->placement, w->r.total_ns / 1e6, w->r.mean_ns);
+    if (named)
+        printf("\nbest: %dD %s (%s), total %.3f ms, mean %.3f ns per message\n",
+               w->cand->shape.dims, w->cand->name, w->placement, w->r.total_ns / 1e6, w->r.mean_ns);
+    else {
+        printf("\n%s\n", unc_tie_text(text, sizeof text, names, value, sigma, n, best, tie,
+                                      margin, 1e-6, "ms"));
+    }
 }
 
 /* Ranks onto nodes (blocks of --slots, or as mpirun places them from a
@@ -319,11 +398,11 @@ static int run(const traffic_opts *o, traffic_matrix *t)
 {
     candidate cand[MAX_CANDIDATES];
     result_row rows[2 * MAX_CANDIDATES];
-    size_t ncand, nrows = 0, best = 0;
+    size_t ncand, nrows = 0;
     long ranks = t->ranks, nodes;
     proj_config pc = {&o->inter, &o->intra, o->links, 1, NULL, NULL};
     int rc = place_ranks(o, t, &nodes);
-    if (rc || (rc = make_candidates(o, nodes, cand, &ncand)))
+    if (rc || (rc = make_candidates(o, t, nodes, cand, &ncand)))
         return rc;
     long *pos = malloc((size_t)nodes * sizeof *pos);
     if (!pos) {
@@ -335,13 +414,10 @@ static int run(const traffic_opts *o, traffic_matrix *t)
     free(pos);
     if (rc)
         return rc;
-    for (size_t i = 1; i < nrows; i++)
-        if (rows[i].r.total_ns < rows[best].r.total_ns)
-            best = i;
     if (o->tsv)
-        print_rows_tsv(rows, nrows);
+        print_rows_tsv(rows, nrows, nodes);
     else
-        print_rows_table(o, t, ranks, nodes, rows, nrows, best);
+        print_rows_table(o, t, ranks, nodes, rows, nrows);
     return 0;
 }
 

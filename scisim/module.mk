@@ -2,9 +2,11 @@
 # collective, --collective) with LogGP or on candidate tori; its figures.
 PROGRAMS += scisim
 scisim_SRCS = scisim/scisim_main.c scisim/scisim_options.c scisim/scisim_output.c scisim/scisim_loggp.c \
-              scisim/scisim_torus.c scisim/schedule_traffic.c scisim/scisim_collective.c
+              scisim/scisim_torus.c scisim/schedule_traffic.c scisim/scisim_collective.c \
+              scisim/scisim_traffic.c
 scisim_LAYERS := sim coll sched model benchdata topo util
-TESTS    += tests/test_sim.c tests/test_sim_trace.c tests/test_sim_work.c tests/test_sim_output.c
+TESTS    += tests/test_sim.c tests/test_sim_trace.c tests/test_sim_work.c tests/test_sim_output.c \
+            tests/test_router_cli.c
 
 # make bench: replay speed against LogGOPSim (LOGGOPSIM=<its src/ directory>)
 BENCH_TARGETS += bench-sim
@@ -16,3 +18,8 @@ bench-sim: bin/scisim
 .PHONY: sim-figure
 sim-figure: bin/scisim bin/scimodel
 	scisim/figure.sh bin $(or $(PLOTS_OUT),plots/out) $(SIM_GOAL) $(SIM_TRAFFIC)
+
+# make router-figure: the router model's latency against offered load (docs/router.md)
+.PHONY: router-figure
+router-figure: bin/scisim
+	scisim/latency_load.sh bin $(or $(PLOTS_OUT),plots/out)

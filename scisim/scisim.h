@@ -9,6 +9,7 @@
 #include "model/launch.h"
 #include "model/params.h"
 #include "sim/engine.h"
+#include "sim/router.h"
 #include "sched/goal.h"
 #include "topo/topo.h"
 
@@ -35,6 +36,16 @@ typedef struct scisim_opts {
     const char *algorithm, *logp_path;
     long procs[SCISIM_MAX_COLL], sizes[SCISIM_MAX_COLL], root;
     size_t nprocs, nsizes;
+    /* --traffic-pattern (scisim_traffic.c): synthetic traffic through the
+     * router model (--router) on one --shape */
+    int traffic_given;
+    topo_pattern pattern;
+    const char *router_text;
+    double rates[SCISIM_MAX_COLL], sat_step;
+    size_t nrates;
+    long warmup, measure, traffic_seed, sat_latency;
+    sim_router_config router;   /* --router (router_text NULL: off) */
+    long router_passes;
 } scisim_opts;
 
 int scisim_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -52,6 +63,8 @@ int scisim_torus(const scisim_opts *o, const goal_schedule *s);
 /* --collective: the schedule generated, then --emit-goal, --logp FILE's
  * prediction, or the replay above (one P and one size). */
 int scisim_collective(const scisim_opts *o);
+/* --traffic-pattern: the latency-load table and the saturation throughput. */
+int scisim_traffic(const scisim_opts *o);
 
 /* Output (scisim_output.c): -o FILE or stdout. */
 typedef struct scisim_out scisim_out;

@@ -16,6 +16,8 @@ int main(int argc, char **argv)
     bench_signals_install_stop();
     if (o.collective_given || o.collective_list)
         return scisim_collective(&o);
+    if (o.traffic_given)
+        return scisim_traffic(&o);
     if ((rc = scisim_read_goal(&o, &s)))
         return rc;
     if (scisim_stop()) {

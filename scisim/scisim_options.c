@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "model/launch.h"
-#include "model/launch_opts.h"
+#include "scimodel/launch_opts.h"
 #include "model/projection.h"
 #include "model/traffic.h"
 #include "sched/collgen.h"
@@ -119,6 +119,37 @@ static int parse_eager(void *dest, const char *arg, char *why, size_t len)
     return 0;
 }
 
+static int parse_pattern(void *dest, const char *arg, char *why, size_t len)
+{
+    scisim_opts *o = dest;
+    if (topo_pattern_parse(arg, &o->pattern))
+        return snprintf(why, len, "unknown pattern, expected uniform, neighbor, tornado,"
+                        " complement (bitcomp) or transpose"), 1;
+    return 0;
+}
+
+/* "R[,R...]": offered loads in flits per node per cycle. */
+static int parse_rates(void *dest, const char *arg, char *why, size_t len)
+{
+    scisim_opts *o = dest;
+    char buf[1024];
+    if (strlen(arg) >= sizeof buf)
+        return snprintf(why, len, "too long"), 1;
+    strcpy(buf, arg);
+    o->nrates = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        double v;
+        parse_status st = parse_double(tok, 1e-9, 1, &v);
+        if (st || o->nrates == SCISIM_MAX_COLL)
+            return snprintf(why, len, "'%s': %s, expected rates in (0, 1], at most %d", tok,
+                            st ? parse_status_text(st) : "too many", SCISIM_MAX_COLL), 1;
+        o->rates[o->nrates++] = v;
+    }
+    if (!o->nrates)
+        return snprintf(why, len, "empty, expected rates in (0, 1]"), 1;
+    return 0;
+}
+
 static const opt_spec specs[] = {
     {.kind = OPT_HEADING, .help = "Network (one of):"},
     {.name = "loggp", .kind = OPT_CUSTOM, .parse = parse_loggp, .arg = "L=..,o=..,g=..,G=..,O=..,S=..",
@@ -136,7 +167,9 @@ static const opt_spec specs[] = {
     {.kind = OPT_HEADING, .help = "Tori:"},
     {.name = "dims", .kind = OPT_LIST, .field = F(dims), .count_field = F(ndims),
      .cap = TOPO_MAX_DIMS, .min = 1, .max = TOPO_MAX_DIMS, .range = "1..16", .arg = "LIST",
-     .help = "for each D the smallest n^D holding the nodes (1..4 by default)"},
+     .help = "for each D every torus of exactly the nodes (3x2 and 2x3\n"
+             "both), the smallest n^D holding them, and the schedule's own\n"
+             "grid if its traffic shows one (1..4 by default)"},
     {.name = "shape", .kind = OPT_STRINGS, .field = F(shape_text), .count_field = F(nshapes),
      .cap = SCISIM_MAX_CANDIDATES, .arg = "S",
      .help = "a candidate of that exact shape (repeatable)"},
@@ -155,6 +188,10 @@ static const opt_spec specs[] = {
     {.name = "contention", .kind = OPT_FLAG, .field = F(contention),
      .help = "directed links carry one message at a time at\n"
              "link_bw_bytes_per_ns, FIFO; reports waiting and the busiest links"},
+    {.name = "router-passes", .kind = OPT_LONG, .field = F(router_passes), .min = 2, .max = 16,
+     .def = "4", .range = "2..16", .arg = "K",
+     .help = "with --router: replays, the first at zero load, each\n"
+             "after with the queueing the router model gave the one before"},
     {.name = "duplex", .kind = OPT_CUSTOM, .parse = parse_duplex, .arg = "NS[,NS/B]", .bad = "-1",
      .help = "a message reaching a node while one of the node's own\n"
              "messages is in flight costs the receiver NS + NS/B m more\n"
@@ -187,13 +224,42 @@ static const opt_spec specs[] = {
      .help = "write the schedule as GOAL text instead of replaying it"},
     {.name = "collective-list", .kind = OPT_FLAG, .field = F(collective_list),
      .help = "the algorithms of each collective, the default first"},
+    {.kind = OPT_HEADING, .help = "Synthetic traffic instead of SCHEDULE.goal (docs/router.md):"},
+    {.name = "traffic-pattern", .kind = OPT_CUSTOM, .parse = parse_pattern, .arg = "P", .bad = "x",
+     .help = "uniform, transpose, tornado, neighbor or bitcomp (complement):\n"
+             "scimodel --pattern's destinations, on one --shape through\n"
+             "the router model; a latency-load table and the saturation"},
+    {.name = "rate", .kind = OPT_CUSTOM, .parse = parse_rates, .arg = "R[,R..]", .bad = "0",
+     .help = "offered loads in flits per node per cycle, Bernoulli\n"
+             "(default: 1% and 10% .. 100% of the saturation found)"},
+    {.name = "router", .kind = OPT_STRING, .field = F(router_text), .arg = "SPEC", .bad = "vc:0",
+     .help = "the router model, here and for a schedule's tori:\n"
+             "vc:V,buf:B|inf,delay:R,head:H,link:L,flit:F,packet:P,\n"
+             "dateline:on|off (default vc:2,buf:8,delay:5,head:2,link:1,\n"
+             "flit:64,packet:4096,dateline:on; cycles, bytes)"},
+    {.name = "warmup", .kind = OPT_LONG, .field = F(warmup), .min = 0, .max = 100000000,
+     .def = "3000", .range = "0..1e8", .arg = "C", .help = "cycles of warm-up"},
+    {.name = "measure", .kind = OPT_LONG, .field = F(measure), .min = 100, .max = 100000000,
+     .def = "10000", .range = "100..1e8", .arg = "C",
+     .help = "cycles whose packets are measured (then drained)"},
+    {.name = "saturation-latency", .kind = OPT_LONG, .field = F(sat_latency), .min = 1,
+     .max = 1000000, .def = "500", .range = "1..1e6", .arg = "C",
+     .help = "a rate is past saturation when its mean latency exceeds C\n"
+             "cycles or its packets do not drain (BookSim's latency_thres)"},
+    {.name = "saturation-step", .kind = OPT_DOUBLE, .field = F(sat_step), .min = 1e-4,
+     .max = 1, .def = "0.005", .range = "1e-4..1", .arg = "S",
+     .help = "the bisection's resolution in flits per node per cycle\n"
+             "(1: no search, the --rate rows only)"},
+    {.name = "seed", .kind = OPT_LONG, .field = F(traffic_seed), .min = 1, .max = 1e15,
+     .def = "1", .range = "1..1e15", .arg = "N", .help = "the traffic's random seed"},
     {.kind = OPT_HEADING, .help = "Output:"},
     {.name = "ranks", .kind = OPT_FLAG, .field = F(ranks),
      .help = "per rank: rank finish_ns (one block per candidate)"},
     {.name = "format", .kind = OPT_ENUM, .field = F(format),
      .choices = (const char *const[]){"table", "tsv", NULL}, .def = "table", .arg = "F",
      .help = "table | tsv: dims shape placement links makespan_ns\n"
-             "mean_finish_ns messages bytes wait_ns"},
+             "mean_finish_ns messages bytes wait_ns nodes makespan_ns_lo\n"
+             "makespan_ns_hi grid"},
     {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = F(out_path), .arg = "FILE",
      .help = "write there (atomically; - is standard output)"},
     {.name = "quiet", .short_name = 'q', .kind = OPT_FLAG, .field = F(quiet),
@@ -220,6 +286,9 @@ static const opt_conflict conflicts[] = {
     {"logp", "preset", "the LogP file is the network"}, {"logp", "dims", NO_LOGP_TOPOLOGY},
     {"logp", "shape", NO_LOGP_TOPOLOGY}, {"logp", "self-params", NO_LOGP_TOPOLOGY},
     {"logp", "contention", NO_LOGP_TOPOLOGY},
+    {"router", "contention", "--contention is the FIFO link model; --router replaces it"},
+    {"router", "loggp", NO_TOPOLOGY}, {"router", "logp", NO_LOGP_TOPOLOGY},
+    {"router-passes", "loggp", NO_TOPOLOGY}, {"router-passes", "logp", NO_LOGP_TOPOLOGY},
 };
 
 static const opt_program program = {
@@ -234,7 +303,8 @@ static const opt_program program = {
               "  e.g. scisim app.goal --params sci.params --dims 1..4 --contention\n"
               "       scisim --collective bcast --procs 8 --size 1024 --loggp L=2500,o=1500\n"
               "       scisim --collective allreduce --procs 2..8 --size 8,4096 --logp logp.tsv\n"
-              "       scisim --collective alltoall --procs 4 --size 64 --emit-goal -o a2a.goal\n",
+              "       scisim --collective alltoall --procs 4 --size 64 --emit-goal -o a2a.goal\n"
+              "       scisim --traffic-pattern uniform --shape 8x8 --links bi --router vc:8,packet:64\n",
     .specs = specs,
     .nspecs = sizeof specs / sizeof specs[0],
     .conflicts = conflicts,
@@ -242,6 +312,36 @@ static const opt_program program = {
     .args_min = 0,   /* SCHEDULE.goal, unless --collective */
     .args_max = 1,
 };
+
+/* --traffic-pattern: one --shape, no schedule; its options only with it. */
+static int traffic_settle(scisim_opts *o, const opt_state *st, char **argv)
+{
+    static const char *const only[] = {"rate", "warmup", "measure", "saturation-latency",
+                                       "saturation-step", "seed"};
+    static const char *const not[] = {"loggp", "logp", "collective", "collective-list", "dims",
+                                      "contention", "ranks", "placement", "hostfile",
+                                      "rankfile", "nodes"};
+    o->traffic_given = opt_given(st, "traffic-pattern");
+    if (!o->traffic_given) {
+        for (size_t i = 0; i < sizeof only / sizeof *only; i++)
+            if (opt_given(st, only[i]))
+                return opt_usage_error(&program, "--%s: a synthetic traffic option; give"
+                                       " --traffic-pattern P", only[i]);
+        return 0;
+    }
+    if (o->sat_step >= 1 && !o->nrates)
+        return opt_usage_error(&program, "--saturation-step 1 searches nothing: give --rate");
+    for (size_t i = 0; i < sizeof not / sizeof *not; i++)
+        if (opt_given(st, not[i]))
+            return opt_usage_error(&program, "--%s: not with --traffic-pattern", not[i]);
+    if (st->nargs)
+        return opt_usage_error(&program, "'%s': --traffic-pattern makes its own traffic; give no"
+                               " SCHEDULE.goal", argv[st->first_arg]);
+    if (o->nshapes != 1)
+        return opt_usage_error(&program, "--traffic-pattern: give one --shape");
+    o->goal_path = "";
+    return 0;
+}
 
 /* SCHEDULE.goal or --collective OP (--collective-list alone), and the
  * options that only a collective takes. */
@@ -281,7 +381,7 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
     if (rc)
         return rc;
     o->loggp_given = opt_given(&st, "loggp");
-    if ((rc = collective_settle(o, &st, argv)))
+    if ((rc = traffic_settle(o, &st, argv)) || (!o->traffic_given && (rc = collective_settle(o, &st, argv))))
         return rc;
     char why[200];
     o->launch = (launch_request){o->hostfile, o->rankfile, {0}, o->slots};
@@ -313,6 +413,11 @@ int scisim_parse_options(int argc, char **argv, scisim_opts *o, int *done)
     if (!o->self_path)
         o->self = o->intra;
     o->tsv = o->format == 1;
+    sim_router_defaults(&o->router);
+    if (o->router_text && sim_router_parse(o->router_text, &o->router, why, sizeof why))
+        return opt_usage_error(&program, "--router '%s': %s", o->router_text, why);
+    if (opt_given(&st, "router-passes") && !o->router_text)
+        return opt_usage_error(&program, "--router-passes: give --router SPEC");
     if (!o->loggp_given && !o->ndims && !o->nshapes) {
         for (long d = 0; d < 4; d++)
             o->dims[d] = d + 1;

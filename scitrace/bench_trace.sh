@@ -15,8 +15,7 @@
 #    trip holds one traced MPI_Send and one traced MPI_Recv, so the
 #    difference is what tracing adds to a message.  Each call writes two
 #    text lines (entry and return, with time and caller), timed by the TSC
-#    where the kernel's clocksource is tsc (the figures before and after
-#    that choice are in git's history of this script's commits).
+#    where the kernel's clocksource is tsc.
 # 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
 #    traced; peak RSS of each rank (the library maps a 4 MiB window of its
 #    file) and the rank file's bytes per call.

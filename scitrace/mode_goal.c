@@ -142,9 +142,9 @@ static int collective(gen *g, const trace_rank *t, const trace_call *c, long k, 
             if (trace_comm_index(cm, w) >= 0)
                 requires(g, send_op(g, (uint64_t)t->ids[c->list + 2 * j + 1], w, tag), start);
         }
-    } else {
+    } else if (me >= 0) {   /* a rank outside the communicator sends nothing in it */
         const coll_sched *s;
-        int rc = expand_schedule(g->cache, g->choice, c->kind, cm->n, root, c->bytes, &s, why,
+        int rc = expand_schedule(g->cache, g->choice, c->kind, cm->n, root, me, c->bytes, &s, why,
                                  len);
         if (rc)
             return rc;
@@ -254,8 +254,9 @@ static int write_rank(FILE *fp, const trace_rank *t, const char *phase, const ex
             step(&g, recv_op(&g, c->r_bytes, c->r_src, c->r_tag));
         } else if (c->kind == TRACE_K_IRECV && c->peer != TRACE_PROC_NULL) {
             int64_t src = irecv_src[2 * c->made] ? irecv_src[2 * c->made] - 1 : c->peer;
+            /* no wait completed it: as posted, -1 (any source or tag) kept, as GOAL has it */
             int64_t tag = irecv_src[2 * c->made] ? irecv_src[2 * c->made + 1] - 1 : c->tag;
-            long r = recv_op(&g, c->bytes, src, tag < 0 ? 0 : tag);
+            long r = recv_op(&g, c->bytes, src, tag < 0 ? -1 : tag);
             requires(&g, r, g.chain);
             *req_slot(&g, c->made) = r;
         } else if (c->kind == TRACE_K_START) {
@@ -312,7 +313,7 @@ int scitrace_goal(int argc, char **argv)
         fprintf(stderr, "scitrace: %s\n", err.msg);
         return 1;
     }
-    int whole = trace_dir_require_whole(&d, "goal", o.partial);
+    int whole = scitrace_require_whole(&d, "goal", o.partial);
     if (whole || trace_dir_within(&d, GOAL_MAX_SIZE, &err) != 0) {
         if (!whole)
             fprintf(stderr, "scitrace: goal: %s\n", err.msg);

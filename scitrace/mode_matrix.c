@@ -135,7 +135,7 @@ int scitrace_matrix(int argc, char **argv)
     if (is_rank_file(&d, out))
         goto out;
     if (trace_dir_incomplete(&d, err.msg, sizeof err.msg) > missing || !allow_missing) {
-        if ((rc = trace_dir_require_whole(&d, "matrix", o.partial)) != 0)
+        if ((rc = scitrace_require_whole(&d, "matrix", o.partial)) != 0)
             goto out;
         rc = 1;
     }

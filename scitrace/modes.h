@@ -16,10 +16,17 @@ int scitrace_summary(int argc, char **argv);   /* scitrace/mode_summary.c */
 int scitrace_matrix(int argc, char **argv);    /* scitrace/mode_matrix.c */
 int scitrace_check(int argc, char **argv);     /* scitrace/mode_check.c */
 int scitrace_goal(int argc, char **argv);      /* scitrace/mode_goal.c */
+int scitrace_map(int argc, char **argv);       /* scitrace/mode_map.c */
 
 /* Prints "scitrace: <message> (try --help)" on stderr; returns EXIT_USAGE. */
 #define scitrace_usage_error(...) \
     cli_message(EXIT_USAGE, "scitrace", " (try --help)", __VA_ARGS__)
+
+/* What an analyzer does about an incomplete trace (trace_dir_incomplete):
+ * 0 when whole, or with partial (after a one-line warning on stderr); else
+ * the one-line refusal on stderr and TRACE_EXIT_INCOMPLETE. */
+struct trace_dir;
+int scitrace_require_whole(const struct trace_dir *d, const char *mode, int partial);
 
 /* The program's version ("scitrace (scitorus) VERSION"). */
 void scitrace_version(void);

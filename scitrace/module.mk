@@ -1,10 +1,11 @@
-# scitrace/: the scitrace command -- run | summary | matrix | check | goal
-# (no MPI needed; the reading is the trace layer), its figures, the MPI
+# scitrace/: the scitrace command -- run | summary | matrix | check | goal |
+# map (no MPI needed; the reading is the trace layer, map's placement the
+# model layer's), its figures, the MPI
 # helper programs its tests trace, trace-demo and bench-trace.
 PROGRAMS += scitrace
 scitrace_SRCS = scitrace/scitrace_main.c scitrace/modes.c scitrace/mode_run.c scitrace/mode_summary.c \
-                scitrace/mode_matrix.c scitrace/mode_check.c scitrace/mode_goal.c
-scitrace_LAYERS := trace sched util
+                scitrace/mode_matrix.c scitrace/mode_check.c scitrace/mode_goal.c scitrace/mode_map.c
+scitrace_LAYERS := trace model topo sched util
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
 # the library preloaded, which ASan would refuse).
@@ -17,14 +18,21 @@ bin/test/coll_app: tests/coll_app.c libscitrace/scitrace.h | deps
 bin/test/check_app: tests/check_app.c libscitrace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
+bin/test/fault_app: tests/fault_app.c libscitrace/scitrace.h | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
 TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_trace_records.c
+TESTS += tests/test_check_faults.c tests/test_trace_map.c
 # traced equals generated: scitrace goal in process on committed traces
 TESTS += tests/test_sched_trace.c
-test_sched_trace_EXTRA = scitrace/mode_goal.c scitrace/mode_matrix.c
-CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d
+test_sched_trace_EXTRA = scitrace/mode_goal.c scitrace/mode_matrix.c scitrace/modes.c
+CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d \
+                 bin/test/fault_app
 
 # NetPIPE's MPI ping-pong (NPopenmpi): a real program the tests trace.
 DEB_PACKAGES += netpipe-openmpi
+# LAMMPS (lmp) and its melt example: a real application check must find clean.
+DEB_PACKAGES += lammps lammps-examples
 
 # make trace-demo: halo3d traced on 8 ranks (part of make demo), its
 # summary, traffic matrix and figures.  make bench: bench-trace
@@ -47,4 +55,4 @@ bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_L
 # and the replay behind scitrace check; tracegoal, trace directories through
 # `scitrace goal` into scisim's reader
 build/fuzz/fuzz_trace: FUZZ_LIB += $(trace_LAYER_SRCS)
-build/fuzz/fuzz_tracegoal: FUZZ_LIB += $(trace_LAYER_SRCS) scitrace/mode_goal.c
+build/fuzz/fuzz_tracegoal: FUZZ_LIB += $(trace_LAYER_SRCS) scitrace/mode_goal.c scitrace/modes.c

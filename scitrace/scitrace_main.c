@@ -11,8 +11,9 @@ static const char usage_text[] =
 "  or:  scitrace summary [--collectives C] [--top N] [--phase P] DIR\n"
 "  or:  scitrace matrix [--collectives C] [--algorithm A] [--calls L]\n"
 "                       [--phase P] -o FILE DIR\n"
-"  or:  scitrace check [--eager-limit BYTES] DIR\n"
+"  or:  scitrace check [--eager-limit BYTES] [--events FILE] DIR\n"
 "  or:  scitrace goal [--phase P] [--algorithm A] -o FILE DIR\n"
+"  or:  scitrace map --hostfile FILE [-n N] [--map-by P] [--rank-by P]\n"
 "Record every MPI call of a program through the PMPI profiling interface\n"
 "(no recompilation), find what went wrong, and turn the trace into a traffic\n"
 "matrix for scimodel or a schedule for scisim.\n"
@@ -27,25 +28,32 @@ static const char usage_text[] =
 "  matrix    the traffic matrix: one row per (src, dst, size_bytes) of\n"
 "            MPI_COMM_WORLD ranks with its message count\n"
 "  check     replays every rank's calls with MPI's matching rules: deadlocks,\n"
-"            sends that complete only thanks to buffering, pending messages\n"
-"            and requests, inconsistent collectives\n"
+"            sends that complete only thanks to buffering, collectives\n"
+"            whose members disagree or that one skipped, type mismatches,\n"
+"            pending messages and leaked requests\n"
 "  goal      the schedule in the GOAL text format of LogGOPSim, for scisim\n"
+"  map       the node and slot of every rank mpirun would start for a\n"
+"            hostfile and a mapping policy, or why it would refuse\n"
 "\n"
 "`scitrace MODE --help` describes each mode's options.\n"
 "\n"
 "What is recorded, on entry (before the call can block) and on return:\n"
 "MPI_Send, Bsend, Ssend, Rsend, their I- forms, Sendrecv(_replace), Recv,\n"
-"Irecv, Probe, Iprobe, persistent requests (*_init, Start, Startall,\n"
+"Irecv, Probe, Iprobe, Mprobe, Improbe, Mrecv, Imrecv, persistent requests (*_init, Start, Startall,\n"
 "Request_free), the Wait and Test families, Bcast, Reduce, Allreduce,\n"
 "Alltoall(v), Allgather(v), Gather(v), Scatter(v), Reduce_scatter(_block),\n"
 "Barrier, the calls that make or free communicators, Finalize and Abort;\n"
-"with each call its time, its phase and its caller's address.\n"
-"Nonblocking collectives and one-sided calls are not recorded.  Calls must\n"
+"with each call its time, its phase, its caller's address, and its count,\n"
+"datatype signature and contiguity (a reduction: its operation).\n"
+"MPI_Ibarrier, Ibcast, Ireduce, Iallreduce, Ialltoall and Iallgather are\n"
+"recorded and checked (not expanded into matrices or schedules); the other\n"
+"nonblocking collectives and one-sided calls are not recorded.  Calls must\n"
 "come from one thread at a time.\n"
 "\n"
 "Phases: MPI_Pcontrol(N) starts phase pcontrol-N; scitrace_phase(\"name\")\n"
 "(declared weak in scitrace.h, installed in PREFIX/include: no link with\n"
-"the library needed) starts phase name.  The first phase is main.\n"
+"the library needed) starts phase name; scitrace_phase_begin(\"name\") and\n"
+"scitrace_phase_end() a nested one (outer/name).  The first phase is main.\n"
 "\n"
 "Collectives become the point-to-point messages of the algorithm the MPI\n"
 "library runs for the operation, the communicator's size and the message\n"
@@ -75,7 +83,8 @@ static const char usage_text[] =
 "cut-short ranks, calls that never returned, missing rank files: `matrix`\n"
 "and `goal` without --partial; `check` a missing file); `run` returns\n"
 "COMMAND's status (1 when no rank file was written); `check`: 5 a rank\n"
-"crashed, 6 deadlock, 7 pending only.\n"
+"crashed, 6 deadlock or an erroneous program, 8 potential deadlock, 7\n"
+"pending only.\n"
 "\n"
 "Examples:\n"
 "  scitrace run -d halo.trace -- mpirun -np 8 bin/halo3d\n"
@@ -94,13 +103,14 @@ static const struct {
     {"matrix", scitrace_matrix},
     {"check", scitrace_check},
     {"goal", scitrace_goal},
+    {"map", scitrace_map},
 };
 
 int main(int argc, char **argv)
 {
     fs_check_stdout_at_exit("scitrace");
     if (argc < 2)
-        return scitrace_usage_error("a mode is needed: run, summary, matrix, check or goal");
+        return scitrace_usage_error("a mode is needed: run, summary, matrix, check, goal or map");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         fputs(usage_text, stdout);
         return fflush(stdout) != 0 || ferror(stdout);
@@ -112,6 +122,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(argv[1], modes[i].name) == 0)
             return modes[i].run(argc - 1, argv + 1);
-    return scitrace_usage_error("unknown mode '%s': expected run, summary, matrix, check or goal",
+    return scitrace_usage_error("unknown mode '%s': expected run, summary, matrix, check, goal or map",
                                 argv[1]);
 }

@@ -191,9 +191,9 @@ static int do_recv(sim_state *st, sim_event e)
     uint32_t h = o->rank;
     if (sim_started(st, e.id))
         return -1;
-    uint32_t m = sim_q_match(st, h, 1, o->peer, o->tag);
+    uint32_t m = sched_match_take(&st->mq, h, SCHED_MATCH_UNEXPECTED, 0, o->peer, o->tag);
     if (m == SIM_NONE)
-        return sim_q_append(st, h, 0, e.id);
+        return sched_match_add(&st->mq, h, SCHED_MATCH_POSTED, 0, o->peer, o->tag, e.id);
     if (o->size > st->c->S &&
         rendezvous(st, m, st->s->op[m].rank, o->cpu, o->nic, e.time))
         return -1;
@@ -215,9 +215,9 @@ int sim_arrive(sim_state *st, sim_event e)
         k.recv_cpu += st->c->t.duplex_ns + st->c->t.duplex_ns_per_byte * (double)o->size;
     *cpu = e.time + k.recv_cpu;
     *nic = e.time + k.recv_nic;
-    uint32_t r = sim_q_match(st, h, 0, src, o->tag);
+    uint32_t r = sched_match_take(&st->mq, h, SCHED_MATCH_POSTED, 0, src, o->tag);
     if (r == SIM_NONE)
-        return sim_q_append(st, h, 1, e.id);
+        return sched_match_add(&st->mq, h, SCHED_MATCH_UNEXPECTED, 0, src, o->tag, e.id);
     if (o->size > st->c->S && rendezvous(st, e.id, src, o->cpu, o->nic, e.time))
         return -1;
     return sim_done(st, r);
@@ -253,7 +253,6 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     st.c = c;
     st.ncpu = (size_t)s->max_cpu + 1;
     st.nnic = (size_t)s->max_nic + 1;
-    st.qfree = SIM_NONE;
     size_t maxops = 0;
     for (uint32_t h = 0; h < s->ranks; h++)
         if (s->count[h] > maxops)
@@ -266,7 +265,7 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
         !(st.nexto = calloc((size_t)s->ranks * st.ncpu, sizeof *st.nexto)) ||
         !(st.nextgs = calloc((size_t)s->ranks * st.nnic, sizeof *st.nextgs)) ||
         !(st.nextgr = calloc((size_t)s->ranks * st.nnic, sizeof *st.nextgr)) ||
-        !(st.rq_head = malloc(s->ranks * 8 * sizeof(uint32_t))) ||
+        sched_match_init(&st.mq, s->ranks, 1) ||
         !(st.tmp = malloc((maxops + 1) * sizeof *st.tmp)) ||
         !(r->finish = calloc(s->ranks + 1, sizeof *r->finish)) || sim_net_init(&st))
         goto out;
@@ -277,12 +276,6 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
         for (uint32_t h = 0; h < s->ranks; h++)
             st.own_arrival[h] = -INFINITY;
     }
-    st.rq_tail = st.rq_head + s->ranks;
-    st.uq_head = st.rq_tail + s->ranks;
-    st.uq_tail = st.uq_head + s->ranks;
-    st.wq_head = st.uq_tail + s->ranks;
-    st.wq_tail = st.wq_head + 2 * s->ranks;
-    memset(st.rq_head, 0xff, s->ranks * 8 * sizeof(uint32_t));
     for (size_t i = 0; i < s->nops; i++)
         st.deps[i] = s->op[i].deps;
     /* Roots: host by host, each host's in file order, sorted by kind. */
@@ -321,7 +314,7 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     r->events = st.ts;   /* LogGOPSim's count: every new queue entry */
     r->ops_done = st.ops_done;
     r->pops = st.events;
-    r->match_steps = st.match_steps;
+    r->match_steps = st.mq.steps;
     r->wait_ns = st.wait_ns;
     r->latency_ns = st.latency_ns;
     if (!r->interrupted)
@@ -337,10 +330,9 @@ out:
     free(st.own_arrival);
     free(st.nextgs);
     free(st.nextgr);
-    free(st.rq_head);
     free(st.tmp);
     free(st.ev);
-    sim_q_free(&st);
+    sched_match_free(&st.mq);
     free(st.pend);
     if (rc)
         sim_result_free(r);

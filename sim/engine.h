@@ -40,6 +40,11 @@ typedef struct sim_torus {
      * another node is in flight costs the receiver duplex_ns + duplex_ns_per_byte
      * m more CPU (docs/model.md, 'Replay'); 0: the overlap is free. */
     double duplex_ns, duplex_ns_per_byte;
+    /* The router model's passes (router_replay.c), both NULL otherwise: a
+     * network send's time in flight beyond the route's wire time, and
+     * where the replay writes the time it leaves the sender (both by op). */
+    const double *extra_ns;
+    double *depart_ns;
 } sim_torus;
 
 typedef struct sim_config {

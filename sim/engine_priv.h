@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sched/match.h"
 #include "sim/engine.h"
 
 #define SIM_NONE UINT32_MAX
@@ -18,15 +19,6 @@ typedef struct sim_event {
     uint32_t id;        /* op (OP, MSG: the send) or flight (HOP) */
     uint32_t kind;
 } sim_event;
-
-/* A matching queue's entry (match.c): its place in the queue and in its
- * bucket or the queue's list of entries holding a -1. */
-typedef struct sim_qent {
-    uint32_t op, prev, next, bprev, bnext;
-    uint64_t seq;       /* order of arrival in the queue */
-} sim_qent;
-
-typedef struct sim_bucket sim_bucket;
 
 /* A message crossing the torus link by link (contention). */
 typedef struct sim_flight {
@@ -57,11 +49,7 @@ typedef struct sim_state {
     /* --duplex: each network send's start, and per rank the latest arrival
      * of its own network sends so far */
     double *sent_at, *own_arrival;
-    uint32_t *rq_head, *rq_tail, *uq_head, *uq_tail;
-    uint32_t *wq_head, *wq_tail;     /* rank * 2 + (0 receives, 1 messages) */
-    sim_qent *qpool; size_t nq, qcap; uint32_t qfree;
-    sim_bucket *bk; size_t bkcap, nbk;
-    uint64_t qseq, match_steps;
+    sched_matcher mq;        /* posted receives, unexpected messages (ids: ops) */
     sim_event *ev; size_t nev, evcap;
     uint32_t *pend; size_t npend, pendcap;
     uint32_t *tmp;
@@ -89,13 +77,6 @@ void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k);
 int sim_depart(sim_state *st, uint32_t send, double now, const sim_costs *k);
 int sim_hop(sim_state *st, sim_event e);
 void sim_net_stats(const sim_state *st, sim_result *r);
-
-/* match.c: queue 0 the rank's posted receives, 1 its unexpected
- * messages; sim_q_match removes and returns the first entry fitting src
- * and tag (GOAL_ANY: any), or SIM_NONE. */
-int sim_q_append(sim_state *st, uint32_t h, int queue, uint32_t op);
-uint32_t sim_q_match(sim_state *st, uint32_t h, int queue, uint32_t src, uint32_t tag);
-void sim_q_free(sim_state *st);
 
 /* wait.c: e (an OP or MSG event) found the pair cpu, nic (NULL: a calc)
  * busy; key names the pair.  sim_wake takes a WAKE event: 1 with *run the

@@ -1,6 +1,9 @@
 # sim/: the replay engine of GOAL schedules: LogGOPSim's LogGP rules
-# exactly, and candidate tori with and without link contention.
+# exactly, candidate tori with and without link contention, and the
+# cycle-level router model.
 # layer sim: no options, no output
 LAYERS += sim
 sim_LAYER_USES := sched model topo util
-sim_LAYER_SRCS := sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c sim/match.c
+sim_LAYER_SRCS := sim/stlsort.c sim/engine.c sim/net.c sim/stuck.c sim/wait.c \
+                  sim/router.c sim/router_replay.c
+TESTS    += tests/test_router.c

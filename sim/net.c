@@ -17,6 +17,17 @@
 
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 
+/* LogGOPSim's std::max((m - 1) O, (m - 1) G) of unsigned products: for an
+ * empty message each is its term's negative modulo 2^64, so a zero term is
+ * the smallest and of two others the one nearer zero is the largest. */
+static double max_m1(double m1, double O, double G)
+{
+    double a = m1 * O, b = m1 * G;
+    if (m1 >= 0)
+        return dmax(a, b);
+    return a == 0 ? b : b == 0 ? a : dmax(a, b);
+}
+
 void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k)
 {
     const sim_config *c = st->c;
@@ -27,7 +38,7 @@ void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k)
         double m1 = m - 1;
         k->send_cpu = c->lg.o + m1 * c->lg.O;
         k->send_nic = c->lg.g + m1 * c->lg.G;
-        k->recv_cpu = c->lg.o + dmax(m1 * c->lg.O, m1 * c->lg.G);
+        k->recv_cpu = c->lg.o + max_m1(m1, c->lg.O, c->lg.G);
         k->recv_nic = k->send_nic;
         k->depart = c->lg.o;
         k->wire = c->lg.L;
@@ -84,9 +95,14 @@ void sim_net_free(sim_state *st)
 
 int sim_depart(sim_state *st, uint32_t send, double now, const sim_costs *k)
 {
-    st->latency_ns += k->depart + k->wire + k->recv_cpu;
+    double extra = 0;
+    if (st->c->torus && st->c->t.depart_ns) {
+        st->c->t.depart_ns[send] = now + k->depart;
+        extra = st->c->t.extra_ns[send];
+    }
+    st->latency_ns += k->depart + k->wire + extra + k->recv_cpu;
     if (!st->c->torus || !st->c->t.contention || k->src_node == k->dst_node)
-        return sim_push(st, (sim_event){now + k->depart + k->wire, st->ts++, send, SIM_EV_MSG});
+        return sim_push(st, (sim_event){now + k->depart + k->wire + extra, st->ts++, send, SIM_EV_MSG});
     uint32_t f;
     if (st->flfree != SIM_NONE) {
         f = st->flfree;

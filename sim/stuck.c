@@ -14,16 +14,18 @@ void sim_explain_stuck(const sim_state *st, sim_result *r)
 {
     const goal_schedule *s = st->s;
     for (uint32_t h = 0; h < s->ranks; h++) {
-        if (st->rq_head[h] != SIM_NONE) {
-            const goal_op *o = &s->op[st->qpool[st->rq_head[h]].op];
+        uint32_t e = sched_match_first(&st->mq, h, SCHED_MATCH_POSTED);
+        if (e != SIM_NONE) {
+            const goal_op *o = &s->op[st->mq.pool[e].id];
             snprintf(r->stuck, sizeof r->stuck,
                      "rank %u: 'recv %llub from %lld tag %lld' never matched a message", h,
                      (unsigned long long)o->size, o->peer == GOAL_ANY ? -1LL : (long long)o->peer,
                      o->tag == GOAL_ANY ? -1LL : (long long)o->tag);
             return;
         }
-        if (st->uq_head[h] != SIM_NONE) {
-            const goal_op *o = &s->op[st->qpool[st->uq_head[h]].op];
+        e = sched_match_first(&st->mq, h, SCHED_MATCH_UNEXPECTED);
+        if (e != SIM_NONE) {
+            const goal_op *o = &s->op[st->mq.pool[e].id];
             snprintf(r->stuck, sizeof r->stuck,
                      "rank %u: a %llu-byte message from rank %u tag %lld was never received", h,
                      (unsigned long long)o->size, o->rank,

@@ -8,7 +8,7 @@
 
 /* One entry is enough: a put-back changes nothing, and a pair's free time, once
  * past the clock, never falls (only what is free is taken): no waiter can go
- * before the group's first at the group's time (docs/MEASUREMENTS.md). */
+ * before the group's first at the group's time (test_sim: LogGOPSim's order). */
 typedef struct sim_wait_group {
     uint64_t key;
     double *cpu, *nic;      /* the pair (nic NULL: a calc waits for the CPU only) */

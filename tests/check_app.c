@@ -99,8 +99,8 @@ static void correct(int rank, int size)
     MPI_Comm_group(MPI_COMM_WORLD, &wg);
     MPI_Comm_create_group(MPI_COMM_WORLD, wg, 0, &cg);
     MPI_Group_free(&wg);
-    MPI_Send(&v, 1, MPI_INT, (rank + 1) % size, 4, cg);   /* 4 B: sent eagerly */
-    MPI_Recv(&got, 1, MPI_INT, (rank + size - 1) % size, 4, cg, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&v, 1, MPI_INT, (rank + 1) % size, 4, &got, 1, MPI_INT, (rank + size - 1) % size,
+                 4, cg, MPI_STATUS_IGNORE);
     MPI_Barrier(cg);
     MPI_Comm_free(&cg);
 }

@@ -21,6 +21,8 @@ if [ "${1:-}" = "--floor" ]; then
     printf 'floor_ns\t%s\n' "$(next floors "${FAKE_FLOORS:-55}")"
     exit 0
 fi
+# calibrate --full's link-rate bursts: not a measurement these tests decide
+case " $* " in *" --pattern ow "*) exit 0 ;; esac
 echo "$*" >>"$st/args"
 sleep "${FAKE_SECONDS:-0}"
 mode=$(next runs "${FAKE_MODES:-clean}")

@@ -124,12 +124,12 @@ Test(calibrate, injected_delays_are_recovered)
  * slot's first cache line (<= 24 B): scibench's relays store and forward,
  * so from 32 B on every hop also pays the payload's extra cache lines,
  * while the model's lf -- SCI's cut-through forwarding -- is independent
- * of m (at 256 B - 4 KiB the 3-hop prediction is 5-36% off; see docs/MEASUREMENTS.md).
+ * of m, so the 3-hop prediction is not held to 5% at larger sizes.
  *
  * The three rings are measured in one scibench run with --interleave, all
- * their points batch by batch in turn: this VM's core-to-core latency
- * jumps between regimes (ring 2 at 85 ns, 255-285 ns in the next runs) and
- * rings measured one after the other were predicted 62% off in CI.  Each
+ * their points batch by batch in turn: a shared machine's core-to-core
+ * latency jumps between regimes, and rings measured one after the other
+ * would be fitted across regimes.  Each
  * of FIG13_RUNS runs is fitted and validated on its own; the median run's
  * worst point must be within 5%.  The point statistic is the median of the
  * batches, not calibrate's default minimum: a batch here lasts a few us,

@@ -26,11 +26,12 @@ static void expand_all(edges *e, int kind, int n, int root, uint64_t m, const ch
     char why[200];
     memset(e, 0, sizeof *e);
     c.alg[expand_op(kind)] = alg;
-    cr_assert_eq(expand_schedule(&x, &c, kind, n, root, m, &s, why, sizeof why), 0,
-                 "%s n %d root %d: %s", trace_kind_name(kind), n, root, why);
     for (int r = 0; r < n; r++) {
+        cr_assert_eq(expand_schedule(&x, &c, kind, n, root, r, m, &s, why, sizeof why), 0,
+                     "%s n %d root %d: %s", trace_kind_name(kind), n, root, why);
         long lo, hi;
         expand_rank_msgs(s, r, &lo, &hi);
+        cr_assert_eq(hi - lo, s->count, "rank %d's schedule holds its own operations only", r);
         for (long k = lo; k < hi; k++) {
             cr_assert_eq(s->msgs[k].rank, r);
             if (s->msgs[k].send) {
@@ -177,11 +178,12 @@ Test(expand, rejects_bad_arguments)
     expand_cache x = {0};
     const coll_sched *s;
     char why[200];
-    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_SEND, 4, 0, 8, &s, why, sizeof why), -2);
-    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_BCAST, 4, 4, 8, &s, why, sizeof why), -2);
-    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_BCAST, 4, -1, 8, &s, why, sizeof why), -2);
-    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_ALLTOALLV, 4, 0, 8, &s, why, sizeof why), -2);
-    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_ALLREDUCE, 0, 0, 8, &s, why, sizeof why), -2);
+    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_SEND, 4, 0, 0, 8, &s, why, sizeof why), -2);
+    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_BCAST, 4, 4, 0, 8, &s, why, sizeof why), -2);
+    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_BCAST, 4, -1, 0, 8, &s, why, sizeof why), -2);
+    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_ALLTOALLV, 4, 0, 0, 8, &s, why, sizeof why), -2);
+    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_ALLREDUCE, 0, 0, 0, 8, &s, why, sizeof why), -2);
+    cr_assert_eq(expand_schedule(&x, &c, TRACE_K_ALLREDUCE, 4, 0, 4, 8, &s, why, sizeof why), -2);
     cr_assert_eq(x.valid, 0);
 }
 

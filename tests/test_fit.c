@@ -619,8 +619,7 @@ Test(fit, lb_needs_multi_hop_data_at_two_sizes)
 /* ---- calibrate --full on a staircase ---------------------------------- */
 
 /* A cost that steps every 16 cache lines (1 KiB) up to 4 KiB, as scibench's
- * copies do on the development VM (docs/MEASUREMENTS.md, "Where a relay's cost grows
- * with m"): with the 40-byte header the steps fall at 985, 2009, 3033 and
+ * copies can (a relay's cost grows with m in steps): with the 40-byte header the steps fall at 985, 2009, 3033 and
  * 4057 B, so --full's 1, 2, 3 and 4 KiB lie just past a step and 1.5 KiB
  * inside one.  o(m): 77 ns up to 24 B, a line with 40 ns a step from 32 B,
  * 0.08 ns/B above 4 KiB; each relay pays g(m) likewise (80 ns a step). */

@@ -120,3 +120,34 @@ Test(goal, wildcards_requests_and_collectives_keep_every_message)
 {
     goal_of("4", "bin/test/check_app", "correct");
 }
+
+/* An Irecv posted with MPI_ANY_TAG whose request no wait completed (a test
+ * that found it pending): the schedule keeps the wildcard (tag -1, GOAL's
+ * any), so the replay matches it with the traced send of tag 7. */
+Test(goal, an_uncompleted_any_tag_irecv_keeps_its_wildcard)
+{
+    char dir[] = "/tmp/scitorus-goal-XXXXXX";
+    run_tmpdir_make(dir);
+    static const char head[] =
+        "# scitrace-rank 2\nrun r1\nrank %d\nranks 2\nhost h\ncommand ./a\nstart_ns 1\n"
+        "comm 0 0123456789abcdef 0 2 0 1\nphase 0 main\n";
+    char text[1024];
+    snprintf(text, sizeof text, head, 0);
+    strcat(text, "> 10 0 irecv 1 0 1 -1 8\n< 20 1\n> 30 0 test 1 1 1\n< 40 0\nstatus finalized\nend 14\n");
+    run_write_text(run_path(dir, "rank-00000.trace"), text);
+    snprintf(text, sizeof text, head, 1);
+    strcat(text, "> 10 0 send 1 0 0 7 8\n< 20\nstatus finalized\nend 12\n");
+    run_write_text(run_path(dir, "rank-00001.trace"), text);
+    char goal[700];
+    snprintf(goal, sizeof goal, "%s", run_path(dir, "t.goal"));
+    run_result r = run_cmd(run_prog("scitrace", 0), 60, "goal", "-o", goal, dir, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    char *s = run_read_text(goal);
+    cr_assert_not_null(strstr(s, "recv 8b from 1 tag -1\n"), "%s", s);
+    free(s);
+    r = run_cmd(run_prog("scisim", 0), 60, goal, "--loggp", "L=2500", "--format", "tsv", NULL);
+    cr_assert_eq(r.status, 0, "scisim: %s%s", r.out, r.err);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}

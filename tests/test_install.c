@@ -64,6 +64,8 @@ Test(install, install_and_uninstall_into_a_temporary_prefix, .timeout = 300)
     cr_assert(is_file(prefix, "lib/libscitrace.so"));
     cr_assert(is_file(prefix, "share/scitorus/trace/heatmap.gp"));
     cr_assert(is_file(prefix, "share/scitorus/trace/plot.sh"));
+    cr_assert(is_file(prefix, "share/scitorus/trace/timeline.gp"));
+    cr_assert(is_file(prefix, "share/scitorus/trace/timeline.sh"));
     cr_assert(is_file(prefix, "bin/scitrace"));
     cr_assert(is_file(prefix, "share/man/man1/scitrace.1"));
     cr_assert(!is_file(prefix, "bin/bench-model"), "make bench helpers are not installed");

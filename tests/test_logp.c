@@ -288,8 +288,7 @@ Test(logp, mpi_recovers_injected_os_or_g_with_isend_irecv, .init = setup, .fini 
  * MPI_Wait untimed.  At 64 KiB Open MPI's shared-memory transport hands the
  * message over by rendezvous: a call that waited for completion would last
  * the transfer (os at least the one-way time, rtt/2 -- as MPI_Send's does),
- * the post alone is a small part of it (0.3-0.7 us against 11-12 us one way,
- * 12:13 UTC runs). */
+ * the post alone is a small part of it. */
 Test(logp, mpi_isend_os_is_the_post_not_the_transfer, .init = setup, .fini = teardown)
 {
     run_timing_lock();

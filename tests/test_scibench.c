@@ -185,7 +185,7 @@ static double growth_of_run(const char *inject)
 
 /* Symmetric destination on an 8-ring: 3 forwards each way, so 2000 ns per
  * forward adds 6000 ns to (PP ring 8 - PP ring 2); rings interleaved, median
- * of ROUNDS rounds, within 10% (docs/MEASUREMENTS.md, regimes). */
+ * of ROUNDS rounds, within 10% (a change of regime between rings is the noise). */
 #define ROUNDS 5
 Test(scibench, injected_forward_delay_is_seen)
 {

@@ -186,7 +186,8 @@ Test(sim, usage_errors_exit_2)
     run_free(&r);
 }
 
-#define TSV_HEADER "dims\tshape\tplacement\tlinks\tmakespan_ns\tmean_finish_ns\tmessages\tbytes\twait_ns\n"
+#define TSV_HEADER "dims\tshape\tplacement\tlinks\tmakespan_ns\tmean_finish_ns\tmessages\tbytes\twait_ns" \
+                   "\tnodes\tmakespan_ns_lo\tmakespan_ns_hi\tgrid\n"
 
 /* The value of column col (0-based) in the row of tsv whose first field is
  * key (NULL: the first data row). */
@@ -379,7 +380,7 @@ static double replay_uniform(const char *params, double rate, double *zero_load)
     sim_result r;
     c.torus = 1;
     c.S = 65535;
-    c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_UNI, node, 0, NULL, 0, 0};
+    c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_UNI, node, 0, NULL, 0, 0, NULL, NULL};
     cr_assert_eq(sim_run(&s, &c, &r), 0);
     *zero_load = r.latency_ns / (double)r.messages;
     sim_result_free(&r);
@@ -394,8 +395,8 @@ static double replay_uniform(const char *params, double rate, double *zero_load)
 
 Test(sim, uniform_load_mean_latency_within_15_percent_of_scimodel_load, .timeout = 300)
 {
-    /* The whole curve up to saturation is logged (docs/MEASUREMENTS.md,
-     * 'Replaying schedules' quotes it); the agreement is asserted where the model claims it, 30-50%. */
+    /* The whole curve up to saturation is logged; the agreement is asserted where the model
+     * claims it, 30-50% of saturation. */
     const char *params = put("load.params", LOAD_PARAMS);
     run_result m = run_cmd(SCIMODEL, 30, "--load", "--params", params, "--shape", "4x4", "--size", "512",
                            "--utilisation", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95", "--format",
@@ -557,7 +558,7 @@ Test(sim, collective_schedules_equal_loggopsim)
 
 /* allreduce's default, tuned, predicts what the algorithm it names predicts:
  * on two ranks the ring at 4 KiB, recursive doubling at 8 KiB (Open MPI
- * 4.1's rules, measured in docs/MEASUREMENTS.md, 'Allreduce as Open MPI picks it'). */
+ * 4.1's rules, sched/decide.c; test_sched_ompi checks them against Open MPI). */
 Test(sim, tuned_allreduce_predicts_as_its_pick)
 {
     const char *lp = run_root_path("data/sample/logp-shm.tsv");

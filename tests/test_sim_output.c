@@ -67,7 +67,8 @@ static int interrupt_during(const char *candidate, const char *out, const char *
     const char *err = run_path(dir, "err.txt");
     unlink(err);
     char *argv[] = {(char *)run_prog("scisim", 1), "--collective", "alltoall", "--procs", "1024",
-                    "--size", "8", "--dims", "1..4", "--format", (char *)format,
+                    "--size", "8", "--shape", "1024", "--shape", "32x32", "--shape", "11x11x11",
+                    "--shape", "6x6x6x6", "--format", (char *)format,
                     "-o", (char *)out, NULL};
     pid_t pid = run_spawn(argv, err);
     char want[64];

@@ -115,3 +115,29 @@ Test(records, a_receive_from_an_untranslated_rank_gives_a_schedule_scisim_reads)
     unlink(goal);
     run_tmpdir_remove(dir);
 }
+
+/* Found by MPICH's icallgather and the like on 4 ranks: a collective on
+ * an intercommunicator made summary and matrix refuse the trace.  It is
+ * not expanded (as goal does not), and the trace is read. */
+Test(records, a_collective_on_an_intercommunicator_is_read_by_every_analyzer)
+{
+    char dir[] = "/tmp/scitorus-records-XXXXXX";
+    run_tmpdir_make(dir);
+    for (int r = 0; r < 2; r++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/rank-%05d.trace", dir, r);
+        FILE *fp = fopen(path, "w");
+        fprintf(fp, rank_head, "A", r);
+        fprintf(fp, "icomm 1 0123456789abcdee 0 1 %d\n> 1 0 allgather 1 1 -1 8 2 104 1 0\n< 2\n"
+                    "status finalized\nend 13\n", 1 - r);
+        fclose(fp);
+    }
+    const char *const modes[] = {"summary", "check", "matrix", "goal"};
+    for (int i = 0; i < 4; i++) {
+        run_result r = i < 2 ? scitrace(modes[i], dir, NULL, NULL)
+                             : scitrace(modes[i], "-o", "/dev/null", dir);
+        cr_assert_eq(r.status, 0, "%s: %s%s", modes[i], r.out, r.err);
+        run_free(&r);
+    }
+    run_tmpdir_remove(dir);
+}

@@ -42,9 +42,10 @@ Test(traffic_cli, tsv_header_candidates_and_values)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_str_empty(r.err);
     cr_assert_str_eq(r.out,
-                     "dims\tshape\tplacement\tmessages\ttotal_ns\tmean_ns\thop_bytes\tmax_link_bytes\n"
-                     "1\t4\trow-major\t10\t43110.000\t4311.000\t1920\t640\n"
-                     "2\t2x2\trow-major\t10\t48540.000\t4854.000\t1280\t640\n");
+                     "dims\tshape\tplacement\tmessages\ttotal_ns\tmean_ns\thop_bytes\tmax_link_bytes"
+                     "\tnodes\ttotal_ns_lo\ttotal_ns_hi\tgrid\n"
+                     "1\t4\trow-major\t10\t43110.000\t4311.000\t1920\t640\t4\t-\t-\tno\n"
+                     "2\t2x2\trow-major\t10\t48540.000\t4854.000\t1280\t640\t4\t-\t-\tno\n");
     run_free(&r);
     r = run_cmd(SCIMODEL, 30, "--traffic", m, "--dims", "1,2", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -60,7 +61,7 @@ Test(traffic_cli, placement_file_and_slots)
     run_result r = run_cmd(SCIMODEL, 30, "--traffic", m, "--shape", "4", "--placement", p,
                            "--format", "tsv", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_not_null(strstr(r.out, "\t10\t41770.000\t4177.000\t640\t640\n"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\t10\t41770.000\t4177.000\t640\t640\t4\t-\t-\tno\n"), "%s", r.out);
     run_free(&r);
     /* 2 slots: ranks 0,1 on node 0, 2,3 on node 1; --shape 2 holds them */
     r = run_cmd(SCIMODEL, 30, "--traffic", m, "--shape", "2", "--slots", "2", "--format", "tsv",
@@ -74,7 +75,7 @@ Test(traffic_cli, placement_file_and_slots)
     r = run_cmd(SCIMODEL, 30, "--traffic", m, "--shape", "2", "--slots", "4", "--intra-params", ip,
                 "--format", "tsv", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_not_null(strstr(r.out, "\t10\t1000.000\t100.000\t0\t0\n"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\t10\t1000.000\t100.000\t0\t0\t2\t-\t-\tno\n"), "%s", r.out);
     run_free(&r);
 }
 

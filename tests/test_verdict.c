@@ -545,6 +545,9 @@ Test(verdict, option_order_does_not_matter)
             char *cmd = strstr(r.out, "# command:"), *nl = cmd ? strchr(cmd, '\n') : NULL;
             cr_assert_not_null(nl);
             t[o] = strdup(nl);   /* (the recorded command differs, rightly) */
+            char *at = strstr(t[o], "fitted_at = ");   /* and so may the second it ran */
+            if (at)
+                memset(at, ' ', strcspn(at, "\n"));
             run_free(&r);
         }
         cr_assert_str_eq(t[0], t[1], "%s %s / %s %s", pairs[i][0], pairs[i][1], pairs[i][2],

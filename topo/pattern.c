@@ -19,6 +19,10 @@ int topo_pattern_parse(const char *text, topo_pattern *pattern)
     for (int i = 0; i < TOPO_PATTERN_COUNT; i++)
         if (strcmp(text, pattern_names[i]) == 0)
             return *pattern = (topo_pattern)i, 0;
+    /* BookSim's name: its bit complement of the node number is this
+     * complement when every n_i is a power of two */
+    if (strcmp(text, "bitcomp") == 0)
+        return *pattern = TOPO_PATTERN_COMPLEMENT, 0;
     return -1;
 }
 

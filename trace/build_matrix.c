@@ -48,15 +48,16 @@ static int add_rank(builder *b, const trace_rank *r, uint64_t calls, trace_error
         if ((cls == TRACE_SEND || cls == TRACE_COLL_DIRECT) && x->peer >= 0 && x->messages) {
             if (cls == TRACE_SEND || b->choice)
                 add(b, x->peer, rec_size(x), x->messages);
-        } else if (cls == TRACE_COLL && b->choice && x->messages) {
+        } else if (cls == TRACE_COLL && b->choice && x->messages && !r->comms[x->comm].inter) {
+            /* an intercommunicator's collectives are not expanded, as in goal */
             const trace_comm *c = &r->comms[x->comm];
             int me = trace_comm_index(c, r->rank);
             int root = x->peer >= 0 ? trace_comm_index(c, x->peer) : -1;
             const coll_sched *s;
             char why[300];
             int rc = me < 0 ? -2 : expand_schedule(&b->cache, b->choice, x->kind, c->n,
-                                                   root < 0 ? 0 : root, rec_size(x), &s, why,
-                                                   sizeof why);
+                                                   root < 0 ? 0 : root, me, rec_size(x), &s,
+                                                   why, sizeof why);
             if (rc == -1) {
                 b->nomem = 1;
                 return 0;
@@ -118,6 +119,29 @@ void trace_matrix_free(trace_matrix *m)
  * are cut. */
 #define SOURCE_COMMAND_MAX 120
 
+/* "# grid: 3x2 (MPI_Cart_create)": rank 0's first Cartesian grid when it
+ * spans every rank, its sides of 1 left out (a projection's candidate,
+ * docs/model.md, 'Candidates'). */
+static void print_grid(FILE *fp, const trace_dir *d, int ranks)
+{
+    if (!d || !d->nranks || !d->loaded[0] || !d->ranks[0].cart_dims)
+        return;
+    const trace_rank *r = &d->ranks[0];
+    long long prod = 1;
+    int sides = 0;
+    for (int i = 0; i < r->cart_dims; i++) {
+        prod *= r->cart_n[i];
+        sides += r->cart_n[i] > 1;
+    }
+    if (prod != ranks || sides < 1 || sides > 4)
+        return;
+    fputs("# grid: ", fp);
+    for (int i = 0, k = 0; i < r->cart_dims; i++)
+        if (r->cart_n[i] > 1)
+            fprintf(fp, "%s%d", k++ ? "x" : "", r->cart_n[i]);
+    fputs(" (MPI_Cart_create)\n", fp);
+}
+
 static void print_matrix(FILE *fp, const trace_matrix *m, const char *command, const char *host,
                          const char *date, const trace_dir *d, const expand_choice *choice,
                          const char *phase)
@@ -135,6 +159,7 @@ static void print_matrix(FILE *fp, const trace_matrix *m, const char *command, c
     }
     if (phase)
         fprintf(fp, "# phase: %.60s\n", phase);
+    print_grid(fp, d, m->ranks);
     fprintf(fp, "# columns: src dst size_bytes messages\n");
     for (size_t i = 0; i < m->nrows; i++) {
         const trace_matrix_row *r = &m->rows[i];

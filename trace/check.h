@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "trace/tracefile.h"
 
@@ -29,6 +30,8 @@ enum check_finding_kind {
     CHECK_DIED,          /* a rank that crashed (its signal in its status) */
     CHECK_NO_FINALIZE,   /* a rank that exited without MPI_Finalize */
     CHECK_RACE,          /* a wildcard receive whose other match deadlocks */
+    CHECK_COLL_MISSING,  /* a member that never entered a collective others did */
+    CHECK_TYPE_MISMATCH, /* a matched send and receive whose type signatures differ */
 };
 
 typedef struct check_finding {
@@ -36,13 +39,24 @@ typedef struct check_finding {
     int rank;
     size_t call;         /* index in the rank's calls (SIZE_MAX: none) */
     int waits_for;       /* DEADLOCK: the rank it waits for (-1: several) */
-    int other_rank;      /* INCONSISTENT: the rank it disagrees with; RACE: the run's source */
+    int other_rank;      /* INCONSISTENT, COLL_MISSING: a rank that entered the
+                            collective; TYPE_MISMATCH: the receiver; RACE: the
+                            run's source */
     size_t other_call;
 } check_finding;
+
+/* A message the replay matched: the send (or send_init) call of src and
+ * the receive (or recv_init, sendrecv) call of dst, in the order matched. */
+typedef struct check_pair {
+    int src, dst;
+    size_t send_call, recv_call;
+} check_pair;
 
 typedef struct check_result {
     check_finding *f;
     size_t n, cap;
+    check_pair *pairs;   /* the run as recorded only */
+    size_t npairs, cappairs;
     int *cycle;          /* DEADLOCK: a cycle of waits (or a chain) */
     int ncycle, cycle_closed;
 } check_result;
@@ -64,5 +78,31 @@ typedef struct check_alt {
 int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a,
                     check_result *res);
 void check_free(check_result *res);
+
+/* check_coll.c: every collective of an intracommunicator compared across
+ * its members, position by position: the same call, root, operation and
+ * type signature (INCONSISTENT), and entered by every member whose log
+ * reached MPI_Finalize (COLL_MISSING); one finding per communicator and
+ * rank.  Returns 0, or -1 when out of memory. */
+int check_collectives(const trace_dir *d, check_result *res);
+
+/* check_types.c: the type signatures of the replay's matched pairs
+ * (TYPE_MISMATCH).  Returns 0, or -1 when out of memory. */
+int check_types(const trace_dir *d, check_result *res);
+
+/* "4 x int32", "2 x double", "1 x mixed 8abc0123" ("" when unrecorded). */
+void check_type_text(int64_t count, uint32_t code, char *out, size_t cap);
+
+/* check_events.c: the matched pairs and each rank's last state after the
+ * replay, as text (docs/formats.md); -1 on a write error. */
+int check_events_write(const trace_dir *d, const check_result *res, FILE *fp);
+
+/* check_timeline.c: the timeline figure's data (scitrace/timeline.gp): calls
+ * by rank and time, matched messages, the cycle of waits; -1 on a write
+ * error. */
+int check_timeline_write(const trace_dir *d, const check_result *res, FILE *fp);
+
+/* Appends a finding; -1 when out of memory. */
+int check_add(check_result *res, check_finding f);
 
 #endif

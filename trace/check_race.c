@@ -132,15 +132,21 @@ static int uses_source(const trace_rank *t, size_t i, int src)
     return 0;
 }
 
-/* A replay of another match: 1 when it deadlocks, 0 not, -1 out of memory. */
+/* A replay of another match: 1 when it deadlocks, 0 not, -1 out of memory.
+ * A replay whose chosen receive itself never matches had no such message
+ * to give it (an earlier wildcard receive took it): not another run. */
 static int deadlocks(const trace_dir *d, uint64_t eager_limit, const check_alt *a)
 {
     check_result other;
     if (check_replay_as(d, eager_limit, a, &other) != 0)
         return -1;
-    int dead = 0;
-    for (size_t k = 0; k < other.n; k++)
+    int dead = 0, infeasible = 0;
+    for (size_t k = 0; k < other.n; k++) {
         dead |= other.f[k].kind == CHECK_DEADLOCK;
+        infeasible |= other.f[k].kind == CHECK_DEADLOCK && other.f[k].rank == a->rank &&
+                      other.f[k].call == a->call;
+    }
+    dead &= !infeasible;
     check_free(&other);
     return dead;
 }
@@ -189,6 +195,10 @@ int check_replay(const trace_dir *d, uint64_t eager_limit, check_result *res)
 {
     if (check_replay_as(d, eager_limit, NULL, res) != 0)
         return -1;
+    if (check_collectives(d, res) != 0 || check_types(d, res) != 0) {
+        check_free(res);
+        return -1;
+    }
     for (size_t i = 0; i < res->n; i++)
         if (res->f[i].kind == CHECK_DEADLOCK)
             return 0;   /* the run itself deadlocked: that is the finding */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/match.h"
 #include "trace/tracekinds.h"
 #include "util/grow.h"
 
@@ -27,7 +28,8 @@ typedef struct post {
 
 typedef struct rq {
     int is_send, active, complete, waited, freed, persistent;
-    size_t made_call, item;   /* item: msg (send) or post (receive) index */
+    size_t made_call, item;   /* item: msg (send), post (receive) or inst (coll) index */
+    int coll;                 /* a nonblocking collective's */
 } rq;
 
 typedef struct inst {
@@ -47,7 +49,6 @@ typedef struct rstate {
     rq *reqs;
     int64_t nreqs;
     long *coll_count;         /* per communicator of the rank */
-    vec unexpected, posted;   /* unmatched msgs to / posts of this rank */
 } rstate;
 
 typedef struct sim {
@@ -62,6 +63,9 @@ typedef struct sim {
     inst *in;
     size_t nin, capin;
     vec open_inst;
+    sched_matcher mq;         /* per rank: posts, and msgs to it (ids: indices) */
+    ckey *ctx;                /* the distinct communicators, sorted: a key's match context */
+    size_t nctx;
     check_result *res;
     int oom;
 } sim;
@@ -101,10 +105,39 @@ static int key_eq(ckey a, ckey b)
     return a.hash == b.hash && a.seq == b.seq;
 }
 
-static int fits(const post *p, const msg *m)
+static int key_cmp(const void *pa, const void *pb)
 {
-    return key_eq(p->key, m->key) && (p->src == TRACE_ANY || p->src == m->src) &&
-           (p->tag == TRACE_ANY || p->tag == m->tag);
+    const ckey *a = pa, *b = pb;
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* The matcher's context of a communicator: 1 + its place among the
+ * distinct ones, 0 for none; TRACE_ANY as a source or tag is its wildcard. */
+static uint64_t ctx_of(const sim *s, ckey k)
+{
+    const ckey *x = s->nctx ? bsearch(&k, s->ctx, s->nctx, sizeof k, key_cmp) : NULL;
+    return x ? (uint64_t)(x - s->ctx) + 1 : 0;
+}
+
+static int make_ctx(sim *s)
+{
+    size_t n = 0;
+    for (int r = 0; r < s->d->nranks; r++)
+        n += s->d->loaded[r] ? (size_t)s->d->ranks[r].ncomms : 0;
+    if (!(s->ctx = malloc((n ? n : 1) * sizeof *s->ctx)))
+        return -1;
+    for (int r = 0; r < s->d->nranks; r++)
+        for (int c = 0; s->d->loaded[r] && c < s->d->ranks[r].ncomms; c++)
+            s->ctx[s->nctx++] = key_of(&s->d->ranks[r], c);
+    qsort(s->ctx, s->nctx, sizeof *s->ctx, key_cmp);
+    size_t out = 0;
+    for (size_t i = 0; i < s->nctx; i++)
+        if (!out || !key_eq(s->ctx[out - 1], s->ctx[i]))
+            s->ctx[out++] = s->ctx[i];
+    s->nctx = out;
+    return sched_match_init(&s->mq, (uint32_t)s->d->nranks, 0);
 }
 
 static rq *req(sim *s, int r, int64_t id)
@@ -115,6 +148,12 @@ static rq *req(sim *s, int r, int64_t id)
 static void matched(sim *s, size_t mi, size_t pi)
 {
     s->m[mi].matched = 1, s->p[pi].matched = 1;
+    check_result *r = s->res;
+    if (s->alt || s->oom)
+        return;   /* the pairs of the run as recorded (check.h) */
+    GROW(s, r->pairs, r->npairs, r->cappairs);
+    if (!s->oom)
+        r->pairs[r->npairs++] = (check_pair){s->m[mi].src, s->m[mi].dst, s->m[mi].call, s->p[pi].call};
 }
 
 /* A message posted: the first posted receive of dst that fits takes it. */
@@ -130,14 +169,15 @@ static size_t post_msg(sim *s, int src, int dst, int tag, ckey key, uint64_t byt
         s->m[mi].matched = 1;   /* MPI_PROC_NULL or untranslated: nothing to wait for */
         return mi;
     }
-    rstate *q = &s->rs[dst];
-    for (size_t i = 0; i < q->posted.n; i++)
-        if (fits(&s->p[q->posted.v[i]], &s->m[mi])) {
-            matched(s, mi, q->posted.v[i]);
-            vremove(&q->posted, i);
-            return mi;
-        }
-    vpush(s, &q->unexpected, mi);
+    uint64_t ctx = ctx_of(s, key);
+    uint32_t pi = sched_match_take(&s->mq, (uint32_t)dst, SCHED_MATCH_POSTED, ctx, (uint32_t)src,
+                                   (uint32_t)tag);
+    if (pi != SCHED_MATCH_NONE)
+        matched(s, mi, pi);
+    else if (mi >= SCHED_MATCH_NONE ||
+             sched_match_add(&s->mq, (uint32_t)dst, SCHED_MATCH_UNEXPECTED, ctx, (uint32_t)src,
+                             (uint32_t)tag, (uint32_t)mi))
+        s->oom = 1;
     return mi;
 }
 
@@ -151,14 +191,15 @@ static size_t post_recv(sim *s, int r, int src, int tag, ckey key, size_t call, 
     s->p[pi] = (post){src, tag, src == TRACE_PROC_NULL, reqid, key, call};
     if (src == TRACE_PROC_NULL)
         return pi;
-    rstate *q = &s->rs[r];
-    for (size_t i = 0; i < q->unexpected.n; i++)
-        if (fits(&s->p[pi], &s->m[q->unexpected.v[i]])) {
-            matched(s, q->unexpected.v[i], pi);
-            vremove(&q->unexpected, i);
-            return pi;
-        }
-    vpush(s, &q->posted, pi);
+    uint64_t ctx = ctx_of(s, key);
+    uint32_t mi = sched_match_take(&s->mq, (uint32_t)r, SCHED_MATCH_UNEXPECTED, ctx, (uint32_t)src,
+                                   (uint32_t)tag);
+    if (mi != SCHED_MATCH_NONE)
+        matched(s, mi, pi);
+    else if (pi >= SCHED_MATCH_NONE ||
+             sched_match_add(&s->mq, (uint32_t)r, SCHED_MATCH_POSTED, ctx, (uint32_t)src,
+                             (uint32_t)tag, (uint32_t)pi))
+        s->oom = 1;
     return pi;
 }
 
@@ -185,6 +226,8 @@ static int req_done(sim *s, int r, int64_t id)
     rq *q = req(s, r, id);
     if (!q || !q->active)
         return 1;
+    if (q->coll)
+        return s->in[q->item].complete;
     return q->is_send ? s->m[q->item].eager || s->m[q->item].matched : s->p[q->item].matched;
 }
 
@@ -198,13 +241,6 @@ static size_t join(sim *s, int r, const trace_call *c)
         inst *x = &s->in[s->open_inst.v[i]];
         if (!key_eq(x->key, key) || x->k != k)
             continue;
-        const trace_call *f = &s->d->ranks[x->first_rank].calls[x->first_call];
-        int same = f->kind == c->kind && (trace_kind_class(c->kind) == TRACE_COMM ||
-                   (f->peer == c->peer && (trace_kind_class(c->kind) == TRACE_COLL_DIRECT ||
-                                           f->bytes == c->bytes)));
-        if (!same)
-            finding(s, (check_finding){CHECK_INCONSISTENT, r, (size_t)(c - t->calls), -1,
-                                       x->first_rank, x->first_call});
         if (++x->arrived == x->n) {
             x->complete = 1;
             vremove(&s->open_inst, i);
@@ -253,17 +289,17 @@ static void enter(sim *s, int r, const trace_completion *const *irecv_got)
         }
         rq *x = req(s, r, c->made);
         if (x)
-            *x = (rq){1, 1, 0, 0, 0, 0, ci, q->item};
+            *x = (rq){1, 1, 0, 0, 0, 0, ci, q->item, 0};
     } else if (c->kind == TRACE_K_RECV || c->kind == TRACE_K_IRECV) {
         recv_match(s, r, ci, c, irecv_got[ci], &src, &tag);
         q->item = post_recv(s, r, src, tag, key, ci, (int)c->made);
         rq *x = req(s, r, c->made);
         if (x)
-            *x = (rq){0, 1, 0, 0, 0, 0, ci, q->item};
+            *x = (rq){0, 1, 0, 0, 0, 0, ci, q->item, 0};
     } else if (cls == TRACE_REQ && c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE) {
         rq *x = req(s, r, c->made);
         if (x)
-            *x = (rq){c->kind != TRACE_K_RECV_INIT, 0, 0, 0, 0, 1, ci, 0};
+            *x = (rq){c->kind != TRACE_K_RECV_INIT, 0, 0, 0, 0, 1, ci, 0, 0};
     } else if (c->kind == TRACE_K_START) {
         for (size_t j = 0; j < c->nlist; j++) {
             rq *x = req(s, r, t->ids[c->list + j]);
@@ -282,6 +318,12 @@ static void enter(sim *s, int r, const trace_completion *const *irecv_got)
         rq *x = req(s, r, c->nlist ? t->ids[c->list] : 0);
         if (x)
             x->freed = 1;
+    } else if (cls == TRACE_ICOLL && c->comm >= 0 && !t->comms[c->comm].inter) {
+        size_t in = join(s, r, c);   /* ordered with the blocking ones */
+        rq *x = req(s, r, c->made);
+        if (x)
+            *x = (rq){0, 1, 0, 0, 0, 0, ci, in, 1};
+        q->item = 0;                 /* the call itself does not wait */
     } else if ((cls == TRACE_COLL || cls == TRACE_COLL_DIRECT ||
                 (cls == TRACE_COMM && c->kind != TRACE_K_COMM_FREE &&
                  c->kind != TRACE_K_INTERCOMM_CREATE && c->kind != TRACE_K_INTERCOMM_MERGE)) &&
@@ -311,8 +353,9 @@ static int complete(sim *s, int r)
     case TRACE_PROBE:
         if (c->kind == TRACE_K_IPROBE || !c->done)
             return c->kind == TRACE_K_IPROBE;
-        for (size_t i = 0; i < s->rs[r].unexpected.n; i++) {
-            const msg *m = &s->m[s->rs[r].unexpected.v[i]];
+        for (uint32_t e = sched_match_first(&s->mq, (uint32_t)r, SCHED_MATCH_UNEXPECTED);
+             e != SCHED_MATCH_NONE; e = sched_match_next(&s->mq, e)) {
+            const msg *m = &s->m[s->mq.pool[e].id];
             if (key_eq(m->key, key_of(t, c->comm)) && m->src == c->r_src && m->tag == c->r_tag)
                 return 1;
         }
@@ -390,6 +433,8 @@ static int waits_for(sim *s, int r)
             rq *x = req(s, r, t->ids[c->list + i]);
             if (!x || req_done(s, r, t->ids[c->list + i]))
                 continue;
+            if (x->coll)
+                return -1;
             if (x->is_send)
                 return s->m[x->item].dst;
             return s->p[x->item].src >= 0 ? s->p[x->item].src : -1;
@@ -506,8 +551,9 @@ static void pending(sim *s)
                                        s->m[i].dst, -1, 0});
     for (int r = 0; r < s->d->nranks; r++) {
         rstate *q = &s->rs[r];
-        for (size_t i = 0; i < q->posted.n; i++) {
-            const post *p = &s->p[q->posted.v[i]];
+        for (uint32_t e = sched_match_first(&s->mq, (uint32_t)r, SCHED_MATCH_POSTED);
+             e != SCHED_MATCH_NONE; e = sched_match_next(&s->mq, e)) {
+            const post *p = &s->p[s->mq.pool[e].id];
             if (!(blocked(s, r) && p->call == q->pc))
                 finding(s, (check_finding){CHECK_PENDING_RECV, r, p->call, p->src, -1, 0});
         }
@@ -526,8 +572,8 @@ int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a
     memset(res, 0, sizeof *res);
     s.rs = calloc((size_t)d->nranks, sizeof *s.rs);
     const trace_completion ***got = calloc((size_t)d->nranks, sizeof *got);
-    if (!s.rs || !got) {
-        free(s.rs), free(got);
+    if (!s.rs || !got || make_ctx(&s)) {
+        free(s.rs), free(got), free(s.ctx);
         return -1;
     }
     for (int r = 0; r < d->nranks && !s.oom; r++) {
@@ -586,10 +632,10 @@ int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a
     if (!s.oom)
         pending(&s);
     for (int r = 0; r < d->nranks; r++) {
-        free(s.rs[r].reqs), free(s.rs[r].coll_count), free(s.rs[r].unexpected.v);
-        free(s.rs[r].posted.v), free(got[r]);
+        free(s.rs[r].reqs), free(s.rs[r].coll_count), free(got[r]);
     }
-    free(s.rs), free(got), free(s.m), free(s.p), free(s.in), free(s.open_inst.v);
+    free(s.rs), free(got), free(s.m), free(s.p), free(s.in), free(s.open_inst.v), free(s.ctx);
+    sched_match_free(&s.mq);
     if (s.oom)
         check_free(res);
     return s.oom ? -1 : 0;
@@ -598,6 +644,7 @@ int check_replay_as(const trace_dir *d, uint64_t eager_limit, const check_alt *a
 void check_free(check_result *res)
 {
     free(res->f);
+    free(res->pairs);
     free(res->cycle);
     memset(res, 0, sizeof *res);
 }

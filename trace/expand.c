@@ -89,26 +89,27 @@ const char *expand_describe(const expand_choice *c, int op, int n, uint64_t m, c
     return buf;
 }
 
-int expand_schedule(expand_cache *x, const expand_choice *c, int kind, int n, int root,
+int expand_schedule(expand_cache *x, const expand_choice *c, int kind, int n, int root, int me,
                     uint64_t m, const coll_sched **out, char *why, size_t len)
 {
     int op = expand_op(kind);
     int rooted = op == COLL_BCAST || op == COLL_REDUCE || op == COLL_GATHER || op == COLL_SCATTER;
-    if (op < 0 || n < 1 || (rooted && (root < 0 || root >= n)) || m > (uint64_t)1 << 53) {
+    if (op < 0 || n < 1 || (rooted && (root < 0 || root >= n)) || me < 0 || me >= n ||
+        m > (uint64_t)1 << 53) {
         snprintf(why, len, "a collective outside the communicator or too large");
         return -2;
     }
     if (!rooted)
         root = 0;
-    if (x->valid && x->op == op && x->n == n && x->root == root && x->m == m) {
+    if (x->valid && x->op == op && x->n == n && x->root == root && x->rank == me && x->m == m) {
         *out = &x->s;
         return 0;
     }
     expand_cache_free(x);
-    int rc = coll_generate(&x->s, op, alg_of(c, op), n, root, (long)m, why, len);
+    int rc = coll_generate_rank(&x->s, op, alg_of(c, op), n, root, (long)m, me, why, len);
     if (rc)
         return rc == -1 ? -1 : -2;
-    x->valid = 1, x->op = op, x->n = n, x->root = root, x->m = m;
+    x->valid = 1, x->op = op, x->n = n, x->root = root, x->rank = me, x->m = m;
     *out = &x->s;
     return 0;
 }

@@ -30,18 +30,20 @@ int expand_op(int kind);
 const char *expand_describe(const expand_choice *c, int op, int n, uint64_t m, char *buf,
                             size_t len);
 
-/* The last schedule generated, kept for the next call of the same shape. */
+/* The last rank's schedule generated, kept for its next call of the same
+ * shape: one rank's messages, so memory grows with P, not P^2 (alltoall). */
 typedef struct expand_cache {
     coll_sched s;
-    int valid, op, n, root;
+    int valid, op, n, root, rank;
     uint64_t m;
 } expand_cache;
 
-/* The schedule of a traced call of kind (class COLL) on n ranks, root (a
- * communicator index; ignored where there is none), m bytes, into *out
- * (owned by x).  Returns 0, -1 out of memory, -2 arguments out of range or
- * an algorithm op does not have (why says so). */
-int expand_schedule(expand_cache *x, const expand_choice *c, int kind, int n, int root,
+/* Rank me's operations of a traced call of kind (class COLL) on n ranks,
+ * root (a communicator index; ignored where there is none), m bytes, into
+ * *out (owned by x; expand_rank_msgs finds them).  Returns 0, -1 out of
+ * memory, -2 arguments out of range or an algorithm op does not have (why
+ * says so). */
+int expand_schedule(expand_cache *x, const expand_choice *c, int kind, int n, int root, int me,
                     uint64_t m, const coll_sched **out, char *why, size_t len);
 void expand_cache_free(expand_cache *x);
 

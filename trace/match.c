@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/match.h"
 #include "trace/tracekinds.h"
 #include "util/grow.h"
 
@@ -85,20 +86,79 @@ static int collect(const trace_dir *d, collector *c, uint64_t *skipped)
     return 0;
 }
 
-/* A wildcard receive takes leftover sends of the streams it can match. */
-static void absorb(match_result *m, wildcard *w)
+typedef struct ckey {
+    uint64_t hash;
+    int seq;
+} ckey;
+
+static int ckey_cmp(const void *pa, const void *pb)
 {
-    for (size_t i = 0; i < m->nstreams && w->count; i++) {
-        match_stream *s = &m->streams[i];
-        int tag_ok = w->tag == ANY_TAG || w->tag == TRACE_TAG_FOLDED || w->tag == s->tag ||
-                     s->tag == TRACE_TAG_FOLDED;
-        if (s->dst != w->dst || s->comm_hash != w->comm_hash || s->comm_seq != w->comm_seq ||
-            (w->src >= 0 && w->src != s->src) || !tag_ok || s->recvs >= s->sends)
-            continue;
-        uint64_t take = s->sends - s->recvs < w->count ? s->sends - s->recvs : w->count;
-        s->recvs += take;
-        w->count -= take;
+    const ckey *a = pa, *b = pb;
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* The matcher's context of a communicator: its place among the distinct ones. */
+static uint64_t ctx_of(const ckey *keys, size_t n, uint64_t hash, int seq)
+{
+    ckey k = {hash, seq};
+    const ckey *x = n ? bsearch(&k, keys, n, sizeof k, ckey_cmp) : NULL;
+    return x ? (uint64_t)(x - keys) : UINT64_MAX;
+}
+
+/* Wildcard receives, in the order recorded, take the leftover sends of the
+ * streams they fit, in the streams' order, through the one matcher
+ * (sched/match.h): each stream with sends left is an unexpected entry of
+ * its destination, a folded tag a wildcard on either side (GOAL's rule). */
+static int absorb(const trace_dir *d, match_result *m, wildcard *w, size_t nw)
+{
+    size_t nk = 0;
+    ckey *keys = malloc((m->nstreams + nw + 1) * sizeof *keys);
+    sched_matcher q;
+    if (!keys || m->nstreams >= SCHED_MATCH_NONE || sched_match_init(&q, (uint32_t)d->nranks, 1)) {
+        free(keys);
+        return -1;
     }
+    for (size_t i = 0; i < m->nstreams; i++)
+        keys[nk++] = (ckey){m->streams[i].comm_hash, m->streams[i].comm_seq};
+    for (size_t i = 0; i < nw; i++)
+        keys[nk++] = (ckey){w[i].comm_hash, w[i].comm_seq};
+    qsort(keys, nk, sizeof *keys, ckey_cmp);
+    size_t nu = 0;
+    for (size_t i = 0; i < nk; i++)
+        if (!nu || ckey_cmp(&keys[nu - 1], &keys[i]))
+            keys[nu++] = keys[i];
+    int rc = 0;
+    for (size_t i = 0; i < m->nstreams && !rc; i++) {
+        const match_stream *s = &m->streams[i];
+        if (s->recvs < s->sends)
+            rc = sched_match_add(&q, (uint32_t)s->dst, SCHED_MATCH_UNEXPECTED,
+                                 ctx_of(keys, nu, s->comm_hash, s->comm_seq), (uint32_t)s->src,
+                                 s->tag == TRACE_TAG_FOLDED ? SCHED_MATCH_ANY : (uint32_t)s->tag,
+                                 (uint32_t)i);
+    }
+    for (size_t i = 0; i < nw && !rc; i++) {
+        wildcard *x = &w[i];
+        uint64_t ctx = ctx_of(keys, nu, x->comm_hash, x->comm_seq);
+        uint32_t src = x->src < 0 ? SCHED_MATCH_ANY : (uint32_t)x->src;
+        uint32_t tag = x->tag == ANY_TAG || x->tag == TRACE_TAG_FOLDED ? SCHED_MATCH_ANY
+                                                                        : (uint32_t)x->tag;
+        while (x->count) {
+            uint32_t e = sched_match_find(&q, (uint32_t)x->dst, SCHED_MATCH_UNEXPECTED, ctx, src, tag);
+            if (e == SCHED_MATCH_NONE)
+                break;
+            match_stream *s = &m->streams[q.pool[e].id];
+            uint64_t take = s->sends - s->recvs < x->count ? s->sends - s->recvs : x->count;
+            s->recvs += take;
+            x->count -= take;
+            if (s->recvs >= s->sends)
+                sched_match_remove(&q, (uint32_t)x->dst, SCHED_MATCH_UNEXPECTED, e);
+        }
+    }
+    sched_match_free(&q);
+    free(keys);
+    return rc ? -1 : 0;
 }
 
 int match_trace(const trace_dir *d, match_result *m)
@@ -124,8 +184,11 @@ int match_trace(const trace_dir *d, match_result *m)
     }
     m->streams = c.s;
     m->nstreams = out;
-    for (size_t i = 0; i < c.nw; i++)
-        absorb(m, &c.w[i]);
+    if (absorb(d, m, c.w, c.nw)) {
+        free(c.w);
+        match_free(m);
+        return -1;
+    }
     for (size_t i = 0; i < m->nstreams; i++) {
         match_stream *s = &m->streams[i];
         uint64_t k = s->sends < s->recvs ? s->sends : s->recvs;

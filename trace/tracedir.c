@@ -301,17 +301,6 @@ int trace_dir_incomplete(const trace_dir *d, char *why, size_t cap)
     return n;
 }
 
-int trace_dir_require_whole(const trace_dir *d, const char *mode, int partial)
-{
-    char why[4400];
-    int n = trace_dir_incomplete(d, why, sizeof why);
-    if (n == 0)
-        return 0;
-    fprintf(stderr, "scitrace: %s: incomplete trace, %d of %d ranks: %s%s\n", mode, n, d->nranks,
-            why, partial ? "; going on (--partial)" : "; --partial to go on");
-    return partial ? 0 : TRACE_EXIT_INCOMPLETE;
-}
-
 int trace_dir_within(const trace_dir *d, uint64_t limit, trace_error *err)
 {
     for (int r = 0; r < d->nranks; r++) {

@@ -162,6 +162,24 @@ static int peer_tag_bytes(char **s, const trace_rank *r, int *peer, int *tag, ui
     return peer_tag_bytes_from(s, r, TRACE_NO_RANK, peer, tag, bytes);
 }
 
+/* The optional " COUNT CODE[ CONTIG]" of a call (older traces have none). */
+static int type_args(char **s, int64_t *count, uint32_t *code, int *contig)
+{
+    long long n, k;
+    uint64_t x;
+    if (at_end(*s))
+        return 0;
+    if (next_int(s, 0, INT32_MAX, &n) || next_hex(s, &x) || x > UINT32_MAX)
+        return -1;
+    *count = n, *code = (uint32_t)x;
+    if (contig) {
+        if (next_int(s, 0, 1, &k))
+            return -1;
+        *contig = (int)k;
+    }
+    return 0;
+}
+
 static int comm_arg(char **s, const trace_rank *r, int *comm)
 {
     long long c;
@@ -228,6 +246,7 @@ static int parse_enter(char *s, reader *rd)
     if (next_hex(&s, &c->addr))
         return -1;
     c->t_in = t, c->phase = (int)ph, c->comm = -1, c->peer = TRACE_ANY, c->r_src = TRACE_NO_RANK;
+    c->count = c->count2 = -1, c->contig = -1;
     int rc = 0;
     long long v = -1;
     switch (trace_kind_class(c->kind)) {
@@ -237,23 +256,30 @@ static int parse_enter(char *s, reader *rd)
         rc = comm_arg(&s, r, &c->comm) || peer_tag_bytes(&s, r, &c->peer, &c->tag, &c->bytes);
         if (!rc && c->kind == TRACE_K_SENDRECV)
             rc = peer_tag_bytes(&s, r, &c->peer2, &c->tag2, &c->bytes2);
+        if (!rc && c->kind != TRACE_K_PROBE && c->kind != TRACE_K_IPROBE)
+            rc = type_args(&s, &c->count, &c->dtype, &c->contig);
+        if (!rc && c->kind == TRACE_K_SENDRECV && c->count >= 0)
+            rc = type_args(&s, &c->count2, &c->dtype2, NULL) || c->count2 < 0;
         break;
     case TRACE_REQ:
         if (c->kind == TRACE_K_START || c->kind == TRACE_K_REQUEST_FREE)
             rc = id_list(&s, rd, c, 0);
         else
-            rc = comm_arg(&s, r, &c->comm) || peer_tag_bytes(&s, r, &c->peer, &c->tag, &c->bytes);
+            rc = comm_arg(&s, r, &c->comm) || peer_tag_bytes(&s, r, &c->peer, &c->tag, &c->bytes) ||
+                 type_args(&s, &c->count, &c->dtype, &c->contig);
         break;
     case TRACE_WAIT: rc = id_list(&s, rd, c, 0); break;
     case TRACE_COLL:
-        rc = comm_arg(&s, r, &c->comm) || next_int(&s, -1, r->ranks - 1, &v) ||
-             next_int(&s, 0, (long long)TRACE_MAX_BYTES, (long long *)&c->bytes);
-        c->peer = (int)v;
-        break;
     case TRACE_COLL_DIRECT:
+    case TRACE_ICOLL:
         rc = comm_arg(&s, r, &c->comm) || next_int(&s, -1, r->ranks - 1, &v) ||
-             id_list(&s, rd, c, 1);
-        c->peer = (int)v;
+             (trace_kind_class(c->kind) != TRACE_COLL_DIRECT
+                  ? next_int(&s, 0, (long long)TRACE_MAX_BYTES, (long long *)&c->bytes)
+                  : id_list(&s, rd, c, 1));
+        c->peer = (int)v, c->tag2 = -1;   /* the operation: unknown until read */
+        if (!rc && !at_end(s))   /* a collective's op is kept in tag2 */
+            rc = type_args(&s, &c->count, &c->dtype, &c->contig) ||
+                 next_int(&s, 0, TRACE_OP_USER, &v) || (c->tag2 = (int)v, 0);
         break;
     case TRACE_COMM: rc = comm_arg(&s, r, &c->comm); break;
     case TRACE_LIFE:
@@ -290,7 +316,7 @@ static int parse_exit(char *s, reader *rd)
             rc = peer_tag_bytes(&s, r, &c->r_src, &c->r_tag, &c->r_bytes) ||
                  !status_valid(c->r_src, c->r_tag);
     } else if (c->kind == TRACE_K_ISEND || c->kind == TRACE_K_IBSEND || c->kind == TRACE_K_ISSEND ||
-               c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV ||
+               c->kind == TRACE_K_IRSEND || c->kind == TRACE_K_IRECV || cls == TRACE_ICOLL ||
                (cls == TRACE_REQ && c->kind != TRACE_K_START && c->kind != TRACE_K_REQUEST_FREE)) {
         /* ids count this rank's request-making calls from 1: a larger one
          * is garbage, and the aggregates size a table by the largest */
@@ -360,6 +386,25 @@ static int parse_map(char *s, trace_rank *r)
     return 0;
 }
 
+/* "cart D N1 .. ND P1 .. PD": the first one is kept. */
+static int parse_cart(char *s, trace_rank *r)
+{
+    long long d, v[32];
+    if (next_int(&s, 1, 16, &d))
+        return -1;
+    for (long long i = 0; i < 2 * d; i++)
+        if (next_int(&s, i < d ? 1 : 0, i < d ? INT32_MAX : 1, &v[i]))
+            return -1;
+    if (!at_end(s))
+        return -1;
+    if (r->cart_dims)
+        return 0;
+    r->cart_dims = (int)d;
+    for (long long i = 0; i < d; i++)
+        r->cart_n[i] = (int)v[i], r->cart_periodic[i] = (int)v[d + i];
+    return 0;
+}
+
 /* One body line; returns 0, -1 (malformed), 1 (the closing end line). */
 static int parse_line(char *buf, long line, reader *rd, long *status_line)
 {
@@ -380,6 +425,8 @@ static int parse_line(char *buf, long line, reader *rd, long *status_line)
         return parse_comm(buf + 5, r, 1);
     if (strncmp(buf, "phase ", 6) == 0)
         return parse_phase(buf + 5, r);
+    if (strncmp(buf, "cart ", 5) == 0)
+        return parse_cart(buf + 4, r);
     if (strncmp(buf, "map ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0)
         return parse_map(buf + 3, r);
     if (strncmp(buf, "mpi ", 4) == 0 && r->ncalls == 0 && r->ncomms == 0 && r->nmaps == 0) {
@@ -435,6 +482,7 @@ static int normalise(trace_rank *r, const char *path, trace_error *err)
         } else if (c->kind == TRACE_K_SENDRECV && c->peer == TRACE_PROC_NULL) {
             c->kind = TRACE_K_RECV;
             c->peer = c->peer2, c->tag = c->tag2, c->bytes = c->bytes2;
+            c->count = c->count2, c->dtype = c->dtype2, c->contig = -1;
         }
     }
     free(made_by);

@@ -29,16 +29,23 @@
  * lines up to the last whole one are read.  ARGS and RESULTS by call class
  * (trace/tracekinds.h); peers are world ranks or TRACE_ANY / PROC_NULL /
  * NO_RANK, bytes per message:
- *   SEND, RECV, PROBE,  COMM PEER TAG BYTES  -> (isend, irecv, *_init) REQ;
- *   *_init                                      (recv, probe) SRC TAG BYTES;
- *                                               (iprobe) FLAG [SRC TAG BYTES]
- *   sendrecv            COMM DEST STAG SBYTES SRC RTAG RBYTES -> SRC TAG BYTES
+ *   SEND, RECV, PROBE,  COMM PEER TAG BYTES [TYPE]  -> (isend, irecv, *_init)
+ *   *_init                                REQ; (recv, probe) SRC TAG BYTES;
+ *                                         (iprobe) FLAG [SRC TAG BYTES]
+ *   sendrecv            COMM DEST STAG SBYTES SRC RTAG RBYTES [TYPE COUNT2 CODE2]
+ *                                         -> SRC TAG BYTES
  *   WAIT, start,        N REQ1..REQN  -> (WAIT) K (INDEX SRC TAG BYTES) x K
  *   request_free                        (SRC TRACE_CANCELLED: cancelled)
- *   COLL                COMM ROOT BYTES            (ROOT -1: none)
- *   COLL_DIRECT         COMM ROOT K (PEER BYTES) x K  (this rank's sends)
+ *   COLL                COMM ROOT BYTES [TYPE OP]  (ROOT -1: none)
+ *   COLL_DIRECT         COMM ROOT K (PEER BYTES) x K [TYPE OP]  (this rank's
+ *                                         sends; TYPE's COUNT 0)
  *   COMM                PARENT -> NEWID (-1: MPI_COMM_NULL); comm_free: ID
- *   abort               COMM CODE */
+ *   abort               COMM CODE
+ * TYPE is "COUNT CODE CONTIG": the count argument, the datatype's signature
+ * code (hex, tracekinds.h) and 1 when the items lie in one block; OP a
+ * reduction's operation (tracekinds.h, TRACE_OP_*; read into tag2).  Probes
+ * have no TYPE; lines without them (older traces) read with the type
+ * unknown, and nothing about it is checked. */
 #ifndef SCITORUS_TRACEFILE_H
 #define SCITORUS_TRACEFILE_H
 
@@ -64,8 +71,16 @@ typedef struct trace_call {
     int64_t t_in, t_out;
     uint64_t bytes, addr;
     int64_t made;             /* request made (0: none), or comm made (COMM) */
-    int peer2, tag2;          /* sendrecv: the receive part */
+    int peer2, tag2;          /* sendrecv: the receive part; tag2 of a
+                                 collective: its operation (TRACE_OP_*; -1
+                                 not recorded) */
     uint64_t bytes2;
+    int64_t count;            /* the count argument (-1: not recorded) */
+    uint32_t dtype;           /* its datatype's signature code (tracekinds.h;
+                                 TRACE_DT_UNKNOWN: not recorded) */
+    int contig;               /* count items lie in one block (-1: not recorded) */
+    int64_t count2;           /* sendrecv: the receive part's count and code */
+    uint32_t dtype2;
     int r_src, r_tag, flag;   /* a returned receive's or probe's status */
     uint64_t r_bytes;
     size_t list, nlist;       /* request ids, or (peer, bytes) pairs: in ids */
@@ -109,6 +124,10 @@ typedef struct trace_rank {
     int nphases;
     trace_map *maps;
     int nmaps;
+    /* The first MPI_Cart_create's grid ("cart" line): its dimensions, 0
+     * when none was made */
+    int cart_dims;
+    int cart_n[16], cart_periodic[16];
     trace_call *calls;
     size_t ncalls;
     int64_t *ids;
@@ -169,11 +188,8 @@ void trace_dir_free(trace_dir *d);
  * many ranks are not, `why` naming the first ("FILE:LINE: ..."). */
 int trace_dir_incomplete(const trace_dir *d, char *why, size_t cap);
 
-/* What the analyzers do about it: 0 when whole, or with partial (after a
- * one-line warning on stderr); else the one-line refusal on stderr and
- * TRACE_EXIT_INCOMPLETE. */
+/* The exit status of an analyzer refusing an incomplete trace. */
 #define TRACE_EXIT_INCOMPLETE 3
-int trace_dir_require_whole(const trace_dir *d, const char *mode, int partial);
 
 /* Whether every call's times (ns) and sizes (bytes) are at most limit:
  * 0, or -1 with err naming the first that is not. */

@@ -12,6 +12,8 @@
  *                algorithm the MPI library runs for it (trace/expand.h)
  *   COLL_DIRECT  a collective whose per-peer counts differ (the v variants,
  *                reduce-scatter): recorded as this rank's sends to each peer
+ *   ICOLL        a nonblocking collective: as COLL, and it makes a request
+ *                (checked, not expanded: no matrix row nor schedule)
  *   WAIT         completes requests (Wait and Test families)
  *   PROBE        Probe, Iprobe
  *   REQ          persistent requests: made, started, freed
@@ -19,7 +21,7 @@
  *   LIFE         Finalize, Abort */
 enum trace_class {
     TRACE_SEND, TRACE_RECV, TRACE_COLL, TRACE_COLL_DIRECT, TRACE_WAIT, TRACE_PROBE, TRACE_REQ,
-    TRACE_COMM, TRACE_LIFE
+    TRACE_COMM, TRACE_LIFE, TRACE_ICOLL
 };
 
 /* X(enum suffix, name in files, class).
@@ -48,6 +50,12 @@ enum trace_class {
     X(GATHER, "gather", TRACE_COLL)                                         \
     X(SCATTER, "scatter", TRACE_COLL)                                       \
     X(BARRIER, "barrier", TRACE_COLL)                                       \
+    X(IBARRIER, "ibarrier", TRACE_ICOLL)                                    \
+    X(IBCAST, "ibcast", TRACE_ICOLL)                                        \
+    X(IREDUCE, "ireduce", TRACE_ICOLL)                                      \
+    X(IALLREDUCE, "iallreduce", TRACE_ICOLL)                                \
+    X(IALLTOALL, "ialltoall", TRACE_ICOLL)                                  \
+    X(IALLGATHER, "iallgather", TRACE_ICOLL)                                \
     X(ALLTOALLV, "alltoallv", TRACE_COLL_DIRECT)                            \
     X(ALLGATHERV, "allgatherv", TRACE_COLL_DIRECT)                          \
     X(GATHERV, "gatherv", TRACE_COLL_DIRECT)                                \
@@ -124,6 +132,29 @@ static inline int trace_kind_from_name(const char *name)
 #define TRACE_PROC_NULL (-2)  /* MPI_PROC_NULL: the call moves nothing */
 #define TRACE_NO_RANK (-3)    /* a rank the library could not translate */
 #define TRACE_CANCELLED (-4)  /* a completion's source: the request was cancelled */
+
+/* Datatype signature codes (docs/formats.md, 'Datatype signature codes'):
+ * a type whose elements are all of one basic type has that type's code,
+ * integers and floats by class and size (so MPI_INT and MPI_INT32_T are
+ * alike); any other has TRACE_DT_MIXED and a hash of the shortest sequence
+ * of basic types its signature repeats.  BYTE and PACKED match any type. */
+#define TRACE_DT_UNKNOWN 0u       /* not recorded, or not understood: not checked */
+#define TRACE_DT_BYTE 1u
+#define TRACE_DT_PACKED 2u
+#define TRACE_DT_CHAR 3u
+#define TRACE_DT_WCHAR 4u
+#define TRACE_DT_BOOL 5u
+#define TRACE_DT_SIGNED 0x100u    /* | size in bytes */
+#define TRACE_DT_UNSIGNED 0x200u
+#define TRACE_DT_FLOAT 0x300u
+#define TRACE_DT_COMPLEX 0x400u
+#define TRACE_DT_PAIR 0x500u      /* | 1..6: MPI_FLOAT_INT .. MPI_LONG_DOUBLE_INT */
+#define TRACE_DT_MIXED 0x80000000u
+
+/* Reduction operations: 1..14 the predefined ones (MPI_MAX, MIN, SUM, PROD,
+ * LAND, BAND, LOR, BOR, LXOR, BXOR, MAXLOC, MINLOC, REPLACE, NO_OP), this
+ * for any user-defined one, 0 none. */
+#define TRACE_OP_USER 64
 
 /* Tag of a folded aggregate (no longer written; the matcher still
  * understands it as "any tag"). */

@@ -10,4 +10,13 @@
  * Ctrl-C, so a script tells "stopped, partial results" from a failure. */
 #define EXIT_INTERRUPTED 130
 
+/* scitrace check's verdicts (docs/formats.md): a rank crashed; a deadlock
+ * or an erroneous program (collectives that disagree or that a member
+ * skipped, a type mismatch); only pending messages, requests or logs; only
+ * a potential deadlock (the program needs MPI to buffer) besides pending. */
+#define EXIT_CHECK_DIED 5
+#define EXIT_CHECK_ERROR 6
+#define EXIT_CHECK_PENDING 7
+#define EXIT_CHECK_POTENTIAL 8
+
 #endif

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (uint32_t i = 0; i < s.ranks; i++)
             node[i] = i % 4;
         c.torus = 1;
-        c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_BI, node, 1, NULL, 50, 0.1};   /* --duplex on: its path fuzzed too */
+        c.t = (sim_torus){&p, &p, &sh, TOPO_LINKS_BI, node, 1, NULL, 50, 0.1, NULL, NULL};   /* --duplex on: its path fuzzed too */
         if (sim_run(&s, &c, &r) == 0)
             sim_result_free(&r);
     }
