@@ -267,7 +267,7 @@ static const opt_spec specs[] = {
     {.name = "loggopsim-unit", .kind = OPT_ENUM, .field = F(loggopsim_unit_i), .choices = units,
      .arg = "U", .help = "ns (default) | ps: the unit of those integers; ps keeps\n"
                          "a per-byte G or O under 0.5 ns/B"},
-    {.kind = OPT_HEADING, .help = "Collectives (docs/model.md, 'Collectives'):"},
+    {.kind = OPT_HEADING, .help = "Collectives (docs/replay.md, 'Collectives'):"},
     {.name = "collectives", .kind = OPT_PATH, .field = F(collectives), .arg = "FILE",
      .help = "a measured collectives file (mpibench --op) against the\n"
              "LogGP replay of its schedule on --logp FILE's parameters,\n"

@@ -1,9 +1,9 @@
 /* lib: the internals of libscitrace.so, the PMPI interposition library
- * (LD_PRELOAD).  Every wrapped call writes one line when it is entered,
- * before it can block, and one when it returns (format: trace/tracefile.h)
- * into the rank file, which is a shared memory mapping (lib_log.c): a line
- * is in the kernel's page cache once written, so a rank killed by any signal
- * keeps its calls up to the one it was in.
+ * (LD_PRELOAD).  Every wrapped call writes a binary record when it is
+ * entered, before it can block, and completes it when it returns (format:
+ * trace/tracebin.h) in the rank file, which is a shared memory mapping
+ * (lib_log.c): a record is in the kernel's page cache once written, so a
+ * rank killed by any signal keeps its calls up to the one it was in.
  *
  * A PMPI library cannot avoid process-wide state: the application calls
  * MPI_Send with no handle of ours.  Calls are recorded without locks, so the
@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace/tracebin.h"
 #include "trace/tracekinds.h"
 
 /* 1 between a successful MPI_Init and the end of the trace; the wrappers
@@ -26,16 +27,32 @@ extern int trace_enabled;
 /* lib_log.c: the rank file. */
 void trace_start(void);                       /* after PMPI_Init succeeded */
 void trace_finish(const char *status);        /* writes the closing lines */
-/* Starts a line of at most `need` bytes in the log; returns where to write
- * it, or NULL (tracing stopped: disk full).  trace_line_done(end) commits
- * the bytes up to end, which must hold the final '\n'. */
+/* A text line (header, comm, phase, map) of at most `need` bytes: where to
+ * write it, or NULL (tracing stopped: disk full).  trace_line_done(end)
+ * commits the bytes up to end, which must hold the final '\n'. */
 char *trace_line(size_t need);
 void trace_line_done(char *end);
 int64_t trace_now(void);                      /* ns since trace_start */
 
+/* A call's words: KIND PHASE CALLER ARG... on entry, RESULT... on return
+ * (in the order of the text line, trace/tracefile.h); w NULL when nothing is
+ * to be recorded. */
+typedef struct trace_words {
+    int64_t *w;
+    size_t n;
+} trace_words;
+/* Room for `more` arguments after KIND PHASE CALLER. */
+trace_words trace_enter(enum trace_kind kind, const void *caller, size_t more);
+void trace_enter_done(trace_words *a);        /* writes the entry record */
+/* Reads the return time; room for `more` results (w NULL when the call's
+ * entry was not recorded). */
+trace_words trace_exit(size_t more);
+void trace_exit_done(trace_words *r);         /* completes the call's record */
+
 /* lib_record.c: communicators, requests, phases. */
 int trace_comm_id(MPI_Comm comm);             /* registering it if new; -1 */
 int trace_comm_created(MPI_Comm comm);        /* registers; writes its line */
+void trace_comm_forget(void);                 /* a communicator is freed */
 int trace_world(int comm_id, int r);          /* world rank, or TRACE_* */
 /* A fresh request id for handle req, stored by the program at home. */
 int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home);
@@ -44,22 +61,24 @@ int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home);
  * the handle more than once; an MPI may give several live requests one
  * handle); 0: not ours. */
 int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id);
+uint64_t trace_req_made(void);                /* requests made so far */
 void trace_req_done(MPI_Request req, int64_t id);   /* completed or freed */
 extern int trace_phase;                       /* current phase id */
 void trace_phases_start(void);                /* phase 0, "main" */
 
 /* lib_dtype.c: datatypes and operations. */
 uint64_t trace_bytes(int count, MPI_Datatype dt);
-/* " COUNT CODE[ CONTIG]": the count, the signature code (tracekinds.h)
- * and (when contig) whether count items of dt lie in one block. */
-char *tl_dtype(char *p, int count, MPI_Datatype dt, int contig);
+/* COUNT CODE [CONTIG]: the count, the signature code (tracekinds.h; 3
+ * words, written in hex) and (when contig) whether count items of dt lie
+ * in one block. */
+void tw_dtype(trace_words *a, int count, MPI_Datatype dt, int contig);
 uint32_t trace_op_code(MPI_Op op);            /* tracekinds.h, TRACE_OP_* */
 
-/* --- line formatting (no stdio: cheap, and safe in a signal handler) --- */
+/* --- text lines (no stdio: safe in a signal handler); calls are words --- */
 
 static inline char *tl_digits(char *p, uint64_t v)
 {
-    /* two digits per division: the formatting is most of a call's cost */
+    /* two digits per division */
     static const char pairs[201] =
         "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
         "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
@@ -118,32 +137,7 @@ static inline char *tl_s(char *p, const char *s)
     return p;
 }
 
-/* "> T PHASE call CALLER" (room for `more` bytes of arguments after it);
- * NULL when nothing is to be recorded.  Nothing that may write a line of
- * its own (trace_comm_id registering a communicator) may run between this
- * and trace_end: compute such arguments first. */
-static inline char *trace_enter(enum trace_kind kind, const void *caller, size_t more)
-{
-    char *p = trace_line(96 + more);
-    if (!p)
-        return NULL;
-    *p++ = '>';
-    p = tl_i(p, trace_now());
-    p = tl_u(p, (uint64_t)trace_phase);
-    p = tl_s(p, trace_kind_name(kind));
-    return tl_x(p, (uint64_t)(uintptr_t)caller);
-}
-
-/* "< T" (room for `more` bytes of results after it). */
-static inline char *trace_exit(size_t more)
-{
-    char *p = trace_line(32 + more);
-    if (!p)
-        return NULL;
-    *p++ = '<';
-    return tl_i(p, trace_now());
-}
-
+/* Commits a text line ending at p (NULL: nothing to commit). */
 static inline void trace_end(char *p)
 {
     if (p) {
@@ -152,14 +146,28 @@ static inline void trace_end(char *p)
     }
 }
 
-/* A call that returns nothing worth recording: "< T". */
+static inline void tw(trace_words *a, int64_t v)
+{
+    if (a->w)
+        a->w[a->n++] = v;
+}
+
+/* A word the text form writes in hex (2 words). */
+static inline void tw_x(trace_words *a, uint64_t v)
+{
+    tw(a, TRACEBIN_HEX_NEXT);
+    tw(a, (int64_t)v);
+}
+
+/* A call that returns nothing worth recording. */
 static inline void trace_returned(void)
 {
-    trace_end(trace_exit(0));
+    trace_words r = trace_exit(0);
+    trace_exit_done(&r);
 }
 
 /* Source, tag and bytes of a completed receive, the source a world rank. */
-static inline char *tl_status(char *p, int comm_id, const MPI_Status *s)
+static inline void tw_status(trace_words *a, int comm_id, const MPI_Status *s)
 {
 #ifdef OPEN_MPI
     uint64_t bytes = s->_ucount;   /* Open MPI keeps the bytes received */
@@ -168,25 +176,25 @@ static inline char *tl_status(char *p, int comm_id, const MPI_Status *s)
     PMPI_Get_count(s, MPI_BYTE, &n);
     uint64_t bytes = n == MPI_UNDEFINED ? 0 : (uint64_t)n;
 #endif
-    int src = s->MPI_SOURCE == MPI_PROC_NULL ? TRACE_PROC_NULL : trace_world(comm_id, s->MPI_SOURCE);
-    p = tl_i(p, src);
-    p = tl_i(p, s->MPI_TAG);
-    return tl_u(p, bytes);
+    tw(a, s->MPI_SOURCE == MPI_PROC_NULL ? TRACE_PROC_NULL : trace_world(comm_id, s->MPI_SOURCE));
+    tw(a, s->MPI_TAG);
+    tw(a, (int64_t)bytes);
 }
 
-/* " peer tag bytes" (peer comm-relative, written as a world rank). */
-static inline char *tl_peer(char *p, int comm_id, int r, int tag, int count, MPI_Datatype dt)
+/* "peer tag bytes" (peer comm-relative, recorded as a world rank). */
+static inline void tw_peer(trace_words *a, int comm_id, int r, int tag, int count, MPI_Datatype dt)
 {
-    p = tl_i(p, r == MPI_PROC_NULL ? TRACE_PROC_NULL
-                : r == MPI_ANY_SOURCE ? TRACE_ANY : trace_world(comm_id, r));
-    p = tl_i(p, tag == MPI_ANY_TAG ? TRACE_ANY : tag);
-    return tl_u(p, trace_bytes(count, dt));
+    tw(a, r == MPI_PROC_NULL ? TRACE_PROC_NULL
+          : r == MPI_ANY_SOURCE ? TRACE_ANY : trace_world(comm_id, r));
+    tw(a, tag == MPI_ANY_TAG ? TRACE_ANY : tag);
+    tw(a, (int64_t)trace_bytes(count, dt));
 }
 
-/* " comm peer tag bytes" of a point-to-point call. */
-static inline char *tl_p2p(char *p, int comm_id, int r, int tag, int count, MPI_Datatype dt)
+/* "comm peer tag bytes" of a point-to-point call. */
+static inline void tw_p2p(trace_words *a, int comm_id, int r, int tag, int count, MPI_Datatype dt)
 {
-    return tl_peer(tl_i(p, comm_id), comm_id, r, tag, count, dt);
+    tw(a, comm_id);
+    tw_peer(a, comm_id, r, tag, count, dt);
 }
 
 #define CALLER __builtin_return_address(0)

@@ -1,31 +1,29 @@
 /* lib_coll: PMPI wrappers of the collectives.  A collective with one block
- * size is recorded on entry as "comm root bytes count code contig op" (root
- * a world rank, -1 for none; bytes per block; the block's count, datatype
+ * size is recorded on entry as comm root bytes count code contig op (root a
+ * world rank, -1 for none; bytes per block; the block's count, datatype
  * signature code and contiguity; a reduction's operation, else 0); the
- * analyzer expands it by the algorithm named in trace/tracekinds.h.  The v variants and reduce-scatter are recorded as
- * "comm root K (peer bytes)... 0 code contig op", this rank's sends to each
- * peer (their counts differ per peer).  Every collective has a return line. */
+ * analyzer expands it by the algorithm named in trace/tracekinds.h.  The v
+ * variants and reduce-scatter are recorded as comm root K (peer bytes)...
+ * 0 code contig op, this rank's sends to each peer (their counts differ per
+ * peer).  Every collective's return is recorded. */
 #include "libscitrace/lib.h"
 
-/* Entry line of a collective with one block size: "comm root bytes count
- * code contig op" (op: a reduction's, else 0). */
+/* Entry of a collective with one block size (op: a reduction's, else
+ * MPI_OP_NULL). */
 static void coll(enum trace_kind kind, const void *caller, MPI_Comm comm, int root, int count,
                  MPI_Datatype dt, MPI_Op op)
 {
     int id = trace_comm_id(comm);
-    uint64_t bytes = trace_bytes(count, dt);
-    char *p = trace_enter(kind, caller, 120);
-    if (p) {
-        p = tl_i(p, id);
-        p = tl_i(p, root >= 0 ? trace_world(id, root) : TRACE_ANY);
-        p = tl_u(p, bytes);
-        p = tl_dtype(p, count, dt, 1);
-        p = tl_u(p, trace_op_code(op));
-    }
-    trace_end(p);
+    trace_words a = trace_enter(kind, caller, 8);
+    tw(&a, id);
+    tw(&a, root >= 0 ? trace_world(id, root) : TRACE_ANY);
+    tw(&a, (int64_t)trace_bytes(count, dt));
+    tw_dtype(&a, count, dt, 1);
+    tw(&a, trace_op_code(op));
+    trace_enter_done(&a);
 }
 
-/* Entry line of a v collective: bytes_of(j) to each peer j (self excluded,
+/* Entry of a v collective: bytes_of(j) to each peer j (self excluded,
  * zero-byte blocks are not messages; only_to >= 0: that peer only). */
 static void direct(enum trace_kind kind, const void *caller, MPI_Comm comm, int root,
                    const int counts[], int same_count, MPI_Datatype dt, int only_to, MPI_Op op)
@@ -39,22 +37,20 @@ static void direct(enum trace_kind kind, const void *caller, MPI_Comm comm, int 
     for (int j = 0; j < n; j++)
         k += j != me && (only_to < 0 || j == only_to) &&
              trace_bytes(counts ? counts[j] : same_count, dt) > 0;
-    char *p = trace_enter(kind, caller, 120 + 32 * (size_t)k);
-    if (p) {
-        p = tl_i(p, id);
-        p = tl_i(p, root >= 0 ? trace_world(id, root) : TRACE_ANY);
-        p = tl_u(p, (uint64_t)k);
-        for (int j = 0; j < n; j++) {
-            uint64_t b = trace_bytes(counts ? counts[j] : same_count, dt);
-            if (j != me && (only_to < 0 || j == only_to) && b > 0) {
-                p = tl_i(p, trace_world(id, j));
-                p = tl_u(p, b);
-            }
+    trace_words a = trace_enter(kind, caller, 8 + 2 * (size_t)k);
+    tw(&a, id);
+    tw(&a, root >= 0 ? trace_world(id, root) : TRACE_ANY);
+    tw(&a, k);
+    for (int j = 0; a.w && j < n; j++) {
+        uint64_t b = trace_bytes(counts ? counts[j] : same_count, dt);
+        if (j != me && (only_to < 0 || j == only_to) && b > 0) {
+            tw(&a, trace_world(id, j));
+            tw(&a, (int64_t)b);
         }
-        p = tl_dtype(p, 0, dt, 1);   /* counts differ per peer: 0 */
-        p = tl_u(p, trace_op_code(op));
     }
-    trace_end(p);
+    tw_dtype(&a, 0, dt, 1);   /* counts differ per peer: 0 */
+    tw(&a, trace_op_code(op));
+    trace_enter_done(&a);
 }
 
 static int returned(int rc)
@@ -203,13 +199,14 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
     return returned(PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, dt, op, comm));
 }
 
-/* Nonblocking collectives: the entry line of their blocking form, and a
- * return line naming the request they make, "< T REQ". */
+/* Nonblocking collectives: the entry of their blocking form, and a return
+ * naming the request they make. */
 static int icoll_made(int rc, MPI_Comm comm, MPI_Request *req)
 {
     int id = trace_comm_id(comm);
-    char *p = trace_exit(24);
-    trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id, req) : 0) : NULL);
+    trace_words r = trace_exit(1);
+    tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
+    trace_exit_done(&r);
     return rc;
 }
 

@@ -226,12 +226,13 @@ uint64_t trace_bytes(int count, MPI_Datatype dt)
     return x ? (uint64_t)count * (uint64_t)x->size : 0;
 }
 
-char *tl_dtype(char *p, int count, MPI_Datatype dt, int contig)
+void tw_dtype(trace_words *a, int count, MPI_Datatype dt, int contig)
 {
     const dt_info *x = info_of(dt);
-    p = tl_u(p, count > 0 ? (uint64_t)count : 0);
-    p = tl_x(p, x ? x->code : TRACE_DT_UNKNOWN);
-    return contig ? tl_u(p, x ? (uint64_t)(x->contig != 0) : 0) : p;
+    tw(a, count > 0 ? count : 0);
+    tw_x(a, x ? x->code : TRACE_DT_UNKNOWN);
+    if (contig)
+        tw(a, x ? x->contig != 0 : 0);
 }
 
 uint32_t trace_op_code(MPI_Op op)

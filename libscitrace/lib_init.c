@@ -1,7 +1,7 @@
 /* lib_init: PMPI wrappers of initialisation, finalisation, abort and the
  * calls that make or free communicators.  A new communicator's "comm" line
- * comes before the return line of the call that made it, which names it:
- * "< T ID" (-1: MPI_COMM_NULL). */
+ * comes before the return of the call that made it, whose result names it
+ * (-1: MPI_COMM_NULL). */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,12 +29,13 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-/* The entry line first: a rank stuck in Finalize (a peer died) shows it. */
+/* The entry first: a rank stuck in Finalize (a peer died) shows it. */
 int MPI_Finalize(void)
 {
     if (!trace_enabled)
         return PMPI_Finalize();
-    trace_end(trace_enter(TRACE_K_FINALIZE, CALLER, 0));
+    trace_words a = trace_enter(TRACE_K_FINALIZE, CALLER, 0);
+    trace_enter_done(&a);
     int rc = PMPI_Finalize();
     trace_returned();
     trace_finish("finalized");
@@ -45,30 +46,32 @@ int MPI_Abort(MPI_Comm comm, int code)
 {
     if (trace_enabled) {
         int id = trace_comm_id(comm);
-        char *p = trace_enter(TRACE_K_ABORT, CALLER, 48);
-        if (p)
-            p = tl_i(tl_i(p, id), code);
-        trace_end(p);
+        trace_words a = trace_enter(TRACE_K_ABORT, CALLER, 2);
+        tw(&a, id);
+        tw(&a, code);
+        trace_enter_done(&a);
         trace_finish("aborted");
     }
     return PMPI_Abort(comm, code);
 }
 
-/* Entry line "PARENT"; the caller then makes the communicator. */
+/* Entry: PARENT; the caller then makes the communicator. */
 static void comm_enter(enum trace_kind kind, const void *caller, MPI_Comm parent)
 {
     int id = trace_comm_id(parent);   /* first: registering writes a line */
-    char *p = trace_enter(kind, caller, 24);
-    trace_end(p ? tl_i(p, id) : NULL);
+    trace_words a = trace_enter(kind, caller, 1);
+    tw(&a, id);
+    trace_enter_done(&a);
 }
 
 /* Registers *newcomm when the call that made it (status rc) succeeded,
- * then the return line; returns rc. */
+ * then records the return; returns rc. */
 static int comm_made(int rc, MPI_Comm *newcomm)
 {
     int id = rc == MPI_SUCCESS ? trace_comm_created(*newcomm) : -1;
-    char *p = trace_exit(24);
-    trace_end(p ? tl_i(p, id) : NULL);
+    trace_words r = trace_exit(1);
+    tw(&r, id);
+    trace_exit_done(&r);
     return rc;
 }
 
@@ -153,8 +156,10 @@ int MPI_Comm_free(MPI_Comm *comm)
     if (!trace_enabled)
         return PMPI_Comm_free(comm);
     int id = trace_comm_id(*comm);
-    char *p = trace_enter(TRACE_K_COMM_FREE, CALLER, 24);
-    trace_end(p ? tl_i(p, id) : NULL);
+    trace_words a = trace_enter(TRACE_K_COMM_FREE, CALLER, 1);
+    tw(&a, id);
+    trace_enter_done(&a);
+    trace_comm_forget();
     int rc = PMPI_Comm_free(comm);
     trace_returned();
     return rc;

@@ -1,11 +1,12 @@
 /* lib_log: the rank file of libscitrace.so, written through a shared
- * mapping of a window of the file: a line is in the kernel's page cache as
+ * mapping of a window of the file: a record is in the kernel's page cache as
  * soon as it is written, so it survives SIGKILL and crashes of the process
  * (not of the machine: every SCITRACE_FLUSH_MS, default 1000, the window is
  * handed to the kernel's write-back with msync).  SIGTERM, SIGINT, SIGHUP
  * and crash signals write the closing lines first, then take their previous
- * action.  Format: trace/tracefile.h. */
+ * action.  Format: trace/tracebin.h (records), trace/tracefile.h (lines). */
 #include "libscitrace/lib.h"
+#include "trace/tracebin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,11 +32,15 @@ static const int fatal_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGSEGV, SIGBUS, SI
 static struct {
     int fd, rank, finished;
     char *win;                  /* mapped [base, base + len) of the file */
-    uint64_t base, len, pos;    /* pos: committed bytes (whole lines) */
-    uint64_t lines;
+    uint64_t base, len, pos;    /* pos: committed bytes (whole records) */
+    uint64_t lines;             /* the text lines the records stand for */
+    char *line;                 /* the text record being written */
+    int open, open_kind;        /* a call entered and not returned */
+    uint64_t open_off;          /* its record's offset */
+    int64_t open_t, exit_t, tbase;   /* its times; the records' time base */
     struct timespec t0;
     int64_t flush_ns, last_flush, now;   /* now: the last time read */
-    int64_t last_anchor;
+    int64_t last_anchor, next_check;   /* next_check: the earlier of the two */
     /* the TSC's time: ns = ns0 + (tsc - tsc0) * mult / 2^32 (clock.c below) */
     int tsc;
     uint64_t tsc0, mult, first_tsc;
@@ -119,7 +124,7 @@ static void clock_start(void)
     lg.tsc = lg.mult > 0;
 }
 
-int64_t trace_now(void)
+static inline __attribute__((always_inline)) int64_t now_inline(void)
 {
     int64_t t;
     if (lg.tsc)
@@ -128,6 +133,11 @@ int64_t trace_now(void)
         t = mono_ns();
     lg.now = t > lg.now ? t : lg.now;   /* a new anchor never steps back */
     return lg.now;
+}
+
+int64_t trace_now(void)
+{
+    return now_inline();
 }
 
 static void stop(const char *why)
@@ -160,23 +170,23 @@ static int move_window(size_t need)
     return 0;
 }
 
-char *trace_line(size_t need)
+/* Room for a record of `bytes` at the committed end, or NULL. */
+static inline __attribute__((always_inline)) char *room(size_t bytes)
 {
     if (!trace_enabled)
         return NULL;
-    if (lg.pos + need > lg.base + lg.len && move_window(need) != 0) {
+    if (lg.pos + bytes > lg.base + lg.len && move_window(bytes) != 0) {
         stop("cannot extend the rank file");
         return NULL;
     }
     return lg.win + (lg.pos - lg.base);
 }
 
-void trace_line_done(char *end)
+/* Checks, after each record, whether the window is due to the disk and the
+ * clock to a new anchor: on the time the record read, not a clock read of
+ * its own (docs/MEASUREMENTS.md, 'The per-call log'). */
+static void periodic(void)
 {
-    lg.pos = lg.base + (uint64_t)(end - lg.win);
-    lg.lines++;
-    /* the time the line's own record read: a second clock read per line
-     * would be a large share of a call's cost (make bench-trace) */
     if (lg.flush_ns > 0 && lg.now - lg.last_flush >= lg.flush_ns) {
         msync(lg.win, lg.len, MS_ASYNC);
         lg.last_flush = lg.now;
@@ -185,23 +195,241 @@ void trace_line_done(char *end)
         anchor();
         lg.last_anchor = lg.now;
     }
+    lg.next_check = lg.last_anchor + 1000000000;
+    if (lg.flush_ns > 0 && lg.last_flush + lg.flush_ns < lg.next_check)
+        lg.next_check = lg.last_flush + lg.flush_ns;
 }
 
-/* Writes "status WORDS\nend LINES\n" at the committed end and cuts the file
- * there: only write(2)-level calls, as a signal handler may be the caller. */
+static inline void after_record(void)
+{
+    if (lg.now >= lg.next_check)
+        periodic();
+}
+
+/* The record at p, of `bytes`, becomes readable: its type byte last. */
+static void commit(char *p, uint8_t type, size_t bytes)
+{
+    __atomic_store_n((uint8_t *)p, type, __ATOMIC_RELEASE);
+    lg.pos += bytes;
+}
+
+char *trace_line(size_t need)
+{
+    char *p = room(tracebin_size(need));
+    lg.line = p;
+    return p ? p + sizeof(tracebin_head) : NULL;
+}
+
+void trace_line_done(char *end)
+{
+    char *text = lg.line + sizeof(tracebin_head);
+    tracebin_head h = {0, (uint8_t)lg.open, 0, (uint32_t)(end - text - 1)};   /* no '\n' */
+    memcpy(lg.line, &h, sizeof h);
+    end[-1] = '\0';
+    commit(lg.line, TRACEBIN_TEXT, tracebin_size(h.n));
+    lg.lines++;
+    after_record();
+}
+
+/* --- the calls' records: each signature (the words of an entry or of a
+ * result) stored once in its slot, a call one 16-byte record after that */
+
+typedef struct sig_slot {
+    uint64_t hash;
+    int64_t *w;
+    uint32_t n, cap;
+    int valid;
+} sig_slot;
+
+static sig_slot defs[TRACEBIN_SLOTS], results[TRACEBIN_SLOTS];
+static struct {
+    int64_t *w;
+    size_t cap;
+} words;
+
+static int words_room(size_t n)
+{
+    if (n <= words.cap)
+        return 0;
+    if (n > TRACEBIN_MAX_WORDS)
+        return -1;
+    int64_t *g = realloc(words.w, n * sizeof *g);
+    if (!g)
+        return -1;
+    words.w = g, words.cap = n;
+    return 0;
+}
+
+/* The slot of w[0..n) in table t, its definition record written (*wrote
+ * set) when the slot held something else; -1 when tracing stopped. */
+static inline __attribute__((always_inline)) int intern(sig_slot *t, uint8_t type,
+                                                        const int64_t *w, size_t n, int *wrote)
+{
+    *wrote = 0;
+    uint64_t h = n;   /* this runs twice a call: three instructions a word */
+    for (size_t i = 0; i < n; i++)
+        h = (h + (uint64_t)w[i]) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 31;
+    unsigned k = (unsigned)(h ^ (h >> 23)) & (TRACEBIN_SLOTS - 1);
+    sig_slot *s = &t[k];
+    if (s->valid && s->hash == h && s->n == n) {
+        size_t i = 0;
+        while (i < n && s->w[i] == w[i])
+            i++;
+        if (i == n)
+            return (int)k;
+    }
+    s->valid = 0;
+    if (n > s->cap) {
+        int64_t *g = realloc(s->w, n * sizeof *g);
+        if (!g) {
+            errno = ENOMEM;
+            stop("out of memory");
+            return -1;
+        }
+        s->w = g, s->cap = (uint32_t)n;
+    }
+    char *p = room(tracebin_size(n * sizeof *w));
+    if (!p)
+        return -1;
+    tracebin_head hd = {0, 0, (uint16_t)k, (uint32_t)n};
+    memcpy(p, &hd, sizeof hd);
+    memcpy(p + sizeof hd, w, n * sizeof *w);
+    commit(p, type, tracebin_size(n * sizeof *w));
+    if (n)
+        memcpy(s->w, w, n * sizeof *w);
+    s->hash = h, s->n = (uint32_t)n, s->valid = 1;
+    *wrote = 1;
+    return (int)k;
+}
+
+trace_words trace_enter(enum trace_kind kind, const void *caller, size_t more)
+{
+    trace_words a = {NULL, 0};
+    if (!trace_enabled || words_room(3 + more) != 0)
+        return a;
+    a.w = words.w;
+    a.w[0] = kind, a.w[1] = trace_phase, a.w[2] = (int64_t)(uintptr_t)caller;
+    a.n = 3;
+    return a;
+}
+
+void trace_enter_done(trace_words *a)
+{
+    if (!a->w || !trace_enabled)
+        return;
+    int kind = (int)a->w[0];
+    if (trace_kind_id_list(kind) && a->n > 3) {
+        uint64_t made = trace_req_made();
+        for (size_t i = 4; i < a->n; i++)
+            a->w[i] = trace_id_encode((uint64_t)a->w[i], made);
+    }
+    int wrote, sig = intern(defs, TRACEBIN_DEF, a->w, a->n, &wrote);
+    if (sig < 0)
+        return;
+    int64_t t = now_inline();
+    if (t - lg.tbase > (int64_t)UINT32_MAX) {
+        char *p = room(sizeof(tracebin_time));
+        if (!p)
+            return;
+        tracebin_time tt = {0, 0, 0, 0, t};
+        memcpy(p, &tt, sizeof tt);
+        commit(p, TRACEBIN_TIME, sizeof tt);
+        lg.tbase = t;
+    }
+    char *p = room(sizeof(tracebin_call));
+    if (!p)
+        return;
+    tracebin_call c = {0, 0, (uint16_t)sig, (uint32_t)(t - lg.tbase), 0, 0, 0};
+    memcpy(p, &c, sizeof c);
+    lg.open_off = lg.pos;
+    commit(p, TRACEBIN_CALL, sizeof c);
+    lg.tbase = lg.open_t = t;
+    lg.open = 1, lg.open_kind = kind;
+    lg.lines++;
+    after_record();
+}
+
+trace_words trace_exit(size_t more)
+{
+    trace_words r = {NULL, 0};
+    if (!lg.open || !trace_enabled || words_room(more ? more : 1) != 0)
+        return r;
+    lg.exit_t = now_inline();
+    r.w = words.w;
+    return r;
+}
+
+void trace_exit_done(trace_words *r)
+{
+    if (!r->w || !lg.open || !trace_enabled)
+        return;
+    if (trace_kind_makes_request(lg.open_kind) && r->n > 0)
+        r->w[0] = trace_id_encode((uint64_t)r->w[0], trace_req_made());
+    int wrote, res = intern(results, TRACEBIN_RES, r->w, r->n, &wrote);
+    if (res < 0)
+        return;
+    int64_t dur = lg.exit_t - lg.open_t;
+    if (dur > (int64_t)UINT32_MAX) {   /* the call's record cannot say it: one of its own */
+        char *p = room(sizeof(tracebin_time));
+        if (!p)
+            return;
+        tracebin_time e = {0, 0, (uint16_t)res, 0, lg.exit_t};
+        memcpy(p, &e, sizeof e);
+        commit(p, TRACEBIN_EXIT, sizeof e);
+    } else {
+        tracebin_call c = {TRACEBIN_DONE, (uint8_t)wrote, 0, 0, (uint32_t)dur, (uint16_t)res, 0};
+        if (lg.open_off >= lg.base && lg.open_off + sizeof c <= lg.base + lg.len) {
+            char *p = lg.win + (lg.open_off - lg.base);
+            memcpy(&c.sig, p + offsetof(tracebin_call, sig), sizeof c.sig);
+            memcpy(&c.dt, p + offsetof(tracebin_call, dt), sizeof c.dt);
+            p[offsetof(tracebin_call, res_follows)] = (char)c.res_follows;
+            memcpy(p + offsetof(tracebin_call, dur), &c.dur, sizeof c.dur);
+            memcpy(p + offsetof(tracebin_call, res), &c.res, sizeof c.res);
+            __atomic_store_n((uint8_t *)p, TRACEBIN_DONE, __ATOMIC_RELEASE);
+        } else {   /* the window moved on (a long definition): in the file */
+            tracebin_call old;
+            if (pread(lg.fd, &old, sizeof old, (off_t)lg.open_off) == (ssize_t)sizeof old) {
+                c.sig = old.sig, c.dt = old.dt;
+                if (pwrite(lg.fd, &c, sizeof c, (off_t)lg.open_off) != (ssize_t)sizeof c)
+                    stop("cannot complete a call's record");
+            }
+        }
+    }
+    lg.open = 0;
+    lg.tbase = lg.exit_t;
+    lg.lines++;
+    after_record();
+}
+
+/* One text record "TEXT" into buf: its bytes. */
+static size_t text_record(char *buf, const char *text, size_t n)
+{
+    tracebin_head h = {TRACEBIN_TEXT, 0, 0, (uint32_t)n};
+    size_t size = tracebin_size(n);
+    memset(buf, 0, size);
+    memcpy(buf, &h, sizeof h);
+    memcpy(buf + sizeof h, text, n);
+    return size;
+}
+
+/* Writes the records "status WORDS" and "end LINES" at the committed end
+ * and cuts the file there: only write(2)-level calls, as a signal handler
+ * may be the caller. */
 static void write_closing(const char *status, const char *detail)
 {
-    char buf[160], *p = buf;
+    char line[160], buf[400], *p = line;
     memcpy(p, "status", 6), p += 6;
     p = tl_s(p, status);
     if (detail)
         p = tl_s(p, detail);
-    *p++ = '\n';
+    size_t n = text_record(buf, line, (size_t)(p - line));
+    p = line;
     memcpy(p, "end", 3), p += 3;
     p = tl_u(p, lg.lines + 1);
-    *p++ = '\n';
-    if (pwrite(lg.fd, buf, (size_t)(p - buf), (off_t)lg.pos) == p - buf)
-        lg.pos += (uint64_t)(p - buf);
+    n += text_record(buf + n, line, (size_t)(p - line));
+    if (pwrite(lg.fd, buf, n, (off_t)lg.pos) == (ssize_t)n)
+        lg.pos += n;
     if (lg.win)
         munmap(lg.win, lg.len);
     lg.win = NULL;
@@ -297,7 +525,12 @@ static void write_header(int size)
             snprintf(own, sizeof own, "pid-%ld", (long)getpid());
         run = own;
     }
-    write_text("# scitrace-rank", "2", 4);
+    char *m = room(TRACEBIN_MAGIC_LEN);   /* the file's first line: its version */
+    if (!m)
+        return;
+    memcpy(m, TRACEBIN_MAGIC, TRACEBIN_MAGIC_LEN);
+    lg.pos += TRACEBIN_MAGIC_LEN;
+    lg.lines++;
     write_text("run", run, 128);
     snprintf(buf, sizeof buf, "%d", lg.rank);
     write_text("rank", buf, 16);

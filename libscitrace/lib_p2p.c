@@ -1,7 +1,7 @@
 /* lib_p2p: PMPI wrappers of the point-to-point calls and probes.  Each
- * writes its line on entry (communicator, peer as a world rank, tag, bytes,
- * count, datatype signature code, contiguity) and one on return (the request made; the source, tag and bytes a receive
- * got). */
+ * records on entry the communicator, the peer as a world rank, the tag, the
+ * bytes, the count, the datatype's signature code and its contiguity, and
+ * on return the request made, or the source, tag and bytes a receive got. */
 #include "libscitrace/lib.h"
 
 #define SEND_WRAPPER(NAME, KIND)                                                           \
@@ -11,8 +11,10 @@
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, dest, tag, comm);                            \
         int id = trace_comm_id(comm);   /* first: it may write a line */                    \
-        char *p = trace_enter(TRACE_K_##KIND, CALLER, 120);                                 \
-        trace_end(p ? tl_dtype(tl_p2p(p, id, dest, tag, count, dt), count, dt, 1) : NULL);     \
+        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
+        tw_p2p(&a, id, dest, tag, count, dt);                                               \
+        tw_dtype(&a, count, dt, 1);                                                         \
+        trace_enter_done(&a);                                                               \
         int rc = PMPI_##NAME(buf, count, dt, dest, tag, comm);                              \
         trace_returned();                                                                   \
         return rc;                                                                          \
@@ -22,7 +24,7 @@ SEND_WRAPPER(Bsend, BSEND)
 SEND_WRAPPER(Ssend, SSEND)
 SEND_WRAPPER(Rsend, RSEND)
 
-/* A call that makes a request: "< T REQ" on return. */
+/* A call that makes a request: its id on return. */
 #define REQ_WRAPPER(NAME, KIND, CONST)                                                     \
     int MPI_##NAME(CONST void *buf, int count, MPI_Datatype dt, int peer, int tag,          \
                    MPI_Comm comm, MPI_Request *req)                                         \
@@ -30,12 +32,14 @@ SEND_WRAPPER(Rsend, RSEND)
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                       \
         int id = trace_comm_id(comm);                                                       \
-        char *p = trace_enter(TRACE_K_##KIND, CALLER, 120);                                 \
-        trace_end(p ? tl_dtype(tl_p2p(p, id, peer, tag, count, dt), count, dt, 1) : NULL);     \
+        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
+        tw_p2p(&a, id, peer, tag, count, dt);                                               \
+        tw_dtype(&a, count, dt, 1);                                                         \
+        trace_enter_done(&a);                                                               \
         int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
-        p = trace_exit(24);                                                                 \
-        trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id, req) : 0) \
-                    : NULL);                                                                \
+        trace_words r = trace_exit(1);                                                      \
+        tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);                       \
+        trace_exit_done(&r);                                                                \
         return rc;                                                                          \
     }
 REQ_WRAPPER(Isend, ISEND, const)
@@ -51,21 +55,21 @@ REQ_WRAPPER(Recv_init, RECV_INIT, )
 
 /* "N ID1 .. IDN" of a request array (0: a request not made by a wrapped
  * call, or MPI_REQUEST_NULL). */
-static char *tl_reqs(char *p, int n, const MPI_Request reqs[])
+static void tw_reqs(trace_words *a, int n, const MPI_Request reqs[])
 {
     int c;
-    p = tl_u(p, (uint64_t)n);
-    for (int i = 0; i < n; i++)
-        p = tl_u(p, (uint64_t)trace_req_id(reqs[i], &reqs[i], 0, &c));
-    return p;
+    tw(a, n);
+    for (int i = 0; a->w && i < n; i++)
+        tw(a, trace_req_id(reqs[i], &reqs[i], 0, &c));
 }
 
 int MPI_Start(MPI_Request *req)
 {
     if (!trace_enabled)
         return PMPI_Start(req);
-    char *p = trace_enter(TRACE_K_START, CALLER, 40);
-    trace_end(p ? tl_reqs(p, 1, req) : NULL);
+    trace_words a = trace_enter(TRACE_K_START, CALLER, 2);
+    tw_reqs(&a, 1, req);
+    trace_enter_done(&a);
     int rc = PMPI_Start(req);
     trace_returned();
     return rc;
@@ -75,8 +79,9 @@ int MPI_Startall(int count, MPI_Request reqs[])
 {
     if (!trace_enabled || count < 0)
         return PMPI_Startall(count, reqs);
-    char *p = trace_enter(TRACE_K_START, CALLER, 24 + 21 * (size_t)count);
-    trace_end(p ? tl_reqs(p, count, reqs) : NULL);
+    trace_words a = trace_enter(TRACE_K_START, CALLER, 1 + (size_t)count);
+    tw_reqs(&a, count, reqs);
+    trace_enter_done(&a);
     int rc = PMPI_Startall(count, reqs);
     trace_returned();
     return rc;
@@ -86,15 +91,26 @@ int MPI_Request_free(MPI_Request *req)
 {
     if (!trace_enabled)
         return PMPI_Request_free(req);
-    char *p = trace_enter(TRACE_K_REQUEST_FREE, CALLER, 40);
+    trace_words a = trace_enter(TRACE_K_REQUEST_FREE, CALLER, 2);
     int c;
     MPI_Request h = *req;
     int64_t id = trace_req_id(h, req, 0, &c);
-    trace_end(p ? tl_u(tl_u(p, 1), (uint64_t)id) : NULL);
+    tw(&a, 1);
+    tw(&a, id);
+    trace_enter_done(&a);
     trace_req_done(h, id);
     int rc = PMPI_Request_free(req);
     trace_returned();
     return rc;
+}
+
+/* The return of a receive: its status when it succeeded. */
+static void returned_status(int rc, int comm_id, const MPI_Status *s)
+{
+    trace_words r = trace_exit(3);
+    if (rc == MPI_SUCCESS)
+        tw_status(&r, comm_id, s);
+    trace_exit_done(&r);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
@@ -105,23 +121,24 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_RECV, CALLER, 120);
-    trace_end(p ? tl_dtype(tl_p2p(p, id, source, tag, count, dt), count, dt, 1) : NULL);
+    trace_words a = trace_enter(TRACE_K_RECV, CALLER, 8);
+    tw_p2p(&a, id, source, tag, count, dt);
+    tw_dtype(&a, count, dt, 1);
+    trace_enter_done(&a);
     int rc = PMPI_Recv(buf, count, dt, source, tag, comm, s);
-    p = trace_exit(64);
-    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    returned_status(rc, id, s);
     return rc;
 }
 
-/* " comm dest stag sbytes src rtag rbytes scount scode scontig rcount
+/* "comm dest stag sbytes src rtag rbytes scount scode scontig rcount
  * rcode" */
-static char *tl_sendrecv(char *p, int id, int dest, int stag, int scount, MPI_Datatype sdt,
-                         int source, int rtag, int rcount, MPI_Datatype rdt)
+static void tw_sendrecv(trace_words *a, int id, int dest, int stag, int scount, MPI_Datatype sdt,
+                        int source, int rtag, int rcount, MPI_Datatype rdt)
 {
-    p = tl_p2p(p, id, dest, stag, scount, sdt);
-    p = tl_peer(p, id, source, rtag, rcount, rdt);
-    p = tl_dtype(p, scount, sdt, 1);
-    return tl_dtype(p, rcount, rdt, 0);
+    tw_p2p(a, id, dest, stag, scount, sdt);
+    tw_peer(a, id, source, rtag, rcount, rdt);
+    tw_dtype(a, scount, sdt, 1);
+    tw_dtype(a, rcount, rdt, 0);
 }
 
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
@@ -134,11 +151,11 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int s
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 240);
-    trace_end(p ? tl_sendrecv(p, id, dest, stag, scount, sdt, source, rtag, rcount, rdt) : NULL);
+    trace_words a = trace_enter(TRACE_K_SENDRECV, CALLER, 14);
+    tw_sendrecv(&a, id, dest, stag, scount, sdt, source, rtag, rcount, rdt);
+    trace_enter_done(&a);
     int rc = PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, source, rtag, comm, s);
-    p = trace_exit(64);
-    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    returned_status(rc, id, s);
     return rc;
 }
 
@@ -150,11 +167,11 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int st
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_SENDRECV, CALLER, 240);
-    trace_end(p ? tl_sendrecv(p, id, dest, stag, count, dt, source, rtag, count, dt) : NULL);
+    trace_words a = trace_enter(TRACE_K_SENDRECV, CALLER, 14);
+    tw_sendrecv(&a, id, dest, stag, count, dt, source, rtag, count, dt);
+    trace_enter_done(&a);
     int rc = PMPI_Sendrecv_replace(buf, count, dt, dest, stag, source, rtag, comm, s);
-    p = trace_exit(64);
-    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    returned_status(rc, id, s);
     return rc;
 }
 
@@ -165,11 +182,11 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_PROBE, CALLER, 80);
-    trace_end(p ? tl_p2p(p, id, source, tag, 0, MPI_BYTE) : NULL);
+    trace_words a = trace_enter(TRACE_K_PROBE, CALLER, 4);
+    tw_p2p(&a, id, source, tag, 0, MPI_BYTE);
+    trace_enter_done(&a);
     int rc = PMPI_Probe(source, tag, comm, s);
-    p = trace_exit(64);
-    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    returned_status(rc, id, s);
     return rc;
 }
 
@@ -180,16 +197,17 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_IPROBE, CALLER, 80);
-    trace_end(p ? tl_p2p(p, id, source, tag, 0, MPI_BYTE) : NULL);
+    trace_words a = trace_enter(TRACE_K_IPROBE, CALLER, 4);
+    tw_p2p(&a, id, source, tag, 0, MPI_BYTE);
+    trace_enter_done(&a);
     int rc = PMPI_Iprobe(source, tag, comm, flag, s);
-    p = trace_exit(64);
-    if (p && rc == MPI_SUCCESS) {
-        p = tl_u(p, *flag != 0);
+    trace_words r = trace_exit(4);
+    if (rc == MPI_SUCCESS) {
+        tw(&r, *flag != 0);
         if (*flag)
-            p = tl_status(p, id, s);
+            tw_status(&r, id, s);
     }
-    trace_end(p);
+    trace_exit_done(&r);
     return rc;
 }
 
@@ -240,13 +258,13 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status 
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_PROBE, CALLER, 80);
-    trace_end(p ? tl_p2p(p, id, source, tag, 0, MPI_BYTE) : NULL);
+    trace_words a = trace_enter(TRACE_K_PROBE, CALLER, 4);
+    tw_p2p(&a, id, source, tag, 0, MPI_BYTE);
+    trace_enter_done(&a);
     int rc = PMPI_Mprobe(source, tag, comm, msg, s);
     if (rc == MPI_SUCCESS)
         message_taken(*msg, id, s);
-    p = trace_exit(64);
-    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    returned_status(rc, id, s);
     return rc;
 }
 
@@ -258,18 +276,19 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
-    char *p = trace_enter(TRACE_K_IPROBE, CALLER, 80);
-    trace_end(p ? tl_p2p(p, id, source, tag, 0, MPI_BYTE) : NULL);
+    trace_words a = trace_enter(TRACE_K_IPROBE, CALLER, 4);
+    tw_p2p(&a, id, source, tag, 0, MPI_BYTE);
+    trace_enter_done(&a);
     int rc = PMPI_Improbe(source, tag, comm, flag, msg, s);
     if (rc == MPI_SUCCESS && *flag)
         message_taken(*msg, id, s);
-    p = trace_exit(64);
-    if (p && rc == MPI_SUCCESS) {
-        p = tl_u(p, *flag != 0);
+    trace_words r = trace_exit(4);
+    if (rc == MPI_SUCCESS) {
+        tw(&r, *flag != 0);
         if (*flag)
-            p = tl_status(p, id, s);
+            tw_status(&r, id, s);
     }
-    trace_end(p);
+    trace_exit_done(&r);
     return rc;
 }
 
@@ -281,11 +300,12 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Statu
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id, src, tag;
     message_of(*msg, &id, &src, &tag);
-    char *p = trace_enter(TRACE_K_RECV, CALLER, 120);
-    trace_end(p ? tl_dtype(tl_p2p(p, id, src, tag, count, dt), count, dt, 1) : NULL);
+    trace_words a = trace_enter(TRACE_K_RECV, CALLER, 8);
+    tw_p2p(&a, id, src, tag, count, dt);
+    tw_dtype(&a, count, dt, 1);
+    trace_enter_done(&a);
     int rc = PMPI_Mrecv(buf, count, dt, msg, s);
-    p = trace_exit(64);
-    trace_end(p && rc == MPI_SUCCESS ? tl_status(p, id, s) : p);
+    returned_status(rc, id, s);
     return rc;
 }
 
@@ -295,10 +315,13 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Requ
         return PMPI_Imrecv(buf, count, dt, msg, req);
     int id, src, tag;
     message_of(*msg, &id, &src, &tag);
-    char *p = trace_enter(TRACE_K_IRECV, CALLER, 120);
-    trace_end(p ? tl_dtype(tl_p2p(p, id, src, tag, count, dt), count, dt, 1) : NULL);
+    trace_words a = trace_enter(TRACE_K_IRECV, CALLER, 8);
+    tw_p2p(&a, id, src, tag, count, dt);
+    tw_dtype(&a, count, dt, 1);
+    trace_enter_done(&a);
     int rc = PMPI_Imrecv(buf, count, dt, msg, req);
-    p = trace_exit(24);
-    trace_end(p ? tl_u(p, rc == MPI_SUCCESS ? (uint64_t)trace_req_new(*req, id, req) : 0) : NULL);
+    trace_words r = trace_exit(1);
+    tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
+    trace_exit_done(&r);
     return rc;
 }

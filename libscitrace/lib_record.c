@@ -82,6 +82,7 @@ int trace_comm_created(MPI_Comm comm)
 {
     int inter = 0, n = 0, ln = 0;
     MPI_Group g, lg;
+    trace_comm_forget();
     if (!trace_enabled || comm == MPI_COMM_NULL)
         return -1;
     PMPI_Comm_test_inter(comm, &inter);
@@ -143,14 +144,28 @@ int trace_comm_created(MPI_Comm comm)
     return id;
 }
 
+/* The communicator asked about last (a loop uses one): its handle names
+ * another once freed, so registering or freeing one forgets it. */
+static MPI_Comm last_comm = MPI_COMM_NULL;
+static int last_comm_id;
+
+void trace_comm_forget(void)
+{
+    last_comm = MPI_COMM_NULL;
+}
+
 int trace_comm_id(MPI_Comm comm)
 {
     if (comm == MPI_COMM_WORLD)
         return 0;
+    if (comm == last_comm && comm != MPI_COMM_NULL)
+        return last_comm_id;
     void *v = NULL;
     int found = 0;
-    if (PMPI_Comm_get_attr(comm, st.keyval, &v, &found) == MPI_SUCCESS && found)
-        return (int)(intptr_t)v - 1;
+    if (PMPI_Comm_get_attr(comm, st.keyval, &v, &found) == MPI_SUCCESS && found) {
+        last_comm = comm, last_comm_id = (int)(intptr_t)v - 1;
+        return last_comm_id;
+    }
     return trace_comm_created(comm);   /* made by a call not wrapped here */
 }
 
@@ -219,6 +234,11 @@ static req_slot *find(MPI_Request req, int k)
         if (st.reqs[j].req == req && k-- == 0)
             return &st.reqs[j];
     return NULL;
+}
+
+uint64_t trace_req_made(void)
+{
+    return (uint64_t)st.next_req;
 }
 
 int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id)

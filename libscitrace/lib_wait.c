@@ -1,6 +1,6 @@
 /* lib_wait: PMPI wrappers of the Wait and Test families.  On entry:
- * "N ID1 .. IDN", the requests (ids from the calls that made them); on
- * return: "K (I SRC TAG BYTES)..." for the K requests that completed, I the
+ * N ID1 .. IDN, the requests (ids from the calls that made them); on
+ * return: K (I SRC TAG BYTES)... for the K requests that completed, I the
  * index in the list and SRC TAG BYTES the status (a world rank; meaningful
  * for receives; SRC TRACE_CANCELLED when the request was cancelled).  The ids are looked up before the call: MPI sets the
  * handles of completed requests to MPI_REQUEST_NULL. */
@@ -59,7 +59,7 @@ static int nth_of(int n, const MPI_Request reqs[], int nth[])
     return 0;
 }
 
-/* Writes the entry line and remembers the ids; returns the status array to
+/* Records the entry and remembers the ids; returns the status array to
  * pass to MPI (ours when the caller ignores statuses), or NULL when out of
  * memory (then nothing is recorded). */
 static MPI_Status *enter(wait_ctx *w, enum trace_kind kind, const void *caller, int n,
@@ -84,37 +84,37 @@ static MPI_Status *enter(wait_ctx *w, enum trace_kind kind, const void *caller, 
         w->ids = NULL;
         return NULL;
     }
-    char *p = trace_enter(kind, caller, 24 + 21 * (size_t)n);
-    if (p)
-        p = tl_u(p, (uint64_t)n);
+    trace_words a = trace_enter(kind, caller, 1 + (size_t)n);
+    tw(&a, n);
     for (int i = 0; i < n; i++) {
         w->h[i] = reqs[i];
         w->ids[i] = trace_req_id(reqs[i], &reqs[i], w->comms[i], &w->comms[i]);
-        if (p)
-            p = tl_u(p, (uint64_t)w->ids[i]);
+        tw(&a, w->ids[i]);
     }
-    trace_end(p);
+    trace_enter_done(&a);
     return user == MPI_STATUSES_IGNORE ? w->st : user;
 }
 
-/* The return line: the k completed requests idx[0..k-1] with statuses
+/* The return: the k completed requests idx[0..k-1] with statuses
  * st[0..k-1] (stride 1) or st[idx[j]] (indexed). */
 static void leave(wait_ctx *w, int k, const int idx[], const MPI_Status st[], int indexed,
                   const MPI_Request reqs_after[])
 {
-    char *p = trace_exit(24 + 64 * (size_t)(k > 0 ? k : 0));
-    if (p) {
-        p = tl_u(p, (uint64_t)(k > 0 ? k : 0));
-        for (int j = 0; j < k; j++) {
-            int i = idx ? idx[j] : j;
-            const MPI_Status *x = &st[indexed ? i : j];
-            int cancelled = 0;
-            PMPI_Test_cancelled(x, &cancelled);
-            p = tl_u(p, (uint64_t)i);
-            p = cancelled ? tl_u(tl_i(tl_i(p, TRACE_CANCELLED), 0), 0) : tl_status(p, w->comms[i], x);
+    trace_words r = trace_exit(1 + 4 * (size_t)(k > 0 ? k : 0));
+    tw(&r, k > 0 ? k : 0);
+    for (int j = 0; r.w && j < k; j++) {
+        int i = idx ? idx[j] : j;
+        const MPI_Status *x = &st[indexed ? i : j];
+        int cancelled = 0;
+        PMPI_Test_cancelled(x, &cancelled);
+        tw(&r, i);
+        if (cancelled) {
+            tw(&r, TRACE_CANCELLED), tw(&r, 0), tw(&r, 0);
+        } else {
+            tw_status(&r, w->comms[i], x);
         }
     }
-    trace_end(p);
+    trace_exit_done(&r);
     for (int j = 0; j < k; j++) {   /* inactive persistent requests keep their handle */
         int i = idx ? idx[j] : j;
         if (reqs_after[i] == MPI_REQUEST_NULL)

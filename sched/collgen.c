@@ -111,7 +111,7 @@ static int linear(coll_sched *s, int n, int rt, long m, int down)
 
 /* Recursive doubling (the whole vector each step), or with halve Rabenseifner's
  * (half the vector held, to distance 1, 2, 4, ..., then back); the extra ranks
- * of a non-power of two fold in first (docs/model.md, 'Collectives'). */
+ * of a non-power of two fold in first (docs/replay.md, 'Collectives'). */
 static int recursive_doubling(coll_sched *s, int n, long m, int halve)
 {
     int p = 1;

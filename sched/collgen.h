@@ -1,6 +1,6 @@
 /* collgen: the point-to-point schedule of a named collective algorithm,
  * as GOAL text and as a LogGP prediction on per-size LogP parameters
- * (docs/model.md, 'Collectives').  A schedule is, per rank, a list of
+ * (docs/replay.md, 'Collectives').  A schedule is, per rank, a list of
  * sends and receives in steps: the operations of one step run together and
  * start once every operation of the rank's previous step has completed. */
 #ifndef SCITORUS_COLLGEN_H

@@ -1,5 +1,5 @@
 /* scisim: replays an application's schedule (GOAL) on a LogGP network or
- * on candidate tori, or a named collective's (--collective); docs/model.md,
+ * on candidate tori, or a named collective's (--collective); docs/replay.md,
  * 'Replay' and 'Collectives'.  The main only dispatches. */
 #include <stdlib.h>
 

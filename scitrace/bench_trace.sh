@@ -2,20 +2,25 @@
 # bench_trace.sh: the tracer's figures for `make bench`.
 #
 #   bench_trace.sh BIN_DIR      (BEFORE_LIB=/path/to/an/older/libscitrace.so
-#                                adds it to 1a, measured in the same rounds)
+#                                adds it to 1a, measured in the same rounds;
+#                                PARTS="1a 2" runs only those parts)
 #
 # 1. Overhead per message: (a) one process sending itself 1-byte messages
 #    (bin/test/trace_app selfcost: Isend + Recv + Wait, 3 traced calls),
 #    untraced, traced (and traced by BEFORE_LIB), RUNS rounds in rotating
-#    order: no second core, so no latency regime in the way;
+#    order: no second core, so no latency regime in the way; the load
+#    average and `scibench --floor` before and after say what the machine
+#    was doing;
 #    (b) mpibench PP (8 B and 512 B, 2 ranks) without and
 #    with libscitrace.so, RUNS pairs (default 5) in alternating order, each
 #    pair bracketed by `scibench --floor`; pairs whose floors differ by more
 #    than 10% (the VM changed latency regime) are dropped.  A PP half round
 #    trip holds one traced MPI_Send and one traced MPI_Recv, so the
-#    difference is what tracing adds to a message.  Each call writes two
-#    text lines (entry and return, with time and caller), timed by the TSC
-#    where the kernel's clocksource is tsc.
+#    difference is what tracing adds to a message.  Each call writes one
+#    16-byte record on entry and completes it on return (trace/tracebin.h),
+#    timed by the TSC where the kernel's clocksource is tsc: see
+#    docs/VALIDATION.md, 'Binary records: what a traced call costs, and a
+#    trace's size' for the figures.
 # 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
 #    traced; peak RSS of each rank (the library maps a 4 MiB window of its
 #    file) and the rank file's bytes per call.
@@ -32,8 +37,16 @@ mpirun_args=(--oversubscribe)
 [ "$(id -u)" = 0 ] && mpirun_args+=(--allow-run-as-root)
 tmp=$(mktemp -d /tmp/scitorus-bench-trace.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+parts=${PARTS:-1a 1b 2 3 4}
+part() { [[ " $parts " == *" $1 "* ]]; }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 floor() { "$bin/scibench" --floor | cut -f2; }
+# the regime, for 1a: the load average and the shared-memory floor (or why none)
+regime() {
+    local f
+    f=$(timeout 60 "$bin/scibench" --floor 2>&1 | head -1)
+    echo "load average $(cut -d' ' -f1-3 /proc/loadavg), scibench --floor: ${f//$'\t'/ }"
+}
 # mpibench's median half round trips at 8 and 512 B; $1 = plain | traced
 pp() {
     local pre=()
@@ -51,7 +64,9 @@ selfcost() {   # $1 = plain | a library
 }
 libs=(plain "$lib")
 [ -n "${BEFORE_LIB:-}" ] && libs+=("$BEFORE_LIB")
+if part 1a; then
 echo "bench-trace: 1a. tracing overhead, one rank sending itself 1 B (Isend + Recv + Wait: 3 calls)"
+echo "  before: $(regime)"
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2> /dev/null || echo unknown)
 echo "  times from: $([ "$cs" = tsc ] && [ -z "${SCITRACE_NO_TSC:-}" ] && echo "the TSC (clocksource tsc)" || echo "clock_gettime (clocksource $cs)")"
 for i in $(seq "$runs"); do
@@ -71,6 +86,8 @@ if [ -n "${BEFORE_LIB:-}" ]; then
         "$(cut -d' ' -f3 "$tmp/self.txt" | median)" "$(awk '{ print $3 - $1 }' "$tmp/self.txt" | median)" \
         "$(awk '{ print ($3 - $1) / 3 }' "$tmp/self.txt" | median)"
 fi
+echo "  after:  $(regime)"
+echo "  rounds (ns per message: plain traced${BEFORE_LIB:+ before}): $(tr '\n' ';' < "$tmp/self.txt")"
 # instructions: callgrind counts them exactly, free of the VM's drift
 if command -v valgrind > /dev/null; then
     instr() {   # $1 = plain | a library
@@ -88,6 +105,8 @@ if command -v valgrind > /dev/null; then
         echo "  instructions, before: $(( (c - a) / 180000 )) added per message"
     fi
 fi
+fi
+if part 1b; then
 echo "bench-trace: 1b. tracing overhead, mpibench PP half round trip, 2 ranks on one host"
 for i in $(seq "$runs"); do
     f1=$(floor)
@@ -111,7 +130,9 @@ for k in $k_sizes; do
         "$(awk -v c=$((3 + k)) '{ print $(c + 2) - $c }' "$tmp/kept" | median)"
 done
 echo "  (added: median over pairs of traced - plain, per message: two traced calls)"
+fi
 
+if part 2; then
 echo "bench-trace: 2. 10^6 messages rank 0 -> rank 1, peak RSS per rank and rank file size"
 for mode in plain traced; do
     pre=()
@@ -125,7 +146,9 @@ done
 printf '  rank file: %s bytes per call (rank 0, 10^6 sends)\n' \
     "$(awk -v b="$(stat -c %s "$tmp/many/rank-00000.trace")" 'BEGIN { printf "%.1f", b / 1e6 }')"
 rm -rf "$tmp/many"
+fi
 
+if part 3; then
 echo "bench-trace: 3. analyzer throughput, synthetic trace of 16 ranks x 100000 calls"
 mkdir -p "$tmp/syn"
 for r in $(seq 0 15); do
@@ -145,6 +168,8 @@ for mode in summary check; do
 done
 grep -q "0 sends unmatched, 0 receives unmatched" <("$bin/scitrace" summary "$tmp/syn") ||
     { echo "bench-trace: the synthetic trace should match completely" >&2; exit 1; }
+fi
+part 4 || exit 0
 
 echo "bench-trace: 4. OSU micro-benchmarks' osu_alltoall traced on 4 ranks"
 if [ -z "${OSU_ALLTOALL:-}" ] || [ ! -x "$OSU_ALLTOALL" ]; then

@@ -16,6 +16,8 @@ int scitrace_summary(int argc, char **argv);   /* scitrace/mode_summary.c */
 int scitrace_matrix(int argc, char **argv);    /* scitrace/mode_matrix.c */
 int scitrace_check(int argc, char **argv);     /* scitrace/mode_check.c */
 int scitrace_goal(int argc, char **argv);      /* scitrace/mode_goal.c */
+int scitrace_dump(int argc, char **argv);      /* scitrace/mode_dump.c */
+int scitrace_otf2(int argc, char **argv);      /* scitrace/mode_otf2.c */
 int scitrace_map(int argc, char **argv);       /* scitrace/mode_map.c */
 
 /* Prints "scitrace: <message> (try --help)" on stderr; returns EXIT_USAGE. */

@@ -1,10 +1,11 @@
 # scitrace/: the scitrace command -- run | summary | matrix | check | goal |
-# map (no MPI needed; the reading is the trace layer, map's placement the
-# model layer's), its figures, the MPI
+# map | dump | otf2 (no MPI needed; the reading is the trace layer, map's
+# placement the model layer's), its figures, the MPI
 # helper programs its tests trace, trace-demo and bench-trace.
 PROGRAMS += scitrace
 scitrace_SRCS = scitrace/scitrace_main.c scitrace/modes.c scitrace/mode_run.c scitrace/mode_summary.c \
-                scitrace/mode_matrix.c scitrace/mode_check.c scitrace/mode_goal.c scitrace/mode_map.c
+                scitrace/mode_matrix.c scitrace/mode_check.c scitrace/mode_goal.c scitrace/mode_map.c \
+                scitrace/mode_dump.c scitrace/mode_otf2.c
 scitrace_LAYERS := trace model topo sched util
 
 # The MPI helper programs the trace tests run (plain mpicc: they run with
@@ -21,7 +22,8 @@ bin/test/check_app: tests/check_app.c libscitrace/scitrace.h | deps
 bin/test/fault_app: tests/fault_app.c libscitrace/scitrace.h | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(INCLUDES) $(CFLAGS_REL) -o $@ $<
-TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_trace_records.c
+TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_trace_records.c \
+         tests/test_tracebin.c tests/test_otf2.c
 TESTS += tests/test_check_faults.c tests/test_trace_map.c
 # traced equals generated: scitrace goal in process on committed traces
 TESTS += tests/test_sched_trace.c
@@ -52,7 +54,9 @@ bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_L
 	scitrace/bench_trace.sh bin
 
 # make fuzz (targets listed in tests/module.mk): trace, the rank file reader
-# and the replay behind scitrace check; tracegoal, trace directories through
-# `scitrace goal` into scisim's reader
+# and the replay behind scitrace check; tracebin, the same behind the binary
+# records' decoder; tracegoal, trace directories through `scitrace goal`
+# into scisim's reader
 build/fuzz/fuzz_trace: FUZZ_LIB += $(trace_LAYER_SRCS)
+build/fuzz/fuzz_tracebin: FUZZ_LIB += $(trace_LAYER_SRCS)
 build/fuzz/fuzz_tracegoal: FUZZ_LIB += $(trace_LAYER_SRCS) scitrace/mode_goal.c scitrace/modes.c

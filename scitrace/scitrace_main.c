@@ -14,6 +14,8 @@ static const char usage_text[] =
 "  or:  scitrace check [--eager-limit BYTES] [--events FILE] DIR\n"
 "  or:  scitrace goal [--phase P] [--algorithm A] -o FILE DIR\n"
 "  or:  scitrace map --hostfile FILE [-n N] [--map-by P] [--rank-by P]\n"
+"  or:  scitrace dump [-o OUT] FILE\n"
+"  or:  scitrace otf2 [--partial] -o DIR TRACE\n"
 "Record every MPI call of a program through the PMPI profiling interface\n"
 "(no recompilation), find what went wrong, and turn the trace into a traffic\n"
 "matrix for scimodel or a schedule for scisim.\n"
@@ -34,6 +36,8 @@ static const char usage_text[] =
 "  goal      the schedule in the GOAL text format of LogGOPSim, for scisim\n"
 "  map       the node and slot of every rank mpirun would start for a\n"
 "            hostfile and a mapping policy, or why it would refuse\n"
+"  dump      a rank file (binary, as the library writes it) as text\n"
+"  otf2      the trace as an OTF2 archive (Vampir, Scalasca, otf2-print)\n"
 "\n"
 "`scitrace MODE --help` describes each mode's options.\n"
 "\n"
@@ -68,14 +72,16 @@ static const char usage_text[] =
 "  SCITRACE_RUN       the run's identity, written into every rank file\n"
 "  SCITRACE_FLUSH_MS  how often the file is handed to the disk (default\n"
 "                     1000; 0 never): a killed process loses nothing,\n"
-"                     since every line is in the kernel's page cache once\n"
+"                     since every record is in the kernel's page cache once\n"
 "                     written; this bounds what a machine crash loses\n"
 "  SCITRACE_NO_TSC    set: times from clock_gettime, not from the CPU's\n"
 "                     time stamp counter (used only where the kernel's\n"
 "                     clocksource is tsc; re-anchored to it every second)\n"
-"A rank killed by SIGTERM, SIGINT or SIGHUP, or crashing, closes its file\n"
-"(status killed SIG / crashed SIG); one killed by SIGKILL leaves every line\n"
-"it wrote, and the analyzers say its log ended early.  A rank granted\n"
+"Each call is a binary record written when the call is entered and\n"
+"completed when it returns (16 bytes for a call that repeats; `dump` shows\n"
+"it as text).  A rank killed by SIGTERM, SIGINT or SIGHUP, or crashing,\n"
+"closes its file (status killed SIG / crashed SIG); one killed by SIGKILL\n"
+"leaves every record it wrote, and the analyzers say its log ended early.  A rank granted\n"
 "MPI_THREAD_MULTIPLE is not traced: its file says so and is refused.\n"
 "\n"
 "Exit status: 0 success, 1 runtime failure (the message names the file and\n"
@@ -92,7 +98,8 @@ static const char usage_text[] =
 "  scitrace check halo.trace\n"
 "  scitrace matrix -o halo.tsv halo.trace\n"
 "  scimodel --traffic halo.tsv --dims 1..4\n"
-"  scitrace goal -o halo.goal halo.trace\n";
+"  scitrace goal -o halo.goal halo.trace\n"
+"  scitrace dump halo.trace/rank-00000.trace\n";
 
 static const struct {
     const char *name;
@@ -104,13 +111,15 @@ static const struct {
     {"check", scitrace_check},
     {"goal", scitrace_goal},
     {"map", scitrace_map},
+    {"dump", scitrace_dump},
+    {"otf2", scitrace_otf2},
 };
 
 int main(int argc, char **argv)
 {
     fs_check_stdout_at_exit("scitrace");
     if (argc < 2)
-        return scitrace_usage_error("a mode is needed: run, summary, matrix, check, goal or map");
+        return scitrace_usage_error("a mode is needed: run, summary, matrix, check, goal, map, dump or otf2");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         fputs(usage_text, stdout);
         return fflush(stdout) != 0 || ferror(stdout);
@@ -122,6 +131,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(argv[1], modes[i].name) == 0)
             return modes[i].run(argc - 1, argv + 1);
-    return scitrace_usage_error("unknown mode '%s': expected run, summary, matrix, check, goal or map",
+    return scitrace_usage_error("unknown mode '%s': expected run, summary, matrix, check, goal, map, dump or otf2",
                                 argv[1]);
 }

@@ -2,7 +2,7 @@
  * accidental (a message charges the sender's CPU number on the receiver,
  * a receive found in the unexpected queue costs no o), is LogGOPSim's
  * (LogGOPSim.cpp, LIST_MATCH and STRICT_ORDER builds): equality with it
- * is the test.  Rules in words: docs/model.md, 'Replay'. */
+ * is the test.  Rules in words: docs/replay.md, 'Replay'. */
 #include "sim/engine.h"
 
 #include <math.h>

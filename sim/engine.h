@@ -1,5 +1,5 @@
 /* engine: discrete-event replay of a GOAL schedule with LogGOPSim's rules
- * (docs/model.md, 'Replay'): a CPU and a NIC per host and number,
+ * (docs/replay.md, 'Replay'): a CPU and a NIC per host and number,
  * eager and rendezvous messages, matching by source and tag in order.
  * The network is LogGP (every message L in flight) or a torus, whose
  * messages take the route's wire time and, with contention, queue FIFO
@@ -38,7 +38,7 @@ typedef struct sim_torus {
     const model_params *self;
     /* A message that reaches a node while one of the node's own messages to
      * another node is in flight costs the receiver duplex_ns + duplex_ns_per_byte
-     * m more CPU (docs/model.md, 'Replay'); 0: the overlap is free. */
+     * m more CPU (docs/replay.md, 'Replay'); 0: the overlap is free. */
     double duplex_ns, duplex_ns_per_byte;
     /* The router model's passes (router_replay.c), both NULL otherwise: a
      * network send's time in flight beyond the route's wire time, and

@@ -6,7 +6,7 @@
 # make memcheck                 valgrind over scimodel's modes, calibrate --data,
 #                               scibench and mpibench (under mpirun)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= params benchdata parsers traffic goal trace tracegoal
+FUZZ_TARGETS ?= params benchdata parsers traffic goal trace tracegoal tracebin
 # the launcher's hostfile and rankfile readers, once model/launch.c is here
 FUZZ_TARGETS += $(if $(wildcard model/launch.c),launch)
 FUZZ_CC      := clang
@@ -58,6 +58,8 @@ CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they s
                                   # that has written no row by then cannot be resumed)
 CHECK_TIMING += test_trace        # traces MPI programs under mpirun
 CHECK_TIMING += test_check_faults # traces faulty MPI programs under mpirun, hanging ones timed out
+CHECK_TIMING += test_tracebin     # cuts the binary rank files of traced MPI runs at every byte
+CHECK_TIMING += test_otf2         # traces MPI programs, writes OTF2 archives and reads them back
 CHECK_TIMING += test_coll_mpi    # collectives timed under mpirun, injected send delays measured
 CHECK_TIMING += test_sched_mpi   # traces collectives under mpirun and replays their schedules
 CHECK_TIMING += test_sched_ompi  # runs each collective under mpirun with Open MPI's monitoring

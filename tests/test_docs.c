@@ -9,7 +9,7 @@
 /* The documents whose examples must run.  docs/VALIDATION.md is left out:
  * its commands measure for minutes on a quiet machine (make validate). */
 static const char *const documents[] = {
-    "README.md", "docs/model.md", "docs/formats.md", "docs/testbed.md",
+    "README.md", "docs/model.md", "docs/replay.md", "docs/formats.md", "docs/testbed.md",
 };
 
 static const char *root_dir(void)
@@ -77,6 +77,27 @@ Test(docs, readme_is_at_most_400_lines)
     int lines = run_lines(text);
     cr_assert_leq(lines, 400, "README.md has %d lines; the reference belongs in docs/", lines);
     free(text);
+}
+
+/* The house rule: no source, script, make file or document over 700 lines
+ * (test fixtures and measured data are not read by people line by line). */
+Test(docs, no_file_is_over_700_lines, .timeout = 60)
+{
+    char sh[1200];
+    snprintf(sh, sizeof sh,
+             "cd '%s' && find . \\( -path ./build -o -path ./bin -o -path ./.git -o -path ./data"
+             " -o -path ./tests/fixtures -o -path ./plots/out \\) -prune -o -type f \\( -name '*.c'"
+             " -o -name '*.h' -o -name '*.md' -o -name '*.sh' -o -name '*.mk' -o -name '*.gp'"
+             " -o -name '*.awk' -o -name '*.h2m' -o -name Makefile \\) -print |"
+             " while read -r f; do n=$(wc -l < \"$f\"); [ \"$n\" -le 700 ] || echo \"$f: $n lines\"; done",
+             root_dir());
+    run_result r = run_cmd("/bin/sh", 50, "-c", sh, NULL);
+    static char over[8192];
+    snprintf(over, sizeof over, "%s", r.out);
+    int status = r.status;
+    run_free(&r);
+    cr_assert_eq(status, 0, "the file scan failed");
+    cr_assert_str_empty(over, "over 700 lines:\n%s", over);
 }
 
 /* Fails until every file, help text and man page cites docs/ instead:

@@ -162,21 +162,18 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int load_one(const char *dir, const char *name, const char *phase, trace_dir *d,
-                    time_t *newest, trace_error *err)
+/* Adds rank file r (read from path, rank `want`) to d; frees r when it
+ * does not belong.  The trace's date: path's mtime unless `dated`. */
+static int add_rank(trace_rank *r, const char *path, int want, const char *phase, trace_dir *d,
+                    time_t *newest, int dated, trace_error *err)
 {
-    char path[4096];
-    trace_rank r;
     struct stat sb;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (trace_rank_read(path, &r, err) != 0)
-        return -1;
     if (d->nranks == 0) {
-        d->nranks = r.ranks;
-        d->ranks = calloc((size_t)r.ranks, sizeof *d->ranks);
-        d->loaded = calloc((size_t)r.ranks, 1);
+        d->nranks = r->ranks;
+        d->ranks = calloc((size_t)r->ranks, sizeof *d->ranks);
+        d->loaded = calloc((size_t)r->ranks, 1);
         if (!d->ranks || !d->loaded) {
-            trace_rank_free(&r);
+            trace_rank_free(r);
             return trace_error_set(err, path, 0, "out of memory");
         }
     }
@@ -184,27 +181,101 @@ static int load_one(const char *dir, const char *name, const char *phase, trace_
     for (int i = 0; i < d->nranks && !first; i++)
         first = d->loaded[i] ? &d->ranks[i] : NULL;
     int rc = 0;
-    if (r.ranks != d->nranks)
-        rc = trace_error_set(err, path, 4, "%d ranks, but other files of this trace say %d", r.ranks, d->nranks);
-    else if (r.rank != rank_of_name(name))
-        rc = trace_error_set(err, path, 3, "rank %d does not match the file name", r.rank);
-    else if (first && strcmp(first->run, r.run) != 0)
+    if (r->ranks != d->nranks)
+        rc = trace_error_set(err, path, 4, "%d ranks, but other files of this trace say %d", r->ranks, d->nranks);
+    else if (r->rank != want)
+        rc = trace_error_set(err, path, 3, "rank %d does not match the file name", r->rank);
+    else if (first && strcmp(first->run, r->run) != 0)
         rc = trace_error_set(err, path, 2, "run %s, but %s is of run %s: files of two runs in one directory",
-                  r.run, first->path, first->run);
+                  r->run, first->path, first->run);
+    else if (d->loaded[r->rank])
+        rc = trace_error_set(err, path, 3, "a second rank %d", r->rank);
     if (rc) {
-        trace_rank_free(&r);
+        trace_rank_free(r);
         return rc;
     }
-    if (stat(path, &sb) == 0 && sb.st_mtime > *newest)
+    if (!dated && stat(path, &sb) == 0 && sb.st_mtime > *newest)
         *newest = sb.st_mtime;
-    d->ranks[r.rank] = r;
-    d->loaded[r.rank] = 1;
+    d->ranks[r->rank] = *r;
+    d->loaded[r->rank] = 1;
     d->nloaded++;
     char *own = strdup(path);
-    d->ranks[r.rank].path = own;
-    if (!own || trace_rank_aggregate(&d->ranks[r.rank], phase, err) != 0)
+    d->ranks[r->rank].path = own;
+    if (!own || trace_rank_aggregate(&d->ranks[r->rank], phase, err) != 0)
         return own ? -1 : trace_error_set(err, path, 0, "out of memory");
     return 0;
+}
+
+static int load_one(const char *dir, const char *name, const char *phase, trace_dir *d,
+                    time_t *newest, trace_error *err)
+{
+    char path[4096];
+    trace_rank r;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (trace_rank_read(path, &r, err) != 0)
+        return -1;
+    return add_rank(&r, path, rank_of_name(name), phase, d, newest, 0, err);
+}
+
+/* One location's lines, for trace_rank_parse. */
+typedef struct mem_lines {
+    const char *s;
+} mem_lines;
+
+static ssize_t mem_next(void *src, char **buf, size_t *cap, trace_error *err)
+{
+    mem_lines *m = src;
+    (void)err;
+    size_t n = strcspn(m->s, "\n");
+    if (!*m->s)
+        return 0;
+    n += m->s[n] == '\n';
+    if (n + 1 > *cap) {
+        char *g = realloc(*buf, n + 1);
+        if (!g)
+            return trace_error_set(err, "(memory)", 0, "out of memory");
+        *buf = g, *cap = n + 1;
+    }
+    memcpy(*buf, m->s, n);
+    (*buf)[n] = '\0';
+    m->s += n;
+    return (ssize_t)n;
+}
+
+/* The ranks of an OTF2 archive, each read as its rank file. */
+static int load_otf2(const char *anchor, const char *phase, trace_dir *d, time_t *newest,
+                     trace_error *err)
+{
+    trace_otf2_text t;
+    if (trace_otf2_read(anchor, &t, err) != 0)
+        return -1;
+    int rc = t.n ? 0 : trace_error_set(err, anchor, 0, "an OTF2 archive without locations");
+    for (int i = 0; i < t.n && rc == 0; i++) {
+        char path[4300];
+        trace_rank r;
+        mem_lines m = {t.text[i]};
+        snprintf(path, sizeof path, "%.4200s (location %d)", anchor, i);
+        rc = trace_rank_parse(path, mem_next, &m, &r, err);
+        time_t end = 0;   /* the date of the trace, not of the archive */
+        for (size_t k = 0; rc == 0 && k < r.ncalls; k++) {
+            int64_t t = r.calls[k].done ? r.calls[k].t_out : r.calls[k].t_in;
+            time_t s = (time_t)((r.start_ns + t) / 1000000000);
+            end = s > end ? s : end;
+        }
+        if (rc == 0)
+            rc = add_rank(&r, anchor, r.rank, phase, d, newest, 1, err);
+        if (rc == 0 && end > *newest)
+            *newest = end;
+        if (rc == 0) {   /* messages name the archive and the location */
+            char *own = strdup(path);
+            if (own) {
+                free((char *)d->ranks[r.rank].path);
+                d->ranks[r.rank].path = own;
+            }
+        }
+    }
+    trace_otf2_free(&t);
+    return rc;
 }
 
 int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error *err)
@@ -214,7 +285,14 @@ int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error
     int rc = -1;
     time_t newest = 0;
     memset(d, 0, sizeof *d);
-    DIR *dp = opendir(dir);
+    char anchor[4200];
+    DIR *dp = NULL;
+    if (trace_otf2_anchor(dir, anchor, sizeof anchor)) {
+        if (load_otf2(anchor, phase && strcmp(phase, "all") ? phase : NULL, d, &newest, err) != 0)
+            goto out;
+        goto loaded;
+    }
+    dp = opendir(dir);
     if (!dp)
         return trace_error_set(err, dir, 0, "cannot open trace directory: %s", strerror(errno));
     for (struct dirent *e; (e = readdir(dp)) != NULL;) {
@@ -235,6 +313,7 @@ int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error
         if (load_one(dir, names[i], phase && strcmp(phase, "all") ? phase : NULL, d, &newest,
                      err) != 0)
             goto out;
+loaded:;
     int found = !phase || strcmp(phase, "all") == 0;
     for (int r = 0; r < d->nranks && !found; r++)
         for (int p = 0; d->loaded[r] && p < d->ranks[r].nphases; p++)
@@ -249,7 +328,8 @@ int trace_dir_load(const char *dir, const char *phase, trace_dir *d, trace_error
 out:
     if (rc && !err->msg[0])
         trace_error_set(err, dir, 0, "out of memory");
-    closedir(dp);
+    if (dp)
+        closedir(dp);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);

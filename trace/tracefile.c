@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/atomicfile.h"
+#include "trace/tracebin.h"
 #include "trace/tracekinds.h"
 #include "util/grow.h"
 
@@ -489,9 +490,58 @@ static int normalise(trace_rank *r, const char *path, trace_error *err)
     return 0;
 }
 
+int trace_lines_open(trace_lines *l, const char *path, trace_error *err)
+{
+    memset(l, 0, sizeof *l);
+    l->path = path;
+    if (!(l->fp = file_open_input(path)))
+        return trace_error_set(err, path, 0, "%s", strerror(errno));
+    /* binary (what the library writes) or text (`scitrace dump`, older traces) */
+    l->binary = tracebin_is(l->fp);
+    if (l->binary && tracebin_open(&l->bin, l->fp) != 0) {
+        trace_lines_close(l);
+        return trace_error_set(err, path, 0, "out of memory");
+    }
+    return 0;
+}
+
+ssize_t trace_lines_next(void *src, char **buf, size_t *cap, trace_error *err)
+{
+    trace_lines *l = src;
+    ssize_t len = l->binary ? tracebin_line(&l->bin, buf, cap) : getline(buf, cap, l->fp);
+    if (len < 0 && l->binary)
+        return trace_error_set(err, l->path, 0, "record at byte %llu (after line %ld): %s",
+                               (unsigned long long)l->bin.off, l->line,
+                               l->bin.why[0] ? l->bin.why : "out of memory");
+    if (len < 0 && ferror(l->fp))
+        return trace_error_set(err, l->path, 0, "read error: %s", strerror(errno));
+    l->line += len > 0;
+    return len < 0 ? 0 : len;
+}
+
+void trace_lines_close(trace_lines *l)
+{
+    if (l->binary)
+        tracebin_close(&l->bin);
+    if (l->fp)
+        fclose(l->fp);
+    memset(l, 0, sizeof *l);
+}
+
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
 {
-    FILE *fp = file_open_input(path);
+    trace_lines l;
+    memset(r, 0, sizeof *r);
+    if (trace_lines_open(&l, path, err) != 0)
+        return -1;
+    int rc = trace_rank_parse(path, trace_lines_next, &l, r, err);
+    trace_lines_close(&l);
+    return rc;
+}
+
+int trace_rank_parse(const char *path, trace_line_fn next, void *src, trace_rank *r,
+                     trace_error *err)
+{
     char *buf = NULL;
     size_t bufcap = 0;
     long line = 0, status_line = 0;
@@ -499,9 +549,8 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
     ssize_t len;
     reader rd = {.r = r};
     memset(r, 0, sizeof *r);
-    if (!fp)
-        return trace_error_set(err, path, 0, "%s", strerror(errno));
-    while ((len = getline(&buf, &bufcap, fp)) > 0) {
+    err->msg[0] = '\0';
+    while ((len = next(src, &buf, &bufcap, err)) > 0) {
         /* the zero-filled rest of the last window, or a last line cut
          * short: the rank ended there */
         if (buf[0] == '\0' || buf[len - 1] != '\n' || strlen(buf) != (size_t)len)
@@ -533,8 +582,8 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
             closed = p == 1;
         }
     }
-    if (ferror(fp))
-        trace_error_set(err, path, 0, "read error: %s", strerror(errno));
+    if (len < 0)
+        ;   /* err says why */
     else if (line <= HEADER_LINES)
         trace_error_set(err, path, line, "%s", line == 0 ? "empty file (not a scitrace rank file)"
                                               : "the header is cut short");
@@ -552,7 +601,6 @@ int trace_rank_read(const char *path, trace_rank *r, trace_error *err)
     r->ended_early = !closed;
 out:
     free(buf);
-    fclose(fp);
     if (rc != 0)
         trace_rank_free(r);
     return rc;

@@ -1,6 +1,7 @@
 /* tracefile: reading the rank files libscitrace.so writes, one per rank,
- * and a whole trace directory.  A rank file is text, written as the program
- * runs:
+ * and a whole trace directory.  A rank file holds binary records, written
+ * as the program runs, that decode into these text lines (trace/tracebin.h),
+ * or the lines themselves (`scitrace dump`, older traces):
  *
  *   # scitrace-rank 2
  *   run ID                      the run: every rank of one run has the same
@@ -51,6 +52,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "trace/tracebin.h"
 
 /* Bytes of one call: an int count of a type of at most 2^31 bytes. */
 #define TRACE_MAX_BYTES (1ull << 62)
@@ -159,6 +164,42 @@ int trace_error_set(trace_error *err, const char *path, long line, const char *f
 int trace_rank_read(const char *path, trace_rank *r, trace_error *err);
 void trace_rank_free(trace_rank *r);
 
+/* The text lines of a rank file, binary (decoded) or text, one at a time:
+ * trace_lines_next puts the next line (with its '\n') in *buf and returns
+ * its length, 0 at the end, -1 (err filled) when unreadable. */
+typedef struct trace_lines {
+    const char *path;
+    FILE *fp;
+    int binary;
+    struct tracebin bin;
+    long line;
+} trace_lines;
+int trace_lines_open(trace_lines *l, const char *path, trace_error *err);
+ssize_t trace_lines_next(void *src, char **buf, size_t *cap, trace_error *err);
+void trace_lines_close(trace_lines *l);
+
+/* trace_rank_read from any source of lines (an OTF2 archive's locations):
+ * path names the source in messages. */
+typedef ssize_t (*trace_line_fn)(void *src, char **buf, size_t *cap, trace_error *err);
+int trace_rank_parse(const char *path, trace_line_fn next, void *src, trace_rank *r,
+                     trace_error *err);
+
+/* OTF2 archives (trace/otf2_read.c): whether path is one (an anchor file
+ * *.otf2, or a directory holding traces.otf2; anchor gets its path), and
+ * the text lines of each of its ranks' files: read back exactly from an
+ * archive `scitrace otf2` wrote, rebuilt from the MPI events of another
+ * writer's.  -1 with err when it cannot be read, or when scitrace was
+ * built without the OTF2 library. */
+typedef struct trace_otf2_text {
+    int n;
+    char **text;
+} trace_otf2_text;
+int trace_otf2_anchor(const char *path, char *anchor, size_t cap);
+int trace_otf2_read(const char *anchor, trace_otf2_text *t, trace_error *err);
+/* Another writer's archive, from its MPI events (trace/otf2_mpi.c). */
+int trace_otf2_read_mpi(const char *anchor, trace_otf2_text *t, trace_error *err);
+void trace_otf2_free(trace_otf2_text *t);
+
 /* Builds r->recs from the calls of phase `phase` (a name; NULL: all).
  * Returns 0, or -1 (err: a count that overflows, or out of memory). */
 int trace_rank_aggregate(trace_rank *r, const char *phase, trace_error *err);
@@ -174,7 +215,8 @@ typedef struct trace_dir {
     char date[32];           /* newest rank file's mtime, UTC */
 } trace_dir;
 
-/* Loads every rank-NNNNN.trace in dir and aggregates phase (NULL: all).
+/* Loads every rank-NNNNN.trace in dir (or the ranks of an OTF2 archive)
+ * and aggregates phase (NULL: all).
  * Fails (-1, err names the file) on an unreadable directory, a directory
  * with no rank file, a malformed file, files of different runs, or files
  * that disagree on the number of ranks; also when no rank has a call in

@@ -94,6 +94,7 @@ enum trace_class {
 enum trace_kind { TRACE_KINDS(TRACE_KIND_ENUM) TRACE_NKINDS };
 #undef TRACE_KIND_ENUM
 
+#include <stdint.h>
 #include <string.h>
 
 /* Name of a kind as written in rank files ("isend"). */
@@ -121,6 +122,39 @@ static inline int trace_kind_from_name(const char *name)
         if (strcmp(trace_kind_name(k), name) == 0)
             return k;
     return -1;
+}
+
+/* Whether a call's entry lists request ids (the words after its count N):
+ * the Wait and Test families, Start(all), Request_free. */
+static inline int trace_kind_id_list(int kind)
+{
+    return kind >= 0 && kind < TRACE_NKINDS &&
+           (trace_kind_class(kind) == TRACE_WAIT || kind == TRACE_K_START ||
+            kind == TRACE_K_REQUEST_FREE);
+}
+
+/* Whether a call's result is the id of the request it made. */
+static inline int trace_kind_makes_request(int kind)
+{
+    if (kind < 0 || kind >= TRACE_NKINDS)
+        return 0;
+    int cls = trace_kind_class(kind);
+    return (cls == TRACE_REQ && kind != TRACE_K_START && kind != TRACE_K_REQUEST_FREE) ||
+           cls == TRACE_ICOLL ||
+           kind == TRACE_K_ISEND || kind == TRACE_K_IBSEND || kind == TRACE_K_ISSEND ||
+           kind == TRACE_K_IRSEND || kind == TRACE_K_IRECV;
+}
+
+/* A request id in a binary rank file: relative to the number of requests
+ * made so far (the same in every round of a loop); -1 for id 0 (none). */
+static inline int64_t trace_id_encode(uint64_t id, uint64_t made)
+{
+    return id ? (int64_t)(made - id) : -1;
+}
+
+static inline int64_t trace_id_decode(int64_t enc, uint64_t made)
+{
+    return enc == -1 ? 0 : (int64_t)(made - (uint64_t)enc);
 }
 
 /* Rank files: "<dir>/rank-NNNNN.trace" (format: trace/tracefile.h). */
