@@ -293,7 +293,7 @@ INSTALL_PLOTS    := $(wildcard plots/*.gp) plots/components.awk plots/plots.sh p
 INSTALL_SAMPLES  := $(wildcard data/sample/logp-*.tsv)
 INSTALL_TRACE    := $(wildcard scitrace/*.gp) scitrace/plot.sh scitrace/timeline.sh
 INSTALL_HEADERS  := libscitrace/scitrace.h
-INSTALL_DOCS     := README.md $(filter-out docs/MEASUREMENTS.md,$(wildcard docs/*.md))
+INSTALL_DOCS     := README.md $(wildcard docs/*.md)
 MAN_PAGES        := $(INSTALL_PROGRAMS:%=build/man/%.1)
 I_BIN      = $(DESTDIR)$(PREFIX)/bin
 I_LIB      = $(DESTDIR)$(PREFIX)/lib

@@ -78,8 +78,8 @@ if [ "$mode" = shm ]; then
             "$(col "$tmp/kept" "$g" 4 | median)" "$(col "$tmp/kept" "$g" 11 | median)"
     done
     echo "  (ratios: medians over runs of value / mean of the run's two floors; 64 B and"
-    echo "   4 KiB have no fixed target: compare with docs/MEASUREMENTS.md, 'Ping-pong"
-    echo "   back to the floor', in the same regime)"
+    echo "   4 KiB have no fixed target: compare runs of the same regime; the 8 B target"
+    echo "   is make validate's, docs/VALIDATION.md)"
     exit 0
 fi
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "benchdata/regime.h"
 #include "util/signals.h"
 
 #define FLOOR_BATCHES 15
@@ -373,13 +374,17 @@ const char *bench_grid_help(const bench_cli *c, char *epilog, size_t size)
     printf("Usage: %s [OPTIONS]\n%s", c->prog, c->bc->intro);
     snprintf(epilog, size, "\nOutput: a scitorus-bench TSV (docs/formats.md): '#' header lines,"
              " one row per\npoint: pattern src dst hops fwd sw rhops rfwd rsw size reps samples"
-             " min_ns\nmedian_ns mean_ns sd_ns ci95_ns max_ns flag; loads straight into gnuplot."
-             "  An\ninterrupted run (Ctrl-C, SIGTERM to any process, a dead peer, --timeout)"
-             " keeps\nits finished points and ends '# incomplete'; it never replaces an existing"
-             " FILE\n(which may hold a complete run): then it writes FILE.incomplete beside it\n"
-             "and says so.  Points go to FILE.incomplete as they finish, so even a killed\n"
-             "run leaves them there.\nExit status: 0 success, 1 runtime failure, 2 usage error,"
+             " min_ns\nmedian_ns mean_ns sd_ns ci95_ns max_ns flag floor_ns floor_q1_ns"
+             " floor_q3_ns;\nloads straight into gnuplot.  The floor, an idle 0-byte ping-pong"
+             " to a\nneighbour process, is timed beside the batches (at most every 1 ms): each"
+             " row\ngives its batches' floor, and a point over a quarter of whose batches lie"
+             " in\nanother regime (floors %gx apart: docs/formats.md, 'Regimes') says so.  An"
+             "\ninterrupted run (Ctrl-C, SIGTERM to any process, a dead peer, --timeout)"
+             "\nkeeps its finished points and ends '# incomplete'; it never replaces an"
+             "\nexisting FILE (which may hold a complete run): then it writes FILE.incomplete"
+             "\nbeside it and says so.  Points go to FILE.incomplete as they finish, so even"
+             "\na killed run leaves them there.\nExit status: 0 success, 1 runtime failure, 2 usage error,"
              " 130 interrupted\n(SIGINT, SIGTERM, SIGHUP: the finished points kept).\n\n"
-             "Examples:\n%s", c->bc->examples);
+             "Examples:\n%s", BENCH_REGIME_RATIO, c->bc->examples);
     return epilog;
 }

@@ -375,17 +375,22 @@ static void write_all(const logp_config *cfg, bench_data *h, logp_data *all,
     if (all->count && all->rows[0].size_bytes == cfg->min_size &&
         !bench_data_header(h, "L_ns")) {
         const logp_row *r = &all->rows[0];
-        double L = r->rtt_ns / 2 - r->os_ns - r->or_ns;
-        double Lf = r->has_fence ? r->rtt_fence_ns / 2 - r->os_fence_ns - r->or_ns : 0;
+        long used, usedf;
+        double lo, hi, lof, hif;
+        double L = logp_estimate_L(all->rows, all->count, 0, &used, &lo, &hi);
+        double Lf = r->has_fence ? logp_estimate_L(all->rows, all->count, 1, &usedf, &lof, &hif) : 0;
         bench_data_set_header(h, "L_ns", "%.1f", L);
+        bench_data_set_header(h, "L_from", "the median of RTT/2 - os - or over %ld sizes %ld..%ld B"
+                              " (%.1f..%.1f ns)", used, r->size_bytes,
+                              all->rows[used - 1].size_bytes, lo, hi);
         if (r->has_fence)
             bench_data_set_header(h, "L_fence_ns", "%.1f", Lf);
         /* A negative L is a measured fact, not a latency: flagged with why */
         if (L < 0 || Lf < 0)
-            bench_data_set_header(h, "L_flag", "negative, not a latency: os + or (%.1f ns) exceed"
-                                  " RTT/2 (%.1f ns) at %ld B, the overheads overlap the wire"
-                                  " (calibrate --logp holds L at 0)", r->os_ns + r->or_ns,
-                                  r->rtt_ns / 2, r->size_bytes);
+            bench_data_set_header(h, "L_flag", "negative, not a latency: os + or exceed RTT/2 at"
+                                  " the sizes up to %ld B (by %.1f ns, the median), the overheads"
+                                  " overlap the wire (calibrate --logp holds L at 0)",
+                                  all->rows[used - 1].size_bytes, -(L < 0 ? L : Lf));
     }
     if (rec->len) {
         bench_data_set_header(h, "ow_reps", "%d", OW_REPS);

@@ -28,3 +28,5 @@ bench-shm: bin/scibench
 	bench/bench.sh shm bin
 bench-mpi: bin/mpibench
 	bench/bench.sh mpi bin
+# the floor beside the batches and its regimes, on a virtual clock
+TESTS += tests/test_regime.c

@@ -7,10 +7,16 @@
 #include <unistd.h>
 
 #include "util/signals.h"
+#include "benchdata/regime.h"
 #include "benchdata/stats.h"
 #include "coll/refine.h"
 
-
+/* The floor (benchdata/regime.h) is measured again before a batch once this long has passed since
+ * its last batch, and no sooner than ten of the shortest batches' time; and only while its
+ * batches have taken at most FLOOR_SHARE of the run (a busy machine stretches every batch). */
+#define FLOOR_EVERY_NS 1e6
+#define FLOOR_EVERY_BATCHES 10
+#define FLOOR_SHARE 0.1
 
 /* Where a message goes first from where it starts: the next node, the
  * dimension of that link (the message's in_dim there) and the process
@@ -33,6 +39,8 @@ typedef struct network {
     first_hop *reply;             /* per node: the first hop of its reply */
 } network;
 
+typedef struct point_run point_run;
+
 typedef struct engine {
     const bench_backend *be;
     bench_comm *comm;
@@ -51,6 +59,10 @@ typedef struct engine {
     size_t cap;
     long completed;               /* PP round trips / OW acks seen at the source */
     long measured, noisy;         /* points measured in this run, and of them flagged noisy */
+    long spanning;                /* of them, those whose batches spanned regimes */
+    point_run *floor;             /* the floor's 0-byte ping-pong; NULL: not measured */
+    double floor_ns, floor_at_ns, floor_every_ns;   /* its last figure, when, how often */
+    double floor_since_ns, floor_spent_ns;          /* the run's start, and its floors' time */
 } engine;
 
 /* Points take their batches in turn (--interleave, --interleave-sizes). */
@@ -153,19 +165,21 @@ static first_hop request_hop(const engine *e, int k, long dst)
 }
 
 /* One (network, destination, size) point being measured on process 0. */
-typedef struct point_run {
+struct point_run {
     int net;
     long index;               /* 1-based, in its network's point order */
     long dst, size, reps;
     first_hop first;          /* its requests' first hop, worked out once */
     double start_ns;          /* when its timed batches began */
     bench_stats st;
+    bench_stats fl;           /* the floor beside each batch */
     int active;               /* still taking batches */
     double median_ns;         /* once finished: its row's median (--refine) */
-} point_run;
+};
 
 /* Sends one of p's requests (its bytes: e->tx) from the source.  The first
- * hop comes from p: nothing in the request waits for the reply just in. */
+ * hop comes from p: nothing in the request waits for the reply just in.
+ * A one-way network's destination replies to a request marked last. */
 static int start_request(engine *e, const point_run *p, int last)
 {
     if (p->first.host != e->rank) {
@@ -179,14 +193,15 @@ static int start_request(engine *e, const point_run *p, int last)
     return route(e, &msg, e->echo ? e->rx : e->tx);
 }
 
-/* Runs `reps` iterations of point p's pattern; elapsed ns in *ns. */
-static int iterate(engine *e, const point_run *p, long reps, double *ns)
+/* Runs `reps` iterations of point p's pattern (ping-pong on any network
+ * when pp_always: the floor); elapsed ns in *ns. */
+static int iterate_as(engine *e, const point_run *p, long reps, int pp_always, double *ns)
 {
     double t0 = e->be->now_ns();
-    int rc, pp = e->nets[p->net].cfg->pattern == BENCH_PP;
+    int rc, pp = pp_always || e->nets[p->net].cfg->pattern == BENCH_PP;
     long want = e->completed + (pp ? reps : 1);
     for (long r = 0; r < reps; r++) {
-        if ((rc = start_request(e, p, r == reps - 1)))
+        if ((rc = start_request(e, p, pp_always || r == reps - 1)))
             return rc;
         while (pp && e->completed < want - (reps - 1 - r))
             if ((rc = serve_one(e)) != 0)
@@ -197,6 +212,11 @@ static int iterate(engine *e, const point_run *p, long reps, double *ns)
             return rc < 0 ? rc : BENCH_ERR_SYSTEM;
     *ns = e->be->now_ns() - t0;
     return 0;
+}
+
+static int iterate(engine *e, const point_run *p, long reps, double *ns)
+{
+    return iterate_as(e, p, reps, 0, ns);
 }
 
 void bench_timer_measure(const bench_backend *be, double *resolution_ns, double *overhead_ns)
@@ -290,6 +310,56 @@ static int converged(const bench_config *cfg, const bench_stats *st)
            sum.mean > 0 && sum.ci95 / 1.96 <= cfg->rel_error * sum.mean;
 }
 
+/* The floor's point: a 0-byte ping-pong from the source of network 0 to a
+ * neighbour hosted by another process, warmed up, its batches as short as
+ * the run's shortest.  Leaves e->floor NULL when no neighbour is on another
+ * process. */
+static int floor_start(engine *e, point_run *fp, double batch_min_ns)
+{
+    const network *nw = &e->nets[0];
+    const topo_shape *sh = &nw->cfg->shape;
+    double ns, iter_ns = INFINITY;
+    int rc;
+    for (long d = 0; d < sh->nodes && !e->floor; d++) {
+        bench_point pt;
+        if (d == nw->src)
+            continue;
+        fill_counts(nw->cfg, d, &pt);
+        *fp = (point_run){.net = 0, .dst = d, .size = 0, .reps = 1};
+        fp->first = request_hop(e, 0, d);
+        if (pt.hops == 1 && fp->first.host != e->rank)
+            e->floor = fp;
+    }
+    for (int w = 0; e->floor && w < WARMUP_ITERATIONS / WARMUP_CHUNK; w++) {
+        if ((rc = iterate_as(e, fp, WARMUP_CHUNK, 1, &ns)))
+            return rc;
+        iter_ns = fmin(iter_ns, ns / WARMUP_CHUNK);
+    }
+    while (e->floor && (double)fp->reps * iter_ns < batch_min_ns)
+        fp->reps *= 2;
+    e->floor_every_ns = fmax(FLOOR_EVERY_NS, FLOOR_EVERY_BATCHES * batch_min_ns);
+    e->floor_at_ns = -INFINITY;
+    e->floor_since_ns = e->be->now_ns();
+    e->floor_spent_ns = 0;
+    return 0;
+}
+
+/* One batch of the floor, when its last is older than e->floor_every_ns. */
+static int floor_batch(engine *e)
+{
+    double ns, now = e->be->now_ns();
+    int rc;
+    if (!e->floor || now - e->floor_at_ns < e->floor_every_ns ||
+        (e->floor_at_ns > -INFINITY && e->floor_spent_ns > FLOOR_SHARE * (now - e->floor_since_ns)))
+        return 0;
+    if ((rc = iterate_as(e, e->floor, e->floor->reps, 1, &ns)))
+        return rc;
+    e->floor_ns = ns / (double)e->floor->reps / 2;
+    e->floor_at_ns = e->be->now_ns();
+    e->floor_spent_ns += e->floor_at_ns - now;
+    return 0;
+}
+
 /* One timed batch; clears p->active when the point has converged or
  * reached its sample or time cap. */
 static int point_batch(engine *e, point_run *p)
@@ -297,6 +367,8 @@ static int point_batch(engine *e, point_run *p)
     const bench_config *cfg = e->nets[p->net].cfg;
     double ns;
     int rc;
+    if ((rc = floor_batch(e)))
+        return rc;
     /* Interleaved, a batch follows another point's (after a large one the caches are cold):
      * one untimed iteration first, else the change from the last point is timed
      * (test_interleave injects a cost of that change and checks it is not). */
@@ -305,6 +377,8 @@ static int point_batch(engine *e, point_run *p)
     if ((rc = iterate(e, p, p->reps, &ns)))
         return rc;
     bench_stats_add(&p->st, ns / (double)p->reps / (cfg->pattern == BENCH_PP ? 2.0 : 1.0));
+    if (e->floor)
+        bench_stats_add(&p->fl, e->floor_ns);
     double spent_ns = e->be->now_ns() - p->start_ns;
     int spanned = spent_ns >= fmin(POINT_MIN_SPAN_NS, cfg->max_time_s * 1e9);
     if ((spanned && converged(cfg, &p->st)) ||
@@ -337,6 +411,12 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
         pt->min_ns = sum.min, pt->median_ns = sum.median, pt->mean_ns = sum.mean;
         pt->sd_ns = sum.sd, pt->ci95_ns = sum.ci95, pt->max_ns = sum.max, pt->noisy = sum.noisy;
     }
+    pt->floor_ns = pt->floor_q1_ns = pt->floor_q3_ns = 0;
+    if (e->floor && p->fl.n > 0) {
+        pt->floor_ns = bench_stats_median(&p->fl);
+        pt->floor_q1_ns = bench_stats_quantile(&p->fl, 0.25);
+        pt->floor_q3_ns = bench_stats_quantile(&p->fl, 0.75);
+    }
 }
 
 /* The median, the figure calibrate fits (its default --stat), and its own interval: a mean
@@ -349,17 +429,25 @@ static void progress(const bench_config *cfg, const bench_point *pt, const bench
         return;
     bench_stats_median_ci95(st, &lo, &hi);
     fprintf(stderr, "%s: [%ld/%ld] %s %ld->%ld (%ld hops) %7ld B: median %.1f ns (95%% CI %.1f"
-                    "..%.1f), %ld x %ld reps%s\n", cfg->prog, index, total, pt->pattern, pt->src,
+                    "..%.1f), %ld x %ld reps%s", cfg->prog, index, total, pt->pattern, pt->src,
             pt->dst, pt->hops, pt->size_bytes, pt->median_ns, lo, hi, pt->samples, pt->reps,
             pt->noisy ? ", noisy" : "");
+    if (pt->floor_ns > 0)
+        fprintf(stderr, ", floor %.1f ns (%.1f..%.1f)%s", pt->floor_ns, pt->floor_q1_ns,
+                pt->floor_q3_ns, bench_regime_spans(pt->floor_q1_ns, pt->floor_q3_ns)
+                                      ? ", spans regimes" : "");
+    fputc('\n', stderr);
 }
 
 /* The share of the run's points flagged noisy, said after every run but a
  * quiet one (-q: the rows' flags say it), as a warning over a tenth. */
 #define NOISY_WARN_SHARE 0.10
-static void noisy_report(const bench_config *cfg, long measured, long noisy)
+static void noisy_report(const engine *e, const bench_config *cfg, long measured, long noisy)
 {
     int many = (double)noisy > NOISY_WARN_SHARE * (double)measured;
+    if (measured && !cfg->quiet && e->floor)
+        fprintf(stderr, "%s: %ld of %ld points spanned regimes (their floors' quartiles over %gx"
+                        " apart)\n", cfg->prog, e->spanning, measured, BENCH_REGIME_RATIO);
     if (measured && !cfg->quiet)
         fprintf(stderr, "%s: %s%ld of %ld points noisy (their batches' interquartile range over"
                         " %.0f%% of the median)%s\n", cfg->prog, many ? "warning: " : "", noisy,
@@ -376,7 +464,8 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
     long active = 0, ready = 0;
     int rc = 0;
     for (; ready < n && !rc; ready++)
-        if (bench_stats_init(&runs[ready].st, e->nets[runs[ready].net].cfg->max_samples))
+        if (bench_stats_init(&runs[ready].st, e->nets[runs[ready].net].cfg->max_samples) ||
+            bench_stats_init(&runs[ready].fl, e->nets[runs[ready].net].cfg->max_samples))
             rc = BENCH_ERR_SYSTEM;
     for (long i = 0; i < n && !rc; i++)
         if ((rc = point_start(e, &runs[i], batch_min_ns)) == 0)
@@ -398,14 +487,17 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
             point_result(e, p, &pt);
             p->median_ns = pt.median_ns;
             e->measured++, e->noisy += pt.noisy;
+            e->spanning += bench_regime_spans(pt.floor_q1_ns, pt.floor_q3_ns);
             bench_data_write_point(outs[p->net], &pt);
             if (fflush(outs[p->net]) != 0)   /* a full disk: stop now, not hours later */
                 rc = BENCH_ERR_OUTPUT;
             progress(e->nets[p->net].cfg, &pt, &p->st, p->index, totals[p->net]);
             active--;
         }
-    for (long i = 0; i < ready; i++)
+    for (long i = 0; i < ready; i++) {
         bench_stats_free(&runs[i].st);
+        bench_stats_free(&runs[i].fl);
+    }
     return rc;
 }
 
@@ -479,9 +571,13 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
         totals[k] = cfg->ndst * (long)cfg->nsizes;
         n += totals[k];
     }
-    point_run *runs = calloc((size_t)(n ? n : 1), sizeof *runs);
+    point_run *runs = calloc((size_t)(n ? n : 1), sizeof *runs), floor_pt;
     if (!runs)
         return BENCH_ERR_SYSTEM;
+    if ((rc = floor_start(e, &floor_pt, batch_min_ns))) {
+        free(runs);
+        return rc;
+    }
     for (int k = 0; k < e->nnets; k++) {
         const bench_config *cfg = e->nets[k].cfg;
         for (long i = 0; i < totals[k]; i++) {
@@ -504,7 +600,8 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
     if (!rc && e->nets[0].cfg->refine)
         rc = refine_points(e, runs, todo, batch_min_ns, outs, totals);
     free(runs);
-    noisy_report(e->nets[0].cfg, e->measured, e->noisy);
+    noisy_report(e, e->nets[0].cfg, e->measured, e->noisy);
+    e->floor = NULL;   /* (on this stack frame) */
     return rc;
 }
 

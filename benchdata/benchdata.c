@@ -15,12 +15,14 @@ const char *const bench_p2p_modes[] = {"bsend", "rsend", "issend", "iprobe", "se
                                        "sendrecv-replace", "bibw", NULL};
 
 #define MAGIC "# scitorus-bench 1"
-#define NFIELDS 19
+/* Rows without the floors' columns (files written before them) still read. */
+#define NFIELDS_OLD 19
+#define NFIELDS 22
 #define MAX_LINE_BYTES 4096
 
-static const char *const columns =
-    "pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns "
-    "mean_ns sd_ns ci95_ns max_ns flag";
+#define COLUMNS_OLD "pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns " \
+                    "median_ns mean_ns sd_ns ci95_ns max_ns flag"
+static const char *const columns = COLUMNS_OLD " floor_ns floor_q1_ns floor_q3_ns";
 
 const char *bench_data_header(const bench_data *d, const char *key)
 {
@@ -50,10 +52,11 @@ void bench_data_write_header(FILE *fp, const bench_data *d)
 void bench_data_write_point(FILE *fp, const bench_point *p)
 {
     fprintf(fp, "%s\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t"
-                "%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%.1f\t%s\n",
+                "%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%.1f\t%s\t%.1f\t%.1f\t%.1f\n",
             p->pattern, p->src, p->dst, p->hops, p->fwd, p->sw, p->rhops, p->rfwd, p->rsw,
             p->size_bytes, p->reps, p->samples, p->min_ns, p->median_ns, p->mean_ns,
-            p->sd_ns, p->ci95_ns, p->max_ns, p->noisy ? "noisy" : "ok");
+            p->sd_ns, p->ci95_ns, p->max_ns, p->noisy ? "noisy" : "ok", p->floor_ns,
+            p->floor_q1_ns, p->floor_q3_ns);
 }
 
 void bench_data_write_incomplete(FILE *fp)
@@ -83,6 +86,7 @@ typedef struct row_context {
     int have_shape;
     topo_shape shape;
     int header_only;      /* bench_data_read_header: any pattern's columns, no rows */
+    int fields;           /* the fields a row has, from '# columns:' (0: not yet read) */
 } row_context;
 
 /* "ring N" (one dimension) or "torus AxB..." (two or more), as the writer
@@ -110,8 +114,11 @@ static int check_header(row_context *ctx, const char *key, const char *value, lo
     if (strcmp(key, "pattern") == 0 && strcmp(value, "logp") == 0)   /* benchdata/logpdata.h */
         return fail(err, no, "a LogP parameter file (pattern logp), not ping-pong data: fit it"
                              " with calibrate --logp%s", "");
-    if (strcmp(key, "columns") == 0 && strcmp(value, columns) != 0)
-        return fail(err, no, "'# columns:' is not the one this format has ('%s')", columns);
+    if (strcmp(key, "columns") == 0) {
+        if (strcmp(value, columns) != 0 && strcmp(value, COLUMNS_OLD) != 0)
+            return fail(err, no, "'# columns:' is not the one this format has ('%s')", columns);
+        ctx->fields = strcmp(value, columns) == 0 ? NFIELDS : NFIELDS_OLD;
+    }
     if (strcmp(key, "topology") == 0) {
         if (parse_topology(value, &ctx->shape) != 0)
             return fail(err, no, "topology '%.60s' is not 'ring N' or 'torus AxB...'", value);
@@ -232,6 +239,7 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
                     bench_read_error *err)
 {
     char *f[NFIELDS + 1];
+    char text[160];
     bench_point pt;
     long *ints[11] = {&pt.src, &pt.dst, &pt.hops, &pt.fwd, &pt.sw, &pt.rhops, &pt.rfwd,
                       &pt.rsw, &pt.size_bytes, &pt.reps, &pt.samples};
@@ -241,19 +249,24 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
                                               "rfwd", "rsw", "size", "reps", "samples"};
     static const char *const real_names[6] = {"min_ns", "median_ns", "mean_ns", "sd_ns",
                                               "ci95_ns", "max_ns"};
-    int n = split_fields(line, f);
-    if (n != NFIELDS)
-        return fail(err, no, "expected 19 tab-separated fields, found %s",
-                    n > NFIELDS ? "more" : "fewer");
+    int n = split_fields(line, f), want = ctx->fields ? ctx->fields : n;
+    if (n != want || (n != NFIELDS && n != NFIELDS_OLD)) {
+        if (!ctx->fields)
+            return fail(err, no, "expected 22 (or, without the floors, 19) tab-separated fields,"
+                                 " found %s", n > NFIELDS ? "more" : "fewer");
+        snprintf(text, sizeof text, "expected %d tab-separated fields (as '# columns:' says),"
+                 " found %s", want, n > want ? "more" : "fewer");
+        return fail(err, no, "%s", text);
+    }
     int known = strcmp(f[0], "pp") == 0 || strcmp(f[0], "ow") == 0;
     for (int i = 0; bench_p2p_modes[i] && !known; i++)
         known = strcmp(f[0], bench_p2p_modes[i]) == 0;
     if (!known)
         return fail(err, no, "pattern '%.20s' is not pp, ow or an mpibench --p2p mode", f[0]);
     snprintf(pt.pattern, sizeof pt.pattern, "%s", f[0]);
+    pt.floor_ns = pt.floor_q1_ns = pt.floor_q3_ns = 0;
     /* a value that is a number but out of range is named as such, with
      * the range (1e307 ns used to be "not a non-negative number") */
-    char text[160];
     for (int i = 0; i < 11; i++) {
         parse_status st = parse_long(f[1 + i], 0, 1L << 50, ints[i]);
         if (st == PARSE_OK)
@@ -275,6 +288,16 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
     if (strcmp(f[18], "ok") != 0 && strcmp(f[18], "noisy") != 0)
         return fail(err, no, "flag '%.20s' is not ok or noisy", f[18]);
     pt.noisy = f[18][0] == 'n';
+    double *floors[3] = {&pt.floor_ns, &pt.floor_q1_ns, &pt.floor_q3_ns};
+    static const char *const floor_names[3] = {"floor_ns", "floor_q1_ns", "floor_q3_ns"};
+    for (int i = 0; n == NFIELDS && i < 3; i++)
+        if (parse_double(f[19 + i], 0, 1e18, floors[i]) != PARSE_OK) {
+            snprintf(text, sizeof text, "%s '%.30s' is not a number in 0..1e18 ns",
+                     floor_names[i], f[19 + i]);
+            return fail(err, no, "%s", text);
+        }
+    if (pt.floor_ns > 0 && !(pt.floor_q1_ns <= pt.floor_ns && pt.floor_ns <= pt.floor_q3_ns))
+        return fail(err, no, "floor_ns is not between floor_q1_ns and floor_q3_ns%s", "");
     if (pt.hops == 0 || pt.samples == 0 || pt.reps == 0)
         return fail(err, no, "a point needs hops, reps and samples > 0%s", "");
     int rc = check_route(ctx, &pt, no, err);

@@ -20,6 +20,9 @@ typedef struct bench_point {
     long samples;             /* batches */
     double min_ns, median_ns, mean_ns, sd_ns, ci95_ns, max_ns;
     int noisy;                /* flag column: 1 = "noisy", 0 = "ok" */
+    /* The floor beside its batches (benchdata/regime.h): their median and
+     * quartiles; 0 when not measured (files without these columns). */
+    double floor_ns, floor_q1_ns, floor_q3_ns;
 } bench_point;
 
 /* mpibench --p2p's modes, each a pattern column of its own (NULL-terminated):

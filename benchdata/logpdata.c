@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "util/atomicfile.h"
 #include "util/parse.h"
 #include "util/grow.h"
@@ -25,6 +28,22 @@ void logp_data_write_header(FILE *fp, const bench_data *h)
             fprintf(fp, "# %s: %s\n", h->header_key[i], h->header_value[i]);
     fprintf(fp, "# columns: " LOGP_COLUMNS "%s\n",
             bench_data_header(h, "os_fence") ? " " LOGP_FENCE_COLUMNS : "");
+}
+
+double logp_estimate_L(const logp_row *rows, long n, int fence, long *used, double *lo, double *hi)
+{
+    double v[64];
+    long k = 0;
+    for (long i = 0; i < n && k < 64 && (i == 0 || rows[i].size_bytes <= LOGP_L_MAX_BYTES); i++)
+        v[k++] = fence ? rows[i].rtt_fence_ns / 2 - rows[i].os_fence_ns - rows[i].or_ns
+                       : rows[i].rtt_ns / 2 - rows[i].os_ns - rows[i].or_ns;
+    *used = k;
+    if (!k)
+        return *lo = *hi = NAN;
+    gsl_sort(v, 1, (size_t)k);
+    *lo = v[0];
+    *hi = v[k - 1];
+    return gsl_stats_median_from_sorted_data(v, 1, (size_t)k);
 }
 
 void logp_data_write_row(FILE *fp, const logp_row *r)

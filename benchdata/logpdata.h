@@ -53,6 +53,15 @@ int logp_data_add(logp_data *d, const logp_row *row);
 /* The row of size_bytes, or NULL. */
 const logp_row *logp_data_find(const logp_data *d, long size_bytes);
 
+/* L, the wire latency, from rows sorted by size: the median over the sizes
+ * up to LOGP_L_MAX_BYTES (at least the smallest) of RTT/2 - os - or, with
+ * the fenced columns when fence is set.  One size's round trip off by a
+ * preemption moved L by hundreds of ns; the median of several does not.
+ * *used gets how many sizes, *lo and *hi the least and greatest of their
+ * values.  NAN when n is 0. */
+#define LOGP_L_MAX_BYTES 64
+double logp_estimate_L(const logp_row *rows, long n, int fence, long *used, double *lo, double *hi);
+
 /* Writer: header (every key of h except "columns", then the columns line,
  * with LOGP_FENCE_COLUMNS when h has "os_fence"); rows as the run goes (the
  * three more fields where has_fence). */

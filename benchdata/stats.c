@@ -83,7 +83,7 @@ int bench_stats_median_ci95(const bench_stats *s, double *lo, double *hi)
     return 0;
 }
 
-double bench_stats_median(const bench_stats *s)
+double bench_stats_quantile(const bench_stats *s, double q)
 {
     long n = s->n < s->cap ? s->n : s->cap;
     if (n < 1)
@@ -93,9 +93,28 @@ double bench_stats_median(const bench_stats *s)
         return NAN;
     memcpy(copy, s->samples, (size_t)n * sizeof *copy);
     gsl_sort(copy, 1, (size_t)n);
-    double m = gsl_stats_median_from_sorted_data(copy, 1, (size_t)n);
+    double m = gsl_stats_quantile_from_sorted_data(copy, 1, (size_t)n, q);
     free(copy);
     return m;
+}
+
+double bench_stats_median(const bench_stats *s)
+{
+    return bench_stats_quantile(s, 0.5);
+}
+
+void bench_median_ci_sorted(const double *x, long n, double level, double *lo, double *hi,
+                            double *coverage)
+{
+    long j = 1;   /* 1-based rank of the lower end */
+    while (2 * (j + 1) <= n + 1 &&
+           1 - 2 * gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) >= level)
+        j++;
+    *lo = x[j - 1];
+    *hi = x[n - j];
+    *coverage = 1 - 2 * gsl_cdf_binomial_P((unsigned)(j - 1), 0.5, (unsigned)n);
+    if (*coverage < 0)   /* n = 1 */
+        *coverage = 0;
 }
 
 int bench_noisy_sorted(const double *x, long n)

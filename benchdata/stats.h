@@ -30,10 +30,19 @@ double bench_stats_sd(const bench_stats *s);      /* sample sd (n - 1); 0 if n <
 double bench_stats_sem(const bench_stats *s);     /* sd / sqrt(n) */
 double bench_stats_ci95(const bench_stats *s);    /* t(0.975, n-1) * sem; 0 if n < 2 */
 double bench_stats_median(const bench_stats *s);  /* of the stored samples */
+/* The q-quantile (0..1) of the stored samples; NAN when there are none. */
+double bench_stats_quantile(const bench_stats *s, double q);
 /* The distribution-free 95% interval of the median: the order statistics
  * n/2 -+ 1.96 sqrt(n)/2 of the stored samples (the binomial's normal
  * approximation, Conover); min and max when n is too small.  -1 if n < 1. */
 int bench_stats_median_ci95(const bench_stats *s, double *lo, double *hi);
+/* Hoefler and Belli's nonparametric interval of the median of n values
+ * sorted ascending (n >= 1), such as the medians of n launches: the order
+ * statistics x(j) .. x(n+1-j) for the largest j whose exact binomial
+ * coverage 1 - 2 P(Bin(n, 1/2) <= j - 1) is at least `level`; with too few
+ * values for that, the minimum and maximum.  Their coverage in *coverage. */
+void bench_median_ci_sorted(const double *x, long n, double level, double *lo, double *hi,
+                            double *coverage);
 int bench_stats_noisy(const bench_stats *s);
 /* The same rule on n samples sorted ascending. */
 int bench_noisy_sorted(const double *x, long n);

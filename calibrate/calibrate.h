@@ -55,6 +55,8 @@ typedef struct options {
     int stat;                      /* stat_kind */
     int weights;                   /* weight_kind */
     int full;                      /* --full: measure, fit, validate (full.h) */
+    long launches;                 /* --launches K: K launches of the benchmark (launches.c) */
+    long launch;                   /* the launch being measured (1..K), 0 when not launches */
     full_plan plan;
     const char *validation_out;    /* held-out table as TSV (for the plot) */
     double max_error;              /* --max-error, as a fraction once parsed */
@@ -97,6 +99,13 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
  * none or it failed. */
 double measure_floor(const options *o);
 
+/* launches.c: --launches K.  Measures K launches into o->data; 0 or an
+ * exit status. */
+int launches_measure(options *o);
+/* Fits each launch of o->data alone, prints them and the interval of the
+ * median across them, fills p's launch keys and writes the per-point
+ * table beside params_path.  0 or an exit status. */
+int launches_report(const options *o, model_params *p, const char *params_path);
 /* --full's link rate (calibrate/linkrate.c): one-way bursts over the
  * 2-node ring's one link (the benchmark's ow pattern: back-to-back sends,
  * one acknowledgement a batch, as osu_bw's window) at these sizes, above a
@@ -119,9 +128,13 @@ typedef struct pointset {
     long skipped_ow;
     weight_kind weights;
     char backend[16];         /* the files' "# backend:" ("mixed" when they differ) */
-    long unsteady;            /* rows whose median is over 1.5x their minimum */
+    long unsteady;            /* rows whose median is over 1.5x their minimum, or whose
+                                 batches' floors span regimes (benchdata/regime.h) */
     long rows;
     double floor_ns;          /* the first file's "# floor_ns:" (0: none) */
+    /* The regime of the rows: the median and quartiles of their floors
+     * (their floor_ns column; 0 when no row has one). */
+    double regime[3];
 } pointset;
 const char *stat_name(stat_kind s);
 int load_files(const char *const *files, int nfiles, stat_kind s, pointset *ps);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchdata/regime.h"
 #include "calibrate/calibrate.h"
 #include "util/signals.h"
 
@@ -20,9 +21,6 @@
  * until it passes, a check checks nothing. */
 #define FULL_MAX_RUNS 10
 #define FULL_MAX_STEADY_MISSES 2
-/* A ratio above this between any two of the run's floors is a change of regime, well above a
- * steady floor's spread (scibench --floor, repeated, shows it). */
-#define REGIME_RATIO 1.6
 /* A benchmark whose spinning processes had less of their cores than this
  * shared them with other work (make check's test_verdict measures a
  * quiet run's share against it). */
@@ -93,9 +91,14 @@ static int attempt_run(options *o, const char *max_time, attempt *a)
     long rows = a->ps.rows + a->vs.rows, unsteady = a->ps.unsteady + a->vs.unsteady;
     double ratio = floor_ratio(a->floors, 3);
     size_t len = 0;
-    if (ratio > REGIME_RATIO)
+    if (ratio > BENCH_REGIME_RATIO)
         len += (size_t)snprintf(a->why + len, sizeof a->why - len, "the floor changed %.1fx"
                                 " during the run (a change of regime)", ratio);
+    /* the floors beside the batches: a quarter of the points in another regime */
+    if (bench_regime_spans(a->ps.regime[1], a->ps.regime[2]))
+        len += (size_t)snprintf(a->why + len, sizeof a->why - len, "%sthe points' floors span"
+                                " regimes (quartiles %.0f..%.0f ns)", len ? "; " : "",
+                                a->ps.regime[1], a->ps.regime[2]);
     if (a->cpu_share < QUIET_CPU_SHARE)   /* (NaN: not judged) */
         len += (size_t)snprintf(a->why + len, sizeof a->why - len, "%sthe benchmark had %.0f%% of its"
                                 " cores (other work shared them)", len ? "; " : "", 100 * a->cpu_share);
@@ -128,6 +131,9 @@ static void attempt_line(const options *o, int k, const attempt *a, double took)
     else
         fprintf(o->report, " %.0f ns before, %.0f at the start, %.0f after", a->floors[0],
                 a->floors[1], a->floors[2]);
+    if (a->ps.regime[0] > 0)
+        fprintf(o->report, "; beside the batches %.0f ns (quartiles %.0f..%.0f)",
+                a->ps.regime[0], a->ps.regime[1], a->ps.regime[2]);
     fprintf(o->report, "; %ld of %ld points unsteady", a->ps.unsteady + a->vs.unsteady,
             a->ps.rows + a->vs.rows);
     if (a->fitted && a->h.max <= o->max_error)   /* (else the reason says it) */

@@ -172,8 +172,17 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
     snprintf(def, sizeof def, "%s-%s", o->host, o->backend);
     options_stem(options_params_path(o, params, sizeof params), def, stem, sizeof stem);
     snprintf(topo, sizeof topo, "%s%s", o->torus ? "torus" : "ring", t);
+    char launch[48] = "";
+    if (o->launch) {   /* launch k of --launches: its own file */
+        snprintf(launch, sizeof launch, "-launch%ld", o->launch);
+        if (o->out_bench)
+            options_stem(o->out_bench, "", stem, sizeof stem);
+    }
     if (o->full)
         snprintf(bench_path, len, "%s", o->plan.path[0]);
+    else if (o->launch)
+        snprintf(bench_path, len, "%s%s%s%s.tsv", stem, o->out_bench ? "" : "-",
+                 o->out_bench ? "" : topo, launch);
     else if (o->out_bench)
         snprintf(bench_path, len, "%s", o->out_bench);
     else

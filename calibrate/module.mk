@@ -4,7 +4,7 @@ calibrate_SRCS = calibrate/calibrate_main.c calibrate/options.c calibrate/option
                  calibrate/measure.c calibrate/points.c calibrate/report.c \
                  calibrate/validate.c calibrate/output.c calibrate/run.c calibrate/full.c \
                  calibrate/full_run.c calibrate/logp_fit.c calibrate/collectives.c \
-                 calibrate/linkrate.c
+                 calibrate/launches.c calibrate/linkrate.c
 calibrate_LAYERS := fit model coll sched benchdata topo util
 calibrate_LDLIBS := $(GSL_LIBS)
 TESTS    += tests/test_calibrate.c

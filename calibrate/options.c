@@ -174,10 +174,12 @@ static const opt_spec specs[] = {
              "(default 20 s).  Sizes: powers of two 1..65536 and\n"
              "their midpoints from 16 B to 4 KiB.  A run that was\n"
              "unstable (the floor before, at the start and after it\n"
-             "apart by more than 1.6x, over 10% of the points\n"
-             "bimodal: median above 1.5x the minimum, or the shm\n"
-             "benchmark with under 97% of its two cores) is measured\n"
-             "again, up to 10 runs while the whole stays under 55 s;\n"
+             "apart by more than 1.6x, the floors beside the points'\n"
+             "batches spanning regimes by their quartiles, over 10%\n"
+             "of the points bimodal or spanning regimes themselves,\n"
+             "or the shm benchmark with under 97% of its two cores)\n"
+             "is measured again, up to 10 runs while the whole stays\n"
+             "under 55 s;\n"
              "a steady run that misses the held-out check, once.\n"
              "Of its runs it keeps the best: one that passed the\n"
              "check, then a steady one, then the fewest unsteady\n"
@@ -204,6 +206,15 @@ static const opt_spec specs[] = {
      .help = "the benchmark binary (default: next to calibrate)"},
     {.name = "bench-out", .kind = OPT_PATH, .field = F(out_bench), .arg = "FILE",
      .help = "where to keep the raw data (default: see Files)"},
+    {.name = "launches", .kind = OPT_LONG, .field = F(launches), .min = 1, .max = 64,
+     .range = "1..64", .def = "1", .arg = "K",
+     .help = "launch the benchmark K times (with --data: the K\n"
+             "files are K launches of one network); fit them\n"
+             "together, fit each launch alone, and report each\n"
+             "launch's medians and the interval of the median across\n"
+             "launches (results differ more between launches than\n"
+             "within one): the parameters' uncertainty, written as\n"
+             "<q>_launch_* keys, and a table STEM-launches.tsv"},
     {.kind = OPT_HEADING, .help = "Fitting existing data instead:"},
     {.name = "data", .kind = OPT_CUSTOM, .parse = parse_data, .repeat = 1, .arg = "FILE",
      .help = "a bench TSV (repeat, or list files after the options);\n"

@@ -14,6 +14,8 @@ static int is(const char *s, const char *t)
 int options_check(options *o)
 {
     const int meas = o->measure_opt[0] != 0;
+    char launches[24];
+    snprintf(launches, sizeof launches, "%ld", o->launches);
     /* Each row: the combination, its message (with the one argument shown). */
     const struct {
         int bad;
@@ -53,6 +55,11 @@ int options_check(options *o)
         {o->validation_out && !o->nvalidate && !o->full,
          "--validation-out '%s': there is no held-out data to tabulate; give --validate FILE"
          " or --full", o->validation_out},
+        {o->launches > 1 && (o->full || o->logp || o->nvalidate),
+         "--launches: for a plain measurement or --data; not with --full, --logp or"
+         " --validate%s", ""},
+        {o->launches > 1 && o->ndata && o->ndata != o->launches,
+         "--launches %s: with --data, each file is one launch; give as many files", launches},
         {o->hostfile && !is(o->backend, "mpi"),
          "--hostfile '%s': for --backend mpi", o->hostfile},
         {o->mpirun && !is(o->backend, "mpi"), "--mpirun '%s': for --backend mpi", o->mpirun},

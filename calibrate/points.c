@@ -6,8 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "benchdata/regime.h"
 #include "calibrate/calibrate.h"
 #include "util/file_error.h"
+#include "util/grow.h"
 
 /* sem of a median is about sqrt(pi/2) = 1.2533 times that of a mean
  * (normal samples) */
@@ -165,15 +170,30 @@ static int add_point(pointset *ps, const bench_point *p, stat_kind s)
     return 0;
 }
 
+/* The regime of the rows read: the median and quartiles of their floors. */
+static void rows_regime(pointset *ps, double *floors, size_t n)
+{
+    static const double q[3] = {0.5, 0.25, 0.75};
+    if (!n)
+        return;
+    gsl_sort(floors, 1, n);
+    for (int i = 0; i < 3; i++)
+        ps->regime[i] = gsl_stats_quantile_from_sorted_data(floors, 1, n, q[i]);
+}
+
 int load_files(const char *const *files, int nfiles, stat_kind s, pointset *ps)
 {
+    double *floors = NULL;
+    size_t nfloors = 0, floors_cap = 0;
     for (int f = 0; f < nfiles; f++) {
         bench_data d;
         bench_read_error err;
         int rc = bench_data_read(files[f], &d, &err);
+        char text[4352];
+        if (rc)
+            free(floors);
         if (rc == -1)
             return fail("'%s': %s", files[f], err.msg);
-        char text[4352];
         if (rc)
             return fail("%s", file_error_text(&err, files[f], text, sizeof text));
         if (d.incomplete)
@@ -192,15 +212,23 @@ int load_files(const char *const *files, int nfiles, stat_kind s, pointset *ps)
                 ps->skipped_ow++;
                 continue;
             }
+            const bench_point *p = &d.points[i];
             ps->rows++;
-            ps->unsteady += d.points[i].median_ns > UNSTEADY_RATIO * d.points[i].min_ns;
-            if (add_point(ps, &d.points[i], s)) {
+            ps->unsteady += p->median_ns > UNSTEADY_RATIO * p->min_ns ||
+                            bench_regime_spans(p->floor_q1_ns, p->floor_q3_ns);
+            if ((p->floor_ns > 0 && UTIL_GROW(floors, nfloors, floors_cap, 64)) ||
+                add_point(ps, p, s)) {
                 bench_data_free(&d);
+                free(floors);
                 return fail("out of memory");
             }
+            if (p->floor_ns > 0)
+                floors[nfloors++] = p->floor_ns;
         }
         bench_data_free(&d);
     }
+    rows_regime(ps, floors, nfloors);
+    free(floors);
     if (ps->skipped_ow)
         fprintf(stderr, "calibrate: note: %ld one-way points skipped (the model fits ping-pong)\n",
                 ps->skipped_ow);

@@ -43,6 +43,9 @@ int calibrate_fit(const options *o, pointset *ps, fit_result *res, int print)
     /* which column of the bench files was fitted, for plots/calibration.gp */
     snprintf(res->params.fit_statistic, sizeof res->params.fit_statistic, "%s",
              stat_name(o->stat));
+    for (int i = 0; i < 3; i++)   /* the regime its points were measured in */
+        if (ps->regime[i] > 0)
+            res->params.regime_floor_ns[i] = ps->regime[i];
     return 0;
 }
 
@@ -80,10 +83,14 @@ int calibrate_run(options *o)
     ps.weights = vs.weights = o->weights;
     const char *path = options_params_path(o, pbuf, sizeof pbuf);
     int rc = load_validate(o, &vs), measured = !o->ndata;
-    if (!rc && measured && (rc = measure(o, NULL, bench_path, sizeof bench_path, NULL)) == 0)
+    if (!rc && measured && o->launches > 1)
+        rc = launches_measure(o);
+    else if (!rc && measured && (rc = measure(o, NULL, bench_path, sizeof bench_path, NULL)) == 0)
         o->data[o->ndata++] = bench_path;
     if (!rc && (rc = calibrate_fit(o, &ps, &res, 1)) == 0) {
-        if (o->logp)
+        if (o->launches > 1)
+            rc = launches_report(o, &res.params, path);
+        if (!rc && o->logp)
             rc = with_logp(o, &res.params);
         if (!rc)
             rc = params_refused(o, &res.params, path);

@@ -15,6 +15,29 @@ const char *const model_param_key[MODEL_P_ALL] = {
 
 const char *const model_logp_key[MODEL_LOGP_COUNT] = {"os", "or", "g"};
 
+const char *const model_regime_key[3] = {"regime_floor_ns", "regime_floor_q1_ns",
+                                         "regime_floor_q3_ns"};
+
+const char *const model_launch_key[MODEL_LAUNCH_COUNT] = {"o64_ns", "lf_ns", "ls_ns",
+                                                          "lb_ns_per_byte"};
+static const char *const launch_suffix[3] = {"median", "lo", "hi"};
+
+void model_launch_key_name(int q, int which, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s_launch_%s", model_launch_key[q], launch_suffix[which]);
+}
+
+int model_params_regime_text(const model_params *p, char *buf, size_t size)
+{
+    const double *r = p->regime_floor_ns;
+    if (isnan(r[0]))
+        return 0;
+    snprintf(buf, size, "regime: measured at a floor of %.1f ns (quartiles %.1f..%.1f ns over"
+             " its points); it projects that regime", r[0], isnan(r[1]) ? r[0] : r[1],
+             isnan(r[2]) ? r[0] : r[2]);
+    return 1;
+}
+
 /* thesis Table 1 (o at 64 B and its slope, lp for 1 m of cable, lf, ls) and
  * §6.2 (the "enhanced" switch halves ls). */
 static const struct preset {
@@ -44,6 +67,13 @@ void model_params_clear_optional(model_params *p)
     p->fit_r2 = NAN;
     p->fit_statistic[0] = '\0';
     p->fit_chi2_dof = NAN;
+    for (int i = 0; i < 3; i++)
+        p->regime_floor_ns[i] = NAN;
+    p->launches = 0;
+    p->launch_coverage = NAN;
+    for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
+        for (int i = 0; i < 3; i++)
+            p->launch[q][i] = NAN;
     p->fit_residual_rms = NAN;
     p->links = TOPO_LINKS_UNI;
     p->link_bw_bytes_per_ns = MODEL_DEFAULT_LINK_BW_BYTES_PER_NS;

@@ -24,6 +24,9 @@ typedef enum model_param_id {
     MODEL_P_ALL       /* every parameter: the arrays below are this long */
 } model_param_id;
 
+enum { MODEL_LAUNCH_O64 = 0, MODEL_LAUNCH_LF, MODEL_LAUNCH_LS, MODEL_LAUNCH_LB,
+       MODEL_LAUNCH_COUNT };
+
 /* At most 16 segments (of o(m), of the relays' cost and of each LogP quantity), BIC choosing:
  * room above what the joint fit of a staircase of sizes picks (test_fit). */
 #define MODEL_MAX_OSEG 16
@@ -96,6 +99,15 @@ typedef struct model_params {
      * "median" | "mean"` (calibrate --stat), so that a plot's residuals
      * are of the values that were fitted; "" when not stated. */
     char fit_statistic[8];
+    /* The regime its measurements were taken in (docs/formats.md, 'Regimes'): the median and
+     * quartiles of the floors beside their batches, keys regime_floor_ns, regime_floor_q1_ns,
+     * regime_floor_q3_ns; NaN when not stated. */
+    double regime_floor_ns[3];
+    /* Across launches (calibrate --launches; docs/formats.md, 'Params file'): how many, the
+     * interval's coverage, and per quantity (model_launch_key) the median of the launches'
+     * fits and the nonparametric interval of that median; 0 / NaN when not stated. */
+    double launches, launch_coverage;
+    double launch[MODEL_LAUNCH_COUNT][3];
 
     /* Kind of links (docs/model.md, 'Links'; key `links = "uni" | "bi"`, default uni:
      * SCI) and the link bandwidth for the load model (docs/model.md, 'Load'; key
@@ -111,6 +123,18 @@ typedef struct model_params {
 
 /* Default link bandwidth: IEEE 1596 SCI, 1 GB/s = 1 byte/ns (docs/model.md, 'Load'). */
 #define MODEL_DEFAULT_LINK_BW_BYTES_PER_NS 1.0
+
+/* The quantities whose spread across launches a params file can state: o at 64 B, lf, ls,
+ * lb; their keys are <name>_launch_median, <name>_launch_lo, <name>_launch_hi. */
+extern const char *const model_launch_key[MODEL_LAUNCH_COUNT];   /* "o64_ns", "lf_ns", ... */
+/* The key of quantity q's median (which 0), lower (1) or upper (2) end. */
+void model_launch_key_name(int q, int which, char *buf, size_t size);
+
+/* The regime keys: regime_floor_ns, regime_floor_q1_ns, regime_floor_q3_ns. */
+extern const char *const model_regime_key[3];
+/* The regime p projects, in words, into buf (a projection's header says
+ * it); 0 when the file does not state one, else 1. */
+int model_params_regime_text(const model_params *p, char *buf, size_t size);
 
 /* Key names by model_param_id (the six required keys are these but
  * lb_ns_per_byte, plus "mref_bytes"). */

@@ -28,6 +28,7 @@ typedef struct param_bound {
 static const param_bound param_bounds[] = {
     {"fit_r2", -DBL_MAX, 1, "R^2 = 1 - chi^2/SST is at most 1"},
     {"fit_chi2_dof", 0, DBL_MAX, "a sum of squares is not negative"},
+    {"launch_coverage", 0, 1, "a probability"},
     {"fit_residual_rms", 0, 10, "a relative scatter over 1000% is no fit"},
     {"*_err", 0, DBL_MAX, "a standard error is not negative"},
     {"cov_*", -DBL_MAX, DBL_MAX, "a covariance may be negative (its bound is the errors')"},

@@ -32,7 +32,8 @@ typedef struct key_slot {
 /* LogP: L_ns, and per quantity <q>_segments and 3 keys a segment */
 #define LOGP_SLOTS (1 + MODEL_LOGP_COUNT * (1 + 3 * MODEL_MAX_OSEG))
 #define COV_SLOTS (MODEL_P_ALL * (MODEL_P_ALL - 1) / 2)
-#define MAX_SLOTS (8 + 2 * MODEL_P_ALL + COV_SLOTS + 3 + 4 * MODEL_MAX_OSEG + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 2 + LOGP_SLOTS)
+#define MAX_SLOTS (8 + 2 * MODEL_P_ALL + COV_SLOTS + 3 + 4 * MODEL_MAX_OSEG + 2 * (1 + 3 * MODEL_MAX_OSEG) + 3 + 2 + \
+                   3 + 2 + 3 * MODEL_LAUNCH_COUNT + LOGP_SLOTS)
 
 typedef struct reader {
     key_slot slot[MAX_SLOTS];
@@ -120,6 +121,15 @@ static void build_slots(reader *r, model_params *p)
     add_slot(r, "fit_chi2_dof", &p->fit_chi2_dof, NULL, 0, 0);
     add_slot(r, "fit_residual_rms", &p->fit_residual_rms, NULL, 0, 0);
     add_slot(r, "fit_statistic", NULL, p->fit_statistic, sizeof p->fit_statistic, 0);
+    for (int i = 0; i < 3; i++)
+        add_slot(r, model_regime_key[i], &p->regime_floor_ns[i], NULL, 0, 0);
+    add_slot(r, "launches", &p->launches, NULL, 0, 0);
+    add_slot(r, "launch_coverage", &p->launch_coverage, NULL, 0, 0);
+    for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
+        for (int i = 0; i < 3; i++) {
+            model_launch_key_name(q, i, name, sizeof name);
+            add_slot(r, name, &p->launch[q][i], NULL, 0, 0);
+        }
     add_seg_slots(r, "o", &r->o_segments, p->oseg);
     add_seg_slots(r, "lb", &r->lb_segments, p->lbseg);
     add_seg_err_slots(r, "o", p->oseg_err);

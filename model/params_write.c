@@ -101,6 +101,18 @@ static void write_stream(FILE *fp, const model_params *p, const char *comments)
         fprintf(fp, "fit_residual_rms = %.6g\n", p->fit_residual_rms);
     if (p->fit_statistic[0])
         fprintf(fp, "fit_statistic = \"%s\"\n", p->fit_statistic);
+    for (int i = 0; i < 3; i++)
+        if (!isnan(p->regime_floor_ns[i]))
+            fprintf(fp, "%s = %.1f\n", model_regime_key[i], p->regime_floor_ns[i]);
+    if (p->launches > 0) {
+        char name[48];
+        fprintf(fp, "launches = %g\nlaunch_coverage = %.6g\n", p->launches, p->launch_coverage);
+        for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
+            for (int i = 0; i < 3 && !isnan(p->launch[q][i]); i++) {
+                model_launch_key_name(q, i, name, sizeof name);
+                fprintf(fp, "%s = %.8g\n", name, p->launch[q][i]);
+            }
+    }
     write_logp(fp, &p->logp);
 }
 

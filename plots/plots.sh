@@ -94,7 +94,7 @@ if [ -n "$bench" ] && [ -n "$params" ]; then
         [ -f "$out/calibration-$name-hops.$term" ] && written+=("$out/calibration-$name-hops.$term")
     done
 fi
-# the thesis's figures (docs/MEASUREMENTS.md, 'The thesis's figures')
+# the thesis's figures (docs/VALIDATION.md, 'The thesis's figures')
 stat_column() {   # the params file's fit_statistic as a bench column (median default)
     case $(sed -n 's/^fit_statistic *= *"\(.*\)"/\1/p' "$1" 2>/dev/null) in
         min) echo 13 ;; mean) echo 15 ;; *) echo 14 ;;

@@ -47,6 +47,9 @@ void scimodel_print_params(const model_params *p, double size_bytes, int with_li
     char text[UNC_TEXT];
     printf("  %s\n", model_params_sources_text(text, sizeof text, p, with_link_bw));
     printf("  %s\n", unc_describe_text(text, sizeof text, p));
+    char regime[200];
+    if (model_params_regime_text(p, regime, sizeof regime))
+        printf("  %s\n", regime);
 }
 
 /* A million-line sweep prints eight million numbers; printf("%.3f") alone

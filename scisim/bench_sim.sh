@@ -13,7 +13,7 @@ ranks=16384
 if [ -z "${LOGGOPSIM:-}" ]; then
   echo "bench-sim: events/s against LogGOPSim: not measured: LOGGOPSIM is not set (the src/"
   echo "  directory of a LogGOPSim build beside the project, with LogGOPSim/LogGOPSim,"
-  echo "  LogGOPSim/txt2bin and Schedgen/schedgen; docs/MEASUREMENTS.md says how to build it)"
+  echo "  LogGOPSim/txt2bin and Schedgen/schedgen; built beside the project, as OSU is: docs/VALIDATION.md)"
   exit 0
 fi
 lg=$LOGGOPSIM/LogGOPSim/LogGOPSim t2b=$LOGGOPSIM/LogGOPSim/txt2bin sg=$LOGGOPSIM/Schedgen/schedgen

@@ -264,6 +264,9 @@ static void print(const scisim_opts *o, const goal_schedule *s, FILE *fp, row *r
     fprintf(fp, "  %s\n", model_params_sources_text(text, sizeof text, &o->inter,
                                                      o->contention || o->router_text));
     fprintf(fp, "  %s\n", unc_describe_text(text, sizeof text, &o->inter));
+    char regime[200];
+    if (model_params_regime_text(&o->inter, regime, sizeof regime))
+        fprintf(fp, "  %s\n", regime);
     fputc('\n', fp);
     int errs = unc_has_errors(&o->inter);
     fprintf(fp, "  D  shape            placement   makespan (us)  mean finish (us)  messages      bytes"

@@ -19,7 +19,8 @@
 #    difference is what tracing adds to a message.  Each call writes one
 #    16-byte record on entry and completes it on return (trace/tracebin.h),
 #    timed by the TSC where the kernel's clocksource is tsc: see
-#    docs/MEASUREMENTS.md, 'The per-call log' for the figures.
+#    docs/VALIDATION.md, 'Binary records: what a traced call costs, and a
+#    trace's size' for the figures.
 # 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
 #    traced; peak RSS of each rank (the library maps a 4 MiB window of its
 #    file) and the rank file's bytes per call.

@@ -45,7 +45,7 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_model test_opt \
               test_params test_parse test_patterns test_projection test_shm test_topo test_coll \
               test_sim_work test_sched_trace test_layers test_sched_roundtrip test_sched_match \
-              test_trace_types test_check_rules test_router test_uncertainty test_linkrate
+              test_trace_types test_check_rules test_router test_uncertainty test_linkrate test_regime
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_interleave   # times ping-pongs against an injected cost of a size change

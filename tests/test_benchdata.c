@@ -1,11 +1,13 @@
 /* Tests for bench/benchdata: write/read roundtrip and strict rejection. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "benchdata/benchdata.h"
+#include "benchdata/logpdata.h"
 
 static char path[] = "/tmp/scitorus-bd-XXXXXX";
 
@@ -26,7 +28,7 @@ Test(benchdata, roundtrip)
     bench_data d, r;
     bench_read_error e;
     bench_point p = {"pp", 0, 4, 4, 3, 0, 4, 3, 0, 64, 128, 12, 318.2, 320.5, 321.0, 1.9, 1.2,
-                     326.0, 1};
+                     326.0, 1, 55.5, 54.25, 58.0};
     memset(&d, 0, sizeof d);
     bench_data_set_header(&d, "backend", "shm");
     bench_data_set_header(&d, "topology", "ring %d", 8);
@@ -46,6 +48,9 @@ Test(benchdata, roundtrip)
     cr_assert_eq(r.points[0].fwd, 3);
     cr_assert_eq(r.points[0].median_ns, 320.5);
     cr_assert_eq(r.points[0].noisy, 1);
+    cr_assert_float_eq(r.points[0].floor_ns, 55.5, 0.05);
+    cr_assert_float_eq(r.points[0].floor_q1_ns, 54.25, 0.05);
+    cr_assert_float_eq(r.points[0].floor_q3_ns, 58.0, 0.05);
     cr_assert_eq(r.points[1].size_bytes, 128);
     cr_assert_eq(r.points[1].noisy, 0);
     bench_data_free(&r);
@@ -53,6 +58,51 @@ Test(benchdata, roundtrip)
 
 #define HDR "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\n"
 #define ROW "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\n"
+/* with the floors' columns */
+#define HDR22 "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag floor_ns floor_q1_ns floor_q3_ns\n"
+#define ROW19 "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok"
+
+/* A file written before the floors' columns reads, its floors 0 (not
+ * measured); one with them reads them; the header says which rows follow. */
+Test(benchdata, floors_columns_old_and_new)
+{
+    bench_data d;
+    bench_read_error e;
+    put(HDR ROW);
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s", e.msg);
+    cr_assert_eq(d.points[0].floor_ns, 0);
+    cr_assert_eq(d.points[0].floor_q3_ns, 0);
+    bench_data_free(&d);
+    unlink(path);
+    strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+    put(HDR22 ROW19 "\t61.5\t60.0\t63.0\n");
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%s", e.msg);
+    cr_assert_float_eq(d.points[0].floor_ns, 61.5, 1e-9);
+    cr_assert_float_eq(d.points[0].floor_q1_ns, 60.0, 1e-9);
+    cr_assert_float_eq(d.points[0].floor_q3_ns, 63.0, 1e-9);
+    bench_data_free(&d);
+}
+
+Test(benchdata, rejects_bad_floors)
+{
+    static const struct { const char *text; const char *word; } cases[] = {
+        {HDR22 ROW, "expected 22 tab-separated fields (as '# columns:' says), found fewer"},
+        {HDR ROW19 "\t61.5\t60.0\t63.0\n", "expected 19 tab-separated fields"},
+        {HDR22 ROW19 "\t61.5\tx\t63.0\n", "floor_q1_ns 'x' is not a number"},
+        {HDR22 ROW19 "\t70.0\t60.0\t63.0\n", "floor_ns is not between floor_q1_ns and floor_q3_ns"},
+        {HDR22 ROW19 "\t-1\t60.0\t63.0\n", "floor_ns '-1'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bench_data d;
+        bench_read_error e;
+        strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+        put(cases[i].text);
+        cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
+        cr_assert_eq(e.line, 3, "case %zu: line %ld: %s", i, e.line, e.msg);
+        cr_assert_not_null(strstr(e.msg, cases[i].word), "case %zu: %s", i, e.msg);
+        unlink(path);
+    }
+}
 
 Test(benchdata, rejects_bad_files)
 {
@@ -121,4 +171,32 @@ Test(benchdata, crlf_and_missing_file)
     bench_data_free(&d);
     cr_assert_eq(bench_data_read("/nonexistent/x.tsv", &d, &e), -1);
     cr_assert_eq(bench_data_read("/tmp", &d, &e), -1);
+}
+
+/* L from several small sizes: their RTT/2 - os - or by hand (the smallest
+ * size's round trip preempted, 400 ns), the median of the seven sizes up
+ * to 64 B is 51; the 128 B row is beyond them and not used. */
+Test(benchdata, logp_L_is_the_median_of_the_small_sizes)
+{
+    static const long size[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    static const double resid[] = {400, 52, 50, 51, 49, 53, 50, 999};
+    logp_row rows[8];
+    for (int i = 0; i < 8; i++) {
+        memset(&rows[i], 0, sizeof rows[i]);
+        rows[i].size_bytes = size[i];
+        rows[i].os_ns = 30;
+        rows[i].or_ns = 70 + i;
+        rows[i].rtt_ns = 2 * (resid[i] + rows[i].os_ns + rows[i].or_ns);
+        rows[i].rtt_fence_ns = rows[i].rtt_ns + 20;   /* fenced os 10 ns more: L the same + 0 */
+        rows[i].os_fence_ns = rows[i].os_ns + 10;
+    }
+    long used;
+    double lo, hi;
+    cr_assert_float_eq(logp_estimate_L(rows, 8, 0, &used, &lo, &hi), 51, 1e-9);
+    cr_assert_eq(used, 7);
+    cr_assert_float_eq(lo, 49, 1e-9);
+    cr_assert_float_eq(hi, 400, 1e-9);
+    cr_assert_float_eq(logp_estimate_L(rows, 8, 1, &used, &lo, &hi), 51, 1e-9);
+    cr_assert_float_eq(logp_estimate_L(rows, 1, 0, &used, &lo, &hi), 400, 1e-9, "one size: it alone");
+    cr_assert(isnan(logp_estimate_L(rows, 0, 0, &used, &lo, &hi)));
 }

@@ -276,3 +276,100 @@ Test(calibrate, mpi_backend_through_mpirun)
     cr_assert_gt(p.o0_ns, 0);
     run_free(&r);
 }
+
+/* The params file records the regime of the rows fitted: the median and
+ * quartiles of their floors (here 54, 52 and 56 ns by hand: five rows,
+ * GSL's quantiles at ranks 1 and 3), and scimodel says it projects it. */
+#define HDR_FLOORS "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag floor_ns floor_q1_ns floor_q3_ns\n"
+#define ROWF(size, fl) "pp\t0\t1\t1\t0\t0\t1\t0\t0\t" size "\t16\t8\t100.0\t101.0\t101.0\t1.0\t0.8\t103.0\tok\t" fl "\t" fl "\t" fl "\n"
+Test(calibrate, params_record_the_regime_of_their_rows)
+{
+    const char *f = write_file("floors.tsv", HDR_FLOORS ROWF("8", "56") ROWF("16", "50")
+                               ROWF("32", "200") ROWF("64", "52") ROWF("128", "54"));
+    const char *params = path("floors.params");
+    run_result r = run_cmd(CALIBRATE, 30, "--data", f, "-q", "-o", params, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    model_params p = read_params(params);
+    cr_assert_float_eq(p.regime_floor_ns[0], 54, 1e-9);
+    cr_assert_float_eq(p.regime_floor_ns[1], 52, 1e-9);
+    cr_assert_float_eq(p.regime_floor_ns[2], 56, 1e-9);
+    r = run_cmd(run_prog("scimodel", 0), 30, "--params", params, "--nodes", "64", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "regime: measured at a floor of 54.0 ns (quartiles"
+                                     " 52.0..56.0 ns"), "%s", r.out);
+    run_free(&r);
+    /* rows without floors: no regime is claimed */
+    f = write_file("nofloors.tsv", HDR ROW("8") ROW("16") ROW("32"));
+    r = run_cmd(CALIBRATE, 30, "--data", f, "-q", "-o", params, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    p = read_params(params);
+    cr_assert(isnan(p.regime_floor_ns[0]));
+}
+
+/* --launches with --data: three launches' files (each point's medians
+ * 100, 130 and 110 ns above the same slope).  Each point's row gives the
+ * median of its launches (110) and the min..max interval, whose coverage
+ * with three launches is 1 - 2/8; the params keys hold the median and
+ * interval of o(64 B) over the three fits calibrate makes of each file
+ * alone (the oracle: three separate runs). */
+static void launch_file(const char *name, double base)
+{
+    char text[4096];
+    size_t len = (size_t)snprintf(text, sizeof text, "%s", HDR);
+    for (int s = 8; s <= 256; s *= 2) {
+        double v = base + 0.5 * s;
+        len += (size_t)snprintf(text + len, sizeof text - len, "pp\t0\t1\t1\t0\t0\t1\t0\t0\t%d\t16"
+                                "\t8\t%.1f\t%.1f\t%.1f\t1.0\t0.8\t%.1f\tok\n", s, v - 1, v, v, v + 2);
+    }
+    write_file(name, text);
+}
+
+Test(calibrate, launches_report_the_interval_across_launches)
+{
+    static const char *const names[3] = {"l1.tsv", "l2.tsv", "l3.tsv"};
+    static const double base[3] = {100, 130, 110};
+    double o64[3];
+    for (int k = 0; k < 3; k++) {
+        launch_file(names[k], base[k]);
+        run_result r = run_cmd(CALIBRATE, 30, "--data", path(names[k]), "-q", "-o",
+                               path("one.params"), NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_free(&r);
+        model_params p = read_params(path("one.params"));
+        o64[k] = model_overhead_ns(&p, 64);
+    }
+    char f[3][PATH_MAX];
+    for (int k = 0; k < 3; k++)
+        snprintf(f[k], sizeof f[k], "%s", path(names[k]));
+    run_result r = run_cmd(CALIBRATE, 30, "--launches", "3", "--data", f[0], f[1], f[2], "-q",
+                           "-o", path("l.params"), NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "coverage 75.0%"), "%s", r.out);
+    run_free(&r);
+    model_params p = read_params(path("l.params"));
+    double lo = fmin(o64[0], fmin(o64[1], o64[2])), hi = fmax(o64[0], fmax(o64[1], o64[2]));
+    double med = o64[0] + o64[1] + o64[2] - lo - hi;
+    cr_assert_eq(p.launches, 3);
+    cr_assert_float_eq(p.launch_coverage, 0.75, 1e-9);
+    cr_assert_float_eq(p.launch[MODEL_LAUNCH_O64][0], med, 1e-4 * med);
+    cr_assert_float_eq(p.launch[MODEL_LAUNCH_O64][1], lo, 1e-4 * lo);
+    cr_assert_float_eq(p.launch[MODEL_LAUNCH_O64][2], hi, 1e-4 * hi);
+    cr_assert(isnan(p.launch[MODEL_LAUNCH_LF][0]), "lf was not measured: no launch keys");
+    FILE *fp = fopen(path("l-launches.tsv"), "r");
+    cr_assert_not_null(fp);
+    char line[512];
+    int rows = 0;
+    while (fgets(line, sizeof line, fp))
+        if (!strncmp(line, "0\t1\t1\t0\t0\t64\t", 12)) {
+            rows++;
+            cr_assert_str_eq(line, "0\t1\t1\t0\t0\t64\t3\t142.0\t132.0\t162.0\t0.7500\t"
+                                   "132.0,162.0,142.0\n");
+        }
+    fclose(fp);
+    cr_assert_eq(rows, 1);
+    r = run_cmd(CALIBRATE, 30, "--launches", "2", "--data", f[0], NULL);
+    run_assert_error(&r, 2, "--launches 2: with --data, each file is one launch", "count");
+    run_free(&r);
+}

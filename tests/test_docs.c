@@ -6,9 +6,8 @@
 #include "tests/runcmd.h"
 #include "tests/testbed_util.h"
 
-/* The documents whose examples must run.  docs/MEASUREMENTS.md is left out:
- * it is a lab notebook, its commands records of runs on the development
- * machine (some take minutes or write into data/). */
+/* The documents whose examples must run.  docs/VALIDATION.md is left out:
+ * its commands measure for minutes on a quiet machine (make validate). */
 static const char *const documents[] = {
     "README.md", "docs/model.md", "docs/replay.md", "docs/formats.md", "docs/testbed.md",
 };

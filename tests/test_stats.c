@@ -2,10 +2,12 @@
  * CI half-width against Student's t table values, median, noise flag. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 
+#include "benchdata/regime.h"
 #include "benchdata/stats.h"
 
 Test(stats, welford_equals_two_pass)
@@ -122,5 +124,62 @@ Test(stats, median_interval_covers_the_median_95_percent)
         cr_assert(cover > 0.936 && cover < 0.995, "n = %ld: coverage %.3f", sizes[z], cover);
         bench_stats_free(&s);
     }
+    gsl_rng_free(rng);
+}
+
+/* A regime is the floor's band: floors a steady machine gives (within 30%)
+ * are one regime, a cache-topology jump (55 to 250 ns) is two; a point's
+ * floors span regimes by their quartiles, so one descheduled floor batch
+ * among ten does not, a quarter of them in another regime does. */
+Test(stats, regimes_by_the_floors_quartiles)
+{
+    cr_assert(bench_regime_same(55, 70));
+    cr_assert_not(bench_regime_same(55, 250));
+    cr_assert_not(bench_regime_same(0, 55), "an unmeasured floor is in no regime");
+    cr_assert_not(bench_regime_spans(0, 250));
+    bench_stats s;
+    bench_stats_init(&s, 100);
+    for (int i = 0; i < 10; i++)
+        bench_stats_add(&s, i == 7 ? 1500 : 55 + i % 2);
+    cr_assert_not(bench_regime_spans(bench_stats_quantile(&s, 0.25), bench_stats_quantile(&s, 0.75)));
+    cr_assert(bench_regime_spans(s.min, s.max), "the extremes alone would call it two regimes");
+    bench_stats_reset(&s);
+    for (int i = 0; i < 12; i++)
+        bench_stats_add(&s, i < 4 ? 250 : 55);
+    cr_assert(bench_regime_spans(bench_stats_quantile(&s, 0.25), bench_stats_quantile(&s, 0.75)));
+    cr_assert_float_eq(bench_stats_quantile(&s, 0.5), 55, 1e-9);
+    bench_stats_free(&s);
+}
+
+/* The interval of the median across launches: the ranks and coverage the
+ * binomial gives by hand (5 values: min..max at 1 - 2/32; 10 values:
+ * x(2)..x(9) at 1 - 22/1024), and that coverage observed on draws of a
+ * known median (exponential: ln 2), 4000 trials of 10 launches. */
+Test(stats, median_interval_across_launches)
+{
+    double x5[] = {1, 2, 3, 4, 5}, x10[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, lo, hi, cov;
+    bench_median_ci_sorted(x5, 5, 0.95, &lo, &hi, &cov);
+    cr_assert_eq(lo, 1);
+    cr_assert_eq(hi, 5);
+    cr_assert_float_eq(cov, 1 - 2.0 / 32, 1e-12);
+    bench_median_ci_sorted(x10, 10, 0.95, &lo, &hi, &cov);
+    cr_assert_eq(lo, 2);
+    cr_assert_eq(hi, 9);
+    cr_assert_float_eq(cov, 1 - 22.0 / 1024, 1e-12);
+    bench_median_ci_sorted(x5, 1, 0.95, &lo, &hi, &cov);
+    cr_assert(lo == 1 && hi == 1 && cov == 0, "one launch: no interval");
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 35);
+    int trials = 4000, covered = 0;
+    for (int t = 0; t < trials; t++) {
+        double v[10];
+        for (int i = 0; i < 10; i++)
+            v[i] = gsl_ran_exponential(rng, 1.0);
+        gsl_sort(v, 1, 10);
+        bench_median_ci_sorted(v, 10, 0.95, &lo, &hi, &cov);
+        covered += lo <= M_LN2 && M_LN2 <= hi;
+    }
+    double p = 1 - 22.0 / 1024, sd = sqrt(p * (1 - p) / trials);
+    cr_assert_float_eq((double)covered / trials, p, 4 * sd, "%d of %d covered", covered, trials);
     gsl_rng_free(rng);
 }

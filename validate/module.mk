@@ -1,0 +1,9 @@
+# validate/: `make validate` -- the accuracy claims the documents make,
+# measured now with their regimes, and the generated table of
+# docs/VALIDATION.md rewritten.  They need a quiet machine, so `make check`
+# (deterministic and noise-proof) leaves them here.  OSU_LATENCY=<osu_latency>
+# and OSU_COLL=<OSU 5.x collective directory> add the comparisons with OSU;
+# CLAIMS="floor noisy logp full osu coll", ROUNDS=5 and FULL_RUNS=10 choose.
+.PHONY: validate
+validate: bin/scibench bin/mpibench bin/calibrate bin/scimodel
+	validate/validate.sh bin docs/VALIDATION.md

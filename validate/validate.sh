@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# validate.sh: `make validate` -- the accuracy claims the docs make, measured
+# now, each with the regime it was measured in (docs/formats.md, 'Regimes'),
+# and the generated table of docs/VALIDATION.md rewritten with the figures.
+# They need a quiet machine, so they are not in `make check`; each round
+# takes the shared measuring lock, and the load average at the start and end
+# is reported beside the table.
+#
+#   validate/validate.sh BIN_DIR [DOC]       every claim (DOC: docs/VALIDATION.md)
+#   CLAIMS="floor logp" validate/validate.sh BIN_DIR   only these
+#
+# Claims: floor (scibench 8 B ping-pong over its bracketing floor), noisy
+# (the noisy flag's share on a quiet run), logp (the LogP identity),
+# full (calibrate --full), osu (mpibench over osu_latency; OSU_LATENCY=path),
+# coll (mpibench --op over osu_*; OSU_COLL=directory).  ROUNDS (default 5)
+# and FULL_RUNS (default 10) set how many times each is measured.
+# Exit status: 0 whatever the verdicts (the table says which claims were
+# met, missed or undecided), 2 for an unknown claim.
+set -uo pipefail
+bin=$1 doc=${2:-docs/VALIDATION.md}
+root=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${ROUNDS:-5} full_runs=${FULL_RUNS:-10}
+claims=${CLAIMS:-"floor noisy logp full osu coll"}
+lock=${MEASURE_LOCK:-${TMPDIR:-/tmp}/scitorus-measure.lock}
+mpirun=(timeout 300 mpirun --oversubscribe -np 2)
+[ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
+tmp=$(mktemp -d /tmp/scitorus-validate.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+rows=$tmp/rows   # claim | target | figure | regime | verdict | command
+: > "$rows"
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+floor() { flock -x "$lock" "$bin/scibench" --floor | cut -f2; }
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+# row CLAIM TARGET FIGURE REGIME VERDICT COMMAND: one row of the table.  A
+# machine whose load average reached its cores while the claim was measured
+# decides nothing: the verdict says so.
+row() {
+    local v=$5 l
+    l=$(load)
+    if awk -v l="$l" -v n="$(nproc)" 'BEGIN { exit !(l >= n) }'; then
+        v="undecided (load $l on $(nproc) cores; was: $5)"
+    fi
+    printf '%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$v" "$6" >> "$rows"
+    echo "validate: $1: $3 [$v] ($4)" >&2
+}
+# regime LO HI: the band two floors (ns) lie in, as the docs name it
+regime() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
+    if (lo <= 0) { printf "floor not measured"; exit }
+    printf "floor %.0f..%.0f ns%s", lo, hi, (hi > 1.6 * lo ? " (spans regimes)" : "") }'; }
+
+# floor: per round, a floor, scibench's 8 B ping-pong, a floor; the ratio
+# over the round's mean floor, grouped into regimes (floors within 1.6x of
+# the group's lowest).  Target: at most 1.20 where the floor is 40 ns or more.
+claim_floor() {
+    for i in $(seq "$rounds"); do
+        f1=$(floor)
+        pp=$(flock -x "$lock" "$bin/scibench" -q --sizes 8 --max-time 1 --rel-error 0.002 |
+             grep -v '^#' | cut -f14)
+        f2=$(floor)
+        echo "$f1 $f2 $pp"
+    done | awk '{ f = ($1 + $2) / 2; if (f > 0) print f, $3 / f, ($1 > $2 ? $1 / $2 : $2 / $1) }' |
+        sort -g > "$tmp/floor"
+    awk '$3 <= 1.6' "$tmp/floor" | awk '{ if (NR == 1 || $1 > 1.6 * first) { g++; first = $1 }
+        print g, $0 }' > "$tmp/floor.g"
+    for g in $(cut -d' ' -f1 "$tmp/floor.g" | sort -u); do
+        n=$(awk -v g="$g" '$1 == g' "$tmp/floor.g" | wc -l)
+        fl=$(awk -v g="$g" '$1 == g { print $2 }' "$tmp/floor.g" | median)
+        worst=$(awk -v g="$g" '$1 == g { print $3 }' "$tmp/floor.g" | sort -g | tail -1)
+        med=$(awk -v g="$g" '$1 == g { print $3 }' "$tmp/floor.g" | median)
+        v=$(awk -v w="$worst" -v f="$fl" 'BEGIN { print f < 40 ? "no target below 40 ns" : w <= 1.20 ? "met" : "missed" }')
+        row "scibench 8 B ping-pong / its bracketing floor" "<= 1.20 in every round (floor >= 40 ns)" \
+            "worst $(printf %.3f "$worst"), median $(printf %.3f "$med") over $n rounds" \
+            "floor $(printf %.0f "$fl") ns" "$v" "CLAIMS=floor make validate"
+    done
+    dropped=$(awk '$3 > 1.6' "$tmp/floor" | wc -l)
+    [ "$dropped" = 0 ] || row "scibench 8 B ping-pong / its bracketing floor" "-" \
+        "$dropped of $rounds rounds dropped: their two floors in two regimes" "-" "undecided" \
+        "CLAIMS=floor make validate"
+}
+
+# noisy: one sweep 1 B..64 KiB; the share of rows flagged noisy.  Quiet is
+# decided by the run itself: its floors before and after in one regime and
+# no row spanning regimes (benchdata/regime.h), else the figure is undecided.
+claim_noisy() {
+    f1=$(floor)
+    flock -x "$lock" "$bin/scibench" -q --sizes 1..65536 --max-time 0.5 -o "$tmp/noisy.tsv"
+    f2=$(floor)
+    read -r n noisy spans < <(awk '!/^#/ { n++; noisy += $19 == "noisy"
+        if (NF >= 22 && $21 > 0 && $22 > 1.6 * $21) spans++ } END { print n, noisy + 0, spans + 0 }' \
+        "$tmp/noisy.tsv")
+    quiet=$(awk -v a="$f1" -v b="$f2" -v s="$spans" 'BEGIN { print (a > b ? a / b : b / a) <= 1.6 && s == 0 }')
+    v=$(awk -v n="$n" -v k="$noisy" -v q="$quiet" 'BEGIN { print !q ? "undecided (not quiet)" : k <= 0.10 * n ? "met" : "missed" }')
+    row "the noisy flag on a quiet run" "<= 10% of the points" "$noisy of $n points" \
+        "$(regime "$f1" "$f2"), $spans rows spanning regimes" "$v" "CLAIMS=noisy make validate"
+}
+
+# logp: mpibench --pattern logp --mpi-send isend --os-fence, ROUNDS runs;
+# per run L and the share of sizes where os + L + or is within 10% of RTT/2.
+claim_logp() {
+    ok=0 runs=0 ls=""
+    for i in $(seq "$rounds"); do
+        f1=$(floor)
+        flock -x "$lock" "${mpirun[@]}" "$bin/mpibench" --pattern logp --mpi-send isend --os-fence \
+            --max-size 65536 -q -o "$tmp/logp-$i.tsv" > /dev/null 2>&1 || continue
+        f2=$(floor)
+        runs=$((runs + 1))
+        read -r L within n < <(awk '/^# L_ns:/ { L = $3 } !/^#/ { n++
+            if (L != "" && ($2 + L + $4) >= 0.9 * $8 / 2 && ($2 + L + $4) <= 1.1 * $8 / 2) w++ }
+            END { print (L == "" ? "nan" : L), w + 0, n + 0 }' "$tmp/logp-$i.tsv")
+        ls="$ls $L"
+        good=$(awk -v L="$L" -v w="$within" -v n="$n" 'BEGIN { print L != "nan" && L >= 0 && n && w >= 0.9 * n }')
+        ok=$((ok + good))
+        echo "validate: logp run $i: L $L ns, identity within 10% at $within of $n sizes ($(regime "$f1" "$f2"))" >&2
+    done
+    row "LogP (isend, os-fence): L >= 0 and os + L + or within 10% of RTT/2 at >= 90% of sizes" \
+        "in $rounds of $rounds runs" "$ok of $runs runs (L:$ls ns)" "per run on stderr" \
+        "$([ "$ok" = "$rounds" ] && echo met || echo missed)" "CLAIMS=logp make validate"
+}
+
+# full: calibrate --full FULL_RUNS times: exit 0, held-out error, o(64 B)
+# within 5% of the others of its regime, time under 60 s.
+claim_full() {
+    : > "$tmp/full"
+    for i in $(seq "$full_runs"); do
+        t0=$(date +%s.%N)
+        rc=0
+        flock -x "$lock" "$bin/calibrate" --full -q -o "$tmp/full-$i.params" > "$tmp/full-$i.out" 2>&1 || rc=$?
+        t=$(echo "$(date +%s.%N) - $t0" | bc)
+        err=$(sed -n 's/.*held-out check passed: max error \([0-9.]*\)%.*/\1/p' "$tmp/full-$i.out" | tail -1)
+        o64=nan fl=nan
+        if [ "$rc" = 0 ]; then
+            o64=$("$bin/scimodel" --params "$tmp/full-$i.params" --nodes 2 --dims 1 |
+                  sed -n 's/^ *o(64 B) = \([0-9.]*\) ns.*/\1/p')
+            fl=$(sed -n 's/^regime_floor_ns = //p' "$tmp/full-$i.params")
+        fi
+        echo "$rc $t ${err:-nan} $o64 ${fl:-nan}" >> "$tmp/full"
+        echo "validate: calibrate --full run $i: exit $rc, $t s, held-out ${err:-?}%, o(64 B) $o64 ns, floor ${fl:-?} ns" >&2
+    done
+    read -r zero maxt maxerr < <(awk '{ z += $1 == 0; if ($2 > t) t = $2; if ($3 != "nan" && $3 > e) e = $3 }
+        END { printf "%d %.1f %.2f\n", z, t, e }' "$tmp/full")
+    # o(64 B) spread within each regime (floors within 1.6x of the group's lowest)
+    spread=$(awk '$1 == 0 && $5 != "nan" { print $5, $4 }' "$tmp/full" | sort -g |
+        awk '{ if (NR == 1 || $1 > 1.6 * first) { g++; first = $1 } lo[g] = (g in lo && lo[g] < $2) ? lo[g] : $2
+               hi[g] = (g in hi && hi[g] > $2) ? hi[g] : $2; n[g]++; f[g] = f[g] ? f[g] : $1 }
+             END { for (i = 1; i <= g; i++) printf "%sfloor %.0f ns: %d runs, o(64 B) %.1f..%.1f (%.1f%%)",
+                   i > 1 ? "; " : "", f[i], n[i], lo[i], hi[i], 100 * (hi[i] - lo[i]) / lo[i] }')
+    spread_ok=$(awk '$1 == 0 && $5 != "nan" { print $5, $4 }' "$tmp/full" | sort -g |
+        awk '{ if (NR == 1 || $1 > 1.6 * first) { g++; first = $1 } if (!(g in lo) || $2 < lo[g]) lo[g] = $2
+               if ($2 > hi[g]) hi[g] = $2 } END { ok = 1; for (i = 1; i <= g; i++) if (hi[i] > 1.05 * lo[i]) ok = 0; print ok }')
+    v=$(awk -v z="$zero" -v n="$full_runs" -v t="$maxt" -v s="$spread_ok" -v e="$maxerr" \
+        'BEGIN { print z >= 0.8 * n && t < 60 && s && e <= 5 ? "met" : "missed" }')
+    row "calibrate --full: exit 0, held-out <= 5%, o(64 B) within 5% in a regime, < 60 s" \
+        ">= 80% of $full_runs runs exit 0" "$zero of $full_runs exit 0, worst held-out $maxerr%, slowest $maxt s" \
+        "${spread:-no run fitted}" "$v" "CLAIMS=full make validate"
+}
+
+# osu: mpibench and osu_latency back to back, alternating, ROUNDS rounds;
+# the median over rounds of the ratio at each size, the worst size.
+claim_osu() {
+    if [ -z "${OSU_LATENCY:-}" ] || [ ! -x "${OSU_LATENCY:-}" ]; then
+        row "mpibench / osu_latency, 8 B..64 KiB" "within 0.90..1.10 at every size" "not measured" "-" \
+            "undecided (set OSU_LATENCY)" "OSU_LATENCY=path CLAIMS=osu make validate"
+        return
+    fi
+    sizes="8 16 32 64 128 256 512 1024 2048 4096 8192 16384 32768 65536"
+    f1=$(floor)
+    for i in $(seq "$rounds"); do
+        flock -x "$lock" "${mpirun[@]}" "$bin/mpibench" -q --sizes "${sizes// /,}" --max-time 1 \
+            --rel-error 0.002 | awk '!/^#/ { print "mb", $10, $14 }'
+        flock -x "$lock" "${mpirun[@]}" "$OSU_LATENCY" | awk '/^[0-9]/ { print "osu", $1, $2 * 1000 }'
+    done > "$tmp/osu"
+    f2=$(floor)
+    worst=$(awk '{ v[$1, $2, ++c[$1, $2]] = $3 } END { split("'"$sizes"'", s)
+        for (i = 1; s[i] != ""; i++) { n = c["mb", s[i]]; for (k = 1; k <= n; k++) print s[i], v["mb", s[i], k] / v["osu", s[i], k] } }' \
+        "$tmp/osu" | sort -k1,1n -k2,2g | awk '{ r[$1, ++c[$1]] = $2; if (!($1 in seen)) { seen[$1]; o[++m] = $1 } }
+        END { for (i = 1; i <= m; i++) { s = o[i]; n = c[s]; med = n % 2 ? r[s, (n + 1) / 2] : (r[s, n / 2] + r[s, n / 2 + 1]) / 2
+              d = med > 1 ? med - 1 : 1 - med; if (d >= wd) { wd = d; ws = s; wr = med } } printf "%.3f at %d B", wr, ws }')
+    v=$(awk -v w="${worst%% *}" 'BEGIN { print w >= 0.90 && w <= 1.10 ? "met" : "missed" }')
+    row "mpibench / osu_latency, 8 B..64 KiB" "within 0.90..1.10 at every size" "worst $worst (median of $rounds rounds)" \
+        "$(regime "$f1" "$f2")" "$v" "OSU_LATENCY=path CLAIMS=osu make validate"
+}
+
+# coll: coll/bench.sh's interleaved rounds of mpibench --op and osu_<op> -f.
+claim_coll() {
+    if [ -z "${OSU_COLL:-}" ] || [ ! -x "${OSU_COLL:-}/osu_bcast" ]; then
+        row "mpibench --op bcast, allreduce, alltoall / osu_* at P = 2" "within 0.90..1.10 at every size" \
+            "not measured" "-" "undecided (set OSU_COLL)" "OSU_COLL=dir CLAIMS=coll make validate"
+        return
+    fi
+    f1=$(floor)
+    ROUNDS=$rounds OPS="bcast allreduce alltoall" MEASURE_LOCK=$lock \
+        "$root/coll/bench.sh" "$bin" "$OSU_COLL" > "$tmp/coll" 2>&1
+    f2=$(floor)
+    worst=$(awk '!/^#/ && NF >= 5 { d = $5 > 1 ? $5 - 1 : 1 - $5; if (d >= wd) { wd = d; w = sprintf("%.3f (%s %d B)", $5, $1, $2) } }
+        END { print w }' "$tmp/coll")
+    v=$(awk -v w="${worst%% *}" 'BEGIN { print w != "" && w >= 0.90 && w <= 1.10 ? "met" : "missed" }')
+    row "mpibench --op bcast, allreduce, alltoall / osu_* at P = 2" "within 0.90..1.10 at every size" \
+        "worst ${worst:-none}" "$(regime "$f1" "$f2")" "$v" "OSU_COLL=dir CLAIMS=coll make validate"
+}
+
+load0=$(load)
+start=$(date -u +%Y-%m-%dT%H:%MZ)
+for c in $claims; do
+    case $c in
+        floor|noisy|logp|full|osu|coll) "claim_$c" ;;
+        *) echo "validate.sh: unknown claim '$c' (floor noisy logp full osu coll)" >&2; exit 2 ;;
+    esac
+done
+load1=$(load)
+
+# The table between the markers of DOC, rewritten in place (atomically).
+{
+    echo "Measured $start on $(hostname), load average $load0 at the start and $load1 at the end;"
+    echo "ROUNDS=$rounds, FULL_RUNS=$full_runs, claims: $claims."
+    echo
+    echo "| claim | target | last figure | regime | verdict | reproduce |"
+    echo "|---|---|---|---|---|---|"
+    awk -F'|' '{ printf "| %s | %s | %s | %s | %s | `%s` |\n", $1, $2, $3, $4, $5, $6 }' "$rows"
+} > "$tmp/table"
+if [ -f "$doc" ] && grep -q '^<!-- validate: begin -->$' "$doc"; then
+    awk -v t="$tmp/table" '/^<!-- validate: begin -->$/ { print; while ((getline l < t) > 0) print l; skip = 1; next }
+        /^<!-- validate: end -->$/ { skip = 0 } !skip' "$doc" > "$tmp/doc" &&
+        cp "$tmp/doc" "$doc.tmp.$$" && mv "$doc.tmp.$$" "$doc"
+    echo "validate: wrote the table of $doc" >&2
+fi
+cat "$tmp/table"
