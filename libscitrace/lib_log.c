@@ -184,7 +184,7 @@ static inline __attribute__((always_inline)) char *room(size_t bytes)
 
 /* Checks, after each record, whether the window is due to the disk and the
  * clock to a new anchor: on the time the record read, not a clock read of
- * its own (docs/MEASUREMENTS.md, 'The per-call log'). */
+ * its own: a clock read is a large part of a call's cost (make bench-trace). */
 static void periodic(void)
 {
     if (lg.flush_ns > 0 && lg.now - lg.last_flush >= lg.flush_ns) {
