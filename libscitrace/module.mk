@@ -1,5 +1,5 @@
 # libscitrace/: the PMPI interposition library (LD_PRELOAD) that records
-# every MPI call of an application (docs/formats.md, 'Trace rank files').
+# every MPI call of an application (docs/traces.md, 'Trace rank files').
 #   bin/libscitrace.so   built with mpicc -fPIC; links the util layer
 #                        (position-independent) for its files, and refuses
 #                        undefined names (-z defs)

@@ -28,7 +28,7 @@ static const opt_program dump_program = {
 "Usage: scitrace dump [-o OUT] FILE\n"
 "Write the rank file FILE (DIR/rank-NNNNN.trace, binary as libscitrace.so\n"
 "writes it) as text, one line per header field, communicator, phase, call\n"
-"entry and call return (docs/formats.md, 'Trace rank files').  Every\n"
+"entry and call return (docs/traces.md, 'Trace rank files').  Every\n"
 "analyzer reads the text form as it reads the binary one; the line numbers\n"
 "of their messages are the lines of this text.  A text rank file is\n"
 "written as it is.\n"

@@ -1,5 +1,5 @@
 /* scitrace: trace an MPI program with libscitrace.so and analyse the trace
- * (docs/formats.md, 'Trace rank files').  This file only dispatches to the modes. */
+ * (docs/traces.md, 'Trace rank files').  This file only dispatches to the modes. */
 #include <stdio.h>
 #include <string.h>
 

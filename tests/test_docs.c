@@ -9,7 +9,8 @@
 /* The documents whose examples must run.  docs/VALIDATION.md is left out:
  * its commands measure for minutes on a quiet machine (make validate). */
 static const char *const documents[] = {
-    "README.md", "docs/model.md", "docs/replay.md", "docs/formats.md", "docs/testbed.md",
+    "README.md", "docs/model.md", "docs/replay.md", "docs/router.md", "docs/formats.md",
+    "docs/traces.md", "docs/building.md", "docs/testbed.md",
 };
 
 static const char *root_dir(void)

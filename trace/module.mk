@@ -1,4 +1,4 @@
-# trace/: reading what libscitrace.so recorded (docs/formats.md, 'Trace rank
+# trace/: reading what libscitrace.so recorded (docs/traces.md, 'Trace rank
 # files') and turning it into findings, a traffic matrix or a schedule:
 # the rank files and trace directories, send/receive matching, the
 # deadlock and race checks, collectives across members and type matching,
