@@ -3,4 +3,4 @@ PROGRAMS += scibench
 scibench_SRCS = scibench/scibench_main.c
 scibench_LAYERS := bench coll sched benchdata topo util
 scibench_LDLIBS := $(GSL_LIBS)
-TESTS += tests/test_scibench.c
+TESTS += tests/test_scibench.c tests/test_scibench_stop.c

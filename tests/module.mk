@@ -48,6 +48,7 @@ CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_mode
               test_trace_types test_check_rules test_router test_uncertainty test_linkrate test_regime
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
+CHECK_TIMING += test_scibench_stop   # stops and resumes long shared-memory runs
 CHECK_TIMING += test_interleave   # times ping-pongs against an injected cost of a size change
 CHECK_TIMING += test_mpibench     # MPI ping-pong under mpirun, timed
 CHECK_TIMING += test_p2p          # mpibench --p2p's modes under mpirun, timed
