@@ -219,25 +219,6 @@ static int iterate(engine *e, const point_run *p, long reps, double *ns)
     return iterate_as(e, p, reps, 0, ns);
 }
 
-void bench_timer_measure(const bench_backend *be, double *resolution_ns, double *overhead_ns)
-{
-    enum { STEPS = 1000, CALLS = 100000 };
-    double res = INFINITY;
-    for (int i = 0; i < STEPS; i++) {
-        double a = be->now_ns(), b;
-        while ((b = be->now_ns()) == a)
-            ;
-        if (b - a < res)
-            res = b - a;
-    }
-    double tick = be->tick_ns();
-    *resolution_ns = res > tick ? res : tick;
-    double t0 = be->now_ns();
-    for (int i = 0; i < CALLS; i++)
-        (void)be->now_ns();
-    *overhead_ns = (be->now_ns() - t0) / CALLS;
-}
-
 static void fill_counts(const bench_config *cfg, long dst, bench_point *pt)
 {
     long s[TOPO_MAX_DIMS], d[TOPO_MAX_DIMS], h[TOPO_MAX_DIMS];
