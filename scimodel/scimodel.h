@@ -3,14 +3,15 @@
  * scimodel_report.c (the per-dimension report), scimodel_crossover.c,
  * scimodel_sweep.c, scimodel_shape.c (--shape, --shape --hops),
  * scimodel_broadcast.c (--bcast), scimodel_load.c (--load), scimodel_logp.c
- * (--logp); --pattern is
- * a setting of every mode.
+ * (--logp), scimodel_traffic.c (--traffic); --pattern is a setting of
+ * every mode but --traffic.
  * scimodel_output.c holds the printing helpers they share. */
 #ifndef SCITORUS_SCIMODEL_H
 #define SCITORUS_SCIMODEL_H
 
 #include <stdio.h>
 
+#include "model/launch.h"
 #include "model/model.h"
 #include "model/params.h"
 #include "util/cli.h"
@@ -29,7 +30,10 @@ typedef enum scimodel_mode {
     MODE_P2P,         /* --shape S --hops H */
     MODE_LOAD,        /* --load (with --shape or per D at --nodes) */
     MODE_LOGP,        /* --logp: a params file's LogP parameters at --size */
+    MODE_TRAFFIC,     /* --traffic FILE: a traffic matrix onto candidate tori */
 } scimodel_mode;
+
+#define SCIMODEL_MAX_SHAPES (2 * TOPO_MAX_DIMS)   /* --shape, repeated with --traffic */
 
 typedef struct scimodel_options {
     model_params params;       /* params.links already set from --links */
@@ -63,6 +67,14 @@ typedef struct scimodel_options {
     int links_choice;          /* --links: 0 uni, 1 bi */
     int metric, fill_choice, bcast, format;
     int sweep, crossover, load, logp;
+    /* --traffic (scimodel_traffic.c); --shape may be repeated there */
+    const char *traffic_path, *placement, *intra_path, *hostfile, *rankfile, *map_by, *rank_by;
+    long slots, anneal_steps;
+    const char *shape_texts[SCIMODEL_MAX_SHAPES];
+    size_t nshapes;
+    launch_request launch;     /* from --slots, --hostfile, --map-by, ... */
+    model_params intra;        /* --intra-params, else params */
+    int have_intra;
 } scimodel_options;
 
 /* scimodel_options.c: parses argv into *o.  Returns 0, OPT_DONE (--help or
@@ -71,9 +83,6 @@ typedef struct scimodel_options {
 int scimodel_parse_options(int argc, char **argv, scimodel_options *o);
 /* The options table (for tests: util/opt.h's opt_bad_cases). */
 extern const struct opt_program scimodel_opt_program;
-/* --traffic mode: refuses, with the reason, the options of the other modes
- * (--size, --nodes, ...); returns 0 or EXIT_USAGE. */
-int scimodel_traffic_refused(int argc, char **argv);
 
 /* The modes: each prints to stdout and returns 0 or an exit status. */
 int scimodel_report(const scimodel_options *o);
@@ -84,6 +93,7 @@ int scimodel_p2p(const scimodel_options *o);
 int scimodel_logp(const scimodel_options *o);
 int scimodel_broadcast(const scimodel_options *o);   /* report/--shape with --bcast */
 int scimodel_load(const scimodel_options *o);
+int scimodel_traffic(const scimodel_options *o);
 
 /* scimodel_report.c: 1 when the output names pattern and links in extra
  * columns (either option given, or bi links from a params file); the

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "scimodel/scimodel.h"
-#include "scimodel/scimodel_traffic.h"
 #include "util/atomicfile.h"
 #include "util/fs.h"
 #include "util/opt.h"
@@ -16,19 +15,19 @@ int main(int argc, char **argv)
         [MODE_REPORT] = scimodel_report,     [MODE_CROSSOVER] = scimodel_crossover,
         [MODE_SWEEP] = scimodel_sweep,       [MODE_SHAPE] = scimodel_shape,
         [MODE_P2P] = scimodel_p2p,           [MODE_LOAD] = scimodel_load,
-        [MODE_LOGP] = scimodel_logp,
+        [MODE_LOGP] = scimodel_logp,         [MODE_TRAFFIC] = scimodel_traffic,
     };
     scimodel_options o;
     fs_check_stdout_at_exit("scimodel");
-    if (scimodel_traffic_wanted(argc, argv))
-        return scimodel_traffic_refused(argc, argv) ? EXIT_USAGE : scimodel_traffic_main(argc, argv);
     int rc = scimodel_parse_options(argc, argv, &o);
     if (rc)
         return rc == OPT_DONE ? EXIT_SUCCESS : rc;
     atomic_file out;
     int active;
-    const fs_file in[] = {{"--params", o.params_path}};
-    if ((rc = scimodel_output_begin(o.out_path, in, 1, &out, &active)))
+    const fs_file in[] = {{"--params", o.params_path}, {"--traffic", o.traffic_path},
+                          {"--intra-params", o.intra_path}, {"--hostfile", o.hostfile},
+                          {"--rankfile", o.rankfile}, {"--placement", o.placement}};
+    if ((rc = scimodel_output_begin(o.out_path, in, sizeof in / sizeof in[0], &out, &active)))
         return rc;
     if (o.bcast_given && (o.mode == MODE_REPORT || o.mode == MODE_SHAPE))
         rc = scimodel_broadcast(&o);

@@ -2,8 +2,6 @@
  * projects it onto each candidate torus (model/projection.h) with the
  * chosen placement, prints one row per candidate and placement, and names
  * the winner. */
-#include "scimodel/scimodel_traffic.h"
-
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
@@ -14,7 +12,6 @@
 
 #include "model/candidates.h"
 #include "model/launch.h"
-#include "scimodel/launch_opts.h"
 #include "model/model.h"
 #include "model/params.h"
 #include "model/projection.h"
@@ -27,26 +24,9 @@
 #include "util/parse.h"
 #include "topo/topo.h"
 
-#define MAX_SHAPES (2 * TOPO_MAX_DIMS)
-#define MAX_CANDIDATES (CAND_MAX + MAX_SHAPES + 1)
+#define MAX_CANDIDATES (CAND_MAX + SCIMODEL_MAX_SHAPES + 1)
 
 typedef cand candidate;
-
-typedef struct traffic_opts {
-    const char *traffic_path, *placement, *params_path, *intra_path, *out_path;
-    const char *hostfile, *rankfile, *map_by, *rank_by;
-    int preset, links_choice, format;
-    long slots, anneal_steps;
-    launch_request launch;
-    long dims[TOPO_MAX_DIMS];
-    size_t ndims;
-    const char *shape_text[MAX_SHAPES];
-    size_t nshapes;
-    /* derived after parsing */
-    model_params inter, intra;
-    int have_intra, tsv;
-    topo_links links;
-} traffic_opts;
 
 /* One output row. */
 typedef struct result_row {
@@ -56,104 +36,10 @@ typedef struct result_row {
     double sigma;   /* of r.total_ns (NaN: no interval) */
 } result_row;
 
-#define F(field) offsetof(traffic_opts, field)
-
-static const opt_spec specs[] = {
-    {.kind = OPT_HEADING, .help = "Traffic projection (docs/model.md, 'Projecting an application'):"},
-    {.name = "traffic", .kind = OPT_PATH, .field = F(traffic_path), .arg = "FILE",
-     .help = "an application's traffic matrix (`scitrace matrix`): project its\n"
-             "messages onto each candidate torus; one row per candidate and\n"
-             "placement: messages, total and mean request latency, hop-bytes,\n"
-             "the busiest directed link's bytes; then the winner"},
-    {.name = "dims", .kind = OPT_LIST, .field = F(dims), .count_field = F(ndims),
-     .cap = TOPO_MAX_DIMS, .min = 1, .max = TOPO_MAX_DIMS, .range = "1..16", .arg = "LIST",
-     .help = "candidates: for each D every torus of exactly the nodes needed\n"
-             "(3x2 and 2x3 both), the smallest n^D holding them, and the\n"
-             "application's own grid if its matrix shows one (default 1..4\n"
-             "without --shape)"},
-    {.name = "shape", .kind = OPT_STRINGS, .field = F(shape_text), .count_field = F(nshapes),
-     .cap = MAX_SHAPES, .arg = "S",
-     .help = "a candidate of that exact shape (repeatable)"},
-    {.name = "links", .kind = OPT_ENUM, .field = F(links_choice),
-     .choices = (const char *const[]){"params", "uni", "bi", NULL}, .arg = "L",
-     .help = "uni (SCI rings) | bi (pairs of opposite rings, the shorter way);\n"
-             "default: the params file's links, else uni"},
-    LAUNCH_OPT_ROWS,
-    {.name = "preset", .kind = OPT_ENUM, .field = F(preset),
-     .choices = (const char *const[]){"current", "enhanced", NULL}, .def = "current",
-     .arg = "P", .help = "the network's parameters: a thesis preset"},
-    {.name = "params", .kind = OPT_PATH, .field = F(params_path), .arg = "FILE",
-     .help = "the network's parameters: a params file (calibrate)"},
-    {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = F(out_path), .arg = "FILE",
-     .help = "write there, atomically (default and -: standard output)"},
-    {.name = "format", .kind = OPT_ENUM, .field = F(format),
-     .choices = (const char *const[]){"table", "tsv", NULL}, .def = "table", .arg = "F",
-     .help = "table | tsv (dims shape placement messages total_ns mean_ns\n"
-             "hop_bytes max_link_bytes nodes total_ns_lo total_ns_hi grid)"},
-};
-
-static const opt_conflict conflicts[] = {
-    {"preset", "params", "give only one of them"},
-    LAUNCH_OPT_CONFLICTS,
-};
-
-static const opt_program traffic_program = {
-    .name = "scimodel",
-    .synopsis = "Usage: scimodel --traffic FILE [--dims LIST | --shape S]... [options]\n",
-    .epilog = "e.g. scimodel --traffic traffic.tsv --dims 1..4 --placement optimize\n",
-    .specs = specs,
-    .nspecs = sizeof specs / sizeof specs[0],
-    .conflicts = conflicts,
-    .nconflicts = sizeof conflicts / sizeof conflicts[0],
-};
-
-void scimodel_traffic_help(FILE *fp)
-{
-    fputc('\n', fp);
-    opt_print_options(&traffic_program, fp);
-}
-
-static int parse_options(int argc, char **argv, traffic_opts *o, opt_state *st)
-{
-    memset(o, 0, sizeof *o);
-    int rc = opt_parse(&traffic_program, argc, argv, o, st);
-    if (rc)
-        return rc;
-    char why[200];
-    o->launch = (launch_request){o->hostfile, o->rankfile, {0}, o->slots};
-    if (launch_request_finish(&o->launch, o->map_by, o->rank_by, why, sizeof why))
-        return opt_usage_error(&traffic_program, "%s", why);
-    if (o->params_path) {
-        if (scimodel_load_params("--params", o->params_path, &o->inter))
-            return EXIT_FAILURE;
-    } else {
-        model_params_preset(o->preset ? "enhanced" : "current", &o->inter);
-    }
-    if (o->intra_path && scimodel_load_params("--intra-params", o->intra_path, &o->intra))
-        return EXIT_FAILURE;
-    o->have_intra = o->intra_path != NULL;
-    /* an explicit --links wins over the params file's `links` key */
-    if (o->links_choice)
-        o->inter.links = o->links_choice == 2 ? TOPO_LINKS_BI : TOPO_LINKS_UNI;
-    o->links = o->inter.links;
-    if (!o->have_intra)
-        o->intra = o->inter;
-    o->tsv = o->format == 1;
-    if (!o->ndims && !o->nshapes) {
-        for (int d = 0; d < 4; d++)
-            o->dims[d] = d + 1;
-        o->ndims = 4;
-    }
-    if (strcmp(o->placement, "optimize") && strcmp(o->placement, "row-major") &&
-        strpbrk(o->placement, "\t\n"))
-        return opt_usage_error(&traffic_program, "--placement: a file name with a tab or newline");
-    return 0;
-}
-
 /* The candidate tori (model/candidates.h): for --dims, every exact shape
  * and the smallest ones holding the nodes; the --shape ones (which must
  * hold them); and the application's grid read from the matrix. */
-static int make_candidates(const traffic_opts *o, const traffic_matrix *t, long nodes,
+static int make_candidates(const scimodel_options *o, const traffic_matrix *t, long nodes,
                            candidate *cand, size_t *count)
 {
     topo_parse_error perr;
@@ -161,16 +47,16 @@ static int make_candidates(const traffic_opts *o, const traffic_matrix *t, long 
     topo_shape s, grid;
     *count = 0;
     if (o->ndims && cand_for_dims(o->dims, o->ndims, nodes, cand, CAND_MAX, count, &dropped))
-        return opt_usage_error(&traffic_program, "--dims: no torus of at most 1e15 nodes holds %ld", nodes);
+        return scimodel_usage_error("--dims: no torus of at most 1e15 nodes holds %ld", nodes);
     if (dropped)
         fprintf(stderr, "scimodel: %zu of the least even exact shapes left out (at most %d "
                         "candidates; --shape names one)\n", dropped, CAND_MAX);
     for (size_t i = 0; i < o->nshapes; i++) {
-        if (topo_shape_parse(o->shape_text[i], &s, &perr))
-            return opt_usage_error(&traffic_program, "--shape '%s': %s at character %zu", o->shape_text[i], perr.what,
+        if (topo_shape_parse(o->shape_texts[i], &s, &perr))
+            return scimodel_usage_error("--shape '%s': %s at character %zu", o->shape_texts[i], perr.what,
                                perr.pos + 1);
         if (s.nodes < nodes)
-            return opt_usage_error(&traffic_program, "--shape '%s': %ld nodes, the matrix needs %ld", o->shape_text[i],
+            return scimodel_usage_error("--shape '%s': %ld nodes, the matrix needs %ld", o->shape_texts[i],
                                s.nodes, nodes);
         cand_add(cand, MAX_CANDIDATES, count, &s, CAND_GIVEN, 0);
     }
@@ -183,7 +69,7 @@ static int make_candidates(const traffic_opts *o, const traffic_matrix *t, long 
         cand_add(cand, MAX_CANDIDATES, count, &grid, CAND_EXACT, 1);
     for (size_t i = 0; i < *count; i++)
         if (cand[i].shape.nodes > TRAFFIC_MAX_RANKS)
-            return opt_usage_error(&traffic_program, "candidate %s: over %ld nodes", cand[i].name, TRAFFIC_MAX_RANKS);
+            return scimodel_usage_error("candidate %s: over %ld nodes", cand[i].name, TRAFFIC_MAX_RANKS);
     return 0;
 }
 
@@ -251,7 +137,7 @@ static void anneal_progress(void *arg, long done, long total)
     }
 }
 
-static int project_candidate(const traffic_opts *o, const proj_config *pc,
+static int project_candidate(const scimodel_options *o, const proj_config *pc,
                              const traffic_matrix *t, const candidate *cand, long nodes,
                              long *pos, result_row *rows, size_t *nrows)
 {
@@ -301,7 +187,7 @@ static void print_rows_tsv(const result_row *rows, size_t n, long nodes)
     (void)nodes;
 }
 
-static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, long ranks,
+static void print_rows_table(const scimodel_options *o, const traffic_matrix *t, long ranks,
                              long nodes, const result_row *rows, size_t n)
 {
     double value[2 * MAX_CANDIDATES], sigma[2 * MAX_CANDIDATES];
@@ -317,7 +203,7 @@ static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, lon
         names[i] = label[i];
     }
     int named = unc_verdict(value, sigma, n, &best, tie, &margin);
-    int errs = unc_has_errors(&o->inter);
+    int errs = unc_has_errors(&o->params);
     printf("scimodel: traffic matrix %s: %ld ranks, %zu rows, %.0f messages, %.0f bytes\n",
            o->traffic_path, ranks, t->rows, t->messages, t->bytes);
     if (o->hostfile)
@@ -325,10 +211,11 @@ static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, lon
     else
         printf("  %ld rank%s per node (%ld nodes)", o->slots, o->slots > 1 ? "s" : "", nodes);
     printf(", %s links; parameters: %s; same-node messages: 2 o(m) of %s\n",
-           topo_links_name(o->links), o->inter.name, o->have_intra ? o->intra.name : o->inter.name);
+           topo_links_name(o->params.links), o->params.name,
+           o->have_intra ? o->intra.name : o->params.name);
     char text[UNC_TEXT];
-    printf("  %s\n", model_params_sources_text(text, sizeof text, &o->inter, 0));
-    printf("  %s\n", unc_describe_text(text, sizeof text, &o->inter));
+    printf("  %s\n", model_params_sources_text(text, sizeof text, &o->params, 0));
+    printf("  %s\n", unc_describe_text(text, sizeof text, &o->params));
     printf("\n  D  shape            placement        messages     total (ms)      mean (ns)"
            "         hop-bytes  busiest link (bytes)  nodes%s\n",
            errs ? "         total 95% (ms)" : "");
@@ -373,7 +260,7 @@ static void print_rows_table(const traffic_opts *o, const traffic_matrix *t, lon
 /* Ranks onto nodes (blocks of --slots, or as mpirun places them from a
  * hostfile), then the matrix between nodes: a same-node message keeps its
  * 2 o_intra(m), as src == dst. */
-static int place_ranks(const traffic_opts *o, traffic_matrix *t, long *nodes)
+static int place_ranks(const scimodel_options *o, traffic_matrix *t, long *nodes)
 {
     long *rank_node = malloc((size_t)t->ranks * sizeof *rank_node);
     file_error err;
@@ -394,13 +281,13 @@ static int place_ranks(const traffic_opts *o, traffic_matrix *t, long *nodes)
     return rc ? (rc == -3 ? SCIMODEL_EXIT_USAGE : EXIT_FAILURE) : 0;
 }
 
-static int run(const traffic_opts *o, traffic_matrix *t)
+static int run(const scimodel_options *o, traffic_matrix *t)
 {
     candidate cand[MAX_CANDIDATES];
     result_row rows[2 * MAX_CANDIDATES];
     size_t ncand, nrows = 0;
     long ranks = t->ranks, nodes;
-    proj_config pc = {&o->inter, &o->intra, o->links, 1, NULL, NULL};
+    proj_config pc = {&o->params, &o->intra, o->params.links, 1, NULL, NULL};
     int rc = place_ranks(o, t, &nodes);
     if (rc || (rc = make_candidates(o, t, nodes, cand, &ncand)))
         return rc;
@@ -421,40 +308,14 @@ static int run(const traffic_opts *o, traffic_matrix *t)
     return 0;
 }
 
-int scimodel_traffic_wanted(int argc, char **argv)
+int scimodel_traffic(const scimodel_options *o)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0)
-            return 0;
-        if (strcmp(argv[i], "--traffic") == 0 || strncmp(argv[i], "--traffic=", 10) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-int scimodel_traffic_main(int argc, char **argv)
-{
-    traffic_opts o;
     traffic_matrix t;
     traffic_error err;
-    opt_state st;
-    int rc = parse_options(argc, argv, &o, &st);
+    int rc = traffic_read(o->traffic_path, &t, &err);
     if (rc)
-        return rc == OPT_DONE ? 0 : rc;
-    const fs_file in[] = {{"--traffic", o.traffic_path}, {"--params", o.params_path},
-                          {"--intra-params", o.intra_path}, {"--hostfile", o.hostfile},
-                          {"--rankfile", o.rankfile}, {"--placement", o.placement}};
-    atomic_file out;
-    int active;
-    if ((rc = scimodel_output_begin(o.out_path, in, 6, &out, &active)))
-        return rc;
-    if ((rc = traffic_read(o.traffic_path, &t, &err))) {
-        rc = scimodel_file_error("--traffic", o.traffic_path, rc, err.line, err.msg);
-        return scimodel_output_end(&out, active, rc);
-    }
-    rc = run(&o, &t);
+        return scimodel_file_error("--traffic", o->traffic_path, rc, err.line, err.msg);
+    rc = run(o, &t);
     traffic_free(&t);
-    rc = scimodel_output_end(&out, active, rc);
-    int wrc = file_close_stdout("scimodel");   /* a full disk is a failure too */
-    return rc ? rc : wrc;
+    return rc;
 }

@@ -167,3 +167,79 @@ Test(option_order, version_and_help_exit_0)
     cr_assert_not_null(strstr(r.out, "--traffic FILE"), "%s", r.out);
     run_free(&r);
 }
+
+/* --traffic is a mode of the one options table: where --traffic and its
+ * settings stand on the line changes nothing (two --shape options are the
+ * exception: the candidates are listed in the order given). */
+Test(option_order, traffic_settings_in_any_order)
+{
+    const char *traffic = run_fixture("traffic/halo3d-8.tsv");
+    const char *const mode[] = {"--traffic", traffic, NULL};
+    const char *const opts[][2] = {
+        {"--shape", "2x4"}, {"--shape", "8"}, {"--dims", "2"},
+        {"--slots", "2"}, {"--links", "bi"}, {"--format", "tsv"},
+    };
+    int n = sizeof opts / sizeof opts[0], ran = 0, pairs = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            if (strcmp(opts[i][0], opts[j][0]) == 0)
+                continue;
+            pairs++;
+            run_result ab = run_words(mode, opts[i], opts[j]);
+            /* the mode's option last: opts[j], opts[i], then --traffic FILE */
+            const char *const rev[] = {opts[j][0], opts[j][1], opts[i][0], opts[i][1], NULL};
+            run_result ba = run_words(rev, mode, NULL);
+            cr_expect_eq(ab.status, ba.status, "%s/%s: status %d against %d (%s | %s)",
+                         opts[i][0], opts[j][0], ab.status, ba.status, ab.err, ba.err);
+            cr_expect_str_eq(ab.out, ba.out, "%s %s / %s %s: the order changed the output",
+                             opts[i][0], opts[i][1], opts[j][0], opts[j][1]);
+            cr_expect_str_eq(ab.err, ba.err, "%s/%s: the order changed the message", opts[i][0],
+                             opts[j][0]);
+            cr_expect_null(strstr(ab.err, "Sanitizer"), "%s", ab.err);
+            ran += ab.status == 0;
+            run_free(&ab);
+            run_free(&ba);
+        }
+    /* not vacuous: every pair runs (the shapes hold the matrix's 8 ranks) */
+    cr_assert_eq(ran, pairs, "only %d of %d pairs ran", ran, pairs);
+    cr_assert_geq(pairs, 13);
+}
+
+/* The traffic mode's own options need --traffic, and only --traffic takes
+ * several shapes, before or after the other options. */
+Test(option_order, traffic_options_need_traffic)
+{
+    run_result r = run_cmd(SCIMODEL, 30, "--placement", "optimize", "--nodes", "100", NULL);
+    run_assert_error(&r, 2, "--placement 'optimize': needs --traffic", "--placement alone");
+    cr_assert_not_null(strstr(r.err, "(try --help)"), "%s", r.err);
+    run_free(&r);
+    r = run_cmd(SCIMODEL, 30, "--nodes", "100", "--slots", "2", NULL);
+    run_assert_error(&r, 2, "--slots '2': needs --traffic", "--slots alone");
+    run_free(&r);
+    r = run_cmd(SCIMODEL, 30, "--shape", "4x4", "--shape", "2x2", NULL);
+    run_assert_error(&r, 2, "--shape '2x2' given twice (--shape '4x4' and --shape '2x2')",
+                     "--shape twice");
+    run_free(&r);
+    r = run_cmd(SCIMODEL, 30, "--shape", "4x4", "--dims", "2", NULL);
+    run_assert_error(&r, 2, "--dims '2' conflicts with --shape '4x4'", "--shape --dims");
+    run_free(&r);
+}
+
+/* --links params (the traffic mode's default, named) means the params
+ * file's links in every mode: the same bytes as no --links at all. */
+Test(option_order, links_params_is_the_default_in_every_mode, .init = setup, .fini = teardown)
+{
+    const char *const with[] = {"--nodes", "100", "--links", "params", "--params", params_uni,
+                                NULL};
+    const char *const without[] = {"--nodes", "100", "--params", params_uni, NULL};
+    const char *const bi[2] = {"--links", "bi"};
+    run_result a = run_words(with, (const char *const[]){"--size", "64"}, NULL);
+    run_result b = run_words(without, (const char *const[]){"--size", "64"}, NULL);
+    run_result c = run_words(without, bi, NULL);
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cr_assert_str_eq(a.out, b.out, "--links params differs from no --links");
+    cr_assert_str_neq(a.out, c.out, "--links bi changed nothing (vacuous)");
+    run_free(&a);
+    run_free(&b);
+    run_free(&c);
+}
