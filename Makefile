@@ -256,8 +256,10 @@ demo-full:
 	@printf '  %-10s %24s %24s\n' crossover "2-node ring" "full calibration"
 	@paste <(bin/scimodel --params $(DEMO_PARAMS) --crossover --metric avg --format tsv) \
 	       <(bin/scimodel --params $(FULL_PARAMS) --crossover --metric avg --format tsv) | \
-	  awk -F'\t' 'NR > 1 { printf "  %dD -> %dD   %18.2f nodes %s %18.2f nodes %s\n", $$2, $$3, $$4, \
-	    ($$5 == "crossover" ? " " : "*"), $$9, ($$10 == "crossover" ? " " : "*") } \
+	  awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($$i in a) b[$$i] = i; else a[$$i] = i; next } \
+	    { printf "  %dD -> %dD   %18.2f nodes %s %18.2f nodes %s\n", $$a["from_dims"], $$a["to_dims"], \
+	      $$a["nodes"], ($$a["status"] == "crossover" ? " " : "*"), $$b["nodes"], \
+	      ($$b["status"] == "crossover" ? " " : "*") } \
 	    END { print "  (* a lower bound, not a crossover: the higher D already wins at its smallest torus)" }'
 	@echo "  The full calibration measures every parameter (o(m), lf, ls, lb) and predicted a"
 	@echo "  6-node ring it was not fitted on; its lf and ls are the benchmark's own software"

@@ -101,6 +101,50 @@ Test(docs, no_file_is_over_700_lines, .timeout = 60)
     cr_assert_str_empty(over, "over 700 lines:\n%s", over);
 }
 
+/* make demo's crossovers side by side are scimodel's own, read by column
+ * name: scimodel may add columns at the end of its TSV. */
+Test(docs, demo_crossovers_are_scimodels, .timeout = 120)
+{
+    char dir[] = "/tmp/scitorus-demo-XXXXXX", params[64], sh[2048], want[3][48];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(params, sizeof params, "%s/full.params", dir);
+    snprintf(sh, sizeof sh,
+             "cd '%s' && '%s/calibrate' -q --data data/sample/shm-full-ring2.tsv --data "
+             "data/sample/shm-full-ring8.tsv --data data/sample/shm-full-torus4x4.tsv -o '%s' >/dev/null && "
+             "'%s/scimodel' --params '%s' --crossover --metric avg --format tsv",
+             root_dir(), bin_dir(), params, bin_dir(), params);
+    run_result r = run_cmd("/bin/sh", 100, "-c", sh, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int rows = 0;
+    for (const char *l = strchr(r.out, '\n'); l && l[1] && rows < 3; l = strchr(l + 1, '\n')) {
+        double nodes;
+        cr_assert_eq(sscanf(l + 1, "%*s %*s %*s %lf", &nodes), 1, "%s", r.out);
+        snprintf(want[rows++], sizeof want[0], "%.2f", nodes);
+    }
+    run_free(&r);
+    cr_assert_eq(rows, 3);
+    snprintf(sh, sizeof sh, "cd '%s' && make -s demo-full FULL_PARAMS='%s' DEMO_PARAMS='%s'",
+             root_dir(), params, params);
+    r = run_cmd("/bin/sh", 100, "-c", sh, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *table = strstr(r.out, "side by side");
+    cr_assert_not_null(table, "%s", r.out);
+    for (int d = 0; d < 3; d++) {
+        char label[32], a[32], b[32];
+        snprintf(label, sizeof label, "%dD -> %dD", d + 1, d + 2);
+        const char *l = strstr(table, label);
+        cr_assert_not_null(l, "%s", r.out);
+        cr_assert_eq(sscanf(l + strlen(label), " %31s nodes %*s %31s", a, b) >= 1, 1, "%s", l);
+        if (!strcmp(b, "nodes"))   /* the first column had no star */
+            sscanf(l + strlen(label), " %31s nodes %31s", a, b);
+        cr_assert_str_eq(a, want[d], "%s", r.out);
+        cr_assert_str_eq(b, want[d], "%s", r.out);
+    }
+    run_free(&r);
+    snprintf(sh, sizeof sh, "rm -rf '%s'", dir);
+    cr_assert_eq(system(sh), 0);
+}
+
 /* Fails until every file, help text and man page cites docs/ instead:
  * the message lists each place and a count per directory. */
 Test(docs, nothing_cites_documents_the_user_does_not_have, .timeout = 120)
