@@ -106,6 +106,10 @@ int launches_measure(options *o);
  * median across them, fills p's launch keys and writes the per-point
  * table beside params_path.  0 or an exit status. */
 int launches_report(const options *o, model_params *p, const char *params_path);
+/* Widens parameter id's error to cover n values of it from separate runs or
+ * launches: err^2 + their variance (docs/model.md, 'Intervals').  Returns
+ * the error before. */
+double calibrate_widen_err(model_params *p, int id, const double *v, int n);
 /* --full's link rate (calibrate/linkrate.c): one-way bursts over the
  * 2-node ring's one link (the benchmark's ow pattern: back-to-back sends,
  * one acknowledgement a batch, as osu_bw's window) at these sizes, above a

@@ -240,16 +240,12 @@ static void widen_by_spread(const options *o, const run_params *rp, int n, model
     fprintf(o->report, "calibrate: the errors written cover the spread of the %d fitted runs:", n);
     for (size_t j = 0; j < sizeof ids / sizeof *ids; j++) {
         int id = ids[j];
-        double mean = 0, var = 0;
-        if (isnan(p->err[id]))
-            continue;   /* not fitted: no spread of its own */
+        double v[n];
         for (int i = 0; i < n; i++)
-            mean += rp[i].v[id] / n;
-        for (int i = 0; i < n; i++)
-            var += (rp[i].v[id] - mean) * (rp[i].v[id] - mean) / (n - 1);
-        double was = p->err[id];
-        p->err[id] = sqrt(was * was + var);
-        fprintf(o->report, " %s +- %.3g (fit %.3g)", model_param_key[id], p->err[id], was);
+            v[i] = rp[i].v[id];
+        double was = calibrate_widen_err(p, id, v, n);
+        if (!isnan(was))
+            fprintf(o->report, " %s +- %.3g (fit %.3g)", model_param_key[id], p->err[id], was);
     }
     fputc('\n', o->report);
 }

@@ -56,6 +56,19 @@ static int launch_fit(const options *o, int k, model_params *out)
     return rc;
 }
 
+double calibrate_widen_err(model_params *p, int id, const double *v, int n)
+{
+    double was = p->err[id], mean = 0, var = 0;
+    if (n < 2 || isnan(was))
+        return was;   /* not fitted: no spread of its own */
+    for (int i = 0; i < n; i++)
+        mean += v[i] / n;
+    for (int i = 0; i < n; i++)
+        var += (v[i] - mean) * (v[i] - mean) / (n - 1);
+    p->err[id] = sqrt(was * was + var);
+    return was;
+}
+
 /* Quantity q of p when it was measured (NaN when assumed or fixed). */
 static double launch_value(const model_params *p, int q)
 {
@@ -172,6 +185,16 @@ int launches_report(const options *o, model_params *p, const char *params_path)
                 all < p->launch[q][1] || all > p->launch[q][2] ? ", outside the interval" : "");
     }
     p->launch_coverage = cov;
+    /* The errors written cover the spread across launches, as over --full's runs. */
+    static const int pid[MODEL_LAUNCH_COUNT] = {MODEL_P_O0, MODEL_P_LF, MODEL_P_LS, MODEL_P_LB};
+    fprintf(o->report, "  the errors written cover the spread of the %d launches:", n);
+    for (int q = 0; q < MODEL_LAUNCH_COUNT; q++) {
+        if (isnan(p->launch[q][0]) || isnan(p->err[pid[q]]))
+            continue;
+        double was = calibrate_widen_err(p, pid[q], v[q], n);
+        fprintf(o->report, " %s +- %.3g (fit %.3g)", model_param_key[pid[q]], p->err[pid[q]], was);
+    }
+    fputc('\n', o->report);
     if (!strcmp(params_path, "-"))
         return 0;
     options_stem(params_path, "", stem, sizeof stem);

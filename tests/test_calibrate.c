@@ -357,6 +357,12 @@ Test(calibrate, launches_report_the_interval_across_launches)
     cr_assert_float_eq(p.launch[MODEL_LAUNCH_O64][1], lo, 1e-4 * lo);
     cr_assert_float_eq(p.launch[MODEL_LAUNCH_O64][2], hi, 1e-4 * hi);
     cr_assert(isnan(p.launch[MODEL_LAUNCH_LF][0]), "lf was not measured: no launch keys");
+    /* the error written covers the launches' spread: at least their standard deviation */
+    double mean = (o64[0] + o64[1] + o64[2]) / 3, var = 0;
+    for (int k = 0; k < 3; k++)
+        var += (o64[k] - mean) * (o64[k] - mean) / 2;
+    cr_assert_geq(p.err[MODEL_P_O0], sqrt(var) * (1 - 1e-6), "o0_ns_err %g, launches' sd %g",
+                  p.err[MODEL_P_O0], sqrt(var));
     FILE *fp = fopen(path("l-launches.tsv"), "r");
     cr_assert_not_null(fp);
     char line[512];
