@@ -37,7 +37,13 @@ int bench_main(int argc, char **argv, const bench_backend *be)
     logp_data_free(&c.logp_done);
     /* what went to standard output must all be there: a full disk is an error */
     int wrc = file_close_stdout(c.prog);
-    return rc ? rc : wrc;
+    rc = rc ? rc : wrc;
+    /* A usage error is every rank's and only the speaker says it: were a
+     * silent rank to exit 2 first, mpirun would kill the speaker before its
+     * message was forwarded.  The speaker's status is mpirun's. */
+    if (rc == EXIT_USAGE && !c.bc->speaks())
+        rc = EXIT_SUCCESS;
+    return rc;
 }
 
 int bench_cli_prepare(bench_cli *c)
