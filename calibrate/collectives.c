@@ -1,7 +1,7 @@
 /* collectives: calibrate --collectives FILE --logp FILE, a measured
  * collectives file (mpibench --op) against the LogGP replay of the
  * operation's schedule on the LogP parameters, size by size and per
- * process count, printed as the LogP identity is (coll/predict.h). */
+ * process count, printed as the LogP identity is (sim/collpredict.h). */
 #include "calibrate/calibrate.h"
 
 #include <math.h>
@@ -9,7 +9,7 @@
 
 #include "benchdata/logpdata.h"
 #include "coll/colldata.h"
-#include "coll/predict.h"
+#include "sim/collpredict.h"
 #include "util/file_error.h"
 
 /* Measured against predicted for every row of d ("size procs measured

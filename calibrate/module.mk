@@ -5,7 +5,7 @@ calibrate_SRCS = calibrate/calibrate_main.c calibrate/options.c calibrate/option
                  calibrate/validate.c calibrate/output.c calibrate/run.c calibrate/full.c \
                  calibrate/full_run.c calibrate/logp_fit.c calibrate/collectives.c \
                  calibrate/launches.c calibrate/linkrate.c
-calibrate_LAYERS := fit model coll sched benchdata topo util
+calibrate_LAYERS := fit sim model coll sched benchdata topo util
 calibrate_LDLIBS := $(GSL_LIBS)
 TESTS    += tests/test_calibrate.c
 TESTS    += tests/test_full.c

@@ -1,12 +1,11 @@
-# coll/: collectives -- the point-to-point schedules of named algorithms
-# (GOAL text and a LogGP replay on per-size LogP parameters), the
-# collectives data file, the size refinement, and the prediction against a
-# measured file.  mpibench --op (mpibench/collective*.c), scisim --collective
-# and calibrate --collectives link it.
+# coll/: collectives -- the collectives data file and the size refinement
+# (the schedules are sched/'s, their prediction from a LogP file sim/'s).
+# mpibench --op (mpibench/collective*.c), scisim --collective and calibrate
+# --collectives link it.
 # layer coll: no options, no MPI
 LAYERS += coll
-coll_LAYER_USES := sched benchdata util
-coll_LAYER_SRCS := coll/colldata.c coll/refine.c coll/predict.c
+coll_LAYER_USES := util
+coll_LAYER_SRCS := coll/colldata.c coll/refine.c
 TESTS += tests/test_coll.c tests/test_coll_mpi.c tests/test_coll_ops.c
 
 # make bench-coll OSU_COLL=<dir>: mpibench --op against osu_bcast & co.

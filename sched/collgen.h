@@ -1,5 +1,5 @@
 /* collgen: the point-to-point schedule of a named collective algorithm,
- * as GOAL text and as a LogGP prediction on per-size LogP parameters
+ * as GOAL text or as the schedule the GOAL reader makes of it
  * (docs/replay.md, 'Collectives').  A schedule is, per rank, a list of
  * sends and receives in steps: the operations of one step run together and
  * start once every operation of the rank's previous step has completed. */
@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "sched/goal.h"
 
 typedef enum coll_opkind {
     COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE, COLL_ALLGATHER,
@@ -31,8 +33,8 @@ typedef struct coll_sched {
     long count;
     size_t cap;
     coll_msg *msgs;           /* grouped by rank, steps ascending, then as generated */
-    /* Polled now and then by the generator and coll_predict_from (NULL:
-     * never): nonzero gives up, returning -3 (Ctrl-C inside one point). */
+    /* Polled now and then by the generator and coll_goal (NULL: never):
+     * nonzero gives up, returning -3 (Ctrl-C inside one point). */
     int (*stop)(void);
     int only;                 /* 0: every rank's operations; r + 1: rank r's only */
 } coll_sched;
@@ -80,29 +82,14 @@ int coll_generate_rank(coll_sched *s, int op, const char *alg, int ranks, int ro
 void coll_sched_free(coll_sched *s);
 
 /* GOAL text: "num_ranks P", then per rank its sends/recvs labelled, each
- * step's operations requiring every operation of the step before. */
-void coll_write_goal(FILE *fp, const coll_sched *s);
+ * step's operations requiring every operation of the step before.
+ * Returns 0, -1 out of memory or -3 when s->stop said stop (the text is
+ * then cut short). */
+int coll_write_goal(FILE *fp, const coll_sched *s);
 
-/* LogGP on per-size parameters: send overhead os(m), receive overhead
- * or(m), gap g(m) between message starts, latency L (ns). */
-typedef struct coll_logp {
-    double (*os)(void *ctx, long m), (*orr)(void *ctx, long m), (*g)(void *ctx, long m);
-    double L;
-    /* Optional L(m) per size (LogP/MPI: RTT(m)/2 - os(m) - or(m), which may
-     * be negative where the send call spans the delivery); NULL: L. */
-    double (*Lm)(void *ctx, long m);
-    void *ctx;
-} coll_logp;
-
-/* The predicted time (ns) from a common start to the last rank's end;
- * per_rank (ranks entries, may be NULL) gets each rank's end.  Returns
- * -1 when the schedule deadlocks (a receive without its send), -2 out of
- * memory, -3 when s->stop said stop. */
-double coll_predict(const coll_sched *s, const coll_logp *p, double *per_rank);
-
-/* The same with rank r starting at t0[r] (NULL: all at 0); returns the
- * last rank's end, per_rank each rank's end (absolute times). */
-double coll_predict_from(const coll_sched *s, const coll_logp *p, const double *t0,
-                         double *per_rank);
+/* The same schedule built in memory, as goal_parse reads that text (the
+ * engine's replay of a collective needs no text).  Returns 0, -1 out of
+ * memory, -3 when s->stop said stop; g is empty unless 0. */
+int coll_goal(const coll_sched *s, goal_schedule *g);
 
 #endif

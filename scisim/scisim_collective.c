@@ -1,6 +1,6 @@
 /* scisim_collective: --collective OP, the point-to-point schedule of a named
- * algorithm (sched/collgen.h) written as GOAL (--emit-goal), predicted on a
- * LogP file's per-size parameters (--logp), or replayed as any schedule on
+ * algorithm (sched/collgen.h) written as GOAL (--emit-goal), or replayed as
+ * any schedule: on a LogP file's per-size parameters (--logp), on
  * LogGOPSim's constants (--loggp) or on candidate tori. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "benchdata/logpdata.h"
 #include "sched/collgen.h"
-#include "coll/predict.h"
+#include "sim/collpredict.h"
 #include "scisim/scisim.h"
 #include "util/file_error.h"
 
@@ -71,9 +71,14 @@ static int table(const scisim_opts *o)
             if ((rc = generate(o, o->procs[i], o->sizes[j], o->emit_goal ? &s : NULL)))
                 break;
             if (o->emit_goal) {
-                coll_write_goal(fp, &s);
+                int wrc = coll_write_goal(fp, &s);
                 coll_sched_free(&s);
-                written++;
+                if (wrc == -3)
+                    partial = 1;
+                else if (wrc)
+                    rc = scisim_runtime_error("out of memory for the schedule");
+                else
+                    written++;
             } else {
                 char why[400];
                 double ns;
@@ -102,8 +107,8 @@ static int table(const scisim_opts *o)
     return rc;
 }
 
-/* One P, one size: the GOAL text parsed back and replayed by the modes a
- * schedule file gets (scisim_loggp.c, scisim_torus.c). */
+/* One P, one size: the schedule, as the GOAL reader makes it, replayed by
+ * the modes a schedule file gets (scisim_loggp.c, scisim_torus.c). */
 static int replay(const scisim_opts *o)
 {
     if (o->nprocs != 1 || o->nsizes != 1)
@@ -113,31 +118,20 @@ static int replay(const scisim_opts *o)
     int rc = generate(o, o->procs[0], o->sizes[0], &cs);
     if (rc)
         return rc;
-    char *text = NULL, name[160], def[64];
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem) {
-        coll_sched_free(&cs);
-        return scisim_runtime_error("out of memory for the schedule");
-    }
-    coll_write_goal(mem, &cs);
-    coll_sched_free(&cs);
-    if (fclose(mem)) {
-        free(text);
-        return scisim_runtime_error("out of memory for the schedule");
-    }
+    char name[160], def[64];
     goal_schedule s;
-    goal_error err;
     scisim_opts named = *o;
     snprintf(name, sizeof name, "%s %s on %ld processes, %ld B", coll_op_names[o->collective],
              coll_algorithm(o->collective, o->algorithm, (int)o->procs[0], o->sizes[0], def,
                             sizeof def),
              o->procs[0], o->sizes[0]);
     named.goal_path = name;
-    rc = goal_parse(text, len, &s, &err);
-    free(text);
-    if (rc)   /* the generator writes what the reader takes: only memory fails */
-        return scisim_runtime_error("%s: %s", name, rc == -1 ? "out of memory" : err.msg);
+    rc = coll_goal(&cs, &s);
+    coll_sched_free(&cs);
+    if (rc == -3)
+        return 130;
+    if (rc)
+        return scisim_runtime_error("%s: out of memory", name);
     rc = o->loggp_given ? scisim_loggp(&named, &s) : scisim_torus(&named, &s);
     goal_free(&s);
     return rc;

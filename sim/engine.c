@@ -167,9 +167,22 @@ static int do_send(sim_state *st, sim_event e)
     }
     if (sim_depart(st, e.id, e.time, &k))
         return -1;
-    if (o->size <= st->c->S)
-        return sim_done(st, e.id);
-    return 0;
+    if (o->size > st->c->S)
+        return 0;
+    if (k.call > 0)
+        return sim_push(st, (sim_event){e.time + k.call, st->ts++, e.id, SIM_EV_RETURN});
+    return sim_done(st, e.id);
+}
+
+/* A send call that outlasts its CPU time (sized, L(m) < 0) returns: the
+ * rank is busy at least until now, and what waits on the send may go. */
+static int call_return(sim_state *st, sim_event e)
+{
+    const goal_op *o = &st->s->op[e.id];
+    double *cpu = &st->nexto[(size_t)o->rank * st->ncpu + o->cpu];
+    if (*cpu < e.time)
+        *cpu = e.time;
+    return sim_done(st, e.id);
 }
 
 /* Rendezvous: the receive that matched frees the send; the sender's CPU
@@ -234,6 +247,8 @@ static int step(sim_state *st, sim_event e)
         }
     case SIM_EV_MSG:
         return sim_arrive(st, e);
+    case SIM_EV_RETURN:
+        return call_return(st, e);
     case SIM_EV_WAKE: {
         sim_event run;
         int rc = sim_wake(st, e, &run);
@@ -278,6 +293,9 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     }
     for (size_t i = 0; i < s->nops; i++)
         st.deps[i] = s->op[i].deps;
+    for (uint32_t h = 0; c->start && h < s->ranks; h++)
+        for (size_t k = 0; k < st.ncpu; k++)
+            st.nexto[h * st.ncpu + k] = c->start[h];
     /* Roots: host by host, each host's in file order, sorted by kind. */
     for (uint32_t h = 0; h < s->ranks; h++) {
         for (size_t i = s->first[h]; i < s->first[h] + s->count[h]; i++)

@@ -1,9 +1,10 @@
 /* engine: discrete-event replay of a GOAL schedule with LogGOPSim's rules
  * (docs/replay.md, 'Replay'): a CPU and a NIC per host and number,
  * eager and rendezvous messages, matching by source and tag in order.
- * The network is LogGP (every message L in flight) or a torus, whose
- * messages take the route's wire time and, with contention, queue FIFO
- * for every directed link of the route. */
+ * The network is LogGP (every message L in flight), LogGP on a LogP
+ * file's per-size parameters, or a torus, whose messages take the route's
+ * wire time and, with contention, queue FIFO for every directed link of
+ * the route. */
 #ifndef SCITORUS_ENGINE_H
 #define SCITORUS_ENGINE_H
 
@@ -47,9 +48,21 @@ typedef struct sim_torus {
     double *depart_ns;
 } sim_torus;
 
+/* LogGP on per-size parameters (a LogP file's, docs/replay.md,
+ * 'Collectives'): a send holds the CPU os(m) and the NIC g(m), a received
+ * message the CPU or(m) and the NIC g(m), and it flies L(m), which may be
+ * negative where a blocking send's call spans the delivery. */
+typedef struct sim_sized {
+    double (*os)(void *ctx, long m), (*orr)(void *ctx, long m), (*g)(void *ctx, long m);
+    double (*L)(void *ctx, long m);
+    void *ctx;
+} sim_sized;
+
 typedef struct sim_config {
-    int torus;                   /* 0: LogGP network, 1: torus */
+    int torus;                   /* 0: LogGP network (or sized), 1: torus */
     sim_loggp lg;
+    const sim_sized *sized;      /* non-NULL (torus 0): per-size LogGP instead of lg */
+    const double *start;         /* per rank: its CPUs busy until then (NULL: 0) */
     uint64_t S;                  /* eager up to S bytes, rendezvous above */
     sim_torus t;
     /* Optional: progress is called every 2^20 events; stop() != 0 ends the run early. */

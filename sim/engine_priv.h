@@ -11,7 +11,7 @@
 
 #define SIM_NONE UINT32_MAX
 
-enum { SIM_EV_OP = 0, SIM_EV_MSG = 1, SIM_EV_HOP = 2, SIM_EV_WAKE = 3 };
+enum { SIM_EV_OP = 0, SIM_EV_MSG = 1, SIM_EV_HOP = 2, SIM_EV_WAKE = 3, SIM_EV_RETURN = 4 };
 
 typedef struct sim_event {
     double time;
@@ -35,6 +35,7 @@ typedef struct sim_costs {
     double send_cpu, send_nic, recv_cpu, recv_nic;
     double depart;      /* from the send's start to leaving the sender */
     double wire;        /* zero-load time in flight */
+    double call;        /* > 0: an eager send ends this long after its start, not at it */
     long src_node, dst_node;
 } sim_costs;
 

@@ -1,5 +1,6 @@
 /* net: what a message costs.  LogGP: LogGOPSim's charges (o and O per byte
- * on the CPUs, g and G per byte on the NICs, L in flight).  Torus: the
+ * on the CPUs, g and G per byte on the NICs, L in flight); per size, the
+ * LogP file's os(m), or(m), g(m) and L(m) in their places.  Torus: the
  * endpoints pay os(m) / or(m) (the params file's LogP terms) or o(m) each,
  * and the wire H lp + F lf + S ls + (F + S) lb m of the route
  * (docs/model.md); messages inside a node fly in no time and pay the
@@ -28,10 +29,29 @@ static double max_m1(double m1, double O, double G)
     return a == 0 ? b : b == 0 ? a : dmax(a, b);
 }
 
+/* A LogP file's per-size terms in LogGOPSim's places.  Where L(m) < 0 the
+ * send call spans the delivery and MPI progresses the rank's receives
+ * inside it: the CPU is held only until the message is there, os + L. */
+static void sized_costs(const sim_sized *z, long m, sim_costs *k)
+{
+    double os = z->os(z->ctx, m), L = z->L(z->ctx, m);
+    k->depart = dmax(0, L < 0 ? os + L : os);
+    k->wire = dmax(0, L);
+    k->send_cpu = k->depart;
+    k->call = L < 0 ? dmax(0, os) : 0;   /* the call still returns at os: its step ends no earlier */
+    k->recv_cpu = dmax(0, z->orr(z->ctx, m));
+    k->send_nic = k->recv_nic = dmax(0, z->g(z->ctx, m));
+    k->src_node = k->dst_node = -1;
+}
+
 void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k)
 {
     const sim_config *c = st->c;
     double m = (double)o->size;
+    if (!c->torus && c->sized) {
+        sized_costs(c->sized, (long)o->size, k);
+        return;
+    }
     if (!c->torus) {
         /* (m - 1) is -1 for an empty message: LogGOPSim's unsigned
          * arithmetic wraps to the same sums. */
@@ -42,6 +62,7 @@ void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k)
         k->recv_nic = k->send_nic;
         k->depart = c->lg.o;
         k->wire = c->lg.L;
+        k->call = 0;
         k->src_node = k->dst_node = -1;
         return;
     }
@@ -60,6 +81,7 @@ void sim_message_costs(const sim_state *st, const goal_op *o, sim_costs *k)
     }
     k->depart = k->send_cpu;
     k->wire = 0;
+    k->call = 0;
     if (!same) {
         long a[TOPO_MAX_DIMS], b[TOPO_MAX_DIMS], h[TOPO_MAX_DIMS];
         topo_counts n;

@@ -12,7 +12,7 @@ FUZZ_TARGETS += $(if $(wildcard model/launch.c),launch)
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined
 # the fuzz targets link the readers' layers, from the same lists as the programs
-FUZZ_LAYERS  := sim sched model benchdata topo util
+FUZZ_LAYERS  := sim coll sched model benchdata topo util
 FUZZ_LIB      = $(foreach l,$(FUZZ_LAYERS),$($(l)_LAYER_SRCS))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 

@@ -1,5 +1,5 @@
-/* Unit tests of the collectives' schedules, their LogGP replay and the
- * size refinement: every property against an oracle computed here
+/* Unit tests of the collectives' schedules, their replay on per-size LogP
+ * parameters and the size refinement: every property against an oracle computed here
  * (information flow, closed-form trees, a synthetic curve). */
 #include <criterion/criterion.h>
 #include <limits.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sched/collgen.h"
-#include "coll/predict.h"
+#include "sim/collpredict.h"
 #include "coll/refine.h"
 
 /* Every send meets exactly one receive of the same size (k-th send a->b,
@@ -137,19 +137,23 @@ Test(coll, message_counts_of_known_algorithms)
     }
 }
 
-static double c_os, c_or, c_g;
+static double c_os, c_or, c_g, c_L;
 static double f_os(void *c, long m) { (void)c, (void)m; return c_os; }
 static double f_or(void *c, long m) { (void)c, (void)m; return c_or; }
 static double f_g(void *c, long m) { (void)c, (void)m; return c_g; }
+static double f_L(void *c, long m) { (void)c, (void)m; return c_L; }
 
 static double predict(int op, const char *alg, int n, double os, double orr, double L)
 {
     coll_sched s;
+    goal_schedule g;
     char why[160];
     cr_assert_eq(coll_generate(&s, op, alg, n, 0, 8, why, sizeof why), 0, "%s", why);
-    c_os = os, c_or = orr, c_g = 0;
-    coll_logp p = {f_os, f_or, f_g, L, NULL, NULL};
-    double t = coll_predict(&s, &p, NULL);
+    cr_assert_eq(coll_goal(&s, &g), 0);
+    c_os = os, c_or = orr, c_g = 0, c_L = L;
+    sim_sized p = {f_os, f_or, f_g, f_L, NULL};
+    double t = coll_predict_sized(&g, &p, NULL, NULL, NULL);
+    goal_free(&g);
     coll_sched_free(&s);
     return t;
 }
@@ -275,135 +279,30 @@ Test(coll, refine_inserts_at_a_knee_and_not_on_a_line)
                       xk[i], xk[i + 1]);
 }
 
-/* The replay's rules done the plain way, as first written: a receive's send
- * found by scanning for the same pair and index, a step's receives taken by
- * repeated search for the earliest arrival.  The oracle of the sorted tables. */
-static double plain_replay(const coll_sched *s, const coll_logp *p, const double *t0, double *per)
-{
-    int n = s->ranks;
-    long c = s->count, match[4096], pos[64], lim[64];
-    double arr[4096], cpu[64], nic[64], start[64], end[64], result = 0;
-    char timed[4096] = {0}, used[4096] = {0}, sdone[64] = {0};
-    cr_assert(c <= 4096 && n <= 64, "%ld messages on %d ranks", c, n);
-    for (long k = 0; k < c; k++) {   /* the k-th send a->b meets b's k-th receive from a */
-        const coll_msg *m = &s->msgs[k];
-        long idx = 0, seen = 0;
-        match[k] = -1;
-        for (long j = 0; j < k && !m->send; j++)
-            idx += !s->msgs[j].send && s->msgs[j].rank == m->rank && s->msgs[j].peer == m->peer;
-        for (long j = 0; j < c && !m->send; j++)
-            if (s->msgs[j].send && s->msgs[j].rank == m->peer && s->msgs[j].peer == m->rank &&
-                seen++ == idx)
-                match[k] = j;
-    }
-    for (int r = 0; r < n; r++) {
-        pos[r] = lim[r] = 0;
-        for (long k = c - 1; k >= 0; k--)
-            if (s->msgs[k].rank == r)
-                pos[r] = k, lim[r] = lim[r] ? lim[r] : k + 1;
-        nic[r] = -INFINITY;
-        start[r] = cpu[r] = end[r] = t0 ? t0[r] : 0;
-    }
-    for (int progress = 1; progress;) {
-        progress = 0;
-        for (int r = 0; r < n; r++)
-            while (pos[r] < lim[r]) {
-                long lo = pos[r], hi = lo;
-                while (hi < lim[r] && s->msgs[hi].step == s->msgs[lo].step)
-                    hi++;
-                for (long k = lo; k < hi && !sdone[r]; k++) {
-                    const coll_msg *m = &s->msgs[k];
-                    if (!m->send)
-                        continue;
-                    double t = fmax(fmax(start[r], cpu[r]), nic[r] + p->g(p->ctx, m->bytes));
-                    double os = p->os(p->ctx, m->bytes), L = p->Lm(p->ctx, m->bytes);
-                    nic[r] = t;
-                    cpu[r] = t + (L < 0 ? fmax(0, os + L) : os);
-                    arr[k] = t + os + L, timed[k] = 1;
-                    end[r] = fmax(end[r], t + os);
-                }
-                progress |= !sdone[r], sdone[r] = 1;
-                int ready = 1;
-                for (long k = lo; k < hi; k++)
-                    ready &= s->msgs[k].send || (match[k] >= 0 && timed[match[k]]);
-                if (!ready)
-                    break;
-                for (long best = 0; best >= 0;) {
-                    best = -1;
-                    for (long k = lo; k < hi; k++)
-                        if (!s->msgs[k].send && !used[k] &&
-                            (best < 0 || arr[match[k]] < arr[match[best]]))
-                            best = k;
-                    if (best >= 0) {
-                        used[best] = 1;
-                        cpu[r] = fmax(fmax(cpu[r], start[r]), arr[match[best]]) +
-                                 p->orr(p->ctx, s->msgs[best].bytes);
-                        end[r] = fmax(end[r], cpu[r]);
-                    }
-                }
-                start[r] = end[r], pos[r] = hi, sdone[r] = 0;
-            }
-    }
-    for (int r = 0; r < n; r++) {
-        result = pos[r] < lim[r] || result < 0 ? -1 : fmax(result, end[r]);
-        per[r] = end[r];
-    }
-    return result;
-}
-
-/* Per-size parameters with ties and with L(m) < 0 (a send spanning the delivery). */
-static double v_os(void *c, long m) { (void)c; return 50 + (double)(m % 13) * 10; }
-static double v_or(void *c, long m) { (void)c; return 70 + (double)(m % 5) * 20; }
-static double v_g(void *c, long m) { (void)c; return 30 + (double)(m % 3) * 40; }
-static double v_L(void *c, long m) { (void)c; return 400 - (double)(m % 3) * 300; }
-
-Test(coll, replay_equals_the_plain_replay_on_every_algorithm)
-{
-    coll_logp p = {v_os, v_or, v_g, 0, v_L, NULL};
-    for (int op = 0; op < COLL_NOPS; op++) {
-        char list[128];
-        snprintf(list, sizeof list, "%s", coll_algorithms(op));
-        for (char *save = NULL, *alg = strtok_r(list, ",", &save); alg;
-             alg = strtok_r(NULL, ",", &save))
-            for (int n = 1; n <= 24; n++)
-                for (int staggered = 0; staggered < 2; staggered++) {
-                    coll_sched s;
-                    char why[160];
-                    double t0[64], got[64], want[64];
-                    for (int r = 0; r < n; r++)
-                        t0[r] = staggered ? (double)((r * 37) % 11) * 90 : 0;
-                    if (coll_generate(&s, op, alg, n, n / 3, 1 + n % 4, why, sizeof why))
-                        continue;   /* allgather recursive_doubling: powers of two */
-                    double a = coll_predict_from(&s, &p, t0, got), b = plain_replay(&s, &p, t0, want);
-                    cr_assert_eq(a, b, "%s %s P=%d: %.17g, plainly %.17g", coll_op_names[op], alg,
-                                 n, a, b);
-                    for (int r = 0; r < n; r++)
-                        cr_assert_eq(got[r], want[r], "%s %s P=%d rank %d", coll_op_names[op],
-                                     alg, n, r);
-                    coll_sched_free(&s);
-                }
-    }
-}
-
 /* A receive whose sender never sends: the replay says deadlock (-1). */
 Test(coll, replay_of_an_unmatched_receive_deadlocks)
 {
     coll_msg m[2] = {{0, 0, 1, 0, 8}, {1, 0, 0, 0, 8}};   /* both receive, nobody sends */
     coll_sched s = {.ranks = 2, .count = 2, .cap = 2, .msgs = m};
-    coll_logp p = {v_os, v_or, v_g, 0, v_L, NULL};
+    goal_schedule g;
+    cr_assert_eq(coll_goal(&s, &g), 0);
+    c_os = 50, c_or = 70, c_g = 30, c_L = 400;
+    sim_sized p = {f_os, f_or, f_g, f_L, NULL};
     double per[2];
-    cr_assert_eq(coll_predict_from(&s, &p, NULL, per), -1);
-    cr_assert_eq(plain_replay(&s, &p, NULL, per), -1);
+    cr_assert_eq(coll_predict_sized(&g, &p, NULL, per, NULL), -1);
+    goal_free(&g);
 }
 
 static int polls, polls_allowed;
 static int stop_later(void) { return ++polls > polls_allowed; }
 
-/* Ctrl-C inside one large point: the generator and the replay both give up
- * (-3) once the stop callback says so, without leaking (the sanitizer). */
-Test(coll, generation_and_replay_stop_when_told)
+/* Ctrl-C inside one large point: the generator, the schedule's building
+ * and the replay each give up (-3) once the stop callback says so, without
+ * leaking (the sanitizer). */
+Test(coll, generation_and_replay_stop_when_told, .timeout = 120)
 {
     coll_sched s;
+    goal_schedule g;
     char why[160];
     polls = 0, polls_allowed = 3;   /* 600 ranks' alltoall: 718800 messages, 10 polls */
     cr_assert_eq(coll_generate_until(&s, COLL_ALLTOALL, NULL, 600, 0, 8, stop_later, why,
@@ -413,10 +312,17 @@ Test(coll, generation_and_replay_stop_when_told)
     cr_assert_eq(coll_generate_until(&s, COLL_ALLTOALL, NULL, 600, 0, 8, stop_later, why,
                                      sizeof why), 0);
     cr_assert_gt(polls, 3);
-    coll_logp p = {v_os, v_or, v_g, 0, v_L, NULL};
-    polls = 0, polls_allowed = 5;
-    cr_assert_eq(coll_predict(&s, &p, NULL), -3);
-    cr_assert_gt(polls, 5);
+    polls = 0, polls_allowed = 1;
+    cr_assert_eq(coll_goal(&s, &g), -3);
+    cr_assert_null(g.op);
+    polls_allowed = 1 << 30;
+    cr_assert_eq(coll_goal(&s, &g), 0);
+    c_os = 50, c_or = 70, c_g = 30, c_L = 400;
+    sim_sized p = {f_os, f_or, f_g, f_L, NULL};
+    polls = 0, polls_allowed = 0;
+    cr_assert_eq(coll_predict_sized(&g, &p, NULL, NULL, stop_later), -3);
+    cr_assert_eq(polls, 1);
+    goal_free(&g);
     coll_sched_free(&s);
 }
 

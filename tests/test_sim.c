@@ -637,22 +637,22 @@ Test(sim, collective_usage_errors_one_line)
 }
 
 /* Ctrl-C inside a point of a --logp table: finished rows to OUT.incomplete,
- * ending '# incomplete', a previous OUT kept, exit 130; the 4096-process alltoall point takes seconds,
+ * ending '# incomplete', a previous OUT kept, exit 130; the 1024-process alltoall point takes seconds,
  * so the signal lands in the second point, whose row must not appear. */
 Test(sim, collective_table_interrupted_inside_a_point_keeps_finished_rows, .timeout = 120)
 {
     const char *out = run_path(dir, "table.tsv"), *err = run_path(dir, "table.err");
     run_write_text(out, "previous\n");
-    char *argv[] = {(char *)run_prog("scisim", 1), "--collective", "alltoall", "--procs", "4096",
+    char *argv[] = {(char *)run_prog("scisim", 1), "--collective", "alltoall", "--procs", "1024",
                     "--size", "8,16,32", "--logp",
                     (char *)run_root_path("data/sample/logp-shm.tsv"), "-o", (char *)out, NULL};
     pid_t pid = run_spawn(argv, err);
-    cr_assert(run_wait_text(err, "4096 processes, 16 bytes", 90), "no second point announced");
+    cr_assert(run_wait_text(err, "1024 processes, 16 bytes", 90), "no second point announced");
     kill(-pid, SIGINT);
     cr_assert_eq(run_wait_exit(pid, 60), 130);
     char *kept = run_read_text(out), *done = run_read_text(run_path(dir, "table.tsv.incomplete"));
     cr_assert_str_eq(kept, "previous\n");
-    const char *first = "collective\talgorithm\tprocs\tsize\tpredicted_ns\nalltoall\tlinear\t4096\t8\t";
+    const char *first = "collective\talgorithm\tprocs\tsize\tpredicted_ns\nalltoall\tlinear\t1024\t8\t";
     cr_assert(strncmp(done, first, strlen(first)) == 0, "%s", done);
     cr_assert_eq(run_lines(done), 3, "the interrupted point's row, or more: %s", done);
     cr_assert(strstr(done, "\n# incomplete\n") && done[strlen(done) - 1] == '\n' &&

@@ -1,5 +1,6 @@
-/* predict: collectives predicted from a LogP file (coll/predict.h). */
-#include "coll/predict.h"
+/* collpredict: collectives predicted from a LogP file (sim/collpredict.h):
+ * the engine's replay of the schedule on the file's per-size parameters. */
+#include "sim/collpredict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "sched/collgen.h"
+#include "sim/engine.h"
 
 typedef struct lp_ctx {
     const logp_data *lp;
@@ -72,22 +74,37 @@ static double f_or(void *c, long m) { return remembered(c, m, 1); }
 static double f_g(void *c, long m) { return remembered(c, m, 2); }
 static double f_L(void *c, long m) { return remembered(c, m, 3); }
 
+double coll_predict_sized(const goal_schedule *g, const sim_sized *p, const double *t0,
+                          double *per_rank, int (*stop)(void))
+{
+    sim_config c = {.sized = p, .S = UINT64_MAX, .start = t0, .stop = stop};
+    sim_result r;
+    if (sim_run(g, &c, &r))
+        return -2;
+    double end = r.interrupted ? -3 : r.stuck[0] ? -1 : r.makespan;
+    for (uint32_t i = 0; per_rank && i < g->ranks; i++)
+        per_rank[i] = r.finish[i];
+    sim_result_free(&r);
+    return end;
+}
+
 /* Barrier-synchronised timing (--sync barrier, osu_*): the loop barrier, op,
  * barrier, op ... replayed until it repeats; a rank's time runs from its
  * own exit of the barrier, which the previous operation's ends stagger. */
 #define BARRIER_LAPS 12   /* laps replayed; the stagger settles within 2 */
 #define BARRIER_KEPT 4    /* the last laps, averaged per rank as osu_* do */
-static double barrier_synced(const coll_sched *op, const coll_sched *bar, const coll_logp *p)
+static double barrier_synced(const goal_schedule *op, const goal_schedule *bar,
+                             const sim_sized *p, int (*stop)(void))
 {
-    int n = op->ranks;
-    double *in = calloc((size_t)n * 4, sizeof *in), *bend = in + n, *oend = bend + n, *sum = oend + n;
+    int n = (int)op->ranks;
+    double *in = calloc((size_t)n * 4 + 1, sizeof *in), *bend = in + n, *oend = bend + n, *sum = oend + n;
     double worst = -1;
     if (!in)
         return -2;
     for (int it = 0; it < BARRIER_LAPS; it++) {
         double e;   /* -1 deadlock, -2 out of memory, -3 stopped */
-        if ((e = coll_predict_from(bar, p, in, bend)) < 0 ||
-            (e = coll_predict_from(op, p, bend, oend)) < 0) {
+        if ((e = coll_predict_sized(bar, p, in, bend, stop)) < 0 ||
+            (e = coll_predict_sized(op, p, bend, oend, stop)) < 0) {
             worst = e;
             break;
         }
@@ -106,32 +123,39 @@ static double barrier_synced(const coll_sched *op, const coll_sched *bar, const 
     return worst;
 }
 
+/* The schedule of op/alg (or the default barrier) in memory: 0, or
+ * coll_generate's and coll_goal's -1, -2, -3 (why says -2's reason). */
+static int schedule(int op, const char *alg, int ranks, int root, long size, int (*stop)(void),
+                    goal_schedule *g, char *why, size_t len)
+{
+    coll_sched s;
+    int rc = coll_generate_until(&s, op, alg, ranks, root, size, stop, why, len);
+    if (rc)
+        return rc;
+    rc = coll_goal(&s, g);
+    coll_sched_free(&s);
+    return rc;
+}
+
 int coll_predict_logp(const logp_data *lp, const char *path, int op, const char *alg, int ranks,
                       int root, long size, int barrier, int (*stop)(void), double *ns, char *why,
                       size_t len)
 {
-    coll_sched s, bar = {0};
+    goal_schedule g = {0}, bar = {0};
     char w[160];
     if (isnan(lp->L_ns))
         return snprintf(why, len, "%s: no '# L_ns:' header (not a LogP file of mpibench"
                                   " --pattern logp)", path), 1;
-    int rc = coll_generate_until(&s, op, alg, ranks, root, size, stop, w, sizeof w);
-    if (rc == -3)
-        return -1;
-    if (rc)
-        return snprintf(why, len, "%s", rc == -1 ? "out of memory" : w), 1;
+    int rc = schedule(op, alg, ranks, root, size, stop, &g, w, sizeof w);
+    if (!rc && barrier)
+        rc = schedule(COLL_BARRIER, NULL, ranks, 0, 0, stop, &bar, w, sizeof w);
     lp_ctx c = {lp, 0, 0, 0, 0, {0}};
-    coll_logp p = {f_os, f_or, f_g, lp->L_ns, f_L, &c};
-    if (!barrier)
-        *ns = coll_predict(&s, &p, NULL);
-    else if ((rc = coll_generate_until(&bar, COLL_BARRIER, NULL, ranks, 0, 0, stop, w,
-                                       sizeof w)))
-        *ns = -1;
-    else
-        *ns = barrier_synced(&s, &bar, &p);
-    coll_sched_free(&s);
-    coll_sched_free(&bar);
-    if (rc == -3 || *ns == -3)
+    sim_sized p = {f_os, f_or, f_g, f_L, &c};
+    if (!rc)
+        *ns = barrier ? barrier_synced(&g, &bar, &p, stop) : coll_predict_sized(&g, &p, NULL, NULL, stop);
+    goal_free(&g);
+    goal_free(&bar);
+    if (rc == -3 || (!rc && *ns == -3))
         return -1;
     if (rc)
         return snprintf(why, len, "%s", rc == -1 ? "out of memory" : w), 1;

@@ -1,13 +1,23 @@
-/* predict: a collective's time from a LogP file (mpibench --pattern logp,
- * the parameters calibrate --logp fits) through its schedule
- * (sched/collgen.h), and the comparison with a measured collectives file. */
-#ifndef SCITORUS_PREDICT_H
-#define SCITORUS_PREDICT_H
+/* collpredict: a collective's time from a LogP file (mpibench --pattern
+ * logp, the parameters calibrate --logp fits) through its schedule
+ * (sched/collgen.h), replayed by the engine (sim/engine.h), and the
+ * comparison with a measured collectives file. */
+#ifndef SCITORUS_COLLPREDICT_H
+#define SCITORUS_COLLPREDICT_H
 
 #include <stddef.h>
 
 #include "benchdata/logpdata.h"
 #include "coll/colldata.h"
+#include "sched/goal.h"
+#include "sim/engine.h"
+
+/* The engine's replay of g on per-size parameters p, rank r starting at
+ * t0[r] (NULL: all at 0): the last rank's end (ns), each rank's in
+ * per_rank (may be NULL).  -1 when the schedule deadlocks, -2 out of
+ * memory, -3 when stop (may be NULL) said stop. */
+double coll_predict_sized(const goal_schedule *g, const sim_sized *p, const double *t0,
+                          double *per_rank, int (*stop)(void));
 
 /* The prediction in *ns of op/alg (NULL: default) on ranks processes,
  * root, size bytes, from lp (read from path, for messages): from a common
