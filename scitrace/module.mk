@@ -27,7 +27,6 @@ TESTS += tests/test_trace.c tests/test_check.c tests/test_goal.c tests/test_trac
 TESTS += tests/test_check_faults.c tests/test_trace_map.c
 # traced equals generated: scitrace goal in process on committed traces
 TESTS += tests/test_sched_trace.c
-test_sched_trace_EXTRA = scitrace/mode_goal.c scitrace/mode_matrix.c scitrace/modes.c
 CHECK_PREREQS += $(TRACE_LIB) bin/test/trace_app bin/test/check_app bin/test/coll_app bin/halo3d \
                  bin/test/fault_app
 
@@ -55,8 +54,8 @@ bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_L
 
 # make fuzz (targets listed in tests/module.mk): trace, the rank file reader
 # and the replay behind scitrace check; tracebin, the same behind the binary
-# records' decoder; tracegoal, trace directories through `scitrace goal`
+# records' decoder; tracegoal, trace directories through `scitrace goal`'s writer (trace/tracegoal.c)
 # into scisim's reader
 build/fuzz/fuzz_trace: FUZZ_LIB += $(trace_LAYER_SRCS)
 build/fuzz/fuzz_tracebin: FUZZ_LIB += $(trace_LAYER_SRCS)
-build/fuzz/fuzz_tracegoal: FUZZ_LIB += $(trace_LAYER_SRCS) scitrace/mode_goal.c scitrace/modes.c
+build/fuzz/fuzz_tracegoal: FUZZ_LIB += $(trace_LAYER_SRCS)

@@ -1,4 +1,5 @@
-/* Traced equals generated: `scitrace goal` of each collective traced under
+/* Traced equals generated: the schedule `scitrace goal` writes
+ * (trace/tracegoal.h) of each collective traced under
  * Open MPI (tests/fixtures/sched/coll-P: tests/coll_app.c under scitrace run,
  * P = 2..16, root 1 mod P, 8 B to 1 MiB) names the algorithm Open MPI 4.1's
  * tuned component picks and writes the messages `scisim --collective OP
@@ -9,38 +10,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include "sched/collgen.h"
 #include "sched/flows.h"
 #include "tests/runcmd.h"
 #include "tests/sched_compare.h"
-#include "scitrace/modes.h"
+#include "trace/build_matrix.h"
+#include "trace/tracegoal.h"
 
 static const long sizes[] = {8, 4096, 65536, 1048576};
 
-/* scitrace goal [extra] --phase OP-S -o tmp DIR, in process; its text. */
+/* What `scitrace goal [--algorithm extra] --phase OP-S DIR` writes, in
+ * process (trace/tracegoal.h): the traced library's choices unless extra
+ * names others.  Its text. */
 static char *traced_goal(const char *dir, const char *op, long size, const char *extra,
                          size_t *len)
 {
-    char phase[64], out[] = "/tmp/test_sched_trace-XXXXXX";
-    int fd = mkstemp(out);
-    cr_assert_geq(fd, 0);
-    close(fd);
+    char phase[64], why[600] = "", *text = NULL;
     snprintf(phase, sizeof phase, "%s-%ld", op, size);
-    char *argv[] = {"goal", "--phase", phase, "-o", out, (char *)dir,
-                    extra ? "--algorithm" : NULL, (char *)extra, NULL};
-    int argc = extra ? 8 : 6;
-    fflush(stderr);
-    int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, 2);   /* its one line a collective, which the header repeats */
-    int rc = scitrace_goal(argc, argv);
-    dup2(saved, 2);
-    close(saved), close(devnull);
-    cr_assert_eq(rc, 0, "scitrace goal --phase %s %s", phase, dir);
-    char *text = sched_read_all(out, len);
-    unlink(out);
+    trace_dir d;
+    trace_error err;
+    expand_choice choice = {0};
+    cr_assert_eq(trace_dir_load(dir, phase, &d, &err), 0, "%s", err.msg);
+    cr_assert(!extra || expand_choice_add(&choice, extra, why, sizeof why) == 0, "%s", why);
+    if (!choice.lib)
+        choice.lib = expand_library_of(&d);
+    FILE *mem = open_memstream(&text, len);
+    cr_assert_not_null(mem);
+    int rc = trace_goal_write(mem, &d, phase, &choice, why, sizeof why);
+    cr_assert_eq(fclose(mem), 0);
+    cr_assert_eq(rc, 0, "goal of phase %s of %s: %s", phase, dir, why);
+    trace_dir_free(&d);
     return text;
 }
 
@@ -141,9 +142,10 @@ Test(sched_trace, recorded_mpich_library_expands_as_mpich)
     cr_assert_eq(system(cmd), 0);
 }
 
-/* scitrace matrix --phase OP-S of a traced call: its rows are the sends of
- * scisim's schedule for it, summed by (sender, receiver, size), and its
- * header names the algorithm. */
+/* The matrix `scitrace matrix --phase OP-S` writes of a traced call
+ * (trace/build_matrix.h, in process): its rows are the sends of scisim's
+ * schedule for it, summed by (sender, receiver, size), and its header
+ * names the algorithm. */
 Test(sched_trace, traced_matrix_is_the_schedules_sends)
 {
     for (int p = 2; p <= 16; p += 7) {
@@ -156,14 +158,16 @@ Test(sched_trace, traced_matrix_is_the_schedules_sends)
             cr_assert_geq(fd, 0);
             close(fd);
             snprintf(phase, sizeof phase, "%s-65536", coll_op_names[op]);
-            char *argv[] = {"matrix", "--phase", phase, "-o", out, (char *)dir, NULL};
-            fflush(stderr);
-            int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
-            dup2(devnull, 2);
-            int rc = scitrace_matrix(6, argv);
-            dup2(saved, 2);
-            close(saved), close(devnull);
-            cr_assert_eq(rc, 0, "scitrace matrix --phase %s %s", phase, dir);
+            trace_dir d;
+            trace_error err;
+            trace_matrix mx;
+            cr_assert_eq(trace_dir_load(dir, phase, &d, &err), 0, "%s", err.msg);
+            expand_choice choice = {.lib = expand_library_of(&d)};
+            cr_assert_eq(trace_matrix_build_with(&d, &choice, 0, &mx, &err), 0, "%s", err.msg);
+            cr_assert_eq(trace_matrix_write(&mx, out, d.ranks[0].command, d.ranks[0].host, d.date,
+                                            &d, &choice, phase), 0);
+            trace_matrix_free(&mx);
+            trace_dir_free(&d);
             coll_sched s;
             char why[200];
             cr_assert_eq(coll_generate(&s, op, "tuned", p, 1 % p, 65536, why, sizeof why), 0);

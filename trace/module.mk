@@ -9,7 +9,7 @@ trace_LAYER_USES := sched util
 trace_LAYER_SRCS := trace/tracefile.c trace/tracebin.c trace/tracedir.c trace/build_matrix.c \
                     trace/expand.c trace/match.c trace/check_replay.c trace/check_race.c \
                     trace/check_coll.c trace/check_types.c trace/check_events.c trace/check_timeline.c \
-                    trace/otf2_read.c trace/otf2_mpi.c
+                    trace/otf2_read.c trace/otf2_mpi.c trace/tracegoal.c
 
 # OTF2 (Debian libotf2-trace-dev, otf2-tools): `scitrace otf2` and OTF2
 # archives as input.  Optional: without otf2-config the rest builds, and
