@@ -16,8 +16,8 @@
 #   LIB_SRCS          sources not yet in a layer (linked where no list is given)
 #   TESTS             Criterion test sources, each one binary bin/test/<stem>;
 #                     its tier in tests/module.mk (unit, cli, timing)
-#   <stem>_EXTRA      extra sources a test needs (a program's own sources
-#                     it calls in process); <stem>_LDLIBS extra libraries
+#                     (a test links layers only, never a program's sources);
+#                     <stem>_LDLIBS extra libraries
 #   BENCH_TARGETS     phony targets `make bench` runs, in order
 #   CHECK_PREREQS     extra files `make check` needs built first
 #
@@ -115,9 +115,9 @@ build/san/%.o: %.c | deps
 TEST_BINS := $(foreach t,$(TESTS),bin/test/$(basename $(notdir $(t))))
 define test_template
 $(2)_LAYERS ?= $(ALL_LAYERS)
-bin/test/$(2): build/san/$(1:%.c=%.o) $$($(2)_EXTRA:%.c=build/san/%.o) $$(call layer_archives,san,$$($(2)_LAYERS)) $(BUILD_LISTS) | deps
+bin/test/$(2): build/san/$(1:%.c=%.o) $$(call layer_archives,san,$$($(2)_LAYERS)) $(BUILD_LISTS) | deps
 	@mkdir -p $$(@D)
-	$$(CC) $(CFLAGS_SAN) -o $$@ build/san/$(1:%.c=%.o) $$($(2)_EXTRA:%.c=build/san/%.o) \
+	$$(CC) $(CFLAGS_SAN) -o $$@ build/san/$(1:%.c=%.o) \
 	  $$(call layer_link,san,$$($(2)_LAYERS)) $(TEST_LDLIBS) $$($(2)_LDLIBS) $(LDLIBS)
 endef
 $(foreach t,$(TESTS),$(eval $(call test_template,$(t),$(basename $(notdir $(t))))))

@@ -10,7 +10,6 @@ TESTS    += tests/test_scimodel_cli.c tests/test_scimodel_modes.c tests/test_tra
             tests/test_scimodel_limits.c
 # option order never changes a result; the table's bad values are refused
 TESTS += tests/test_option_order.c
-test_option_order_EXTRA = scimodel/scimodel_options.c scimodel/scimodel_output.c
 
 # make bench: projecting a 10^5-row traffic matrix onto 4 candidates
 BENCH_TARGETS += bench-projection

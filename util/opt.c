@@ -273,6 +273,13 @@ int opt_parse(const opt_program *p, int argc, char **argv, void *dest, opt_state
     int rc = apply_defaults(p, dest);
     if (rc)
         return rc;
+    if (getenv(OPT_BAD_CASES_ENV) && !p->quiet) {   /* for tests: the table's refusals */
+        opt_bad_case bad[8 * OPT_MAX];   /* at most 7 a numeric option */
+        int n = opt_bad_cases(p, bad, 8 * OPT_MAX);
+        for (int i = 0; i < n; i++)
+            printf("%s\t%s\t%s\n", bad[i].name, bad[i].value, bad[i].why);
+        return OPT_DONE;
+    }
     build_tables(p, longs, shorts);
     optind = 1;   /* (0 would also reset getopt's state; 1 is what the tools expect) */
     opterr = 0;

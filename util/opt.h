@@ -26,7 +26,10 @@
  *      explicit option wins whatever the order.
  *   5. Tests: opt_bad_cases lists, for every option, values it must refuse
  *      (below and above the range, not a number, an unknown choice), so a
- *      bad-input test runs the program on each instead of copying ranges.
+ *      bad-input test runs the program on each instead of copying ranges;
+ *      with OPT_BAD_CASES_ENV set, opt_parse prints them (name, value, why,
+ *      tab-separated lines) and returns OPT_DONE, so a test asks the
+ *      program itself, not a copy of its table.
  * Paths: "-" means the standard stream (opt_is_stdio).
  * Programs whose options vary at run time (a pattern's or a backend's)
  * give specs a .scope mask, compose the spec array before opt_parse, and
@@ -155,5 +158,7 @@ typedef struct opt_bad_case {
 /* Fills out (room for cap) with every option's refused values; returns
  * how many. */
 int opt_bad_cases(const opt_program *p, opt_bad_case *out, int cap);
+/* The environment variable that makes opt_parse list them instead. */
+#define OPT_BAD_CASES_ENV "SCITORUS_OPT_BAD_CASES"
 
 #endif
