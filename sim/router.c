@@ -29,6 +29,7 @@ typedef struct ivc {         /* an input VC: its FIFO and the route of its packe
 typedef struct ovc {         /* an output VC: credits and whether a packet holds it */
     int64_t credits;
     int busy;
+    uint64_t free_at;        /* the first cycle it may be allocated again */
 } ovc;
 
 typedef struct packet {
@@ -63,11 +64,11 @@ struct sim_router {
     long N;
     long *nb;                /* N * 2D: the node one link away */
     ivc *in;                 /* N * P * V */
-    ovc *out;                /* N * 2D * V */
+    ovc *out;                /* N * P * V: the links' and the ejection port's */
     uint32_t *nbuf;          /* flits buffered per node */
     uint64_t *mask;          /* N * P: bit v set when VC v of the input port holds flits */
     uint32_t *rr_in, *rr_out, *rr_va;   /* N * P, N * P, N */
-    uint32_t *rr_ovc;        /* N * 2D: where the next search for a free output VC starts */
+    uint32_t *rr_ovc;        /* N * P: where the next search for a free output VC starts */
     srcq *q;
     packet *pk; size_t npk, pkcap; uint32_t pkfree;
     slot *wheel; uint32_t wmask;
@@ -197,11 +198,11 @@ sim_router *sim_router_new(const topo_shape *sh, topo_links links, const sim_rou
         w <<= 1;
     r->wmask = w - 1;
     if (!(r->nb = malloc(N * L * sizeof *r->nb)) || !(r->in = calloc(N * P * V, sizeof *r->in)) ||
-        !(r->out = calloc(N * L * V, sizeof *r->out)) || !(r->nbuf = calloc(N, sizeof *r->nbuf)) ||
+        !(r->out = calloc(N * P * V, sizeof *r->out)) || !(r->nbuf = calloc(N, sizeof *r->nbuf)) ||
         !(r->mask = calloc(N * P, sizeof *r->mask)) ||
         !(r->rr_in = calloc(N * P, sizeof *r->rr_in)) ||
         !(r->rr_out = calloc(N * P, sizeof *r->rr_out)) ||
-        !(r->rr_va = calloc(N, sizeof *r->rr_va)) || !(r->rr_ovc = calloc(N * L, sizeof *r->rr_ovc)) || !(r->q = calloc(N, sizeof *r->q)) ||
+        !(r->rr_va = calloc(N, sizeof *r->rr_va)) || !(r->rr_ovc = calloc(N * P, sizeof *r->rr_ovc)) || !(r->q = calloc(N, sizeof *r->q)) ||
         !(r->wheel = calloc(w, sizeof *r->wheel)) || !(r->req_vc = malloc(P * sizeof *r->req_vc)))
         return sim_router_free(r), NULL;
     uint32_t cap = c->buf ? (uint32_t)c->buf : 8;
@@ -211,7 +212,7 @@ sim_router *sim_router_new(const topo_shape *sh, topo_links links, const sim_rou
         if (!(r->in[i].buf = malloc(cap * sizeof *r->in[i].buf)))
             return sim_router_free(r), NULL;
     }
-    for (size_t i = 0; i < N * L * V; i++)
+    for (size_t i = 0; i < N * P * V; i++)
         r->out[i].credits = c->buf ? c->buf : INT64_MAX / 2;
     for (size_t n = 0; n < N; n++) {
         long a[TOPO_MAX_DIMS];
@@ -376,7 +377,7 @@ static int inject_flits(sim_router *r)
 
 static void allocate_vc(sim_router *r, long n, ivc *v)
 {
-    size_t V = (size_t)r->V, L = (size_t)r->P - 1;
+    size_t V = (size_t)r->V, P = (size_t)r->P;
     if (v->out_vc >= 0)
         return;
     flit *f = &v->buf[v->head];
@@ -386,18 +387,15 @@ static void allocate_vc(sim_router *r, long n, ivc *v)
         return;
     int lo, hi;
     int port = route(r, &r->pk[f->pkt], n, &lo, &hi);
-    v->out_port = port;
-    if ((size_t)port == L) {
-        v->out_vc = 0;
-        return;
-    }
-    /* round the class's VCs, so that packets spread over the VCs downstream */
-    ovc *o = &r->out[((size_t)n * L + (size_t)port) * V];
-    uint32_t *rr = &r->rr_ovc[(size_t)n * L + (size_t)port];
+    /* round the class's VCs, so that packets spread over the VCs downstream;
+     * the ejection port's VCs are one class */
+    ovc *o = &r->out[((size_t)n * P + (size_t)port) * V];
+    uint32_t *rr = &r->rr_ovc[(size_t)n * P + (size_t)port];
     for (int j = 0; j < hi - lo; j++) {
         int k = lo + (int)((*rr + (uint32_t)j) % (uint32_t)(hi - lo));
-        if (!o[k].busy) {
+        if (!o[k].busy && o[k].free_at <= r->now) {
             o[k].busy = 1;
+            v->out_port = port;
             v->out_vc = k;
             *rr = (uint32_t)(k - lo) + 1;
             return;
@@ -431,7 +429,7 @@ static int switch_flits(sim_router *r, long n)
             if (x->out_vc < 0 || x->buf[x->head].ready > r->now)
                 continue;
             if ((size_t)x->out_port < L &&
-                r->out[((size_t)n * L + (size_t)x->out_port) * V + (size_t)x->out_vc].credits <= 0)
+                r->out[((size_t)n * P + (size_t)x->out_port) * V + (size_t)x->out_vc].credits <= 0)
                 continue;
             r->req_vc[p] = (int32_t)v;
             goto asked;
@@ -462,12 +460,17 @@ static int switch_flits(sim_router *r, long n)
             r->req_vc[p] = -1;
             if (p < L) {   /* the freed slot's credit goes back upstream */
                 long up = r->nb[(size_t)n * L + (p ^ 1)];
-                uint32_t idx = (uint32_t)(((size_t)up * L + p) * V + (size_t)(x - &in[p * V]));
+                uint32_t idx = (uint32_t)(((size_t)up * P + p) * V + (size_t)(x - &in[p * V]));
                 if (r->c.buf && schedule(r, r->now + (uint64_t)r->c.link_latency,
                                          (wev){EV_CREDIT, idx, {0, 0, 0}}))
                     return -1;
             }
             packet *pk = &r->pk[f.pkt];
+            ovc *ov = &r->out[((size_t)n * P + o) * V + (size_t)out_vc];
+            /* VC allocation is a pipeline stage before switch allocation, so an
+             * output VC is held a cycle beyond its tail: a packet each two cycles */
+            if (f.flags & F_TAIL)
+                ov->busy = 0, ov->free_at = r->now + 2;
             if (o == L) {
                 r->st.flits_ejected++;
                 if (f.flags & F_TAIL) {
@@ -482,10 +485,7 @@ static int switch_flits(sim_router *r, long n)
                 }
                 break;
             }
-            ovc *ov = &r->out[((size_t)n * L + o) * V + (size_t)out_vc];
             ov->credits--;
-            if (f.flags & F_TAIL)
-                ov->busy = 0;
             if (f.flags & F_HEAD)
                 pk->hops++;
             r->st.flit_hops++;

@@ -1,7 +1,8 @@
 /* Tests for the router model (sim/router.h) in process: one packet alone
  * takes the closed-form zero-load latency over the route topo gives, for
  * every pair; a ring that deadlocks without dateline classes drains with
- * them; under random load every packet arrives once and whole. */
+ * them; an output VC takes a packet every other cycle; under random load
+ * every packet arrives once and whole. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,56 @@ Test(router, a_ring_deadlocks_without_dateline_classes_and_drains_with_them)
     n = ring_burst("vc:2,buf:4", &stuck);
     cr_assert(!stuck);
     cr_assert_eq(n, 320, "with the dateline %llu of 320 packets arrived", (unsigned long long)n);
+}
+
+typedef struct nth {
+    uint64_t n, first, at;   /* deliveries, the first's cycle, the 40th's */
+} nth;
+
+static void on_nth(void *arg, uint64_t tag, uint64_t created, uint64_t done, int hops)
+{
+    nth *x = arg;
+    (void)tag, (void)created, (void)hops;
+    if (++x->n == 1)
+        x->first = done;
+    if (x->n == 40)
+        x->at = done;
+}
+
+/* The cycles from the first to the 40th delivery of 20 single-flit packets
+ * offered at once at each of the four neighbours of the centre of a 5x5
+ * torus, for the centre: its ejection port is the bottleneck while all
+ * four still send (the last packets trail behind one input VC). */
+static uint64_t burst_spread(const char *spec)
+{
+    topo_shape sh;
+    sim_router_config c;
+    char why[200];
+    cr_assert_eq(topo_shape_parse("5x5", &sh, NULL), 0);
+    sim_router_defaults(&c);
+    cr_assert_eq(sim_router_parse(spec, &c, why, sizeof why), 0, "%s", why);
+    nth got = {0};
+    sim_router *r = sim_router_new(&sh, TOPO_LINKS_BI, &c, on_nth, &got);
+    cr_assert(r);
+    static const long nbr[] = {7, 11, 13, 17};   /* around 12, (2, 2) */
+    for (int i = 0; i < 20; i++)
+        for (int s = 0; s < 4; s++)
+            cr_assert_eq(sim_router_inject(r, nbr[s], 12, 1, 0), 0);
+    while (sim_router_pending(r))
+        cr_assert_eq(sim_router_step(r), 0);
+    sim_router_free(r);
+    cr_assert_eq(got.n, 80);
+    return got.at - got.first;
+}
+
+/* VC allocation is a stage before switch allocation (BookSim's iq router):
+ * an output VC takes a packet at most every other cycle, so one ejection
+ * VC delivers half a flit a cycle, two deliver one. */
+Test(router, an_output_vc_takes_a_packet_every_other_cycle)
+{
+    uint64_t one = burst_spread("vc:1,buf:inf,dateline:off"), two = burst_spread("vc:2,dateline:off");
+    cr_assert_eq(one, 78, "one VC: 40 deliveries over %llu cycles, not 2 x 39", (unsigned long long)one);
+    cr_assert_eq(two, 39, "two VCs: 40 deliveries over %llu cycles, not 39", (unsigned long long)two);
 }
 
 Test(router, every_packet_arrives_once_under_random_load)
