@@ -1,6 +1,7 @@
 /* Tests for scisim's router model through the program: a replay without
  * load is the zero-load and the --contention replay to the last digit,
- * loaded it is slower; --traffic-pattern at a low rate gives the closed
+ * loaded it is slower, and its interval holds what the last pass
+ * changed; --traffic-pattern at a low rate gives the closed
  * form's latency, a ring without dateline classes deadlocks and with them
  * does not; misuse is refused. */
 #include <math.h>
@@ -88,6 +89,45 @@ static double field(const char *out, const char *after)
     const char *s = strstr(out, after);
     cr_assert(s, "no '%s' in %s", after, out);
     return strtod(s + strlen(after), NULL);
+}
+
+/* Eight ranks send 64 KiB to rank 0, which answers each once it has all,
+ * and each sends again: the passes move the makespan, and the interval
+ * holds the last pass's change beside the parameters' errors. */
+Test(router_cli, the_interval_holds_the_last_pass_change)
+{
+    const char *p = run_path(dir, "two.goal");
+    FILE *fp = fopen(p, "w");
+    fprintf(fp, "num_ranks 9\nrank 0 {\n");
+    for (int i = 1; i < 9; i++)
+        fprintf(fp, "a%d: recv 65536b from %d tag 1\n", i, i);
+    for (int i = 1; i < 9; i++) {
+        fprintf(fp, "b%d: send 65536b to %d tag 2\n", i, i);
+        for (int j = 1; j < 9; j++)
+            fprintf(fp, "b%d requires a%d\n", i, j);
+    }
+    for (int i = 1; i < 9; i++)
+        fprintf(fp, "recv 65536b from %d tag 3\n", i);
+    fprintf(fp, "}\n");
+    for (int i = 1; i < 9; i++)
+        fprintf(fp, "rank %d {\ns: send 65536b to 0 tag 1\nr: recv 65536b from 0 tag 2\n"
+                    "t: send 65536b to 0 tag 3\nt requires r\n}\n", i);
+    fclose(fp);
+    run_result r = run_cmd(SCISIM, 120, p, "--params", run_fixture("plots/ring2.params"), "--shape",
+                           "4x4x4", "--links", "bi", "--format", "tsv", "-q", "--router", "vc:2",
+                           "--router-passes", "3", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    double v[13];
+    const char *row = strchr(r.out, '\n') + 1;
+    for (int i = 0; i < 12; i++, row = strchr(row, '\t') + 1)
+        v[i] = strtod(row, NULL);
+    double moved = fabs(field(r.out, "the last pass moved it ")) * 1e3;
+    cr_assert_gt(moved, 0, "the passes did not move the makespan: this test shows nothing\n%s", r.out);
+    /* makespan_ns (column 5) and its interval (11, 12); moved is printed to 1 ns */
+    cr_assert_geq(v[11] - v[4], moved - 1, "interval to %.0f ns above %.0f, the last pass moved it"
+                  " %.0f ns\n%s", v[11], v[4], moved, r.out);
+    cr_assert_geq(v[4] - v[10], moved - 1, "%s", r.out);
+    run_free(&r);
 }
 
 Test(router_cli, low_load_latency_is_the_closed_form)
