@@ -1,8 +1,9 @@
 /* Tests for the router model (sim/router.h) in process: one packet alone
  * takes the closed-form zero-load latency over the route topo gives, for
  * every pair; a ring that deadlocks without dateline classes drains with
- * them; an output VC takes a packet every other cycle; under random load
- * every packet arrives once and whole. */
+ * them; an output VC takes a packet every other cycle; packets in one VC
+ * leave head_delay cycles apart; under random load every packet arrives
+ * once and whole. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,50 @@ Test(router, an_output_vc_takes_a_packet_every_other_cycle)
     uint64_t one = burst_spread("vc:1,buf:inf,dateline:off"), two = burst_spread("vc:2,dateline:off");
     cr_assert_eq(one, 78, "one VC: 40 deliveries over %llu cycles, not 2 x 39", (unsigned long long)one);
     cr_assert_eq(two, 39, "two VCs: 40 deliveries over %llu cycles, not 39", (unsigned long long)two);
+}
+
+typedef struct times {
+    uint64_t done[8];
+    int n;
+} times;
+
+static void on_time(void *arg, uint64_t tag, uint64_t created, uint64_t done, int hops)
+{
+    times *t = arg;
+    (void)tag, (void)created, (void)hops;
+    if (t->n < 8)
+        t->done[t->n++] = done;
+}
+
+/* Why --contention is not the limit of one VC with unbounded buffers: a
+ * FIFO link passes back-to-back messages of f flits every f cycles, but a
+ * packet behind another in a VC waits its head_delay at the front, so a
+ * stream of packets leaves one every f + head_delay cycles. */
+Test(router, a_stream_in_one_vc_leaves_a_packet_every_f_plus_head_delay_cycles)
+{
+    topo_shape sh;
+    sim_router_config c;
+    char why[200];
+    cr_assert_eq(topo_shape_parse("8", &sh, NULL), 0);
+    const char *specs[] = {"vc:1,buf:inf,dateline:off", "vc:1,buf:inf,dateline:off,head:4"};
+    for (size_t k = 0; k < 2; k++)
+        for (uint32_t f = 4; f <= 16; f *= 2) {
+            sim_router_defaults(&c);
+            cr_assert_eq(sim_router_parse(specs[k], &c, why, sizeof why), 0, "%s", why);
+            times t = {0};
+            sim_router *r = sim_router_new(&sh, TOPO_LINKS_UNI, &c, on_time, &t);
+            cr_assert(r);
+            for (int i = 0; i < 8; i++)
+                cr_assert_eq(sim_router_inject(r, 0, 1, f, 0), 0);
+            while (sim_router_pending(r))
+                cr_assert_eq(sim_router_step(r), 0);
+            sim_router_free(r);
+            cr_assert_eq(t.n, 8);
+            for (int i = 0; i < 8; i++)
+                cr_assert_eq(t.done[i], sim_router_zero_load(&c, 1, f) + (uint64_t)i * (f + (uint32_t)c.head_delay),
+                             "%s, %u flits: packet %d done at %llu", specs[k], f, i,
+                             (unsigned long long)t.done[i]);
+        }
 }
 
 Test(router, every_packet_arrives_once_under_random_load)
