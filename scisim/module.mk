@@ -14,7 +14,8 @@ BENCH_TARGETS += bench-sim
 bench-sim: bin/scisim
 	scisim/bench_sim.sh bin $(or $(RUNS),3)
 
-# make bench: the router model's flit-hops/s against BookSim 2's (BOOKSIM=<its booksim binary>)
+# make bench: the router model's flit-hops/s against BookSim 2's (BOOKSIM=<its booksim binary>),
+# and the replay with the router off before and after the router model entered it
 BENCH_TARGETS += bench-router
 .PHONY: bench-router
 bench-router: bin/scisim
