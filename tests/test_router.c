@@ -27,6 +27,20 @@ static void on_deliver(void *arg, uint64_t tag, uint64_t created, uint64_t done,
         s->count[tag]++;
 }
 
+/* A router on *sh (parsed from shape, and kept by the router) with spec
+ * over the defaults in *c, delivering to cb. */
+static sim_router *router_on(const char *shape, topo_shape *sh, topo_links links, const char *spec,
+                             sim_router_config *c, sim_router_deliver cb, void *arg)
+{
+    char why[200];
+    cr_assert_eq(topo_shape_parse(shape, sh, NULL), 0);
+    sim_router_defaults(c);
+    cr_assert_eq(sim_router_parse(spec, c, why, sizeof why), 0, "%s", why);
+    sim_router *r = sim_router_new(sh, links, c, cb, arg);
+    cr_assert(r);
+    return r;
+}
+
 static long route_links(const topo_shape *sh, topo_links links, long a, long b)
 {
     long x[TOPO_MAX_DIMS], y[TOPO_MAX_DIMS], h[TOPO_MAX_DIMS], d[TOPO_MAX_DIMS], H = 0;
@@ -88,13 +102,8 @@ static uint64_t ring_burst(const char *spec, int *stuck)
 {
     topo_shape sh;
     sim_router_config c;
-    char why[200];
-    cr_assert_eq(topo_shape_parse("8", &sh, NULL), 0);
-    sim_router_defaults(&c);
-    cr_assert_eq(sim_router_parse(spec, &c, why, sizeof why), 0, "%s", why);
     seen got = {0};
-    sim_router *r = sim_router_new(&sh, TOPO_LINKS_UNI, &c, on_deliver, &got);
-    cr_assert(r);
+    sim_router *r = router_on("8", &sh, TOPO_LINKS_UNI, spec, &c, on_deliver, &got);
     for (long s = 0; s < sh.nodes; s++)
         for (int k = 0; k < 40; k++)
             cr_assert_eq(sim_router_inject(r, s, (s + sh.nodes - 2) % sh.nodes, 4, 0), 0);
@@ -141,13 +150,8 @@ static uint64_t burst_spread(const char *spec)
 {
     topo_shape sh;
     sim_router_config c;
-    char why[200];
-    cr_assert_eq(topo_shape_parse("5x5", &sh, NULL), 0);
-    sim_router_defaults(&c);
-    cr_assert_eq(sim_router_parse(spec, &c, why, sizeof why), 0, "%s", why);
     nth got = {0};
-    sim_router *r = sim_router_new(&sh, TOPO_LINKS_BI, &c, on_nth, &got);
-    cr_assert(r);
+    sim_router *r = router_on("5x5", &sh, TOPO_LINKS_BI, spec, &c, on_nth, &got);
     static const long nbr[] = {7, 11, 13, 17};   /* around 12, (2, 2) */
     for (int i = 0; i < 20; i++)
         for (int s = 0; s < 4; s++)
@@ -190,16 +194,11 @@ Test(router, a_stream_in_one_vc_leaves_a_packet_every_f_plus_head_delay_cycles)
 {
     topo_shape sh;
     sim_router_config c;
-    char why[200];
-    cr_assert_eq(topo_shape_parse("8", &sh, NULL), 0);
     const char *specs[] = {"vc:1,buf:inf,dateline:off", "vc:1,buf:inf,dateline:off,head:4"};
     for (size_t k = 0; k < 2; k++)
         for (uint32_t f = 4; f <= 16; f *= 2) {
-            sim_router_defaults(&c);
-            cr_assert_eq(sim_router_parse(specs[k], &c, why, sizeof why), 0, "%s", why);
             times t = {0};
-            sim_router *r = sim_router_new(&sh, TOPO_LINKS_UNI, &c, on_time, &t);
-            cr_assert(r);
+            sim_router *r = router_on("8", &sh, TOPO_LINKS_UNI, specs[k], &c, on_time, &t);
             for (int i = 0; i < 8; i++)
                 cr_assert_eq(sim_router_inject(r, 0, 1, f, 0), 0);
             while (sim_router_pending(r))
