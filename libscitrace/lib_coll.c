@@ -205,7 +205,7 @@ static int icoll_made(int rc, MPI_Comm comm, MPI_Request *req)
 {
     int id = trace_comm_id(comm);
     trace_words r = trace_exit(1);
-    tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
+    tw_req(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
     trace_exit_done(&r);
     return rc;
 }

@@ -12,8 +12,7 @@
             return PMPI_##NAME(buf, count, dt, dest, tag, comm);                            \
         int id = trace_comm_id(comm);   /* first: it may write a line */                    \
         trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
-        tw_p2p(&a, id, dest, tag, count, dt);                                               \
-        tw_dtype(&a, count, dt, 1);                                                         \
+        tw_p2p_typed(&a, id, dest, tag, count, dt);                                         \
         trace_enter_done(&a);                                                               \
         int rc = PMPI_##NAME(buf, count, dt, dest, tag, comm);                              \
         trace_returned();                                                                   \
@@ -33,12 +32,11 @@ SEND_WRAPPER(Rsend, RSEND)
             return PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                       \
         int id = trace_comm_id(comm);                                                       \
         trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
-        tw_p2p(&a, id, peer, tag, count, dt);                                               \
-        tw_dtype(&a, count, dt, 1);                                                         \
+        tw_p2p_typed(&a, id, peer, tag, count, dt);                                         \
         trace_enter_done(&a);                                                               \
         int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
         trace_words r = trace_exit(1);                                                      \
-        tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);                       \
+        tw_req(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);                   \
         trace_exit_done(&r);                                                                \
         return rc;                                                                          \
     }
@@ -60,7 +58,7 @@ static void tw_reqs(trace_words *a, int n, const MPI_Request reqs[])
     int c;
     tw(a, n);
     for (int i = 0; a->w && i < n; i++)
-        tw(a, trace_req_id(reqs[i], &reqs[i], 0, &c));
+        tw_req(a, trace_req_id(reqs[i], &reqs[i], 0, &c));
 }
 
 int MPI_Start(MPI_Request *req)
@@ -96,7 +94,7 @@ int MPI_Request_free(MPI_Request *req)
     MPI_Request h = *req;
     int64_t id = trace_req_id(h, req, 0, &c);
     tw(&a, 1);
-    tw(&a, id);
+    tw_req(&a, id);
     trace_enter_done(&a);
     trace_req_done(h, id);
     int rc = PMPI_Request_free(req);
@@ -122,8 +120,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
     int id = trace_comm_id(comm);
     trace_words a = trace_enter(TRACE_K_RECV, CALLER, 8);
-    tw_p2p(&a, id, source, tag, count, dt);
-    tw_dtype(&a, count, dt, 1);
+    tw_p2p_typed(&a, id, source, tag, count, dt);
     trace_enter_done(&a);
     int rc = PMPI_Recv(buf, count, dt, source, tag, comm, s);
     returned_status(rc, id, s);
@@ -301,8 +298,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Statu
     int id, src, tag;
     message_of(*msg, &id, &src, &tag);
     trace_words a = trace_enter(TRACE_K_RECV, CALLER, 8);
-    tw_p2p(&a, id, src, tag, count, dt);
-    tw_dtype(&a, count, dt, 1);
+    tw_p2p_typed(&a, id, src, tag, count, dt);
     trace_enter_done(&a);
     int rc = PMPI_Mrecv(buf, count, dt, msg, s);
     returned_status(rc, id, s);
@@ -316,12 +312,11 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Requ
     int id, src, tag;
     message_of(*msg, &id, &src, &tag);
     trace_words a = trace_enter(TRACE_K_IRECV, CALLER, 8);
-    tw_p2p(&a, id, src, tag, count, dt);
-    tw_dtype(&a, count, dt, 1);
+    tw_p2p_typed(&a, id, src, tag, count, dt);
     trace_enter_done(&a);
     int rc = PMPI_Imrecv(buf, count, dt, msg, req);
     trace_words r = trace_exit(1);
-    tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
+    tw_req(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
     trace_exit_done(&r);
     return rc;
 }

@@ -89,7 +89,7 @@ static MPI_Status *enter(wait_ctx *w, enum trace_kind kind, const void *caller, 
     for (int i = 0; i < n; i++) {
         w->h[i] = reqs[i];
         w->ids[i] = trace_req_id(reqs[i], &reqs[i], w->comms[i], &w->comms[i]);
-        tw(&a, w->ids[i]);
+        tw_req(&a, w->ids[i]);
     }
     trace_enter_done(&a);
     return user == MPI_STATUSES_IGNORE ? w->st : user;
