@@ -13,9 +13,14 @@
  *   selfcost N  each rank sends itself N 1-byte messages (MPI_Isend, MPI_Recv,
  *               MPI_Wait) and prints the median ns per message over 9 rounds:
  *               no other core involved, so the difference traced - untraced
- *               is the tracer's cost per message whatever the latency regime */
+ *               is the tracer's cost per message whatever the latency regime
+ *   clockcost   (no MPI) the median ns of one TSC read and of one
+ *               clock_gettime(CLOCK_MONOTONIC) over 9 rounds: what the
+ *               tracer's two clock reads a call cost on this machine */
 #include <mpi.h>
 #include <signal.h>
+#include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,10 +100,57 @@ static void selfcost(int rank, long n)
     printf("trace_app: rank %d selfcost %.1f ns per message\n", rank, ns[ROUNDS / 2]);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
+
+static double mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static void clockcost(void)
+{
+    enum { ROUNDS = 9, N = 1000000 };
+    double tsc[ROUNDS], cgt[ROUNDS];
+    volatile uint64_t sink = 0;
+    for (int k = 0; k < ROUNDS; k++) {
+        double t0 = mono_ns();
+        for (int i = 0; i < N; i++)
+#if HAVE_TSC
+            sink += __rdtsc();
+#else
+            sink += (uint64_t)i;
+#endif
+        double t1 = mono_ns();
+        for (int i = 0; i < N; i++) {
+            struct timespec t;
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            sink += (uint64_t)t.tv_nsec;
+        }
+        tsc[k] = (t1 - t0) / N, cgt[k] = (mono_ns() - t1) / N;
+    }
+    qsort(tsc, ROUNDS, sizeof tsc[0], by_value);
+    qsort(cgt, ROUNDS, sizeof cgt[0], by_value);
+    if (HAVE_TSC)
+        printf("trace_app: clockcost tsc %.1f ns clock_gettime %.1f ns\n", tsc[ROUNDS / 2], cgt[ROUNDS / 2]);
+    else
+        printf("trace_app: clockcost tsc - ns clock_gettime %.1f ns\n", cgt[ROUNDS / 2]);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
     const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "clockcost") == 0) {
+        clockcost();
+        return 0;
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
