@@ -97,6 +97,17 @@ static inline trace_words trace_enter(enum trace_kind kind, const void *caller, 
     return a;
 }
 void trace_enter_done(trace_words *a);        /* writes the entry record */
+/* A call site's fast entry: when the call repeats its site's last raw
+ * arguments (key[0..n), n <= TRACE_KEY_MAX) and nothing they stand for
+ * changed, writes its entry record, sets *comm_id and returns 1; else 0,
+ * and the caller builds the words and ends with trace_enter_site_done,
+ * which also remembers the key. */
+#define TRACE_KEY_MAX 6
+int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n,
+                     int *comm_id);
+void trace_enter_site_done(trace_words *a, const int64_t *key, unsigned n, int comm_id);
+/* Bumped whenever a communicator or datatype handle may name another. */
+extern uint32_t trace_epoch __attribute__((visibility("hidden")));
 /* Reads the return time; room for `more` results (w NULL when the call's
  * entry was not recorded). */
 trace_words trace_exit(size_t more);
@@ -273,6 +284,22 @@ static inline void tw_p2p_typed(trace_words *a, int comm_id, int r, int tag, int
     tw(a, count > 0 ? count : 0);
     tw_x(a, x ? x->code : TRACE_DT_UNKNOWN);
     tw(a, x ? x->contig != 0 : 0);
+}
+
+/* The entry of a point-to-point call with data, through its call site
+ * when it repeats the site's last arguments: its communicator's id. */
+static inline int p2p_enter(enum trace_kind kind, const void *caller, MPI_Comm comm, int peer,
+                            int tag, int count, MPI_Datatype dt)
+{
+    int64_t key[5] = {(int64_t)(intptr_t)comm, peer, tag, count, (int64_t)(intptr_t)dt};
+    int id;
+    if (trace_enter_site(kind, caller, key, 5, &id))
+        return id;
+    id = trace_comm_id(comm);   /* first: it may write a line */
+    trace_words a = trace_enter(kind, caller, 8);
+    tw_p2p_typed(&a, id, peer, tag, count, dt);
+    trace_enter_site_done(&a, key, 5, id);
+    return id;
 }
 
 /* A request id, stored relative to the requests made so far (tracekinds.h,

@@ -248,5 +248,6 @@ int MPI_Type_free(MPI_Datatype *type)
 {
     for (int i = 0; i < CACHE; i++)
         cache.e[i].dt = MPI_DATATYPE_NULL;
+    trace_epoch++;
     return PMPI_Type_free(type);
 }

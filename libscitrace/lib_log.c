@@ -156,6 +156,7 @@ typedef struct sig_slot {
     int64_t *w;
     uint32_t n, cap;
     int valid;
+    uint32_t gen;               /* how many times the slot was defined */
 } sig_slot;
 
 static sig_slot defs[TRACEBIN_SLOTS], results[TRACEBIN_SLOTS];
@@ -205,7 +206,7 @@ static int intern_hashed(sig_slot *t, uint8_t type, const int64_t *w, size_t n, 
     sig_slot *s = &t[k];
     if (same(s, w, n))
         return (int)k;
-    s->valid = 0;
+    s->valid = 0, s->gen++;
     if (n > s->cap) {
         int64_t *g = realloc(s->w, n * sizeof *g);
         if (!g) {
@@ -255,14 +256,9 @@ static int new_base(int64_t t)
     return 0;
 }
 
-void trace_enter_done(trace_words *a)
+/* The entry record of a call whose signature is in slot sig. */
+static void call_record(int sig)
 {
-    if (!a->w || !trace_enabled)
-        return;
-    uint64_t site = ((uint64_t)a->w[2] ^ ((uint64_t)a->w[0] << 52)) * 0x9E3779B97F4A7C15ull;
-    int wrote, sig = intern(defs, &site_hint[site >> 54], TRACEBIN_DEF, a->w, a->n, &wrote);
-    if (sig < 0)
-        return;
     int64_t t = trace_now();
     if (t - lg.tbase > (int64_t)UINT32_MAX && new_base(t) != 0)
         return;
@@ -280,6 +276,76 @@ void trace_enter_done(trace_words *a)
     lg.open = 1, lg.open_sig = sig;
     lg.lines++;
     after_record();
+}
+
+/* The entry signature's slot (written when new), or -1. */
+static int entry_slot(trace_words *a)
+{
+    if (!a->w || !trace_enabled)
+        return -1;
+    uint64_t site = ((uint64_t)a->w[2] ^ ((uint64_t)a->w[0] << 52)) * 0x9E3779B97F4A7C15ull;
+    int wrote;
+    return intern(defs, &site_hint[site >> 54], TRACEBIN_DEF, a->w, a->n, &wrote);
+}
+
+void trace_enter_done(trace_words *a)
+{
+    int sig = entry_slot(a);
+    if (sig >= 0)
+        call_record(sig);
+}
+
+/* --- call sites: the raw arguments (handles and numbers) of a site's last
+ * call and the slot its words took; a call that repeats them, with no
+ * communicator or datatype registered or freed since (trace_epoch) and
+ * the slot not redefined, takes the slot without building its words. */
+
+#define SITES 1024
+typedef struct site {
+    const void *caller;
+    int kind, phase, comm_id;
+    uint32_t epoch, gen, n;
+    int slot;
+    int64_t key[TRACE_KEY_MAX];
+} site;
+static site sites[SITES];
+uint32_t trace_epoch;
+
+/* By caller and kind, and the key's next two words (a peer and a tag): a
+ * loop over neighbours from one call site keeps a site per neighbour. */
+static inline site *site_of(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n)
+{
+    uint64_t h = (uint64_t)(uintptr_t)caller ^ ((uint64_t)kind << 52);
+    if (n > 2)
+        h ^= (uint64_t)key[1] << 20 ^ (uint64_t)key[2] << 38;
+    return &sites[(h * 0x9E3779B97F4A7C15ull) >> 54];
+}
+
+int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n,
+                     int *comm_id)
+{
+    const site *s = site_of(kind, caller, key, n);
+    if (s->caller != caller || s->kind != (int)kind || s->phase != trace_phase ||
+        s->epoch != trace_epoch || s->n != n || defs[s->slot].gen != s->gen || !defs[s->slot].valid)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (s->key[i] != key[i])
+            return 0;
+    *comm_id = s->comm_id;
+    call_record(s->slot);
+    return 1;
+}
+
+void trace_enter_site_done(trace_words *a, const int64_t *key, unsigned n, int comm_id)
+{
+    int sig = entry_slot(a);
+    if (sig < 0)
+        return;
+    site *s = site_of((enum trace_kind)a->w[0], (const void *)(uintptr_t)a->w[2], key, n);
+    *s = (site){(const void *)(uintptr_t)a->w[2], (int)a->w[0], (int)a->w[1], comm_id,
+                trace_epoch, defs[sig].gen, n, sig, {0}};
+    memcpy(s->key, key, n * sizeof *key);
+    call_record(sig);
 }
 
 trace_words trace_exit(size_t more)

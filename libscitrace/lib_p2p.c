@@ -10,10 +10,7 @@
     {                                                                                       \
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, dest, tag, comm);                            \
-        int id = trace_comm_id(comm);   /* first: it may write a line */                    \
-        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
-        tw_p2p_typed(&a, id, dest, tag, count, dt);                                         \
-        trace_enter_done(&a);                                                               \
+        p2p_enter(TRACE_K_##KIND, CALLER, comm, dest, tag, count, dt);                      \
         int rc = PMPI_##NAME(buf, count, dt, dest, tag, comm);                              \
         trace_returned();                                                                   \
         return rc;                                                                          \
@@ -30,10 +27,7 @@ SEND_WRAPPER(Rsend, RSEND)
     {                                                                                       \
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                       \
-        int id = trace_comm_id(comm);                                                       \
-        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
-        tw_p2p_typed(&a, id, peer, tag, count, dt);                                         \
-        trace_enter_done(&a);                                                               \
+        int id = p2p_enter(TRACE_K_##KIND, CALLER, comm, peer, tag, count, dt);             \
         int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
         trace_words r = trace_exit(1);                                                      \
         tw_req(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);                   \
@@ -118,10 +112,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
         return PMPI_Recv(buf, count, dt, source, tag, comm, status);
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
-    int id = trace_comm_id(comm);
-    trace_words a = trace_enter(TRACE_K_RECV, CALLER, 8);
-    tw_p2p_typed(&a, id, source, tag, count, dt);
-    trace_enter_done(&a);
+    int id = p2p_enter(TRACE_K_RECV, CALLER, comm, source, tag, count, dt);
     int rc = PMPI_Recv(buf, count, dt, source, tag, comm, s);
     returned_status(rc, id, s);
     return rc;
