@@ -213,6 +213,33 @@ Test(trace, split_communicators_and_persistent_requests_in_world_ranks)
     run_tmpdir_remove(dir);
 }
 
+/* Communicators and datatypes made and freed round after round, used
+ * from the same call sites (trace_app reuse): every round's messages carry
+ * that round's size and go to that round's partner, whatever handles the
+ * MPI gave again. */
+Test(trace, freed_communicators_and_types_do_not_outlive_their_handles)
+{
+    char dir[] = "/tmp/scitorus-trace-XXXXXX", out[600];
+    run_tmpdir_make(dir);
+    run_result r = traced(dir, "4", "bin/test/trace_app", "reuse", NULL, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    snprintf(out, sizeof out, "%s/m.tsv", dir);
+    r = run_cmd(run_prog("scitrace", 0), 30, "matrix", "-o", out, dir, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    matrix got, want = {.n = 0};
+    read_matrix(out, &got);
+    for (int k = 1; k <= 4; k++)   /* k ints, 3 each way within {0,2} {1,3} or {0,1} {2,3} */
+        for (int a = 0; a < 4; a++)
+            add(&want, a, k % 2 ? (a + 2) % 4 : a ^ 1, 4 * k, 3);
+    assert_matrix_eq(&got, &want, "reuse");
+    r = run_cmd(run_prog("scitrace", 0), 30, "check", dir, NULL);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
 /* NetPIPE's MPI ping-pong (Debian netpipe-openmpi), a program we did not
  * write: only the pair 0-1, and per size NETPIPE_TRIALS x the repetitions it
  * prints each way (1- and 4-byte messages also carry its handshakes). */

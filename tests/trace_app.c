@@ -5,6 +5,13 @@
  *               on the split communicator (expected matrix: test_trace.c)
  *   many N      rank 0 sends N messages to rank 1, size i % 4096 and tag
  *               i % 1000; prints each rank's peak RSS in KiB
+ *   reuse       (4 ranks) four rounds k = 1..4, each on a communicator and
+ *               a datatype of its own, made and freed in the round (so their
+ *               handles may be reused): split by rank % 2 (k odd) or rank / 2
+ *               (k even); k ints as a contiguous type (k odd) or a vector
+ *               (k even); 3 Isend/Recv/Wait to the other member, from one
+ *               call site per call: the tracer's per-site memory must not
+ *               outlive the handles (expected matrix: test_trace.c)
  *   abort       a message 0 -> 1, then rank 1 calls MPI_Abort
  *   kill        a ring exchange, then rank 2 kills itself (SIGKILL) while
  *               the others call MPI_Finalize
@@ -79,6 +86,32 @@ static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+static void reuse(int rank)
+{
+    int out[8] = {0}, in[16];
+    for (int k = 1; k <= 4; k++) {
+        MPI_Datatype t;
+        MPI_Comm c;
+        int cr, cn;
+        if (k % 2)
+            MPI_Type_contiguous(k, MPI_INT, &t);
+        else
+            MPI_Type_vector(k, 1, 2, MPI_INT, &t);
+        MPI_Type_commit(&t);
+        MPI_Comm_split(MPI_COMM_WORLD, k % 2 ? rank % 2 : rank / 2, rank, &c);
+        MPI_Comm_rank(c, &cr);
+        MPI_Comm_size(c, &cn);
+        for (int i = 0; i < 3; i++) {
+            MPI_Request req;
+            MPI_Isend(out, 1, t, (cr + 1) % cn, 4, c, &req);
+            MPI_Recv(in, 1, t, (cr + cn - 1) % cn, 4, c, MPI_STATUS_IGNORE);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+        MPI_Comm_free(&c);
+        MPI_Type_free(&t);
+    }
 }
 
 static void selfcost(int rank, long n)
@@ -158,6 +191,8 @@ int main(int argc, char **argv)
         mix(rank, size);
     } else if (strcmp(mode, "many") == 0) {
         many(rank, argc > 2 ? atol(argv[2]) : 1000);
+    } else if (strcmp(mode, "reuse") == 0) {
+        reuse(rank);
     } else if (strcmp(mode, "selfcost") == 0) {
         selfcost(rank, argc > 2 ? atol(argv[2]) : 100000);
     } else if (strcmp(mode, "abort") == 0) {
