@@ -16,6 +16,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "trace/tracebin.h"
 #include "trace/tracekinds.h"
@@ -23,6 +24,45 @@
 /* 1 between a successful MPI_Init and the end of the trace; the wrappers
  * pass straight through while it is 0. */
 extern int trace_enabled;
+extern int trace_phase;                       /* current phase id (lib_record.c) */
+
+/* lib_clock.c: the records' clock. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <x86intrin.h>
+#define TRACE_HAVE_TSC 1
+static inline uint64_t trace_tsc(void)
+{
+    return __rdtsc();
+}
+#else
+#define TRACE_HAVE_TSC 0
+static inline uint64_t trace_tsc(void)
+{
+    return 0;
+}
+#endif
+typedef struct trace_clock {
+    int tsc;                  /* 1: the TSC scaled; 0: clock_gettime */
+    uint64_t tsc0, mult;      /* ns = ns0 + (tsc - tsc0) * mult / 2^32 */
+    int64_t ns0, now;         /* now: the last time read */
+    struct timespec t0;       /* CLOCK_MONOTONIC at the start */
+} trace_clock;
+extern trace_clock trace_clk __attribute__((visibility("hidden")));
+void trace_clock_start(void);
+void trace_clock_anchor(void);                /* a new (tsc, ns) pair */
+int64_t trace_clock_mono(void);               /* clock_gettime, ns since t0 */
+
+/* ns since trace_start; never less than the time read before it (a new
+ * anchor may step the scaled TSC back). */
+static inline __attribute__((always_inline)) int64_t trace_now(void)
+{
+    int64_t t = trace_clk.tsc ? trace_clk.ns0 + (int64_t)(((unsigned __int128)(trace_tsc() -
+                                                                                trace_clk.tsc0) *
+                                                           trace_clk.mult) >> 32)
+                              : trace_clock_mono();
+    trace_clk.now = t > trace_clk.now ? t : trace_clk.now;
+    return trace_clk.now;
+}
 
 /* lib_log.c: the rank file. */
 void trace_start(void);                       /* after PMPI_Init succeeded */
@@ -32,18 +72,42 @@ void trace_finish(const char *status);        /* writes the closing lines */
  * commits the bytes up to end, which must hold the final '\n'. */
 char *trace_line(size_t need);
 void trace_line_done(char *end);
-int64_t trace_now(void);                      /* ns since trace_start */
 
 /* A call's words: KIND PHASE CALLER ARG... on entry, RESULT... on return
  * (in the order of the text line, trace/tracefile.h); w NULL when nothing is
  * to be recorded. */
 typedef struct trace_words {
     int64_t *w;
-    size_t n;
+    uint32_t n;               /* not size_t: a store to w[] cannot change it */
 } trace_words;
+/* Where a call's words are put (lib_log.c), and its growth: -1 when it
+ * cannot hold n. */
+extern int64_t *trace_wbuf __attribute__((visibility("hidden")));
+extern size_t trace_wcap __attribute__((visibility("hidden")));
+int trace_words_grow(size_t n);
 /* Room for `more` arguments after KIND PHASE CALLER. */
-trace_words trace_enter(enum trace_kind kind, const void *caller, size_t more);
+static inline trace_words trace_enter(enum trace_kind kind, const void *caller, size_t more)
+{
+    trace_words a = {NULL, 0};
+    if (!trace_enabled || (3 + more > trace_wcap && trace_words_grow(3 + more) != 0))
+        return a;
+    a.w = trace_wbuf;
+    a.w[0] = kind, a.w[1] = trace_phase, a.w[2] = (int64_t)(uintptr_t)caller;
+    a.n = 3;
+    return a;
+}
 void trace_enter_done(trace_words *a);        /* writes the entry record */
+/* A call site's fast entry: when the call repeats its site's last raw
+ * arguments (key[0..n), n <= TRACE_KEY_MAX) and nothing they stand for
+ * changed, writes its entry record, sets *comm_id and returns 1; else 0,
+ * and the caller builds the words and ends with trace_enter_site_done,
+ * which also remembers the key. */
+#define TRACE_KEY_MAX 6
+int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n,
+                     int *comm_id);
+void trace_enter_site_done(trace_words *a, const int64_t *key, unsigned n, int comm_id);
+/* Bumped whenever a communicator or datatype handle may name another. */
+extern uint32_t trace_epoch __attribute__((visibility("hidden")));
 /* Reads the return time; room for `more` results (w NULL when the call's
  * entry was not recorded). */
 trace_words trace_exit(size_t more);
@@ -63,10 +127,15 @@ int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home);
 int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id);
 uint64_t trace_req_made(void);                /* requests made so far */
 void trace_req_done(MPI_Request req, int64_t id);   /* completed or freed */
-extern int trace_phase;                       /* current phase id */
 void trace_phases_start(void);                /* phase 0, "main" */
 
 /* lib_dtype.c: datatypes and operations. */
+typedef struct trace_dt_info {
+    MPI_Datatype dt;
+    int size, contig;         /* contig: items abut, with no holes */
+    uint32_t code;            /* signature code (tracekinds.h) */
+} trace_dt_info;
+const trace_dt_info *trace_dt(MPI_Datatype dt);   /* NULL: no type, or not known */
 uint64_t trace_bytes(int count, MPI_Datatype dt);
 /* COUNT CODE [CONTIG]: the count, the signature code (tracekinds.h; 3
  * words, written in hex) and (when contig) whether count items of dt lie
@@ -181,11 +250,16 @@ static inline void tw_status(trace_words *a, int comm_id, const MPI_Status *s)
     tw(a, (int64_t)bytes);
 }
 
+/* A peer (comm-relative) as recorded: a world rank, or TRACE_*. */
+static inline int64_t trace_peer(int comm_id, int r)
+{
+    return r == MPI_PROC_NULL ? TRACE_PROC_NULL : r == MPI_ANY_SOURCE ? TRACE_ANY : trace_world(comm_id, r);
+}
+
 /* "peer tag bytes" (peer comm-relative, recorded as a world rank). */
 static inline void tw_peer(trace_words *a, int comm_id, int r, int tag, int count, MPI_Datatype dt)
 {
-    tw(a, r == MPI_PROC_NULL ? TRACE_PROC_NULL
-          : r == MPI_ANY_SOURCE ? TRACE_ANY : trace_world(comm_id, r));
+    tw(a, trace_peer(comm_id, r));
     tw(a, tag == MPI_ANY_TAG ? TRACE_ANY : tag);
     tw(a, (int64_t)trace_bytes(count, dt));
 }
@@ -195,6 +269,44 @@ static inline void tw_p2p(trace_words *a, int comm_id, int r, int tag, int count
 {
     tw(a, comm_id);
     tw_peer(a, comm_id, r, tag, count, dt);
+}
+
+/* "comm peer tag bytes count code contig" of a point-to-point call with
+ * its data: the type looked up once. */
+static inline void tw_p2p_typed(trace_words *a, int comm_id, int r, int tag, int count,
+                                MPI_Datatype dt)
+{
+    const trace_dt_info *x = trace_dt(dt);
+    tw(a, comm_id);
+    tw(a, trace_peer(comm_id, r));
+    tw(a, tag == MPI_ANY_TAG ? TRACE_ANY : tag);
+    tw(a, count > 0 && x ? (int64_t)count * x->size : 0);
+    tw(a, count > 0 ? count : 0);
+    tw_x(a, x ? x->code : TRACE_DT_UNKNOWN);
+    tw(a, x ? x->contig != 0 : 0);
+}
+
+/* The entry of a point-to-point call with data, through its call site
+ * when it repeats the site's last arguments: its communicator's id. */
+static inline int p2p_enter(enum trace_kind kind, const void *caller, MPI_Comm comm, int peer,
+                            int tag, int count, MPI_Datatype dt)
+{
+    int64_t key[5] = {(int64_t)(intptr_t)comm, peer, tag, count, (int64_t)(intptr_t)dt};
+    int id;
+    if (trace_enter_site(kind, caller, key, 5, &id))
+        return id;
+    id = trace_comm_id(comm);   /* first: it may write a line */
+    trace_words a = trace_enter(kind, caller, 8);
+    tw_p2p_typed(&a, id, peer, tag, count, dt);
+    trace_enter_site_done(&a, key, 5, id);
+    return id;
+}
+
+/* A request id, stored relative to the requests made so far (tracekinds.h,
+ * trace_id_encode): a loop's calls repeat their signatures. */
+static inline void tw_req(trace_words *a, int64_t id)
+{
+    tw(a, trace_id_encode((uint64_t)id, trace_req_made()));
 }
 
 #define CALLER __builtin_return_address(0)

@@ -13,14 +13,20 @@
 static void coll(enum trace_kind kind, const void *caller, MPI_Comm comm, int root, int count,
                  MPI_Datatype dt, MPI_Op op)
 {
-    int id = trace_comm_id(comm);
+    /* through the call site when it repeats (lib.h, trace_enter_site) */
+    int64_t key[5] = {(int64_t)(intptr_t)comm, root, count, (int64_t)(intptr_t)dt,
+                      (int64_t)(intptr_t)op};
+    int id;
+    if (trace_enter_site(kind, caller, key, 5, &id))
+        return;
+    id = trace_comm_id(comm);
     trace_words a = trace_enter(kind, caller, 8);
     tw(&a, id);
     tw(&a, root >= 0 ? trace_world(id, root) : TRACE_ANY);
     tw(&a, (int64_t)trace_bytes(count, dt));
     tw_dtype(&a, count, dt, 1);
     tw(&a, trace_op_code(op));
-    trace_enter_done(&a);
+    trace_enter_site_done(&a, key, 5, id);
 }
 
 /* Entry of a v collective: bytes_of(j) to each peer j (self excluded,
@@ -205,7 +211,7 @@ static int icoll_made(int rc, MPI_Comm comm, MPI_Request *req)
 {
     int id = trace_comm_id(comm);
     trace_words r = trace_exit(1);
-    tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
+    tw_req(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
     trace_exit_done(&r);
     return rc;
 }

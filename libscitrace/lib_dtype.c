@@ -181,28 +181,26 @@ static uint32_t sig_code(const sig *s)
     return TRACE_DT_MIXED | (uint32_t)((h ^ (h >> 32)) & 0x7fffffffu & ~TRACE_DT_MIXED);
 }
 
-/* The last few types asked about: a loop sends one type; MPI_Type_free
- * forgets them, since a new type may reuse a handle. */
+/* The last few types asked about: a loop sends one type, found first;
+ * MPI_Type_free forgets them, since a new type may reuse a handle. */
 #define CACHE 8
 
-typedef struct dt_info {
-    MPI_Datatype dt;
-    int size, contig;
-    uint32_t code;
-} dt_info;
-
 static struct {
-    dt_info e[CACHE];
-    int next;
+    trace_dt_info e[CACHE];
+    int next, last;
     sig scratch;
 } cache;
 
-static const dt_info *info_of(MPI_Datatype dt)
+const trace_dt_info *trace_dt(MPI_Datatype dt)
 {
+    if (cache.e[cache.last].dt == dt && dt)
+        return &cache.e[cache.last];
     for (int i = 0; i < CACHE; i++)
-        if (cache.e[i].dt == dt && dt)
+        if (cache.e[i].dt == dt && dt) {
+            cache.last = i;
             return &cache.e[i];
-    dt_info x = {dt, 0, 0, TRACE_DT_UNKNOWN};
+        }
+    trace_dt_info x = {dt, 0, 0, TRACE_DT_UNKNOWN};
     int sz = 0;
     MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
     if (dt == MPI_DATATYPE_NULL || PMPI_Type_size(dt, &sz) != MPI_SUCCESS || sz < 0)
@@ -214,21 +212,21 @@ static const dt_info *info_of(MPI_Datatype dt)
     cache.scratch.n = 0, cache.scratch.too_long = 0;
     if (sig_of(dt, &cache.scratch, 1, 0) == 0)
         x.code = sig_code(&cache.scratch);
+    cache.last = cache.next;
     cache.e[cache.next] = x;
-    const dt_info *got = &cache.e[cache.next];
     cache.next = (cache.next + 1) % CACHE;
-    return got;
+    return &cache.e[cache.last];
 }
 
 uint64_t trace_bytes(int count, MPI_Datatype dt)
 {
-    const dt_info *x = count > 0 ? info_of(dt) : NULL;
+    const trace_dt_info *x = count > 0 ? trace_dt(dt) : NULL;
     return x ? (uint64_t)count * (uint64_t)x->size : 0;
 }
 
 void tw_dtype(trace_words *a, int count, MPI_Datatype dt, int contig)
 {
-    const dt_info *x = info_of(dt);
+    const trace_dt_info *x = trace_dt(dt);
     tw(a, count > 0 ? count : 0);
     tw_x(a, x ? x->code : TRACE_DT_UNKNOWN);
     if (contig)
@@ -250,5 +248,6 @@ int MPI_Type_free(MPI_Datatype *type)
 {
     for (int i = 0; i < CACHE; i++)
         cache.e[i].dt = MPI_DATATYPE_NULL;
+    trace_epoch++;
     return PMPI_Type_free(type);
 }

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Mapped window: 4 MiB, so a window move (munmap, fallocate, mmap: some
@@ -35,110 +34,16 @@ static struct {
     uint64_t base, len, pos;    /* pos: committed bytes (whole records) */
     uint64_t lines;             /* the text lines the records stand for */
     char *line;                 /* the text record being written */
-    int open, open_kind;        /* a call entered and not returned */
-    uint64_t open_off;          /* its record's offset */
+    uint64_t filled;            /* the file holds blocks (zeros) up to here */
+    int open, open_sig;         /* a call entered and not returned; its slot */
+    uint64_t open_off, open_lo; /* its record's offset and first 8 bytes */
     int64_t open_t, exit_t, tbase;   /* its times; the records' time base */
-    struct timespec t0;
-    int64_t flush_ns, last_flush, now;   /* now: the last time read */
+    int64_t flush_ns, last_flush;
     int64_t last_anchor, next_check;   /* next_check: the earlier of the two */
-    /* the TSC's time: ns = ns0 + (tsc - tsc0) * mult / 2^32 (clock.c below) */
-    int tsc;
-    uint64_t tsc0, mult, first_tsc;
-    int64_t ns0, first_ns;
     struct sigaction old[NSIG_CAUGHT];
 } lg = {.fd = -1};
 
 int trace_enabled;
-
-/* --- the clock: where the kernel keeps time by the TSC (clocksource "tsc"), the TSC scaled to
- * CLOCK_MONOTONIC ns and re-anchored at least once a second: cheaper than clock_gettime, read
- * twice a call (make bench-trace: the tracer's cost per call). */
-
-static int64_t mono_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)(t.tv_sec - lg.t0.tv_sec) * 1000000000 + (t.tv_nsec - lg.t0.tv_nsec);
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <x86intrin.h>
-static uint64_t tsc_read(void)
-{
-    return __rdtsc();
-}
-
-static int tsc_usable(void)
-{
-    char cs[32] = "";
-    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
-    if (f) {
-        if (!fgets(cs, sizeof cs, f))
-            cs[0] = '\0';
-        fclose(f);
-    }
-    return strcmp(cs, "tsc\n") == 0 && !getenv("SCITRACE_NO_TSC");
-}
-#else
-static uint64_t tsc_read(void)
-{
-    return 0;
-}
-
-static int tsc_usable(void)
-{
-    return 0;
-}
-#endif
-
-/* A (tsc, ns) pair read together: the tsc in the middle of two clock reads. */
-static void pair(uint64_t *tsc, int64_t *ns)
-{
-    int64_t a = mono_ns();
-    *tsc = tsc_read();
-    *ns = (a + mono_ns()) / 2;
-}
-
-/* New anchor; the slope over everything since the first pair, so its
- * error (a pair's ~50 ns over the span) shrinks as the run goes on. */
-static void anchor(void)
-{
-    uint64_t t;
-    int64_t ns;
-    pair(&t, &ns);
-    if (t > lg.first_tsc && ns > lg.first_ns)
-        lg.mult = (uint64_t)(((unsigned __int128)(ns - lg.first_ns) << 32) / (t - lg.first_tsc));
-    lg.tsc0 = t, lg.ns0 = ns;
-}
-
-static void clock_start(void)
-{
-    clock_gettime(CLOCK_MONOTONIC, &lg.t0);
-    lg.tsc = tsc_usable();
-    if (!lg.tsc)
-        return;
-    pair(&lg.first_tsc, &lg.first_ns);
-    while (mono_ns() < 2000000)   /* a first slope over 2 ms */
-        ;
-    anchor();
-    lg.tsc = lg.mult > 0;
-}
-
-static inline __attribute__((always_inline)) int64_t now_inline(void)
-{
-    int64_t t;
-    if (lg.tsc)
-        t = lg.ns0 + (int64_t)(((unsigned __int128)(tsc_read() - lg.tsc0) * lg.mult) >> 32);
-    else
-        t = mono_ns();
-    lg.now = t > lg.now ? t : lg.now;   /* a new anchor never steps back */
-    return lg.now;
-}
-
-int64_t trace_now(void)
-{
-    return now_inline();
-}
 
 static void stop(const char *why)
 {
@@ -162,6 +67,18 @@ static int move_window(size_t need)
     if (rc != 0) {
         errno = rc;
         return -1;
+    }
+    /* and written with zeros: a record then lands in a page of the page
+     * cache, where the first write to a page the file system has only
+     * reserved costs a fault of several steps (make bench-trace) */
+    static char zeros[1u << 18];   /* never written: .bss, no file or memory */
+    for (uint64_t at = lg.filled > lg.base ? lg.filled : lg.base; at < lg.base + lg.len;) {
+        size_t n = lg.base + lg.len - at < sizeof zeros ? (size_t)(lg.base + lg.len - at) : sizeof zeros;
+        ssize_t got = pwrite(lg.fd, zeros, n, (off_t)at);
+        if (got <= 0)
+            return -1;
+        at += (uint64_t)got;
+        lg.filled = at;
     }
     void *w = mmap(NULL, lg.len, PROT_READ | PROT_WRITE, MAP_SHARED, lg.fd, (off_t)lg.base);
     if (w == MAP_FAILED)
@@ -187,13 +104,14 @@ static inline __attribute__((always_inline)) char *room(size_t bytes)
  * its own: a clock read is a large part of a call's cost (make bench-trace). */
 static void periodic(void)
 {
-    if (lg.flush_ns > 0 && lg.now - lg.last_flush >= lg.flush_ns) {
+    int64_t now = trace_clk.now;
+    if (lg.flush_ns > 0 && now - lg.last_flush >= lg.flush_ns) {
         msync(lg.win, lg.len, MS_ASYNC);
-        lg.last_flush = lg.now;
+        lg.last_flush = now;
     }
-    if (lg.tsc && lg.now - lg.last_anchor >= 1000000000) {
-        anchor();
-        lg.last_anchor = lg.now;
+    if (trace_clk.tsc && now - lg.last_anchor >= 1000000000) {
+        trace_clock_anchor();
+        lg.last_anchor = now;
     }
     lg.next_check = lg.last_anchor + 1000000000;
     if (lg.flush_ns > 0 && lg.last_flush + lg.flush_ns < lg.next_check)
@@ -202,7 +120,7 @@ static void periodic(void)
 
 static inline void after_record(void)
 {
-    if (lg.now >= lg.next_check)
+    if (trace_clk.now >= lg.next_check)
         periodic();
 }
 
@@ -235,51 +153,60 @@ void trace_line_done(char *end)
  * result) stored once in its slot, a call one 16-byte record after that */
 
 typedef struct sig_slot {
-    uint64_t hash;
     int64_t *w;
     uint32_t n, cap;
     int valid;
+    uint32_t gen;               /* how many times the slot was defined */
 } sig_slot;
 
 static sig_slot defs[TRACEBIN_SLOTS], results[TRACEBIN_SLOTS];
-static struct {
-    int64_t *w;
-    size_t cap;
-} words;
+/* The slot a call site's entry took last (by its caller and kind), and the
+ * slot an entry signature's result took last: in a loop both repeat, and a
+ * hit costs one comparison of the words, no hashing. */
+#define SITE_HINTS 1024
+static uint16_t site_hint[SITE_HINTS], result_hint[TRACEBIN_SLOTS];
 
-static int words_room(size_t n)
+int64_t *trace_wbuf;
+size_t trace_wcap;
+
+int trace_words_grow(size_t n)
 {
-    if (n <= words.cap)
+    if (n <= trace_wcap)
         return 0;
     if (n > TRACEBIN_MAX_WORDS)
         return -1;
-    int64_t *g = realloc(words.w, n * sizeof *g);
+    size_t cap = n < 64 ? 64 : n;
+    int64_t *g = realloc(trace_wbuf, cap * sizeof *g);
     if (!g)
         return -1;
-    words.w = g, words.cap = n;
+    trace_wbuf = g, trace_wcap = cap;
     return 0;
 }
 
-/* The slot of w[0..n) in table t, its definition record written (*wrote
- * set) when the slot held something else; -1 when tracing stopped. */
-static inline __attribute__((always_inline)) int intern(sig_slot *t, uint8_t type,
-                                                        const int64_t *w, size_t n, int *wrote)
+static inline int same(const sig_slot *s, const int64_t *w, size_t n)
 {
-    *wrote = 0;
-    uint64_t h = n;   /* this runs twice a call: three instructions a word */
+    if (!s->valid || s->n != n)
+        return 0;
     for (size_t i = 0; i < n; i++)
-        h = (h + (uint64_t)w[i]) * 0x9E3779B97F4A7C15ull;
+        if (s->w[i] != w[i])
+            return 0;
+    return 1;
+}
+
+/* The slot of w[0..n) in table t by the words' hash, its definition record
+ * written (*wrote set) when the slot held something else; -1 when tracing
+ * stopped. */
+static int intern_hashed(sig_slot *t, uint8_t type, const int64_t *w, size_t n, int *wrote)
+{
+    uint64_t h = n;   /* products independent of each other: they overlap */
+    for (size_t i = 0; i < n; i++)
+        h += ((uint64_t)w[i] ^ (i * 0xD6E8FEB86659FD93ull)) * 0x9E3779B97F4A7C15ull;
     h ^= h >> 31;
     unsigned k = (unsigned)(h ^ (h >> 23)) & (TRACEBIN_SLOTS - 1);
     sig_slot *s = &t[k];
-    if (s->valid && s->hash == h && s->n == n) {
-        size_t i = 0;
-        while (i < n && s->w[i] == w[i])
-            i++;
-        if (i == n)
-            return (int)k;
-    }
-    s->valid = 0;
+    if (same(s, w, n))
+        return (int)k;
+    s->valid = 0, s->gen++;
     if (n > s->cap) {
         int64_t *g = realloc(s->w, n * sizeof *g);
         if (!g) {
@@ -298,75 +225,154 @@ static inline __attribute__((always_inline)) int intern(sig_slot *t, uint8_t typ
     commit(p, type, tracebin_size(n * sizeof *w));
     if (n)
         memcpy(s->w, w, n * sizeof *w);
-    s->hash = h, s->n = (uint32_t)n, s->valid = 1;
+    s->n = (uint32_t)n, s->valid = 1;
     *wrote = 1;
     return (int)k;
 }
 
-trace_words trace_enter(enum trace_kind kind, const void *caller, size_t more)
+/* The slot of w[0..n): the hinted one when it holds them. */
+static inline __attribute__((always_inline)) int intern(sig_slot *t, uint16_t *hint, uint8_t type,
+                                                        const int64_t *w, size_t n, int *wrote)
 {
-    trace_words a = {NULL, 0};
-    if (!trace_enabled || words_room(3 + more) != 0)
-        return a;
-    a.w = words.w;
-    a.w[0] = kind, a.w[1] = trace_phase, a.w[2] = (int64_t)(uintptr_t)caller;
-    a.n = 3;
-    return a;
+    *wrote = 0;
+    if (same(&t[*hint], w, n))
+        return *hint;
+    int k = intern_hashed(t, type, w, n, wrote);
+    if (k >= 0)
+        *hint = (uint16_t)k;
+    return k;
+}
+
+/* A T record: the time base becomes t (calls more than 2^32 ns apart). */
+static int new_base(int64_t t)
+{
+    char *p = room(sizeof(tracebin_time));
+    if (!p)
+        return -1;
+    tracebin_time tt = {0, 0, 0, 0, t};
+    memcpy(p, &tt, sizeof tt);
+    commit(p, TRACEBIN_TIME, sizeof tt);
+    lg.tbase = t;
+    return 0;
+}
+
+/* The entry record of a call whose signature is in slot sig. */
+static void call_record(int sig)
+{
+    int64_t t = trace_now();
+    if (t - lg.tbase > (int64_t)UINT32_MAX && new_base(t) != 0)
+        return;
+    char *p = room(sizeof(tracebin_call));
+    if (!p)
+        return;
+    /* {'>', 0, sig, dt} then {dur 0, res 0}: the first 8 bytes last, in one
+     * store, so a reader sees the record whole or not at all */
+    uint64_t lo = TRACEBIN_CALL | (uint64_t)sig << 16 | (uint64_t)(t - lg.tbase) << 32, hi = 0;
+    memcpy(p + 8, &hi, sizeof hi);
+    __atomic_store_n((uint64_t *)(void *)p, lo, __ATOMIC_RELEASE);
+    lg.open_off = lg.pos, lg.open_lo = lo;
+    lg.pos += sizeof(tracebin_call);
+    lg.tbase = lg.open_t = t;
+    lg.open = 1, lg.open_sig = sig;
+    lg.lines++;
+    after_record();
+}
+
+/* The entry signature's slot (written when new), or -1. */
+static int entry_slot(trace_words *a)
+{
+    if (!a->w || !trace_enabled)
+        return -1;
+    uint64_t site = ((uint64_t)a->w[2] ^ ((uint64_t)a->w[0] << 52)) * 0x9E3779B97F4A7C15ull;
+    int wrote;
+    return intern(defs, &site_hint[site >> 54], TRACEBIN_DEF, a->w, a->n, &wrote);
 }
 
 void trace_enter_done(trace_words *a)
 {
-    if (!a->w || !trace_enabled)
-        return;
-    int kind = (int)a->w[0];
-    if (trace_kind_id_list(kind) && a->n > 3) {
-        uint64_t made = trace_req_made();
-        for (size_t i = 4; i < a->n; i++)
-            a->w[i] = trace_id_encode((uint64_t)a->w[i], made);
-    }
-    int wrote, sig = intern(defs, TRACEBIN_DEF, a->w, a->n, &wrote);
+    int sig = entry_slot(a);
+    if (sig >= 0)
+        call_record(sig);
+}
+
+/* --- call sites: the raw arguments (handles and numbers) of a site's last
+ * call and the slot its words took; a call that repeats them, with no
+ * communicator or datatype registered or freed since (trace_epoch) and
+ * the slot not redefined, takes the slot without building its words. */
+
+#define SITES 1024
+typedef struct site {
+    const void *caller;
+    int kind, phase, comm_id;
+    uint32_t epoch, gen, n;
+    int slot;
+    int64_t key[TRACE_KEY_MAX];
+} site;
+static site sites[SITES];
+uint32_t trace_epoch;
+
+/* By caller and kind, and the key's next two words (a peer and a tag): a
+ * loop over neighbours from one call site keeps a site per neighbour. */
+static inline site *site_of(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n)
+{
+    uint64_t h = (uint64_t)(uintptr_t)caller ^ ((uint64_t)kind << 52);
+    if (n > 2)
+        h ^= (uint64_t)key[1] << 20 ^ (uint64_t)key[2] << 38;
+    return &sites[(h * 0x9E3779B97F4A7C15ull) >> 54];
+}
+
+int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n,
+                     int *comm_id)
+{
+    const site *s = site_of(kind, caller, key, n);
+    if (s->caller != caller || s->kind != (int)kind || s->phase != trace_phase ||
+        s->epoch != trace_epoch || s->n != n || defs[s->slot].gen != s->gen || !defs[s->slot].valid)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (s->key[i] != key[i])
+            return 0;
+    *comm_id = s->comm_id;
+    call_record(s->slot);
+    return 1;
+}
+
+void trace_enter_site_done(trace_words *a, const int64_t *key, unsigned n, int comm_id)
+{
+    int sig = entry_slot(a);
     if (sig < 0)
         return;
-    int64_t t = now_inline();
-    if (t - lg.tbase > (int64_t)UINT32_MAX) {
-        char *p = room(sizeof(tracebin_time));
-        if (!p)
-            return;
-        tracebin_time tt = {0, 0, 0, 0, t};
-        memcpy(p, &tt, sizeof tt);
-        commit(p, TRACEBIN_TIME, sizeof tt);
-        lg.tbase = t;
-    }
-    char *p = room(sizeof(tracebin_call));
-    if (!p)
-        return;
-    tracebin_call c = {0, 0, (uint16_t)sig, (uint32_t)(t - lg.tbase), 0, 0, 0};
-    memcpy(p, &c, sizeof c);
-    lg.open_off = lg.pos;
-    commit(p, TRACEBIN_CALL, sizeof c);
-    lg.tbase = lg.open_t = t;
-    lg.open = 1, lg.open_kind = kind;
-    lg.lines++;
-    after_record();
+    site *s = site_of((enum trace_kind)a->w[0], (const void *)(uintptr_t)a->w[2], key, n);
+    *s = (site){(const void *)(uintptr_t)a->w[2], (int)a->w[0], (int)a->w[1], comm_id,
+                trace_epoch, defs[sig].gen, n, sig, {0}};
+    memcpy(s->key, key, n * sizeof *key);
+    call_record(sig);
 }
 
 trace_words trace_exit(size_t more)
 {
     trace_words r = {NULL, 0};
-    if (!lg.open || !trace_enabled || words_room(more ? more : 1) != 0)
+    if (!lg.open || !trace_enabled || (more > trace_wcap && trace_words_grow(more) != 0))
         return r;
-    lg.exit_t = now_inline();
-    r.w = words.w;
+    lg.exit_t = trace_now();
+    r.w = trace_wbuf;
     return r;
+}
+
+/* The call's record at the offset it was written at, in a window that
+ * moved on since (a long definition came between): through the file. */
+static void complete_in_file(uint64_t lo, uint64_t hi)
+{
+    char c[16];
+    memcpy(c, &lo, 8), memcpy(c + 8, &hi, 8);
+    if (pwrite(lg.fd, c, sizeof c, (off_t)lg.open_off) != (ssize_t)sizeof c)
+        stop("cannot complete a call's record");
 }
 
 void trace_exit_done(trace_words *r)
 {
     if (!r->w || !lg.open || !trace_enabled)
         return;
-    if (trace_kind_makes_request(lg.open_kind) && r->n > 0)
-        r->w[0] = trace_id_encode((uint64_t)r->w[0], trace_req_made());
-    int wrote, res = intern(results, TRACEBIN_RES, r->w, r->n, &wrote);
+    int wrote, res = intern(results, &result_hint[lg.open_sig], TRACEBIN_RES, r->w, r->n, &wrote);
     if (res < 0)
         return;
     int64_t dur = lg.exit_t - lg.open_t;
@@ -378,22 +384,16 @@ void trace_exit_done(trace_words *r)
         memcpy(p, &e, sizeof e);
         commit(p, TRACEBIN_EXIT, sizeof e);
     } else {
-        tracebin_call c = {TRACEBIN_DONE, (uint8_t)wrote, 0, 0, (uint32_t)dur, (uint16_t)res, 0};
-        if (lg.open_off >= lg.base && lg.open_off + sizeof c <= lg.base + lg.len) {
+        /* {'<', wrote, sig, dt, dur, res}: the duration and result first,
+         * which a reader of a '>' record ignores */
+        uint64_t lo = (lg.open_lo & ~(uint64_t)0xffff) | TRACEBIN_DONE | (uint64_t)wrote << 8;
+        uint64_t hi = (uint64_t)(uint32_t)dur | (uint64_t)res << 32;
+        if (lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.base + lg.len) {
             char *p = lg.win + (lg.open_off - lg.base);
-            memcpy(&c.sig, p + offsetof(tracebin_call, sig), sizeof c.sig);
-            memcpy(&c.dt, p + offsetof(tracebin_call, dt), sizeof c.dt);
-            p[offsetof(tracebin_call, res_follows)] = (char)c.res_follows;
-            memcpy(p + offsetof(tracebin_call, dur), &c.dur, sizeof c.dur);
-            memcpy(p + offsetof(tracebin_call, res), &c.res, sizeof c.res);
-            __atomic_store_n((uint8_t *)p, TRACEBIN_DONE, __ATOMIC_RELEASE);
-        } else {   /* the window moved on (a long definition): in the file */
-            tracebin_call old;
-            if (pread(lg.fd, &old, sizeof old, (off_t)lg.open_off) == (ssize_t)sizeof old) {
-                c.sig = old.sig, c.dt = old.dt;
-                if (pwrite(lg.fd, &c, sizeof c, (off_t)lg.open_off) != (ssize_t)sizeof c)
-                    stop("cannot complete a call's record");
-            }
+            memcpy(p + 8, &hi, sizeof hi);
+            __atomic_store_n((uint64_t *)(void *)p, lo, __ATOMIC_RELEASE);
+        } else {
+            complete_in_file(lo, hi);
         }
     }
     lg.open = 0;
@@ -563,7 +563,7 @@ void trace_start(void)
     int size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &lg.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    clock_start();
+    trace_clock_start();
     snprintf(dir, sizeof dir, "%s", env && *env ? env : ".");
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "scitrace: rank %d: cannot create trace directory '%s': %s; not traced\n", lg.rank, dir,

@@ -10,11 +10,7 @@
     {                                                                                       \
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, dest, tag, comm);                            \
-        int id = trace_comm_id(comm);   /* first: it may write a line */                    \
-        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
-        tw_p2p(&a, id, dest, tag, count, dt);                                               \
-        tw_dtype(&a, count, dt, 1);                                                         \
-        trace_enter_done(&a);                                                               \
+        p2p_enter(TRACE_K_##KIND, CALLER, comm, dest, tag, count, dt);                      \
         int rc = PMPI_##NAME(buf, count, dt, dest, tag, comm);                              \
         trace_returned();                                                                   \
         return rc;                                                                          \
@@ -31,14 +27,10 @@ SEND_WRAPPER(Rsend, RSEND)
     {                                                                                       \
         if (!trace_enabled)                                                                 \
             return PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                       \
-        int id = trace_comm_id(comm);                                                       \
-        trace_words a = trace_enter(TRACE_K_##KIND, CALLER, 8);                             \
-        tw_p2p(&a, id, peer, tag, count, dt);                                               \
-        tw_dtype(&a, count, dt, 1);                                                         \
-        trace_enter_done(&a);                                                               \
+        int id = p2p_enter(TRACE_K_##KIND, CALLER, comm, peer, tag, count, dt);             \
         int rc = PMPI_##NAME(buf, count, dt, peer, tag, comm, req);                         \
         trace_words r = trace_exit(1);                                                      \
-        tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);                       \
+        tw_req(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);                   \
         trace_exit_done(&r);                                                                \
         return rc;                                                                          \
     }
@@ -60,7 +52,7 @@ static void tw_reqs(trace_words *a, int n, const MPI_Request reqs[])
     int c;
     tw(a, n);
     for (int i = 0; a->w && i < n; i++)
-        tw(a, trace_req_id(reqs[i], &reqs[i], 0, &c));
+        tw_req(a, trace_req_id(reqs[i], &reqs[i], 0, &c));
 }
 
 int MPI_Start(MPI_Request *req)
@@ -96,7 +88,7 @@ int MPI_Request_free(MPI_Request *req)
     MPI_Request h = *req;
     int64_t id = trace_req_id(h, req, 0, &c);
     tw(&a, 1);
-    tw(&a, id);
+    tw_req(&a, id);
     trace_enter_done(&a);
     trace_req_done(h, id);
     int rc = PMPI_Request_free(req);
@@ -120,11 +112,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
         return PMPI_Recv(buf, count, dt, source, tag, comm, status);
     MPI_Status own;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &own : status;
-    int id = trace_comm_id(comm);
-    trace_words a = trace_enter(TRACE_K_RECV, CALLER, 8);
-    tw_p2p(&a, id, source, tag, count, dt);
-    tw_dtype(&a, count, dt, 1);
-    trace_enter_done(&a);
+    int id = p2p_enter(TRACE_K_RECV, CALLER, comm, source, tag, count, dt);
     int rc = PMPI_Recv(buf, count, dt, source, tag, comm, s);
     returned_status(rc, id, s);
     return rc;
@@ -301,8 +289,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Statu
     int id, src, tag;
     message_of(*msg, &id, &src, &tag);
     trace_words a = trace_enter(TRACE_K_RECV, CALLER, 8);
-    tw_p2p(&a, id, src, tag, count, dt);
-    tw_dtype(&a, count, dt, 1);
+    tw_p2p_typed(&a, id, src, tag, count, dt);
     trace_enter_done(&a);
     int rc = PMPI_Mrecv(buf, count, dt, msg, s);
     returned_status(rc, id, s);
@@ -316,12 +303,11 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Requ
     int id, src, tag;
     message_of(*msg, &id, &src, &tag);
     trace_words a = trace_enter(TRACE_K_IRECV, CALLER, 8);
-    tw_p2p(&a, id, src, tag, count, dt);
-    tw_dtype(&a, count, dt, 1);
+    tw_p2p_typed(&a, id, src, tag, count, dt);
     trace_enter_done(&a);
     int rc = PMPI_Imrecv(buf, count, dt, msg, req);
     trace_words r = trace_exit(1);
-    tw(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
+    tw_req(&r, rc == MPI_SUCCESS ? trace_req_new(*req, id, req) : 0);
     trace_exit_done(&r);
     return rc;
 }

@@ -152,6 +152,7 @@ static int last_comm_id;
 void trace_comm_forget(void)
 {
     last_comm = MPI_COMM_NULL;
+    trace_epoch++;
 }
 
 int trace_comm_id(MPI_Comm comm)

@@ -89,7 +89,7 @@ static MPI_Status *enter(wait_ctx *w, enum trace_kind kind, const void *caller, 
     for (int i = 0; i < n; i++) {
         w->h[i] = reqs[i];
         w->ids[i] = trace_req_id(reqs[i], &reqs[i], w->comms[i], &w->comms[i]);
-        tw(&a, w->ids[i]);
+        tw_req(&a, w->ids[i]);
     }
     trace_enter_done(&a);
     return user == MPI_STATUSES_IGNORE ? w->st : user;
@@ -105,8 +105,12 @@ static void leave(wait_ctx *w, int k, const int idx[], const MPI_Status st[], in
     for (int j = 0; r.w && j < k; j++) {
         int i = idx ? idx[j] : j;
         const MPI_Status *x = &st[indexed ? i : j];
+#ifdef OPEN_MPI
+        int cancelled = x->_cancelled;   /* what PMPI_Test_cancelled reads, without the call */
+#else
         int cancelled = 0;
         PMPI_Test_cancelled(x, &cancelled);
+#endif
         tw(&r, i);
         if (cancelled) {
             tw(&r, TRACE_CANCELLED), tw(&r, 0), tw(&r, 0);

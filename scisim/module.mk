@@ -14,6 +14,13 @@ BENCH_TARGETS += bench-sim
 bench-sim: bin/scisim
 	scisim/bench_sim.sh bin $(or $(RUNS),3)
 
+# make bench: the router model's flit-hops/s against BookSim 2's (BOOKSIM=<its booksim binary>),
+# and the replay with the router off before and after the router model entered it
+BENCH_TARGETS += bench-router
+.PHONY: bench-router
+bench-router: bin/scisim
+	scisim/bench_router.sh bin $(or $(RUNS),3)
+
 # make sim-figure [SIM_GOAL=app.goal SIM_TRAFFIC=app.tsv]: makespan against D
 .PHONY: sim-figure
 sim-figure: bin/scisim bin/scimodel

@@ -163,6 +163,13 @@ static int replay(const scisim_opts *o, const goal_schedule *s, row *c, const lo
         if (unc_eval(&o->inter, span_fn, &a, &v, &c->sigma))
             c->sigma = NAN;
     }
+    const sim_router_report *p = &c->rep;
+    if (c->done && o->router_text && p->passes > 1) {
+        /* stopping the passes: the last one's change is a 95% half-width,
+         * independent of the parameters' errors */
+        double d = fabs(p->makespan[p->passes - 1] - p->makespan[p->passes - 2]) / UNC_Z95;
+        c->sigma = isnan(c->sigma) ? d : sqrt(c->sigma * c->sigma + d * d);
+    }
     return 0;
 }
 
@@ -343,7 +350,7 @@ static void print_router(const scisim_opts *o, FILE *fp, const row *rows, size_t
         for (int k = 0; k < p->passes; k++)
             fprintf(fp, "%s %.3f", k ? " ->" : "", p->makespan[k] / 1e3);
         double last = p->passes > 1 ? p->makespan[p->passes - 1] - p->makespan[p->passes - 2] : 0;
-        fprintf(fp, " us (the last pass moved it %+.3f us); %llu network messages queued %.3f us in"
+        fprintf(fp, " us (the last pass moved it %+.3f us, in the interval); %llu network messages queued %.3f us in"
                     " all; %llu flit-hops\n",
                 last / 1e3, (unsigned long long)p->messages, p->queue_ns / 1e3,
                 (unsigned long long)p->flit_hops);

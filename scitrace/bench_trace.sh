@@ -18,15 +18,20 @@
 #    trip holds one traced MPI_Send and one traced MPI_Recv, so the
 #    difference is what tracing adds to a message.  Each call writes one
 #    16-byte record on entry and completes it on return (trace/tracebin.h),
-#    timed by the TSC where the kernel's clocksource is tsc: see
-#    docs/VALIDATION.md, 'Binary records: what a traced call costs, and a
-#    trace's size' for the figures.
+#    timed by the TSC where the kernel's clocksource is tsc, read twice a
+#    call: what one read costs (and one clock_gettime) is measured in the
+#    same run, the floor of a call's cost.  See docs/VALIDATION.md, 'Binary
+#    records: what a traced call costs, and a trace's size' for the figures.
 # 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
 #    traced; peak RSS of each rank (the library maps a 4 MiB window of its
 #    file) and the rank file's bytes per call.
 # 3. Analyzer throughput: `scitrace summary` and `scitrace check` over a
 #    synthetic trace of 16 ranks x 100 000 calls, calls per second.
-# 4. With OSU_ALLTOALL=/path/to/osu_alltoall (OSU micro-benchmarks, built
+# 4. halo3d (examples/halo3d.c), 8 ranks, 3000 steps, untraced and traced,
+#    RUNS rounds in alternating order: the steps' time (halo3d's own clock,
+#    without mpirun's start-up), the medians and the median ratio of a
+#    round, the load before and after; and the traced run's trace size.
+# 5. With OSU_ALLTOALL=/path/to/osu_alltoall (OSU micro-benchmarks, built
 #    beside the project, never part of it): traced on 4 ranks, every ordered
 #    pair must carry the same alltoall bytes.  Skipped when unset.
 set -euo pipefail
@@ -37,7 +42,7 @@ mpirun_args=(--oversubscribe)
 [ "$(id -u)" = 0 ] && mpirun_args+=(--allow-run-as-root)
 tmp=$(mktemp -d /tmp/scitorus-bench-trace.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-parts=${PARTS:-1a 1b 2 3 4}
+parts=${PARTS:-1a 1b 2 3 4 5}
 part() { [[ " $parts " == *" $1 "* ]]; }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 floor() { "$bin/scibench" --floor | cut -f2; }
@@ -69,6 +74,7 @@ echo "bench-trace: 1a. tracing overhead, one rank sending itself 1 B (Isend + Re
 echo "  before: $(regime)"
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2> /dev/null || echo unknown)
 echo "  times from: $([ "$cs" = tsc ] && [ -z "${SCITRACE_NO_TSC:-}" ] && echo "the TSC (clocksource tsc)" || echo "clock_gettime (clocksource $cs)")"
+echo "  one clock read (a traced call makes two): $("$bin/test/trace_app" clockcost | sed 's/^trace_app: clockcost //; s/tsc/TSC/')"
 for i in $(seq "$runs"); do
     row=()
     for k in $(seq 0 $((${#libs[@]} - 1))); do   # rotate the order each round
@@ -169,9 +175,35 @@ done
 grep -q "0 sends unmatched, 0 receives unmatched" <("$bin/scitrace" summary "$tmp/syn") ||
     { echo "bench-trace: the synthetic trace should match completely" >&2; exit 1; }
 fi
-part 4 || exit 0
+if part 4; then
+echo "bench-trace: 4. halo3d, 8 ranks, 3000 steps, untraced and traced in alternating order ($runs rounds)"
+echo "  before: $(regime)"
+halo() {   # $1 = plain | traced: the steps' seconds
+    local pre=()
+    if [ "$1" = traced ]; then
+        rm -rf "$tmp/halo"
+        pre=(-x "LD_PRELOAD=$lib" -x "SCITRACE_DIR=$tmp/halo")
+    fi
+    timeout 300 mpirun "${mpirun_args[@]}" -np 8 "${pre[@]}" "$bin/halo3d" --steps 3000 |
+        awk '/steps took/ { print $5 }'
+}
+for i in $(seq "$runs"); do
+    if [ $((i % 2)) = 1 ]; then a=$(halo plain); b=$(halo traced); else b=$(halo traced); a=$(halo plain); fi
+    echo "$a $b" >> "$tmp/halo.txt"
+done
+printf '  steps: untraced %.3f s, traced %.3f s (medians); traced / untraced in a round: median %.3f, range %s\n' \
+    "$(cut -d' ' -f1 "$tmp/halo.txt" | median)" "$(cut -d' ' -f2 "$tmp/halo.txt" | median)" \
+    "$(awk '{ print $2 / $1 }' "$tmp/halo.txt" | median)" \
+    "$(awk '{ print $2 / $1 }' "$tmp/halo.txt" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }')"
+echo "  untraced runs alone: $(cut -d' ' -f1 "$tmp/halo.txt" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f s", lo, hi }') (their spread is the noise)"
+echo "  trace: $(cat "$tmp/halo"/rank-*.trace | wc -c) bytes, 8 rank files"
+echo "  after:  $(regime)"
+echo "  rounds (s: untraced traced): $(tr '\n' ';' < "$tmp/halo.txt")"
+fi
 
-echo "bench-trace: 4. OSU micro-benchmarks' osu_alltoall traced on 4 ranks"
+part 5 || exit 0
+
+echo "bench-trace: 5. OSU micro-benchmarks' osu_alltoall traced on 4 ranks"
 if [ -z "${OSU_ALLTOALL:-}" ] || [ ! -x "$OSU_ALLTOALL" ]; then
     echo "  skipped: set OSU_ALLTOALL=/path/to/osu_alltoall (built from source beside the project)"
     exit 0

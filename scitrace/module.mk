@@ -49,7 +49,7 @@ trace-demo: bin/scitrace bin/halo3d $(TRACE_LIB)
 	bin/scitrace matrix -o $(TRACE_DEMO_MATRIX) $(TRACE_DEMO_DIR)
 	@scitrace/plot.sh $(TRACE_DEMO_MATRIX) $(PLOTS_OUT) halo3d-8 > build/trace-plots.txt
 BENCH_TARGETS += bench-trace
-bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app $(TRACE_LIB)
+bench-trace: bin/scitrace bin/mpibench bin/scibench bin/test/trace_app bin/halo3d $(TRACE_LIB)
 	scitrace/bench_trace.sh bin
 
 # make fuzz (targets listed in tests/module.mk): trace, the rank file reader

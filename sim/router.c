@@ -1,9 +1,9 @@
 /* router: the cycle-level network (router.h, docs/router.md).  Every cycle:
  * flits and credits due now arrive; each node moves one flit of its
  * source queue's first packet into a free injection VC; heads at the front
- * of a VC are routed and take a free output VC of their class; one flit
- * crosses each output port and leaves each input port (input-first
- * round-robin allocation), if the output VC downstream has a credit. */
+ * of a VC are routed and take a free output VC of their class (iSLIP over
+ * the VCs); one flit crosses each output port and leaves each input port
+ * (iSLIP over the ports), if the output VC downstream has a credit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +29,7 @@ typedef struct ivc {         /* an input VC: its FIFO and the route of its packe
 typedef struct ovc {         /* an output VC: credits and whether a packet holds it */
     int64_t credits;
     int busy;
+    uint64_t free_at;        /* the first cycle it may be allocated again */
 } ovc;
 
 typedef struct packet {
@@ -63,11 +64,11 @@ struct sim_router {
     long N;
     long *nb;                /* N * 2D: the node one link away */
     ivc *in;                 /* N * P * V */
-    ovc *out;                /* N * 2D * V */
+    ovc *out;                /* N * P * V: the links' and the ejection port's */
     uint32_t *nbuf;          /* flits buffered per node */
     uint64_t *mask;          /* N * P: bit v set when VC v of the input port holds flits */
-    uint32_t *rr_in, *rr_out, *rr_va;   /* N * P, N * P, N */
-    uint32_t *rr_ovc;        /* N * 2D: where the next search for a free output VC starts */
+    uint32_t *rr_in, *rr_out, *rr_acc;   /* N * P each */
+    uint32_t *gptr, *aptr;   /* N * P * V: iSLIP's pointers of the output and input VCs */
     srcq *q;
     packet *pk; size_t npk, pkcap; uint32_t pkfree;
     slot *wheel; uint32_t wmask;
@@ -76,6 +77,9 @@ struct sim_router {
     sim_router_deliver deliver;
     void *arg;
     int32_t *req_vc;         /* per input port of one node: the VC it asks for */
+    struct va_req { uint32_t iv; int port, lo, hi; } *va;   /* one node's VC requests */
+    int32_t *grant;          /* per output VC (or port) of one node: the request it grants, -1 */
+    int32_t *sreq;           /* P * P: the VC an input port asks an output port for, -1 */
 };
 
 void sim_router_defaults(sim_router_config *c)
@@ -177,7 +181,7 @@ void sim_router_free(sim_router *r)
         for (uint32_t i = 0; i <= r->wmask; i++)
             free(r->wheel[i].ev);
     free(r->nb), free(r->in), free(r->out), free(r->nbuf), free(r->mask), free(r->rr_in);
-    free(r->rr_out), free(r->rr_va), free(r->rr_ovc), free(r->q), free(r->pk), free(r->wheel), free(r->req_vc);
+    free(r->rr_out), free(r->gptr), free(r->aptr), free(r->q), free(r->pk), free(r->wheel), free(r->req_vc), free(r->va), free(r->grant), free(r->sreq), free(r->rr_acc);
     free(r);
 }
 
@@ -197,11 +201,13 @@ sim_router *sim_router_new(const topo_shape *sh, topo_links links, const sim_rou
         w <<= 1;
     r->wmask = w - 1;
     if (!(r->nb = malloc(N * L * sizeof *r->nb)) || !(r->in = calloc(N * P * V, sizeof *r->in)) ||
-        !(r->out = calloc(N * L * V, sizeof *r->out)) || !(r->nbuf = calloc(N, sizeof *r->nbuf)) ||
+        !(r->out = calloc(N * P * V, sizeof *r->out)) || !(r->nbuf = calloc(N, sizeof *r->nbuf)) ||
         !(r->mask = calloc(N * P, sizeof *r->mask)) ||
         !(r->rr_in = calloc(N * P, sizeof *r->rr_in)) ||
         !(r->rr_out = calloc(N * P, sizeof *r->rr_out)) ||
-        !(r->rr_va = calloc(N, sizeof *r->rr_va)) || !(r->rr_ovc = calloc(N * L, sizeof *r->rr_ovc)) || !(r->q = calloc(N, sizeof *r->q)) ||
+        !(r->gptr = calloc(N * P * V, sizeof *r->gptr)) || !(r->aptr = calloc(N * P * V, sizeof *r->aptr)) ||
+        !(r->va = malloc(P * V * sizeof *r->va)) || !(r->sreq = malloc(P * P * sizeof *r->sreq)) ||
+        !(r->rr_acc = calloc(N * P, sizeof *r->rr_acc)) || !(r->grant = malloc(P * V * sizeof *r->grant)) || !(r->q = calloc(N, sizeof *r->q)) ||
         !(r->wheel = calloc(w, sizeof *r->wheel)) || !(r->req_vc = malloc(P * sizeof *r->req_vc)))
         return sim_router_free(r), NULL;
     uint32_t cap = c->buf ? (uint32_t)c->buf : 8;
@@ -211,7 +217,7 @@ sim_router *sim_router_new(const topo_shape *sh, topo_links links, const sim_rou
         if (!(r->in[i].buf = malloc(cap * sizeof *r->in[i].buf)))
             return sim_router_free(r), NULL;
     }
-    for (size_t i = 0; i < N * L * V; i++)
+    for (size_t i = 0; i < N * P * V; i++)
         r->out[i].credits = c->buf ? c->buf : INT64_MAX / 2;
     for (size_t n = 0; n < N; n++) {
         long a[TOPO_MAX_DIMS];
@@ -362,7 +368,6 @@ static int inject_flits(sim_router *r)
     return 0;
 }
 
-/* Heads at the front of their VC take a free output VC of their class. */
 /* Runs body with v bound to each set bit of m, from bit s up, then round. */
 #define EACH_BIT(m, s, v, body)                                                  \
     for (int pass_ = 0; pass_ < 2; pass_++) {                                    \
@@ -374,48 +379,58 @@ static int inject_flits(sim_router *r)
         }                                                                        \
     }
 
-static void allocate_vc(sim_router *r, long n, ivc *v)
-{
-    size_t V = (size_t)r->V, L = (size_t)r->P - 1;
-    if (v->out_vc >= 0)
-        return;
-    flit *f = &v->buf[v->head];
-    /* a head is routed and takes its VC in head_delay cycles once at the
-     * front: packets queued in one VC go through allocation one by one */
-    if (!(f->flags & F_HEAD) || f->ready > r->now || v->front + (uint64_t)r->c.head_delay > r->now)
-        return;
-    int lo, hi;
-    int port = route(r, &r->pk[f->pkt], n, &lo, &hi);
-    v->out_port = port;
-    if ((size_t)port == L) {
-        v->out_vc = 0;
-        return;
-    }
-    /* round the class's VCs, so that packets spread over the VCs downstream */
-    ovc *o = &r->out[((size_t)n * L + (size_t)port) * V];
-    uint32_t *rr = &r->rr_ovc[(size_t)n * L + (size_t)port];
-    for (int j = 0; j < hi - lo; j++) {
-        int k = lo + (int)((*rr + (uint32_t)j) % (uint32_t)(hi - lo));
-        if (!o[k].busy) {
-            o[k].busy = 1;
-            v->out_vc = k;
-            *rr = (uint32_t)(k - lo) + 1;
-            return;
-        }
-    }
-}
-
-/* Heads at the front of their VC take a free output VC of their class,
- * the node's ports and VCs in an order that turns every cycle. */
+/* VC allocation, BookSim's one iteration of iSLIP: every head routed, at
+ * the front of its VC for head_delay cycles, asks for every free output VC
+ * of its class; each output VC grants the asker next after its pointer,
+ * each asker accepts the grant next after its own; pointers move on a match. */
 static void allocate_vcs(sim_router *r, long n)
 {
-    size_t P = (size_t)r->P, V = (size_t)r->V;
-    ivc *in = &r->in[(size_t)n * P * V];
-    uint32_t t = r->rr_va[n]++;
-    int s = (int)(t / P % V);
-    for (size_t i = 0; i < P; i++) {
-        size_t p = (t + i) % P;
-        EACH_BIT(r->mask[(size_t)n * P + p], s, v, allocate_vc(r, n, &in[p * V + (size_t)v]);)
+    size_t P = (size_t)r->P, V = (size_t)r->V, PV = P * V;
+    ivc *in = &r->in[(size_t)n * PV];
+    ovc *out = &r->out[(size_t)n * PV];
+    uint32_t *gptr = &r->gptr[(size_t)n * PV], *aptr = &r->aptr[(size_t)n * PV];
+    size_t nreq = 0;
+    for (size_t p = 0; p < P; p++)
+        EACH_BIT(r->mask[(size_t)n * P + p], 0, v, {
+            ivc *x = &in[p * V + (size_t)v];
+            flit *f = &x->buf[x->head];
+            if (x->out_vc >= 0 || !(f->flags & F_HEAD) || f->ready > r->now ||
+                x->front + (uint64_t)r->c.head_delay > r->now)
+                continue;
+            struct va_req *q = &r->va[nreq++];
+            q->iv = (uint32_t)(p * V + (size_t)v);
+            q->port = route(r, &r->pk[f->pkt], n, &q->lo, &q->hi);
+        })
+    if (!nreq)
+        return;
+    for (size_t k = 0; k < PV; k++)
+        r->grant[k] = -1;
+    for (size_t i = 0; i < nreq; i++) {
+        struct va_req *q = &r->va[i];
+        for (int k = q->lo; k < q->hi; k++) {
+            size_t o = (size_t)q->port * V + (size_t)k;
+            if (out[o].busy || out[o].free_at > r->now)
+                continue;
+            int32_t *g = &r->grant[o];
+            if (*g < 0 || (q->iv + PV - gptr[o]) % PV < (r->va[*g].iv + PV - gptr[o]) % PV)
+                *g = (int32_t)i;
+        }
+    }
+    for (size_t i = 0; i < nreq; i++) {
+        struct va_req *q = &r->va[i];
+        int best = -1;
+        for (int k = q->lo; k < q->hi; k++)
+            if (r->grant[(size_t)q->port * V + (size_t)k] == (int32_t)i &&
+                (best < 0 || ((uint32_t)k + V - aptr[q->iv]) % V < ((uint32_t)best + V - aptr[q->iv]) % V))
+                best = k;
+        if (best < 0)
+            continue;
+        size_t o = (size_t)q->port * V + (size_t)best;
+        out[o].busy = 1;
+        in[q->iv].out_port = q->port;
+        in[q->iv].out_vc = best;
+        gptr[o] = (q->iv + 1) % (uint32_t)PV;
+        aptr[q->iv] = ((uint32_t)best + 1) % (uint32_t)V;
     }
 }
 
@@ -423,30 +438,48 @@ static int switch_flits(sim_router *r, long n)
 {
     size_t P = (size_t)r->P, V = (size_t)r->V, L = P - 1;
     ivc *in = &r->in[(size_t)n * P * V];
-    for (size_t p = 0; p < P; p++) {   /* each input port asks for one of its VCs */
-        r->req_vc[p] = -1;
+    /* BookSim's one iteration of iSLIP over the ports: an input asks for
+     * every output one of its VCs could cross to (the VC next after its
+     * pointer speaks for the pair), each output grants the input next after
+     * its pointer, each input accepts the output next after its own */
+    int32_t *sreq = r->sreq, *grant = r->grant;
+    for (size_t k = 0; k < P * P; k++)
+        sreq[k] = -1;
+    for (size_t p = 0; p < P; p++) {
         int start = (int)(r->rr_in[(size_t)n * P + p] % V);
         EACH_BIT(r->mask[(size_t)n * P + p], start, v, {
             ivc *x = &in[p * V + (size_t)v];
             if (x->out_vc < 0 || x->buf[x->head].ready > r->now)
                 continue;
             if ((size_t)x->out_port < L &&
-                r->out[((size_t)n * L + (size_t)x->out_port) * V + (size_t)x->out_vc].credits <= 0)
+                r->out[((size_t)n * P + (size_t)x->out_port) * V + (size_t)x->out_vc].credits <= 0)
                 continue;
-            r->req_vc[p] = (int32_t)v;
-            goto asked;
+            if (sreq[p * P + (size_t)x->out_port] < 0)
+                sreq[p * P + (size_t)x->out_port] = (int32_t)v;
         })
-    asked:;
     }
-    for (size_t o = 0; o < P; o++) {   /* each output port grants one input */
-        uint32_t start = r->rr_out[(size_t)n * P + o];
-        for (size_t j = 0; j < P; j++) {
-            size_t p = (start + j) % P;
-            if (r->req_vc[p] < 0)
-                continue;
+    for (size_t o = 0; o < P; o++) {
+        grant[o] = -1;
+        for (size_t j = 0, start = r->rr_out[(size_t)n * P + o]; j < P && grant[o] < 0; j++)
+            if (sreq[(start + j) % P * P + o] >= 0)
+                grant[o] = (int32_t)((start + j) % P);
+    }
+    for (size_t p = 0; p < P; p++) {
+        r->req_vc[p] = -1;
+        for (size_t j = 0, start = r->rr_acc[(size_t)n * P + p]; j < P; j++)
+            if (grant[(start + j) % P] == (int32_t)p) {
+                r->req_vc[p] = (int32_t)((start + j) % P);   /* the output accepted */
+                break;
+            }
+    }
+    for (size_t p = 0; p < P; p++) {
+        if (r->req_vc[p] < 0)
+            continue;
+        size_t o = (size_t)r->req_vc[p];
+        r->req_vc[p] = sreq[p * P + o];
+        r->rr_acc[(size_t)n * P + p] = (uint32_t)((o + 1) % P);
+        {
             ivc *x = &in[p * V + (size_t)r->req_vc[p]];
-            if ((size_t)x->out_port != o)
-                continue;
             flit f = x->buf[x->head];
             x->head = (x->head + 1) % x->cap;
             if (!--x->count)
@@ -455,19 +488,24 @@ static int switch_flits(sim_router *r, long n)
             r->nbuf[n]--;
             r->last_move = r->now;
             r->rr_in[(size_t)n * P + p] = (uint32_t)r->req_vc[p] + 1;
-            r->rr_out[(size_t)n * P + o] = (uint32_t)p + 1;
+            r->rr_out[(size_t)n * P + o] = (uint32_t)((p + 1) % P);
             int out_vc = x->out_vc;
             if (f.flags & F_TAIL)
                 x->out_port = x->out_vc = -1;
             r->req_vc[p] = -1;
             if (p < L) {   /* the freed slot's credit goes back upstream */
                 long up = r->nb[(size_t)n * L + (p ^ 1)];
-                uint32_t idx = (uint32_t)(((size_t)up * L + p) * V + (size_t)(x - &in[p * V]));
+                uint32_t idx = (uint32_t)(((size_t)up * P + p) * V + (size_t)(x - &in[p * V]));
                 if (r->c.buf && schedule(r, r->now + (uint64_t)r->c.link_latency,
                                          (wev){EV_CREDIT, idx, {0, 0, 0}}))
                     return -1;
             }
             packet *pk = &r->pk[f.pkt];
+            ovc *ov = &r->out[((size_t)n * P + o) * V + (size_t)out_vc];
+            /* VC allocation is a pipeline stage before switch allocation, so an
+             * output VC is held a cycle beyond its tail: a packet each two cycles */
+            if (f.flags & F_TAIL)
+                ov->busy = 0, ov->free_at = r->now + 2;
             if (o == L) {
                 r->st.flits_ejected++;
                 if (f.flags & F_TAIL) {
@@ -480,12 +518,9 @@ static int switch_flits(sim_router *r, long n)
                     pk->next_free = r->pkfree;
                     r->pkfree = f.pkt;
                 }
-                break;
+                continue;
             }
-            ovc *ov = &r->out[((size_t)n * L + o) * V + (size_t)out_vc];
             ov->credits--;
-            if (f.flags & F_TAIL)
-                ov->busy = 0;
             if (f.flags & F_HEAD)
                 pk->hops++;
             r->st.flit_hops++;
@@ -493,7 +528,6 @@ static int switch_flits(sim_router *r, long n)
             uint32_t idx = (uint32_t)(((size_t)down * P + o) * V + (size_t)out_vc);
             if (schedule(r, r->now + (uint64_t)r->c.link_latency, (wev){EV_FLIT, idx, f}))
                 return -1;
-            break;
         }
     }
     return 0;

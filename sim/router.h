@@ -62,7 +62,7 @@ uint64_t sim_router_pending(const sim_router *r);
 void sim_router_skip(sim_router *r, uint64_t cycle);
 /* Cycles since a flit last moved while packets were pending.  Past
  * sim_router_frozen's cycles nothing can move again: every wait on a timer
- * (pipeline, head, credit, link) is over, so the network is deadlocked. */
+ * (pipeline, head, credit, link, an output VC's release) is over. */
 uint64_t sim_router_idle(const sim_router *r);
 uint64_t sim_router_frozen(const sim_router_config *c);
 

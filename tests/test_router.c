@@ -1,7 +1,9 @@
 /* Tests for the router model (sim/router.h) in process: one packet alone
  * takes the closed-form zero-load latency over the route topo gives, for
  * every pair; a ring that deadlocks without dateline classes drains with
- * them; under random load every packet arrives once and whole. */
+ * them; an output VC takes a packet every other cycle; packets in one VC
+ * leave head_delay cycles apart; under random load every packet arrives
+ * once and whole. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,20 @@ static void on_deliver(void *arg, uint64_t tag, uint64_t created, uint64_t done,
     s->last_hops = hops;
     if (s->count)
         s->count[tag]++;
+}
+
+/* A router on *sh (parsed from shape, and kept by the router) with spec
+ * over the defaults in *c, delivering to cb. */
+static sim_router *router_on(const char *shape, topo_shape *sh, topo_links links, const char *spec,
+                             sim_router_config *c, sim_router_deliver cb, void *arg)
+{
+    char why[200];
+    cr_assert_eq(topo_shape_parse(shape, sh, NULL), 0);
+    sim_router_defaults(c);
+    cr_assert_eq(sim_router_parse(spec, c, why, sizeof why), 0, "%s", why);
+    sim_router *r = sim_router_new(sh, links, c, cb, arg);
+    cr_assert(r);
+    return r;
 }
 
 static long route_links(const topo_shape *sh, topo_links links, long a, long b)
@@ -86,13 +102,8 @@ static uint64_t ring_burst(const char *spec, int *stuck)
 {
     topo_shape sh;
     sim_router_config c;
-    char why[200];
-    cr_assert_eq(topo_shape_parse("8", &sh, NULL), 0);
-    sim_router_defaults(&c);
-    cr_assert_eq(sim_router_parse(spec, &c, why, sizeof why), 0, "%s", why);
     seen got = {0};
-    sim_router *r = sim_router_new(&sh, TOPO_LINKS_UNI, &c, on_deliver, &got);
-    cr_assert(r);
+    sim_router *r = router_on("8", &sh, TOPO_LINKS_UNI, spec, &c, on_deliver, &got);
     for (long s = 0; s < sh.nodes; s++)
         for (int k = 0; k < 40; k++)
             cr_assert_eq(sim_router_inject(r, s, (s + sh.nodes - 2) % sh.nodes, 4, 0), 0);
@@ -115,6 +126,90 @@ Test(router, a_ring_deadlocks_without_dateline_classes_and_drains_with_them)
     n = ring_burst("vc:2,buf:4", &stuck);
     cr_assert(!stuck);
     cr_assert_eq(n, 320, "with the dateline %llu of 320 packets arrived", (unsigned long long)n);
+}
+
+typedef struct nth {
+    uint64_t n, first, at;   /* deliveries, the first's cycle, the 40th's */
+} nth;
+
+static void on_nth(void *arg, uint64_t tag, uint64_t created, uint64_t done, int hops)
+{
+    nth *x = arg;
+    (void)tag, (void)created, (void)hops;
+    if (++x->n == 1)
+        x->first = done;
+    if (x->n == 40)
+        x->at = done;
+}
+
+/* The cycles from the first to the 40th delivery of 20 single-flit packets
+ * offered at once at each of the four neighbours of the centre of a 5x5
+ * torus, for the centre: its ejection port is the bottleneck while all
+ * four still send (the last packets trail behind one input VC). */
+static uint64_t burst_spread(const char *spec)
+{
+    topo_shape sh;
+    sim_router_config c;
+    nth got = {0};
+    sim_router *r = router_on("5x5", &sh, TOPO_LINKS_BI, spec, &c, on_nth, &got);
+    static const long nbr[] = {7, 11, 13, 17};   /* around 12, (2, 2) */
+    for (int i = 0; i < 20; i++)
+        for (int s = 0; s < 4; s++)
+            cr_assert_eq(sim_router_inject(r, nbr[s], 12, 1, 0), 0);
+    while (sim_router_pending(r))
+        cr_assert_eq(sim_router_step(r), 0);
+    sim_router_free(r);
+    cr_assert_eq(got.n, 80);
+    return got.at - got.first;
+}
+
+/* VC allocation is a stage before switch allocation (BookSim's iq router):
+ * an output VC takes a packet at most every other cycle, so one ejection
+ * VC delivers half a flit a cycle, two deliver one. */
+Test(router, an_output_vc_takes_a_packet_every_other_cycle)
+{
+    uint64_t one = burst_spread("vc:1,buf:inf,dateline:off"), two = burst_spread("vc:2,dateline:off");
+    cr_assert_eq(one, 78, "one VC: 40 deliveries over %llu cycles, not 2 x 39", (unsigned long long)one);
+    cr_assert_eq(two, 39, "two VCs: 40 deliveries over %llu cycles, not 39", (unsigned long long)two);
+}
+
+typedef struct times {
+    uint64_t done[8];
+    int n;
+} times;
+
+static void on_time(void *arg, uint64_t tag, uint64_t created, uint64_t done, int hops)
+{
+    times *t = arg;
+    (void)tag, (void)created, (void)hops;
+    if (t->n < 8)
+        t->done[t->n++] = done;
+}
+
+/* Why --contention is not the limit of one VC with unbounded buffers: a
+ * FIFO link passes back-to-back messages of f flits every f cycles, but a
+ * packet behind another in a VC waits its head_delay at the front, so a
+ * stream of packets leaves one every f + head_delay cycles. */
+Test(router, a_stream_in_one_vc_leaves_a_packet_every_f_plus_head_delay_cycles)
+{
+    topo_shape sh;
+    sim_router_config c;
+    const char *specs[] = {"vc:1,buf:inf,dateline:off", "vc:1,buf:inf,dateline:off,head:4"};
+    for (size_t k = 0; k < 2; k++)
+        for (uint32_t f = 4; f <= 16; f *= 2) {
+            times t = {0};
+            sim_router *r = router_on("8", &sh, TOPO_LINKS_UNI, specs[k], &c, on_time, &t);
+            for (int i = 0; i < 8; i++)
+                cr_assert_eq(sim_router_inject(r, 0, 1, f, 0), 0);
+            while (sim_router_pending(r))
+                cr_assert_eq(sim_router_step(r), 0);
+            sim_router_free(r);
+            cr_assert_eq(t.n, 8);
+            for (int i = 0; i < 8; i++)
+                cr_assert_eq(t.done[i], sim_router_zero_load(&c, 1, f) + (uint64_t)i * (f + (uint32_t)c.head_delay),
+                             "%s, %u flits: packet %d done at %llu", specs[k], f, i,
+                             (unsigned long long)t.done[i]);
+        }
 }
 
 Test(router, every_packet_arrives_once_under_random_load)

@@ -186,18 +186,26 @@ Test(trace, halo3d_on_8_ranks_matches_its_decomposition)
 
 /* Comm_split with reversed keys, persistent requests, a Bcast on the split
  * communicator: world ranks in the matrix (see tests/trace_app.c). */
-Test(trace, split_communicators_and_persistent_requests_in_world_ranks)
+/* trace_app MODE traced on 4 ranks into dir (made here), and its matrix. */
+static void app_matrix(char *dir, const char *mode, matrix *got)
 {
-    char dir[] = "/tmp/scitorus-trace-XXXXXX", out[600];
+    char out[600];
     run_tmpdir_make(dir);
-    run_result r = traced(dir, "4", "bin/test/trace_app", "mix", NULL, NULL);
+    run_result r = traced(dir, "4", "bin/test/trace_app", mode, NULL, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
     snprintf(out, sizeof out, "%s/m.tsv", dir);
     r = run_cmd(run_prog("scitrace", 0), 30, "matrix", "-o", out, dir, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    read_matrix(out, got);
+}
+
+Test(trace, split_communicators_and_persistent_requests_in_world_ranks)
+{
+    char dir[] = "/tmp/scitorus-trace-XXXXXX";
     matrix got, want = {.n = 0};
-    read_matrix(out, &got);
+    app_matrix(dir, "mix", &got);
     /* split evens [2, 0], odds [3, 1]: Sendrecv to the next split rank */
     add(&want, 2, 0, 100, 1), add(&want, 0, 2, 100, 1);
     add(&want, 3, 1, 100, 1), add(&want, 1, 3, 100, 1);
@@ -205,10 +213,28 @@ Test(trace, split_communicators_and_persistent_requests_in_world_ranks)
         add(&want, s, (s + 1) % 4, 64, 5);
     add(&want, 2, 0, 8, 1), add(&want, 3, 1, 8, 1);   /* Bcast from split rank 0 */
     assert_matrix_eq(&got, &want, "mix");
-    run_free(&r);
-    r = run_cmd(run_prog("scitrace", 0), 30, "summary", dir, NULL);
+    run_result r = run_cmd(run_prog("scitrace", 0), 30, "summary", dir, NULL);
     cr_assert_not_null(strstr(r.out, "0 sends unmatched, 0 receives unmatched"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "persistent_send"), "%s", r.out);
+    run_free(&r);
+    run_tmpdir_remove(dir);
+}
+
+/* Communicators and datatypes made and freed round after round, used
+ * from the same call sites (trace_app reuse): every round's messages carry
+ * that round's size and go to that round's partner, whatever handles the
+ * MPI gave again. */
+Test(trace, freed_communicators_and_types_do_not_outlive_their_handles)
+{
+    char dir[] = "/tmp/scitorus-trace-XXXXXX";
+    matrix got, want = {.n = 0};
+    app_matrix(dir, "reuse", &got);
+    for (int k = 1; k <= 4; k++)   /* k ints, 3 each way within {0,2} {1,3} or {0,1} {2,3} */
+        for (int a = 0; a < 4; a++)
+            add(&want, a, k % 2 ? (a + 2) % 4 : a ^ 1, 4 * k, 3);
+    assert_matrix_eq(&got, &want, "reuse");
+    run_result r = run_cmd(run_prog("scitrace", 0), 30, "check", dir, NULL);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
     run_free(&r);
     run_tmpdir_remove(dir);
 }

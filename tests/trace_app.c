@@ -5,6 +5,13 @@
  *               on the split communicator (expected matrix: test_trace.c)
  *   many N      rank 0 sends N messages to rank 1, size i % 4096 and tag
  *               i % 1000; prints each rank's peak RSS in KiB
+ *   reuse       (4 ranks) four rounds k = 1..4, each on a communicator and
+ *               a datatype of its own, made and freed in the round (so their
+ *               handles may be reused): split by rank % 2 (k odd) or rank / 2
+ *               (k even); k ints as a contiguous type (k odd) or a vector
+ *               (k even); 3 Isend/Recv/Wait to the other member, from one
+ *               call site per call: the tracer's per-site memory must not
+ *               outlive the handles (expected matrix: test_trace.c)
  *   abort       a message 0 -> 1, then rank 1 calls MPI_Abort
  *   kill        a ring exchange, then rank 2 kills itself (SIGKILL) while
  *               the others call MPI_Finalize
@@ -13,9 +20,14 @@
  *   selfcost N  each rank sends itself N 1-byte messages (MPI_Isend, MPI_Recv,
  *               MPI_Wait) and prints the median ns per message over 9 rounds:
  *               no other core involved, so the difference traced - untraced
- *               is the tracer's cost per message whatever the latency regime */
+ *               is the tracer's cost per message whatever the latency regime
+ *   clockcost   (no MPI) the median ns of one TSC read and of one
+ *               clock_gettime(CLOCK_MONOTONIC) over 9 rounds: what the
+ *               tracer's two clock reads a call cost on this machine */
 #include <mpi.h>
 #include <signal.h>
+#include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +88,32 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static void reuse(int rank)
+{
+    int out[8] = {0}, in[16];
+    for (int k = 1; k <= 4; k++) {
+        MPI_Datatype t;
+        MPI_Comm c;
+        int cr, cn;
+        if (k % 2)
+            MPI_Type_contiguous(k, MPI_INT, &t);
+        else
+            MPI_Type_vector(k, 1, 2, MPI_INT, &t);
+        MPI_Type_commit(&t);
+        MPI_Comm_split(MPI_COMM_WORLD, k % 2 ? rank % 2 : rank / 2, rank, &c);
+        MPI_Comm_rank(c, &cr);
+        MPI_Comm_size(c, &cn);
+        for (int i = 0; i < 3; i++) {
+            MPI_Request req;
+            MPI_Isend(out, 1, t, (cr + 1) % cn, 4, c, &req);
+            MPI_Recv(in, 1, t, (cr + cn - 1) % cn, 4, c, MPI_STATUS_IGNORE);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+        MPI_Comm_free(&c);
+        MPI_Type_free(&t);
+    }
+}
+
 static void selfcost(int rank, long n)
 {
     enum { ROUNDS = 9 };
@@ -95,10 +133,57 @@ static void selfcost(int rank, long n)
     printf("trace_app: rank %d selfcost %.1f ns per message\n", rank, ns[ROUNDS / 2]);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
+
+static double mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static void clockcost(void)
+{
+    enum { ROUNDS = 9, N = 1000000 };
+    double tsc[ROUNDS], cgt[ROUNDS];
+    volatile uint64_t sink = 0;
+    for (int k = 0; k < ROUNDS; k++) {
+        double t0 = mono_ns();
+        for (int i = 0; i < N; i++)
+#if HAVE_TSC
+            sink += __rdtsc();
+#else
+            sink += (uint64_t)i;
+#endif
+        double t1 = mono_ns();
+        for (int i = 0; i < N; i++) {
+            struct timespec t;
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            sink += (uint64_t)t.tv_nsec;
+        }
+        tsc[k] = (t1 - t0) / N, cgt[k] = (mono_ns() - t1) / N;
+    }
+    qsort(tsc, ROUNDS, sizeof tsc[0], by_value);
+    qsort(cgt, ROUNDS, sizeof cgt[0], by_value);
+    if (HAVE_TSC)
+        printf("trace_app: clockcost tsc %.1f ns clock_gettime %.1f ns\n", tsc[ROUNDS / 2], cgt[ROUNDS / 2]);
+    else
+        printf("trace_app: clockcost tsc - ns clock_gettime %.1f ns\n", cgt[ROUNDS / 2]);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
     const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "clockcost") == 0) {
+        clockcost();
+        return 0;
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -106,6 +191,8 @@ int main(int argc, char **argv)
         mix(rank, size);
     } else if (strcmp(mode, "many") == 0) {
         many(rank, argc > 2 ? atol(argv[2]) : 1000);
+    } else if (strcmp(mode, "reuse") == 0) {
+        reuse(rank);
     } else if (strcmp(mode, "selfcost") == 0) {
         selfcost(rank, argc > 2 ? atol(argv[2]) : 100000);
     } else if (strcmp(mode, "abort") == 0) {

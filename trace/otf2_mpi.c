@@ -22,6 +22,8 @@
 
 #include <otf2/otf2.h>
 
+#include "trace/otf2_defs.h"
+
 typedef struct comp {
     int64_t id;
     int src, tag;
@@ -58,18 +60,15 @@ typedef struct grp {
 } grp;
 
 typedef struct mr {
-    char **str;
-    size_t nstr;
+    otf2_defs d;                 /* first: the shared callbacks' user data */
     int *region_kind;            /* -1 none, -2 MPI_Init */
     size_t nregion;
     grp *groups;
     size_t ngroups;
     int64_t *comm_group;
     size_t ncomms;
-    loc *locs;
+    loc *locs;                   /* those of d.locs, in their order */
     size_t nlocs;
-    uint64_t resolution;
-    int oom;
 } mr;
 
 #define GROW(arr, n, want)                                                        \
@@ -78,20 +77,11 @@ typedef struct mr {
             size_t nn_ = (size_t)(want) + 1;                                      \
             void *g_ = realloc((arr), nn_ * sizeof *(arr));                       \
             if (!g_)                                                              \
-                return r->oom = 1, OTF2_CALLBACK_INTERRUPT;                       \
+                return r->d.oom = 1, OTF2_CALLBACK_INTERRUPT;                     \
             memset((char *)g_ + (n) * sizeof *(arr), 0, (nn_ - (n)) * sizeof *(arr)); \
             (arr) = g_, (n) = nn_;                                                \
         }                                                                         \
     } while (0)
-
-static OTF2_CallbackCode d_string(void *ud, OTF2_StringRef self, const char *s)
-{
-    mr *r = ud;
-    GROW(r->str, r->nstr, self);
-    free(r->str[self]);
-    r->str[self] = strdup(s);
-    return r->str[self] ? OTF2_CALLBACK_SUCCESS : (r->oom = 1, OTF2_CALLBACK_INTERRUPT);
-}
 
 static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
                                   OTF2_StringRef cname, OTF2_StringRef desc, OTF2_RegionRole role,
@@ -104,7 +94,7 @@ static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef 
     GROW(r->region_kind, r->nregion, self);
     for (size_t i = old; i < r->nregion; i++)
         r->region_kind[i] = -1;
-    const char *n = name < r->nstr && r->str[name] ? r->str[name] : "";
+    const char *n = otf2_str(&r->d, name);
     r->region_kind[self] = strncmp(n, "MPI_Init", 8) == 0 ? -2 : otf2_kind_of(n);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -120,7 +110,7 @@ static OTF2_CallbackCode d_group(void *ud, OTF2_GroupRef self, OTF2_StringRef na
     free(g->m);
     g->type = type, g->n = n, g->m = malloc((n ? n : 1) * sizeof *m);
     if (!g->m)
-        return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
+        return r->d.oom = 1, OTF2_CALLBACK_INTERRUPT;
     memcpy(g->m, m, n * sizeof *m);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -135,28 +125,6 @@ static OTF2_CallbackCode d_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name
     for (size_t i = old; i < r->ncomms; i++)
         r->comm_group[i] = -1;
     r->comm_group[self] = group;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
-                                    OTF2_LocationType t, uint64_t nev, OTF2_LocationGroupRef lg)
-{
-    mr *r = ud;
-    (void)name, (void)t, (void)nev, (void)lg;
-    loc *g = realloc(r->locs, (r->nlocs + 1) * sizeof *g);
-    if (!g)
-        return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
-    r->locs = g;
-    memset(&g[r->nlocs], 0, sizeof *g);
-    g[r->nlocs].ref = self, g[r->nlocs].open = -1, g[r->nlocs].rank = (int)r->nlocs;
-    r->nlocs++;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_clock(void *ud, uint64_t res, uint64_t off, uint64_t len, uint64_t rt)
-{
-    (void)off, (void)len, (void)rt;
-    ((mr *)ud)->resolution = res;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -179,16 +147,13 @@ static int world_of(const mr *r, int64_t c, uint32_t in_comm)
 
 static loc *loc_of(mr *r, OTF2_LocationRef ref)
 {
-    for (size_t i = 0; i < r->nlocs; i++)
-        if (r->locs[i].ref == ref)
-            return &r->locs[i];
-    return NULL;
+    long i = otf2_loc_index(&r->d, ref);
+    return i >= 0 && (size_t)i < r->nlocs ? &r->locs[i] : NULL;
 }
 
 static uint64_t ns(const mr *r, const loc *l, OTF2_TimeStamp t)
 {
-    uint64_t ticks = t >= l->zero ? t - l->zero : 0;
-    return (uint64_t)((unsigned __int128)ticks * 1000000000u / (r->resolution ? r->resolution : 1000000000u));
+    return otf2_ns(&r->d, t >= l->zero ? t - l->zero : 0);
 }
 
 /* The call open on l (entered, not left), or NULL. */
@@ -219,7 +184,7 @@ static OTF2_CallbackCode e_enter(OTF2_LocationRef lr, OTF2_TimeStamp t, void *ud
         size_t c = l->cap ? 2 * l->cap : 256;
         fcall *g = realloc(l->calls, c * sizeof *g);
         if (!g)
-            return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
+            return r->d.oom = 1, OTF2_CALLBACK_INTERRUPT;
         l->calls = g, l->cap = c;
     }
     fcall *f = &l->calls[l->ncalls];
@@ -293,7 +258,7 @@ static OTF2_CallbackCode made(mr *r, loc *l, uint64_t req)
         if (b)
             l->req_call = b;
         if (!a || !b)
-            return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
+            return r->d.oom = 1, OTF2_CALLBACK_INTERRUPT;
         l->capr = c;
     }
     f->made = ++l->next_id;
@@ -340,7 +305,7 @@ static OTF2_CallbackCode completed(mr *r, loc *l, uint64_t req, int src, int tag
         size_t cc = l->capc ? 2 * l->capc : 256;
         comp *g = realloc(l->comps, cc * sizeof *g);
         if (!g)
-            return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
+            return r->d.oom = 1, OTF2_CALLBACK_INTERRUPT;
         l->comps = g, l->capc = cc;
     }
     l->comps[l->ncomps++] = (comp){m->made, recv ? src : TRACE_ANY, recv ? tag : TRACE_ANY,
@@ -499,30 +464,32 @@ static char *render(const mr *r, const loc *l, const char *anchor)
     return o.s;
 }
 
+static void mpi_callbacks(OTF2_GlobalDefReaderCallbacks *gdc)
+{
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gdc, d_region);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gdc, d_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(gdc, d_comm);
+}
+
 int trace_otf2_read_mpi(const char *anchor, trace_otf2_text *t, trace_error *err)
 {
     mr r = {0};
     memset(t, 0, sizeof *t);
-    OTF2_Reader *rdr = OTF2_Reader_Open(anchor);
-    if (!rdr)
-        return trace_error_set(err, anchor, 0, "not a readable OTF2 archive");
-    OTF2_Reader_SetSerialCollectiveCallbacks(rdr);
     int rc = -1;
-    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rdr);
-    OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();
-    OTF2_GlobalDefReaderCallbacks_SetStringCallback(gdc, d_string);
-    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(gdc, d_region);
-    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(gdc, d_group);
-    OTF2_GlobalDefReaderCallbacks_SetCommCallback(gdc, d_comm);
-    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gdc, d_location);
-    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gdc, d_clock);
-    uint64_t n = 0;
     OTF2_GlobalEvtReaderCallbacks *gec = OTF2_GlobalEvtReaderCallbacks_New();
-    if (!gdr || OTF2_Reader_RegisterGlobalDefCallbacks(rdr, gdr, gdc, &r) != OTF2_SUCCESS ||
-        OTF2_Reader_ReadAllGlobalDefinitions(rdr, gdr, &n) != OTF2_SUCCESS || r.oom) {
-        trace_error_set(err, anchor, 0, r.oom ? "out of memory" : "unreadable OTF2 definitions");
+    OTF2_Reader *rdr = otf2_read_defs(anchor, mpi_callbacks, &r.d, err);
+    if (!rdr || !gec) {
+        if (rdr)
+            trace_error_set(err, anchor, 0, "out of memory");
         goto done;
     }
+    if (!(r.locs = calloc(r.d.nlocs ? r.d.nlocs : 1, sizeof *r.locs))) {
+        trace_error_set(err, anchor, 0, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < r.d.nlocs; i++)   /* rank: the order defined, unless a group says */
+        r.locs[i] = (loc){.ref = r.d.locs[i], .open = -1, .rank = (int)i};
+    r.nlocs = r.d.nlocs;
     for (size_t g = 0; g < r.ngroups; g++)   /* a location's rank: its place in the world */
         if (r.groups[g].type == OTF2_GROUP_TYPE_COMM_LOCATIONS)
             for (uint32_t i = 0; i < r.groups[g].n; i++) {
@@ -535,7 +502,6 @@ int trace_otf2_read_mpi(const char *anchor, trace_otf2_text *t, trace_error *err
     OTF2_Reader_OpenEvtFiles(rdr);
     for (size_t i = 0; i < r.nlocs; i++)
         OTF2_Reader_GetEvtReader(rdr, r.locs[i].ref);
-    OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(rdr);
     OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(gec, e_enter);
     OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(gec, e_leave);
     OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(gec, e_send);
@@ -545,15 +511,8 @@ int trace_otf2_read_mpi(const char *anchor, trace_otf2_text *t, trace_error *err
     OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(gec, e_irecv);
     OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(gec, e_recv);
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(gec, e_coll_end);
-    int ok = ger && OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, gec, &r) == OTF2_SUCCESS &&
-             OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n) == OTF2_SUCCESS && !r.oom;
-    if (ger)
-        OTF2_Reader_CloseGlobalEvtReader(rdr, ger);
-    OTF2_Reader_CloseEvtFiles(rdr);
-    if (!ok) {
-        trace_error_set(err, anchor, 0, r.oom ? "out of memory" : "unreadable OTF2 events");
+    if (otf2_read_events(rdr, gec, &r.d, anchor, err) != 0)
         goto done;
-    }
     t->n = (int)r.nlocs;
     t->text = calloc(r.nlocs ? r.nlocs : 1, sizeof *t->text);
     for (size_t i = 0; t->text && i < r.nlocs; i++)
@@ -562,18 +521,18 @@ int trace_otf2_read_mpi(const char *anchor, trace_otf2_text *t, trace_error *err
     rc = t->text && (r.nlocs == 0 || t->text[r.nlocs - 1]) ? 0
                                                            : trace_error_set(err, anchor, 0, "out of memory");
 done:
-    OTF2_GlobalDefReaderCallbacks_Delete(gdc);
-    OTF2_GlobalEvtReaderCallbacks_Delete(gec);
-    OTF2_Reader_Close(rdr);
-    for (size_t i = 0; i < r.nstr; i++)
-        free(r.str[i]);
+    if (gec)
+        OTF2_GlobalEvtReaderCallbacks_Delete(gec);
+    if (rdr)
+        OTF2_Reader_Close(rdr);
     for (size_t i = 0; i < r.ngroups; i++)
         free(r.groups[i].m);
     for (size_t i = 0; i < r.nlocs; i++) {
         free(r.locs[i].calls), free(r.locs[i].comps);
         free(r.locs[i].req_otf2), free(r.locs[i].req_call);
     }
-    free(r.str), free(r.region_kind), free(r.groups), free(r.comm_group), free(r.locs);
+    free(r.region_kind), free(r.groups), free(r.comm_group), free(r.locs);
+    otf2_defs_free(&r.d);
     if (rc)
         trace_otf2_free(t);
     return rc;

@@ -39,25 +39,131 @@ int trace_otf2_read(const char *anchor, trace_otf2_text *t, trace_error *err)
 
 #include <otf2/otf2.h>
 
+#include "trace/otf2_defs.h"
+
+/* --- the definitions both readers share (trace/otf2_defs.h) --- */
+
+static OTF2_CallbackCode def_string(void *ud, OTF2_StringRef self, const char *s)
+{
+    otf2_defs *d = ud;
+    if (self >= d->nstr) {
+        size_t n = (size_t)self + 1;
+        char **g = realloc(d->str, n * sizeof *g);
+        if (!g)
+            return d->oom = 1, OTF2_CALLBACK_INTERRUPT;
+        memset(g + d->nstr, 0, (n - d->nstr) * sizeof *g);
+        d->str = g, d->nstr = n;
+    }
+    free(d->str[self]);
+    if (!(d->str[self] = strdup(s)))
+        return d->oom = 1, OTF2_CALLBACK_INTERRUPT;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_clock(void *ud, uint64_t res, uint64_t off, uint64_t len, uint64_t rt)
+{
+    (void)off, (void)len, (void)rt;
+    ((otf2_defs *)ud)->resolution = res;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
+                                      OTF2_LocationType type, uint64_t nev, OTF2_LocationGroupRef g)
+{
+    otf2_defs *d = ud;
+    (void)name, (void)type, (void)nev, (void)g;
+    OTF2_LocationRef *l = realloc(d->locs, (d->nlocs + 1) * sizeof *l);
+    if (!l)
+        return d->oom = 1, OTF2_CALLBACK_INTERRUPT;
+    d->locs = l;
+    d->locs[d->nlocs++] = self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_Reader *otf2_read_defs(const char *anchor, void (*more)(OTF2_GlobalDefReaderCallbacks *),
+                            otf2_defs *d, trace_error *err)
+{
+    OTF2_Reader *rdr = OTF2_Reader_Open(anchor);
+    if (!rdr) {
+        trace_error_set(err, anchor, 0, "not a readable OTF2 archive");
+        return NULL;
+    }
+    OTF2_Reader_SetSerialCollectiveCallbacks(rdr);
+    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rdr);
+    OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();
+    uint64_t n = 0;
+    if (gdc) {
+        OTF2_GlobalDefReaderCallbacks_SetStringCallback(gdc, def_string);
+        OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gdc, def_clock);
+        OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gdc, def_location);
+        more(gdc);
+    }
+    int ok = gdr && gdc && OTF2_Reader_RegisterGlobalDefCallbacks(rdr, gdr, gdc, d) == OTF2_SUCCESS &&
+             OTF2_Reader_ReadAllGlobalDefinitions(rdr, gdr, &n) == OTF2_SUCCESS && !d->oom;
+    if (gdc)
+        OTF2_GlobalDefReaderCallbacks_Delete(gdc);
+    if (ok)
+        return rdr;
+    trace_error_set(err, anchor, 0, d->oom || !gdc ? "out of memory" : "unreadable OTF2 definitions");
+    OTF2_Reader_Close(rdr);
+    return NULL;
+}
+
+int otf2_read_events(OTF2_Reader *rdr, OTF2_GlobalEvtReaderCallbacks *gec, otf2_defs *d,
+                     const char *anchor, trace_error *err)
+{
+    OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(rdr);
+    uint64_t n = 0;
+    int ok = ger && OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, gec, d) == OTF2_SUCCESS &&
+             OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n) == OTF2_SUCCESS && !d->oom;
+    if (ger)
+        OTF2_Reader_CloseGlobalEvtReader(rdr, ger);
+    OTF2_Reader_CloseEvtFiles(rdr);
+    return ok ? 0 : trace_error_set(err, anchor, 0, d->oom ? "out of memory" : "unreadable OTF2 events");
+}
+
+const char *otf2_str(const otf2_defs *d, OTF2_StringRef s)
+{
+    return s < d->nstr && d->str[s] ? d->str[s] : "";
+}
+
+long otf2_loc_index(const otf2_defs *d, OTF2_LocationRef ref)
+{
+    for (size_t i = 0; i < d->nlocs; i++)
+        if (d->locs[i] == ref)
+            return (long)i;
+    return -1;
+}
+
+uint64_t otf2_ns(const otf2_defs *d, uint64_t ticks)
+{
+    return (uint64_t)((unsigned __int128)ticks * 1000000000u / (d->resolution ? d->resolution : 1000000000u));
+}
+
+void otf2_defs_free(otf2_defs *d)
+{
+    for (size_t i = 0; i < d->nstr; i++)
+        free(d->str[i]);
+    free(d->str), free(d->locs);
+    memset(d, 0, sizeof *d);
+}
+
+/* --- an archive scitrace wrote --- */
+
 typedef struct text {
     char *s;
     size_t n, cap;
 } text;
 
 typedef struct rd {
-    char **strings;
-    size_t nstrings;
+    otf2_defs d;                 /* first: the shared callbacks' user data */
     int64_t lines_attr;          /* scitrace::lines, or -1 */
     int64_t words_attr;          /* scitrace::words, or -1 */
     int64_t *w_attr;             /* scitrace::wK -> attribute ref */
     size_t nw;
-    uint64_t resolution;
-    OTF2_LocationRef *locs;
-    size_t nlocs;
-    text *out;                   /* per location, in the order of locs */
+    text *out;                   /* per location, in the order of d.locs */
     uint64_t *zero;
     int *started;
-    int oom;
 } rd;
 
 static int put(text *t, const char *s, size_t n)
@@ -75,34 +181,12 @@ static int put(text *t, const char *s, size_t n)
     return 0;
 }
 
-static OTF2_CallbackCode def_string(void *ud, OTF2_StringRef self, const char *s)
-{
-    rd *r = ud;
-    if (self >= r->nstrings) {
-        size_t n = (size_t)self + 1;
-        char **g = realloc(r->strings, n * sizeof *g);
-        if (!g)
-            return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
-        memset(g + r->nstrings, 0, (n - r->nstrings) * sizeof *g);
-        r->strings = g, r->nstrings = n;
-    }
-    free(r->strings[self]);
-    if (!(r->strings[self] = strdup(s)))
-        return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static const char *name_of(const rd *r, OTF2_StringRef s)
-{
-    return s < r->nstrings && r->strings[s] ? r->strings[s] : "";
-}
-
 static OTF2_CallbackCode def_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name,
                                        OTF2_StringRef desc, OTF2_Type type)
 {
     rd *r = ud;
     (void)desc;
-    const char *n = name_of(r, name);
+    const char *n = otf2_str(&r->d, name);
     unsigned k;
     char tail;
     if (strcmp(n, TRACE_OTF2_ATTR_LINES_NAME) == 0 && type == OTF2_TYPE_STRING)
@@ -113,7 +197,7 @@ static OTF2_CallbackCode def_attribute(void *ud, OTF2_AttributeRef self, OTF2_St
         if (k >= r->nw) {
             int64_t *g = realloc(r->w_attr, ((size_t)k + 1) * sizeof *g);
             if (!g)
-                return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
+                return r->d.oom = 1, OTF2_CALLBACK_INTERRUPT;
             for (size_t i = r->nw; i <= k; i++)
                 g[i] = -1;
             r->w_attr = g, r->nw = (size_t)k + 1;
@@ -123,39 +207,11 @@ static OTF2_CallbackCode def_attribute(void *ud, OTF2_AttributeRef self, OTF2_St
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode def_clock(void *ud, uint64_t res, uint64_t off, uint64_t len, uint64_t rt)
-{
-    (void)off, (void)len, (void)rt;
-    ((rd *)ud)->resolution = res;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
-                                      OTF2_LocationType type, uint64_t nev, OTF2_LocationGroupRef g)
-{
-    rd *r = ud;
-    (void)name, (void)type, (void)nev, (void)g;
-    OTF2_LocationRef *l = realloc(r->locs, (r->nlocs + 1) * sizeof *l);
-    if (!l)
-        return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
-    r->locs = l;
-    r->locs[r->nlocs++] = self;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static long loc_index(const rd *r, OTF2_LocationRef loc)
-{
-    for (size_t i = 0; i < r->nlocs; i++)
-        if (r->locs[i] == loc)
-            return (long)i;
-    return -1;
-}
-
 /* The event's lines: those before it, then its own ('>' or '<'). */
 static OTF2_CallbackCode event(rd *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
                                OTF2_AttributeList *al, char mark)
 {
-    long i = loc_index(r, loc);
+    long i = otf2_loc_index(&r->d, loc);
     if (i < 0)
         return OTF2_CALLBACK_SUCCESS;
     if (!r->started[i])
@@ -164,20 +220,19 @@ static OTF2_CallbackCode event(rd *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
     OTF2_StringRef sref;
     if (al && OTF2_AttributeList_TestAttributeByID(al, (OTF2_AttributeRef)r->lines_attr) &&
         OTF2_AttributeList_GetStringRef(al, (OTF2_AttributeRef)r->lines_attr, &sref) == OTF2_SUCCESS) {
-        const char *s = name_of(r, sref);
+        const char *s = otf2_str(&r->d, sref);
         if (put(t, s, strlen(s)))
-            return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
+            return r->d.oom = 1, OTF2_CALLBACK_INTERRUPT;
     }
     int64_t v, nwords;
     if (!al || !OTF2_AttributeList_TestAttributeByID(al, (OTF2_AttributeRef)r->words_attr) ||
         OTF2_AttributeList_GetInt64(al, (OTF2_AttributeRef)r->words_attr, &nwords) != OTF2_SUCCESS)
         return OTF2_CALLBACK_SUCCESS;
     char buf[64];
-    uint64_t ticks = time >= r->zero[i] ? time - r->zero[i] : 0;
-    uint64_t ns = (uint64_t)((unsigned __int128)ticks * 1000000000u / (r->resolution ? r->resolution : 1000000000u));
+    uint64_t ns = otf2_ns(&r->d, time >= r->zero[i] ? time - r->zero[i] : 0);
     int n = snprintf(buf, sizeof buf, "%c %" PRIu64, mark, ns);
     if (put(t, buf, (size_t)n))
-        return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
+        return r->d.oom = 1, OTF2_CALLBACK_INTERRUPT;
     int hex_next = 0;
     for (size_t k = 0; (int64_t)k < nwords; k++) {
         if (k >= r->nw || r->w_attr[k] < 0 ||
@@ -196,9 +251,9 @@ static OTF2_CallbackCode event(rd *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
             n = snprintf(buf, sizeof buf, " %" PRId64, v);
         hex_next = 0;
         if (put(t, buf, (size_t)n))
-            return r->oom = 1, OTF2_CALLBACK_INTERRUPT;
+            return r->d.oom = 1, OTF2_CALLBACK_INTERRUPT;
     }
-    return put(t, "\n", 1) ? (r->oom = 1, OTF2_CALLBACK_INTERRUPT) : OTF2_CALLBACK_SUCCESS;
+    return put(t, "\n", 1) ? (r->d.oom = 1, OTF2_CALLBACK_INTERRUPT) : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
@@ -215,93 +270,78 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
     return event(ud, loc, time, al, '<');
 }
 
+static void attribute_callback(OTF2_GlobalDefReaderCallbacks *gdc)
+{
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(gdc, def_attribute);
+}
+
 int trace_otf2_read(const char *anchor, trace_otf2_text *out, trace_error *err)
 {
     rd r = {.lines_attr = -1, .words_attr = -1};
     memset(out, 0, sizeof *out);
-    OTF2_Reader *rdr = OTF2_Reader_Open(anchor);
-    if (!rdr)
-        return trace_error_set(err, anchor, 0, "not a readable OTF2 archive");
-    OTF2_Reader_SetSerialCollectiveCallbacks(rdr);
     int rc = -1;
-    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(rdr);
-    OTF2_GlobalDefReaderCallbacks *gdc = OTF2_GlobalDefReaderCallbacks_New();
-    OTF2_GlobalDefReaderCallbacks_SetStringCallback(gdc, def_string);
-    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(gdc, def_attribute);
-    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(gdc, def_clock);
-    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gdc, def_location);
-    uint64_t ndefs = 0;
-    if (!gdr || OTF2_Reader_RegisterGlobalDefCallbacks(rdr, gdr, gdc, &r) != OTF2_SUCCESS ||
-        OTF2_Reader_ReadAllGlobalDefinitions(rdr, gdr, &ndefs) != OTF2_SUCCESS || r.oom) {
-        trace_error_set(err, anchor, 0, r.oom ? "out of memory" : "unreadable OTF2 definitions");
+    OTF2_Reader *rdr = otf2_read_defs(anchor, attribute_callback, &r.d, err);
+    if (!rdr)
         goto done;
-    }
     if (r.lines_attr < 0 || r.words_attr < 0) {   /* another writer's: its MPI events */
-        OTF2_GlobalDefReaderCallbacks_Delete(gdc);
         OTF2_Reader_Close(rdr);
-        for (size_t i = 0; i < r.nstrings; i++)
-            free(r.strings[i]);
-        free(r.strings), free(r.w_attr), free(r.locs);
+        otf2_defs_free(&r.d);
+        free(r.w_attr);
         return trace_otf2_read_mpi(anchor, out, err);
     }
-    r.out = calloc(r.nlocs ? r.nlocs : 1, sizeof *r.out);
-    r.zero = calloc(r.nlocs ? r.nlocs : 1, sizeof *r.zero);
-    r.started = calloc(r.nlocs ? r.nlocs : 1, sizeof *r.started);
+    r.out = calloc(r.d.nlocs ? r.d.nlocs : 1, sizeof *r.out);
+    r.zero = calloc(r.d.nlocs ? r.d.nlocs : 1, sizeof *r.zero);
+    r.started = calloc(r.d.nlocs ? r.d.nlocs : 1, sizeof *r.started);
     if (!r.out || !r.zero || !r.started) {
         trace_error_set(err, anchor, 0, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < r.nlocs; i++)
-        OTF2_Reader_SelectLocation(rdr, r.locs[i]);
+    for (size_t i = 0; i < r.d.nlocs; i++)
+        OTF2_Reader_SelectLocation(rdr, r.d.locs[i]);
     int defs = OTF2_Reader_OpenDefFiles(rdr) == OTF2_SUCCESS;
     OTF2_Reader_OpenEvtFiles(rdr);
-    for (size_t i = 0; i < r.nlocs; i++) {
+    for (size_t i = 0; i < r.d.nlocs; i++) {
         if (defs) {
-            OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rdr, r.locs[i]);
+            OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rdr, r.d.locs[i]);
             if (dr) {
                 uint64_t n = 0;
                 OTF2_Reader_ReadAllLocalDefinitions(rdr, dr, &n);
                 OTF2_Reader_CloseDefReader(rdr, dr);
             }
         }
-        OTF2_Reader_GetEvtReader(rdr, r.locs[i]);
+        OTF2_Reader_GetEvtReader(rdr, r.d.locs[i]);
     }
     if (defs)
         OTF2_Reader_CloseDefFiles(rdr);
-    OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(rdr);
     OTF2_GlobalEvtReaderCallbacks *gec = OTF2_GlobalEvtReaderCallbacks_New();
-    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(gec, on_enter);
-    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(gec, on_leave);
-    uint64_t nev = 0;
-    int ok = ger && OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, gec, &r) == OTF2_SUCCESS &&
-             OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &nev) == OTF2_SUCCESS && !r.oom;
-    OTF2_GlobalEvtReaderCallbacks_Delete(gec);
-    if (ger)
-        OTF2_Reader_CloseGlobalEvtReader(rdr, ger);
-    OTF2_Reader_CloseEvtFiles(rdr);
-    if (!ok) {
-        trace_error_set(err, anchor, 0, r.oom ? "out of memory" : "unreadable OTF2 events");
+    if (!gec) {
+        trace_error_set(err, anchor, 0, "out of memory");
         goto done;
     }
-    out->n = (int)r.nlocs;
-    out->text = calloc(r.nlocs ? r.nlocs : 1, sizeof *out->text);
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(gec, on_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(gec, on_leave);
+    int bad = otf2_read_events(rdr, gec, &r.d, anchor, err);
+    OTF2_GlobalEvtReaderCallbacks_Delete(gec);
+    if (bad)
+        goto done;
+    out->n = (int)r.d.nlocs;
+    out->text = calloc(r.d.nlocs ? r.d.nlocs : 1, sizeof *out->text);
     if (!out->text) {
         trace_error_set(err, anchor, 0, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < r.nlocs; i++) {
+    for (size_t i = 0; i < r.d.nlocs; i++) {
         out->text[i] = r.out[i].s ? r.out[i].s : strdup("");
         r.out[i].s = NULL;
     }
     rc = 0;
 done:
-    OTF2_GlobalDefReaderCallbacks_Delete(gdc);
-    OTF2_Reader_Close(rdr);
-    for (size_t i = 0; i < r.nstrings; i++)
-        free(r.strings[i]);
-    for (size_t i = 0; r.out && i < r.nlocs; i++)
+    if (rdr)
+        OTF2_Reader_Close(rdr);
+    for (size_t i = 0; r.out && i < r.d.nlocs; i++)
         free(r.out[i].s);
-    free(r.strings), free(r.w_attr), free(r.locs), free(r.out), free(r.zero), free(r.started);
+    free(r.w_attr), free(r.out), free(r.zero), free(r.started);
+    otf2_defs_free(&r.d);
     if (rc)
         trace_otf2_free(out);
     return rc;
