@@ -205,6 +205,36 @@ Test(coll_mpi, resume_keeps_rows_and_measures_the_rest)
     unlink(a), unlink(b);
 }
 
+/* --refine --resume: the sizes the earlier run's refinement added are kept
+ * with their medians (they were dropped and measured anew), as the listed
+ * ones are. */
+Test(coll_mpi, resumed_refinement_keeps_the_added_sizes)
+{
+    char a[] = "/tmp/scitorus-coll-XXXXXX", b[] = "/tmp/scitorus-coll-XXXXXX";
+    tmpname(a), tmpname(b);
+    run_result r = run_cmd(MPIRUN("2"), "--op", "bcast", "--sizes", "8,4096,65536", "--refine",
+                           "--refine-threshold", "0.01", "--refine-min-distance", "8192",
+                           "--max-samples", "200", "-q", "-o", a, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    r = run_cmd(MPIRUN("2"), "--op", "bcast", "--sizes", "8,4096,65536", "--refine",
+                "--refine-threshold", "0.01", "--refine-min-distance", "8192", "--max-samples",
+                "200", "--resume", a, "-q", "-o", b, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    coll_data d1, d2;
+    read_ok(a, &d1), read_ok(b, &d2);
+    cr_assert_gt(d1.count, 3, "no size inserted at a 1%% departure");
+    for (long i = 0; i < d1.count; i++) {
+        const coll_row *kept = coll_data_find(&d2, 2, d1.rows[i].size);
+        cr_assert_not_null(kept, "%ld B lost on resume", d1.rows[i].size);
+        cr_assert_eq(kept->median_ns, d1.rows[i].median_ns, "%ld B measured again",
+                     d1.rows[i].size);
+    }
+    coll_data_free(&d1), coll_data_free(&d2);
+    unlink(a), unlink(b);
+}
+
 /* scisim --collective --logp: the prediction needs LogP rows covering every
  * message size. */
 Test(coll_mpi, prediction_refuses_a_logp_file_without_the_sizes)
