@@ -272,47 +272,6 @@ Test(mpibench, interleaves_networks_on_two_ranks)
     run_free(&r);
 }
 
-/* The pid of the mpibench rank `rank` writing to out (its command line
- * names out; Open MPI puts its rank in the environment). */
-static pid_t find_rank(const char *out, int rank)
-{
-    char want[64];
-    snprintf(want, sizeof want, "OMPI_COMM_WORLD_RANK=%d", rank);
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    pid_t found = 0;
-    while (d && !found && (e = readdir(d))) {
-        pid_t pid = atoi(e->d_name);
-        char path[300], buf[65536];
-        if (pid <= 0)
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-        FILE *fp = fopen(path, "r");
-        size_t len = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
-        if (fp)
-            fclose(fp);
-        int is_rank = 0;
-        buf[len] = '\0';
-        for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
-            is_rank |= strcmp(buf + i, out) == 0;
-        is_rank &= len > 0 && strstr(buf, "mpibench") != NULL && strstr(buf, "mpirun") == NULL;
-        if (!is_rank)
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/environ", pid);
-        fp = fopen(path, "r");
-        len = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
-        if (fp)
-            fclose(fp);
-        buf[len] = '\0';
-        for (size_t i = 0; i < len && !found; i += strlen(buf + i) + 1)
-            if (strcmp(buf + i, want) == 0)
-                found = pid;
-    }
-    if (d)
-        closedir(d);
-    return found;
-}
-
 /* --timeout: a rank that stops answering (SIGSTOP, as a hung node) ends
  * the run within the timeout, and rank 0 keeps its finished points in the
  * file marked '# incomplete' (it used to exit from the watchdog and leave
@@ -332,7 +291,7 @@ Test(mpibench, timeout_writes_incomplete_file)
         char *msg = run_read_text(err);
         cr_assert_fail("no point finished: %s", msg);
     }
-    pid_t rank1 = find_rank(out, 1);
+    pid_t rank1 = run_find_mpi_rank(out, 1);
     cr_assert_gt(rank1, 0, "rank 1 of %s not found", out);
     kill(rank1, SIGSTOP);
     int st = run_wait_exit(pid, 30);
@@ -394,7 +353,7 @@ Test(mpibench, stop_on_any_rank_writes_incomplete_file)
         char *msg = run_read_text(err);
         cr_assert_fail("no point finished: %s", msg);
     }
-    pid_t rank1 = find_rank(out, 1);
+    pid_t rank1 = run_find_mpi_rank(out, 1);
     cr_assert_gt(rank1, 0, "rank 1 of %s not found", out);
     kill(rank1, SIGTERM);
     int st = run_wait_exit(pid, 30);   /* the 6 points left would take 30 s */
