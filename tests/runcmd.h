@@ -316,45 +316,4 @@ static inline int run_wait_text(const char *path, const char *needle, int limit_
     return 0;
 }
 
-/* The pid of the mpibench rank `rank` writing to out (its command line
- * names out; Open MPI puts its rank in the environment). */
-static inline pid_t run_find_mpi_rank(const char *out, int rank)
-{
-    char want[64];
-    snprintf(want, sizeof want, "OMPI_COMM_WORLD_RANK=%d", rank);
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    pid_t found = 0;
-    while (d && !found && (e = readdir(d))) {
-        pid_t pid = atoi(e->d_name);
-        char path[300], buf[65536];
-        if (pid <= 0)
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-        FILE *fp = fopen(path, "r");
-        size_t len = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
-        if (fp)
-            fclose(fp);
-        int is_rank = 0;
-        buf[len] = '\0';
-        for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
-            is_rank |= strcmp(buf + i, out) == 0;
-        is_rank &= len > 0 && strstr(buf, "mpibench") != NULL && strstr(buf, "mpirun") == NULL;
-        if (!is_rank)
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/environ", pid);
-        fp = fopen(path, "r");
-        len = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
-        if (fp)
-            fclose(fp);
-        buf[len] = '\0';
-        for (size_t i = 0; i < len && !found; i += strlen(buf + i) + 1)
-            if (strcmp(buf + i, want) == 0)
-                found = pid;
-    }
-    if (d)
-        closedir(d);
-    return found;
-}
-
 #endif

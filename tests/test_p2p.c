@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "benchdata/benchdata.h"
+#include "tests/mpi_hang.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-p2p-XXXXXX";
@@ -118,34 +119,9 @@ Test(p2p, resume_keeps_the_finished_rows)
  * file marked '# incomplete' (--p2p ignored --timeout and hung). */
 Test(p2p, timeout_writes_incomplete_file)
 {
-    char out[] = "/tmp/scitorus-p2p-XXXXXX", err[] = "/tmp/scitorus-p2p-err-XXXXXX";
-    close(mkstemp(out));
-    unlink(out);   /* nothing there before: the run's file is the target */
-    char *argv[] = {"/usr/bin/timeout", "60", "mpirun", "--allow-run-as-root", "--oversubscribe",
-                    "-np", "2", (char *)run_prog("mpibench", 1), "--p2p", "sendrecv", "--sizes",
-                    "1..64", "--max-time", "0.3", "--timeout", "1", "-o", out, NULL};
-    close(mkstemp(err));
-    pid_t pid = run_spawn(argv, err);
-    if (!run_wait_text(err, "[1/7]", 30)) {
-        char *msg = run_read_text(err);
-        cr_assert_fail("no point finished: %s", msg);
-    }
-    pid_t rank1 = run_find_mpi_rank(out, 1);
-    cr_assert_gt(rank1, 0, "rank 1 of %s not found", out);
-    kill(rank1, SIGSTOP);
-    int st = run_wait_exit(pid, 30);
-    kill(rank1, SIGKILL);   /* (gone already when mpirun ended it) */
-    char *msg = run_read_text(err);
-    cr_assert(st != 0 && st != -1 && st != 124, "mpirun exit %d: %s", st, msg);
-    cr_assert_not_null(strstr(msg, "no progress within --timeout"), "%s", msg);
-    bench_data d = read_ok(out);
-    cr_assert_eq(d.incomplete, 1, "%s does not end '# incomplete'", out);
-    cr_assert_geq(d.count, 1, "the finished point was lost");
-    cr_assert_lt(d.count, 7);
-    bench_data_free(&d);
-    free(msg);
-    unlink(out);
-    unlink(err);
+    static const char *const args[] = {"--p2p", "sendrecv", "--sizes", "1..64", "--max-time",
+                                       "0.3", "--timeout", "1", NULL};
+    mpi_hang_check(args, SIGSTOP, -1, "no progress within --timeout");
 }
 
 Test(p2p, usage_errors)
