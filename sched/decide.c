@@ -125,8 +125,8 @@ static const pick_row ompi_scatter[] = {
 
 /* The ops beside the eight (sched/collgen.h): basic linear v-variants and
  * chain scans; allgatherv, alltoallv and reduce_scatter as Open MPI 4.1.4's
- * PML monitoring saw them at P = 2, 3, 4, 5 and 8 and powers of two from 8 B to
- * 1 MiB (a row's bounds lie between those sizes; other P take the next row):
+ * PML monitoring saw them at P = 2, 3, 4, 5 and 8 and sizes from 8 B to 1 MiB
+ * (docs/replay.md lists them; a row's bounds lie between two sizes seen):
  * gatherv_bcast is its default allgatherv, neighbor its neighbor exchange;
  * its alltoallv on 4 ranks or more posts persistent requests (unseen). */
 static const pick_row ompi_gatherv[] = {{0, "basic_linear"}};
