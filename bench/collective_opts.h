@@ -4,6 +4,8 @@
 #ifndef SCITORUS_COLLECTIVE_OPTS_H
 #define SCITORUS_COLLECTIVE_OPTS_H
 
+#include "sched/collgen.h"
+
 #define COLL_MAX_SIZES 256
 #define COLL_MAX_PROCS 64
 /* the largest size: an alltoall's buffers are P times it on every rank */
@@ -29,10 +31,7 @@ enum { COLL_SYNC_BARRIER, COLL_SYNC_WINDOW };
 
 /* --op's collectives beyond the schedule layer's (sched/collgen.h, ops
  * 0..COLL_NOPS-1): measured only, numbered from COLL_NOPS in this order. */
-enum {
-    COLL_GATHERV = 8, COLL_SCATTERV, COLL_ALLGATHERV, COLL_ALLTOALLV, COLL_REDUCE_SCATTER,
-    COLL_SCAN, COLL_EXSCAN, COLL_COMM_DUP, COLL_COMM_SPLIT, COLL_MASTER_WORKER, COLL_ALL_OPS
-};
+enum { COLL_COMM_DUP = COLL_NOPS, COLL_COMM_SPLIT, COLL_MASTER_WORKER, COLL_ALL_OPS };
 /* An op's name, any of them ("bcast", "gatherv"); NULL out of range. */
 const char *bench_coll_op_name(int op);
 /* An op by name, -1 if none. */

@@ -38,9 +38,7 @@ static int parse_pattern(void *dest, const char *arg, char *why, size_t len)
     return 1;
 }
 
-static const char *const more_ops[] = {"gatherv", "scatterv", "allgatherv", "alltoallv",
-                                       "reduce_scatter", "scan", "exscan", "comm_dup",
-                                       "comm_split", "master_worker"};
+static const char *const more_ops[] = {"comm_dup", "comm_split", "master_worker"};
 
 const char *bench_coll_op_name(int op)
 {

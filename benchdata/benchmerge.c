@@ -82,20 +82,29 @@ static int by_median(const void *pa, const void *pb)
     return (a->file > b->file) - (a->file < b->file);
 }
 
-/* SKaMPI's weighted median: sorted by value, the first candidate at which
- * the accumulated weight (its batches) reaches half the total. */
+size_t bench_weighted_median(size_t n, const bench_point *(*at)(size_t i, const void *ctx),
+                             const void *ctx)
+{
+    double total = 0, acc = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (double)at(i, ctx)->samples;
+    for (size_t i = 0; i < n; i++) {
+        acc += (double)at(i, ctx)->samples;
+        if (2 * acc >= total)
+            return i;
+    }
+    return 0;
+}
+
+static const bench_point *cand_at(size_t i, const void *ctx)
+{
+    return &((const cand *)ctx)[i].p;
+}
+
 static const cand *weighted_median(cand *c, int n)
 {
     qsort(c, (size_t)n, sizeof *c, by_median);
-    double total = 0, acc = 0;
-    for (int i = 0; i < n; i++)
-        total += (double)c[i].p.samples;
-    for (int i = 0; i < n; i++) {
-        acc += (double)c[i].p.samples;
-        if (2 * acc >= total)
-            return &c[i];
-    }
-    return &c[0];
+    return &c[bench_weighted_median((size_t)n, cand_at, c)];
 }
 
 static int by_size(const void *pa, const void *pb)

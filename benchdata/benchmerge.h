@@ -22,10 +22,20 @@ typedef struct bench_merge_stats {
  * it has sizes of the configuration on both sides, one interpolated
  * linearly in the size between the nearest (every statistic; reps and
  * samples rounded; noisy if either is).  The merged row is the whole row
- * of the candidates' weighted median of median_ns, weights the batches
- * (samples), ties in file order.  Rows come by configuration in order of
+ * of the candidates' weighted median of median_ns (bench_weighted_median),
+ * ties in file order.  Rows come by configuration in order of
  * first appearance, then by size.  Returns 0, or -1 out of memory. */
 int bench_merge(const bench_data *in, int nin, bench_data *out, bench_merge_stats *st);
+
+/* The one rule for merging repeated runs of a configuration (scimerge's
+ * rows, calibrate's fit points): of n runs' points sorted by the value kept
+ * (ties in the order to keep), at(i, ctx) the i-th, the index of the first
+ * at which the accumulated weight reaches half the total, a run's weight
+ * its batches (samples), as SKaMPI's.  Not 1/sigma^2: a run's spread says
+ * how steady it was, not how far runs lie apart, and a steady run of
+ * another regime would outvote every other. */
+size_t bench_weighted_median(size_t n, const bench_point *(*at)(size_t i, const void *ctx),
+                             const void *ctx);
 
 /* A point between a and b at size m (a.size < m < b.size), every column
  * linear in the size. */

@@ -9,6 +9,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "benchdata/benchmerge.h"
 #include "benchdata/regime.h"
 #include "calibrate/calibrate.h"
 #include "util/file_error.h"
@@ -84,19 +85,15 @@ static int merge_item_cmp(const void *pa, const void *pb)
     return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-/* Weighted median of a group sorted by value: the first run at which the
- * accumulated weight 1/sigma^2 reaches half the group's. */
+static const bench_point *item_at(size_t i, const void *ctx)
+{
+    return ((const merge_item *)ctx)[i].row;
+}
+
+/* A group sorted by value: its weighted median's position (scimerge's rule). */
 static size_t weighted_median(const merge_item *g, size_t k)
 {
-    double total = 0, acc = 0;
-    for (size_t a = 0; a < k; a++)
-        total += 1 / (g[a].pt->sigma_ns * g[a].pt->sigma_ns);
-    for (size_t a = 0; a < k; a++) {
-        acc += 1 / (g[a].pt->sigma_ns * g[a].pt->sigma_ns);
-        if (acc >= total / 2)
-            return g[a].pos;
-    }
-    return g[0].pos;
+    return g[bench_weighted_median(k, item_at, g)].pos;
 }
 
 /* --weights relative, once repeated runs are merged: a change of the machine's speed scales every
@@ -108,8 +105,8 @@ void relative_weights(pointset *ps)
         ps->pts[i].sigma_ns = fmax(RELATIVE_SIGMA * ps->pts[i].y_ns, 0.01);
 }
 
-/* Merges repeated configurations by the weighted median of their values, weights 1/sigma^2
- * (SKaMPI, manual §3.4), sorted in O(n log n); a merged point stands where its first run stood.
+/* Merges repeated configurations by the weighted median of their values, as scimerge does
+ * (benchdata/benchmerge.h: weights the batches), sorted in O(n log n); a merged point stands where its first run stood.
  * Returns 0, -1 out of memory (ps unchanged). */
 int merge_repeats(pointset *ps)
 {

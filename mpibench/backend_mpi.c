@@ -4,17 +4,14 @@
  * tag, so the payload is sent as is (no packing copy that osu_latency would
  * not make). */
 #include <mpi.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 #include "bench/backend.h"
 #include "bench/backend_cli.h"
 #include "mpibench/mpistop.h"
+#include "mpibench/watchdog.h"
 #include "topo/topo.h"
 
 #define KINDS 3
@@ -94,71 +91,6 @@ static void tag_decode(const tag_layout *t, int tag, int rank, bench_msg *m)
     m->net = tag;
 }
 
-/* Watchdog: a SIGALRM every second checks that some message moved within
- * the timeout.  If none did, rank 0 (which measures and writes) leaves its
- * blocked receive by a jump (watchdog_jump) with BENCH_ERR_TIMEOUT and ends
- * like an interrupted run: its finished points kept, the file marked
- * '# incomplete', the job aborted (the abandoned receive is never waited
- * for again).  A rank stuck elsewhere inside MPI (a blocking send), and
- * every other rank, exits 1 WATCHDOG_GRACE_S seconds later and mpirun ends
- * the job: the other ranks wait longer, so that rank 0 writes first.  (A
- * dead rank is noticed by mpirun itself.)  Another rank blocked in a receive
- * is not idle but waiting for rank 0, which may be measuring destinations
- * that need no relay from it (--route network): rank 0's watchdog ends that. */
-#define WATCHDOG_GRACE_S 3
-static volatile sig_atomic_t progress_count;
-static volatile sig_atomic_t watchdog_seen;
-static volatile sig_atomic_t watchdog_idle_s;
-static volatile sig_atomic_t watchdog_limit_s;
-static volatile sig_atomic_t watchdog_soft;    /* this rank returns BENCH_ERR_TIMEOUT */
-static volatile sig_atomic_t watchdog_armed;   /* this rank is blocked in a receive */
-static sigjmp_buf watchdog_jump;
-
-static void on_alarm(int sig)
-{
-    (void)sig;
-    if (progress_count != watchdog_seen) {
-        watchdog_seen = progress_count;
-        watchdog_idle_s = 0;
-        return;
-    }
-    if (!watchdog_soft && watchdog_armed) {
-        watchdog_idle_s = 0;
-        return;
-    }
-    ++watchdog_idle_s;
-    if (watchdog_soft && watchdog_armed && watchdog_idle_s >= watchdog_limit_s) {
-        watchdog_armed = 0;
-        siglongjmp(watchdog_jump, 1);   /* SA_NODEFER: SIGALRM stays unblocked */
-    }
-    if (watchdog_idle_s >= watchdog_limit_s + WATCHDOG_GRACE_S) {
-        static const char msg[] = "mpibench: no progress within --timeout; aborting\n";
-        ssize_t w = write(2, msg, sizeof msg - 1);
-        (void)w;
-        _exit(1);
-    }
-}
-
-static void start_watchdog(double timeout_s, int soft)
-{
-    struct sigaction sa;
-    struct itimerval it = {{1, 0}, {1, 0}};
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_alarm;
-    sa.sa_flags = SA_RESTART | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, NULL);
-    watchdog_limit_s = (sig_atomic_t)(timeout_s < 1 ? 1 : timeout_s + 0.999);
-    watchdog_soft = soft;
-    setitimer(ITIMER_REAL, &it, NULL);
-}
-
-static void stop_watchdog(void)
-{
-    struct itimerval off = {{0, 0}, {0, 0}};
-    setitimer(ITIMER_REAL, &off, NULL);
-}
-
 static double mpi_now_ns(void) { return MPI_Wtime() * 1e9; }
 static double mpi_tick_ns(void) { return MPI_Wtick() * 1e9; }
 
@@ -189,7 +121,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
         free(c);
         return BENCH_ERR_TAGS;
     }
-    start_watchdog(cfg->timeout_s, c->rank == 0);
+    watchdog_start(cfg->timeout_s, c->rank == 0);
     /* Ctrl-C or mpirun's SIGTERM (it sends SIGKILL 1 s later): rank 0
      * stops after the batch and keeps its finished points; the other
      * ranks serve on until it ends the job (a rank that left could strand
@@ -226,7 +158,7 @@ static int mpi_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
             rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
     } else
         rc = MPI_Send(buf, n, MPI_BYTE, to, tag, MPI_COMM_WORLD);
-    progress_count++;
+    watchdog_progress++;
     return rc == MPI_SUCCESS ? 0 : BENCH_ERR_SYSTEM;
 }
 
@@ -249,7 +181,7 @@ static __attribute__((noinline)) int recv_plain(bench_comm *c, bench_msg *msg, v
     watchdog_armed = 0;
     if (rc != MPI_SUCCESS)
         return BENCH_ERR_SYSTEM;
-    progress_count++;
+    watchdog_progress++;
     if (c->rank != 0)
         mpistop_poll(&c->stop);   /* passes a stop on to rank 0: one flag read otherwise */
     MPI_Get_count(&st, MPI_BYTE, &count);
@@ -297,7 +229,7 @@ static int mpi_finalize(bench_comm *c, int status)
 {
     if (!status)
         mpi_complete(c);
-    stop_watchdog();
+    watchdog_stop();
     if (!status)
         mpistop_close(&c->stop);
     free(c);

@@ -188,6 +188,25 @@ static void write_point(const run *r, long procs, const coll_point *pt)
     fflush(r->out);
 }
 
+/* A resumed file's rows of procs that an earlier --refine added (the listed
+ * sizes were copied already): written again and put on the curve, so the
+ * refinement goes on from them rather than dropping them.  Returns n. */
+static int resumed_refinement(const run *r, long procs, long *x, double *y, int n)
+{
+    for (long i = 0; i < r->done.count && n < COLL_MAX_SIZES * 2 - 1; i++) {
+        const coll_row *d = &r->done.rows[i];
+        int seen = d->procs != procs;
+        for (int k = 0; k < n && !seen; k++)
+            seen = x[k] == d->size;
+        if (seen)
+            continue;
+        coll_row copy = *d;
+        coll_data_write_row(r->out, &copy, r->o->node_times);
+        refine_insert(x, y, &n, d->size, d->median_ns);
+    }
+    return n;
+}
+
 /* Rank 0 of the sub-communicator picks each size (the listed ones, then
  * --refine's) and tells the others; -1 ends the process count. */
 static int run_procs(run *r, MPI_Comm sub, long procs, int me)
@@ -218,6 +237,8 @@ static int run_procs(run *r, MPI_Comm sub, long procs, int me)
                     size = s;
                 }
             }
+            if (size < 0 && o->refine && refine_start < 0)
+                n = resumed_refinement(r, procs, x, y, n);
             if (size < 0 && o->refine && n < COLL_MAX_SIZES * 2 - 1) {
                 if (refine_start < 0)
                     refine_start = MPI_Wtime();

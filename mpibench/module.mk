@@ -4,7 +4,7 @@ PROGRAMS += mpibench
 mpibench_MPI = 1
 mpibench_SRCS = mpibench/mpibench_main.c mpibench/backend_mpi.c mpibench/backend_mpi_cli.c \
                 mpibench/collective.c mpibench/collective_time.c mpibench/mpistop.c \
-                mpibench/p2p.c
+                mpibench/p2p.c mpibench/watchdog.c
 mpibench_LAYERS := bench coll sched benchdata topo util
 mpibench_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_mpibench.c tests/test_p2p.c

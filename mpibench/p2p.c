@@ -10,6 +10,7 @@
 
 #include "bench/cli.h"
 #include "mpibench/mpistop.h"
+#include "mpibench/watchdog.h"
 #include "benchdata/stats.h"
 #include "util/signals.h"
 
@@ -77,7 +78,7 @@ static void rsend_loop(p2p *x, int m, long reps)
 }
 
 /* reps iterations on both ranks; rank 0's elapsed ns in *ns. */
-static void iterate(p2p *x, int m, long reps, double *ns)
+static __attribute__((noinline)) void iterate(p2p *x, int m, long reps, double *ns)
 {
     if (x->mode == RSEND) {
         if (x->me == 1)
@@ -114,6 +115,19 @@ static void iterate(p2p *x, int m, long reps, double *ns)
     *ns = (MPI_Wtime() - t0) * 1e9;
 }
 
+/* Rank 0's batch, which the watchdog may leave by a jump (--timeout): sigsetjmp in a frame of
+ * its own, so the timed loop is not compiled as one that returns twice. */
+static __attribute__((noinline)) int iterate_guarded(p2p *x, int m, long reps, double *ns)
+{
+    if (sigsetjmp(watchdog_jump, 0))
+        return BENCH_ERR_TIMEOUT;
+    watchdog_armed = 1;
+    iterate(x, m, reps, ns);
+    watchdog_armed = 0;
+    watchdog_progress++;
+    return 0;
+}
+
 /* One iteration's share that a row reports. */
 static double per_iteration(const p2p *x)
 {
@@ -134,10 +148,13 @@ static void follow(p2p *x, mpistop *stop)
     ctrl c;
     double ns;
     for (;;) {
+        watchdog_armed = 1;   /* waiting for rank 0, not stuck */
         tell(&c, x->comm);
+        watchdog_armed = 0;
         if (!c.go)
             return;
         iterate(x, (int)c.size, (long)c.reps, &ns);
+        watchdog_progress++;
         mpistop_poll(stop);
     }
 }
@@ -163,7 +180,10 @@ static int measure_point(p2p *x, const bench_config *cfg, double batch_min_ns, l
         return BENCH_ERR_SYSTEM;
     do {
         tell(&c, x->comm);
-        iterate(x, (int)m, WARMUP_CHUNK, &ns);
+        if (iterate_guarded(x, (int)m, WARMUP_CHUNK, &ns)) {
+            bench_stats_free(&st);
+            return BENCH_ERR_TIMEOUT;
+        }
         iter_ns = fmin(iter_ns, ns / WARMUP_CHUNK);
         warm += WARMUP_CHUNK;
     } while (warm < WARMUP_ITERATIONS || MPI_Wtime() * 1e9 - t0 < WARMUP_MIN_NS);
@@ -180,7 +200,8 @@ static int measure_point(p2p *x, const bench_config *cfg, double batch_min_ns, l
         }
         c.reps = (double)reps;
         tell(&c, x->comm);
-        iterate(x, (int)m, reps, &ns);
+        if ((rc = iterate_guarded(x, (int)m, reps, &ns)))
+            break;
         bench_stats_add(&st, ns / (double)reps / per_iteration(x));
         double spent = MPI_Wtime() * 1e9 - start;
         int spanned = spent >= fmin(POINT_MIN_SPAN_NS, cfg->max_time_s * 1e9);
@@ -250,7 +271,8 @@ static int lead(const bench_cli *c, p2p *x, mpistop *stop, FILE *out)
                     pt.samples, pt.reps, pt.noisy ? ", noisy" : "");
     }
     ctrl end = {0, 0, 0};
-    tell(&end, x->comm);
+    if (rc != BENCH_ERR_TIMEOUT)   /* else a call was abandoned: the job is aborted */
+        tell(&end, x->comm);
     return rc;
 }
 
@@ -310,12 +332,16 @@ static int p2p_run(bench_cli *c, int *argc, char ***argv)
         if (bbuf)   /* one message in flight: room for it */
             MPI_Buffer_attach(bbuf, bsize);
         memset(x.s, 1, (size_t)max);
+        watchdog_start(c->setup.cfg.timeout_s, x.me == 0);
         int brc = x.me == 0 ? lead(c, &x, &stop, out) : (follow(&x, &stop), 0);
-        if (bbuf)
-            MPI_Buffer_detach(&bbuf, &bsize);
+        watchdog_stop();
         rc = bench_cli_status(brc);
         if (x.me == 0 && bench_cli_commit(c, &af, out, c->out_path, brc, "sizes"))
             rc = EXIT_FAILURE;
+        if (brc == BENCH_ERR_TIMEOUT)
+            MPI_Abort(MPI_COMM_WORLD, rc);
+        if (bbuf)
+            MPI_Buffer_detach(&bbuf, &bsize);
     } else if (af.fp)
         atomic_file_abort(&af);
     free(x.s), free(x.r), free(x.req), free(bbuf);

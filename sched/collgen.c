@@ -8,7 +8,9 @@
 #include <string.h>
 
 const char *const coll_op_names[] = {"barrier", "bcast", "reduce", "allreduce", "allgather",
-                                     "alltoall", "gather", "scatter", NULL};
+                                     "alltoall", "gather", "scatter", "gatherv", "scatterv",
+                                     "allgatherv", "alltoallv", "reduce_scatter", "scan",
+                                     "exscan", NULL};
 
 /* First of each list: Open MPI tuned's pick for a few ranks and small
  * messages (two ranks: every algorithm is one exchange or one message);
@@ -21,7 +23,10 @@ static const char *const algs[COLL_NOPS] = {
     "tuned,recursive_doubling,ring,rabenseifner,reduce_bcast,redscat_allgather,mpich",
     "ring,recursive_doubling,bruck,tuned,mpich",
     "linear,pairwise,bruck,tuned,mpich", "linear,binomial,linear_sync,tuned,mpich",
-    "linear,binomial,tuned,mpich"};
+    "linear,binomial,tuned,mpich", "linear,tuned,mpich", "linear,tuned,mpich",
+    "ring,recursive_doubling,bruck,gatherv_bcast,tuned,mpich", "linear,pairwise,tuned,mpich",
+    "ring,recursive_halving,pairwise,reduce_scatterv,tuned,mpich",
+    "linear,recursive_doubling,tuned,mpich", "linear,recursive_doubling,tuned,mpich"};
 
 const char *coll_algorithms(int op)
 {
@@ -370,6 +375,129 @@ static int scatter_allgather(coll_sched *s, int n, int rt, long m, int ring)
     return 0;
 }
 
+/* reduce_scatter: rank i's block, bytes of the m / 4 floats split over n ranks. */
+static long block_of(long m, int n, int i)
+{
+    long f = m / 4;
+    return 4 * (f / n + (i < f % n));
+}
+
+/* The blocks of vranks lo..hi-1 of the folded recursive halving: a vrank below rem holds
+ * the blocks of ranks 2v and 2v + 1, the others that of rank v + rem. */
+static long vblocks(long m, int n, int rem, int lo, int hi)
+{
+    long b = 0;
+    for (int v = lo; v < hi; v++)
+        b += v < rem ? block_of(m, n, 2 * v) + block_of(m, n, 2 * v + 1) : block_of(m, n, v + rem);
+    return b;
+}
+
+/* reduce_scatter.  ring: in step k rank r passes block r-1-k to r+1 (each block's sum
+ * travels the ring to its owner); pairwise: step k, block r+k to r+k, its own from r-k;
+ * recursive_halving: the even ranks below 2 rem hand the odd ones their vector and get
+ * their block back last, the others exchange the half they do not keep, distance p/2
+ * first; reduce_scatterv: a binomial reduce to rank 0, then a linear scatter. */
+static int reduce_scatter(coll_sched *s, const char *a, int n, long m)
+{
+    long total = 4 * (m / 4);
+    if (!strcmp(a, "reduce_scatterv")) {
+        int rc = tree(s, n, 0, total, 0, 0, 0);
+        for (int r = 1; !rc && r < n; r++) {
+            rc = add(s, 0, 64 + r, r, 1, block_of(m, n, r));
+            rc = rc ? rc : add(s, r, 64, 0, 0, block_of(m, n, r));
+        }
+        return rc;
+    }
+    if (strcmp(a, "recursive_halving"))
+        for (int r = R_FIRST(s); r < R_END(s, n); r++)
+            for (int k = 1; k < n; k++) {
+                int ring = !strcmp(a, "ring");
+                int to = (r + (ring ? 1 : k)) % n, from = (r - (ring ? 1 : k) + n) % n;
+                ADD(s, r, k, to, 1, block_of(m, n, ring ? (r - k + n) % n : to));
+                ADD(s, r, k, from, 0, block_of(m, n, ring ? (r - k - 1 + 2 * n) % n : r));
+            }
+    if (strcmp(a, "recursive_halving"))
+        return 0;
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    int rem = n - p;
+    for (int r = R_FIRST(s); r < R_END(s, n); r++) {
+        int vr = r < 2 * rem ? r / 2 : r - rem, step = 1, lo = 0;
+        /* as Open MPI's and MPICH's, no message where no element goes */
+        if (r < 2 * rem && r % 2 == 0) {
+            if (total)
+                ADD(s, r, 0, r + 1, 1, total);
+            if (block_of(m, n, r))
+                ADD(s, r, 1, r + 1, 0, block_of(m, n, r));
+            continue;
+        }
+        if (r < 2 * rem && total)
+            ADD(s, r, 0, r - 1, 0, total);
+        for (int mask = p >> 1; mask >= 1; mask >>= 1, step++) {
+            int vd = vr ^ mask, peer = vd < rem ? vd * 2 + 1 : vd + rem, up = vr & mask;
+            int keep = up ? lo + mask : lo, give = up ? lo : lo + mask;
+            long out = vblocks(m, n, rem, give, give + mask), in = vblocks(m, n, rem, keep,
+                                                                           keep + mask);
+            if (out)
+                ADD(s, r, step, peer, 1, out);
+            if (in)
+                ADD(s, r, step, peer, 0, in);
+            lo = keep;
+        }
+        if (r < 2 * rem && block_of(m, n, r - 1))
+            ADD(s, r, step, r - 1, 1, block_of(m, n, r - 1));
+    }
+    return 0;
+}
+
+/* scan and exscan.  linear: a chain, rank r takes r-1's prefix and passes its own on;
+ * recursive_doubling: in round k every rank exchanges its partial sum with r xor 2^k,
+ * where that rank exists. */
+static int scan(coll_sched *s, const char *a, int n, long m)
+{
+    for (int r = R_FIRST(s); r < R_END(s, n); r++) {
+        if (!strcmp(a, "linear")) {
+            if (r > 0)
+                ADD(s, r, 0, r - 1, 0, m);
+            if (r + 1 < n)
+                ADD(s, r, 1, r + 1, 1, m);
+            continue;
+        }
+        for (int k = 1, step = 0; k < n; k <<= 1, step++)
+            if ((r ^ k) < n) {
+                ADD(s, r, step, r ^ k, 1, m);
+                ADD(s, r, step, r ^ k, 0, m);
+            }
+    }
+    return 0;
+}
+
+static int build(coll_sched *s, int op, const char *a, int n, int rt, long m);
+
+/* Appends op's schedule by a, its steps from step0 on (after what s holds). */
+static int append_after(coll_sched *s, int op, const char *a, int n, int rt, long m, int step0)
+{
+    coll_sched t = {.ranks = n, .op = op, .root = rt, .size = m, .stop = s->stop, .only = s->only};
+    int rc = build(&t, op, a, n, rt, m);
+    for (long i = 0; !rc && i < t.count; i++)
+        rc = add(s, t.msgs[i].rank, t.msgs[i].step + step0, t.msgs[i].peer, t.msgs[i].send,
+                 t.msgs[i].bytes);
+    free(t.msgs);
+    return rc;
+}
+
+/* Open MPI's default allgatherv: a linear gather to rank 0, then a broadcast of the whole
+ * vector from it by the algorithm its tuned broadcast picks for that size. */
+static int gatherv_bcast(coll_sched *s, int n, long m)
+{
+    char native[40];
+    const char *family;
+    coll_library_pick(COLL_BCAST, "tuned", n, m * n, native, sizeof native, &family);
+    int rc = linear(s, n, 0, m, 0);
+    return rc ? rc : append_after(s, COLL_BCAST, family, n, 0, m * n, 1);
+}
+
 static int build(coll_sched *s, int op, const char *a, int n, int rt, long m)
 {
     switch (op) {
@@ -398,6 +526,15 @@ static int build(coll_sched *s, int op, const char *a, int n, int rt, long m)
         if (!strcmp(a, "bruck"))
             return bruck(s, n, m, 0);
         return exchange(s, n, m, !strcmp(a, "ring") ? 1 : 2, 0);
+    case COLL_GATHERV: return linear(s, n, rt, m, 0);
+    case COLL_SCATTERV: return linear(s, n, rt, m, 1);
+    case COLL_ALLGATHERV:
+        return !strcmp(a, "gatherv_bcast") ? gatherv_bcast(s, n, m)
+                                           : build(s, COLL_ALLGATHER, a, n, rt, m);
+    case COLL_ALLTOALLV: return build(s, COLL_ALLTOALL, a, n, rt, m);
+    case COLL_REDUCE_SCATTER: return reduce_scatter(s, a, n, m);
+    case COLL_SCAN:
+    case COLL_EXSCAN: return scan(s, a, n, m);
     case COLL_ALLTOALL:
         if (!strcmp(a, "pairwise"))
             return exchange(s, n, m, 0, 0);
@@ -483,8 +620,10 @@ int coll_validate(int op, const char *alg, int ranks, char *why, size_t len)
         snprintf(why, len, "no algorithm '%s' for %s (one of %s)", a, coll_op_names[op], algs[op]);
         return -2;
     }
-    if (!strcmp(a, "recursive_doubling") && op == COLL_ALLGATHER && (ranks & (ranks - 1))) {
-        snprintf(why, len, "allgather recursive_doubling needs a power-of-two number of ranks");
+    if (!strcmp(a, "recursive_doubling") && (op == COLL_ALLGATHER || op == COLL_ALLGATHERV) &&
+        (ranks & (ranks - 1))) {
+        snprintf(why, len, "%s recursive_doubling needs a power-of-two number of ranks",
+                 coll_op_names[op]);
         return -2;
     }
     return 0;

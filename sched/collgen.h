@@ -11,12 +11,17 @@
 
 #include "sched/goal.h"
 
+/* The v-variants with every rank's count equal (m bytes each, as osu_*v);
+ * reduce_scatter's m is the whole vector, m / 4 floats split over the ranks
+ * as mpibench and osu_reduce_scatter split them (the remainder to the first
+ * ranks); scan and exscan reduce m bytes. */
 typedef enum coll_opkind {
     COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE, COLL_ALLGATHER,
-    COLL_ALLTOALL, COLL_GATHER, COLL_SCATTER, COLL_NOPS
+    COLL_ALLTOALL, COLL_GATHER, COLL_SCATTER, COLL_GATHERV, COLL_SCATTERV, COLL_ALLGATHERV,
+    COLL_ALLTOALLV, COLL_REDUCE_SCATTER, COLL_SCAN, COLL_EXSCAN, COLL_NOPS
 } coll_opkind;
 
-/* "barrier", ..., "scatter"; NULL-terminated, indexed by coll_opkind. */
+/* "barrier", ..., "exscan"; NULL-terminated, indexed by coll_opkind. */
 extern const char *const coll_op_names[];
 
 /* 24 bytes: a 4096-process alltoall holds 33 million of them. */

@@ -123,6 +123,29 @@ static const pick_row ompi_scatter[] = {
     {0, "512:binomial linear_nb"},
 };
 
+/* The ops beside the eight (sched/collgen.h): basic linear v-variants and
+ * chain scans; allgatherv, alltoallv and reduce_scatter as Open MPI 4.1.4's
+ * PML monitoring saw them at P = 2, 3, 4, 5 and 8 and sizes from 8 B to 1 MiB
+ * (docs/replay.md lists them; a row's bounds lie between two sizes seen):
+ * gatherv_bcast is its default allgatherv, neighbor its neighbor exchange;
+ * its alltoallv on 4 ranks or more posts persistent requests (unseen). */
+static const pick_row ompi_gatherv[] = {{0, "basic_linear"}};
+static const pick_row ompi_scatterv[] = {{0, "basic_linear"}};
+static const pick_row ompi_allgatherv[] = {
+    {3, "two_proc"},
+    {4, "512:gatherv_bcast 16384:ring 262144:bruck ring"},
+    {5, "512:gatherv_bcast 4096:neighbor 16384:ring 262144:bruck neighbor"},
+    {6, "512:gatherv_bcast 16384:ring 262144:bruck ring"},
+    {0, "4096:gatherv_bcast bruck"},
+};
+static const pick_row ompi_alltoallv[] = {{4, "pairwise"}, {0, "linear"}};
+static const pick_row ompi_reduce_scatter[] = {
+    {4, "65536:ring 131072:recursive_halving ring"},
+    {0, "262144:recursive_halving ring"},
+};
+static const pick_row ompi_scan[] = {{0, "linear"}};
+static const pick_row ompi_exscan[] = {{0, "linear"}};
+
 /* MPICH's default selection: bcast binomial below 12 KiB or 8 ranks, then
  * a scatter and an allgather; Rabenseifner's reduce and allreduce above
  * 2 KiB; allgather by its total (m * P) and powers of two; alltoall Bruck
@@ -135,13 +158,21 @@ static const pick_row mpich_alltoall[] = {{8, "32769:linear pairwise"},
                                           {0, "257:bruck 32769:linear pairwise"}};
 static const pick_row mpich_gather[] = {{0, "binomial"}};
 static const pick_row mpich_scatter[] = {{0, "binomial"}};
+/* linear v-variants (alltoallv's "scattered" posts every message at once), reduce_scatter
+ * by recursive halving below 512 KiB in all, then pairwise; recursive doubling scans */
+static const pick_row mpich_v[] = {{0, "linear"}};
+static const pick_row mpich_reduce_scatter[] = {{0, "524288:recursive_halving pairwise"}};
+static const pick_row mpich_scan[] = {{0, "recursive_doubling"}};
 
 static const pick_row *const ompi_rows[COLL_NOPS] = {
     ompi_barrier, ompi_bcast, ompi_reduce, ompi_allreduce,
-    ompi_allgather, ompi_alltoall, ompi_gather, ompi_scatter};
+    ompi_allgather, ompi_alltoall, ompi_gather, ompi_scatter,
+    ompi_gatherv, ompi_scatterv, ompi_allgatherv, ompi_alltoallv,
+    ompi_reduce_scatter, ompi_scan, ompi_exscan};
 static const pick_row *const mpich_rows[COLL_NOPS] = {
     mpich_barrier, mpich_bcast, mpich_reduce, mpich_allreduce,
-    NULL, mpich_alltoall, mpich_gather, mpich_scatter};
+    NULL, mpich_alltoall, mpich_gather, mpich_scatter,
+    mpich_v, mpich_v, NULL, mpich_v, mpich_reduce_scatter, mpich_scan, mpich_scan};
 
 /* The library's name for its pick into buf. */
 static void lookup(const pick_row *rows, int n, long m, char *buf, size_t len)
@@ -196,6 +227,10 @@ static const struct family {
     {COLL_ALLTOALL, "modified_bruck", "bruck", 0},
     {COLL_GATHER, "basic_linear", "linear", 0}, {COLL_GATHER, "linear_sync", "linear_sync", 0},
     {COLL_SCATTER, "basic_linear", "linear", 0}, {COLL_SCATTER, "linear_nb", "linear", 0},
+    {COLL_GATHERV, "basic_linear", "linear", 0}, {COLL_SCATTERV, "basic_linear", "linear", 0},
+    {COLL_ALLGATHERV, "two_proc", "ring", 0}, {COLL_ALLGATHERV, "neighbor", "ring", 1},
+    {COLL_REDUCE_SCATTER, "nonoverlapping", "reduce_scatterv", 1},
+    {COLL_REDUCE_SCATTER, "butterfly", "recursive_halving", 1},
 };
 
 /* Rules the libraries apply after their tables (*nearest = 2): Open MPI's allgather
@@ -213,7 +248,8 @@ static const char *family_of(int mpich, int op, const char *native, int n, long 
             f = families[i].family;
             *nearest = families[i].nearest;
         }
-    if (op == COLL_ALLGATHER && !strcmp(f, "recursive_doubling") && !pow2(n))
+    if ((op == COLL_ALLGATHER || op == COLL_ALLGATHERV) && !strcmp(f, "recursive_doubling") &&
+        !pow2(n))
         f = "bruck", *nearest = 2;
     if (op == COLL_ALLREDUCE) {
         long elems = m % 4 ? m : m / 4;
@@ -237,7 +273,7 @@ int coll_library_pick(int op, const char *lib, int ranks, long size, char *nativ
                       const char **family)
 {
     int mpich = !strcmp(lib, "mpich"), how;
-    if (op == COLL_ALLGATHER && mpich)
+    if ((op == COLL_ALLGATHER || op == COLL_ALLGATHERV) && mpich)
         mpich_allgather(ranks, size, native, nlen);
     else
         lookup((mpich ? mpich_rows : ompi_rows)[op], ranks, size, native, nlen);

@@ -11,6 +11,7 @@ set style data histograms
 set style fill solid 0.8 border -1
 set boxwidth 0.8
 set grid y
+set yrange [0:*]   # bars stand on zero; one size class alone is not an empty range
 set xtics rotate by -45
 set xlabel "message size (bytes)"
 set ylabel "messages"

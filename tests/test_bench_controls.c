@@ -4,6 +4,7 @@
  * puts 20 us of busy-waiting in every half round trip, a floor no batch
  * can go under. */
 #include <math.h>
+#include <time.h>
 
 #include "benchdata/benchdata.h"
 #include "coll/refine.h"
@@ -28,13 +29,14 @@ static bench_data read_ok(const char *path)
 
 /* One point on the injected 4-ring, batches of at least 100 us, the
  * standard-error rule met at once (--rel-error 1); a, b: more options. */
-static bench_point injected_point(const char *name, const char *a1, const char *a2,
-                                  const char *b1, const char *b2, const char *c1, const char *c2)
+static bench_point injected_point_rel(const char *name, const char *rel, const char *a1,
+                                      const char *a2, const char *b1, const char *b2,
+                                      const char *c1, const char *c2)
 {
     const char *out = run_path(dir, name);
     run_result r = run_cmd(run_prog("scibench", 1), 120, "--ring", "4",
                            "--inject-forward", "20000", "--sizes", "8", "--batch-time", "100",
-                           "--rel-error", "1", "-q", "-o", out, a1, a2, b1, b2, c1, c2, NULL);
+                           "--rel-error", rel, "-q", "-o", out, a1, a2, b1, b2, c1, c2, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
     bench_data d = read_ok(out);
@@ -43,6 +45,12 @@ static bench_point injected_point(const char *name, const char *a1, const char *
     bench_data_free(&d);
     cr_assert_geq(p.min_ns, INJECTED_NS, "a batch under the injected 20 us: %g ns", p.min_ns);
     return p;
+}
+
+static bench_point injected_point(const char *name, const char *a1, const char *a2,
+                                  const char *b1, const char *b2, const char *c1, const char *c2)
+{
+    return injected_point_rel(name, "1", a1, a2, b1, b2, c1, c2);
 }
 
 /* --min-samples N: the point takes N batches where the rule alone stops it
@@ -134,6 +142,57 @@ Test(controls, resumed_refinement_keeps_the_added_sizes)
     }
     bench_data_free(&before);
     bench_data_free(&after);
+}
+
+/* --rel-error E: a point ends only once its standard error is within E of
+ * its mean, or at --max-time; on a loaded machine the rule may not be met
+ * within the time, so a run that reached the time is measured again, and
+ * twice that is a skip with its figures, never a failure. */
+Test(controls, rel_error_stops_the_point_when_met)
+{
+    run_timing_lock();
+    double sem = 0, wall = 0;
+    bench_point p = {0};
+    for (int attempt = 0; attempt < 2; attempt++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        p = injected_point_rel("rel.tsv", "0.05", "--max-samples", "100000", "--max-time", "10",
+                               NULL, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        sem = p.sd_ns / sqrt((double)p.samples);
+        int met = sem <= 0.05 * p.mean_ns;
+        cr_assert(met || wall >= 10, "ended after %.1f s, %ld batches, the rule unmet (standard"
+                  " error %g ns, mean %g ns)", wall, p.samples, sem, p.mean_ns);
+        if (met) {
+            cr_assert_lt(p.samples, 100000, "the cap, not the rule, ended the point");
+            cr_assert_geq(p.mean_ns, INJECTED_NS);
+            return;
+        }
+    }
+    cr_skip_test("twice the rule was not met within --max-time 10 (last: standard error %g ns,"
+                 " mean %g ns, %ld batches): the machine is too loaded to judge it", sem,
+                 p.mean_ns, p.samples);
+}
+
+/* --max-samples N where the rule cannot be met (--rel-error 1e-6): exactly
+ * N batches; --max-time S with no cap in reach: the point ends after S, its
+ * batches (each at least 100 us) no more than S allows. */
+Test(controls, max_samples_and_max_time_end_an_unmet_rule)
+{
+    run_timing_lock();
+    bench_point capped = injected_point_rel("cap.tsv", "0.000001", "--max-samples", "50",
+                                            "--max-time", "30", NULL, NULL);
+    cr_assert_eq(capped.samples, 50, "--max-samples 50: %ld batches", capped.samples);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bench_point timed = injected_point_rel("time.tsv", "0.000001", "--max-samples", "1000000",
+                                           "--max-time", "0.5", NULL, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    cr_assert_geq(wall, 0.5, "the run took %.3f s, under --max-time 0.5", wall);
+    cr_assert(timed.samples >= 2 && timed.samples <= 5000, "%ld batches of >= 100 us in 0.5 s",
+              timed.samples);
 }
 
 /* the controls' bad values are refused by name */

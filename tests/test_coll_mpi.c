@@ -87,18 +87,20 @@ static double fastest(const char *op, const char *alg, const char *inject)
 }
 
 /* A 300 us busy-wait before every send: the longest chain of sends is one
- * in a binomial broadcast on two ranks, two in reduce-then-broadcast
- * (rank 1 sends its part, rank 0 reduces and sends the result back), so
- * the fastest repetition grows by D and 2 D.  Two ranks on this 2-core machine: with
+ * in a binomial broadcast and a linear scan on two ranks, two in
+ * reduce-then-broadcast and reduce-then-scatter (rank 1 sends its part,
+ * rank 0 reduces and sends the result back), so the fastest repetition
+ * grows by D and 2 D.  Two ranks on this 2-core machine: with
  * three or four (oversubscribed) a loaded make check added a whole D of
  * scheduler slices now and then. */
 Test(coll_mpi, injected_send_delay_grows_as_the_schedule_predicts)
 {
     run_timing_lock();
     const double D = 300e3;
-    struct { const char *op, *alg; double chain; } c[] = {{"bcast", "binomial", 1},
-                                                          {"allreduce", "reduce_bcast", 2}};
-    for (int i = 0; i < 2; i++) {
+    struct { const char *op, *alg; double chain; } c[] = {
+        {"bcast", "binomial", 1}, {"allreduce", "reduce_bcast", 2},
+        {"reduce_scatter", "reduce_scatterv", 2}, {"scan", "linear", 1}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         double base = fastest(c[i].op, c[i].alg, "0");
         double slow = fastest(c[i].op, c[i].alg, "300000");
         double grew = slow - base, want = c[i].chain * D;
@@ -205,6 +207,36 @@ Test(coll_mpi, resume_keeps_rows_and_measures_the_rest)
     unlink(a), unlink(b);
 }
 
+/* --refine --resume: the sizes the earlier run's refinement added are kept
+ * with their medians (they were dropped and measured anew), as the listed
+ * ones are. */
+Test(coll_mpi, resumed_refinement_keeps_the_added_sizes)
+{
+    char a[] = "/tmp/scitorus-coll-XXXXXX", b[] = "/tmp/scitorus-coll-XXXXXX";
+    tmpname(a), tmpname(b);
+    run_result r = run_cmd(MPIRUN("2"), "--op", "bcast", "--sizes", "8,4096,65536", "--refine",
+                           "--refine-threshold", "0.01", "--refine-min-distance", "8192",
+                           "--max-samples", "200", "-q", "-o", a, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    r = run_cmd(MPIRUN("2"), "--op", "bcast", "--sizes", "8,4096,65536", "--refine",
+                "--refine-threshold", "0.01", "--refine-min-distance", "8192", "--max-samples",
+                "200", "--resume", a, "-q", "-o", b, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    coll_data d1, d2;
+    read_ok(a, &d1), read_ok(b, &d2);
+    cr_assert_gt(d1.count, 3, "no size inserted at a 1%% departure");
+    for (long i = 0; i < d1.count; i++) {
+        const coll_row *kept = coll_data_find(&d2, 2, d1.rows[i].size);
+        cr_assert_not_null(kept, "%ld B lost on resume", d1.rows[i].size);
+        cr_assert_eq(kept->median_ns, d1.rows[i].median_ns, "%ld B measured again",
+                     d1.rows[i].size);
+    }
+    coll_data_free(&d1), coll_data_free(&d2);
+    unlink(a), unlink(b);
+}
+
 /* scisim --collective --logp: the prediction needs LogP rows covering every
  * message size. */
 Test(coll_mpi, prediction_refuses_a_logp_file_without_the_sizes)
@@ -225,6 +257,43 @@ Test(coll_mpi, prediction_refuses_a_logp_file_without_the_sizes)
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
     unlink(lp);
+}
+
+/* The v-variants, reduce_scatter, scan and exscan are predicted from a LogP
+ * file as the eight are: on two ranks each is one message or one exchange
+ * of m bytes, a broadcast's time (reduce_scatter's exchange carries half the
+ * vector: a broadcast of m / 2), and calibrate --collectives predicts a
+ * measured file of each. */
+Test(coll_mpi, new_collectives_are_predicted)
+{
+    static const char *const ops[] = {"gatherv", "scatterv", "allgatherv", "alltoallv",
+                                      "reduce_scatter", "scan", "exscan"};
+    const char *lp = "data/sample/logp-mpi-send-recv.tsv";
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        int half = !strcmp(ops[i], "reduce_scatter");
+        run_result a = run_cmd(run_prog("scisim", 0), 20, "--collective", ops[i], "--procs", "2",
+                               "--size", half ? "1024" : "512", "--logp", lp, NULL);
+        run_result b = run_cmd(run_prog("scisim", 0), 20, "--collective", "bcast", "--procs",
+                               "2", "--size", "512", "--logp", lp, NULL);
+        cr_assert(a.status == 0 && b.status == 0, "%s: %s%s", ops[i], a.err, b.err);
+        const char *ta = strrchr(a.out, '\t'), *tb = strrchr(b.out, '\t');
+        cr_assert(ta && tb && atof(ta + 1) > 0, "%s: %s", ops[i], a.out);
+        cr_assert_float_eq(atof(ta + 1), atof(tb + 1), 1e-9, "%s: %s, bcast %s", ops[i], ta + 1,
+                           tb + 1);
+        run_free(&a), run_free(&b);
+        char out[] = "/tmp/scitorus-coll-XXXXXX";
+        tmpname(out);
+        run_result m = run_cmd(MPIRUN("2"), "--op", ops[i], "--sizes", "512", "--max-samples",
+                               "100", "-q", "-o", out, NULL);
+        cr_assert_eq(m.status, 0, "%s: %s", ops[i], m.err);
+        run_free(&m);
+        run_result c = run_cmd(run_prog("calibrate", 0), 20, "--collectives", out, "--logp", lp,
+                               NULL);
+        cr_assert_eq(c.status, 0, "%s: %s%s", ops[i], c.out, c.err);
+        cr_assert_not_null(strstr(c.out, ops[i]), "%s: %s", ops[i], c.out);
+        run_free(&c);
+        unlink(out);
+    }
 }
 
 /* calibrate --collectives: a file measured at scisim's prediction plus 10%

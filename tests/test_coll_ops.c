@@ -1,4 +1,4 @@
-/* mpibench --op's measured-only collectives (v-variants, reduce_scatter,
+/* mpibench --op's collectives beside the eight (v-variants, reduce_scatter,
  * scan, exscan, communicator operations, master-worker) under mpirun:
  * their rows, read back by the collectives reader, and each repetition
  * being its slowest rank's (a median of maxima is at least every rank's own
@@ -62,7 +62,8 @@ Test(coll_ops, usage_errors)
         const char *a, *b, *c, *d, *word;
     } cases[] = {
         {"--op", "comm_dup", "--sizes", "8", "moves no data"},
-        {"--op", "gatherv", "--algorithm", "linear", "no schedule"},
+        {"--op", "master_worker", "--algorithm", "linear", "no schedule"},
+        {"--op", "reduce_scatter", "--algorithm", "binomial", "no algorithm 'binomial'"},
         {"--op", "scatterw", NULL, NULL, "--op"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

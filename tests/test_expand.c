@@ -256,7 +256,7 @@ Test(expand, algorithm_option_forms)
     cr_assert_str_eq(c.alg[COLL_ALLREDUCE], "ring");
     cr_assert_null(c.alg[COLL_BCAST]);
     cr_assert_eq(expand_choice_add(&c, "binomial", why, sizeof why), 0);
-    for (int op = 0; op < COLL_NOPS; op++)   /* every operation that has it, no other */
+    for (int op = 0; op < EXPAND_NOPS; op++)   /* every operation that has it, no other */
         cr_assert_eq(c.alg[op] && !strcmp(c.alg[op], "binomial"),
                      op == COLL_BCAST || op == COLL_REDUCE || op == COLL_GATHER ||
                          op == COLL_SCATTER, "%s", coll_op_names[op]);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "benchdata/benchdata.h"
+#include "model/params.h"
 #include "tests/runcmd.h"
 
 #define SCIMERGE run_prog("scimerge", 0)
@@ -156,4 +157,47 @@ Test(merge, refuses_other_measurements)
     r = run_cmd(SCIMERGE, 30, "-o", a, a, NULL);
     run_assert_error(&r, 2, "same file", "output = input");
     run_free(&r);
+}
+
+/* calibrate's o(m) fitted from the given bench files (each file once). */
+static model_params calibrated(const char *name, const char *f1, const char *f2, const char *f3)
+{
+    const char *params = run_path(dir, name);
+    run_result r = run_cmd(run_prog("calibrate", 0), 60, "-q", "-o", params, "--data", f1, f2, f3,
+                           NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    model_params p;
+    model_params_error e;
+    cr_assert_eq(model_params_read(params, &p, &e), 0, "%s:%ld: %s", params, e.line, e.msg);
+    return p;
+}
+
+/* calibrate merges repeated runs by scimerge's rule: three runs where the
+ * batches (10, 4, 4) choose the spread-out run and 1/sigma^2 would choose a
+ * steady one fit to the parameters of scimerge's file and of the chosen run. */
+Test(merge, calibrate_merges_repeats_as_scimerge_does)
+{
+    const char *x = bench_file("x.tsv",
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t8\t10\t95.0\t100.0\t110.0\t50.0\t31.0\t300.0\tok\n"
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t64\t8\t10\t190.0\t200.0\t210.0\t50.0\t31.0\t400.0\tok\n");
+    const char *y = bench_file("y.tsv",
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t8\t4\t149.0\t150.0\t150.0\t1.0\t1.0\t152.0\tok\n"
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t64\t8\t4\t259.0\t260.0\t260.0\t1.0\t1.0\t262.0\tok\n");
+    const char *z = bench_file("z.tsv",
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t8\t8\t4\t159.0\t160.0\t160.0\t1.0\t1.0\t162.0\tok\n"
+        "pp\t0\t1\t1\t0\t0\t1\t0\t0\t64\t8\t4\t269.0\t270.0\t270.0\t1.0\t1.0\t272.0\tok\n");
+    const char *merged = run_path(dir, "xyz.tsv");
+    run_result r = run_cmd(SCIMERGE, 30, "-o", merged, x, y, z, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    model_params all = calibrated("all.params", x, y, z);
+    model_params one = calibrated("merged.params", merged, NULL, NULL);
+    model_params chosen = calibrated("x.params", x, NULL, NULL);
+    cr_assert_float_eq(all.o0_ns, one.o0_ns, 1e-9, "o0: %g from the runs, %g from scimerge's",
+                       all.o0_ns, one.o0_ns);
+    cr_assert_float_eq(all.o1_ns_per_byte, one.o1_ns_per_byte, 1e-12);
+    cr_assert_float_eq(all.o0_ns, chosen.o0_ns, 1e-9, "o0: %g, the 10-batch run's %g", all.o0_ns,
+                       chosen.o0_ns);
+    cr_assert_float_eq(all.o1_ns_per_byte, chosen.o1_ns_per_byte, 1e-12);
 }

@@ -1,12 +1,12 @@
 /* Tests for mpibench under mpirun (as root in CI: --allow-run-as-root;
  * bounded by timeouts so nothing can hang). */
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <gsl/gsl_sort.h>
 #include <math.h>
 
 #include "benchdata/benchdata.h"
+#include "tests/mpi_hang.h"
 #include "tests/runcmd.h"
 
 TestSuite(mpibench, .timeout = 120);
@@ -272,84 +272,15 @@ Test(mpibench, interleaves_networks_on_two_ranks)
     run_free(&r);
 }
 
-/* The pid of the mpibench rank `rank` writing to out (its command line
- * names out; Open MPI puts its rank in the environment). */
-static pid_t find_rank(const char *out, int rank)
-{
-    char want[64];
-    snprintf(want, sizeof want, "OMPI_COMM_WORLD_RANK=%d", rank);
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    pid_t found = 0;
-    while (d && !found && (e = readdir(d))) {
-        pid_t pid = atoi(e->d_name);
-        char path[300], buf[65536];
-        if (pid <= 0)
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-        FILE *fp = fopen(path, "r");
-        size_t len = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
-        if (fp)
-            fclose(fp);
-        int is_rank = 0;
-        buf[len] = '\0';
-        for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
-            is_rank |= strcmp(buf + i, out) == 0;
-        is_rank &= len > 0 && strstr(buf, "mpibench") != NULL && strstr(buf, "mpirun") == NULL;
-        if (!is_rank)
-            continue;
-        snprintf(path, sizeof path, "/proc/%d/environ", pid);
-        fp = fopen(path, "r");
-        len = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
-        if (fp)
-            fclose(fp);
-        buf[len] = '\0';
-        for (size_t i = 0; i < len && !found; i += strlen(buf + i) + 1)
-            if (strcmp(buf + i, want) == 0)
-                found = pid;
-    }
-    if (d)
-        closedir(d);
-    return found;
-}
-
 /* --timeout: a rank that stops answering (SIGSTOP, as a hung node) ends
  * the run within the timeout, and rank 0 keeps its finished points in the
  * file marked '# incomplete' (it used to exit from the watchdog and leave
  * nothing). */
 Test(mpibench, timeout_writes_incomplete_file)
 {
-    char out[] = "/tmp/scitorus-mpi-XXXXXX", err[] = "/tmp/scitorus-mpi-err-XXXXXX";
-    close(mkstemp(out));
-    unlink(out);   /* nothing there before: the run's file is the target */
-    char *argv[] = {"/usr/bin/timeout", "60", "mpirun", "--allow-run-as-root", "--oversubscribe",
-                    "-np", "2", (char *)run_prog("mpibench", 1), "--sizes", "1..64",
-                    "--max-time", "0.3", "--timeout", "1", "-o", out, NULL};
-    close(mkstemp(err));
-    pid_t pid = run_spawn(argv, err);
-    /* a point finished (rank 0's progress line), then rank 1 hangs */
-    if (!run_wait_text(err, "[1/7]", 30)) {
-        char *msg = run_read_text(err);
-        cr_assert_fail("no point finished: %s", msg);
-    }
-    pid_t rank1 = find_rank(out, 1);
-    cr_assert_gt(rank1, 0, "rank 1 of %s not found", out);
-    kill(rank1, SIGSTOP);
-    int st = run_wait_exit(pid, 30);
-    kill(rank1, SIGKILL);   /* (gone already when mpirun ended it) */
-    char *msg = run_read_text(err);
-    cr_assert(st != 0 && st != -1 && st != 124, "mpirun exit %d: %s", st, msg);
-    cr_assert_not_null(strstr(msg, "no progress within --timeout"), "%s", msg);
-    bench_data d;
-    bench_read_error e;
-    cr_assert_eq(bench_data_read(out, &d, &e), 0, "%s: %s; stderr: %s", out, e.msg, msg);
-    cr_assert_eq(d.incomplete, 1, "%s does not end '# incomplete'", out);
-    cr_assert_geq(d.count, 1, "the finished point was lost");
-    cr_assert_lt(d.count, 7);
-    bench_data_free(&d);
-    free(msg);
-    unlink(out);
-    unlink(err);
+    static const char *const args[] = {"--sizes", "1..64", "--max-time", "0.3", "--timeout", "1",
+                                       NULL};
+    mpi_hang_check(args, SIGSTOP, -1, "no progress within --timeout");
 }
 
 /* --timeout counts the job's progress, not each rank's: with --route network
@@ -381,36 +312,10 @@ Test(mpibench, idle_rank_outlasts_the_timeout)
  * to replace the file with exit 0). */
 Test(mpibench, stop_on_any_rank_writes_incomplete_file)
 {
-    char out[] = "/tmp/scitorus-mpi-XXXXXX", err[] = "/tmp/scitorus-mpi-err-XXXXXX";
-    close(mkstemp(out));
-    unlink(out);
-    char *argv[] = {"/usr/bin/timeout", "100", "mpirun", "--allow-run-as-root", "--oversubscribe",
-                    "-np", "2", (char *)run_prog("mpibench", 1), "--sizes", "1..64",
-                    "--max-time", "5", "--rel-error", "0.000001", "--max-samples", "100000000",
-                    "-o", out, NULL};
-    close(mkstemp(err));
-    pid_t pid = run_spawn(argv, err);
-    if (!run_wait_text(err, "[1/7]", 60)) {
-        char *msg = run_read_text(err);
-        cr_assert_fail("no point finished: %s", msg);
-    }
-    pid_t rank1 = find_rank(out, 1);
-    cr_assert_gt(rank1, 0, "rank 1 of %s not found", out);
-    kill(rank1, SIGTERM);
-    int st = run_wait_exit(pid, 30);   /* the 6 points left would take 30 s */
-    char *msg = run_read_text(err);
-    cr_assert_eq(st, 130, "mpirun exit %d: %s", st, msg);
-    cr_assert_not_null(strstr(msg, "interrupted"), "%s", msg);
-    bench_data d;
-    bench_read_error e;
-    cr_assert_eq(bench_data_read(out, &d, &e), 0, "%s: %s; stderr: %s", out, e.msg, msg);
-    cr_assert_eq(d.incomplete, 1, "%s does not end '# incomplete'", out);
-    cr_assert_geq(d.count, 1, "the finished point was lost");
-    cr_assert_lt(d.count, 7);
-    bench_data_free(&d);
-    free(msg);
-    unlink(out);
-    unlink(err);
+    /* the 6 points left would take 30 s */
+    static const char *const args[] = {"--sizes", "1..64", "--max-time", "5", "--rel-error",
+                                       "0.000001", "--max-samples", "100000000", NULL};
+    mpi_hang_check(args, SIGTERM, 130, "interrupted");
 }
 
 /* Standard output that cannot be written (a full device) is an error for

@@ -1,10 +1,11 @@
 /* Tests for mpibench --p2p under mpirun: every mode's rows named by it and
  * read back by the bench reader, its usage errors, --resume keeping the
- * finished rows, and the cut and minimum of the statistics. */
+ * finished rows, the cut and minimum of the statistics, and --timeout. */
 #include <math.h>
 #include <unistd.h>
 
 #include "benchdata/benchdata.h"
+#include "tests/mpi_hang.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-p2p-XXXXXX";
@@ -111,6 +112,16 @@ Test(p2p, resume_keeps_the_finished_rows)
     bench_data_free(&after);
     free(text);
     free(cut);
+}
+
+/* --timeout: a rank that stops answering (SIGSTOP, as a hung node) ends
+ * the run within the timeout, and rank 0 keeps its finished points in the
+ * file marked '# incomplete' (--p2p ignored --timeout and hung). */
+Test(p2p, timeout_writes_incomplete_file)
+{
+    static const char *const args[] = {"--p2p", "sendrecv", "--sizes", "1..64", "--max-time",
+                                       "0.3", "--timeout", "1", NULL};
+    mpi_hang_check(args, SIGSTOP, -1, "no progress within --timeout");
 }
 
 Test(p2p, usage_errors)

@@ -441,3 +441,30 @@ Test(plots, thesis_figures_are_drawn)
     cr_assert_not_null(strstr(svg, "extrapolated linearly from 3 rings"), "no extrapolation");
     free(svg);
 }
+
+/* scitrace/plot.sh on the smallest matrices a trace gives: one message size
+ * (the histogram's range is one value) and one rank (the heatmap's grid is
+ * one cell).  Each draws all four figures, none empty, with no warning. */
+Test(plots, trace_plots_of_one_size_and_one_rank)
+{
+    static const char *const matrices[][2] = {
+        {"one-size", "# scitorus-traffic 1\n# ranks: 2\n0\t1\t64\t10\n1\t0\t64\t10\n"},
+        {"one-rank", "# scitorus-traffic 1\n# ranks: 1\n0\t0\t64\t10\n"},
+    };
+    char script[600];
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    snprintf(script, sizeof script, "%s/scitrace/plot.sh", r);
+    for (size_t i = 0; i < sizeof matrices / sizeof matrices[0]; i++) {
+        char matrix[700], name[64];
+        snprintf(matrix, sizeof matrix, "%s/%s.tsv", dir, matrices[i][0]);
+        run_write_text(matrix, matrices[i][1]);
+        run_result res = run_cmd(script, 60, matrix, dir, NULL);
+        cr_assert_eq(res.status, 0, "%s: %s", matrices[i][0], res.err);
+        cr_assert_str_empty(res.err, "%s: %s", matrices[i][0], res.err);
+        snprintf(name, sizeof name, "trace-%s-heatmap", matrices[i][0]);
+        assert_figure(res.out, name);
+        snprintf(name, sizeof name, "trace-%s-sizes", matrices[i][0]);
+        assert_figure(res.out, name);
+        run_free(&res);
+    }
+}

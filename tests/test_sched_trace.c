@@ -18,6 +18,7 @@
 #include "tests/sched_compare.h"
 #include "trace/build_matrix.h"
 #include "trace/tracegoal.h"
+#include "trace/expand.h"
 
 static const long sizes[] = {8, 4096, 65536, 1048576};
 
@@ -64,7 +65,7 @@ Test(sched_trace, traced_collectives_are_what_scisim_generates, .timeout = 300)
         char rel[64];
         snprintf(rel, sizeof rel, "sched/coll-%d", p);
         const char *dir = run_fixture(rel);
-        for (int op = 0; op < COLL_NOPS; op++)
+        for (int op = 0; op < EXPAND_NOPS; op++)
             for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
                 long size = op == COLL_BARRIER ? 0 : sizes[k];
                 char what[128], want[64], got[64], got_gen[64];
@@ -122,7 +123,7 @@ Test(sched_trace, recorded_mpich_library_expands_as_mpich)
              run_fixture("sched/coll-8"), dir);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
     int differs = 0;
-    for (int op = 0; op < COLL_NOPS; op++) {
+    for (int op = 0; op < EXPAND_NOPS; op++) {
         long size = op == COLL_BARRIER ? 0 : 65536;
         size_t tlen, glen;
         char want[64], got[64], tuned[64];
@@ -152,7 +153,7 @@ Test(sched_trace, traced_matrix_is_the_schedules_sends)
         char rel[64];
         snprintf(rel, sizeof rel, "sched/coll-%d", p);
         const char *dir = run_fixture(rel);
-        for (int op = 1; op < COLL_NOPS; op++) {
+        for (int op = 1; op < EXPAND_NOPS; op++) {
             char phase[64], out[] = "/tmp/test_sched_trace-mx-XXXXXX", want[64], line[512];
             int fd = mkstemp(out);
             cr_assert_geq(fd, 0);

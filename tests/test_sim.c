@@ -617,7 +617,7 @@ Test(sim, collective_usage_errors_one_line)
 {
     const char *p = put("ok.goal", "num_ranks 1\nrank 0 {\ncalc 5\n}\n");
     static const char *const c[][6] = {
-        {"--collective", "scan", NULL, NULL, NULL, "--collective 'scan'"},
+        {"--collective", "comm_split", NULL, NULL, NULL, "--collective 'comm_split'"},
         {"--collective", "bcast", "--root", "2", NULL, "--root 2: outside the 2 processes"},
         {"--collective", "bcast", "--algorithm", "ring", NULL, "no algorithm 'ring' for bcast"},
         {"--collective", "bcast", "--procs", "2,4", NULL, "one of each for a replay"},

@@ -492,9 +492,10 @@ Test(validation, ten_thousand_sizes_fit, .timeout = 120)
 /* ---- merging repeated runs ------------------------------------------ */
 
 /* A ring-2 file of `runs` runs of `sizes` sizes (8, 16, ...), in run order.
- * Size s's runs: run 0 at v + 5, run 1 at v - 3 with a small spread (the
- * heavy weight), the others at v (v = 100 + s / 8): the weighted median
- * is v - 3, the plain median v. */
+ * Size s's runs: run 0 at v + 5, run 1 at v - 3 from the most batches (the
+ * heavy weight), the others at v (v = 100 + s / 8) with the smallest spread
+ * (which weights of 1/sigma^2 would choose): the weighted median is v - 3,
+ * the plain median v. */
 static const char *repeated_file(const char *name, long runs, long sizes)
 {
     size_t cap = (size_t)(runs * sizes) * 96 + 512, len = 0;
@@ -504,9 +505,9 @@ static const char *repeated_file(const char *name, long runs, long sizes)
         for (long i = 1; i <= sizes; i++) {
             double v = 100 + i + (r == 0 ? 5 : r == 1 ? -3 : 0);
             len += (size_t)snprintf(text + len, cap - len,
-                                    "pp\t0\t1\t1\t0\t0\t1\t0\t0\t%ld\t16\t8\t%.1f\t%.1f\t%.1f\t%.2f"
-                                    "\t%.2f\t%.1f\tok\n", 8 * i, v, v + 1, v + 1, r == 1 ? 0.6 : 3.0,
-                                    1.0, v + 5);
+                                    "pp\t0\t1\t1\t0\t0\t1\t0\t0\t%ld\t16\t%d\t%.1f\t%.1f\t%.1f"
+                                    "\t%.2f\t%.2f\t%.1f\tok\n", 8 * i, r == 1 ? 20 : 8, v, v + 1,
+                                    v + 1, r >= 2 ? 0.6 : 3.0, 1.0, v + 5);
         }
     const char *f = put(name, text, len);
     free(text);

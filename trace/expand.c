@@ -42,7 +42,7 @@ int expand_choice_add(expand_choice *c, const char *arg, char *why, size_t len)
         char op_name[32];
         snprintf(op_name, sizeof op_name, "%.*s", (int)(eq - arg), arg);
         int op = coll_op_parse(op_name);
-        if (op < 0) {
+        if (op < 0 || op >= EXPAND_NOPS) {
             snprintf(why, len, "no collective '%s' (one of barrier, bcast, reduce, allreduce, "
                      "allgather, alltoall, gather, scatter)", op_name);
             return -1;
@@ -56,7 +56,7 @@ int expand_choice_add(expand_choice *c, const char *arg, char *why, size_t len)
         return 0;
     }
     int any = 0;
-    for (int op = 0; op < COLL_NOPS; op++)
+    for (int op = 0; op < EXPAND_NOPS; op++)
         if (has_alg(op, arg))
             c->alg[op] = arg, any = 1;
     if (!any)

@@ -12,6 +12,10 @@
 
 #include "sched/collgen.h"
 
+/* The operations a trace expands, collgen's first eight (barrier .. scatter): the
+ * v-variants are recorded as their sends; reduce_scatter, scan and exscan are not. */
+#define EXPAND_NOPS (COLL_SCATTER + 1)
+
 typedef struct expand_choice {
     const char *lib;              /* "tuned" or "mpich" (NULL: tuned) */
     const char *alg[COLL_NOPS];   /* an algorithm the user named (NULL: lib's pick) */
