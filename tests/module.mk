@@ -41,11 +41,15 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 # three).  Unit: deterministic and in process, no program run (under 60 s
 # together).  Timing: MPI runs and timed measurements, each with the reason
 # it is timing-sensitive.  Every other test is in the cli tier: it runs the
-# programs (bin/san, sanitized) and checks their outputs and messages.
-CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_model test_opt \
-              test_params test_parse test_patterns test_projection test_shm test_topo test_coll \
-              test_sim_work test_sched_trace test_layers test_sched_roundtrip test_sched_match \
-              test_trace_types test_check_rules test_router test_uncertainty test_linkrate test_regime
+# programs (bin/san, sanitized) and checks their outputs and messages.  The
+# unit and cli tiers time nothing, so tests/check.sh runs their binaries on
+# every core at once; the unit tier's slowest come first in CHECK_UNIT (the
+# sums of check-unit's "== test_X: T s" lines say which).
+CHECK_UNIT := test_load test_coll test_sched_roundtrip test_projection test_router test_sched_trace \
+              test_stats test_benchdata test_expand test_fit test_model test_opt \
+              test_params test_parse test_patterns test_shm test_topo \
+              test_sim_work test_layers test_sched_match \
+              test_trace_types test_check_rules test_uncertainty test_linkrate test_regime
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_scibench_stop   # stops and resumes long shared-memory runs
