@@ -75,6 +75,7 @@ CHECK_TIMING += test_sched_ompi  # runs each collective under mpirun with Open M
 CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
 CHECK_TIMING += test_testbed      # measures MPI latency across kernel-routed namespaces (one campaign round)
 CHECK_TIMING += test_campaign_resume  # runs scibench, interrupted mid-measurement and resumed
+CHECK_TIMING += test_docs         # the documents' examples: calibrate --full and mpibench measure
 
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
 # validation and bounded-time tests
