@@ -39,12 +39,14 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	@tests/memcheck.sh
 # Test tiers (make check-unit, check-cli, check-timing; make check runs all
 # three).  Unit: deterministic and in process, no program run (under 60 s
-# together).  Timing: MPI runs and timed measurements, each with the reason
-# it is timing-sensitive.  Every other test is in the cli tier: it runs the
+# together).  Timing: timed measurements, and runs a clock decides (timeouts,
+# signals sent mid-run), each with the reason it is timing-sensitive.  Every other test is in the cli tier: it runs the
 # programs (bin/san, sanitized) and checks their outputs and messages.  The
 # unit and cli tiers time nothing, so tests/check.sh runs their binaries on
 # every core at once; the unit tier's slowest come first in CHECK_UNIT (the
-# sums of check-unit's "== test_X: T s" lines say which).
+# sums of check-unit's "== test_X: T s" lines say which).  An MPI run whose
+# outcome no clock decides (messages counted, traces read back:
+# test_sched_ompi, test_sched_mpi, test_tracebin, test_otf2) is a cli test.
 CHECK_UNIT := test_load test_coll test_sched_roundtrip test_projection test_router test_sched_trace \
               test_stats test_benchdata test_expand test_fit test_model test_opt \
               test_params test_parse test_patterns test_shm test_topo \
@@ -66,12 +68,8 @@ CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they s
                                   # that has written no row by then cannot be resumed)
 CHECK_TIMING += test_trace        # traces MPI programs under mpirun
 CHECK_TIMING += test_check_faults # traces faulty MPI programs under mpirun, hanging ones timed out
-CHECK_TIMING += test_tracebin     # cuts the binary rank files of traced MPI runs at every byte
-CHECK_TIMING += test_otf2         # traces MPI programs, writes OTF2 archives and reads them back
 CHECK_TIMING += test_coll_mpi    # collectives timed under mpirun, injected send delays measured
 CHECK_TIMING += test_coll_ops    # the measured-only collectives under mpirun, timed
-CHECK_TIMING += test_sched_mpi   # traces collectives under mpirun and replays their schedules
-CHECK_TIMING += test_sched_ompi  # runs each collective under mpirun with Open MPI's monitoring
 CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
 CHECK_TIMING += test_testbed      # measures MPI latency across kernel-routed namespaces (one campaign round)
 CHECK_TIMING += test_campaign_resume  # runs scibench, interrupted mid-measurement and resumed
