@@ -71,7 +71,7 @@ CHECK_TIMING += test_check_faults # traces faulty MPI programs under mpirun, han
 CHECK_TIMING += test_coll_mpi    # collectives timed under mpirun, injected send delays measured
 CHECK_TIMING += test_coll_ops    # the measured-only collectives under mpirun, timed
 CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
-CHECK_TIMING += test_testbed      # measures MPI latency across kernel-routed namespaces (one campaign round)
+CHECK_TIMING += test_testbed      # MPI runs across kernel-routed namespaces
 CHECK_TIMING += test_campaign_resume  # runs scibench, interrupted mid-measurement and resumed
 CHECK_TIMING += test_docs         # the documents' examples: calibrate --full and mpibench measure
 
