@@ -50,6 +50,13 @@ CHECK_PREREQS :=
 .PHONY: all check demo bench clean deps install uninstall
 all:
 
+# `make check` builds on every core unless told -j (the command line wins):
+# the tests' build is most of a fresh clone's check.  The tests themselves
+# run after it, tier by tier (tests/check.sh).
+ifneq ($(filter check check-unit check-cli check-timing,$(MAKECMDGOALS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 # Second expansion ($$ in a prerequisite list) lets a module.mk name the
 # variables of one included after it.
 .SECONDEXPANSION:
@@ -125,13 +132,17 @@ $(foreach t,$(TESTS),$(eval $(call test_template,$(t),$(basename $(notdir $(t)))
 # make check runs three tiers one after another (tests/module.mk says which
 # test is in which, and why a timing test is one); check-unit, check-cli and
 # check-timing run one each.  tests/check.sh runs each binary with --jobs 1
-# (several time real message passing on a 2-core machine), prints its wall
-# time, and the tier's sums; `check` ends with the one line CI reads.
+# (several time real message passing on a 2-core machine), the unit and cli
+# tiers' binaries CHECK_JOBS at once (default: the cores), the timing tier's
+# one at a time; it prints each one's wall time, and the tier's sums; `check`
+# ends with the one line CI reads.
 CHECK_ENV = SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin SCITORUS_ROOT=$(CURDIR) \
             ASAN_OPTIONS=abort_on_error=0 \
             LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-CHECK_UNIT_BINS   := $(filter $(CHECK_UNIT:%=bin/test/%),$(TEST_BINS))
+# (the unit tier in CHECK_UNIT's order: its slowest first, so that on a
+# fresh clone the binaries running beside it fill the other cores)
+CHECK_UNIT_BINS   := $(filter $(TEST_BINS),$(CHECK_UNIT:%=bin/test/%))
 CHECK_TIMING_BINS := $(filter $(CHECK_TIMING:%=bin/test/%),$(TEST_BINS))
 CHECK_CLI_BINS    := $(filter-out $(CHECK_UNIT_BINS) $(CHECK_TIMING_BINS),$(TEST_BINS))
 .PHONY: check-unit check-cli check-timing

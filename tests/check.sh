@@ -3,9 +3,12 @@
 # check-unit, check-cli and check-timing targets.
 #   tests/check.sh TIER BIN...                      one tier
 #   tests/check.sh --all TIER BIN... -- TIER BIN... every tier, then the sum
-# Each binary runs alone (--jobs 1) with its log in build/check/<bin>.log
-# (and a TAP report beside it, where skipped tests are counted); the output
-# shows its messages, its skipped tests with their reasons, and wall time.
+# Each binary runs its tests one at a time (--jobs 1) with its log in
+# build/check/<bin>.log (and a TAP report beside it, where skipped tests are
+# counted); the output shows its messages, its skipped tests with their
+# reasons, and wall time.  The unit and cli tiers time nothing, so CHECK_JOBS
+# binaries (default: the cores) run at once, the longest of the last run
+# first; check-timing runs one binary at a time, alone.
 # A tier ends with "TIER: N passed, N failed, N skipped (T s)"; --all ends
 # with the one line CI reads: "check: N passed, N failed".
 set -u
@@ -14,29 +17,78 @@ all=0
 mkdir -p build/check
 : >build/check/failures.log
 total_pass=0 total_fail=0 total_skip=0 status=0 tiers=""
+cores=$(nproc 2>/dev/null || echo 1)
+
+# run_one BIN: runs one binary; its log, TAP, exit status (.rc) and wall
+# time in seconds (.secs) under build/check/.  Prints the log as it goes
+# when $live is set.
+run_one() {
+  local name s0 rc
+  name=$(basename "$1"); s0=$(date +%s.%N)
+  rm -f "build/check/$name.rc"
+  if [ -n "${live:-}" ]; then
+    "$1" --jobs 1 --tap="build/check/$name.tap" 2>&1 | tee "build/check/$name.log"; rc=${PIPESTATUS[0]}
+  else
+    "$1" --jobs 1 --tap="build/check/$name.tap" >"build/check/$name.log" 2>&1; rc=$?
+  fi
+  echo "$(date +%s.%N) - $s0" | bc >"build/check/$name.secs"
+  echo "$rc" >"build/check/$name.rc"
+}
+
+# report_one BIN: its skipped tests, wall time and failures; adds its counts
+# to the tier's.
+report_one() {
+  local name log rc line p f
+  name=$(basename "$1"); log=build/check/$name.log; rc=$(cat "build/check/$name.rc")
+  [ -n "${live:-}" ] || cat "$log"
+  grep -E '# SKIP' "build/check/$name.tap" | sed "s|^ok - |$name: [SKIP] |"
+  printf '== %s: %.1f s\n' "$name" "$(cat "build/check/$name.secs")"
+  grep -E '^\[(----|FAIL)\]|CRASH|ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" |
+    grep -vE '^\[----\] *$' | sed "s|^|$name: |" >>build/check/failures.log
+  line=$(grep 'Synthesis:' "$log" | tail -n 1)
+  p=$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$line")
+  f=$(sed -n 's/.*Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2/p' <<<"$line")
+  pass=$((pass + ${p:-0}))
+  for x in $f; do fail=$((fail + x)); done
+  skip=$((skip + $(grep -c '# SKIP' "build/check/$name.tap")))
+  if [ "$rc" -ne 0 ]; then
+    status=1; [ -n "$line" ] || fail=$((fail + 1))
+    echo "$name: exit status $rc (${line:-no synthesis line})" >>build/check/failures.log
+  fi
+}
+
+# longest_first BIN...: the binaries by their last run's wall time, longest
+# first (those never run first of all), so the last to start is a short one.
+longest_first() {
+  local t s
+  for t in "$@"; do
+    s=$(cat "build/check/$(basename "$t").secs" 2>/dev/null) || s=1e9
+    echo "${s:-1e9} $t"
+  done | sort -s -g -r -k1,1 | cut -d' ' -f2-
+}
 
 run_tier() {
   local tier=$1; shift
-  local pass=0 fail=0 skip=0 t0=$SECONDS
-  for t in "$@"; do
-    local name log s0 rc line p f
-    name=$(basename "$t"); log=build/check/$name.log; s0=$(date +%s.%N)
-    "$t" --jobs 1 --tap="build/check/$name.tap" 2>&1 | tee "$log"; rc=${PIPESTATUS[0]}
-    grep -E '# SKIP' "build/check/$name.tap" | sed "s|^ok - |$name: [SKIP] |"
-    printf '== %s: %.1f s\n' "$name" "$(echo "$(date +%s.%N) - $s0" | bc)"
-    grep -E '^\[(----|FAIL)\]|CRASH|ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" |
-      grep -vE '^\[----\] *$' | sed "s|^|$name: |" >>build/check/failures.log
-    line=$(grep 'Synthesis:' "$log" | tail -n 1)
-    p=$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$line")
-    f=$(sed -n 's/.*Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2/p' <<<"$line")
-    pass=$((pass + ${p:-0}))
-    for x in $f; do fail=$((fail + x)); done
-    skip=$((skip + $(grep -c '# SKIP' "build/check/$name.tap")))
-    if [ $rc -ne 0 ]; then
-      status=1; [ -n "$line" ] || fail=$((fail + 1))
-      echo "$name: exit status $rc (${line:-no synthesis line})" >>build/check/failures.log
-    fi
-  done
+  local pass=0 fail=0 skip=0 t0=$SECONDS jobs=${CHECK_JOBS:-$cores}
+  [ "$tier" = check-timing ] && jobs=1
+  if [ "$jobs" -le 1 ]; then
+    for t in "$@"; do live=1 run_one "$t"; live=1 report_one "$t"; done
+  else
+    local queue running=() t left
+    mapfile -t queue < <(longest_first "$@")
+    for t in "${queue[@]}"; do rm -f "build/check/$(basename "$t").rc"; done
+    while [ ${#queue[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
+      while [ ${#queue[@]} -gt 0 ] && [ ${#running[@]} -lt "$jobs" ]; do
+        run_one "${queue[0]}" & running+=("${queue[0]}"); queue=("${queue[@]:1}")
+      done
+      wait -n
+      left=()
+      for t in "${running[@]}"; do
+        if [ -s "build/check/$(basename "$t").rc" ]; then report_one "$t"; else left+=("$t"); fi
+      done
+      running=("${left[@]}")
+    done
+  fi
   local secs=$((SECONDS - t0))
   echo "$tier: $pass passed, $fail failed, $skip skipped ($secs s)"
   tiers="$tiers  $tier: $pass passed, $fail failed, $skip skipped, $secs s"$'\n'

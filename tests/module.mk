@@ -39,13 +39,19 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	@tests/memcheck.sh
 # Test tiers (make check-unit, check-cli, check-timing; make check runs all
 # three).  Unit: deterministic and in process, no program run (under 60 s
-# together).  Timing: MPI runs and timed measurements, each with the reason
-# it is timing-sensitive.  Every other test is in the cli tier: it runs the
-# programs (bin/san, sanitized) and checks their outputs and messages.
-CHECK_UNIT := test_stats test_benchdata test_expand test_fit test_load test_model test_opt \
-              test_params test_parse test_patterns test_projection test_shm test_topo test_coll \
-              test_sim_work test_sched_trace test_layers test_sched_roundtrip test_sched_match \
-              test_trace_types test_check_rules test_router test_uncertainty test_linkrate test_regime
+# together).  Timing: timed measurements, and runs a clock decides (timeouts,
+# signals sent mid-run), each with the reason it is timing-sensitive.  Every other test is in the cli tier: it runs the
+# programs (bin/san, sanitized) and checks their outputs and messages.  The
+# unit and cli tiers time nothing, so tests/check.sh runs their binaries on
+# every core at once; the unit tier's slowest come first in CHECK_UNIT (the
+# sums of check-unit's "== test_X: T s" lines say which).  An MPI run whose
+# outcome no clock decides (messages counted, traces read back:
+# test_sched_ompi, test_sched_mpi, test_tracebin, test_otf2) is a cli test.
+CHECK_UNIT := test_load test_coll test_sched_roundtrip test_projection test_router test_sched_trace \
+              test_stats test_benchdata test_expand test_fit test_model test_opt \
+              test_params test_parse test_patterns test_shm test_topo \
+              test_sim_work test_layers test_sched_match \
+              test_trace_types test_check_rules test_uncertainty test_linkrate test_regime
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_scibench_stop   # stops and resumes long shared-memory runs
@@ -62,15 +68,12 @@ CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they s
                                   # that has written no row by then cannot be resumed)
 CHECK_TIMING += test_trace        # traces MPI programs under mpirun
 CHECK_TIMING += test_check_faults # traces faulty MPI programs under mpirun, hanging ones timed out
-CHECK_TIMING += test_tracebin     # cuts the binary rank files of traced MPI runs at every byte
-CHECK_TIMING += test_otf2         # traces MPI programs, writes OTF2 archives and reads them back
 CHECK_TIMING += test_coll_mpi    # collectives timed under mpirun, injected send delays measured
 CHECK_TIMING += test_coll_ops    # the collectives beside the eight under mpirun, timed
-CHECK_TIMING += test_sched_mpi   # traces collectives under mpirun and replays their schedules
-CHECK_TIMING += test_sched_ompi  # runs each collective under mpirun with Open MPI's monitoring
 CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
-CHECK_TIMING += test_testbed      # measures MPI latency across kernel-routed namespaces (one campaign round)
+CHECK_TIMING += test_testbed      # MPI runs across kernel-routed namespaces
 CHECK_TIMING += test_campaign_resume  # runs scibench, interrupted mid-measurement and resumed
+CHECK_TIMING += test_docs         # the documents' examples: calibrate --full and mpibench measure
 
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
 # validation and bounded-time tests

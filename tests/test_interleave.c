@@ -149,20 +149,44 @@ Test(interleave, several_destinations_are_measured_in_turn_by_default)
 /* Points in turn share --max-time from when their turns begin, not from
  * each one's warm-up.  65 sizes warm up for longer than the 0.1 s; a point
  * may stop before --max-time only converged, which takes 8 batches
- * (DEFAULT_MIN_SAMPLES), so each has at least 8. */
+ * (DEFAULT_MIN_SAMPLES), so each has at least 8 -- unless the turns
+ * themselves used the time up: descheduled batches take a time slice each.
+ * The points' timed batches (2 x mean x reps a batch) then sum to over half
+ * of --max-time, and the run cannot decide: measured again, then skipped
+ * with the figures.  Counted from the warm-up, the turns would start with
+ * the time gone and sum to a few batches of microseconds each. */
+#define TURNS_MAX_TIME_S 0.1
 Test(interleave, points_in_turn_share_their_time_from_the_first_turn)
 {
-    run_result r = run_cmd(run_prog("scibench", 1), 60, "--sizes", "64..4160:64",
-                           "--interleave-sizes", "--max-time", "0.1", "-q", "-o",
-                           run_path(dir, "turns.tsv"), NULL);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    run_free(&r);
-    bench_data d;
-    bench_read_error e;
-    cr_assert_eq(bench_data_read(run_path(dir, "turns.tsv"), &d, &e), 0, "%s", e.msg);
-    cr_assert_eq(d.count, 65);
-    for (long i = 0; i < d.count; i++)
-        cr_assert_geq(d.points[i].samples, 8, "%ld B: %ld batches", d.points[i].size_bytes,
-                      d.points[i].samples);
-    bench_data_free(&d);
+    char seen[400] = "";
+    for (int round = 1; round <= 2; round++) {
+        run_result r = run_cmd(run_prog("scibench", 1), 60, "--sizes", "64..4160:64",
+                               "--interleave-sizes", "--max-time", "0.1", "-q", "-o",
+                               run_path(dir, "turns.tsv"), NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_free(&r);
+        bench_data d;
+        bench_read_error e;
+        cr_assert_eq(bench_data_read(run_path(dir, "turns.tsv"), &d, &e), 0, "%s", e.msg);
+        long count = (long)d.count, few = -1, batches = 0;
+        double timed_s = 0;
+        for (long i = 0; i < count; i++) {
+            const bench_point *pt = &d.points[i];
+            timed_s += 2e-9 * pt->mean_ns * (double)pt->reps * (double)pt->samples;
+            if (pt->samples < 8 && few < 0)
+                few = pt->size_bytes, batches = pt->samples;
+        }
+        bench_data_free(&d);
+        cr_assert_eq(count, 65);
+        if (few < 0)
+            return;
+        size_t used = strlen(seen);
+        snprintf(seen + used, sizeof seen - used, "%sround %d: %ld B took %ld batches, the turns' timed "
+                 "batches %.3f s", round > 1 ? "; " : "", round, few, batches, timed_s);
+        cr_assert_gt(timed_s, TURNS_MAX_TIME_S / 2, "%ld B: %ld batches, and the turns' timed batches took "
+                     "%.3f s of --max-time %.1f s: the time went before the turns (%s)", few, batches,
+                     timed_s, TURNS_MAX_TIME_S, seen);
+    }
+    cr_skip_test("points stopped short of 8 batches with the turns' own batches using up --max-time "
+                 "(a busy machine's descheduled batches): %s", seen);
 }

@@ -2,7 +2,7 @@
  * mpirun (scitrace run, Open MPI), then for every collective `scitrace
  * goal` of its call against `scisim --collective OP --algorithm tuned
  * --emit-goal`, message for message, and the algorithm scitrace says on
- * stderr is the one scisim's file names.  Timing tier: MPI runs. */
+ * stderr is the one scisim's file names.  MPI runs, nothing timed: cli tier. */
 #include <stdlib.h>
 
 #include "tests/runcmd.h"

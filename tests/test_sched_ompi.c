@@ -5,8 +5,8 @@
  * message counts and bytes per pair.  Where sched/ says its family is only
  * the nearest (coll_library_pick returns 1) the counts may differ and are
  * not compared; Open MPI's basic linear alltoall(v) posts persistent requests,
- * which the monitoring does not count: there it must count none.  Timing
- * tier: MPI runs. */
+ * which the monitoring does not count: there it must count none.  MPI
+ * runs, nothing timed: cli tier. */
 #include <glob.h>
 #include <stdlib.h>
 

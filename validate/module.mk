@@ -3,7 +3,9 @@
 # docs/VALIDATION.md rewritten.  They need a quiet machine, so `make check`
 # (deterministic and noise-proof) leaves them here.  OSU_LATENCY=<osu_latency>
 # and OSU_COLL=<OSU 5.x collective directory> add the comparisons with OSU;
-# CLAIMS="floor noisy logp full osu coll", ROUNDS=5 and FULL_RUNS=10 choose.
+# CLAIMS="floor noisy logp full osu coll testbed", ROUNDS=5 and FULL_RUNS=10
+# choose.
 .PHONY: validate
-validate: bin/scibench bin/mpibench bin/calibrate bin/scimodel
+validate: bin/scibench bin/mpibench bin/calibrate bin/scimodel bin/scitestbed bin/halo3d bin/scitrace \
+          bin/scisim $(TRACE_LIB)
 	validate/validate.sh bin docs/VALIDATION.md
