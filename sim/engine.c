@@ -24,7 +24,7 @@ static inline int ev_before(const sim_event *a, const sim_event *b)
 /* CPUs and NICs of all hosts together: 2^29 clocks take 4 GiB. */
 #define SIM_MAX_CORES (1UL << 29)
 
-int sim_push(sim_state *st, sim_event e)
+static int heap_push(sim_state *st, sim_event e)
 {
     if (UTIL_GROW(st->ev, st->nev, st->evcap, 1024))
         return -1;
@@ -40,7 +40,32 @@ int sim_push(sim_state *st, sim_event e)
     return 0;
 }
 
-static sim_event pop(sim_state *st)
+int sim_fifo_put(sim_fifo *f, sim_event e)
+{
+    if (f->n == f->head)
+        f->head = f->n = 0;
+    else if (f->n == f->cap && f->head >= f->cap / 2) {
+        memmove(f->a, f->a + f->head, (f->n - f->head) * sizeof *f->a);
+        f->n -= f->head;
+        f->head = 0;
+    }
+    if (UTIL_GROW(f->a, f->n, f->cap, 64))
+        return -1;
+    f->a[f->n++] = e;
+    return 0;
+}
+
+/* Most events come in order (a rank's freed operations, a stream of
+ * wakes): appended to the FIFO they cost no sifting through a deep heap. */
+int sim_push(sim_state *st, sim_event e)
+{
+    sim_fifo *f = &st->fifo;
+    if (!sim_fifo_empty(f) && ev_before(&e, &f->a[f->n - 1]))
+        return heap_push(st, e);
+    return sim_fifo_put(f, e);
+}
+
+static sim_event heap_pop(sim_state *st)
 {
     sim_event top = st->ev[0], last = st->ev[--st->nev];
     size_t i = 0, n = st->nev;
@@ -58,6 +83,14 @@ static sim_event pop(sim_state *st)
     if (n)
         st->ev[i] = last;
     return top;
+}
+
+static sim_event pop(sim_state *st)
+{
+    sim_fifo *f = &st->fifo;
+    if (!sim_fifo_empty(f) && (!st->nev || ev_before(&f->a[f->head], &st->ev[0])))
+        return f->a[f->head++];
+    return heap_pop(st);
 }
 
 /* --- dependencies -------------------------------------------------------- */
@@ -304,7 +337,7 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
         if (release(&st))
             goto out;
     }
-    while (st.nev) {
+    while (st.nev || !sim_fifo_empty(&st.fifo)) {
         sim_event e = pop(&st);
         if (step(&st, e) || release(&st))
             goto out;
@@ -350,6 +383,7 @@ out:
     free(st.nextgr);
     free(st.tmp);
     free(st.ev);
+    free(st.fifo.a);
     sched_match_free(&st.mq);
     free(st.pend);
     if (rc)
