@@ -85,9 +85,34 @@ static sim_event heap_pop(sim_state *st)
     return top;
 }
 
+/* The roots of the hosts from st->root_host on, in the order release() gives
+ * them, as events (at 0: no start times). */
+static int next_root(sim_state *st, sim_event *e)
+{
+    const goal_schedule *s = st->s;
+    while (st->iroot == st->nroots && st->root_host < s->ranks) {
+        uint32_t h = st->root_host++;
+        st->iroot = st->nroots = 0;
+        for (size_t i = s->first[h]; i < s->first[h] + s->count[h]; i++)
+            if (s->op[i].deps == 0)
+                st->roots[st->nroots++] = (uint32_t)i;
+        stl_sort_by_key(st->roots, st->nroots, &s->op[0].kind, sizeof *s->op);
+    }
+    if (st->iroot == st->nroots)
+        return 0;
+    *e = (sim_event){0, st->root_ts, st->roots[st->iroot], SIM_EV_OP};
+    return 1;
+}
+
 static sim_event pop(sim_state *st)
 {
     sim_fifo *f = &st->fifo;
+    sim_event r;
+    if (st->roots_left && next_root(st, &r) && (sim_fifo_empty(f) || ev_before(&r, &f->a[f->head])) &&
+        (!st->nev || ev_before(&r, &st->ev[0]))) {
+        st->iroot++, st->root_ts++, st->roots_left--;
+        return r;
+    }
     if (!sim_fifo_empty(f) && (!st->nev || ev_before(&f->a[f->head], &st->ev[0])))
         return f->a[f->head++];
     return heap_pop(st);
@@ -329,15 +354,23 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     for (uint32_t h = 0; c->start && h < s->ranks; h++)
         for (size_t k = 0; k < st.ncpu; k++)
             st.nexto[h * st.ncpu + k] = c->start[h];
-    /* Roots: host by host, each host's in file order, sorted by kind. */
-    for (uint32_t h = 0; h < s->ranks; h++) {
+    /* Roots: host by host, each host's in file order, sorted by kind; made
+     * when taken where all are at 0, the first stamps kept for them. */
+    if (!c->start) {
+        if (!(st.roots = malloc((maxops + 1) * sizeof *st.roots)))
+            goto out;
+        for (size_t i = 0; i < s->nops; i++)
+            st.roots_left += s->op[i].deps == 0;
+        st.ts = st.roots_left;
+    }
+    for (uint32_t h = 0; c->start && h < s->ranks; h++) {
         for (size_t i = s->first[h]; i < s->first[h] + s->count[h]; i++)
             if (s->op[i].deps == 0 && make_free(&st, (uint32_t)i))
                 goto out;
         if (release(&st))
             goto out;
     }
-    while (st.nev || !sim_fifo_empty(&st.fifo)) {
+    while (st.nev || !sim_fifo_empty(&st.fifo) || st.roots_left) {
         sim_event e = pop(&st);
         if (step(&st, e) || release(&st))
             goto out;
@@ -382,6 +415,7 @@ out:
     free(st.nextgs);
     free(st.nextgr);
     free(st.tmp);
+    free(st.roots);
     free(st.ev);
     free(st.fifo.a);
     sched_match_free(&st.mq);

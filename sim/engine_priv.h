@@ -63,6 +63,9 @@ typedef struct sim_state {
     sim_event *ev; size_t nev, evcap;
     sim_fifo fifo;           /* events pushed in order: the queue is the earlier
                                 of its head and the heap's top */
+    /* Without start times every root enters at 0 with the first stamps, in
+     * order: they are made when taken, host by host (roots[iroot..nroots)) */
+    uint32_t *roots; size_t nroots, iroot, roots_left; uint32_t root_host; uint64_t root_ts;
     uint32_t *pend; size_t npend, pendcap;
     uint32_t *tmp;
     uint64_t ts, events, ops_done, messages, bytes;
