@@ -14,7 +14,7 @@ if [ -z "${LOGGOPSIM:-}" ]; then
   echo "bench-sim: events/s against LogGOPSim: not measured: LOGGOPSIM is not set (the src/"
   echo "  directory of a LogGOPSim build beside the project, with LogGOPSim/LogGOPSim,"
   echo "  LogGOPSim/txt2bin and Schedgen/schedgen; built beside the project, as OSU is: docs/VALIDATION.md)"
-  scisim/bench_engine.sh "$bin" "$runs"
+  exec scisim/bench_engine.sh "$bin" "$runs"
 fi
 lg=$LOGGOPSIM/LogGOPSim/LogGOPSim t2b=$LOGGOPSIM/LogGOPSim/txt2bin sg=$LOGGOPSIM/Schedgen/schedgen
 for x in "$lg" "$t2b" "$sg"; do
