@@ -359,8 +359,9 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     if (!c->start) {
         if (!(st.roots = malloc((maxops + 1) * sizeof *st.roots)))
             goto out;
-        for (size_t i = 0; i < s->nops; i++)
-            st.roots_left += s->op[i].deps == 0;
+        for (uint32_t h = 0; h < s->ranks; h++)   /* the ops next_root() walks */
+            for (size_t i = s->first[h]; i < s->first[h] + s->count[h]; i++)
+                st.roots_left += s->op[i].deps == 0;
         st.ts = st.roots_left;
     }
     for (uint32_t h = 0; c->start && h < s->ranks; h++) {
