@@ -6,7 +6,8 @@
  * non-overtaking rule.  Entries with a concrete source and tag sit in a
  * hash bucket per (rank, queue, context, source, tag), so a concrete
  * search looks at its bucket and the entries holding a wildcard, not at
- * the whole queue (which is quadratic in P for an alltoall). */
+ * the whole queue (which is quadratic in P for an alltoall).  Each queue
+ * has its own table of buckets, so a rank's searches stay in its memory. */
 #ifndef SCITORUS_SCHED_MATCH_H
 #define SCITORUS_SCHED_MATCH_H
 
@@ -20,25 +21,32 @@ enum { SCHED_MATCH_POSTED = 0, SCHED_MATCH_UNEXPECTED = 1 };
 
 typedef struct sched_match_entry {
     uint32_t id, src, tag;            /* the caller's id; a message's sender, a receive's peer */
-    uint32_t next, prev, bnext, bprev;
+    uint32_t next, prev, bnext, bprev;   /* a list's head holds its tail as prev */
     uint64_t ctx, seq;
 } sched_match_entry;
 
-typedef struct sched_match_bucket {
-    uint64_t ctx;
-    uint32_t rq, src, tag, head, tail;   /* rq: rank * 2 + queue; head NONE: free slot */
-} sched_match_bucket;
+/* One rank's queue: its lists' heads, and its table of buckets. */
+typedef struct sched_match_queue {
+    uint32_t head, whead, tab;        /* whead: entries holding a wildcard; tab: index or NONE */
+} sched_match_queue;
+
+/* A queue's buckets by (context, source, tag), open addressing: a slot
+ * holds the oldest entry of its bucket (NONE: free).  One table a queue
+ * keeps a rank's searches in a rank's memory. */
+typedef struct sched_match_table {
+    uint32_t *slot;
+    uint32_t cap, n;
+} sched_match_table;
 
 typedef struct sched_matcher {
     uint32_t nranks;
     int any_in_both;          /* 1: an unexpected message's wildcard fits too (GOAL's rule) */
-    uint32_t *head, *tail;    /* per rank * 2 + queue: the queue in order */
-    uint32_t *whead, *wtail;  /* the same, entries holding a wildcard only */
+    sched_match_queue *q;     /* per rank * 2 + queue */
+    sched_match_table *tab;
+    size_t ntab, tabcap;
     sched_match_entry *pool;
     size_t n, cap;
     uint32_t free;
-    sched_match_bucket *bk;
-    size_t nbk, bkcap;
     uint64_t seq, steps;      /* steps: entries looked at (the work, for tests) */
 } sched_matcher;
 
@@ -68,7 +76,7 @@ void sched_match_remove(sched_matcher *m, uint32_t rank, int queue, uint32_t e);
  * one, SCHED_MATCH_NONE at the end. */
 static inline uint32_t sched_match_first(const sched_matcher *m, uint32_t rank, int queue)
 {
-    return m->head[(size_t)rank * 2 + (size_t)queue];
+    return m->q[(size_t)rank * 2 + (size_t)queue].head;
 }
 
 static inline uint32_t sched_match_next(const sched_matcher *m, uint32_t e)

@@ -14,7 +14,7 @@ if [ -z "${LOGGOPSIM:-}" ]; then
   echo "bench-sim: events/s against LogGOPSim: not measured: LOGGOPSIM is not set (the src/"
   echo "  directory of a LogGOPSim build beside the project, with LogGOPSim/LogGOPSim,"
   echo "  LogGOPSim/txt2bin and Schedgen/schedgen; built beside the project, as OSU is: docs/VALIDATION.md)"
-  exit 0
+  exec scisim/bench_engine.sh "$bin" "$runs"
 fi
 lg=$LOGGOPSIM/LogGOPSim/LogGOPSim t2b=$LOGGOPSIM/LogGOPSim/txt2bin sg=$LOGGOPSIM/Schedgen/schedgen
 for x in "$lg" "$t2b" "$sg"; do
@@ -45,3 +45,4 @@ awk -v el="$ev_lg" -v es="$ev_ss" -v tl="$t_lg" -v ts="$t_ss" -v n="$runs" -v p=
   printf "  LogGOPSim (txt2bin + LogGOPSim): %.3f s, %d events, %.3g events/s\n", tl, el, el / tl
   printf "  scisim --loggp:                  %.3f s, %d events, %.3g events/s\n", ts, es, es / ts
   printf "  ratio scisim / LogGOPSim events/s: %.2f (goal >= 1.0)\n", (es / ts) / (el / tl) }'
+scisim/bench_engine.sh "$bin" "$runs"

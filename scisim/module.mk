@@ -8,7 +8,8 @@ scisim_LAYERS := sim coll sched model benchdata topo util
 TESTS    += tests/test_sim.c tests/test_sim_trace.c tests/test_sim_work.c tests/test_sim_output.c \
             tests/test_router_cli.c
 
-# make bench: replay speed against LogGOPSim (LOGGOPSIM=<its src/ directory>)
+# make bench: replay speed against LogGOPSim (LOGGOPSIM=<its src/ directory>), and the
+# engine on wide schedules against its build before the per-queue matching tables
 BENCH_TARGETS += bench-sim
 .PHONY: bench-sim
 bench-sim: bin/scisim

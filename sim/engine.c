@@ -24,7 +24,7 @@ static inline int ev_before(const sim_event *a, const sim_event *b)
 /* CPUs and NICs of all hosts together: 2^29 clocks take 4 GiB. */
 #define SIM_MAX_CORES (1UL << 29)
 
-int sim_push(sim_state *st, sim_event e)
+static int heap_push(sim_state *st, sim_event e)
 {
     if (UTIL_GROW(st->ev, st->nev, st->evcap, 1024))
         return -1;
@@ -40,7 +40,32 @@ int sim_push(sim_state *st, sim_event e)
     return 0;
 }
 
-static sim_event pop(sim_state *st)
+int sim_fifo_put(sim_fifo *f, sim_event e)
+{
+    if (f->n == f->head)
+        f->head = f->n = 0;
+    else if (f->n == f->cap && f->head >= f->cap / 2) {
+        memmove(f->a, f->a + f->head, (f->n - f->head) * sizeof *f->a);
+        f->n -= f->head;
+        f->head = 0;
+    }
+    if (UTIL_GROW(f->a, f->n, f->cap, 64))
+        return -1;
+    f->a[f->n++] = e;
+    return 0;
+}
+
+/* Most events come in order (a rank's freed operations, a stream of
+ * wakes): appended to the FIFO they cost no sifting through a deep heap. */
+int sim_push(sim_state *st, sim_event e)
+{
+    sim_fifo *f = &st->fifo;
+    if (!sim_fifo_empty(f) && ev_before(&e, &f->a[f->n - 1]))
+        return heap_push(st, e);
+    return sim_fifo_put(f, e);
+}
+
+static sim_event heap_pop(sim_state *st)
 {
     sim_event top = st->ev[0], last = st->ev[--st->nev];
     size_t i = 0, n = st->nev;
@@ -58,6 +83,39 @@ static sim_event pop(sim_state *st)
     if (n)
         st->ev[i] = last;
     return top;
+}
+
+/* The roots of the hosts from st->root_host on, in the order release() gives
+ * them, as events (at 0: no start times). */
+static int next_root(sim_state *st, sim_event *e)
+{
+    const goal_schedule *s = st->s;
+    while (st->iroot == st->nroots && st->root_host < s->ranks) {
+        uint32_t h = st->root_host++;
+        st->iroot = st->nroots = 0;
+        for (size_t i = s->first[h]; i < s->first[h] + s->count[h]; i++)
+            if (s->op[i].deps == 0)
+                st->roots[st->nroots++] = (uint32_t)i;
+        stl_sort_by_key(st->roots, st->nroots, &s->op[0].kind, sizeof *s->op);
+    }
+    if (st->iroot == st->nroots)
+        return 0;
+    *e = (sim_event){0, st->root_ts, st->roots[st->iroot], SIM_EV_OP};
+    return 1;
+}
+
+static sim_event pop(sim_state *st)
+{
+    sim_fifo *f = &st->fifo;
+    sim_event r;
+    if (st->roots_left && next_root(st, &r) && (sim_fifo_empty(f) || ev_before(&r, &f->a[f->head])) &&
+        (!st->nev || ev_before(&r, &st->ev[0]))) {
+        st->iroot++, st->root_ts++, st->roots_left--;
+        return r;
+    }
+    if (!sim_fifo_empty(f) && (!st->nev || ev_before(&f->a[f->head], &st->ev[0])))
+        return f->a[f->head++];
+    return heap_pop(st);
 }
 
 /* --- dependencies -------------------------------------------------------- */
@@ -296,15 +354,24 @@ int sim_run(const goal_schedule *s, const sim_config *c, sim_result *r)
     for (uint32_t h = 0; c->start && h < s->ranks; h++)
         for (size_t k = 0; k < st.ncpu; k++)
             st.nexto[h * st.ncpu + k] = c->start[h];
-    /* Roots: host by host, each host's in file order, sorted by kind. */
-    for (uint32_t h = 0; h < s->ranks; h++) {
+    /* Roots: host by host, each host's in file order, sorted by kind; made
+     * when taken where all are at 0, the first stamps kept for them. */
+    if (!c->start) {
+        if (!(st.roots = malloc((maxops + 1) * sizeof *st.roots)))
+            goto out;
+        for (uint32_t h = 0; h < s->ranks; h++)   /* the ops next_root() walks */
+            for (size_t i = s->first[h]; i < s->first[h] + s->count[h]; i++)
+                st.roots_left += s->op[i].deps == 0;
+        st.ts = st.roots_left;
+    }
+    for (uint32_t h = 0; c->start && h < s->ranks; h++) {
         for (size_t i = s->first[h]; i < s->first[h] + s->count[h]; i++)
             if (s->op[i].deps == 0 && make_free(&st, (uint32_t)i))
                 goto out;
         if (release(&st))
             goto out;
     }
-    while (st.nev) {
+    while (st.nev || !sim_fifo_empty(&st.fifo) || st.roots_left) {
         sim_event e = pop(&st);
         if (step(&st, e) || release(&st))
             goto out;
@@ -349,7 +416,9 @@ out:
     free(st.nextgs);
     free(st.nextgr);
     free(st.tmp);
+    free(st.roots);
     free(st.ev);
+    free(st.fifo.a);
     sched_match_free(&st.mq);
     free(st.pend);
     if (rc)

@@ -41,6 +41,15 @@ typedef struct sim_costs {
 
 typedef struct sim_wait_group sim_wait_group;
 
+/* Events that came in order, a[head .. n-1] (not copied while it empties). */
+typedef struct sim_fifo {
+    sim_event *a;
+    size_t head, n, cap;
+} sim_fifo;
+
+int sim_fifo_put(sim_fifo *f, sim_event e);   /* 0, or -1 out of memory */
+static inline int sim_fifo_empty(const sim_fifo *f) { return f->n == f->head; }
+
 typedef struct sim_state {
     const goal_schedule *s;
     const sim_config *c;
@@ -52,6 +61,11 @@ typedef struct sim_state {
     double *sent_at, *own_arrival;
     sched_matcher mq;        /* posted receives, unexpected messages (ids: ops) */
     sim_event *ev; size_t nev, evcap;
+    sim_fifo fifo;           /* events pushed in order: the queue is the earlier
+                                of its head and the heap's top */
+    /* Without start times every root enters at 0 with the first stamps, in
+     * order: they are made when taken, host by host (roots[iroot..nroots)) */
+    uint32_t *roots; size_t nroots, iroot, roots_left; uint32_t root_host; uint64_t root_ts;
     uint32_t *pend; size_t npend, pendcap;
     uint32_t *tmp;
     uint64_t ts, events, ops_done, messages, bytes;

@@ -13,7 +13,8 @@ typedef struct sim_wait_group {
     uint64_t key;
     double *cpu, *nic;      /* the pair (nic NULL: a calc waits for the CPU only) */
     double time;            /* when the first waiter tries next */
-    sim_event *m;           /* the waiters: a heap on the stamp */
+    sim_fifo in_order;      /* the waiters that came in stamp order */
+    sim_event *m;           /* the others: a heap on the stamp */
     size_t n, cap;
     int queued;             /* an entry (time, stamp of m[0]) is in the queue */
 } sim_wait_group;
@@ -29,6 +30,20 @@ static void heap_up(sim_event *m, size_t i)
     for (; i > 0 && m[(i - 1) / 2].ts > e.ts; i = (i - 1) / 2)
         m[i] = m[(i - 1) / 2];
     m[i] = e;
+}
+
+static int waiting(const sim_wait_group *g) { return g->n || !sim_fifo_empty(&g->in_order); }
+
+/* 1: the first waiter is the FIFO's head, 0: the heap's top (one waits). */
+static int fifo_first(const sim_wait_group *g)
+{
+    const sim_fifo *f = &g->in_order;
+    return !sim_fifo_empty(f) && (!g->n || f->a[f->head].ts < g->m[0].ts);
+}
+
+static uint64_t first_ts(const sim_wait_group *g)
+{
+    return fifo_first(g) ? g->in_order.a[g->in_order.head].ts : g->m[0].ts;
 }
 
 static sim_event heap_pop(sim_event *m, size_t *n)
@@ -80,26 +95,34 @@ static sim_wait_group *group(sim_state *st, uint64_t key, double *cpu, double *n
         return NULL;
     st->wslot[i] = (uint32_t)st->nwg;
     sim_wait_group *g = &st->wg[st->nwg++];
-    *g = (sim_wait_group){key, cpu, nic, 0, NULL, 0, 0, 0};
+    *g = (sim_wait_group){key, cpu, nic, 0, {NULL, 0, 0, 0}, NULL, 0, 0, 0};
     return g;
 }
 
 static int enqueue(sim_state *st, sim_wait_group *g)
 {
     g->queued = 1;
-    return sim_push(st, (sim_event){g->time, g->m[0].ts, (uint32_t)(g - st->wg), SIM_EV_WAKE});
+    return sim_push(st, (sim_event){g->time, first_ts(g), (uint32_t)(g - st->wg), SIM_EV_WAKE});
 }
 
 int sim_wait(sim_state *st, sim_event e, uint64_t key, double *cpu, double *nic)
 {
     sim_wait_group *g = group(st, key, cpu, nic);
-    if (!g || UTIL_GROW(g->m, g->n, g->cap, 16))
+    if (!g)
         return -1;
     /* the pair is busy till free_at now, and stays so: no waiter goes sooner */
     double t = free_at(g);
-    uint64_t first = g->n ? g->m[0].ts : UINT64_MAX;
-    g->m[g->n++] = e;
-    heap_up(g->m, g->n - 1);
+    uint64_t first = waiting(g) ? first_ts(g) : UINT64_MAX;
+    sim_fifo *f = &g->in_order;
+    if (sim_fifo_empty(f) || f->a[f->n - 1].ts < e.ts) {
+        if (sim_fifo_put(f, e))
+            return -1;
+    } else {
+        if (UTIL_GROW(g->m, g->n, g->cap, 16))
+            return -1;
+        g->m[g->n++] = e;
+        heap_up(g->m, g->n - 1);
+    }
     if (g->queued && t <= g->time && e.ts > first)
         return 0;   /* the entry in the queue stands */
     g->time = t > g->time || !g->queued ? t : g->time;
@@ -109,7 +132,7 @@ int sim_wait(sim_state *st, sim_event e, uint64_t key, double *cpu, double *nic)
 int sim_wake(sim_state *st, sim_event e, sim_event *run)
 {
     sim_wait_group *g = &st->wg[e.id];
-    if (!g->queued || e.time != g->time || !g->n || e.ts != g->m[0].ts)
+    if (!g->queued || e.time != g->time || !waiting(g) || e.ts != first_ts(g))
         return 0;   /* stale: the group moved on */
     g->queued = 0;
     double t = free_at(g);
@@ -117,15 +140,18 @@ int sim_wake(sim_state *st, sim_event e, sim_event *run)
         g->time = t;
         return enqueue(st, g) ? -1 : 0;
     }
-    *run = heap_pop(g->m, &g->n);
+    sim_fifo *f = &g->in_order;
+    *run = fifo_first(g) ? f->a[f->head++] : heap_pop(g->m, &g->n);
     run->time = g->time;
-    return g->n && enqueue(st, g) ? -1 : 1;
+    return waiting(g) && enqueue(st, g) ? -1 : 1;
 }
 
 void sim_wait_free(sim_state *st)
 {
-    for (size_t g = 0; g < st->nwg; g++)
+    for (size_t g = 0; g < st->nwg; g++) {
         free(st->wg[g].m);
+        free(st->wg[g].in_order.a);
+    }
     free(st->wg);
     free(st->wslot);
 }
