@@ -86,6 +86,14 @@ int coll_generate_rank(coll_sched *s, int op, const char *alg, int ranks, int ro
                        int rank, char *why, size_t len);
 void coll_sched_free(coll_sched *s);
 
+/* Rank r's messages, from s->msgs[*i] on (a schedule holds them rank by
+ * rank, step by step), each given to fn with the messages [plo, phi) of r's
+ * step before, which it requires (none in r's first step): the one rule of
+ * a schedule's dependencies.  Leaves *i past them; returns fn's first
+ * nonzero return, else 0. */
+typedef int coll_msg_fn(void *ctx, long k, const coll_msg *m, long plo, long phi);
+int coll_walk_rank(const coll_sched *s, int r, long *i, coll_msg_fn *fn, void *ctx);
+
 /* GOAL text: "num_ranks P", then per rank its sends/recvs labelled, each
  * step's operations requiring every operation of the step before.
  * Returns 0, -1 out of memory or -3 when s->stop said stop (the text is

@@ -43,38 +43,55 @@ typedef struct walker {
 
 #define STOP_POLL 0xfffffL   /* a walk looks at s->stop every 2^20 operations */
 
+int coll_walk_rank(const coll_sched *s, int r, long *i, coll_msg_fn *fn, void *ctx)
+{
+    long prev_lo = 0, prev_hi = 0;
+    while (*i < s->count && s->msgs[*i].rank == r) {
+        long lo = *i, hi = lo;
+        while (hi < s->count && s->msgs[hi].rank == r && s->msgs[hi].step == s->msgs[lo].step)
+            hi++;
+        for (long k = lo; k < hi; k++) {
+            int rc = fn(ctx, k, &s->msgs[k], prev_lo, prev_hi);
+            if (rc)
+                return rc;
+        }
+        prev_lo = lo, prev_hi = hi, *i = hi;
+    }
+    return 0;
+}
+
+typedef struct walking {
+    const coll_sched *s;
+    const walker *w;
+    long *next;
+} walking;
+
+static int walk_msg(void *ctx, long k, const coll_msg *m, long plo, long phi)
+{
+    walking *x = ctx;
+    x->w->op(x->w->ctx, k, m, x->next[(size_t)m->peer * 2 + (size_t)m->send]++, plo, phi);
+    return !(k & STOP_POLL) && x->s->stop && x->s->stop() ? -3 : 0;
+}
+
 /* Returns 0, -1 out of memory, -3 when s->stop said stop. */
 static int walk(const coll_sched *s, const walker *w)
 {
     /* The tag: a message's index among its pair's messages that way, so
      * the k-th send from a to b meets b's k-th receive from a (MPI's
      * order).  Counted per rank: 2 counters a peer. */
-    long *next = calloc((size_t)s->ranks * 2 + 1, sizeof *next);
-    if (!next)
+    walking x = {s, w, calloc((size_t)s->ranks * 2 + 1, sizeof *x.next)};
+    if (!x.next)
         return -1;
     long i = 0;
-    for (int r = 0; r < s->ranks; r++) {
+    int rc = 0;
+    for (int r = 0; r < s->ranks && !rc; r++) {
         w->rank(w->ctx, r, 1);
-        long prev_lo = 0, prev_hi = 0;
-        memset(next, 0, (size_t)s->ranks * 2 * sizeof *next);
-        while (i < s->count && s->msgs[i].rank == r) {
-            long lo = i;
-            while (i < s->count && s->msgs[i].rank == r && s->msgs[i].step == s->msgs[lo].step)
-                i++;
-            for (long k = lo; k < i; k++) {
-                const coll_msg *m = &s->msgs[k];
-                w->op(w->ctx, k, m, next[(size_t)m->peer * 2 + (size_t)m->send]++, prev_lo, prev_hi);
-                if (!(k & STOP_POLL) && s->stop && s->stop()) {
-                    free(next);
-                    return -3;
-                }
-            }
-            prev_lo = lo, prev_hi = i;
-        }
-        w->rank(w->ctx, r, 0);
+        memset(x.next, 0, (size_t)s->ranks * 2 * sizeof *x.next);
+        if (!(rc = coll_walk_rank(s, r, &i, walk_msg, &x)))
+            w->rank(w->ctx, r, 0);
     }
-    free(next);
-    return 0;
+    free(x.next);
+    return rc;
 }
 
 static void text_rank(void *ctx, int rank, int open)

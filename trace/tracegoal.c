@@ -69,6 +69,26 @@ static long step(gen *g, long l)
     return g->chain = l;
 }
 
+typedef struct expanding {
+    gen *g;
+    const trace_comm *cm;
+    unsigned tag;
+    long start;          /* what the collective's first step requires */
+    long lo, *labels;    /* the label of the rank's message lo + j */
+} expanding;
+
+static int expand_msg(void *ctx, long k, const coll_msg *m, long plo, long phi)
+{
+    expanding *x = ctx;
+    long l = x->labels[k - x->lo] =
+        (m->send ? send_op : recv_op)(x->g, (uint64_t)m->bytes, x->cm->world[m->peer], x->tag);
+    if (plo == phi)
+        requires(x->g, l, x->start);
+    for (long d = plo; d < phi; d++)
+        requires(x->g, l, x->labels[d - x->lo]);
+    return 0;
+}
+
 /* This rank's part of collective c: its messages of the schedule, each
  * step's requiring every operation of the step before (the first, the
  * chain); then the chain waits for all of them.  The v collectives: the
@@ -92,25 +112,14 @@ static int collective(gen *g, const trace_rank *t, const trace_call *c, long k, 
                                  len);
         if (rc)
             return rc;
-        long lo, hi, prev_lo = -1, prev_hi = -1;
-        expand_rank_msgs(s, me, &lo, &hi);
-        long *labels = malloc((size_t)(hi - lo + 1) * sizeof *labels);
-        if (!labels)
+        expanding x = {g, cm, tag, start, 0, NULL};
+        long hi;
+        expand_rank_msgs(s, me, &x.lo, &hi);
+        if (!(x.labels = malloc((size_t)(hi - x.lo + 1) * sizeof *x.labels)))
             return -1;
-        for (long i = lo; i < hi;) {
-            long step_lo = i;
-            for (; i < hi && s->msgs[i].step == s->msgs[step_lo].step; i++) {
-                const coll_msg *m = &s->msgs[i];
-                labels[i - lo] = (m->send ? send_op : recv_op)(g, (uint64_t)m->bytes,
-                                                               cm->world[m->peer], tag);
-                if (prev_lo < 0)
-                    requires(g, labels[i - lo], start);
-                for (long d = prev_lo; d >= 0 && d < prev_hi; d++)
-                    requires(g, labels[i - lo], labels[d - lo]);
-            }
-            prev_lo = step_lo, prev_hi = i;
-        }
-        free(labels);
+        long i = x.lo;
+        coll_walk_rank(s, me, &i, expand_msg, &x);
+        free(x.labels);
     }
     long last = g->next, join = calc_op(g, 0);
     for (long l = first; l <= last; l++)
