@@ -110,7 +110,7 @@ claim_logp() {
             if (L != "" && ($2 + L + $4) >= 0.9 * $8 / 2 && ($2 + L + $4) <= 1.1 * $8 / 2) w++ }
             END { print (L == "" ? "nan" : L), w + 0, n + 0 }' "$tmp/logp-$i.tsv")
         ls="$ls $L"
-        good=$(awk -v L="$L" -v w="$within" -v n="$n" 'BEGIN { print L != "nan" && L >= 0 && n && w >= 0.9 * n }')
+        good=$(awk -v L="$L" -v w="$within" -v n="$n" 'BEGIN { print (L != "nan" && L >= 0 && n && w >= 0.9 * n) }')
         ok=$((ok + good))
         echo "validate: logp run $i: L $L ns, identity within 10% at $within of $n sizes ($(regime "$f1" "$f2"))" >&2
     done
@@ -142,15 +142,15 @@ claim_full() {
         END { printf "%d %.1f %.2f\n", z, t, e }' "$tmp/full")
     # o(64 B) spread within each regime (floors within 1.6x of the group's lowest)
     spread=$(awk '$1 == 0 && $5 != "nan" { print $5, $4 }' "$tmp/full" | sort -g |
-        awk '{ if (NR == 1 || $1 > 1.6 * first) { g++; first = $1 } lo[g] = (g in lo && lo[g] < $2) ? lo[g] : $2
-               hi[g] = (g in hi && hi[g] > $2) ? hi[g] : $2; n[g]++; f[g] = f[g] ? f[g] : $1 }
+        awk '{ if (NR == 1 || $1 > 1.6 * first) { g++; first = $1 } if (!(g in lo) || $2 < lo[g]) lo[g] = $2
+               if (!(g in hi) || $2 > hi[g]) hi[g] = $2; n[g]++; f[g] = f[g] ? f[g] : $1 }
              END { for (i = 1; i <= g; i++) printf "%sfloor %.0f ns: %d runs, o(64 B) %.1f..%.1f (%.1f%%)",
-                   i > 1 ? "; " : "", f[i], n[i], lo[i], hi[i], 100 * (hi[i] - lo[i]) / lo[i] }')
+                   (i > 1 ? "; " : ""), f[i], n[i], lo[i], hi[i], 100 * (hi[i] - lo[i]) / lo[i] }')
     spread_ok=$(awk '$1 == 0 && $5 != "nan" { print $5, $4 }' "$tmp/full" | sort -g |
         awk '{ if (NR == 1 || $1 > 1.6 * first) { g++; first = $1 } if (!(g in lo) || $2 < lo[g]) lo[g] = $2
                if ($2 > hi[g]) hi[g] = $2 } END { ok = 1; for (i = 1; i <= g; i++) if (hi[i] > 1.05 * lo[i]) ok = 0; print ok }')
     v=$(awk -v z="$zero" -v n="$full_runs" -v t="$maxt" -v s="$spread_ok" -v e="$maxerr" \
-        'BEGIN { print z >= 0.8 * n && t < 60 && s && e <= 5 ? "met" : "missed" }')
+        'BEGIN { print (z >= 0.8 * n && t < 60 && s && e <= 5 ? "met" : "missed") }')
     row "calibrate --full: exit 0, held-out <= 5%, o(64 B) within 5% in a regime, < 60 s" \
         ">= 80% of $full_runs runs exit 0" "$zero of $full_runs exit 0, worst held-out $maxerr%, slowest $maxt s" \
         "${spread:-no run fitted}" "$v" "CLAIMS=full make validate"
@@ -177,7 +177,7 @@ claim_osu() {
         "$tmp/osu" | sort -k1,1n -k2,2g | awk '{ r[$1, ++c[$1]] = $2; if (!($1 in seen)) { seen[$1]; o[++m] = $1 } }
         END { for (i = 1; i <= m; i++) { s = o[i]; n = c[s]; med = n % 2 ? r[s, (n + 1) / 2] : (r[s, n / 2] + r[s, n / 2 + 1]) / 2
               d = med > 1 ? med - 1 : 1 - med; if (d >= wd) { wd = d; ws = s; wr = med } } printf "%.3f at %d B", wr, ws }')
-    v=$(awk -v w="${worst%% *}" 'BEGIN { print w >= 0.90 && w <= 1.10 ? "met" : "missed" }')
+    v=$(awk -v w="${worst%% *}" 'BEGIN { print (w >= 0.90 && w <= 1.10 ? "met" : "missed") }')
     row "mpibench / osu_latency, 8 B..64 KiB" "within 0.90..1.10 at every size" "worst $worst (median of $rounds rounds)" \
         "$(regime "$f1" "$f2")" "$v" "OSU_LATENCY=path CLAIMS=osu make validate"
 }
@@ -195,7 +195,7 @@ claim_coll() {
     f2=$(floor)
     worst=$(awk '!/^#/ && NF >= 5 { d = $5 > 1 ? $5 - 1 : 1 - $5; if (d >= wd) { wd = d; w = sprintf("%.3f (%s %d B)", $5, $1, $2) } }
         END { print w }' "$tmp/coll")
-    v=$(awk -v w="${worst%% *}" 'BEGIN { print w != "" && w >= 0.90 && w <= 1.10 ? "met" : "missed" }')
+    v=$(awk -v w="${worst%% *}" 'BEGIN { print (w != "" && w >= 0.90 && w <= 1.10 ? "met" : "missed") }')
     row "mpibench --op bcast, allreduce, alltoall / osu_* at P = 2" "within 0.90..1.10 at every size" \
         "worst ${worst:-none}" "$(regime "$f1" "$f2")" "$v" "OSU_COLL=dir CLAIMS=coll make validate"
 }
