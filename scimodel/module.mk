@@ -4,7 +4,7 @@ PROGRAMS += scimodel
 scimodel_SRCS = scimodel/scimodel_main.c scimodel/scimodel_logp.c scimodel/scimodel_options.c scimodel/scimodel_output.c \
                 scimodel/scimodel_report.c scimodel/scimodel_crossover.c scimodel/scimodel_sweep.c \
                 scimodel/scimodel_shape.c scimodel/scimodel_broadcast.c scimodel/scimodel_load.c \
-                scimodel/scimodel_traffic.c
+                scimodel/scimodel_traffic.c scimodel/scimodel_routes.c
 scimodel_LAYERS := model topo util
 TESTS    += tests/test_scimodel_cli.c tests/test_scimodel_modes.c tests/test_traffic_cli.c \
             tests/test_scimodel_limits.c

@@ -31,6 +31,7 @@ typedef enum scimodel_mode {
     MODE_LOAD,        /* --load (with --shape or per D at --nodes) */
     MODE_LOGP,        /* --logp: a params file's LogP parameters at --size */
     MODE_TRAFFIC,     /* --traffic FILE: a traffic matrix onto candidate tori */
+    MODE_ROUTES,      /* --shape S --routes: every node's next hop to every other */
 } scimodel_mode;
 
 #define SCIMODEL_MAX_SHAPES (2 * TOPO_MAX_DIMS)   /* --shape, repeated with --traffic */
@@ -66,7 +67,7 @@ typedef struct scimodel_options {
     int preset;                /* --preset: index in its choices */
     int links_choice;          /* --links: 0 uni, 1 bi */
     int metric, fill_choice, bcast, format;
-    int sweep, crossover, load, logp;
+    int sweep, crossover, load, logp, routes;
     /* --traffic (scimodel_traffic.c); --shape may be repeated there */
     const char *traffic_path, *placement, *intra_path, *hostfile, *rankfile, *map_by, *rank_by;
     long slots, anneal_steps;
@@ -94,6 +95,7 @@ int scimodel_logp(const scimodel_options *o);
 int scimodel_broadcast(const scimodel_options *o);   /* report/--shape with --bcast */
 int scimodel_load(const scimodel_options *o);
 int scimodel_traffic(const scimodel_options *o);
+int scimodel_routes(const scimodel_options *o);
 
 /* scimodel_report.c: 1 when the output names pattern and links in extra
  * columns (either option given, or bi links from a params file); the

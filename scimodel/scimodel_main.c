@@ -16,6 +16,7 @@ int main(int argc, char **argv)
         [MODE_SWEEP] = scimodel_sweep,       [MODE_SHAPE] = scimodel_shape,
         [MODE_P2P] = scimodel_p2p,           [MODE_LOAD] = scimodel_load,
         [MODE_LOGP] = scimodel_logp,         [MODE_TRAFFIC] = scimodel_traffic,
+        [MODE_ROUTES] = scimodel_routes,
     };
     scimodel_options o;
     fs_check_stdout_at_exit("scimodel");

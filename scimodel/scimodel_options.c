@@ -130,6 +130,10 @@ static const opt_spec specs[] = {
     {.kind = OPT_HEADING, .help = "What to compute (default: the report):"},
     {.name = "crossover", .scope = SCOPE_MODEL, .kind = OPT_FLAG, .field = F(crossover),
      .help = "only the crossover table (consecutive requested D)"},
+    {.name = "routes", .scope = SCOPE_MODEL, .kind = OPT_FLAG, .field = F(routes),
+     .help = "with --shape: each node's next hop towards every\n"
+             "other, by dimension-order routing on --links (TSV:\n"
+             "docs/formats.md, 'Routes')"},
     {.name = "sweep", .scope = SCOPE_MODEL, .kind = OPT_FLAG, .field = F(sweep),
      .help = "one line per integer N from 2^min(D) to --nodes (TSV,\n"
              "'-' where a D does not exist yet); for plots.  Cost:\n"
@@ -236,6 +240,8 @@ static const opt_spec specs[] = {
 };
 
 #define GIVE_ONE_MODE "give only one of --sweep, --crossover, --shape"
+#define MAX_ROUTES_NODES 4096   /* 16.8 million lines */
+#define ROUTES_ALONE "--routes is a mode of its own, with --shape and --links"
 #define GIVE_ONE_LOAD "give only one of --load, --sweep, --crossover, --bcast"
 static const opt_conflict conflicts[] = {
     {"preset", "params", "give only one of --preset and --params"},
@@ -257,6 +263,13 @@ static const opt_conflict conflicts[] = {
     {"load", "bcast", GIVE_ONE_LOAD},
     {"load", "hops", "--load averages over the pattern's messages"},
     {"hops", "pattern", "a hop vector is one message, not a pattern"},
+    {"routes", "hops", ROUTES_ALONE},
+    {"routes", "pattern", ROUTES_ALONE},
+    {"routes", "bcast", ROUTES_ALONE},
+    {"routes", "load", ROUTES_ALONE},
+    {"routes", "logp", ROUTES_ALONE},
+    {"routes", "sweep", ROUTES_ALONE},
+    {"routes", "crossover", ROUTES_ALONE},
     LAUNCH_OPT_CONFLICTS,
 };
 
@@ -351,6 +364,11 @@ static int check_combinations(scimodel_options *o, const opt_state *s)
             return scimodel_usage_error("--pattern '%s' on --shape '%s': %s",
                                         topo_pattern_name(o->pattern), o->shape_text, why);
     }
+    if (o->mode == MODE_ROUTES && !o->shape_given)
+        return scimodel_usage_error("--routes: needs --shape");
+    if (o->mode == MODE_ROUTES && o->shape.nodes > MAX_ROUTES_NODES)
+        return scimodel_usage_error("--shape '%s': --routes prints a line per pair of nodes, at"
+                                    " most %d nodes", o->shape_text, MAX_ROUTES_NODES);
     if (o->hops_text && o->mode != MODE_SHAPE)
         return scimodel_usage_error("--hops '%s': needs --shape", o->hops_text);
     if (o->sweep_points && o->mode != MODE_SWEEP)
@@ -384,7 +402,8 @@ static int check_combinations(scimodel_options *o, const opt_state *s)
 /* The mode and curves the flags and choices ask for. */
 static void settle(scimodel_options *o, const opt_state *s)
 {
-    o->mode = o->logp ? MODE_LOGP : o->load ? MODE_LOAD : o->sweep ? MODE_SWEEP
+    o->mode = o->routes ? MODE_ROUTES : o->logp ? MODE_LOGP : o->load ? MODE_LOAD
+            : o->sweep ? MODE_SWEEP
             : o->crossover ? MODE_CROSSOVER
             : o->shape_given ? MODE_SHAPE : MODE_REPORT;
     o->want_avg = o->metric != METRIC_MULTICAST;

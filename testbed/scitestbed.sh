@@ -170,6 +170,9 @@ do_up() {
         echo "shape $(IFS=x; echo "${DIMS[*]}")"
         echo "links $links"; echo "rate ${rate:-none}"; echo "mtu $mtu"; echo "nodes $NODES"
     } >"$sd/config"
+    local scimodel; scimodel=$(scimodel_bin) || fail_up "finding scimodel (it computes the routes)"
+    "$scimodel" --shape "$(IFS=x; echo "${DIMS[*]}")" --links "$([ "$links" = bi ] && echo bi || echo uni)" \
+        --routes -o "$sd/routes" || fail_up "scimodel --routes"
     m=$(ns_mgmt)
     ip netns add "$m" || fail_up "ip netns add $m"
     nsexec "$m" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 >/dev/null
@@ -215,7 +218,7 @@ do_up() {
                     fail_up "tc tbf rate '$rate' on $ns d$k$dir"
             done
         done
-        routes_of "$i" "$links" | ip -n "$ns" -batch - || fail_up "routes of $ns"
+        routes_of "$i" "$sd/routes" | ip -n "$ns" -batch - || fail_up "routes of $ns"
     done
     write_launch_files "$sd"
     BUILDING=0
@@ -237,24 +240,21 @@ shaper_of() {
 
 fail_up() { echo "$PROG: up: $1 failed; removing what was made" >&2; do_down quiet; exit "$EXIT_RUNTIME"; }
 
-# ip -batch lines: a /32 route to every other node via the neighbour on the
-# first link of the route (lowest dimension that differs; one-way: +1; bi:
-# the shorter way, ties +1).  Relays repeat this, so the route is the walk.
+# ip -batch lines: a /32 route to every other node via the next hop that
+# scimodel --routes gives (the model's own dimension-order routing), so the
+# relays route as the model counts.  $2: that table.
 routes_of() {
-    local i=$1 links=$2 j k f step nb ci cj
-    coords "$i"; ci=("${C[@]}")
-    for ((j = 0; j < NODES; j++)); do
-        ((j == i)) && continue
-        coords "$j"; cj=("${C[@]}")
-        for ((k = 0; k < ${#DIMS[@]}; k++)); do
-            ((ci[k] != cj[k])) && break
-        done
-        f=$(((cj[k] - ci[k] + DIMS[k]) % DIMS[k]))
-        step=1
-        [ "$links" = bi ] && ((f > DIMS[k] - f)) && step=-1
-        nb=$(neighbour "$i" "$k" "$step")
-        echo "route add $(data_addr "$j")/32 via $(data_addr "$nb") dev d$k$([ $step = 1 ] && echo p || echo m) onlink src $(data_addr "$i")"
-    done
+    local i=$1 dst k way nb
+    while read -r _ dst k way nb; do
+        echo "route add $(data_addr "$dst")/32 via $(data_addr "$nb") dev d$k$([ "$way" = +1 ] && echo p || echo m) onlink src $(data_addr "$i")"
+    done < <(awk -v i="$i" '!/^#/ && $1 == i' "$2")
+}
+
+# scimodel beside this script (bin/, or where both are installed), else on PATH.
+scimodel_bin() {
+    local here
+    here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+    if [ -x "$here/scimodel" ]; then echo "$here/scimodel"; else command -v scimodel; fi
 }
 
 write_launch_files() {

@@ -262,3 +262,92 @@ Test(scimodel_load, table_and_bad_rates)
     run_assert_error(&r, 2, "needs --load", "--rates without --load");
     run_free(&r);
 }
+
+/* ---- --routes ------------------------------------------------------------------ */
+
+/* Hops from src to every node of a torus by breadth-first search over its
+ * links (+1 in each dimension; bi links also -1): the oracle of a route's
+ * length.  n: the ring sizes, row-major with the last dimension fastest. */
+static void bfs_hops(const long *n, int dims, int bi, long src, long *dist)
+{
+    long nodes = 1, queue[512], head = 0, tail = 0;
+    for (int d = 0; d < dims; d++)
+        nodes *= n[d];
+    for (long v = 0; v < nodes; v++)
+        dist[v] = -1;
+    dist[src] = 0;
+    queue[tail++] = src;
+    while (head < tail) {
+        long v = queue[head++], stride = 1;
+        for (int d = dims - 1; d >= 0; stride *= n[d], d--)
+            for (int way = 1; way >= (bi ? -1 : 1); way -= 2) {
+                long c = v / stride % n[d], w = v + (((c + way + n[d]) % n[d]) - c) * stride;
+                if (dist[w] < 0)
+                    dist[w] = dist[v] + 1, queue[tail++] = w;
+            }
+    }
+}
+
+/* Following --routes' next hops from every node to every other takes a
+ * shortest path (breadth-first search's length), each hop over a link of
+ * the dimension and way the row names, the dimensions in ascending order. */
+Test(scimodel_routes, next_hops_walk_shortest_dimension_ordered_paths)
+{
+    static const struct { const char *shape; long n[3]; int dims; } shapes[] = {
+        {"2", {2}, 1}, {"7", {7}, 1}, {"2x3", {2, 3}, 2}, {"4x4", {4, 4}, 2},
+        {"3x4x2", {3, 4, 2}, 3}, {"5x2x6", {5, 2, 6}, 3}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int bi = 0; bi < 2; bi++) {
+            run_result r = run_cmd(SCIMODEL, 30, "--shape", shapes[s].shape, "--links",
+                                   bi ? "bi" : "uni", "--routes", NULL);
+            cr_assert_eq(r.status, 0, "%s: %s", shapes[s].shape, r.err);
+            long nodes = 1, next[64][64], dim[64][64], way[64][64], dist[64], rows = 0;
+            for (int d = 0; d < shapes[s].dims; d++)
+                nodes *= shapes[s].n[d];
+            const char *line = strstr(r.out, "src\tdst\tdim\tway\tnext\n");
+            cr_assert_not_null(line, "%s", r.out);
+            for (line = strchr(line, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+                long a, b, k, w, x;
+                cr_assert_eq(sscanf(line, "%ld\t%ld\t%ld\t%ld\t%ld", &a, &b, &k, &w, &x), 5, "%s",
+                             line);
+                next[a][b] = x, dim[a][b] = k, way[a][b] = w, rows++;
+            }
+            cr_assert_eq(rows, nodes * (nodes - 1), "%s: %ld rows", shapes[s].shape, rows);
+            for (long a = 0; a < nodes; a++) {
+                bfs_hops(shapes[s].n, shapes[s].dims, bi, a, dist);
+                for (long b = 0; b < nodes; b++) {
+                    long v = a, hops = 0, last_dim = 0;
+                    while (v != b && hops <= nodes) {
+                        long k = dim[v][b], stride = 1;
+                        for (int d = shapes[s].dims - 1; d > k; d--)
+                            stride *= shapes[s].n[d];
+                        long c = v / stride % shapes[s].n[k];
+                        long want = v + (((c + way[v][b] + shapes[s].n[k]) % shapes[s].n[k]) - c) *
+                                            stride;
+                        cr_assert_eq(next[v][b], want, "%s: %ld->%ld at %ld", shapes[s].shape, a,
+                                     b, v);
+                        cr_assert(bi || way[v][b] == 1, "uni links go one way");
+                        cr_assert_geq(k, last_dim, "%s: %ld->%ld not in dimension order",
+                                      shapes[s].shape, a, b);
+                        last_dim = k, v = next[v][b], hops++;
+                    }
+                    cr_assert_eq(hops, dist[b], "%s %s: %ld->%ld in %ld hops, shortest %ld",
+                                 shapes[s].shape, bi ? "bi" : "uni", a, b, hops, dist[b]);
+                }
+            }
+            run_free(&r);
+        }
+}
+
+Test(scimodel_routes, needs_a_shape_and_a_mode_of_its_own)
+{
+    run_result r = run_cmd(SCIMODEL, 30, "--routes", NULL);
+    run_assert_error(&r, 2, "--routes: needs --shape", "--routes alone");
+    run_free(&r);
+    r = run_cmd(SCIMODEL, 30, "--routes", "--shape", "100x100", NULL);
+    run_assert_error(&r, 2, "at most 4096 nodes", "a pair a line");
+    run_free(&r);
+    r = run_cmd(SCIMODEL, 30, "--shape", "4x4", "--hops", "1,1", "--routes", NULL);
+    run_assert_error(&r, 2, "--routes is a mode of its own", "--routes with --hops");
+    run_free(&r);
+}
