@@ -3,30 +3,24 @@
 # between node 0 and node DST of a testbed (scitestbed run --nodes 0,DST)
 # gets the testbed's network and route: topology SHAPE, destination DST, and
 # the request's and reply's hops, forwards and switches of the kernel's
-# routes (dimension order; LINKS one: +1 ways, bi: the shorter way, ties +1),
-# so that calibrate fits it as the network it crossed.  In place, atomically.
+# routes (scimodel --routes, which scitestbed installs; LINKS one or bi), so
+# that calibrate fits it as the network it crossed.  In place, atomically.
 set -u
 shape=$1 links=$2 dst=$3 f=$4
-awk -v shape="$shape" -v links="$links" -v dst="$dst" '
-function coords(r, c,   k) { for (k = D; k >= 1; k--) { c[k] = r % n[k]; r = int(r / n[k]) } }
-# H F S of the route from a to b: a relay that keeps the dimension forwards,
-# one that changes it switches
-function route(a, b,   ca, cb, k, f, step, prev, h) {
-    coords(a, ca); coords(b, cb); H = 0; F = 0; S = 0; prev = 0
-    for (k = 1; k <= D; k++) {
-        f = (cb[k] - ca[k] + n[k]) % n[k]
-        if (f == 0) continue
-        if (links == "bi" && n[k] - f < f) f = n[k] - f
-        for (h = 0; h < f; h++) {
-            if (H > 0) { if (prev == k) F++; else S++ }
-            prev = k; H++
-        }
-    }
-}
+# the routes and their counts are the model's own (scimodel --routes)
+bin=$(dirname "$(readlink -f "$0")")/../bin
+scimodel=$bin/scimodel
+[ -x "$scimodel" ] || scimodel=$(command -v scimodel) ||
+    { echo "relabel.sh: no scimodel (make, or install scitorus)" >&2; exit 1; }
+routes=$("$scimodel" --shape "$shape" --links "$([ "$links" = bi ] && echo bi || echo uni)" --routes) ||
+    exit 1
+read -r h1 f1 s1 < <(awk -v a=0 -v b="$dst" '!/^#/ && $1 == a && $2 == b { print $6, $7, $8 }' <<<"$routes")
+read -r h2 f2 s2 < <(awk -v a="$dst" -v b=0 '!/^#/ && $1 == a && $2 == b { print $6, $7, $8 }' <<<"$routes")
+[ -n "${h1:-}" ] && [ -n "${h2:-}" ] || { echo "relabel.sh: destination '$dst': not a node of '$shape'" >&2; exit 2; }
+awk -v shape="$shape" -v links="$links" -v dst="$dst" -v h1="$h1" -v f1="$f1" -v s1="$s1" \
+    -v h2="$h2" -v f2="$f2" -v s2="$s2" '
 BEGIN {
     D = split(shape, n, "x")
-    route(0, dst); h1 = H; f1 = F; s1 = S
-    route(dst, 0); h2 = H; f2 = F; s2 = S
     topo = (D == 1 ? "ring " shape : "torus " shape)
     OFS = "\t"
 }

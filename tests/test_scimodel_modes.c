@@ -290,7 +290,9 @@ static void bfs_hops(const long *n, int dims, int bi, long src, long *dist)
 
 /* Following --routes' next hops from every node to every other takes a
  * shortest path (breadth-first search's length), each hop over a link of
- * the dimension and way the row names, the dimensions in ascending order. */
+ * the dimension and way the row names, the dimensions in ascending order;
+ * the row's counts are the walk's: hops, relays that keep the dimension
+ * (forwards) and relays that change it (switches). */
 Test(scimodel_routes, next_hops_walk_shortest_dimension_ordered_paths)
 {
     static const struct { const char *shape; long n[3]; int dims; } shapes[] = {
@@ -302,21 +304,25 @@ Test(scimodel_routes, next_hops_walk_shortest_dimension_ordered_paths)
                                    bi ? "bi" : "uni", "--routes", NULL);
             cr_assert_eq(r.status, 0, "%s: %s", shapes[s].shape, r.err);
             long nodes = 1, next[64][64], dim[64][64], way[64][64], dist[64], rows = 0;
+            long count[64][64][3];
             for (int d = 0; d < shapes[s].dims; d++)
                 nodes *= shapes[s].n[d];
-            const char *line = strstr(r.out, "src\tdst\tdim\tway\tnext\n");
+            const char *line = strstr(r.out, "src\tdst\tdim\tway\tnext\thops\tforwards\tswitches\n");
             cr_assert_not_null(line, "%s", r.out);
             for (line = strchr(line, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
-                long a, b, k, w, x;
+                long a, b, k, w, x, *c;
                 cr_assert_eq(sscanf(line, "%ld\t%ld\t%ld\t%ld\t%ld", &a, &b, &k, &w, &x), 5, "%s",
                              line);
+                c = count[a][b];
+                cr_assert_eq(sscanf(line, "%*d\t%*d\t%*d\t%*d\t%*d\t%ld\t%ld\t%ld", &c[0], &c[1],
+                                    &c[2]), 3, "%s", line);
                 next[a][b] = x, dim[a][b] = k, way[a][b] = w, rows++;
             }
             cr_assert_eq(rows, nodes * (nodes - 1), "%s: %ld rows", shapes[s].shape, rows);
             for (long a = 0; a < nodes; a++) {
                 bfs_hops(shapes[s].n, shapes[s].dims, bi, a, dist);
                 for (long b = 0; b < nodes; b++) {
-                    long v = a, hops = 0, last_dim = 0;
+                    long v = a, hops = 0, last_dim = 0, forwards = 0, switches = 0;
                     while (v != b && hops <= nodes) {
                         long k = dim[v][b], stride = 1;
                         for (int d = shapes[s].dims - 1; d > k; d--)
@@ -329,10 +335,18 @@ Test(scimodel_routes, next_hops_walk_shortest_dimension_ordered_paths)
                         cr_assert(bi || way[v][b] == 1, "uni links go one way");
                         cr_assert_geq(k, last_dim, "%s: %ld->%ld not in dimension order",
                                       shapes[s].shape, a, b);
+                        if (hops > 0)
+                            k == last_dim ? forwards++ : switches++;
                         last_dim = k, v = next[v][b], hops++;
                     }
                     cr_assert_eq(hops, dist[b], "%s %s: %ld->%ld in %ld hops, shortest %ld",
                                  shapes[s].shape, bi ? "bi" : "uni", a, b, hops, dist[b]);
+                    if (a != b)
+                        cr_assert(count[a][b][0] == hops && count[a][b][1] == forwards &&
+                                      count[a][b][2] == switches,
+                                  "%s: %ld->%ld counts %ld %ld %ld, walked %ld %ld %ld",
+                                  shapes[s].shape, a, b, count[a][b][0], count[a][b][1],
+                                  count[a][b][2], hops, forwards, switches);
                 }
             }
             run_free(&r);
