@@ -245,7 +245,7 @@ fail_up() { echo "$PROG: up: $1 failed; removing what was made" >&2; do_down qui
 # relays route as the model counts.  $2: that table.
 routes_of() {
     local i=$1 dst k way nb
-    while read -r _ dst k way nb; do
+    while read -r _ dst k way nb _; do
         echo "route add $(data_addr "$dst")/32 via $(data_addr "$nb") dev d$k$([ "$way" = +1 ] && echo p || echo m) onlink src $(data_addr "$i")"
     done < <(awk -v i="$i" '!/^#/ && $1 == i' "$2")
 }
