@@ -83,11 +83,12 @@ awk '/^rank / {r = $2; last = -1} /^l[0-9]+:/ {l = substr($1, 2, length($1) - 2)
      /tag 1000000001$/ {last = l} / calc / {c[r, l] = $3} /^}/ {for (k in c) {split(k, p, SUBSEP);
          if (p[1] == r && p[2] > last) s[r] += c[k]}} END {for (r in s) print r, s[r]}' \
     "$out/app.goal" | sort -n >"$out/calc-after1.txt"
-for f in "$out"/trace/rank-*.trace; do
+for f in "$out"/trace/rank-*.trace; do   # (binary records: read their text form)
+    "$bin/scitrace" dump "$f" |
     awk '/^rank / {r = $2} /^> / {t = $2; coll = ($4 == "bcast" || $4 == "allreduce")}
          /^> / && coll {ncoll++} /^< / && ncoll >= 2 && !first {first = 1; next}
          /^< / && first && c != "finalize" && c != "comm_free" {s += $2 - t}
-         /^> / {c = $4} END {print r, s}' "$f"
+         /^> / {c = $4} END {print r, s}'
 done | sort -n >"$out/measured.txt"
 # scisim --ranks --format tsv: the per-rank block's rows "rank finish_ns"
 join <(awk 'NF == 2 && $1 ~ /^[0-9]+$/' "$out/app-sim.tsv") \
