@@ -400,9 +400,11 @@ static int parse_cart(char *s, trace_rank *r)
         return -1;
     if (r->cart_dims)
         return 0;
+    if (!(r->cart_n = malloc((size_t)d * sizeof *r->cart_n)))
+        return -1;
     r->cart_dims = (int)d;
     for (long long i = 0; i < d; i++)
-        r->cart_n[i] = (int)v[i], r->cart_periodic[i] = (int)v[d + i];
+        r->cart_n[i] = (int)v[i], r->cart_periodic |= (unsigned)v[d + i] << i;
     return 0;
 }
 
@@ -620,6 +622,7 @@ void trace_rank_free(trace_rank *r)
     free(r->ids);
     free(r->comps);
     free(r->recs);
+    free(r->cart_n);
     memset(r, 0, sizeof *r);
 }
 

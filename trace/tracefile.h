@@ -129,10 +129,12 @@ typedef struct trace_rank {
     int nphases;
     trace_map *maps;
     int nmaps;
-    /* The first MPI_Cart_create's grid ("cart" line): its dimensions, 0
-     * when none was made */
+    /* The first MPI_Cart_create's grid ("cart" line): its dimensions (0
+     * when none was made), their sizes (malloc'ed: a directory holds a
+     * trace_rank for every rank) and which are periodic (bit i) */
     int cart_dims;
-    int cart_n[16], cart_periodic[16];
+    int *cart_n;
+    unsigned cart_periodic;
     trace_call *calls;
     size_t ncalls;
     int64_t *ids;
