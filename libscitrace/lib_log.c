@@ -32,12 +32,14 @@ static struct {
     int fd, rank, finished;
     char *win;                  /* mapped [base, base + len) of the file */
     uint64_t base, len, pos;    /* pos: committed bytes (whole records) */
+    uint64_t end;               /* base + len while mapped, else 0 */
     uint64_t lines;             /* the text lines the records stand for */
     char *line;                 /* the text record being written */
     uint64_t filled;            /* the file holds blocks (zeros) up to here */
     int open, open_sig;         /* a call entered and not returned; its slot */
     uint64_t open_off, open_lo; /* its record's offset and first 8 bytes */
-    int64_t open_t, exit_t, tbase;   /* its times; the records' time base */
+    char *open_p;               /* the record in the window, NULL once moved out */
+    int64_t exit_t, tbase;      /* its return; the records' time base (its entry, while open) */
     int64_t flush_ns, last_flush;
     int64_t last_anchor, next_check;   /* next_check: the earlier of the two */
     struct sigaction old[NSIG_CAUGHT];
@@ -58,7 +60,7 @@ static int move_window(size_t need)
     long page = sysconf(_SC_PAGESIZE);
     if (lg.win)
         munmap(lg.win, lg.len);
-    lg.win = NULL;
+    lg.win = NULL, lg.end = 0;
     lg.base = lg.pos / (uint64_t)page * (uint64_t)page;
     lg.len = lg.pos - lg.base + need;
     lg.len = lg.len < WINDOW ? WINDOW : (lg.len + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
@@ -80,10 +82,14 @@ static int move_window(size_t need)
         at += (uint64_t)got;
         lg.filled = at;
     }
-    void *w = mmap(NULL, lg.len, PROT_READ | PROT_WRITE, MAP_SHARED, lg.fd, (off_t)lg.base);
+    /* populated: the page faults of the window come here, not in the calls */
+    void *w = mmap(NULL, lg.len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, lg.fd,
+                   (off_t)lg.base);
     if (w == MAP_FAILED)
         return -1;
-    lg.win = w;
+    lg.win = w, lg.end = lg.base + lg.len;
+    lg.open_p = lg.open && lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.base + lg.len
+                    ? lg.win + (lg.open_off - lg.base) : NULL;
     return 0;
 }
 
@@ -92,16 +98,16 @@ static inline __attribute__((always_inline)) char *room(size_t bytes)
 {
     if (!trace_enabled)
         return NULL;
-    if (lg.pos + bytes > lg.base + lg.len && move_window(bytes) != 0) {
+    if (lg.pos + bytes > lg.end && move_window(bytes) != 0) {
         stop("cannot extend the rank file");
         return NULL;
     }
     return lg.win + (lg.pos - lg.base);
 }
 
-/* Checks, after each record, whether the window is due to the disk and the
- * clock to a new anchor: on the time the record read, not a clock read of
- * its own: a clock read is a large part of a call's cost (make bench-trace). */
+/* Checks, after each entry record and text line, whether the window is due
+ * to the disk and the clock to a new anchor: on the time the record read,
+ * not a clock read of its own (a clock read is much of a call's cost). */
 static void periodic(void)
 {
     int64_t now = trace_clk.now;
@@ -187,6 +193,8 @@ static inline int same(const sig_slot *s, const int64_t *w, size_t n)
 {
     if (!s->valid || s->n != n)
         return 0;
+    if (n > 8)   /* the library's compare goes a vector at a time */
+        return memcmp(s->w, w, n * sizeof *w) == 0;
     for (size_t i = 0; i < n; i++)
         if (s->w[i] != w[i])
             return 0;
@@ -257,7 +265,7 @@ static int new_base(int64_t t)
 }
 
 /* The entry record of a call whose signature is in slot sig. */
-static void call_record(int sig)
+static inline __attribute__((always_inline)) void call_record(int sig)
 {
     int64_t t = trace_now();
     if (t - lg.tbase > (int64_t)UINT32_MAX && new_base(t) != 0)
@@ -270,9 +278,9 @@ static void call_record(int sig)
     uint64_t lo = TRACEBIN_CALL | (uint64_t)sig << 16 | (uint64_t)(t - lg.tbase) << 32, hi = 0;
     memcpy(p + 8, &hi, sizeof hi);
     __atomic_store_n((uint64_t *)(void *)p, lo, __ATOMIC_RELEASE);
-    lg.open_off = lg.pos, lg.open_lo = lo;
+    lg.open_off = lg.pos, lg.open_lo = lo, lg.open_p = p;
     lg.pos += sizeof(tracebin_call);
-    lg.tbase = lg.open_t = t;
+    lg.tbase = t;
     lg.open = 1, lg.open_sig = sig;
     lg.lines++;
     after_record();
@@ -303,48 +311,48 @@ void trace_enter_done(trace_words *a)
 #define SITES 1024
 typedef struct site {
     const void *caller;
-    int kind, phase, comm_id;
-    uint32_t epoch, gen, n;
-    int slot;
-    int64_t key[TRACE_KEY_MAX];
+    uint32_t kind, phase, epoch, gen;
+    int slot, comm_id;
+    int64_t key[TRACE_KEY_N];
 } site;
 static site sites[SITES];
 uint32_t trace_epoch;
 
 /* By caller and kind, and the key's next two words (a peer and a tag): a
  * loop over neighbours from one call site keeps a site per neighbour. */
-static inline site *site_of(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n)
+static inline site *site_of(enum trace_kind kind, const void *caller, const int64_t *key)
 {
     uint64_t h = (uint64_t)(uintptr_t)caller ^ ((uint64_t)kind << 52);
-    if (n > 2)
-        h ^= (uint64_t)key[1] << 20 ^ (uint64_t)key[2] << 38;
+    h ^= (uint64_t)key[1] << 20 ^ (uint64_t)key[2] << 38;
     return &sites[(h * 0x9E3779B97F4A7C15ull) >> 54];
 }
 
-int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n,
-                     int *comm_id)
+/* One test of every word: a repeated call passes all of them (a slot's gen
+ * changes whenever it is redefined or left invalid). */
+int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, int *comm_id)
 {
-    const site *s = site_of(kind, caller, key, n);
-    if (s->caller != caller || s->kind != (int)kind || s->phase != trace_phase ||
-        s->epoch != trace_epoch || s->n != n || defs[s->slot].gen != s->gen || !defs[s->slot].valid)
+    const site *s = site_of(kind, caller, key);
+    uint64_t d = ((uint64_t)(uintptr_t)s->caller ^ (uint64_t)(uintptr_t)caller) |
+                 (s->kind ^ (uint32_t)kind) | (s->phase ^ (uint32_t)trace_phase) |
+                 (s->epoch ^ trace_epoch) | (s->gen ^ defs[s->slot].gen);
+    for (unsigned i = 0; i < TRACE_KEY_N; i++)
+        d |= (uint64_t)(s->key[i] ^ key[i]);
+    if (d)
         return 0;
-    for (unsigned i = 0; i < n; i++)
-        if (s->key[i] != key[i])
-            return 0;
     *comm_id = s->comm_id;
     call_record(s->slot);
     return 1;
 }
 
-void trace_enter_site_done(trace_words *a, const int64_t *key, unsigned n, int comm_id)
+void trace_enter_site_done(trace_words *a, const int64_t *key, int comm_id)
 {
     int sig = entry_slot(a);
     if (sig < 0)
         return;
-    site *s = site_of((enum trace_kind)a->w[0], (const void *)(uintptr_t)a->w[2], key, n);
-    *s = (site){(const void *)(uintptr_t)a->w[2], (int)a->w[0], (int)a->w[1], comm_id,
-                trace_epoch, defs[sig].gen, n, sig, {0}};
-    memcpy(s->key, key, n * sizeof *key);
+    site *s = site_of((enum trace_kind)a->w[0], (const void *)(uintptr_t)a->w[2], key);
+    *s = (site){(const void *)(uintptr_t)a->w[2], (uint32_t)a->w[0], (uint32_t)a->w[1],
+                trace_epoch, defs[sig].gen, sig, comm_id, {0}};
+    memcpy(s->key, key, sizeof s->key);
     call_record(sig);
 }
 
@@ -375,7 +383,7 @@ void trace_exit_done(trace_words *r)
     int wrote, res = intern(results, &result_hint[lg.open_sig], TRACEBIN_RES, r->w, r->n, &wrote);
     if (res < 0)
         return;
-    int64_t dur = lg.exit_t - lg.open_t;
+    int64_t dur = lg.exit_t - lg.tbase;
     if (dur > (int64_t)UINT32_MAX) {   /* the call's record cannot say it: one of its own */
         char *p = room(sizeof(tracebin_time));
         if (!p)
@@ -388,18 +396,16 @@ void trace_exit_done(trace_words *r)
          * which a reader of a '>' record ignores */
         uint64_t lo = (lg.open_lo & ~(uint64_t)0xffff) | TRACEBIN_DONE | (uint64_t)wrote << 8;
         uint64_t hi = (uint64_t)(uint32_t)dur | (uint64_t)res << 32;
-        if (lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.base + lg.len) {
-            char *p = lg.win + (lg.open_off - lg.base);
-            memcpy(p + 8, &hi, sizeof hi);
-            __atomic_store_n((uint64_t *)(void *)p, lo, __ATOMIC_RELEASE);
+        if (lg.open_p) {
+            memcpy(lg.open_p + 8, &hi, sizeof hi);
+            __atomic_store_n((uint64_t *)(void *)lg.open_p, lo, __ATOMIC_RELEASE);
         } else {
             complete_in_file(lo, hi);
         }
     }
     lg.open = 0;
     lg.tbase = lg.exit_t;
-    lg.lines++;
-    after_record();
+    lg.lines++;   /* the periodic work waits for the next entry: never inside a call's exit */
 }
 
 /* One text record "TEXT" into buf: its bytes. */
@@ -432,7 +438,7 @@ static void write_closing(const char *status, const char *detail)
         lg.pos += n;
     if (lg.win)
         munmap(lg.win, lg.len);
-    lg.win = NULL;
+    lg.win = NULL, lg.end = 0;
     if (ftruncate(lg.fd, (off_t)lg.pos) != 0)
         lg.pos = 0;   /* nothing to do about it here: the reader sees the tail */
     close(lg.fd);
