@@ -107,9 +107,20 @@ int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *ke
 void trace_enter_site_done(trace_words *a, const int64_t *key, int comm_id);
 /* Bumped whenever a communicator or datatype handle may name another. */
 extern uint32_t trace_epoch __attribute__((visibility("hidden")));
+/* 1 from a call's entry record to its return; the time it returned. */
+extern int trace_call_open __attribute__((visibility("hidden")));
+extern int64_t trace_exit_t __attribute__((visibility("hidden")));
 /* Reads the return time; room for `more` results (w NULL when the call's
  * entry was not recorded). */
-trace_words trace_exit(size_t more);
+static inline trace_words trace_exit(size_t more)
+{
+    trace_words r = {NULL, 0};
+    if (!trace_call_open || !trace_enabled || (more > trace_wcap && trace_words_grow(more) != 0))
+        return r;
+    trace_exit_t = trace_now();
+    r.w = trace_wbuf;
+    return r;
+}
 void trace_exit_done(trace_words *r);         /* completes the call's record */
 
 /* lib_record.c: communicators, requests, phases. */

@@ -36,10 +36,10 @@ static struct {
     uint64_t lines;             /* the text lines the records stand for */
     char *line;                 /* the text record being written */
     uint64_t filled;            /* the file holds blocks (zeros) up to here */
-    int open, open_sig;         /* a call entered and not returned; its slot */
+    int open_sig;               /* the open call's slot (trace_call_open) */
     uint64_t open_off, open_lo; /* its record's offset and first 8 bytes */
     char *open_p;               /* the record in the window, NULL once moved out */
-    int64_t exit_t, tbase;      /* its return; the records' time base (its entry, while open) */
+    int64_t tbase;              /* the records' time base (the open call's entry) */
     int64_t flush_ns, last_flush;
     int64_t last_anchor, next_check;   /* next_check: the earlier of the two */
     struct sigaction old[NSIG_CAUGHT];
@@ -88,7 +88,7 @@ static int move_window(size_t need)
     if (w == MAP_FAILED)
         return -1;
     lg.win = w, lg.end = lg.base + lg.len;
-    lg.open_p = lg.open && lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.base + lg.len
+    lg.open_p = trace_call_open && lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.base + lg.len
                     ? lg.win + (lg.open_off - lg.base) : NULL;
     return 0;
 }
@@ -147,7 +147,7 @@ char *trace_line(size_t need)
 void trace_line_done(char *end)
 {
     char *text = lg.line + sizeof(tracebin_head);
-    tracebin_head h = {0, (uint8_t)lg.open, 0, (uint32_t)(end - text - 1)};   /* no '\n' */
+    tracebin_head h = {0, (uint8_t)trace_call_open, 0, (uint32_t)(end - text - 1)};   /* no '\n' */
     memcpy(lg.line, &h, sizeof h);
     end[-1] = '\0';
     commit(lg.line, TRACEBIN_TEXT, tracebin_size(h.n));
@@ -281,7 +281,7 @@ static inline __attribute__((always_inline)) void call_record(int sig)
     lg.open_off = lg.pos, lg.open_lo = lo, lg.open_p = p;
     lg.pos += sizeof(tracebin_call);
     lg.tbase = t;
-    lg.open = 1, lg.open_sig = sig;
+    trace_call_open = 1, lg.open_sig = sig;
     lg.lines++;
     after_record();
 }
@@ -335,8 +335,8 @@ int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *ke
     uint64_t d = ((uint64_t)(uintptr_t)s->caller ^ (uint64_t)(uintptr_t)caller) |
                  (s->kind ^ (uint32_t)kind) | (s->phase ^ (uint32_t)trace_phase) |
                  (s->epoch ^ trace_epoch) | (s->gen ^ defs[s->slot].gen);
-    for (unsigned i = 0; i < TRACE_KEY_N; i++)
-        d |= (uint64_t)(s->key[i] ^ key[i]);
+    d |= (uint64_t)((s->key[0] ^ key[0]) | (s->key[1] ^ key[1]) | (s->key[2] ^ key[2]) |
+                    (s->key[3] ^ key[3]) | (s->key[4] ^ key[4]));
     if (d)
         return 0;
     *comm_id = s->comm_id;
@@ -356,15 +356,8 @@ void trace_enter_site_done(trace_words *a, const int64_t *key, int comm_id)
     call_record(sig);
 }
 
-trace_words trace_exit(size_t more)
-{
-    trace_words r = {NULL, 0};
-    if (!lg.open || !trace_enabled || (more > trace_wcap && trace_words_grow(more) != 0))
-        return r;
-    lg.exit_t = trace_now();
-    r.w = trace_wbuf;
-    return r;
-}
+int trace_call_open;
+int64_t trace_exit_t;
 
 /* The call's record at the offset it was written at, in a window that
  * moved on since (a long definition came between): through the file. */
@@ -378,17 +371,17 @@ static void complete_in_file(uint64_t lo, uint64_t hi)
 
 void trace_exit_done(trace_words *r)
 {
-    if (!r->w || !lg.open || !trace_enabled)
+    if (!r->w || !trace_enabled)   /* r->w: the call is open (trace_exit) */
         return;
     int wrote, res = intern(results, &result_hint[lg.open_sig], TRACEBIN_RES, r->w, r->n, &wrote);
     if (res < 0)
         return;
-    int64_t dur = lg.exit_t - lg.tbase;
+    int64_t dur = trace_exit_t - lg.tbase;
     if (dur > (int64_t)UINT32_MAX) {   /* the call's record cannot say it: one of its own */
         char *p = room(sizeof(tracebin_time));
         if (!p)
             return;
-        tracebin_time e = {0, 0, (uint16_t)res, 0, lg.exit_t};
+        tracebin_time e = {0, 0, (uint16_t)res, 0, trace_exit_t};
         memcpy(p, &e, sizeof e);
         commit(p, TRACEBIN_EXIT, sizeof e);
     } else {
@@ -403,8 +396,8 @@ void trace_exit_done(trace_words *r)
             complete_in_file(lo, hi);
         }
     }
-    lg.open = 0;
-    lg.tbase = lg.exit_t;
+    trace_call_open = 0;
+    lg.tbase = trace_exit_t;
     lg.lines++;   /* the periodic work waits for the next entry: never inside a call's exit */
 }
 
