@@ -369,32 +369,61 @@ static void complete_in_file(uint64_t lo, uint64_t hi)
         stop("cannot complete a call's record");
 }
 
+/* The first 8 bytes and the last 8 of a completed call's record:
+ * {'<', wrote, sig, dt, dur, res}. */
+static inline void done_words(int res, int wrote, int64_t dur, uint64_t *lo, uint64_t *hi)
+{
+    *lo = (lg.open_lo & ~(uint64_t)0xffff) | TRACEBIN_DONE | (uint64_t)wrote << 8;
+    *hi = (uint64_t)(uint32_t)dur | (uint64_t)res << 32;
+}
+
+/* The result's slot when it is not the hinted one; -1 when tracing stopped.
+ * Out of line, as the completions below: the repeated return then needs
+ * fewer registers. */
+static __attribute__((noinline)) int result_slot(const trace_words *r, int *wrote)
+{
+    int k = intern_hashed(results, TRACEBIN_RES, r->w, r->n, wrote);
+    if (k >= 0)
+        result_hint[lg.open_sig] = (uint16_t)k;
+    return k;
+}
+
+/* A call of 2^32 ns or more, whose record cannot say it: an E record of
+ * its own; or a record the window moved past: through the file.  -1 when
+ * tracing stopped. */
+static __attribute__((noinline, cold)) int complete_rare(int res, int wrote, int64_t dur)
+{
+    if (dur > (int64_t)UINT32_MAX) {
+        char *p = room(sizeof(tracebin_time));
+        if (!p)
+            return -1;
+        tracebin_time e = {0, 0, (uint16_t)res, 0, trace_exit_t};
+        memcpy(p, &e, sizeof e);
+        commit(p, TRACEBIN_EXIT, sizeof e);
+        return 0;
+    }
+    uint64_t lo, hi;
+    done_words(res, wrote, dur, &lo, &hi);
+    complete_in_file(lo, hi);
+    return 0;
+}
+
 void trace_exit_done(trace_words *r)
 {
     if (!r->w || !trace_enabled)   /* r->w: the call is open (trace_exit) */
         return;
-    int wrote, res = intern(results, &result_hint[lg.open_sig], TRACEBIN_RES, r->w, r->n, &wrote);
-    if (res < 0)
+    int wrote = 0, res = result_hint[lg.open_sig];
+    if (!same(&results[res], r->w, r->n) && (res = result_slot(r, &wrote)) < 0)
         return;
     int64_t dur = trace_exit_t - lg.tbase;
-    if (dur > (int64_t)UINT32_MAX) {   /* the call's record cannot say it: one of its own */
-        char *p = room(sizeof(tracebin_time));
-        if (!p)
-            return;
-        tracebin_time e = {0, 0, (uint16_t)res, 0, trace_exit_t};
-        memcpy(p, &e, sizeof e);
-        commit(p, TRACEBIN_EXIT, sizeof e);
-    } else {
-        /* {'<', wrote, sig, dt, dur, res}: the duration and result first,
-         * which a reader of a '>' record ignores */
-        uint64_t lo = (lg.open_lo & ~(uint64_t)0xffff) | TRACEBIN_DONE | (uint64_t)wrote << 8;
-        uint64_t hi = (uint64_t)(uint32_t)dur | (uint64_t)res << 32;
-        if (lg.open_p) {
-            memcpy(lg.open_p + 8, &hi, sizeof hi);
-            __atomic_store_n((uint64_t *)(void *)lg.open_p, lo, __ATOMIC_RELEASE);
-        } else {
-            complete_in_file(lo, hi);
-        }
+    if (dur <= (int64_t)UINT32_MAX && lg.open_p) {
+        /* the duration and result first, which a reader of a '>' record ignores */
+        uint64_t lo, hi;
+        done_words(res, wrote, dur, &lo, &hi);
+        memcpy(lg.open_p + 8, &hi, sizeof hi);
+        __atomic_store_n((uint64_t *)(void *)lg.open_p, lo, __ATOMIC_RELEASE);
+    } else if (complete_rare(res, wrote, dur) != 0) {
+        return;
     }
     trace_call_open = 0;
     lg.tbase = trace_exit_t;
