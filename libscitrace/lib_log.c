@@ -82,11 +82,15 @@ static int move_window(size_t need)
         at += (uint64_t)got;
         lg.filled = at;
     }
-    /* populated: the page faults of the window come here, not in the calls */
-    void *w = mmap(NULL, lg.len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, lg.fd,
-                   (off_t)lg.base);
+    void *w = mmap(NULL, lg.len, PROT_READ | PROT_WRITE, MAP_SHARED, lg.fd, (off_t)lg.base);
     if (w == MAP_FAILED)
         return -1;
+    /* each page's write fault taken here, not in the calls (MAP_POPULATE
+     * would map the pages read-only and leave a dearer fault to the first
+     * write); a kernel without it (before Linux 5.14) faults as before */
+#ifdef MADV_POPULATE_WRITE
+    (void)madvise(w, lg.len, MADV_POPULATE_WRITE);
+#endif
     lg.win = w, lg.end = lg.base + lg.len;
     lg.open_p = trace_call_open && lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.base + lg.len
                     ? lg.win + (lg.open_off - lg.base) : NULL;
