@@ -27,7 +27,7 @@
 #    records: what a traced call costs, and a trace's size' for the figures.
 # 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
 #    traced; peak RSS of each rank (the library maps a 4 MiB window of its
-#    file) and the rank file's bytes per call.
+#    file, all of it resident once mapped) and the rank file's bytes per call.
 # 3. Analyzer throughput: `scitrace summary` and `scitrace check` over a
 #    synthetic trace of 16 ranks x 100 000 calls, calls per second.
 # 4. halo3d (examples/halo3d.c), 8 ranks, 3000 steps, untraced and traced,
