@@ -98,35 +98,63 @@ static inline trace_words trace_enter(enum trace_kind kind, const void *caller, 
 }
 void trace_enter_done(trace_words *a);        /* writes the entry record */
 /* A call site's fast entry: when the call repeats its site's last raw
- * arguments (key[0..n), n <= TRACE_KEY_MAX) and nothing they stand for
- * changed, writes its entry record, sets *comm_id and returns 1; else 0,
- * and the caller builds the words and ends with trace_enter_site_done,
- * which also remembers the key. */
-#define TRACE_KEY_MAX 6
-int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n,
-                     int *comm_id);
-void trace_enter_site_done(trace_words *a, const int64_t *key, unsigned n, int comm_id);
+ * arguments (key[0..TRACE_KEY_N)) and nothing they stand for changed,
+ * writes its entry record, sets *comm_id and returns 1; else 0, and the
+ * caller builds the words and ends with trace_enter_site_done, which also
+ * remembers the key. */
+#define TRACE_KEY_N 5
+int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, int *comm_id);
+void trace_enter_site_done(trace_words *a, const int64_t *key, int comm_id);
 /* Bumped whenever a communicator or datatype handle may name another. */
 extern uint32_t trace_epoch __attribute__((visibility("hidden")));
+/* 1 from a call's entry record to its return; the time it returned. */
+extern int trace_call_open __attribute__((visibility("hidden")));
+extern int64_t trace_exit_t __attribute__((visibility("hidden")));
 /* Reads the return time; room for `more` results (w NULL when the call's
  * entry was not recorded). */
-trace_words trace_exit(size_t more);
+static inline trace_words trace_exit(size_t more)
+{
+    trace_words r = {NULL, 0};
+    if (!trace_call_open || !trace_enabled || (more > trace_wcap && trace_words_grow(more) != 0))
+        return r;
+    trace_exit_t = trace_now();
+    r.w = trace_wbuf;
+    return r;
+}
 void trace_exit_done(trace_words *r);         /* completes the call's record */
 
 /* lib_record.c: communicators, requests, phases. */
+typedef struct trace_comm_rec {
+    int n, inter;
+    int *world;               /* world rank of each rank (of the remote group if inter) */
+} trace_comm_rec;
+extern trace_comm_rec *trace_comms __attribute__((visibility("hidden")));
+extern int trace_ncomms __attribute__((visibility("hidden")));
 int trace_comm_id(MPI_Comm comm);             /* registering it if new; -1 */
 int trace_comm_created(MPI_Comm comm);        /* registers; writes its line */
 void trace_comm_forget(void);                 /* a communicator is freed */
-int trace_world(int comm_id, int r);          /* world rank, or TRACE_* */
+/* World rank of rank r of communicator comm_id, or TRACE_NO_RANK. */
+static inline int trace_world(int comm_id, int r)
+{
+    if (comm_id < 0 || comm_id >= trace_ncomms || r < 0 || r >= trace_comms[comm_id].n)
+        return TRACE_NO_RANK;
+    return trace_comms[comm_id].world[r];
+}
 /* A fresh request id for handle req, stored by the program at home. */
 int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home);
 /* Id of the live request with handle req that was stored at `at` (the
- * newest), else of the nth with that handle (nth > 0 when one array holds
- * the handle more than once; an MPI may give several live requests one
- * handle); 0: not ours. */
-int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id);
-uint64_t trace_req_made(void);                /* requests made so far */
-void trace_req_done(MPI_Request req, int64_t id);   /* completed or freed */
+ * newest), else, when nth >= 0, of the nth with that handle (nth > 0 when
+ * one array holds the handle more than once; an MPI may give several live
+ * requests one handle); 0: not ours.  *slot: where it is kept, for
+ * trace_req_done (-1: nowhere). */
+int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id, int *slot);
+extern int trace_next_req __attribute__((visibility("hidden")));   /* requests made so far */
+static inline uint64_t trace_req_made(void)
+{
+    return (uint64_t)trace_next_req;
+}
+/* Request id completed or freed; slot: trace_req_id's, or -1. */
+void trace_req_done(MPI_Request req, int64_t id, int slot);
 void trace_phases_start(void);                /* phase 0, "main" */
 
 /* lib_dtype.c: datatypes and operations. */
@@ -291,14 +319,14 @@ static inline void tw_p2p_typed(trace_words *a, int comm_id, int r, int tag, int
 static inline int p2p_enter(enum trace_kind kind, const void *caller, MPI_Comm comm, int peer,
                             int tag, int count, MPI_Datatype dt)
 {
-    int64_t key[5] = {(int64_t)(intptr_t)comm, peer, tag, count, (int64_t)(intptr_t)dt};
+    int64_t key[TRACE_KEY_N] = {(int64_t)(intptr_t)comm, peer, tag, count, (int64_t)(intptr_t)dt};
     int id;
-    if (trace_enter_site(kind, caller, key, 5, &id))
+    if (trace_enter_site(kind, caller, key, &id))
         return id;
     id = trace_comm_id(comm);   /* first: it may write a line */
     trace_words a = trace_enter(kind, caller, 8);
     tw_p2p_typed(&a, id, peer, tag, count, dt);
-    trace_enter_site_done(&a, key, 5, id);
+    trace_enter_site_done(&a, key, id);
     return id;
 }
 

@@ -32,12 +32,14 @@ static struct {
     int fd, rank, finished;
     char *win;                  /* mapped [base, base + len) of the file */
     uint64_t base, len, pos;    /* pos: committed bytes (whole records) */
+    uint64_t end;               /* base + len while mapped, else 0 */
     uint64_t lines;             /* the text lines the records stand for */
     char *line;                 /* the text record being written */
     uint64_t filled;            /* the file holds blocks (zeros) up to here */
-    int open, open_sig;         /* a call entered and not returned; its slot */
+    int open_sig;               /* the open call's slot (trace_call_open) */
     uint64_t open_off, open_lo; /* its record's offset and first 8 bytes */
-    int64_t open_t, exit_t, tbase;   /* its times; the records' time base */
+    char *open_p;               /* the record in the window, NULL once moved out */
+    int64_t tbase;              /* the records' time base (the open call's entry) */
     int64_t flush_ns, last_flush;
     int64_t last_anchor, next_check;   /* next_check: the earlier of the two */
     struct sigaction old[NSIG_CAUGHT];
@@ -58,7 +60,7 @@ static int move_window(size_t need)
     long page = sysconf(_SC_PAGESIZE);
     if (lg.win)
         munmap(lg.win, lg.len);
-    lg.win = NULL;
+    lg.win = NULL, lg.end = 0;
     lg.base = lg.pos / (uint64_t)page * (uint64_t)page;
     lg.len = lg.pos - lg.base + need;
     lg.len = lg.len < WINDOW ? WINDOW : (lg.len + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
@@ -83,7 +85,15 @@ static int move_window(size_t need)
     void *w = mmap(NULL, lg.len, PROT_READ | PROT_WRITE, MAP_SHARED, lg.fd, (off_t)lg.base);
     if (w == MAP_FAILED)
         return -1;
-    lg.win = w;
+    /* each page's write fault taken here, not in the calls (MAP_POPULATE
+     * would map the pages read-only and leave a dearer fault to the first
+     * write); a kernel without it (before Linux 5.14) faults as before */
+#ifdef MADV_POPULATE_WRITE
+    (void)madvise(w, lg.len, MADV_POPULATE_WRITE);
+#endif
+    lg.win = w, lg.end = lg.base + lg.len;
+    lg.open_p = trace_call_open && lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.base + lg.len
+                    ? lg.win + (lg.open_off - lg.base) : NULL;
     return 0;
 }
 
@@ -92,16 +102,16 @@ static inline __attribute__((always_inline)) char *room(size_t bytes)
 {
     if (!trace_enabled)
         return NULL;
-    if (lg.pos + bytes > lg.base + lg.len && move_window(bytes) != 0) {
+    if (lg.pos + bytes > lg.end && move_window(bytes) != 0) {
         stop("cannot extend the rank file");
         return NULL;
     }
     return lg.win + (lg.pos - lg.base);
 }
 
-/* Checks, after each record, whether the window is due to the disk and the
- * clock to a new anchor: on the time the record read, not a clock read of
- * its own: a clock read is a large part of a call's cost (make bench-trace). */
+/* Checks, after each entry record and text line, whether the window is due
+ * to the disk and the clock to a new anchor: on the time the record read,
+ * not a clock read of its own (a clock read is much of a call's cost). */
 static void periodic(void)
 {
     int64_t now = trace_clk.now;
@@ -124,7 +134,9 @@ static inline void after_record(void)
         periodic();
 }
 
-/* The record at p, of `bytes`, becomes readable: its type byte last. */
+/* The record at p, of `bytes`, becomes readable: its type byte last.  The
+ * release stores here and below are plain stores on x86-64, which keeps
+ * stores in order (TSO): the kill guarantee costs no fence there. */
 static void commit(char *p, uint8_t type, size_t bytes)
 {
     __atomic_store_n((uint8_t *)p, type, __ATOMIC_RELEASE);
@@ -141,7 +153,7 @@ char *trace_line(size_t need)
 void trace_line_done(char *end)
 {
     char *text = lg.line + sizeof(tracebin_head);
-    tracebin_head h = {0, (uint8_t)lg.open, 0, (uint32_t)(end - text - 1)};   /* no '\n' */
+    tracebin_head h = {0, (uint8_t)trace_call_open, 0, (uint32_t)(end - text - 1)};   /* no '\n' */
     memcpy(lg.line, &h, sizeof h);
     end[-1] = '\0';
     commit(lg.line, TRACEBIN_TEXT, tracebin_size(h.n));
@@ -187,6 +199,8 @@ static inline int same(const sig_slot *s, const int64_t *w, size_t n)
 {
     if (!s->valid || s->n != n)
         return 0;
+    if (n > 8)   /* the library's compare goes a vector at a time */
+        return memcmp(s->w, w, n * sizeof *w) == 0;
     for (size_t i = 0; i < n; i++)
         if (s->w[i] != w[i])
             return 0;
@@ -257,7 +271,7 @@ static int new_base(int64_t t)
 }
 
 /* The entry record of a call whose signature is in slot sig. */
-static void call_record(int sig)
+static inline __attribute__((always_inline)) void call_record(int sig)
 {
     int64_t t = trace_now();
     if (t - lg.tbase > (int64_t)UINT32_MAX && new_base(t) != 0)
@@ -270,10 +284,10 @@ static void call_record(int sig)
     uint64_t lo = TRACEBIN_CALL | (uint64_t)sig << 16 | (uint64_t)(t - lg.tbase) << 32, hi = 0;
     memcpy(p + 8, &hi, sizeof hi);
     __atomic_store_n((uint64_t *)(void *)p, lo, __ATOMIC_RELEASE);
-    lg.open_off = lg.pos, lg.open_lo = lo;
+    lg.open_off = lg.pos, lg.open_lo = lo, lg.open_p = p;
     lg.pos += sizeof(tracebin_call);
-    lg.tbase = lg.open_t = t;
-    lg.open = 1, lg.open_sig = sig;
+    lg.tbase = t;
+    trace_call_open = 1, lg.open_sig = sig;
     lg.lines++;
     after_record();
 }
@@ -300,63 +314,60 @@ void trace_enter_done(trace_words *a)
  * communicator or datatype registered or freed since (trace_epoch) and
  * the slot not redefined, takes the slot without building its words. */
 
-#define SITES 1024
+/* Direct-mapped: two live sites in one entry take the slow path by turns.
+ * By the birthday bound, 14 sites (halo3d's) meet in 1024 entries with odds
+ * of 8%, in 4096 of 2%; entries never touched cost no memory. */
+#define SITES_BITS 12
+#define SITES (1u << SITES_BITS)
 typedef struct site {
     const void *caller;
-    int kind, phase, comm_id;
-    uint32_t epoch, gen, n;
-    int slot;
-    int64_t key[TRACE_KEY_MAX];
+    uint32_t kind, phase, epoch, gen;
+    int slot, comm_id;
+    int64_t key[TRACE_KEY_N];
 } site;
 static site sites[SITES];
 uint32_t trace_epoch;
 
 /* By caller and kind, and the key's next two words (a peer and a tag): a
  * loop over neighbours from one call site keeps a site per neighbour. */
-static inline site *site_of(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n)
+static inline site *site_of(enum trace_kind kind, const void *caller, const int64_t *key)
 {
     uint64_t h = (uint64_t)(uintptr_t)caller ^ ((uint64_t)kind << 52);
-    if (n > 2)
-        h ^= (uint64_t)key[1] << 20 ^ (uint64_t)key[2] << 38;
-    return &sites[(h * 0x9E3779B97F4A7C15ull) >> 54];
+    h ^= (uint64_t)key[1] << 20 ^ (uint64_t)key[2] << 38;
+    return &sites[(h * 0x9E3779B97F4A7C15ull) >> (64 - SITES_BITS)];
 }
 
-int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, unsigned n,
-                     int *comm_id)
+/* One test of every word: a repeated call passes all of them (a slot's gen
+ * changes whenever it is redefined or left invalid). */
+int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, int *comm_id)
 {
-    const site *s = site_of(kind, caller, key, n);
-    if (s->caller != caller || s->kind != (int)kind || s->phase != trace_phase ||
-        s->epoch != trace_epoch || s->n != n || defs[s->slot].gen != s->gen || !defs[s->slot].valid)
+    const site *s = site_of(kind, caller, key);
+    uint64_t d = ((uint64_t)(uintptr_t)s->caller ^ (uint64_t)(uintptr_t)caller) |
+                 (s->kind ^ (uint32_t)kind) | (s->phase ^ (uint32_t)trace_phase) |
+                 (s->epoch ^ trace_epoch) | (s->gen ^ defs[s->slot].gen);
+    d |= (uint64_t)((s->key[0] ^ key[0]) | (s->key[1] ^ key[1]) | (s->key[2] ^ key[2]) |
+                    (s->key[3] ^ key[3]) | (s->key[4] ^ key[4]));
+    if (d)
         return 0;
-    for (unsigned i = 0; i < n; i++)
-        if (s->key[i] != key[i])
-            return 0;
     *comm_id = s->comm_id;
     call_record(s->slot);
     return 1;
 }
 
-void trace_enter_site_done(trace_words *a, const int64_t *key, unsigned n, int comm_id)
+void trace_enter_site_done(trace_words *a, const int64_t *key, int comm_id)
 {
     int sig = entry_slot(a);
     if (sig < 0)
         return;
-    site *s = site_of((enum trace_kind)a->w[0], (const void *)(uintptr_t)a->w[2], key, n);
-    *s = (site){(const void *)(uintptr_t)a->w[2], (int)a->w[0], (int)a->w[1], comm_id,
-                trace_epoch, defs[sig].gen, n, sig, {0}};
-    memcpy(s->key, key, n * sizeof *key);
+    site *s = site_of((enum trace_kind)a->w[0], (const void *)(uintptr_t)a->w[2], key);
+    *s = (site){(const void *)(uintptr_t)a->w[2], (uint32_t)a->w[0], (uint32_t)a->w[1],
+                trace_epoch, defs[sig].gen, sig, comm_id, {0}};
+    memcpy(s->key, key, sizeof s->key);
     call_record(sig);
 }
 
-trace_words trace_exit(size_t more)
-{
-    trace_words r = {NULL, 0};
-    if (!lg.open || !trace_enabled || (more > trace_wcap && trace_words_grow(more) != 0))
-        return r;
-    lg.exit_t = trace_now();
-    r.w = trace_wbuf;
-    return r;
-}
+int trace_call_open;
+int64_t trace_exit_t;
 
 /* The call's record at the offset it was written at, in a window that
  * moved on since (a long definition came between): through the file. */
@@ -368,38 +379,65 @@ static void complete_in_file(uint64_t lo, uint64_t hi)
         stop("cannot complete a call's record");
 }
 
-void trace_exit_done(trace_words *r)
+/* The first 8 bytes and the last 8 of a completed call's record:
+ * {'<', wrote, sig, dt, dur, res}. */
+static inline void done_words(int res, int wrote, int64_t dur, uint64_t *lo, uint64_t *hi)
 {
-    if (!r->w || !lg.open || !trace_enabled)
-        return;
-    int wrote, res = intern(results, &result_hint[lg.open_sig], TRACEBIN_RES, r->w, r->n, &wrote);
-    if (res < 0)
-        return;
-    int64_t dur = lg.exit_t - lg.open_t;
-    if (dur > (int64_t)UINT32_MAX) {   /* the call's record cannot say it: one of its own */
+    *lo = (lg.open_lo & ~(uint64_t)0xffff) | TRACEBIN_DONE | (uint64_t)wrote << 8;
+    *hi = (uint64_t)(uint32_t)dur | (uint64_t)res << 32;
+}
+
+/* The result's slot when it is not the hinted one; -1 when tracing stopped.
+ * Out of line, as the completions below: the repeated return then needs
+ * fewer registers. */
+static __attribute__((noinline)) int result_slot(const trace_words *r, int *wrote)
+{
+    int k = intern_hashed(results, TRACEBIN_RES, r->w, r->n, wrote);
+    if (k >= 0)
+        result_hint[lg.open_sig] = (uint16_t)k;
+    return k;
+}
+
+/* A call of 2^32 ns or more, whose record cannot say it: an E record of
+ * its own; or a record the window moved past: through the file.  -1 when
+ * tracing stopped. */
+static __attribute__((noinline, cold)) int complete_rare(int res, int wrote, int64_t dur)
+{
+    if (dur > (int64_t)UINT32_MAX) {
         char *p = room(sizeof(tracebin_time));
         if (!p)
-            return;
-        tracebin_time e = {0, 0, (uint16_t)res, 0, lg.exit_t};
+            return -1;
+        tracebin_time e = {0, 0, (uint16_t)res, 0, trace_exit_t};
         memcpy(p, &e, sizeof e);
         commit(p, TRACEBIN_EXIT, sizeof e);
-    } else {
-        /* {'<', wrote, sig, dt, dur, res}: the duration and result first,
-         * which a reader of a '>' record ignores */
-        uint64_t lo = (lg.open_lo & ~(uint64_t)0xffff) | TRACEBIN_DONE | (uint64_t)wrote << 8;
-        uint64_t hi = (uint64_t)(uint32_t)dur | (uint64_t)res << 32;
-        if (lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.base + lg.len) {
-            char *p = lg.win + (lg.open_off - lg.base);
-            memcpy(p + 8, &hi, sizeof hi);
-            __atomic_store_n((uint64_t *)(void *)p, lo, __ATOMIC_RELEASE);
-        } else {
-            complete_in_file(lo, hi);
-        }
+        return 0;
     }
-    lg.open = 0;
-    lg.tbase = lg.exit_t;
-    lg.lines++;
-    after_record();
+    uint64_t lo, hi;
+    done_words(res, wrote, dur, &lo, &hi);
+    complete_in_file(lo, hi);
+    return 0;
+}
+
+void trace_exit_done(trace_words *r)
+{
+    if (!r->w || !trace_enabled)   /* r->w: the call is open (trace_exit) */
+        return;
+    int wrote = 0, res = result_hint[lg.open_sig];
+    if (!same(&results[res], r->w, r->n) && (res = result_slot(r, &wrote)) < 0)
+        return;
+    int64_t dur = trace_exit_t - lg.tbase;
+    if (dur <= (int64_t)UINT32_MAX && lg.open_p) {
+        /* the duration and result first, which a reader of a '>' record ignores */
+        uint64_t lo, hi;
+        done_words(res, wrote, dur, &lo, &hi);
+        memcpy(lg.open_p + 8, &hi, sizeof hi);
+        __atomic_store_n((uint64_t *)(void *)lg.open_p, lo, __ATOMIC_RELEASE);
+    } else if (complete_rare(res, wrote, dur) != 0) {
+        return;
+    }
+    trace_call_open = 0;
+    lg.tbase = trace_exit_t;
+    lg.lines++;   /* the periodic work waits for the next entry: never inside a call's exit */
 }
 
 /* One text record "TEXT" into buf: its bytes. */
@@ -432,7 +470,7 @@ static void write_closing(const char *status, const char *detail)
         lg.pos += n;
     if (lg.win)
         munmap(lg.win, lg.len);
-    lg.win = NULL;
+    lg.win = NULL, lg.end = 0;
     if (ftruncate(lg.fd, (off_t)lg.pos) != 0)
         lg.pos = 0;   /* nothing to do about it here: the reader sees the tail */
     close(lg.fd);

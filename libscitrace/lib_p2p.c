@@ -49,10 +49,10 @@ REQ_WRAPPER(Recv_init, RECV_INIT, )
  * call, or MPI_REQUEST_NULL). */
 static void tw_reqs(trace_words *a, int n, const MPI_Request reqs[])
 {
-    int c;
+    int c, slot;
     tw(a, n);
     for (int i = 0; a->w && i < n; i++)
-        tw_req(a, trace_req_id(reqs[i], &reqs[i], 0, &c));
+        tw_req(a, trace_req_id(reqs[i], &reqs[i], 0, &c, &slot));
 }
 
 int MPI_Start(MPI_Request *req)
@@ -84,13 +84,13 @@ int MPI_Request_free(MPI_Request *req)
     if (!trace_enabled)
         return PMPI_Request_free(req);
     trace_words a = trace_enter(TRACE_K_REQUEST_FREE, CALLER, 2);
-    int c;
+    int c, slot;
     MPI_Request h = *req;
-    int64_t id = trace_req_id(h, req, 0, &c);
+    int64_t id = trace_req_id(h, req, 0, &c, &slot);
     tw(&a, 1);
     tw_req(&a, id);
     trace_enter_done(&a);
-    trace_req_done(h, id);
+    trace_req_done(h, id, slot);
     int rc = PMPI_Request_free(req);
     trace_returned();
     return rc;

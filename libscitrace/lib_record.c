@@ -12,11 +12,6 @@
 #define MAX_PHASES 4096
 #define PHASE_NAME_MAX 63
 
-typedef struct comm_rec {
-    int n, inter;
-    int *world;        /* world rank of each rank (of the remote group if inter) */
-} comm_rec;
-
 typedef struct req_slot {
     MPI_Request req;
     const MPI_Request *home;   /* where the call that made it stored it */
@@ -24,17 +19,18 @@ typedef struct req_slot {
 } req_slot;
 
 static struct {
-    comm_rec *comms;
-    int ncomms, keyval;
+    int keyval;
     uint64_t *hashes;
     req_slot *reqs;
     size_t req_cap, req_used;
-    int next_req;
     char phases[MAX_PHASES][PHASE_NAME_MAX + 1];
     int nphases;
 } st;
 
 int trace_phase;
+trace_comm_rec *trace_comms;
+int trace_ncomms;
+int trace_next_req;
 
 /* --- communicators ----------------------------------------------------- */
 
@@ -109,18 +105,18 @@ int trace_comm_created(MPI_Comm comm)
     } else if (world) {
         h = members_hash(h, world, n);
     }
-    comm_rec *grown = realloc(st.comms, (size_t)(st.ncomms + 1) * sizeof *grown);
-    uint64_t *hg = realloc(st.hashes, (size_t)(st.ncomms + 1) * sizeof *hg);
+    trace_comm_rec *grown = realloc(trace_comms, (size_t)(trace_ncomms + 1) * sizeof *grown);
+    uint64_t *hg = realloc(st.hashes, (size_t)(trace_ncomms + 1) * sizeof *hg);
     if (grown)
-        st.comms = grown;
+        trace_comms = grown;
     if (hg)
         st.hashes = hg;
     if (!grown || !hg || !world || (inter && !local)) {
         free(world);
         return -1;
     }
-    int id = st.ncomms++, seq = 0;
-    st.comms[id] = (comm_rec){n, inter, world};
+    int id = trace_ncomms++, seq = 0;
+    trace_comms[id] = (trace_comm_rec){n, inter, world};
     st.hashes[id] = h;
     for (int i = 0; i < id; i++)
         seq += st.hashes[i] == h;
@@ -170,13 +166,6 @@ int trace_comm_id(MPI_Comm comm)
     return trace_comm_created(comm);   /* made by a call not wrapped here */
 }
 
-int trace_world(int comm_id, int r)
-{
-    if (comm_id < 0 || comm_id >= st.ncomms || r < 0 || r >= st.comms[comm_id].n)
-        return TRACE_NO_RANK;
-    return st.comms[comm_id].world[r];
-}
-
 /* --- requests ---------------------------------------------------------- */
 
 /* MPI_Request handle -> our ids, linear probing: a slot per live request, oldest first (Open MPI
@@ -188,7 +177,23 @@ static size_t slot_of(MPI_Request req, size_t cap)
     return (size_t)(h >> 20) & (cap - 1);
 }
 
-static int req_grow(void)
+/* The newest request made at each address the program stored one at
+ * (direct-mapped; forgotten when it is done): a Wait finds the request its
+ * program holds there with one probe. */
+#define HOMES 256
+static struct home {
+    const MPI_Request *at;
+    MPI_Request req;
+    int id, comm, slot;
+} homes[HOMES];
+
+static inline struct home *home_of(const MPI_Request *at)
+{
+    return &homes[((uintptr_t)at / sizeof *at) & (HOMES - 1)];
+}
+
+/* Out of line: the insertion that calls it then needs fewer registers. */
+static __attribute__((noinline)) int req_grow(void)
 {
     size_t cap = st.req_cap ? st.req_cap * 2 : 64;
     req_slot *t = calloc(cap, sizeof *t);
@@ -215,7 +220,7 @@ static int req_grow(void)
 
 int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home)
 {
-    int id = ++st.next_req;
+    int id = ++trace_next_req;
     if (req == MPI_REQUEST_NULL || ((st.req_used + 1) * 2 > st.req_cap && req_grow() != 0))
         return id;
     size_t j = slot_of(req, st.req_cap);
@@ -223,6 +228,7 @@ int trace_req_new(MPI_Request req, int comm_id, const MPI_Request *home)
         j = (j + 1) & (st.req_cap - 1);
     st.req_used++;
     st.reqs[j] = (req_slot){req, home, id, comm_id};
+    *home_of(home) = (struct home){home, req, id, comm_id, (int)j};
     return id;
 }
 
@@ -237,16 +243,16 @@ static req_slot *find(MPI_Request req, int k)
     return NULL;
 }
 
-uint64_t trace_req_made(void)
-{
-    return (uint64_t)st.next_req;
-}
-
-int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id)
+int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_id, int *slot)
 {
     /* the newest live request stored where the handle is now: the one the
      * program holds there (an older one was overwritten); else the nth.
      * One pass over the handle's slots, oldest first. */
+    const struct home *e = at ? home_of(at) : NULL;
+    if (e && e->at == at && e->req == req && e->id) {
+        *comm_id = e->comm, *slot = e->slot;
+        return e->id;
+    }
     req_slot *x = NULL, *nth_slot = NULL;
     for (size_t j = st.req_cap && req != MPI_REQUEST_NULL ? slot_of(req, st.req_cap) : 0;
          st.req_cap && req != MPI_REQUEST_NULL && st.reqs[j].id; j = (j + 1) & (st.req_cap - 1)) {
@@ -259,16 +265,23 @@ int64_t trace_req_id(MPI_Request req, const MPI_Request *at, int nth, int *comm_
     }
     x = x ? x : nth_slot;
     *comm_id = x ? x->comm : -1;
+    *slot = x ? (int)(x - st.reqs) : -1;
     return x ? x->id : 0;
 }
 
-void trace_req_done(MPI_Request req, int64_t id)
+void trace_req_done(MPI_Request req, int64_t id, int slot)
 {
-    req_slot *x = NULL;
-    for (int k = 0; (x = find(req, k)) != NULL && x->id != id; k++)
-        ;
-    if (!x)
-        return;
+    /* the slot it was found in, unless a removal since moved it */
+    req_slot *x = slot >= 0 && (size_t)slot < st.req_cap && st.reqs[slot].id == id &&
+                  st.reqs[slot].req == req ? &st.reqs[slot] : NULL;
+    for (int k = 0; !x; k++) {
+        if ((x = find(req, k)) == NULL)
+            return;
+        x = x->id == id ? x : NULL;
+    }
+    struct home *e = home_of(x->home);
+    if (e->id == id)
+        e->id = 0;
     size_t mask = st.req_cap - 1, hole = (size_t)(x - st.reqs);
     st.reqs[hole].id = 0;
     st.req_used--;

@@ -12,14 +12,39 @@
 
 typedef struct wait_ctx {
     int64_t ids_small[ON_STACK];
-    int comms_small[ON_STACK];
+    int comms_small[ON_STACK], slots_small[ON_STACK];
     MPI_Status st_small[ON_STACK];
     MPI_Request h_small[ON_STACK];
     int64_t *ids;
-    int *comms;
+    int *comms, *slots;       /* slots: where each request is kept (trace_req_id) */
     MPI_Status *st;
     MPI_Request *h;           /* the handles as they were before the call */
 } wait_ctx;
+
+static void ctx_free(wait_ctx *w)
+{
+    if (w->ids != w->ids_small)
+        free(w->ids), free(w->comms), free(w->slots), free(w->st), free(w->h);
+    w->ids = NULL;
+}
+
+static int ctx_alloc(wait_ctx *w, int n)
+{
+    w->ids = w->ids_small, w->comms = w->comms_small, w->slots = w->slots_small;
+    w->st = w->st_small, w->h = w->h_small;
+    if (n <= ON_STACK)
+        return 0;
+    w->ids = malloc((size_t)n * sizeof *w->ids);
+    w->comms = malloc((size_t)n * sizeof *w->comms);
+    w->slots = malloc((size_t)n * sizeof *w->slots);
+    w->st = malloc((size_t)n * sizeof *w->st);
+    w->h = malloc((size_t)n * sizeof *w->h);
+    if (!w->ids || !w->comms || !w->slots || !w->st || !w->h) {
+        ctx_free(w);
+        return -1;
+    }
+    return 0;
+}
 
 typedef struct hpos {
     MPI_Request h;
@@ -61,42 +86,60 @@ static int nth_of(int n, const MPI_Request reqs[], int nth[])
 
 /* Records the entry and remembers the ids; returns the status array to
  * pass to MPI (ours when the caller ignores statuses), or NULL when out of
- * memory (then nothing is recorded). */
+ * memory (then nothing is recorded).  A request is found where the program
+ * keeps it; only a handle moved since its call made it needs the handles'
+ * order in the array (nth_of), computed then, once. */
 static MPI_Status *enter(wait_ctx *w, enum trace_kind kind, const void *caller, int n,
                          const MPI_Request reqs[], MPI_Status *user)
 {
-    w->ids = w->ids_small, w->comms = w->comms_small, w->st = w->st_small, w->h = w->h_small;
-    if (n > ON_STACK) {
-        w->ids = malloc((size_t)n * sizeof *w->ids);
-        w->comms = malloc((size_t)n * sizeof *w->comms);
-        w->st = malloc((size_t)n * sizeof *w->st);
-        w->h = malloc((size_t)n * sizeof *w->h);
-        if (!w->ids || !w->comms || !w->st || !w->h) {
-            free(w->ids), free(w->comms), free(w->st), free(w->h);
-            w->ids = NULL;
-            return NULL;
-        }
-    }
-    /* w->comms holds each nth until it is replaced by the comm */
-    if (nth_of(n, reqs, w->comms) != 0) {
-        if (w->ids != w->ids_small)
-            free(w->ids), free(w->comms), free(w->st), free(w->h);
-        w->ids = NULL;
+    int nth_small[ON_STACK], *nth = NULL;
+    if (ctx_alloc(w, n) != 0)
         return NULL;
-    }
     trace_words a = trace_enter(kind, caller, 1 + (size_t)n);
     tw(&a, n);
     for (int i = 0; i < n; i++) {
         w->h[i] = reqs[i];
-        w->ids[i] = trace_req_id(reqs[i], &reqs[i], w->comms[i], &w->comms[i]);
+        w->ids[i] = trace_req_id(reqs[i], &reqs[i], -1, &w->comms[i], &w->slots[i]);
+        if (!w->ids[i] && reqs[i] != MPI_REQUEST_NULL) {
+            if (!nth && (nth = n <= ON_STACK ? nth_small : malloc((size_t)n * sizeof *nth)) != NULL &&
+                nth_of(n, reqs, nth) != 0) {
+                if (nth != nth_small)
+                    free(nth);
+                nth = NULL;
+            }
+            if (!nth) {
+                ctx_free(w);
+                return NULL;
+            }
+            w->ids[i] = trace_req_id(reqs[i], NULL, nth[i], &w->comms[i], &w->slots[i]);
+        }
         tw_req(&a, w->ids[i]);
     }
+    if (nth && nth != nth_small)
+        free(nth);
     trace_enter_done(&a);
     return user == MPI_STATUSES_IGNORE ? w->st : user;
 }
 
 /* The return: the k completed requests idx[0..k-1] with statuses
  * st[0..k-1] (stride 1) or st[idx[j]] (indexed). */
+/* "I SRC TAG BYTES" of request i, completed with status x. */
+static inline void tw_completed(trace_words *r, int i, int comm_id, const MPI_Status *x)
+{
+#ifdef OPEN_MPI
+    int cancelled = x->_cancelled;   /* what PMPI_Test_cancelled reads, without the call */
+#else
+    int cancelled = 0;
+    PMPI_Test_cancelled(x, &cancelled);
+#endif
+    tw(r, i);
+    if (cancelled) {
+        tw(r, TRACE_CANCELLED), tw(r, 0), tw(r, 0);
+    } else {
+        tw_status(r, comm_id, x);
+    }
+}
+
 static void leave(wait_ctx *w, int k, const int idx[], const MPI_Status st[], int indexed,
                   const MPI_Request reqs_after[])
 {
@@ -104,42 +147,61 @@ static void leave(wait_ctx *w, int k, const int idx[], const MPI_Status st[], in
     tw(&r, k > 0 ? k : 0);
     for (int j = 0; r.w && j < k; j++) {
         int i = idx ? idx[j] : j;
-        const MPI_Status *x = &st[indexed ? i : j];
-#ifdef OPEN_MPI
-        int cancelled = x->_cancelled;   /* what PMPI_Test_cancelled reads, without the call */
-#else
-        int cancelled = 0;
-        PMPI_Test_cancelled(x, &cancelled);
-#endif
-        tw(&r, i);
-        if (cancelled) {
-            tw(&r, TRACE_CANCELLED), tw(&r, 0), tw(&r, 0);
-        } else {
-            tw_status(&r, w->comms[i], x);
-        }
+        tw_completed(&r, i, w->comms[i], &st[indexed ? i : j]);
     }
     trace_exit_done(&r);
     for (int j = 0; j < k; j++) {   /* inactive persistent requests keep their handle */
         int i = idx ? idx[j] : j;
         if (reqs_after[i] == MPI_REQUEST_NULL)
-            trace_req_done(w->h[i], w->ids[i]);
+            trace_req_done(w->h[i], w->ids[i], w->slots[i]);
     }
-    if (w->ids != w->ids_small) {
-        free(w->ids), free(w->comms), free(w->st), free(w->h);
-    }
+    ctx_free(w);
+}
+
+/* Wait and Test: one request, the words of enter() and leave() without
+ * their arrays, and through the call site when the request's place among
+ * the requests made (its encoded id) repeats (lib.h, trace_enter_site). */
+typedef struct one_req {
+    MPI_Request h;
+    int64_t id;
+    int comm, slot;
+} one_req;
+
+static void one_enter(one_req *o, enum trace_kind kind, const void *caller, const MPI_Request *req)
+{
+    o->h = *req;
+    o->id = trace_req_id(o->h, req, 0, &o->comm, &o->slot);
+    int64_t enc = trace_id_encode((uint64_t)o->id, trace_req_made());
+    int64_t key[TRACE_KEY_N] = {1, enc, 0, 0, 0};
+    int unused;
+    if (trace_enter_site(kind, caller, key, &unused))
+        return;
+    trace_words a = trace_enter(kind, caller, 2);
+    tw(&a, 1);
+    tw(&a, enc);
+    trace_enter_site_done(&a, key, -1);
+}
+
+static void one_leave(const one_req *o, int done, const MPI_Status *s, MPI_Request after)
+{
+    trace_words r = trace_exit(5);
+    tw(&r, done);
+    if (done)
+        tw_completed(&r, 0, o->comm, s);
+    trace_exit_done(&r);
+    if (done && after == MPI_REQUEST_NULL)   /* inactive persistent requests keep their handle */
+        trace_req_done(o->h, o->id, o->slot);
 }
 
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
     if (!trace_enabled)
         return PMPI_Wait(req, status);
-    wait_ctx w;
-    MPI_Status *s = enter(&w, TRACE_K_WAIT, CALLER, 1, req, status == MPI_STATUS_IGNORE
-                                                             ? MPI_STATUSES_IGNORE : status);
-    if (!s)
-        return PMPI_Wait(req, status);
-    int rc = PMPI_Wait(req, s), zero = 0;
-    leave(&w, rc == MPI_SUCCESS, &zero, s, 0, req);
+    one_req o;
+    MPI_Status own, *s = status == MPI_STATUS_IGNORE ? &own : status;
+    one_enter(&o, TRACE_K_WAIT, CALLER, req);
+    int rc = PMPI_Wait(req, s);
+    one_leave(&o, rc == MPI_SUCCESS, s, *req);
     return rc;
 }
 
@@ -147,13 +209,11 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     if (!trace_enabled)
         return PMPI_Test(req, flag, status);
-    wait_ctx w;
-    MPI_Status *s = enter(&w, TRACE_K_TEST, CALLER, 1, req, status == MPI_STATUS_IGNORE
-                                                             ? MPI_STATUSES_IGNORE : status);
-    if (!s)
-        return PMPI_Test(req, flag, status);
-    int rc = PMPI_Test(req, flag, s), zero = 0;
-    leave(&w, rc == MPI_SUCCESS && *flag, &zero, s, 0, req);
+    one_req o;
+    MPI_Status own, *s = status == MPI_STATUS_IGNORE ? &own : status;
+    one_enter(&o, TRACE_K_TEST, CALLER, req);
+    int rc = PMPI_Test(req, flag, s);
+    one_leave(&o, rc == MPI_SUCCESS && *flag, s, *req);
     return rc;
 }
 

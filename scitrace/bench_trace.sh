@@ -11,6 +11,9 @@
 #    order: no second core, so no latency regime in the way; the load
 #    average and `scibench --floor` before and after say what the machine
 #    was doing;
+#    the same rounds run halo3d's step on one rank (trace_app selfhalo:
+#    6 Irecv + 6 Isend to itself, a Waitall of 12, an Allreduce: 14 calls),
+#    what part 4's traced steps add per rank without the other ranks;
 #    (b) mpibench PP (8 B and 512 B, 2 ranks) without and
 #    with libscitrace.so, RUNS pairs (default 5) in alternating order, each
 #    pair bracketed by `scibench --floor`; pairs whose floors differ by more
@@ -24,7 +27,7 @@
 #    records: what a traced call costs, and a trace's size' for the figures.
 # 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
 #    traced; peak RSS of each rank (the library maps a 4 MiB window of its
-#    file) and the rank file's bytes per call.
+#    file, all of it resident once mapped) and the rank file's bytes per call.
 # 3. Analyzer throughput: `scitrace summary` and `scitrace check` over a
 #    synthetic trace of 16 ranks x 100 000 calls, calls per second.
 # 4. halo3d (examples/halo3d.c), 8 ranks, 3000 steps, untraced and traced,
@@ -60,12 +63,12 @@ pp() {
         --max-time 1 --rel-error 0.002 | grep -v '^#' | awk '{ printf " %s", $14 }'
 }
 
-selfcost() {   # $1 = plain | a library
-    local pre=()
+selfcost() {   # $1 = plain | a library; $2 = selfcost (default) | selfhalo
+    local pre=() mode=${2:-selfcost}
     [ "$1" != plain ] && pre=(-x "LD_PRELOAD=$1" -x "SCITRACE_DIR=$tmp/self")
     rm -rf "$tmp/self"
-    timeout 120 mpirun "${mpirun_args[@]}" -np 1 "${pre[@]}" "$bin/test/trace_app" selfcost 200000 |
-        awk '{ print $5 }'
+    timeout 120 mpirun "${mpirun_args[@]}" -np 1 "${pre[@]}" "$bin/test/trace_app" "$mode" \
+        $([ "$mode" = selfcost ] && echo 200000 || echo 20000) | awk '{ print $(NF - 3) }'
 }
 libs=(plain "$lib")
 [ -n "${BEFORE_LIB:-}" ] && libs+=("$BEFORE_LIB")
@@ -80,8 +83,10 @@ for i in $(seq "$runs"); do
     for k in $(seq 0 $((${#libs[@]} - 1))); do   # rotate the order each round
         j=$(( (k + i) % ${#libs[@]} ))
         row[$j]=$(selfcost "${libs[$j]}")
+        halo[$j]=$(selfcost "${libs[$j]}" selfhalo)
     done
     echo "${row[*]}" >> "$tmp/self.txt"
+    echo "${halo[*]}" >> "$tmp/selfhalo.txt"
 done
 printf '  plain %.1f ns  traced %.1f ns  added %.1f ns per message, %.1f per call (medians of %d rounds)\n' \
     "$(cut -d' ' -f1 "$tmp/self.txt" | median)" "$(cut -d' ' -f2 "$tmp/self.txt" | median)" \
@@ -92,23 +97,33 @@ if [ -n "${BEFORE_LIB:-}" ]; then
         "$(cut -d' ' -f3 "$tmp/self.txt" | median)" "$(awk '{ print $3 - $1 }' "$tmp/self.txt" | median)" \
         "$(awk '{ print ($3 - $1) / 3 }' "$tmp/self.txt" | median)"
 fi
+printf '  halo step on one rank (14 calls): plain %.1f ns  traced %.1f ns  added %.1f ns per step (medians)\n' \
+    "$(cut -d' ' -f1 "$tmp/selfhalo.txt" | median)" "$(cut -d' ' -f2 "$tmp/selfhalo.txt" | median)" \
+    "$(awk '{ print $2 - $1 }' "$tmp/selfhalo.txt" | median)"
+if [ -n "${BEFORE_LIB:-}" ]; then
+    printf '  halo step, before: traced %.1f ns, added %.1f ns per step\n' \
+        "$(cut -d' ' -f3 "$tmp/selfhalo.txt" | median)" "$(awk '{ print $3 - $1 }' "$tmp/selfhalo.txt" | median)"
+fi
 echo "  after:  $(regime)"
 echo "  rounds (ns per message: plain traced${BEFORE_LIB:+ before}): $(tr '\n' ';' < "$tmp/self.txt")"
+echo "  rounds (ns per halo step): $(tr '\n' ';' < "$tmp/selfhalo.txt")"
 # instructions: callgrind counts them exactly, free of the VM's drift
 if command -v valgrind > /dev/null; then
-    instr() {   # $1 = plain | a library
+    instr() {   # $1 = plain | a library; $2 = selfcost N | selfhalo N
         local pre=()
         [ "$1" != plain ] && pre=(-x "LD_PRELOAD=$1" -x "SCITRACE_DIR=$tmp/self")
         rm -rf "$tmp/self"
         timeout 300 mpirun "${mpirun_args[@]}" -np 1 "${pre[@]}" valgrind --tool=callgrind \
-            --callgrind-out-file=/dev/null "$bin/test/trace_app" selfcost 20000 2>&1 |
+            --callgrind-out-file=/dev/null "$bin/test/trace_app" $2 2>&1 |
             awk '/refs:/ { gsub(",", "", $NF); print $NF }'
     }
-    a=$(instr plain); b=$(instr "$lib")
-    echo "  instructions (callgrind, 180000 messages): $(( (b - a) / 180000 )) added per message"
+    # 9 rounds of 20000 messages, of 2000 halo steps
+    a=$(instr plain "selfcost 20000"); b=$(instr "$lib" "selfcost 20000")
+    h=$(instr plain "selfhalo 2000"); g=$(instr "$lib" "selfhalo 2000")
+    echo "  instructions (callgrind): $(( (b - a) / 180000 )) added per message, $(( (g - h) / 18000 )) per halo step"
     if [ -n "${BEFORE_LIB:-}" ]; then
-        c=$(instr "$BEFORE_LIB")
-        echo "  instructions, before: $(( (c - a) / 180000 )) added per message"
+        c=$(instr "$BEFORE_LIB" "selfcost 20000"); f=$(instr "$BEFORE_LIB" "selfhalo 2000")
+        echo "  instructions, before: $(( (c - a) / 180000 )) added per message, $(( (f - h) / 18000 )) per halo step"
     fi
 fi
 fi

@@ -21,6 +21,11 @@
  *               MPI_Wait) and prints the median ns per message over 9 rounds:
  *               no other core involved, so the difference traced - untraced
  *               is the tracer's cost per message whatever the latency regime
+ *   selfhalo N  halo3d's step on one rank, N steps: 6 Irecv and 6 Isend of 64
+ *               doubles to itself on a periodic 3D Cartesian communicator,
+ *               a Waitall of the 12, an Allreduce of one double; prints the
+ *               median ns per step over 9 rounds (as selfcost: the tracer's
+ *               cost per step of halo3d's mix of calls)
  *   clockcost   (no MPI) the median ns of one TSC read and of one
  *               clock_gettime(CLOCK_MONOTONIC) over 9 rounds: what the
  *               tracer's two clock reads a call cost on this machine */
@@ -133,6 +138,33 @@ static void selfcost(int rank, long n)
     printf("trace_app: rank %d selfcost %.1f ns per message\n", rank, ns[ROUNDS / 2]);
 }
 
+static void selfhalo(long n)
+{
+    enum { ROUNDS = 9, FACE = 64 };
+    static double sbuf[6][FACE], rbuf[6][FACE];
+    int dims[3] = {1, 1, 1}, periods[3] = {1, 1, 1};
+    double ns[ROUNDS], res = 0;
+    MPI_Comm cart;
+    MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &cart);
+    for (int k = 0; k < ROUNDS; k++) {
+        double t0 = MPI_Wtime();
+        for (long i = 0; i < n; i++) {
+            MPI_Request req[12];
+            for (int f = 0; f < 6; f++) {
+                MPI_Irecv(rbuf[f], FACE, MPI_DOUBLE, 0, f, cart, &req[f]);
+                MPI_Isend(sbuf[f], FACE, MPI_DOUBLE, 0, f, cart, &req[6 + f]);
+            }
+            MPI_Waitall(12, req, MPI_STATUSES_IGNORE);
+            double local = 1;
+            MPI_Allreduce(&local, &res, 1, MPI_DOUBLE, MPI_SUM, cart);
+        }
+        ns[k] = (MPI_Wtime() - t0) * 1e9 / (double)n;
+    }
+    MPI_Comm_free(&cart);
+    qsort(ns, ROUNDS, sizeof ns[0], by_value);
+    printf("trace_app: selfhalo %.1f ns per step\n", ns[ROUNDS / 2]);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <x86intrin.h>
 #define HAVE_TSC 1
@@ -195,6 +227,8 @@ int main(int argc, char **argv)
         reuse(rank);
     } else if (strcmp(mode, "selfcost") == 0) {
         selfcost(rank, argc > 2 ? atol(argv[2]) : 100000);
+    } else if (strcmp(mode, "selfhalo") == 0) {
+        selfhalo(argc > 2 ? atol(argv[2]) : 20000);
     } else if (strcmp(mode, "abort") == 0) {
         int x = 1;
         if (rank == 0)
