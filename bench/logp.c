@@ -386,11 +386,16 @@ static void write_all(const logp_config *cfg, bench_data *h, logp_data *all,
         if (r->has_fence)
             bench_data_set_header(h, "L_fence_ns", "%.1f", Lf);
         /* A negative L is a measured fact, not a latency: flagged with why */
-        if (L < 0 || Lf < 0)
+        if (L < 0)
             bench_data_set_header(h, "L_flag", "negative, not a latency: os + or exceed RTT/2 at"
                                   " the sizes up to %ld B (by %.1f ns, the median), the overheads"
                                   " overlap the wire (calibrate --logp holds L at 0)",
-                                  all->rows[used - 1].size_bytes, -(L < 0 ? L : Lf));
+                                  all->rows[used - 1].size_bytes, -L);
+        else if (Lf < 0)   /* L itself stands: say which of the two is negative */
+            bench_data_set_header(h, "L_flag", "L_fence_ns negative, not a latency: the fenced os"
+                                  " + or exceed RTT/2 at the sizes up to %ld B (by %.1f ns, the"
+                                  " median), the fence's wait overlaps the wire; L_ns stands",
+                                  all->rows[used - 1].size_bytes, -Lf);
     }
     if (rec->len) {
         bench_data_set_header(h, "ow_reps", "%d", OW_REPS);

@@ -131,7 +131,7 @@ static logp_data read_ok(const char *path)
 #define INJ_GAP "160000"
 
 /* A negative L (or L_fence) is flagged in the file, with the reason, and
- * only then: the oracle is the file's own L_ns. */
+ * only then, naming which: the oracle is the file's own L_ns and L_fence_ns. */
 static void assert_negative_L_flagged(const logp_data *d)
 {
     const char *lf = bench_data_header(&d->hdr, "L_fence_ns"), *flag;
@@ -141,6 +141,8 @@ static void assert_negative_L_flagged(const logp_data *d)
                  lf ? lf : "-", flag ? flag : "-");
     if (flag)
         cr_assert_not_null(strstr(flag, "exceed RTT/2"), "L_flag without its reason: %s", flag);
+    if (flag && d->L_ns >= 0)   /* only the fenced L is negative: the flag names it */
+        cr_assert_not_null(strstr(flag, "L_fence_ns negative"), "L_ns %.1f stands: %s", d->L_ns, flag);
 }
 
 /* The file's structure is asserted; its values are returned: 1 when os, or
