@@ -79,7 +79,8 @@ static void bench_program(const options *o, char *prog, size_t len)
  * writes its files and aborts the job) before calibrate terminates the
  * launcher's process group. */
 #define MPI_STOP_GRACE_S 20
-/* The shared-memory benchmark's processes: two, each spinning on a core. */
+/* The shared-memory benchmark's processes: two, each spinning on a core;
+ * an MPI job's ranks spin likewise, one each. */
 #define SHM_SPINNERS 2.0
 #define SHARE_MIN_RUN_S 0.5
 
@@ -236,11 +237,15 @@ int measure(const options *o, const char *max_time, char *bench_path, size_t len
     int rc = run_child(argv, mpi, -1, &wall, &cpu);
     if (mpi)
         wordfree(&we);
-    /* scibench's two processes spin the whole run: about 1 when they kept
-     * their cores.  Not judged where start-up weighs in: mpirun's, or a run
-     * shorter than SHARE_MIN_RUN_S. */
-    if (cpu_share)
-        *cpu_share = !mpi && wall >= SHARE_MIN_RUN_S ? cpu / (SHM_SPINNERS * wall) : NAN;
+    /* The benchmark's processes spin the whole run: about 1 when they kept
+     * their cores.  Not judged for a run shorter than SHARE_MIN_RUN_S, where
+     * start-up weighs in, nor for ranks on other hosts, whose CPU is not ours. */
+    if (cpu_share) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN), ranks = o->np ? atol(o->np) : shape.nodes;
+        double spinners = !mpi ? SHM_SPINNERS : (double)(ranks < cores ? ranks : cores);
+        *cpu_share = wall < SHARE_MIN_RUN_S || (mpi && o->hostfile) || !(spinners > 0)
+                         ? NAN : cpu / (spinners * wall);
+    }
     if (rc == -2)
         return stopped("interrupted; the benchmark stopped and kept its finished points (in '%s',"
                     " or '%s%s' beside an existing file); nothing fitted", bench_path, bench_path,

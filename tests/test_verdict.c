@@ -307,6 +307,21 @@ Test(verdict, a_benchmark_without_its_cores_is_measured_again)
     run_free(&r);
 }
 
+/* The same for an MPI job (the launcher here a plain `env`, whose two
+ * "ranks" idle): its CPU over its ranks' cores is judged too. */
+Test(verdict, an_mpi_job_without_its_cores_is_measured_again)
+{
+    fake_env("260", "clean");
+    setenv("FAKE_SECONDS", "0.6", 1);
+    run_result r = run_cmd(CALIBRATE, 60, "--full", "--backend", "mpi", "--mpirun", "env", "--bench",
+                           fake(), "-q", "-o", "f.params", NULL);
+    unsetenv("FAKE_SECONDS");
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "of its cores (other work shared them)"), "%s", r.out);
+    cr_assert_gt(fake_runs(), 1, "%s", r.out);
+    run_free(&r);
+}
+
 /* --validate is a held-out check too. */
 Test(verdict, validate_failure_exits_3)
 {
