@@ -12,7 +12,7 @@
 #include "util/grow.h"
 
 const char *const bench_p2p_modes[] = {"bsend", "rsend", "issend", "iprobe", "sendrecv",
-                                       "sendrecv-replace", "bibw", NULL};
+                                       "sendrecv-replace", "bibw", "bw", NULL};
 
 #define MAGIC "# scitorus-bench 1"
 /* Rows without the floors' columns (files written before them) still read. */

@@ -26,9 +26,10 @@ typedef struct bench_point {
 } bench_point;
 
 /* mpibench --p2p's modes, each a pattern column of its own (NULL-terminated):
- * ping-pongs (half a round trip), exchanges (one call), bibw (a message's share of a
- * window); docs/formats.md. */
+ * ping-pongs (half a round trip), exchanges (one call), bibw and bw (a message's share of
+ * a window); docs/formats.md. */
 extern const char *const bench_p2p_modes[];
+#define BENCH_P2P_MODE_LIST "bsend, rsend, issend, iprobe, sendrecv, sendrecv-replace, bibw or bw"
 
 #define BENCH_HEADER_MAX 32
 

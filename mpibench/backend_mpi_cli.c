@@ -123,7 +123,7 @@ const bench_backend_cli bench_mpi_cli = {
                 "  mpirun -np 2 mpibench -o r2.tsv --interleave 8=r8.tsv --interleave 4x4=t.tsv\n"
                 "  mpirun -np 2 mpibench --pattern logp --mpi-send isend -o mpi-logp.tsv\n"
                 "  mpirun -np 4 mpibench --op bcast --procs 2..4 --sync window -o bcast.tsv\n"
-                "  mpirun -np 2 mpibench --p2p bibw --sizes 8..1048576 -o bibw.tsv\n",
+                "  mpirun -np 2 mpibench --p2p bw --sizes 8..1048576 -o bw.tsv\n",
     .logp_example = "mpirun -np 2 mpibench --pattern logp --mpi-send isend --mpi-recv irecv"
                     " -o mpi-logp.tsv",
     .logp_between = "MPI ranks",
