@@ -12,7 +12,9 @@
 typedef enum bench_msg_kind {
     BENCH_MSG_REQUEST = 0,   /* source -> destination */
     BENCH_MSG_RESPONSE = 1,  /* destination -> source */
-    BENCH_MSG_STOP = 2       /* measuring process -> every other: shut down */
+    BENCH_MSG_STOP = 2,      /* measuring process -> every other: shut down */
+    BENCH_MSG_TIMES = 3      /* --node-times between batches: a process's part
+                                asked for (len 0) and given (a double, ns) */
 } bench_msg_kind;
 
 /* Header of a message.  Backends carry it however suits them (the shm

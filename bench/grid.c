@@ -252,6 +252,7 @@ static void grid_header(const bench_cli *c, bench_data *h)
                                                             : "send buffer");
     if (c->cfg.cut_quantile > 0)
         bench_data_set_header(h, "cut_quantile", "%g", c->cfg.cut_quantile);
+    h->node_times = c->coll.node_times;
 }
 
 /* Output goes to atomic files (or stdout); on failure the finished points
@@ -331,6 +332,9 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
 
 static int grid_check(bench_cli *c)
 {
+    c->cfg.node_times = c->coll.node_times;
+    if (c->floor_only && c->cfg.node_times)
+        return bench_cli_usage(c, "--node-times: not with --floor (no points)");
     if (c->cfg.min_samples > c->cfg.max_samples)
         return bench_cli_usage(c, "--min-samples %ld: more than --max-samples %ld",
                                c->cfg.min_samples, c->cfg.max_samples);

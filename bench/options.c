@@ -325,9 +325,10 @@ static const opt_spec common[] = {
      .def = "barrier", .arg = "HOW", .scope = COLL,
      .help = "barrier: MPI_Barrier before each repetition (OSU, IMB);\nwindow: clock offsets to"
      " rank 0, then common start times"},
-    {.name = "node-times", .kind = OPT_FLAG, .field = FIELD(coll.node_times), .scope = COLL,
-     .help = "add each rank's median and mean (columns node_ns,\nnode_mean_ns; osu_* -f's Max"
-     " Latency is the largest\nmean)"},
+    {.name = "node-times", .kind = OPT_FLAG, .field = FIELD(coll.node_times),
+     .scope = GRID | COLL | P2P, .help = "each process's own time: --op, each rank's median and"
+     "\nmean (columns node_ns, node_mean_ns; osu_* -f's Max\nLatency is the largest mean);"
+     " pp, ow, --p2p, column node_ns\n(docs/formats.md)"},
     {.name = "batch", .kind = OPT_LONG, .field = FIELD(coll.batch), .min = 1, .max = 4096,
      .def = "32", .range = "1..4096", .arg = "N", .scope = COLL,
      .help = "repetitions between two checks of the stop rule\n(--rel-error, default 0.02)"},

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util/signals.h"
+#include "bench/nodetimes.h"
 #include "benchdata/regime.h"
 #include "benchdata/stats.h"
 #include "coll/refine.h"
@@ -61,6 +62,8 @@ typedef struct engine {
     long measured, noisy;         /* points measured in this run, and of them flagged noisy */
     long spanning;                /* of them, those whose batches spanned regimes */
     point_run *floor;             /* the floor's 0-byte ping-pong; NULL: not measured */
+    int node_times;               /* --node-times: busy_ns is this process's part so far, */
+    double busy_ns, *parts;       /* parts every process's (on the measuring one) */
     double floor_ns, floor_at_ns, floor_every_ns;   /* its last figure, when, how often */
     double floor_since_ns, floor_spent_ns;          /* the run's start, and its floors' time */
 } engine;
@@ -153,7 +156,14 @@ static int serve_one(engine *e)
         return rc;
     if (msg.kind == BENCH_MSG_STOP)
         return 1;
-    return route(e, &msg, buf);
+    if (msg.kind == BENCH_MSG_TIMES)
+        return bench_nodes_answer(e->be, e->comm, &msg, &e->busy_ns);
+    if (!e->node_times)
+        return route(e, &msg, buf);
+    double t0 = e->be->now_ns();
+    rc = route(e, &msg, buf);
+    e->busy_ns += e->be->now_ns() - t0;
+    return rc;
 }
 
 /* The first hop of a request from the source of network k to dst. */
@@ -173,6 +183,7 @@ struct point_run {
     double start_ns;          /* when its timed batches began */
     bench_stats st;
     bench_stats fl;           /* the floor beside each batch */
+    bench_stats *nodes;       /* --node-times: each process's part of each batch */
     int active;               /* still taking batches */
     double median_ns;         /* once finished: its row's median (--refine) */
 };
@@ -201,8 +212,11 @@ static int iterate_as(engine *e, const point_run *p, long reps, int pp_always, d
     int rc, pp = pp_always || e->nets[p->net].cfg->pattern == BENCH_PP;
     long want = e->completed + (pp ? reps : 1);
     for (long r = 0; r < reps; r++) {
+        double s0 = e->node_times ? e->be->now_ns() : 0;
         if ((rc = start_request(e, p, pp_always || r == reps - 1)))
             return rc;
+        if (e->node_times)
+            e->busy_ns += e->be->now_ns() - s0;
         while (pp && e->completed < want - (reps - 1 - r))
             if ((rc = serve_one(e)) != 0)
                 return rc < 0 ? rc : BENCH_ERR_SYSTEM;
@@ -355,9 +369,18 @@ static int point_batch(engine *e, point_run *p)
      * (test_interleave injects a cost of that change and checks it is not). */
     if (interleaved(e) && (rc = iterate(e, p, 1, &ns)))
         return rc;
+    double *parts = p->nodes ? e->parts : NULL, unit = cfg->pattern == BENCH_PP ? 2.0 : 1.0;
+    /* the parts so far (warm-up, floor) are not the batch's */
+    if (parts && (rc = bench_nodes_collect(e->be, e->comm, e->rank, e->procs, parts)))
+        return rc;
+    e->busy_ns = 0;
     if ((rc = iterate(e, p, p->reps, &ns)))
         return rc;
-    bench_stats_add(&p->st, ns / (double)p->reps / (cfg->pattern == BENCH_PP ? 2.0 : 1.0));
+    bench_stats_add(&p->st, ns / (double)p->reps / unit);
+    if (parts && (rc = bench_nodes_collect(e->be, e->comm, e->rank, e->procs, parts)))
+        return rc;
+    for (int r = 0; parts && r < e->procs && r < BENCH_NODES_MAX; r++)
+        bench_stats_add(&p->nodes[r], (r == e->rank ? e->busy_ns : parts[r]) / (double)p->reps / unit);
     if (e->floor)
         bench_stats_add(&p->fl, e->floor_ns);
     double spent_ns = e->be->now_ns() - p->start_ns;
@@ -392,48 +415,15 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
         pt->min_ns = sum.min, pt->median_ns = sum.median, pt->mean_ns = sum.mean;
         pt->sd_ns = sum.sd, pt->ci95_ns = sum.ci95, pt->max_ns = sum.max, pt->noisy = sum.noisy;
     }
+    pt->nodes = 0;
+    for (int r = 0; p->nodes && r < e->procs && r < BENCH_NODES_MAX; r++)
+        pt->node_ns[pt->nodes++] = bench_stats_median(&p->nodes[r]);
     pt->floor_ns = pt->floor_q1_ns = pt->floor_q3_ns = 0;
     if (e->floor && p->fl.n > 0) {
         pt->floor_ns = bench_stats_median(&p->fl);
         pt->floor_q1_ns = bench_stats_quantile(&p->fl, 0.25);
         pt->floor_q3_ns = bench_stats_quantile(&p->fl, 0.75);
     }
-}
-
-/* The median, the figure calibrate fits (its default --stat), and its own interval: a mean
- * that one descheduled batch pulls up says little about it. */
-static void progress(const bench_config *cfg, const bench_point *pt, const bench_stats *st,
-                     long index, long total)
-{
-    double lo = NAN, hi = NAN;
-    if (cfg->quiet)
-        return;
-    bench_stats_median_ci95(st, &lo, &hi);
-    fprintf(stderr, "%s: [%ld/%ld] %s %ld->%ld (%ld hops) %7ld B: median %.1f ns (95%% CI %.1f"
-                    "..%.1f), %ld x %ld reps%s", cfg->prog, index, total, pt->pattern, pt->src,
-            pt->dst, pt->hops, pt->size_bytes, pt->median_ns, lo, hi, pt->samples, pt->reps,
-            pt->noisy ? ", noisy" : "");
-    if (pt->floor_ns > 0)
-        fprintf(stderr, ", floor %.1f ns (%.1f..%.1f)%s", pt->floor_ns, pt->floor_q1_ns,
-                pt->floor_q3_ns, bench_regime_spans(pt->floor_q1_ns, pt->floor_q3_ns)
-                                      ? ", spans regimes" : "");
-    fputc('\n', stderr);
-}
-
-/* The share of the run's points flagged noisy, said after every run but a
- * quiet one (-q: the rows' flags say it), as a warning over a tenth. */
-#define NOISY_WARN_SHARE 0.10
-static void noisy_report(const engine *e, const bench_config *cfg, long measured, long noisy)
-{
-    int many = (double)noisy > NOISY_WARN_SHARE * (double)measured;
-    if (measured && !cfg->quiet && e->floor)
-        fprintf(stderr, "%s: %ld of %ld points spanned regimes (their floors' quartiles over %gx"
-                        " apart)\n", cfg->prog, e->spanning, measured, BENCH_REGIME_RATIO);
-    if (measured && !cfg->quiet)
-        fprintf(stderr, "%s: %s%ld of %ld points noisy (their batches' interquartile range over"
-                        " %.0f%% of the median)%s\n", cfg->prog, many ? "warning: " : "", noisy,
-                measured, 100 * BENCH_NOISY_FRACTION, many ? ": the machine was busy, or changed"
-                " speed, while they were measured" : "");
 }
 
 /* Measures runs[0..n) together: each warms up, then they take one batch
@@ -443,11 +433,15 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
                          FILE **outs, const long *totals)
 {
     long active = 0, ready = 0;
-    int rc = 0;
-    for (; ready < n && !rc; ready++)
-        if (bench_stats_init(&runs[ready].st, e->nets[runs[ready].net].cfg->max_samples) ||
-            bench_stats_init(&runs[ready].fl, e->nets[runs[ready].net].cfg->max_samples))
+    int rc = 0, np = e->node_times ? (e->procs < BENCH_NODES_MAX ? e->procs : BENCH_NODES_MAX) : 0;
+    for (; ready < n && !rc; ready++) {
+        long cap = e->nets[runs[ready].net].cfg->max_samples;
+        if (bench_stats_init(&runs[ready].st, cap) || bench_stats_init(&runs[ready].fl, cap) ||
+            (np && !(runs[ready].nodes = calloc((size_t)np, sizeof *runs[ready].nodes))))
             rc = BENCH_ERR_SYSTEM;
+        for (int r = 0; r < np && !rc; r++)
+            rc = bench_stats_init(&runs[ready].nodes[r], cap) ? BENCH_ERR_SYSTEM : 0;
+    }
     for (long i = 0; i < n && !rc; i++)
         if ((rc = point_start(e, &runs[i], batch_min_ns)) == 0)
             active++;
@@ -472,12 +466,16 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
             bench_data_write_point(outs[p->net], &pt);
             if (fflush(outs[p->net]) != 0)   /* a full disk: stop now, not hours later */
                 rc = BENCH_ERR_OUTPUT;
-            progress(e->nets[p->net].cfg, &pt, &p->st, p->index, totals[p->net]);
+            bench_progress(e->nets[p->net].cfg, &pt, &p->st, p->index, totals[p->net]);
             active--;
         }
     for (long i = 0; i < ready; i++) {
         bench_stats_free(&runs[i].st);
         bench_stats_free(&runs[i].fl);
+        for (int r = 0; runs[i].nodes && r < np; r++)
+            bench_stats_free(&runs[i].nodes[r]);
+        free(runs[i].nodes);
+        runs[i].nodes = NULL;
     }
     return rc;
 }
@@ -581,7 +579,7 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
     if (!rc && e->nets[0].cfg->refine)
         rc = refine_points(e, runs, todo, batch_min_ns, outs, totals);
     free(runs);
-    noisy_report(e, e->nets[0].cfg, e->measured, e->noisy);
+    bench_noisy_report(e->nets[0].cfg, e->measured, e->noisy, e->floor ? e->spanning : -1);
     e->floor = NULL;   /* (on this stack frame) */
     return rc;
 }
@@ -605,6 +603,7 @@ static void free_buffers(engine *e)
     free(e->tx);
     free(e->relay[0]);
     free(e->relay[1]);
+    free(e->parts);
     for (int k = 0; e->nets && k < e->nnets; k++) {
         free(e->nets[k].coords);
         free(e->nets[k].host);
@@ -669,11 +668,13 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
         return BENCH_ERR_SYSTEM;
     }
     e.echo = cfgs[0].echo;
+    e.node_times = cfgs[0].node_times;
+    e.parts = calloc((size_t)e.procs, sizeof *e.parts);
     e.rx = bench_page_alloc(e.cap);
     e.tx = bench_page_alloc(e.cap);
     e.relay[0] = bench_page_alloc(e.cap);
     e.relay[1] = bench_page_alloc(e.cap);
-    if (!e.rx || !e.tx || !e.relay[0] || !e.relay[1]) {
+    if (!e.rx || !e.tx || !e.relay[0] || !e.relay[1] || !e.parts) {
         free_buffers(&e);
         return BENCH_ERR_SYSTEM;
     }

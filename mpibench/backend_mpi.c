@@ -14,14 +14,14 @@
 #include "mpibench/watchdog.h"
 #include "topo/topo.h"
 
-#define KINDS 3
+#define KINDS 4
 
 /* How a header is packed into a tag: mixed radix, from the least
  * significant digit kind (KINDS), last (2), in_dim + 1 (dims1), target
  * (nodes), node (nodes, only when some network has more nodes than there
  * are ranks: else the node a message arrives at is the receiving rank) and
  * net (nets).  --full's four networks on 2 ranks (16 nodes at most, two
- * dimensions) need 3 x 2 x 3 x 16 x 16 x 4 = 18432 tags, within the 32767
+ * dimensions) need 4 x 2 x 3 x 16 x 16 x 4 = 24576 tags, within the 32767
  * that MPI guarantees (MPI_TAG_UB); Open MPI offers 2^31 - 1. */
 typedef struct tag_layout {
     long nodes, dims1, nets;

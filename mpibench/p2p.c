@@ -36,6 +36,7 @@ static const char *const meanings[] = {
 
 typedef struct p2p {
     int mode, me, peer;
+    int node_times;            /* --node-times: rank 1 sends its time of each batch */
     long window;
     MPI_Comm comm;
     unsigned char *s, *r;      /* send and receive buffers */
@@ -181,6 +182,8 @@ static void follow(p2p *x, mpistop *stop)
         if (!c.go)
             return;
         iterate(x, (int)c.size, (long)c.reps, &ns);
+        if (x->node_times)   /* its own time of the batch, outside the timed loops */
+            MPI_Send(&ns, 1, MPI_DOUBLE, 0, TAG + 2, x->comm);
         watchdog_progress++;
         mpistop_poll(stop);
     }
@@ -195,20 +198,35 @@ static const bench_point *find_done(const bench_cli *c, const char *mode, long s
     return NULL;
 }
 
-/* Rank 0: one point, by pp's rules (bench/pattern.h). */
+/* Rank 0: one batch of both ranks; with --node-times, rank 1's time of it in *ns1. */
+static int batch(p2p *x, ctrl *c, int m, long reps, double *ns, double *ns1)
+{
+    c->reps = (double)reps;
+    tell(c, x->comm);
+    int rc = iterate_guarded(x, m, reps, ns);
+    if (!rc && x->node_times)
+        MPI_Recv(ns1, 1, MPI_DOUBLE, 1, TAG + 2, x->comm, MPI_STATUS_IGNORE);
+    return rc;
+}
+
+/* Rank 0: one point, by pp's rules (bench/pattern.h); with --node-times each rank's
+ * median time of its batches (the collectives' node times: mpibench/collective_time.c). */
 static int measure_point(p2p *x, const bench_config *cfg, double batch_min_ns, long m,
                          mpistop *stop, bench_point *pt)
 {
     ctrl c = {(double)m, WARMUP_CHUNK, 1};
-    double ns, iter_ns = INFINITY, t0 = MPI_Wtime() * 1e9;
-    bench_stats st;
+    double ns, ns1 = 0, iter_ns = INFINITY, t0 = MPI_Wtime() * 1e9;
+    bench_stats st, nd[2];
     long warm = 0;
     if (bench_stats_init(&st, cfg->max_samples))
         return BENCH_ERR_SYSTEM;
+    if (bench_stats_init(&nd[0], cfg->max_samples) || bench_stats_init(&nd[1], cfg->max_samples)) {
+        bench_stats_free(&st), bench_stats_free(&nd[0]);
+        return BENCH_ERR_SYSTEM;
+    }
     do {
-        tell(&c, x->comm);
-        if (iterate_guarded(x, (int)m, WARMUP_CHUNK, &ns)) {
-            bench_stats_free(&st);
+        if (batch(x, &c, (int)m, WARMUP_CHUNK, &ns, &ns1)) {
+            bench_stats_free(&st), bench_stats_free(&nd[0]), bench_stats_free(&nd[1]);
             return BENCH_ERR_TIMEOUT;
         }
         iter_ns = fmin(iter_ns, ns / WARMUP_CHUNK);
@@ -225,11 +243,11 @@ static int measure_point(p2p *x, const bench_config *cfg, double batch_min_ns, l
             rc = BENCH_ERR_INTERRUPT;
             break;
         }
-        c.reps = (double)reps;
-        tell(&c, x->comm);
-        if ((rc = iterate_guarded(x, (int)m, reps, &ns)))
+        if ((rc = batch(x, &c, (int)m, reps, &ns, &ns1)))
             break;
         bench_stats_add(&st, ns / (double)reps / per_iteration(x));
+        bench_stats_add(&nd[0], ns / (double)reps / per_iteration(x));
+        bench_stats_add(&nd[1], ns1 / (double)reps / per_iteration(x));
         double spent = MPI_Wtime() * 1e9 - start;
         int spanned = spent >= fmin(POINT_MIN_SPAN_NS, cfg->max_time_s * 1e9);
         int done = st.n >= cfg->max_samples || spent >= cfg->max_time_s * 1e9;
@@ -249,8 +267,10 @@ static int measure_point(p2p *x, const bench_config *cfg, double batch_min_ns, l
         pt->size_bytes = m, pt->reps = reps, pt->samples = sum.kept;
         pt->min_ns = sum.min, pt->median_ns = sum.median, pt->mean_ns = sum.mean;
         pt->sd_ns = sum.sd, pt->ci95_ns = sum.ci95, pt->max_ns = sum.max, pt->noisy = sum.noisy;
+        for (int r = 0; x->node_times && r < 2; r++)
+            pt->node_ns[pt->nodes++] = bench_stats_median(&nd[r]);
     }
-    bench_stats_free(&st);
+    bench_stats_free(&st), bench_stats_free(&nd[0]), bench_stats_free(&nd[1]);
     return rc;
 }
 
@@ -270,6 +290,7 @@ static void write_header(const bench_cli *c, const p2p *x, double batch_min_ns, 
     bench_data_set_header(&h, "timer", "MPI_Wtime resolution_ns=%.0f batch_min_ns=%.0f", res,
                           batch_min_ns);
     bench_data_set_header(&h, "cut_quantile", "%g", c->cfg.cut_quantile);
+    h.node_times = x->node_times;
     bench_data_write_header(out, &h);
 }
 
@@ -321,7 +342,8 @@ static int p2p_check(bench_cli *c)
 
 static int p2p_run(bench_cli *c, int *argc, char ***argv)
 {
-    p2p x = {.mode = c->p2p_mode, .window = c->p2p_window, .comm = MPI_COMM_WORLD};
+    p2p x = {.mode = c->p2p_mode, .window = c->p2p_window, .comm = MPI_COMM_WORLD,
+             .node_times = c->coll.node_times};
     int world, rc = 0;
     long max = 1;
     mpistop stop;
