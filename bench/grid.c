@@ -330,6 +330,24 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
     return status;
 }
 
+/* H, F, S and H', F', S' of the route from cfg->src to dst and back. */
+void bench_fill_counts(const bench_config *cfg, long dst, bench_point *pt)
+{
+    long s[TOPO_MAX_DIMS], d[TOPO_MAX_DIMS], h[TOPO_MAX_DIMS];
+    topo_counts q, r;
+    topo_rank_to_coords(&cfg->shape, cfg->src, s);
+    topo_rank_to_coords(&cfg->shape, dst, d);
+    topo_hops(&cfg->shape, s, d, h);
+    topo_request_counts(&cfg->shape, h, &q);
+    topo_response_counts(&cfg->shape, h, &r);
+    pt->hops = q.links;
+    pt->fwd = q.forwards;
+    pt->sw = q.switches;
+    pt->rhops = r.links;
+    pt->rfwd = r.forwards;
+    pt->rsw = r.switches;
+}
+
 static int grid_check(bench_cli *c)
 {
     c->cfg.node_times = c->coll.node_times;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "util/signals.h"
-#include "bench/nodetimes.h"
+#include "bench/control.h"
 #include "benchdata/regime.h"
 #include "benchdata/stats.h"
 #include "coll/refine.h"
@@ -62,6 +62,7 @@ typedef struct engine {
     long measured, noisy;         /* points measured in this run, and of them flagged noisy */
     long spanning;                /* of them, those whose batches spanned regimes */
     point_run *floor;             /* the floor's 0-byte ping-pong; NULL: not measured */
+    int direct;                   /* one-hop ping-pongs run the backend's own loop */
     int node_times;               /* --node-times: busy_ns is this process's part so far, */
     double busy_ns, *parts;       /* parts every process's (on the measuring one) */
     double floor_ns, floor_at_ns, floor_every_ns;   /* its last figure, when, how often */
@@ -156,8 +157,8 @@ static int serve_one(engine *e)
         return rc;
     if (msg.kind == BENCH_MSG_STOP)
         return 1;
-    if (msg.kind == BENCH_MSG_TIMES)
-        return bench_nodes_answer(e->be, e->comm, &msg, &e->busy_ns);
+    if (msg.kind == BENCH_MSG_CONTROL)
+        return bench_control_serve(e->be, e->comm, &msg, buf, e->tx, e->rx, &e->busy_ns);
     if (!e->node_times)
         return route(e, &msg, buf);
     double t0 = e->be->now_ns();
@@ -204,10 +205,22 @@ static int start_request(engine *e, const point_run *p, int last)
     return route(e, &msg, e->echo ? e->rx : e->tx);
 }
 
+/* The process a ping-pong point's (or the floor's: pp) request and reply go straight to and
+ * from, one hop each (no relay, nothing injected), when the backend's loop may time it. */
+static int direct_peer(const engine *e, const point_run *p, int pp)
+{
+    const network *nw = &e->nets[p->net];
+    return e->direct && (pp || nw->cfg->pattern == BENCH_PP) && p->first.node == p->dst &&
+           p->first.host != e->rank && nw->reply[p->dst].node == nw->src ? p->first.host : -1;
+}
+
 /* Runs `reps` iterations of point p's pattern (ping-pong on any network
  * when pp_always: the floor); elapsed ns in *ns. */
 static int iterate_as(engine *e, const point_run *p, long reps, int pp_always, double *ns)
 {
+    int peer = direct_peer(e, p, pp_always);
+    if (peer >= 0)
+        return bench_direct_batch(e->be, e->comm, e->rank, peer, e->tx, e->rx, p->size, reps, ns);
     double t0 = e->be->now_ns();
     int rc, pp = pp_always || e->nets[p->net].cfg->pattern == BENCH_PP;
     long want = e->completed + (pp ? reps : 1);
@@ -231,23 +244,6 @@ static int iterate_as(engine *e, const point_run *p, long reps, int pp_always, d
 static int iterate(engine *e, const point_run *p, long reps, double *ns)
 {
     return iterate_as(e, p, reps, 0, ns);
-}
-
-static void fill_counts(const bench_config *cfg, long dst, bench_point *pt)
-{
-    long s[TOPO_MAX_DIMS], d[TOPO_MAX_DIMS], h[TOPO_MAX_DIMS];
-    topo_counts q, r;
-    topo_rank_to_coords(&cfg->shape, cfg->src, s);
-    topo_rank_to_coords(&cfg->shape, dst, d);
-    topo_hops(&cfg->shape, s, d, h);
-    topo_request_counts(&cfg->shape, h, &q);
-    topo_response_counts(&cfg->shape, h, &r);
-    pt->hops = q.links;
-    pt->fwd = q.forwards;
-    pt->sw = q.switches;
-    pt->rhops = r.links;
-    pt->rfwd = r.forwards;
-    pt->rsw = r.switches;
 }
 
 static const bench_point *find_done(const bench_config *cfg, long dst, long size)
@@ -319,7 +315,7 @@ static int floor_start(engine *e, point_run *fp, double batch_min_ns)
         bench_point pt;
         if (d == nw->src)
             continue;
-        fill_counts(nw->cfg, d, &pt);
+        bench_fill_counts(nw->cfg, d, &pt);
         *fp = (point_run){.net = 0, .dst = d, .size = 0, .reps = 1};
         fp->first = request_hop(e, 0, d);
         if (pt.hops == 1 && fp->first.host != e->rank)
@@ -398,7 +394,7 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
     snprintf(pt->pattern, sizeof pt->pattern, "%s", cfg->pattern == BENCH_PP ? "pp" : "ow");
     pt->src = cfg->src;
     pt->dst = p->dst;
-    fill_counts(cfg, p->dst, pt);
+    bench_fill_counts(cfg, p->dst, pt);
     pt->size_bytes = p->size;
     pt->reps = p->reps;
     pt->samples = st->n;
@@ -652,7 +648,7 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
               bench_data *headers, FILE **outs)
 {
     engine e = {.be = be, .comm = comm, .nnets = nnets, .rank = be->rank(comm),
-                .procs = be->size(comm), .cap = 1};
+                .procs = be->size(comm), .cap = 16};   /* (16: a control message's room) */
     int rc = 0;
     if (nnets < 1 || nnets > BENCH_MAX_NETS)
         return BENCH_ERR_SYSTEM;
@@ -669,6 +665,9 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
     }
     e.echo = cfgs[0].echo;
     e.node_times = cfgs[0].node_times;
+    /* the engine's own handling is what --echo and --node-times time */
+    e.direct = be->pingpong && !e.echo && !e.node_times &&
+               be->pingpong(comm, 0, NULL, NULL, 0, 0, 0) == 0;
     e.parts = calloc((size_t)e.procs, sizeof *e.parts);
     e.rx = bench_page_alloc(e.cap);
     e.tx = bench_page_alloc(e.cap);

@@ -64,7 +64,7 @@ typedef struct bench_config {
      * last reply's), as a relay does, not a send buffer (engine.echo) */
     int echo;
     /* --node-times: each process's part of every batch, the medians in the rows' node_ns
-     * column (bench/nodetimes.h) */
+     * column (bench/control.h) */
     int node_times;
     double inject_forward_ns;     /* busy-wait at every forward */
     double inject_switch_ns;      /* busy-wait at every switch */
@@ -100,6 +100,9 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
 /* Measures the timer: resolution (smallest observed step, at least the
  * clock's reported tick) and overhead (mean cost of one reading), in ns. */
 void bench_timer_measure(const bench_backend *be, double *resolution_ns, double *overhead_ns);
+
+/* The route's counts of a row from cfg->src to dst and back (bench/grid.c). */
+void bench_fill_counts(const bench_config *cfg, long dst, bench_point *pt);
 
 /* A finished point's progress line on stderr (none with cfg->quiet), and the run's
  * share of noisy points and, spanning >= 0 (a floor was measured), of points that
