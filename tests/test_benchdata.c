@@ -83,6 +83,19 @@ Test(benchdata, floors_columns_old_and_new)
     bench_data_free(&d);
 }
 
+/* A file whose third line (its row) the reader refuses, with word in the message. */
+static void rejected_at_line_3(size_t i, const char *text, const char *word)
+{
+    bench_data d;
+    bench_read_error e;
+    strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+    put(text);
+    cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
+    cr_assert_eq(e.line, 3, "case %zu: line %ld: %s", i, e.line, e.msg);
+    cr_assert_not_null(strstr(e.msg, word), "case %zu: %s", i, e.msg);
+    unlink(path);
+}
+
 Test(benchdata, rejects_bad_floors)
 {
     static const struct { const char *text; const char *word; } cases[] = {
@@ -92,16 +105,8 @@ Test(benchdata, rejects_bad_floors)
         {HDR22 ROW19 "\t70.0\t60.0\t63.0\n", "floor_ns is not between floor_q1_ns and floor_q3_ns"},
         {HDR22 ROW19 "\t-1\t60.0\t63.0\n", "floor_ns '-1'"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        bench_data d;
-        bench_read_error e;
-        strcpy(path, "/tmp/scitorus-bd-XXXXXX");
-        put(cases[i].text);
-        cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
-        cr_assert_eq(e.line, 3, "case %zu: line %ld: %s", i, e.line, e.msg);
-        cr_assert_not_null(strstr(e.msg, cases[i].word), "case %zu: %s", i, e.msg);
-        unlink(path);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        rejected_at_line_3(i, cases[i].text, cases[i].word);
 }
 
 Test(benchdata, rejects_bad_files)
@@ -246,14 +251,6 @@ Test(benchdata, rejects_bad_node_times)
         {HDR23 ROW19 "\t61.5\t60.0\t63.0\t1.0,,2.0\n", "node_ns"},
         {HDR23 ROW19 "\t61.5\t60.0\t63.0\t-5\n", "node_ns '-5'"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        bench_data d;
-        bench_read_error e;
-        strcpy(path, "/tmp/scitorus-bd-XXXXXX");
-        put(cases[i].text);
-        cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
-        cr_assert_eq(e.line, 3, "case %zu: line %ld: %s", i, e.line, e.msg);
-        cr_assert_not_null(strstr(e.msg, cases[i].word), "case %zu: %s", i, e.msg);
-        unlink(path);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        rejected_at_line_3(i, cases[i].text, cases[i].word);
 }
