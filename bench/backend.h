@@ -12,7 +12,11 @@
 typedef enum bench_msg_kind {
     BENCH_MSG_REQUEST = 0,   /* source -> destination */
     BENCH_MSG_RESPONSE = 1,  /* destination -> source */
-    BENCH_MSG_STOP = 2       /* measuring process -> every other: shut down */
+    BENCH_MSG_STOP = 2,      /* measuring process -> every other: shut down */
+    BENCH_MSG_CONTROL = 3    /* between batches, last 0: --node-times, a process's
+                                part asked for (len 0) and given (a double, ns);
+                                last 1: a batch of the transport's own ping-pong
+                                follows (payload: two int32, reps and size) */
 } bench_msg_kind;
 
 /* Header of a message.  Backends carry it however suits them (the shm
@@ -108,6 +112,11 @@ typedef struct bench_backend {
     int (*stop_asked)(bench_comm *comm);
     /* Its program's command line (bench/backend_cli.h). */
     const struct bench_backend_cli *cli;
+    /* A batch of osu_latency's loop with process peer: reps times, size bytes sent from tx
+     * and received into rx, the sender first (serve 0) or the receiver first (serve 1);
+     * called with reps 0, 0 when this run may use it.  NULL: the transport has none. */
+    int (*pingpong)(bench_comm *comm, int peer, const void *tx, void *rx, long size, long reps,
+                    int serve);
 } bench_backend;
 
 extern const bench_backend bench_backend_shm;

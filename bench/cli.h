@@ -64,7 +64,7 @@ struct bench_cli {
     int have_hops, have_dst, all_dst, have_topology, floor_only, have_pattern, have_sizes;
     int have_op;                   /* --op given: the pattern is coll */
     int have_p2p, p2p_mode;        /* --p2p MODE given (bench_p2p_modes' index): pattern p2p */
-    long p2p_window;               /* --window: bibw's messages each way */
+    long p2p_window;               /* --window: bw's and bibw's messages each way */
     int point_by_point;            /* --point-by-point: not interleaved (grid.c) */
     long dst;
     const char *out_path, *resume_path, *hops_text, *topology_opt;

@@ -252,6 +252,7 @@ static void grid_header(const bench_cli *c, bench_data *h)
                                                             : "send buffer");
     if (c->cfg.cut_quantile > 0)
         bench_data_set_header(h, "cut_quantile", "%g", c->cfg.cut_quantile);
+    h->node_times = c->coll.node_times;
 }
 
 /* Output goes to atomic files (or stdout); on failure the finished points
@@ -329,8 +330,29 @@ static int measure(bench_cli *c, int *argc, char ***argv, bench_config *cfgs,
     return status;
 }
 
+/* H, F, S and H', F', S' of the route from cfg->src to dst and back. */
+void bench_fill_counts(const bench_config *cfg, long dst, bench_point *pt)
+{
+    long s[TOPO_MAX_DIMS], d[TOPO_MAX_DIMS], h[TOPO_MAX_DIMS];
+    topo_counts q, r;
+    topo_rank_to_coords(&cfg->shape, cfg->src, s);
+    topo_rank_to_coords(&cfg->shape, dst, d);
+    topo_hops(&cfg->shape, s, d, h);
+    topo_request_counts(&cfg->shape, h, &q);
+    topo_response_counts(&cfg->shape, h, &r);
+    pt->hops = q.links;
+    pt->fwd = q.forwards;
+    pt->sw = q.switches;
+    pt->rhops = r.links;
+    pt->rfwd = r.forwards;
+    pt->rsw = r.switches;
+}
+
 static int grid_check(bench_cli *c)
 {
+    c->cfg.node_times = c->coll.node_times;
+    if (c->floor_only && c->cfg.node_times)
+        return bench_cli_usage(c, "--node-times: not with --floor (no points)");
     if (c->cfg.min_samples > c->cfg.max_samples)
         return bench_cli_usage(c, "--min-samples %ld: more than --max-samples %ld",
                                c->cfg.min_samples, c->cfg.max_samples);

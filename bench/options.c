@@ -96,8 +96,7 @@ static int parse_p2p(void *dest, const char *arg, char *why, size_t len)
             c->p2p_mode = i;
             return 0;
         }
-    return snprintf(why, len, "unknown mode, expected bsend, rsend, issend, iprobe, sendrecv,"
-                    " sendrecv-replace or bibw"), 1;
+    return snprintf(why, len, "unknown mode, expected " BENCH_P2P_MODE_LIST), 1;
 }
 
 static int parse_shape(bench_cli *c, const char *opt, const char *arg, char *why, size_t len)
@@ -326,9 +325,10 @@ static const opt_spec common[] = {
      .def = "barrier", .arg = "HOW", .scope = COLL,
      .help = "barrier: MPI_Barrier before each repetition (OSU, IMB);\nwindow: clock offsets to"
      " rank 0, then common start times"},
-    {.name = "node-times", .kind = OPT_FLAG, .field = FIELD(coll.node_times), .scope = COLL,
-     .help = "add each rank's median and mean (columns node_ns,\nnode_mean_ns; osu_* -f's Max"
-     " Latency is the largest\nmean)"},
+    {.name = "node-times", .kind = OPT_FLAG, .field = FIELD(coll.node_times),
+     .scope = GRID | COLL | P2P, .help = "each process's own time: --op, each rank's median and"
+     "\nmean (columns node_ns, node_mean_ns; osu_* -f's Max\nLatency is the largest mean);"
+     " pp, ow, --p2p, column node_ns\n(docs/formats.md)"},
     {.name = "batch", .kind = OPT_LONG, .field = FIELD(coll.batch), .min = 1, .max = 4096,
      .def = "32", .range = "1..4096", .arg = "N", .scope = COLL,
      .help = "repetitions between two checks of the stop rule\n(--rel-error, default 0.02)"},
@@ -340,11 +340,11 @@ static const opt_spec common[] = {
      .help = "MPI point-to-point (--p2p; docs/formats.md, the p2p modes):"},
     {.name = "p2p", .kind = OPT_CUSTOM, .parse = parse_p2p, .arg = "MODE", .scope = P2P,
      .bad = "bsnd", .help = "time an MPI point-to-point mode between ranks 0 and 1:\nbsend, rsend,"
-     " issend, iprobe (ping-pongs), sendrecv,\nsendrecv-replace (exchanges), bibw (osu_bibw;"
-     " pattern p2p)"},
+     " issend, iprobe (ping-pongs), sendrecv,\nsendrecv-replace (exchanges), bw (osu_bw), bibw"
+     "\n(osu_bibw; pattern p2p)"},
     {.name = "window", .kind = OPT_LONG, .field = FIELD(p2p_window), .min = 1, .max = 4096,
      .def = "64", .range = "1..4096", .arg = "N", .scope = P2P,
-     .help = "bibw: messages each way in a window (osu_bibw's)"},
+     .help = "bw, bibw: messages each way in a window (osu_bw's and\nosu_bibw's)"},
     {.kind = OPT_HEADING, .help = "Output and behaviour:"},
     {.name = "output", .short_name = 'o', .kind = OPT_PATH, .field = FIELD(out_path),
      .arg = "FILE", .help = "write the data there (atomically: temporary name, then\nrename);"

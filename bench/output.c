@@ -1,6 +1,7 @@
 /* output: a data file's header, opening an output, and its end -- a
  * complete run replaces the file; an interrupted one never destroys one. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,6 +9,8 @@
 #include <unistd.h>
 
 #include "bench/cli.h"
+#include "benchdata/regime.h"
+#include "benchdata/stats.h"
 #include "util/grow.h"
 
 void bench_cli_header_start(const bench_cli *c, bench_data *h)
@@ -211,4 +214,42 @@ int bench_sort_rows(const char *prog, const char *path)
     free(head);
     free(rows);
     return 0;
+}
+
+/* The median, the figure calibrate fits (its default --stat), and its own interval: a mean
+ * that one descheduled batch pulls up says little about it. */
+void bench_progress(const bench_config *cfg, const bench_point *pt, const bench_stats *st,
+                    long index, long total)
+{
+    double lo = NAN, hi = NAN;
+    if (cfg->quiet)
+        return;
+    bench_stats_median_ci95(st, &lo, &hi);
+    fprintf(stderr, "%s: [%ld/%ld] %s %ld->%ld (%ld hops) %7ld B: median %.1f ns (95%% CI %.1f"
+                    "..%.1f), %ld x %ld reps%s", cfg->prog, index, total, pt->pattern, pt->src,
+            pt->dst, pt->hops, pt->size_bytes, pt->median_ns, lo, hi, pt->samples, pt->reps,
+            pt->noisy ? ", noisy" : "");
+    if (pt->floor_ns > 0)
+        fprintf(stderr, ", floor %.1f ns (%.1f..%.1f)%s", pt->floor_ns, pt->floor_q1_ns,
+                pt->floor_q3_ns, bench_regime_spans(pt->floor_q1_ns, pt->floor_q3_ns)
+                                      ? ", spans regimes" : "");
+    for (int i = 0; i < pt->nodes; i++)
+        fprintf(stderr, "%s%.1f", i ? "," : ", node times ", pt->node_ns[i]);
+    fputc('\n', stderr);
+}
+
+/* The share of the run's points flagged noisy, said after every run but a
+ * quiet one (-q: the rows' flags say it), as a warning over a tenth. */
+#define NOISY_WARN_SHARE 0.10
+void bench_noisy_report(const bench_config *cfg, long measured, long noisy, long spanning)
+{
+    int many = (double)noisy > NOISY_WARN_SHARE * (double)measured;
+    if (measured && !cfg->quiet && spanning >= 0)
+        fprintf(stderr, "%s: %ld of %ld points spanned regimes (their floors' quartiles over %gx"
+                        " apart)\n", cfg->prog, spanning, measured, BENCH_REGIME_RATIO);
+    if (measured && !cfg->quiet)
+        fprintf(stderr, "%s: %s%ld of %ld points noisy (their batches' interquartile range over"
+                        " %.0f%% of the median)%s\n", cfg->prog, many ? "warning: " : "", noisy,
+                measured, 100 * BENCH_NOISY_FRACTION, many ? ": the machine was busy, or changed"
+                " speed, while they were measured" : "");
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util/signals.h"
+#include "bench/control.h"
 #include "benchdata/regime.h"
 #include "benchdata/stats.h"
 #include "coll/refine.h"
@@ -61,6 +62,9 @@ typedef struct engine {
     long measured, noisy;         /* points measured in this run, and of them flagged noisy */
     long spanning;                /* of them, those whose batches spanned regimes */
     point_run *floor;             /* the floor's 0-byte ping-pong; NULL: not measured */
+    int direct;                   /* one-hop ping-pongs run the backend's own loop */
+    int node_times;               /* --node-times: busy_ns is this process's part so far, */
+    double busy_ns, *parts;       /* parts every process's (on the measuring one) */
     double floor_ns, floor_at_ns, floor_every_ns;   /* its last figure, when, how often */
     double floor_since_ns, floor_spent_ns;          /* the run's start, and its floors' time */
 } engine;
@@ -153,7 +157,14 @@ static int serve_one(engine *e)
         return rc;
     if (msg.kind == BENCH_MSG_STOP)
         return 1;
-    return route(e, &msg, buf);
+    if (msg.kind == BENCH_MSG_CONTROL)
+        return bench_control_serve(e->be, e->comm, &msg, buf, e->tx, e->rx, &e->busy_ns);
+    if (!e->node_times)
+        return route(e, &msg, buf);
+    double t0 = e->be->now_ns();
+    rc = route(e, &msg, buf);
+    e->busy_ns += e->be->now_ns() - t0;
+    return rc;
 }
 
 /* The first hop of a request from the source of network k to dst. */
@@ -173,6 +184,7 @@ struct point_run {
     double start_ns;          /* when its timed batches began */
     bench_stats st;
     bench_stats fl;           /* the floor beside each batch */
+    bench_stats *nodes;       /* --node-times: each process's part of each batch */
     int active;               /* still taking batches */
     double median_ns;         /* once finished: its row's median (--refine) */
 };
@@ -193,16 +205,31 @@ static int start_request(engine *e, const point_run *p, int last)
     return route(e, &msg, e->echo ? e->rx : e->tx);
 }
 
+/* The process a ping-pong point's (or the floor's: pp) request and reply go straight to and
+ * from, one hop each (no relay, nothing injected), when the backend's loop may time it. */
+static int direct_peer(const engine *e, const point_run *p, int pp)
+{
+    const network *nw = &e->nets[p->net];
+    return e->direct && (pp || nw->cfg->pattern == BENCH_PP) && p->first.node == p->dst &&
+           p->first.host != e->rank && nw->reply[p->dst].node == nw->src ? p->first.host : -1;
+}
+
 /* Runs `reps` iterations of point p's pattern (ping-pong on any network
  * when pp_always: the floor); elapsed ns in *ns. */
 static int iterate_as(engine *e, const point_run *p, long reps, int pp_always, double *ns)
 {
+    int peer = direct_peer(e, p, pp_always);
+    if (peer >= 0)
+        return bench_direct_batch(e->be, e->comm, e->rank, peer, e->tx, e->rx, p->size, reps, ns);
     double t0 = e->be->now_ns();
     int rc, pp = pp_always || e->nets[p->net].cfg->pattern == BENCH_PP;
     long want = e->completed + (pp ? reps : 1);
     for (long r = 0; r < reps; r++) {
+        double s0 = e->node_times ? e->be->now_ns() : 0;
         if ((rc = start_request(e, p, pp_always || r == reps - 1)))
             return rc;
+        if (e->node_times)
+            e->busy_ns += e->be->now_ns() - s0;
         while (pp && e->completed < want - (reps - 1 - r))
             if ((rc = serve_one(e)) != 0)
                 return rc < 0 ? rc : BENCH_ERR_SYSTEM;
@@ -217,23 +244,6 @@ static int iterate_as(engine *e, const point_run *p, long reps, int pp_always, d
 static int iterate(engine *e, const point_run *p, long reps, double *ns)
 {
     return iterate_as(e, p, reps, 0, ns);
-}
-
-static void fill_counts(const bench_config *cfg, long dst, bench_point *pt)
-{
-    long s[TOPO_MAX_DIMS], d[TOPO_MAX_DIMS], h[TOPO_MAX_DIMS];
-    topo_counts q, r;
-    topo_rank_to_coords(&cfg->shape, cfg->src, s);
-    topo_rank_to_coords(&cfg->shape, dst, d);
-    topo_hops(&cfg->shape, s, d, h);
-    topo_request_counts(&cfg->shape, h, &q);
-    topo_response_counts(&cfg->shape, h, &r);
-    pt->hops = q.links;
-    pt->fwd = q.forwards;
-    pt->sw = q.switches;
-    pt->rhops = r.links;
-    pt->rfwd = r.forwards;
-    pt->rsw = r.switches;
 }
 
 static const bench_point *find_done(const bench_config *cfg, long dst, long size)
@@ -305,7 +315,7 @@ static int floor_start(engine *e, point_run *fp, double batch_min_ns)
         bench_point pt;
         if (d == nw->src)
             continue;
-        fill_counts(nw->cfg, d, &pt);
+        bench_fill_counts(nw->cfg, d, &pt);
         *fp = (point_run){.net = 0, .dst = d, .size = 0, .reps = 1};
         fp->first = request_hop(e, 0, d);
         if (pt.hops == 1 && fp->first.host != e->rank)
@@ -355,9 +365,18 @@ static int point_batch(engine *e, point_run *p)
      * (test_interleave injects a cost of that change and checks it is not). */
     if (interleaved(e) && (rc = iterate(e, p, 1, &ns)))
         return rc;
+    double *parts = p->nodes ? e->parts : NULL, unit = cfg->pattern == BENCH_PP ? 2.0 : 1.0;
+    /* the parts so far (warm-up, floor) are not the batch's */
+    if (parts && (rc = bench_nodes_collect(e->be, e->comm, e->rank, e->procs, parts)))
+        return rc;
+    e->busy_ns = 0;
     if ((rc = iterate(e, p, p->reps, &ns)))
         return rc;
-    bench_stats_add(&p->st, ns / (double)p->reps / (cfg->pattern == BENCH_PP ? 2.0 : 1.0));
+    bench_stats_add(&p->st, ns / (double)p->reps / unit);
+    if (parts && (rc = bench_nodes_collect(e->be, e->comm, e->rank, e->procs, parts)))
+        return rc;
+    for (int r = 0; parts && r < e->procs && r < BENCH_NODES_MAX; r++)
+        bench_stats_add(&p->nodes[r], (r == e->rank ? e->busy_ns : parts[r]) / (double)p->reps / unit);
     if (e->floor)
         bench_stats_add(&p->fl, e->floor_ns);
     double spent_ns = e->be->now_ns() - p->start_ns;
@@ -375,7 +394,7 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
     snprintf(pt->pattern, sizeof pt->pattern, "%s", cfg->pattern == BENCH_PP ? "pp" : "ow");
     pt->src = cfg->src;
     pt->dst = p->dst;
-    fill_counts(cfg, p->dst, pt);
+    bench_fill_counts(cfg, p->dst, pt);
     pt->size_bytes = p->size;
     pt->reps = p->reps;
     pt->samples = st->n;
@@ -392,48 +411,15 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
         pt->min_ns = sum.min, pt->median_ns = sum.median, pt->mean_ns = sum.mean;
         pt->sd_ns = sum.sd, pt->ci95_ns = sum.ci95, pt->max_ns = sum.max, pt->noisy = sum.noisy;
     }
+    pt->nodes = 0;
+    for (int r = 0; p->nodes && r < e->procs && r < BENCH_NODES_MAX; r++)
+        pt->node_ns[pt->nodes++] = bench_stats_median(&p->nodes[r]);
     pt->floor_ns = pt->floor_q1_ns = pt->floor_q3_ns = 0;
     if (e->floor && p->fl.n > 0) {
         pt->floor_ns = bench_stats_median(&p->fl);
         pt->floor_q1_ns = bench_stats_quantile(&p->fl, 0.25);
         pt->floor_q3_ns = bench_stats_quantile(&p->fl, 0.75);
     }
-}
-
-/* The median, the figure calibrate fits (its default --stat), and its own interval: a mean
- * that one descheduled batch pulls up says little about it. */
-static void progress(const bench_config *cfg, const bench_point *pt, const bench_stats *st,
-                     long index, long total)
-{
-    double lo = NAN, hi = NAN;
-    if (cfg->quiet)
-        return;
-    bench_stats_median_ci95(st, &lo, &hi);
-    fprintf(stderr, "%s: [%ld/%ld] %s %ld->%ld (%ld hops) %7ld B: median %.1f ns (95%% CI %.1f"
-                    "..%.1f), %ld x %ld reps%s", cfg->prog, index, total, pt->pattern, pt->src,
-            pt->dst, pt->hops, pt->size_bytes, pt->median_ns, lo, hi, pt->samples, pt->reps,
-            pt->noisy ? ", noisy" : "");
-    if (pt->floor_ns > 0)
-        fprintf(stderr, ", floor %.1f ns (%.1f..%.1f)%s", pt->floor_ns, pt->floor_q1_ns,
-                pt->floor_q3_ns, bench_regime_spans(pt->floor_q1_ns, pt->floor_q3_ns)
-                                      ? ", spans regimes" : "");
-    fputc('\n', stderr);
-}
-
-/* The share of the run's points flagged noisy, said after every run but a
- * quiet one (-q: the rows' flags say it), as a warning over a tenth. */
-#define NOISY_WARN_SHARE 0.10
-static void noisy_report(const engine *e, const bench_config *cfg, long measured, long noisy)
-{
-    int many = (double)noisy > NOISY_WARN_SHARE * (double)measured;
-    if (measured && !cfg->quiet && e->floor)
-        fprintf(stderr, "%s: %ld of %ld points spanned regimes (their floors' quartiles over %gx"
-                        " apart)\n", cfg->prog, e->spanning, measured, BENCH_REGIME_RATIO);
-    if (measured && !cfg->quiet)
-        fprintf(stderr, "%s: %s%ld of %ld points noisy (their batches' interquartile range over"
-                        " %.0f%% of the median)%s\n", cfg->prog, many ? "warning: " : "", noisy,
-                measured, 100 * BENCH_NOISY_FRACTION, many ? ": the machine was busy, or changed"
-                " speed, while they were measured" : "");
 }
 
 /* Measures runs[0..n) together: each warms up, then they take one batch
@@ -443,11 +429,15 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
                          FILE **outs, const long *totals)
 {
     long active = 0, ready = 0;
-    int rc = 0;
-    for (; ready < n && !rc; ready++)
-        if (bench_stats_init(&runs[ready].st, e->nets[runs[ready].net].cfg->max_samples) ||
-            bench_stats_init(&runs[ready].fl, e->nets[runs[ready].net].cfg->max_samples))
+    int rc = 0, np = e->node_times ? (e->procs < BENCH_NODES_MAX ? e->procs : BENCH_NODES_MAX) : 0;
+    for (; ready < n && !rc; ready++) {
+        long cap = e->nets[runs[ready].net].cfg->max_samples;
+        if (bench_stats_init(&runs[ready].st, cap) || bench_stats_init(&runs[ready].fl, cap) ||
+            (np && !(runs[ready].nodes = calloc((size_t)np, sizeof *runs[ready].nodes))))
             rc = BENCH_ERR_SYSTEM;
+        for (int r = 0; r < np && !rc; r++)
+            rc = bench_stats_init(&runs[ready].nodes[r], cap) ? BENCH_ERR_SYSTEM : 0;
+    }
     for (long i = 0; i < n && !rc; i++)
         if ((rc = point_start(e, &runs[i], batch_min_ns)) == 0)
             active++;
@@ -472,12 +462,16 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
             bench_data_write_point(outs[p->net], &pt);
             if (fflush(outs[p->net]) != 0)   /* a full disk: stop now, not hours later */
                 rc = BENCH_ERR_OUTPUT;
-            progress(e->nets[p->net].cfg, &pt, &p->st, p->index, totals[p->net]);
+            bench_progress(e->nets[p->net].cfg, &pt, &p->st, p->index, totals[p->net]);
             active--;
         }
     for (long i = 0; i < ready; i++) {
         bench_stats_free(&runs[i].st);
         bench_stats_free(&runs[i].fl);
+        for (int r = 0; runs[i].nodes && r < np; r++)
+            bench_stats_free(&runs[i].nodes[r]);
+        free(runs[i].nodes);
+        runs[i].nodes = NULL;
     }
     return rc;
 }
@@ -581,7 +575,7 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
     if (!rc && e->nets[0].cfg->refine)
         rc = refine_points(e, runs, todo, batch_min_ns, outs, totals);
     free(runs);
-    noisy_report(e, e->nets[0].cfg, e->measured, e->noisy);
+    bench_noisy_report(e->nets[0].cfg, e->measured, e->noisy, e->floor ? e->spanning : -1);
     e->floor = NULL;   /* (on this stack frame) */
     return rc;
 }
@@ -605,6 +599,7 @@ static void free_buffers(engine *e)
     free(e->tx);
     free(e->relay[0]);
     free(e->relay[1]);
+    free(e->parts);
     for (int k = 0; e->nets && k < e->nnets; k++) {
         free(e->nets[k].coords);
         free(e->nets[k].host);
@@ -653,7 +648,7 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
               bench_data *headers, FILE **outs)
 {
     engine e = {.be = be, .comm = comm, .nnets = nnets, .rank = be->rank(comm),
-                .procs = be->size(comm), .cap = 1};
+                .procs = be->size(comm), .cap = 16};   /* (16: a control message's room) */
     int rc = 0;
     if (nnets < 1 || nnets > BENCH_MAX_NETS)
         return BENCH_ERR_SYSTEM;
@@ -669,11 +664,16 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
         return BENCH_ERR_SYSTEM;
     }
     e.echo = cfgs[0].echo;
+    e.node_times = cfgs[0].node_times;
+    /* the engine's own handling is what --echo and --node-times time */
+    e.direct = be->pingpong && !e.echo && !e.node_times &&
+               be->pingpong(comm, 0, NULL, NULL, 0, 0, 0) == 0;
+    e.parts = calloc((size_t)e.procs, sizeof *e.parts);
     e.rx = bench_page_alloc(e.cap);
     e.tx = bench_page_alloc(e.cap);
     e.relay[0] = bench_page_alloc(e.cap);
     e.relay[1] = bench_page_alloc(e.cap);
-    if (!e.rx || !e.tx || !e.relay[0] || !e.relay[1]) {
+    if (!e.rx || !e.tx || !e.relay[0] || !e.relay[1] || !e.parts) {
         free_buffers(&e);
         return BENCH_ERR_SYSTEM;
     }

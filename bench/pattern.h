@@ -10,6 +10,7 @@
 
 #include "bench/backend.h"
 #include "benchdata/benchdata.h"
+#include "benchdata/stats.h"
 #include "topo/topo.h"
 
 #define BENCH_MAX_SIZES 4096
@@ -62,6 +63,9 @@ typedef struct bench_config {
     /* --echo: every node sends the bytes it last received (the source its
      * last reply's), as a relay does, not a send buffer (engine.echo) */
     int echo;
+    /* --node-times: each process's part of every batch, the medians in the rows' node_ns
+     * column (bench/control.h) */
+    int node_times;
     double inject_forward_ns;     /* busy-wait at every forward */
     double inject_switch_ns;      /* busy-wait at every switch */
     bench_route route;            /* mpi: relay in software or send direct */
@@ -96,6 +100,16 @@ int bench_run(const bench_backend *be, bench_comm *comm, const bench_config *cfg
 /* Measures the timer: resolution (smallest observed step, at least the
  * clock's reported tick) and overhead (mean cost of one reading), in ns. */
 void bench_timer_measure(const bench_backend *be, double *resolution_ns, double *overhead_ns);
+
+/* The route's counts of a row from cfg->src to dst and back (bench/grid.c). */
+void bench_fill_counts(const bench_config *cfg, long dst, bench_point *pt);
+
+/* A finished point's progress line on stderr (none with cfg->quiet), and the run's
+ * share of noisy points and, spanning >= 0 (a floor was measured), of points that
+ * spanned regimes (bench/output.c). */
+void bench_progress(const bench_config *cfg, const bench_point *pt, const bench_stats *st,
+                    long index, long total);
+void bench_noisy_report(const bench_config *cfg, long measured, long noisy, long spanning);
 
 /* A page-aligned, zero-touched buffer of at least bytes (rounded up to whole
  * pages, as osu_latency's); free() it.  NULL when out of memory. */

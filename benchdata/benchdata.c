@@ -12,17 +12,20 @@
 #include "util/grow.h"
 
 const char *const bench_p2p_modes[] = {"bsend", "rsend", "issend", "iprobe", "sendrecv",
-                                       "sendrecv-replace", "bibw", NULL};
+                                       "sendrecv-replace", "bibw", "bw", NULL};
 
 #define MAGIC "# scitorus-bench 1"
-/* Rows without the floors' columns (files written before them) still read. */
+/* Rows without the floors' columns (files written before them) still read;
+ * --node-times adds one column. */
 #define NFIELDS_OLD 19
-#define NFIELDS 22
+#define NFIELDS_FLOOR 22
+#define NFIELDS 23
 #define MAX_LINE_BYTES 4096
 
 #define COLUMNS_OLD "pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns " \
                     "median_ns mean_ns sd_ns ci95_ns max_ns flag"
 static const char *const columns = COLUMNS_OLD " floor_ns floor_q1_ns floor_q3_ns";
+static const char *const columns_nodes = COLUMNS_OLD " floor_ns floor_q1_ns floor_q3_ns node_ns";
 
 const char *bench_data_header(const bench_data *d, const char *key)
 {
@@ -46,17 +49,32 @@ void bench_data_write_header(FILE *fp, const bench_data *d)
     for (int i = 0; i < d->header_count; i++)
         if (strcmp(d->header_key[i], "columns") != 0)
             fprintf(fp, "# %s: %s\n", d->header_key[i], d->header_value[i]);
-    fprintf(fp, "# columns: %s\n", columns);
+    fprintf(fp, "# columns: %s\n", d->node_times ? columns_nodes : columns);
 }
 
 void bench_data_write_point(FILE *fp, const bench_point *p)
 {
     fprintf(fp, "%s\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t"
-                "%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%.1f\t%s\t%.1f\t%.1f\t%.1f\n",
+                "%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%.1f\t%s\t%.1f\t%.1f\t%.1f",
             p->pattern, p->src, p->dst, p->hops, p->fwd, p->sw, p->rhops, p->rfwd, p->rsw,
             p->size_bytes, p->reps, p->samples, p->min_ns, p->median_ns, p->mean_ns,
             p->sd_ns, p->ci95_ns, p->max_ns, p->noisy ? "noisy" : "ok", p->floor_ns,
             p->floor_q1_ns, p->floor_q3_ns);
+    if (p->nodes < 0)
+        fputs("\t-", fp);
+    for (int i = 0; i < p->nodes && i < BENCH_NODES_MAX; i++)
+        fprintf(fp, "%c%.1f", i ? ',' : '\t', p->node_ns[i]);
+    fputc('\n', fp);
+}
+
+void bench_data_node_column(bench_data *d, int on)
+{
+    d->node_times = on;
+    for (long i = 0; i < d->count; i++)
+        if (!on)
+            d->points[i].nodes = 0;
+        else if (d->points[i].nodes == 0)
+            d->points[i].nodes = -1;
 }
 
 void bench_data_write_incomplete(FILE *fp)
@@ -115,9 +133,14 @@ static int check_header(row_context *ctx, const char *key, const char *value, lo
         return fail(err, no, "a LogP parameter file (pattern logp), not ping-pong data: fit it"
                              " with calibrate --logp%s", "");
     if (strcmp(key, "columns") == 0) {
-        if (strcmp(value, columns) != 0 && strcmp(value, COLUMNS_OLD) != 0)
-            return fail(err, no, "'# columns:' is not the one this format has ('%s')", columns);
-        ctx->fields = strcmp(value, columns) == 0 ? NFIELDS : NFIELDS_OLD;
+        if (strcmp(value, columns) != 0 && strcmp(value, columns_nodes) != 0 &&
+            strcmp(value, COLUMNS_OLD) != 0)
+            return fail(err, no, "'# columns:' is not this format's ('pattern src dst ..."
+                                 " floor_q3_ns', with node times '... floor_q3_ns node_ns')%s",
+                        "");
+        ctx->fields = strcmp(value, columns) == 0         ? NFIELDS_FLOOR
+                      : strcmp(value, columns_nodes) == 0 ? NFIELDS
+                                                          : NFIELDS_OLD;
     }
     if (strcmp(key, "topology") == 0) {
         if (parse_topology(value, &ctx->shape) != 0)
@@ -235,6 +258,29 @@ static int check_stats(const bench_point *p, long no, bench_read_error *err)
     return 0;
 }
 
+/* node_ns: "-", or 1..BENCH_NODES_MAX comma-separated times (ns, >= 0). */
+static int read_nodes(bench_point *pt, const char *s, long no, bench_read_error *err)
+{
+    if (strcmp(s, "-") == 0) {
+        pt->nodes = -1;
+        return 0;
+    }
+    char item[64];
+    for (const char *p = s;; p++) {
+        size_t k = strcspn(p, ",");
+        if (pt->nodes == BENCH_NODES_MAX)
+            return fail(err, no, "node_ns lists more than %s processes", "64");
+        snprintf(item, sizeof item, "%.*s", (int)(k < sizeof item - 1 ? k : sizeof item - 1), p);
+        if (k >= sizeof item || parse_double(item, 0, 1e18, &pt->node_ns[pt->nodes]) != PARSE_OK)
+            return fail(err, no, "node_ns '%.40s' is not '-' or comma-separated times in 0..1e18"
+                                 " ns", s);
+        pt->nodes++;
+        p += k;
+        if (!*p)
+            return 0;
+    }
+}
+
 static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
                     bench_read_error *err)
 {
@@ -250,10 +296,10 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
     static const char *const real_names[6] = {"min_ns", "median_ns", "mean_ns", "sd_ns",
                                               "ci95_ns", "max_ns"};
     int n = split_fields(line, f), want = ctx->fields ? ctx->fields : n;
-    if (n != want || (n != NFIELDS && n != NFIELDS_OLD)) {
+    if (n != want || (n != NFIELDS_FLOOR && n != NFIELDS_OLD && n != NFIELDS)) {
         if (!ctx->fields)
-            return fail(err, no, "expected 22 (or, without the floors, 19) tab-separated fields,"
-                                 " found %s", n > NFIELDS ? "more" : "fewer");
+            return fail(err, no, "expected 22 (or, without the floors, 19; with node_ns, 23)"
+                                 " tab-separated fields, found %s", n > NFIELDS ? "more" : "fewer");
         snprintf(text, sizeof text, "expected %d tab-separated fields (as '# columns:' says),"
                  " found %s", want, n > want ? "more" : "fewer");
         return fail(err, no, "%s", text);
@@ -265,6 +311,7 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
         return fail(err, no, "pattern '%.20s' is not pp, ow or an mpibench --p2p mode", f[0]);
     snprintf(pt.pattern, sizeof pt.pattern, "%s", f[0]);
     pt.floor_ns = pt.floor_q1_ns = pt.floor_q3_ns = 0;
+    pt.nodes = 0;
     /* a value that is a number but out of range is named as such, with
      * the range (1e307 ns used to be "not a non-negative number") */
     for (int i = 0; i < 11; i++) {
@@ -290,7 +337,7 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
     pt.noisy = f[18][0] == 'n';
     double *floors[3] = {&pt.floor_ns, &pt.floor_q1_ns, &pt.floor_q3_ns};
     static const char *const floor_names[3] = {"floor_ns", "floor_q1_ns", "floor_q3_ns"};
-    for (int i = 0; n == NFIELDS && i < 3; i++)
+    for (int i = 0; n >= NFIELDS_FLOOR && i < 3; i++)
         if (parse_double(f[19 + i], 0, 1e18, floors[i]) != PARSE_OK) {
             snprintf(text, sizeof text, "%s '%.30s' is not a number in 0..1e18 ns",
                      floor_names[i], f[19 + i]);
@@ -298,6 +345,8 @@ static int read_row(bench_data *d, const row_context *ctx, char *line, long no,
         }
     if (pt.floor_ns > 0 && !(pt.floor_q1_ns <= pt.floor_ns && pt.floor_ns <= pt.floor_q3_ns))
         return fail(err, no, "floor_ns is not between floor_q1_ns and floor_q3_ns%s", "");
+    if (n == NFIELDS && read_nodes(&pt, f[22], no, err))
+        return -2;
     if (pt.hops == 0 || pt.samples == 0 || pt.reps == 0)
         return fail(err, no, "a point needs hops, reps and samples > 0%s", "");
     int rc = check_route(ctx, &pt, no, err);
@@ -355,6 +404,8 @@ static int read_lines(FILE *fp, bench_data *d, bench_read_error *err, int header
     }
     if (rc == 0 && no == 0)
         rc = fail(err, 0, "empty file%s", "");
+    const char *cols = bench_data_header(d, "columns");
+    d->node_times = cols && strcmp(cols, columns_nodes) == 0;
     if (rc == 0 && ferror(fp))
         rc = bench_read_error_sys(err, errno);
     free(line);

@@ -9,6 +9,9 @@
 
 #include "util/file_error.h"
 
+/* The most processes a row's node_ns column lists. */
+#define BENCH_NODES_MAX 64
+
 /* One measured point (one TSV row). */
 typedef struct bench_point {
     char pattern[24];         /* "pp", "ow", or one of bench_p2p_modes */
@@ -23,12 +26,18 @@ typedef struct bench_point {
     /* The floor beside its batches (benchdata/regime.h): their median and
      * quartiles; 0 when not measured (files without these columns). */
     double floor_ns, floor_q1_ns, floor_q3_ns;
+    /* --node-times: each process's own time of the batches, the median, in
+     * the row's unit, rank 0 first (docs/formats.md, node_ns); nodes of
+     * them.  0: a file without the column; -1: the column says "-". */
+    int nodes;
+    double node_ns[BENCH_NODES_MAX];
 } bench_point;
 
 /* mpibench --p2p's modes, each a pattern column of its own (NULL-terminated):
- * ping-pongs (half a round trip), exchanges (one call), bibw (a message's share of a
- * window); docs/formats.md. */
+ * ping-pongs (half a round trip), exchanges (one call), bibw and bw (a message's share of
+ * a window); docs/formats.md. */
 extern const char *const bench_p2p_modes[];
+#define BENCH_P2P_MODE_LIST "bsend, rsend, issend, iprobe, sendrecv, sendrecv-replace, bibw or bw"
 
 #define BENCH_HEADER_MAX 32
 
@@ -39,6 +48,7 @@ typedef struct bench_data {
     char header_value[BENCH_HEADER_MAX][512];
     long header_line[BENCH_HEADER_MAX];   /* 1-based line in the file read; 0 if set */
     int incomplete;            /* the file ends with "# incomplete" */
+    int node_times;            /* its rows have the node_ns column */
     long count;
     size_t cap;
     bench_point *points;       /* malloc'ed, count entries */
@@ -73,10 +83,14 @@ void bench_data_set_header(bench_data *d, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Writer: the header lines (first line "# scitorus-bench 1"), then one row
- * per point as the run goes; callers write to an atomic_file's FILE. */
+ * per point as the run goes; callers write to an atomic_file's FILE.  A
+ * file with d->node_times gives every point its nodes (or -1: "-"). */
 void bench_data_write_header(FILE *fp, const bench_data *d);
 void bench_data_write_point(FILE *fp, const bench_point *pt);
 void bench_data_write_incomplete(FILE *fp);   /* "# incomplete" */
+/* Points of a file with (on) or without the node_ns column, to be written
+ * as such: nodes 0 becomes -1 with it, anything 0 without it. */
+void bench_data_node_column(bench_data *d, int on);
 /* That trailer's line, which every bench data format (pp/ow, logp, coll) ends an
  * unfinished run's file with. */
 #define BENCH_DATA_INCOMPLETE "# incomplete\n"

@@ -38,6 +38,10 @@ bench_point bench_point_interpolate(const bench_point *a, const bench_point *b, 
     p.ci95_ns = lerp(a->ci95_ns, b->ci95_ns, t);
     p.max_ns = lerp(a->max_ns, b->max_ns, t);
     p.noisy = a->noisy || b->noisy;
+    /* node times only where both list the same processes */
+    p.nodes = a->nodes == b->nodes ? a->nodes : a->nodes && b->nodes ? -1 : 0;
+    for (int i = 0; i < p.nodes; i++)
+        p.node_ns[i] = lerp(a->node_ns[i], b->node_ns[i], t);
     return p;
 }
 
@@ -170,6 +174,11 @@ int bench_merge(const bench_data *in, int nin, bench_data *out, bench_merge_stat
             }
         }
     st->points = out->count;
+    /* the node_ns column when every run has it */
+    int nodes = nin > 0;
+    for (int f = 0; f < nin; f++)
+        nodes &= in[f].node_times;
+    bench_data_node_column(out, nodes);
     free(c);
     free(sizes);
     return 0;

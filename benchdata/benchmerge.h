@@ -24,7 +24,8 @@ typedef struct bench_merge_stats {
  * samples rounded; noisy if either is).  The merged row is the whole row
  * of the candidates' weighted median of median_ns (bench_weighted_median),
  * ties in file order.  Rows come by configuration in order of
- * first appearance, then by size.  Returns 0, or -1 out of memory. */
+ * first appearance, then by size; they keep node_ns (its row's) when every
+ * run has the column.  Returns 0, or -1 out of memory. */
 int bench_merge(const bench_data *in, int nin, bench_data *out, bench_merge_stats *st);
 
 /* The one rule for merging repeated runs of a configuration (scimerge's
@@ -38,7 +39,7 @@ size_t bench_weighted_median(size_t n, const bench_point *(*at)(size_t i, const 
                              const void *ctx);
 
 /* A point between a and b at size m (a.size < m < b.size), every column
- * linear in the size. */
+ * linear in the size (node_ns where both list the same processes, else "-"). */
 bench_point bench_point_interpolate(const bench_point *a, const bench_point *b, long m);
 
 #endif

@@ -1,5 +1,6 @@
 /* backend_mpi: MPI point-to-point (MPI_Send/MPI_Recv by default, as
- * osu_latency times them).  A rank hosts one node, or several virtual nodes of an interleaved
+ * osu_latency times them; a direct ping-pong's batch is osu_latency's loop itself,
+ * mpi_pingpong).  A rank hosts one node, or several virtual nodes of an interleaved
  * network (bench_host, network_init).  The message header travels in the
  * tag, so the payload is sent as is (no packing copy that osu_latency would
  * not make). */
@@ -14,14 +15,14 @@
 #include "mpibench/watchdog.h"
 #include "topo/topo.h"
 
-#define KINDS 3
+#define KINDS 4
 
 /* How a header is packed into a tag: mixed radix, from the least
  * significant digit kind (KINDS), last (2), in_dim + 1 (dims1), target
  * (nodes), node (nodes, only when some network has more nodes than there
  * are ranks: else the node a message arrives at is the receiving rank) and
  * net (nets).  --full's four networks on 2 ranks (16 nodes at most, two
- * dimensions) need 3 x 2 x 3 x 16 x 16 x 4 = 18432 tags, within the 32767
+ * dimensions) need 4 x 2 x 3 x 16 x 16 x 4 = 24576 tags, within the 32767
  * that MPI guarantees (MPI_TAG_UB); Open MPI offers 2^31 - 1. */
 typedef struct tag_layout {
     long nodes, dims1, nets;
@@ -34,6 +35,7 @@ struct bench_comm {
     int recv_mode;          /* 0 MPI_Recv, 1 MPI_Irecv + MPI_Wait */
     MPI_Request pending;    /* send_mode 3: the last MPI_Isend, not yet waited on */
     tag_layout tags;
+    MPI_Comm pp;            /* mpi_pingpong's: its two tags taken from no pattern's */
     mpistop stop;           /* a rank's stop request to rank 0 */
     int from;               /* the source named in receives: the peer of 2 ranks */
     int last_tag;           /* the last tag received and its decoding (mpi_recv) */
@@ -121,6 +123,7 @@ static int mpi_init(bench_comm **out, int *argc, char ***argv, const bench_backe
         free(c);
         return BENCH_ERR_TAGS;
     }
+    MPI_Comm_dup(MPI_COMM_WORLD, &c->pp);
     watchdog_start(cfg->timeout_s, c->rank == 0);
     /* Ctrl-C or mpirun's SIGTERM (it sends SIGKILL 1 s later): rank 0
      * stops after the batch and keeps its finished points; the other
@@ -219,6 +222,51 @@ static int mpi_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
     return recv_plain(c, msg, payload, cap);
 }
 
+/* osu_latency's loop, as it is: MPI_Send and MPI_Recv of exactly size bytes, one tag
+ * each way, nothing else per iteration (make bench-mpi, make validate's osu claim). */
+static __attribute__((noinline)) void pp_loop(bench_comm *c, int peer, const void *tx, void *rx,
+                                              int n, long reps, int serve)
+{
+    for (long i = 0; i < reps; i++)
+        if (serve) {
+            MPI_Recv(rx, n, MPI_BYTE, peer, 1, c->pp, MPI_STATUS_IGNORE);
+            MPI_Send(tx, n, MPI_BYTE, peer, 2, c->pp);
+        } else {
+            MPI_Send(tx, n, MPI_BYTE, peer, 1, c->pp);
+            MPI_Recv(rx, n, MPI_BYTE, peer, 2, c->pp, MPI_STATUS_IGNORE);
+        }
+}
+
+/* Rank 0's batch, which the watchdog may leave by a jump (as recv_guarded). */
+static __attribute__((noinline)) int pp_guarded(bench_comm *c, int peer, const void *tx,
+                                                void *rx, int n, long reps)
+{
+    if (sigsetjmp(watchdog_jump, 0))
+        return BENCH_ERR_TIMEOUT;
+    watchdog_armed = 1;
+    pp_loop(c, peer, tx, rx, n, reps, 0);
+    watchdog_armed = 0;
+    return 0;
+}
+
+static int mpi_pingpong(bench_comm *c, int peer, const void *tx, void *rx, long size, long reps,
+                        int serve)
+{
+    int rc = 0;
+    if (reps == 0)   /* MPI_Send and MPI_Recv only: --mpi-send and --mpi-recv time others */
+        return c->send_mode == 0 && c->recv_mode == 0 ? 0 : BENCH_ERR_SYSTEM;
+    if (mpi_complete(c))
+        return BENCH_ERR_SYSTEM;
+    if (serve) {
+        watchdog_armed = 1;   /* waiting for rank 0 */
+        pp_loop(c, peer, tx, rx, (int)size, reps, 1);
+        watchdog_armed = 0;
+    } else
+        rc = pp_guarded(c, peer, tx, rx, (int)size, reps);
+    watchdog_progress++;
+    return rc;
+}
+
 static int mpi_barrier(bench_comm *c)
 {
     (void)c;
@@ -230,8 +278,10 @@ static int mpi_finalize(bench_comm *c, int status)
     if (!status)
         mpi_complete(c);
     watchdog_stop();
-    if (!status)
+    if (!status) {
         mpistop_close(&c->stop);
+        MPI_Comm_free(&c->pp);
+    }
     free(c);
     if (status)
         MPI_Abort(MPI_COMM_WORLD, status);
@@ -254,4 +304,5 @@ const bench_backend bench_backend_mpi = {
     .complete = mpi_complete,
     .stop_asked = mpi_stop_asked,
     .cli = &bench_mpi_cli,
+    .pingpong = mpi_pingpong,
 };

@@ -115,7 +115,12 @@ const bench_backend_cli bench_mpi_cli = {
     .prog = "mpibench",
     .caps = BENCH_CAP_ROUTE,
     .intro = "MPI point-to-point latency benchmark (start it with mpirun); each rank is a\n"
-             "node of the ring or torus, rank 0 measures with MPI_Wtime.\n",
+             "node of the ring or torus, rank 0 measures with MPI_Wtime.  A ping-pong whose\n"
+             "request and reply take one hop each (2 ranks, or --route network) is timed\n"
+             "as osu_latency's loop: a batch is reps times MPI_Send + MPI_Recv of exactly\n"
+             "size bytes between page-aligned buffers, one tag each way, one MPI_Wtime\n"
+             "pair around it, time / (2 reps); relayed routes, --echo, --node-times and\n"
+             "--mpi-send/--mpi-recv go through the relays' engine (docs/VALIDATION.md).\n",
     .examples = "  mpirun -np 2 mpibench --sizes 1..65536 -o mpi-ring2.tsv\n"
                 "  mpirun -np 2 --hostfile hosts --map-by node mpibench -o two-nodes.tsv\n"
                 "  mpirun -np 8 mpibench --ring 8 --sizes 64\n"
@@ -123,7 +128,7 @@ const bench_backend_cli bench_mpi_cli = {
                 "  mpirun -np 2 mpibench -o r2.tsv --interleave 8=r8.tsv --interleave 4x4=t.tsv\n"
                 "  mpirun -np 2 mpibench --pattern logp --mpi-send isend -o mpi-logp.tsv\n"
                 "  mpirun -np 4 mpibench --op bcast --procs 2..4 --sync window -o bcast.tsv\n"
-                "  mpirun -np 2 mpibench --p2p bibw --sizes 8..1048576 -o bibw.tsv\n",
+                "  mpirun -np 2 mpibench --p2p bw --sizes 8..1048576 -o bw.tsv\n",
     .logp_example = "mpirun -np 2 mpibench --pattern logp --mpi-send isend --mpi-recv irecv"
                     " -o mpi-logp.tsv",
     .logp_between = "MPI ranks",

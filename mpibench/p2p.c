@@ -1,5 +1,5 @@
 /* p2p: mpibench --p2p MODE, MPI's other point-to-point calls between ranks 0
- * and 1 (SKaMPI's point-to-point suite, OSU's osu_bibw), each size a point
+ * and 1 (SKaMPI's point-to-point suite, OSU's osu_bw and osu_bibw), each size a point
  * measured by pp's rules (bench/pattern.h: warm-up, batches, stop rule,
  * --cut-quantile) and written as a bench TSV row whose pattern column is the
  * mode (bench_p2p_modes; what a row's times mean: docs/formats.md). */
@@ -14,12 +14,12 @@
 #include "benchdata/stats.h"
 #include "util/signals.h"
 
-enum { BSEND, RSEND, ISSEND, IPROBE, SENDRECV, REPLACE, BIBW };
+enum { BSEND, RSEND, ISSEND, IPROBE, SENDRECV, REPLACE, BIBW, BW };
 /* How a row's time comes from a batch: a ping-pong's half round trip, an
  * exchange's call (both ranks call at once), a bibw window's message. */
 enum { KIND_PP, KIND_EXCHANGE, KIND_WINDOW };
 static const int kinds[] = {KIND_PP, KIND_PP, KIND_PP, KIND_PP, KIND_EXCHANGE, KIND_EXCHANGE,
-                            KIND_WINDOW};
+                            KIND_WINDOW, KIND_WINDOW};
 static const char *const meanings[] = {
     "half a round trip: MPI_Bsend + MPI_Recv each way",
     "half a round trip: MPI_Rsend + MPI_Recv each way, every receive posted before its send",
@@ -29,15 +29,18 @@ static const char *const meanings[] = {
     "one MPI_Sendrecv_replace, both ranks exchanging size bytes at once",
     "a window of MPI_Irecv + MPI_Isend each way, MPI_Waitall (osu_bibw): time / (2 window) a"
     " message, size / time the bidirectional bandwidth",
+    "a window of MPI_Isend from rank 0, MPI_Irecv on rank 1, MPI_Waitall, a 4-byte ack back"
+    " (osu_bw): time / window a message, size / time the bandwidth",
 };
 #define TAG 7
 
 typedef struct p2p {
     int mode, me, peer;
+    int node_times;            /* --node-times: rank 1 sends its time of each batch */
     long window;
     MPI_Comm comm;
     unsigned char *s, *r;      /* send and receive buffers */
-    MPI_Request *req;          /* bibw: 2 window; rsend: 1 */
+    MPI_Request *req;          /* bibw, bw: 2 window; rsend: 1 */
 } p2p;
 
 static void send_one(const p2p *x, int m)
@@ -77,6 +80,32 @@ static void rsend_loop(p2p *x, int m, long reps)
         }
 }
 
+/* One receive buffer for a window, as osu_bibw and osu_bw: its bytes are never read. */
+static void bibw_window(p2p *x, int m)
+{
+    for (long w = 0; w < x->window; w++)
+        MPI_Irecv(x->r, m, MPI_BYTE, x->peer, TAG, x->comm, &x->req[w]);
+    for (long w = 0; w < x->window; w++)
+        MPI_Isend(x->s, m, MPI_BYTE, x->peer, TAG, x->comm, &x->req[x->window + w]);
+    MPI_Waitall((int)(2 * x->window), x->req, MPI_STATUSES_IGNORE);
+}
+
+/* osu_bw: rank 0 sends a window, rank 1 receives it and acknowledges it
+ * with 4 bytes, so the window's time ends when all of it has arrived. */
+static void bw_window(p2p *x, int m)
+{
+    for (long w = 0; w < x->window; w++)
+        if (x->me == 0)
+            MPI_Isend(x->s, m, MPI_BYTE, x->peer, TAG, x->comm, &x->req[w]);
+        else
+            MPI_Irecv(x->r, m, MPI_BYTE, x->peer, TAG, x->comm, &x->req[w]);
+    MPI_Waitall((int)x->window, x->req, MPI_STATUSES_IGNORE);
+    if (x->me == 0)
+        MPI_Recv(x->r, 4, MPI_BYTE, x->peer, TAG + 1, x->comm, MPI_STATUS_IGNORE);
+    else
+        MPI_Send(x->s, 4, MPI_BYTE, x->peer, TAG + 1, x->comm);
+}
+
 /* reps iterations on both ranks; rank 0's elapsed ns in *ns. */
 static __attribute__((noinline)) void iterate(p2p *x, int m, long reps, double *ns)
 {
@@ -105,12 +134,10 @@ static __attribute__((noinline)) void iterate(p2p *x, int m, long reps, double *
                                      MPI_STATUS_IGNORE);
             break;
         default:
-            /* one receive buffer for the window, as osu_bibw: its bytes are never read */
-            for (long w = 0; w < x->window; w++)
-                MPI_Irecv(x->r, m, MPI_BYTE, x->peer, TAG, x->comm, &x->req[w]);
-            for (long w = 0; w < x->window; w++)
-                MPI_Isend(x->s, m, MPI_BYTE, x->peer, TAG, x->comm, &x->req[x->window + w]);
-            MPI_Waitall((int)(2 * x->window), x->req, MPI_STATUSES_IGNORE);
+            if (x->mode == BW)
+                bw_window(x, m);
+            else
+                bibw_window(x, m);
         }
     *ns = (MPI_Wtime() - t0) * 1e9;
 }
@@ -131,8 +158,9 @@ static __attribute__((noinline)) int iterate_guarded(p2p *x, int m, long reps, d
 /* One iteration's share that a row reports. */
 static double per_iteration(const p2p *x)
 {
-    return kinds[x->mode] == KIND_PP ? 2.0 : kinds[x->mode] == KIND_WINDOW ? 2.0 * (double)x->window
-                                                                          : 1.0;
+    if (kinds[x->mode] == KIND_WINDOW)
+        return (x->mode == BIBW ? 2.0 : 1.0) * (double)x->window;
+    return kinds[x->mode] == KIND_PP ? 2.0 : 1.0;
 }
 
 typedef struct ctrl {
@@ -154,6 +182,8 @@ static void follow(p2p *x, mpistop *stop)
         if (!c.go)
             return;
         iterate(x, (int)c.size, (long)c.reps, &ns);
+        if (x->node_times)   /* its own time of the batch, outside the timed loops */
+            MPI_Send(&ns, 1, MPI_DOUBLE, 0, TAG + 2, x->comm);
         watchdog_progress++;
         mpistop_poll(stop);
     }
@@ -168,20 +198,35 @@ static const bench_point *find_done(const bench_cli *c, const char *mode, long s
     return NULL;
 }
 
-/* Rank 0: one point, by pp's rules (bench/pattern.h). */
+/* Rank 0: one batch of both ranks; with --node-times, rank 1's time of it in *ns1. */
+static int batch(p2p *x, ctrl *c, int m, long reps, double *ns, double *ns1)
+{
+    c->reps = (double)reps;
+    tell(c, x->comm);
+    int rc = iterate_guarded(x, m, reps, ns);
+    if (!rc && x->node_times)
+        MPI_Recv(ns1, 1, MPI_DOUBLE, 1, TAG + 2, x->comm, MPI_STATUS_IGNORE);
+    return rc;
+}
+
+/* Rank 0: one point, by pp's rules (bench/pattern.h); with --node-times each rank's
+ * median time of its batches (the collectives' node times: mpibench/collective_time.c). */
 static int measure_point(p2p *x, const bench_config *cfg, double batch_min_ns, long m,
                          mpistop *stop, bench_point *pt)
 {
     ctrl c = {(double)m, WARMUP_CHUNK, 1};
-    double ns, iter_ns = INFINITY, t0 = MPI_Wtime() * 1e9;
-    bench_stats st;
+    double ns, ns1 = 0, iter_ns = INFINITY, t0 = MPI_Wtime() * 1e9;
+    bench_stats st, nd[2];
     long warm = 0;
     if (bench_stats_init(&st, cfg->max_samples))
         return BENCH_ERR_SYSTEM;
+    if (bench_stats_init(&nd[0], cfg->max_samples) || bench_stats_init(&nd[1], cfg->max_samples)) {
+        bench_stats_free(&st), bench_stats_free(&nd[0]);
+        return BENCH_ERR_SYSTEM;
+    }
     do {
-        tell(&c, x->comm);
-        if (iterate_guarded(x, (int)m, WARMUP_CHUNK, &ns)) {
-            bench_stats_free(&st);
+        if (batch(x, &c, (int)m, WARMUP_CHUNK, &ns, &ns1)) {
+            bench_stats_free(&st), bench_stats_free(&nd[0]), bench_stats_free(&nd[1]);
             return BENCH_ERR_TIMEOUT;
         }
         iter_ns = fmin(iter_ns, ns / WARMUP_CHUNK);
@@ -198,11 +243,11 @@ static int measure_point(p2p *x, const bench_config *cfg, double batch_min_ns, l
             rc = BENCH_ERR_INTERRUPT;
             break;
         }
-        c.reps = (double)reps;
-        tell(&c, x->comm);
-        if ((rc = iterate_guarded(x, (int)m, reps, &ns)))
+        if ((rc = batch(x, &c, (int)m, reps, &ns, &ns1)))
             break;
         bench_stats_add(&st, ns / (double)reps / per_iteration(x));
+        bench_stats_add(&nd[0], ns / (double)reps / per_iteration(x));
+        bench_stats_add(&nd[1], ns1 / (double)reps / per_iteration(x));
         double spent = MPI_Wtime() * 1e9 - start;
         int spanned = spent >= fmin(POINT_MIN_SPAN_NS, cfg->max_time_s * 1e9);
         int done = st.n >= cfg->max_samples || spent >= cfg->max_time_s * 1e9;
@@ -222,8 +267,10 @@ static int measure_point(p2p *x, const bench_config *cfg, double batch_min_ns, l
         pt->size_bytes = m, pt->reps = reps, pt->samples = sum.kept;
         pt->min_ns = sum.min, pt->median_ns = sum.median, pt->mean_ns = sum.mean;
         pt->sd_ns = sum.sd, pt->ci95_ns = sum.ci95, pt->max_ns = sum.max, pt->noisy = sum.noisy;
+        for (int r = 0; x->node_times && r < 2; r++)
+            pt->node_ns[pt->nodes++] = bench_stats_median(&nd[r]);
     }
-    bench_stats_free(&st);
+    bench_stats_free(&st), bench_stats_free(&nd[0]), bench_stats_free(&nd[1]);
     return rc;
 }
 
@@ -238,11 +285,12 @@ static void write_header(const bench_cli *c, const p2p *x, double batch_min_ns, 
     bench_cli_header_shape(&ring, &h);
     bench_data_set_header(&h, "pattern", "%s", bench_p2p_modes[x->mode]);
     bench_data_set_header(&h, "time", "%s", meanings[x->mode]);
-    if (x->mode == BIBW)
+    if (kinds[x->mode] == KIND_WINDOW)
         bench_data_set_header(&h, "window", "%ld", x->window);
     bench_data_set_header(&h, "timer", "MPI_Wtime resolution_ns=%.0f batch_min_ns=%.0f", res,
                           batch_min_ns);
     bench_data_set_header(&h, "cut_quantile", "%g", c->cfg.cut_quantile);
+    h.node_times = x->node_times;
     bench_data_write_header(out, &h);
 }
 
@@ -279,12 +327,9 @@ static int lead(const bench_cli *c, p2p *x, mpistop *stop, FILE *out)
 static int p2p_check(bench_cli *c)
 {
     if (!c->have_p2p)
-        return bench_cli_usage(c, "--pattern p2p: --p2p, which mode (%s, %s, %s, %s, %s, %s or"
-                               " %s)", bench_p2p_modes[0], bench_p2p_modes[1], bench_p2p_modes[2],
-                               bench_p2p_modes[3], bench_p2p_modes[4], bench_p2p_modes[5],
-                               bench_p2p_modes[6]);
-    if (c->p2p_mode != BIBW && opt_given(&c->opts, "window"))
-        return bench_cli_usage(c, "--window: only --p2p bibw sends windows");
+        return bench_cli_usage(c, "--pattern p2p: --p2p, which mode (%s)", BENCH_P2P_MODE_LIST);
+    if (kinds[c->p2p_mode] != KIND_WINDOW && opt_given(&c->opts, "window"))
+        return bench_cli_usage(c, "--window: only --p2p bw and bibw send windows");
     for (size_t i = 0; i < c->cfg.nsizes; i++)
         if (c->cfg.sizes[i] > INT32_MAX / 2)
             return bench_cli_usage(c, "--sizes: %ld bytes, above --p2p's largest, 1 GiB",
@@ -297,7 +342,8 @@ static int p2p_check(bench_cli *c)
 
 static int p2p_run(bench_cli *c, int *argc, char ***argv)
 {
-    p2p x = {.mode = c->p2p_mode, .window = c->p2p_window, .comm = MPI_COMM_WORLD};
+    p2p x = {.mode = c->p2p_mode, .window = c->p2p_window, .comm = MPI_COMM_WORLD,
+             .node_times = c->coll.node_times};
     int world, rc = 0;
     long max = 1;
     mpistop stop;
@@ -359,12 +405,15 @@ static const char *p2p_help(const bench_cli *c, char *epilog, size_t size)
     snprintf(epilog, size, "\nModes (a row's pattern column; its times, docs/formats.md):\n"
              "  bsend, rsend, issend, iprobe  ping-pong: half a round trip\n"
              "  sendrecv, sendrecv-replace    both ranks call at once: one call\n"
+             "  bw                            osu_bw's windows, each acknowledged: time /"
+             " --window\n                                a message; size / time is the"
+             " bandwidth\n"
              "  bibw                          osu_bibw's windows: time / (2 --window) a"
              " message;\n                                size / time is the bidirectional"
              " bandwidth\n"
              "Exit status: 0 success, 1 runtime failure, 2 usage error, 130 interrupted.\n\n"
              "Examples:\n  mpirun -np 2 mpibench --p2p rsend --sizes 8..65536 -o rsend.tsv\n"
-             "  mpirun -np 2 mpibench --p2p bibw --sizes 8..1048576 -o bibw.tsv\n");
+             "  mpirun -np 2 mpibench --p2p bw --sizes 8..1048576 -o bw.tsv\n");
     return epilog;
 }
 

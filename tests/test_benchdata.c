@@ -28,7 +28,7 @@ Test(benchdata, roundtrip)
     bench_data d, r;
     bench_read_error e;
     bench_point p = {"pp", 0, 4, 4, 3, 0, 4, 3, 0, 64, 128, 12, 318.2, 320.5, 321.0, 1.9, 1.2,
-                     326.0, 1, 55.5, 54.25, 58.0};
+                     326.0, 1, 55.5, 54.25, 58.0, 0, {0}};
     memset(&d, 0, sizeof d);
     bench_data_set_header(&d, "backend", "shm");
     bench_data_set_header(&d, "topology", "ring %d", 8);
@@ -83,6 +83,19 @@ Test(benchdata, floors_columns_old_and_new)
     bench_data_free(&d);
 }
 
+/* A file whose third line (its row) the reader refuses, with word in the message. */
+static void rejected_at_line_3(size_t i, const char *text, const char *word)
+{
+    bench_data d;
+    bench_read_error e;
+    strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+    put(text);
+    cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
+    cr_assert_eq(e.line, 3, "case %zu: line %ld: %s", i, e.line, e.msg);
+    cr_assert_not_null(strstr(e.msg, word), "case %zu: %s", i, e.msg);
+    unlink(path);
+}
+
 Test(benchdata, rejects_bad_floors)
 {
     static const struct { const char *text; const char *word; } cases[] = {
@@ -92,16 +105,8 @@ Test(benchdata, rejects_bad_floors)
         {HDR22 ROW19 "\t70.0\t60.0\t63.0\n", "floor_ns is not between floor_q1_ns and floor_q3_ns"},
         {HDR22 ROW19 "\t-1\t60.0\t63.0\n", "floor_ns '-1'"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        bench_data d;
-        bench_read_error e;
-        strcpy(path, "/tmp/scitorus-bd-XXXXXX");
-        put(cases[i].text);
-        cr_assert_eq(bench_data_read(path, &d, &e), -2, "case %zu", i);
-        cr_assert_eq(e.line, 3, "case %zu: line %ld: %s", i, e.line, e.msg);
-        cr_assert_not_null(strstr(e.msg, cases[i].word), "case %zu: %s", i, e.msg);
-        unlink(path);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        rejected_at_line_3(i, cases[i].text, cases[i].word);
 }
 
 Test(benchdata, rejects_bad_files)
@@ -199,4 +204,53 @@ Test(benchdata, logp_L_is_the_median_of_the_small_sizes)
     cr_assert_float_eq(logp_estimate_L(rows, 8, 1, &used, &lo, &hi), 51, 1e-9);
     cr_assert_float_eq(logp_estimate_L(rows, 1, 0, &used, &lo, &hi), 400, 1e-9, "one size: it alone");
     cr_assert(isnan(logp_estimate_L(rows, 0, 0, &used, &lo, &hi)));
+}
+
+#define HDR23 "# scitorus-bench 1\n# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag floor_ns floor_q1_ns floor_q3_ns node_ns\n"
+
+/* --node-times' column: each process's figure, rank 0 first, or "-"; the
+ * writer puts back what the reader read, and the header says the rows have it. */
+Test(benchdata, node_times_column)
+{
+    bench_data d, w;
+    bench_read_error e;
+    strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+    put(HDR23 ROW19 "\t61.5\t60.0\t63.0\t41.8,20326.4\n" ROW19 "\t61.5\t60.0\t63.0\t-\n");
+    cr_assert_eq(bench_data_read(path, &d, &e), 0, "%ld: %s", e.line, e.msg);
+    cr_assert(d.node_times);
+    cr_assert_eq(d.points[0].nodes, 2);
+    cr_assert_float_eq(d.points[0].node_ns[0], 41.8, 1e-9);
+    cr_assert_float_eq(d.points[0].node_ns[1], 20326.4, 1e-9);
+    cr_assert_eq(d.points[1].nodes, -1);
+    unlink(path);
+    strcpy(path, "/tmp/scitorus-bd-XXXXXX");
+    int fd = mkstemp(path);
+    FILE *fp = fdopen(fd, "w");
+    bench_data_write_header(fp, &d);
+    for (long i = 0; i < d.count; i++)
+        bench_data_write_point(fp, &d.points[i]);
+    fclose(fp);
+    cr_assert_eq(bench_data_read(path, &w, &e), 0, "%ld: %s", e.line, e.msg);
+    cr_assert(w.node_times);
+    cr_assert_eq(w.points[0].nodes, 2);
+    cr_assert_float_eq(w.points[0].node_ns[1], 20326.4, 1e-9);
+    cr_assert_eq(w.points[1].nodes, -1);
+    /* without the column: nothing of it is written */
+    bench_data_node_column(&w, 0);
+    cr_assert_eq(w.points[0].nodes, 0);
+    bench_data_free(&d);
+    bench_data_free(&w);
+}
+
+Test(benchdata, rejects_bad_node_times)
+{
+    static const struct { const char *text; const char *word; } cases[] = {
+        {HDR23 ROW19 "\t61.5\t60.0\t63.0\n", "expected 23 tab-separated fields"},
+        {HDR22 ROW19 "\t61.5\t60.0\t63.0\t1.0,2.0\n", "expected 22 tab-separated fields"},
+        {HDR23 ROW19 "\t61.5\t60.0\t63.0\t1.0,x\n", "node_ns '1.0,x'"},
+        {HDR23 ROW19 "\t61.5\t60.0\t63.0\t1.0,,2.0\n", "node_ns"},
+        {HDR23 ROW19 "\t61.5\t60.0\t63.0\t-5\n", "node_ns '-5'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        rejected_at_line_3(i, cases[i].text, cases[i].word);
 }

@@ -136,6 +136,58 @@ Test(merge, two_halves_of_one_run)
     bench_data_free(&run);
 }
 
+/* --node-times' column is kept: the merged row's node times are its run's,
+ * an interpolated row's lie between its neighbours'; a run without the
+ * column leaves it out of the merge. */
+Test(merge, node_times_kept)
+{
+    static const char *const nhead =
+        "# scitorus-bench 1\n# backend: mpi\n# topology: ring 2\n# pattern: pp\n"
+        "# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples min_ns median_ns "
+        "mean_ns sd_ns ci95_ns max_ns flag floor_ns floor_q1_ns floor_q3_ns node_ns\n";
+    const char *a = run_path(dir, "na.tsv"), *b = run_path(dir, "nb.tsv");
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s", nhead,
+             "pp\t0\t1\t1\t0\t0\t1\t0\t0\t64\t8\t10\t890.0\t900.0\t902.0\t3.00\t2.00\t950.0\tok\t50.0\t49.0\t51.0\t40.0,30.0\n"
+             "pp\t0\t1\t1\t0\t0\t1\t0\t0\t128\t8\t10\t990.0\t1000.0\t1002.0\t3.00\t2.00\t1050.0\tok\t50.0\t49.0\t51.0\t60.0,50.0\n");
+    run_write_text(a, text);
+    snprintf(text, sizeof text, "%s%s", nhead,
+             "pp\t0\t1\t1\t0\t0\t1\t0\t0\t64\t8\t4\t905.0\t910.0\t911.0\t4.00\t3.00\t960.0\tok\t50.0\t49.0\t51.0\t45.0,35.0\n"
+             "pp\t0\t1\t1\t0\t0\t1\t0\t0\t96\t8\t40\t930.0\t940.0\t941.0\t4.00\t3.00\t990.0\tok\t50.0\t49.0\t51.0\t47.0,37.0\n"
+             "pp\t0\t1\t1\t0\t0\t1\t0\t0\t128\t8\t4\t1005.0\t1010.0\t1011.0\t4.00\t3.00\t1060.0\tok\t50.0\t49.0\t51.0\t65.0,55.0\n");
+    run_write_text(b, text);
+    const char *out = run_path(dir, "nm.tsv");
+    run_result r = run_cmd(SCIMERGE, 30, "-o", out, a, b, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    bench_data d;
+    read_bench(out, &d);
+    cr_assert(d.node_times, "the merge lost the node_ns column");
+    cr_assert_eq(d.count, 3);
+    /* 64 B: a's row (10 batches against 4); 96 B: b's own or a's interpolated, 50,40 */
+    cr_assert_eq(d.points[0].nodes, 2);
+    cr_assert_float_eq(d.points[0].node_ns[0], 40.0, 1e-9);
+    cr_assert_float_eq(d.points[0].node_ns[1], 30.0, 1e-9);
+    cr_assert_eq(d.points[1].nodes, 2);
+    double n0 = d.points[1].node_ns[0];
+    cr_assert(fabs(n0 - 47.0) < 1e-9 || fabs(n0 - 50.0) < 1e-9, "96 B: %g", n0);
+    bench_data_free(&d);
+    /* a file without the column: the merge has none */
+    const char *c = run_path(dir, "nc.tsv");
+    run_write_text(c, "# scitorus-bench 1\n# backend: mpi\n# topology: ring 2\n# pattern: pp\n"
+                      "# columns: pattern src dst hops fwd sw rhops rfwd rsw size reps samples"
+                      " min_ns median_ns mean_ns sd_ns ci95_ns max_ns flag\n"
+                      "pp\t0\t1\t1\t0\t0\t1\t0\t0\t64\t8\t4\t905.0\t910.0\t911.0\t4.00\t3.00"
+                      "\t960.0\tok\n");
+    r = run_cmd(SCIMERGE, 30, "-o", out, a, c, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    read_bench(out, &d);
+    cr_assert(!d.node_times);
+    cr_assert_eq(d.points[0].nodes, 0);
+    bench_data_free(&d);
+}
+
 /* Runs of different measurements are refused, naming the file and line;
  * a malformed file too; neither leaves an output. */
 Test(merge, refuses_other_measurements)

@@ -117,6 +117,31 @@ Test(p2p, resume_keeps_the_finished_rows)
 /* --timeout: a rank that stops answering (SIGSTOP, as a hung node) ends
  * the run within the timeout, and rank 0 keeps its finished points in the
  * file marked '# incomplete' (--p2p ignored --timeout and hung). */
+/* --node-times: each rank's own time of its batches, rank 0 first, in the
+ * row's unit; rank 0's is the very series the row's median comes from. */
+Test(p2p, node_times_each_rank)
+{
+    const char *modes[] = {"bsend", "sendrecv", "bw"};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        const char *out = run_path(dir, modes[m]);
+        run_result r = mpirun("2", modes[m], out, "8,65536", "--node-times", NULL);
+        cr_assert_eq(r.status, 0, "%s: %s", modes[m], r.err);
+        run_free(&r);
+        bench_data d = read_ok(out);
+        cr_assert(d.node_times, "%s: no node_ns column", modes[m]);
+        cr_assert_eq(d.count, 2);
+        for (long i = 0; i < d.count; i++) {
+            const bench_point *p = &d.points[i];
+            cr_assert_eq(p->nodes, 2, "%s: %d ranks", modes[m], p->nodes);
+            cr_assert_float_eq(p->node_ns[0], p->median_ns, 0.051, "%s %ld B: rank 0 %g, median"
+                               " %g", modes[m], p->size_bytes, p->node_ns[0], p->median_ns);
+            cr_assert_gt(p->node_ns[1], 0, "%s %ld B: rank 1 %g", modes[m], p->size_bytes,
+                         p->node_ns[1]);
+        }
+        bench_data_free(&d);
+    }
+}
+
 Test(p2p, timeout_writes_incomplete_file)
 {
     static const char *const args[] = {"--p2p", "sendrecv", "--sizes", "1..64", "--max-time",

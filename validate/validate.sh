@@ -12,7 +12,8 @@
 # Claims: floor (scibench 8 B ping-pong over its bracketing floor), noisy
 # (the noisy flag's share on a quiet run), logp (the LogP identity),
 # full (calibrate --full), osu (mpibench over osu_latency; OSU_LATENCY=path),
-# coll (mpibench --op over osu_*; OSU_COLL=directory), testbed (the figures
+# coll (mpibench --op over osu_*; OSU_COLL=directory), p2p (every mpibench
+# --p2p mode over its OSU reference; OSU_P2P=directory), testbed (the figures
 # of docs/testbed.md on kernel-routed namespaces; root).  ROUNDS (default 5)
 # and FULL_RUNS (default 10) set how many times each is measured.
 # Exit status: 0 whatever the verdicts (the table says which claims were
@@ -21,7 +22,7 @@ set -uo pipefail
 bin=$1 doc=${2:-docs/VALIDATION.md}
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${ROUNDS:-5} full_runs=${FULL_RUNS:-10}
-claims=${CLAIMS:-"floor noisy logp full osu coll testbed"}
+claims=${CLAIMS:-"floor noisy logp full osu coll p2p testbed"}
 lock=${MEASURE_LOCK:-${TMPDIR:-/tmp}/scitorus-measure.lock}
 mpirun=(timeout 300 mpirun --oversubscribe -np 2)
 [ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
@@ -223,6 +224,32 @@ claim_coll() {
         "worst ${worst:-none}" "$(regime "$f1" "$f2")" "$v" "OSU_COLL=dir CLAIMS=coll make validate"
 }
 
+# p2p: mpibench/p2p_bench.sh's interleaved rounds of every --p2p mode and its
+# OSU reference (osu_bw, osu_bibw; osu_latency where OSU has no program of
+# the mode's own), 8 B..1 MiB; a row per mode: its worst size's median ratio.
+claim_p2p() {
+    local what="mpibench --p2p MODE / its OSU reference at P = 2, 8 B..1 MiB"
+    if [ -z "${OSU_P2P:-}" ] || [ ! -x "${OSU_P2P:-}/osu_bw" ]; then
+        row "$what" "within 0.90..1.10 at every size" "not measured" "-" "undecided (set OSU_P2P)" \
+            "OSU_P2P=dir CLAIMS=p2p make validate"
+        return
+    fi
+    local f1 f2 m
+    f1=$(floor)
+    ROUNDS=$rounds MEASURE_LOCK=$lock "$root/mpibench/p2p_bench.sh" "$bin" "$OSU_P2P" > "$tmp/p2p" 2>&1
+    f2=$(floor)
+    for m in $(awk '!/^#/ && NF >= 9 && !s[$1]++ { print $1 }' "$tmp/p2p"); do
+        IFS=$'\t' read -r worst ok < <(awk -v m="$m" '!/^#/ && $1 == m { d = $6 > 1 ? $6 - 1 : 1 - $6
+            if (d >= wd) { wd = d; w = sprintf("%.3f at %d B (rounds %.3f..%.3f) against %s", $6, $3, $7, $8, $2) }
+            bad += $6 < 0.90 || $6 > 1.10 } END { printf "%s\t%d\n", w, bad == 0 }' "$tmp/p2p")
+        row "mpibench --p2p $m / its OSU reference at P = 2, 8 B..1 MiB" "within 0.90..1.10 at every size" \
+            "worst $worst (median of $rounds rounds)" "$(regime "$f1" "$f2")" \
+            "$([ "$ok" = 1 ] && echo met || echo missed)" "OSU_P2P=dir CLAIMS=p2p make validate"
+    done
+    awk '!/^#/ && NF >= 9' "$tmp/p2p" | grep -q . || row "$what" "within 0.90..1.10 at every size" "no figure ($(head -c 200 "$tmp/p2p"))" \
+        "$(regime "$f1" "$f2")" "undecided" "OSU_P2P=dir CLAIMS=p2p make validate"
+}
+
 # testbed: one round of testbed/campaign.sh (rings of 2, 4, 6, a 2x2 torus,
 # the held-out ring of 5, the 6-node shortest-way ring) and its figures, as
 # docs/testbed.md decides them: the held-out ring 5 within 10% at every size
@@ -294,8 +321,8 @@ load0=$(load)
 start=$(date -u +%Y-%m-%dT%H:%MZ)
 for c in $claims; do
     case $c in
-        floor|noisy|logp|full|osu|coll|testbed) "claim_$c" ;;
-        *) echo "validate.sh: unknown claim '$c' (floor noisy logp full osu coll testbed)" >&2; exit 2 ;;
+        floor|noisy|logp|full|osu|coll|p2p|testbed) "claim_$c" ;;
+        *) echo "validate.sh: unknown claim '$c' (floor noisy logp full osu coll p2p testbed)" >&2; exit 2 ;;
     esac
 done
 load1=$(load)
