@@ -39,9 +39,13 @@ memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	@tests/memcheck.sh
 # Test tiers (make check-unit, check-cli, check-timing; make check runs all
 # three).  Unit: deterministic and in process, no program run (under 60 s
-# together).  Timing: timed measurements, and runs a clock decides (timeouts,
-# signals sent mid-run), each with the reason it is timing-sensitive.  Every other test is in the cli tier: it runs the
-# programs (bin/san, sanitized) and checks their outputs and messages.  The
+# together).  Timing: timed measurements, and runs whose outcome depends on
+# when a clock fires (a signal a fixed time into a run), each with the reason
+# it is timing-sensitive.  Every other test is in the cli tier: it runs the
+# programs (bin/san, sanitized) and checks their outputs and messages; a run
+# there may be bounded by a timeout, or signalled once it is seen to have
+# reached what the test polls for (test_faults, test_spawn, test_trace,
+# test_check_faults).  The
 # unit and cli tiers time nothing, so tests/check.sh runs their binaries on
 # every core at once; the unit tier's slowest come first in CHECK_UNIT (the
 # sums of check-unit's "== test_X: T s" lines say which).  An MPI run whose
@@ -63,14 +67,10 @@ CHECK_TIMING += test_logp         # recovers 80-160 us injected delays from time
 CHECK_TIMING += test_logp_flood   # --flood's streams recover an injected 20 us gap
 CHECK_TIMING += test_calibrate    # calibrate runs scibench and fits what it measured
 CHECK_TIMING += test_full         # calibrate --full measures an emulated network under mpirun
-CHECK_TIMING += test_faults       # MPI runs killed and timed out on purpose
 CHECK_TIMING += test_reliability  # interrupts measuring runs 1.5 s after they start (a run
                                   # that has written no row by then cannot be resumed)
-CHECK_TIMING += test_trace        # traces MPI programs under mpirun
-CHECK_TIMING += test_check_faults # traces faulty MPI programs under mpirun, hanging ones timed out
 CHECK_TIMING += test_coll_mpi    # collectives timed under mpirun, injected send delays measured
 CHECK_TIMING += test_coll_ops    # the collectives beside the eight under mpirun, timed
-CHECK_TIMING += test_spawn        # kills scitrace run while its MPI ranks sleep, waits past them
 CHECK_TIMING += test_testbed      # MPI runs across kernel-routed namespaces
 CHECK_TIMING += test_campaign_resume  # runs scibench, interrupted mid-measurement and resumed
 CHECK_TIMING += test_docs         # the documents' examples: calibrate --full and mpibench measure

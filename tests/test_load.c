@@ -365,31 +365,33 @@ static double simulate_wait(const topo_shape *s, topo_links links, topo_pattern 
                             double lambda, double t, long messages)
 {
     unsigned long long rng = 12345;
-    long net = 2 * s->dims * s->nodes, a[8];
+    long net = 2 * s->dims * s->nodes;
     long (*path)[PATH_MAX_LINKS] = malloc(sizeof *path * (size_t)messages);
     int *len = malloc(sizeof *len * (size_t)messages);
     double *inject_t = malloc(sizeof *inject_t * (size_t)messages);
     double *wait = calloc((size_t)messages, sizeof *wait);
     double *free_at = calloc((size_t)(net + 2 * s->nodes), sizeof *free_at);
-    long (*d)[8] = malloc(sizeof *d * 128);
+    /* every node's coordinates and destinations, listed once */
+    long (*at)[8] = malloc(sizeof *at * (size_t)s->nodes);
+    long (*d)[128][8] = malloc(sizeof *d * (size_t)s->nodes);
+    int *nd = malloc(sizeof *nd * (size_t)s->nodes);
     heap h = {0};
     /* superposed Poisson processes of all senders: exponential gaps at the
      * total rate, the sender uniform among those that send */
     long senders[4096], ns = 0;
     for (long r = 0; r < s->nodes; r++) {
-        coords(s, r, a);
-        if (pattern_dests(s, pat, a, d) > 0)
+        coords(s, r, at[r]);
+        nd[r] = pattern_dests(s, pat, at[r], d[r]);
+        if (nd[r] > 0)
             senders[ns++] = r;
     }
     double now = 0;
     for (long m = 0; m < messages; m++) {
         now += -log(uniform01(&rng)) / (lambda * (double)ns);
         long src = senders[(long)(uniform01(&rng) * (double)ns)];
-        coords(s, src, a);
-        int k = pattern_dests(s, pat, a, d);
-        long *dst = d[(long)(uniform01(&rng) * k)];
+        long *dst = d[src][(long)(uniform01(&rng) * nd[src])];
         path[m][0] = net + src;                                       /* injection */
-        len[m] = 1 + route_links(s, links, a, dst, uniform01(&rng) < 0.5, path[m] + 1);
+        len[m] = 1 + route_links(s, links, at[src], dst, uniform01(&rng) < 0.5, path[m] + 1);
         path[m][len[m]++] = net + s->nodes + rank_of(s, dst);          /* ejection */
         inject_t[m] = now;
         hpush(&h, (ev){now, m, 0});
@@ -413,7 +415,9 @@ static double simulate_wait(const topo_shape *s, topo_links links, topo_pattern 
     free(inject_t);
     free(wait);
     free(free_at);
+    free(at);
     free(d);
+    free(nd);
     free(h.a);
     return sum / (double)cnt;
 }
