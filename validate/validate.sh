@@ -181,7 +181,8 @@ claim_full() {
 }
 
 # osu: mpibench and osu_latency back to back, alternating, ROUNDS rounds;
-# the median over rounds of the ratio at each size, the worst size.
+# the median over rounds of the ratio at each size, the worst size.  The
+# same statistic on both sides: osu_latency's average and mpibench's mean_ns.
 claim_osu() {
     if [ -z "${OSU_LATENCY:-}" ] || [ ! -x "${OSU_LATENCY:-}" ]; then
         row "mpibench / osu_latency, 8 B..64 KiB" "within 0.90..1.10 at every size" "not measured" "-" \
@@ -192,7 +193,7 @@ claim_osu() {
     f1=$(floor)
     for i in $(seq "$rounds"); do
         flock -x "$lock" "${mpirun[@]}" "$bin/mpibench" -q --sizes "${sizes// /,}" --max-time 1 \
-            --rel-error 0.002 | awk '!/^#/ { print "mb", $10, $14 }'
+            --rel-error 0.002 | awk '!/^#/ { print "mb", $10, $15 }'
         flock -x "$lock" "${mpirun[@]}" "$OSU_LATENCY" | awk '/^[0-9]/ { print "osu", $1, $2 * 1000 }'
     done > "$tmp/osu"
     f2=$(floor)
