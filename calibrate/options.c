@@ -178,7 +178,7 @@ static const opt_spec specs[] = {
              "batches spanning regimes by their quartiles, over 10%\n"
              "of the points bimodal or spanning regimes themselves,\n"
              "or the benchmark with under 97% of its two cores, an\n"
-             "MPI job under 90% of its ranks' (on this host))\n"
+             "MPI job of over 5 s under 90% of its ranks' here)\n"
              "is measured again, up to 10 runs while the whole stays\n"
              "under 55 s;\n"
              "a steady run that misses the held-out check, once.\n"

@@ -6,8 +6,8 @@
 #   clean    the recorded run as it is
 #   bimodal  every point's median at 2x its minimum (batches in two regimes)
 #   badheld  the held-out 6-node ring 30% slower from 1 KiB on
-# and answers --floor with the next of $FAKE_FLOORS (ns).  A run takes
-# $FAKE_SECONDS (default 0) first, as a slow network would.  Each call is
+# and answers --floor with the next of $FAKE_FLOORS (ns).  A run takes the
+# next of $FAKE_SECONDS (default 0) first, as a slow network would.  Each call is
 # counted and its arguments appended to $FAKE_STATE/args.
 set -eu
 st=$FAKE_STATE
@@ -24,7 +24,7 @@ fi
 # calibrate --full's link-rate bursts: not a measurement these tests decide
 case " $* " in *" --pattern ow "*) exit 0 ;; esac
 echo "$*" >>"$st/args"
-sleep "${FAKE_SECONDS:-0}"
+sleep "$(next secs "${FAKE_SECONDS:-0}")"
 mode=$(next runs "${FAKE_MODES:-clean}")
 emit() {   # emit NETWORK FILE
     case $mode in
