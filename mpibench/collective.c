@@ -168,7 +168,8 @@ static void header(const run *r, int world)
                                                 : "per repetition the slowest rank's");
     bench_data_set_header(&h, "cut_quantile", "%g", o->cut_quantile);
     if (o->warmup < 0)
-        bench_data_set_header(&h, "warmup", "osu_*'s: 200, 10 above 8192 elements and for barrier");
+        bench_data_set_header(&h, "warmup", "osu_*'s: 200, 10 above 8192 elements and for"
+                              " barrier");
     else
         bench_data_set_header(&h, "warmup", "%ld", o->warmup);
     if (o->min_samples < 0)

@@ -13,8 +13,9 @@
 #include "mpibench/mpistop.h"
 
 /* One measured point: statistics of the repetitions' times (--sync osu:
- * the mean over ranks, else the largest) after --cut-quantile, and each rank's median and mean (node_ns[rank],
- * node_mean_ns[rank]) over the repetitions kept before the cut. */
+ * the mean over ranks, else the largest) after --cut-quantile, and each
+ * rank's median and mean (node_ns[rank], node_mean_ns[rank]) over the
+ * repetitions kept before the cut. */
 typedef struct coll_point {
     long size, reps, dropped;
     double min_ns, median_ns, mean_ns, sd_ns, ci95_ns, max_ns;
