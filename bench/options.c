@@ -262,8 +262,9 @@ static const opt_spec common[] = {
      " point's\nfigures and its stop rule"},
     {.name = "min-samples", .kind = OPT_LONG, .field = FIELD(coll.min_samples), .min = 2,
      .max = 1e6, .range = "2..1e6", .arg = "N", .scope = GRID | COLL | P2P,
-     .help = "at least N batches a point (default 8; --op: repetitions,\ndefault osu_*'s"
-     " 1000, 100 above 8 KiB, with --sync osu,\nelse 32; --max-samples' default 2000)"},
+     .help = "at least N batches a point (default 8; --op: repetitions,\ndefault with"
+     " --sync osu osu_*'s 1000, 100 above 8 KiB,\nwhich is also --max-samples' default there;"
+     " else 32,\nand 2000)"},
     {.name = "refine", .kind = OPT_FLAG, .field = FIELD(coll.refine), .scope = GRID | COLL,
      .help = "insert sizes where the curve departs from a straight line"},
     {.name = "refine-threshold", .kind = OPT_DOUBLE, .field = FIELD(coll.refine_threshold),

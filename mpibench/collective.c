@@ -49,7 +49,10 @@ static int coll_check(bench_cli *c)
     /* a collective's repetition is tens of microseconds: 2% in at most
      * 2000 repetitions, 30 s a point */
     o->rel_error = opt_given(st, "rel-error") ? c->cfg.rel_error : 0.02;
-    o->max_samples = opt_given(st, "max-samples") ? c->cfg.max_samples : 2000;
+    /* --sync osu: exactly osu_*'s count (-1), as a longer run's mean of a
+     * tailed distribution reads higher than a shorter one's */
+    o->max_samples = opt_given(st, "max-samples") ? c->cfg.max_samples
+                     : o->sync == COLL_SYNC_OSU ? -1 : 2000;
     o->timeout_s = opt_given(st, "timeout") ? c->setup.cfg.timeout_s : 30;
     o->inject_os_ns = c->logp.inject_os_ns;
     o->quiet = c->cfg.quiet;
@@ -95,7 +98,7 @@ static int coll_check(bench_cli *c)
     if (o->inject_os_ns > 0 && !o->algorithm)
         return bench_cli_usage(c, "--inject-os: with --op needs --algorithm (an MPI library's"
                                " collective has no hook)");
-    if (o->min_samples > o->max_samples)   /* osu_*'s count (-1) stops at --max-samples */
+    if (o->max_samples > 0 && o->min_samples > o->max_samples)   /* -1: osu_*'s, to fit */
         return bench_cli_usage(c, "--min-samples %ld: more than --max-samples %ld",
                                o->min_samples, o->max_samples);
     return 0;
@@ -172,10 +175,17 @@ static void header(const run *r, int world)
                               " barrier");
     else
         bench_data_set_header(&h, "warmup", "%ld", o->warmup);
-    if (o->min_samples < 0)
+    if (o->min_samples < 0 && o->max_samples < 0)
+        bench_data_set_header(&h, "stop", "osu_*'s 1000 repetitions, 100 above 8192 elements"
+                              " and for barrier");
+    else if (o->min_samples < 0)
         bench_data_set_header(&h, "stop", "standard error <= %g of the mean, osu_*'s 1000 (100"
                               " above 8192 elements)..%ld repetitions", o->rel_error,
                               o->max_samples);
+    else if (o->max_samples < 0)
+        bench_data_set_header(&h, "stop", "standard error <= %g of the mean, %ld..osu_*'s 1000"
+                              " (100 above 8192 elements) repetitions", o->rel_error,
+                              o->min_samples);
     else
         bench_data_set_header(&h, "stop", "standard error <= %g of the mean, %ld..%ld"
                               " repetitions", o->rel_error, o->min_samples, o->max_samples);

@@ -211,11 +211,13 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
     long skip, iters;
     osu_counts(o->op, m, &skip, &iters);
     long warmup = o->warmup < 0 ? skip : o->warmup;
-    long min_samples = o->min_samples < 0 ? (iters < o->max_samples ? iters : o->max_samples)
+    long max_samples = o->max_samples > 0 ? o->max_samples
+                       : o->min_samples > iters ? o->min_samples : iters;
+    long min_samples = o->min_samples < 0 ? (iters < max_samples ? iters : max_samples)
                                           : o->min_samples;
     /* osu: the first --min-samples repetitions in one run, as osu_*'s loop */
     long batch = o->batch > 0 ? o->batch : min_samples < 4096 ? min_samples : 4096;
-    long cap = o->max_samples + batch;
+    long cap = max_samples + batch;
     size_t bytes = (size_t)(m > 0 ? m : 1) * (size_t)np;
     /* page-aligned and written, as OSU's buffers are: a calloc'd block of a
      * page straddles two (make bench-coll compares with osu_bcast & co.) */
@@ -329,7 +331,7 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
                          pt->ci95_ns / 1.96 <= o->rel_error * pt->mean_ns);
             }
             free(tmp);
-            if (n >= o->max_samples || mono_ns() - started > o->timeout_s * 1e9 || stopped)
+            if (n >= max_samples || mono_ns() - started > o->timeout_s * 1e9 || stopped)
                 more = 0;
         }
         double state[3] = {window, more, stopped};
