@@ -18,7 +18,7 @@ typedef struct coll_opts {
     size_t nsizes;
     long procs[COLL_MAX_PROCS];
     size_t nprocs;
-    long min_samples, max_samples, batch, warmup;
+    long min_samples, max_samples, batch, warmup;   /* < 0: osu_*'s count for the size */
     double rel_error, cut_quantile, timeout_s;
     double refine_threshold, refine_budget_s;
     long refine_min_distance;
@@ -27,7 +27,10 @@ typedef struct coll_opts {
     const char *out, *resume;
 } coll_opts;
 
-enum { COLL_SYNC_BARRIER, COLL_SYNC_WINDOW };
+/* --sync: osu (the default; osu_*'s loop and figure), barrier, window */
+enum { COLL_SYNC_OSU, COLL_SYNC_BARRIER, COLL_SYNC_WINDOW };
+/* --sync's names in the enum's order, NULL-terminated */
+extern const char *const bench_coll_syncs[];
 
 /* --op's collectives beyond the schedule layer's (sched/collgen.h, ops
  * 0..COLL_NOPS-1): measured only, numbered from COLL_NOPS in this order. */

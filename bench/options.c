@@ -180,7 +180,7 @@ static int parse_interleave(void *dest, const char *arg, char *why, size_t len)
     return 0;
 }
 
-static const char *const syncs[] = {"barrier", "window", NULL};
+const char *const bench_coll_syncs[] = {"osu", "barrier", "window", NULL};
 
 static const opt_spec common[] = {
     {.kind = OPT_HEADING, .help = "What to measure:"},
@@ -261,8 +261,9 @@ static const opt_spec common[] = {
      " point's\nfigures and its stop rule"},
     {.name = "min-samples", .kind = OPT_LONG, .field = FIELD(coll.min_samples), .min = 2,
      .max = 1e6, .range = "2..1e6", .arg = "N", .scope = GRID | COLL | P2P,
-     .help = "at least N batches a point (default 8; --op: repetitions,\ndefault 32, and"
-     " --max-samples' default 2000)"},
+     .help = "at least N batches a point (default 8; --op: repetitions,\ndefault with"
+     " --sync osu osu_*'s 1000, 100 above 8 KiB,\nwhich is also --max-samples' default there;"
+     " else 32,\nand 2000)"},
     {.name = "refine", .kind = OPT_FLAG, .field = FIELD(coll.refine), .scope = GRID | COLL,
      .help = "insert sizes where the curve departs from a straight line"},
     {.name = "refine-threshold", .kind = OPT_DOUBLE, .field = FIELD(coll.refine_threshold),
@@ -321,21 +322,25 @@ static const opt_spec common[] = {
     {.name = "algorithm", .kind = OPT_STRING, .field = FIELD(coll.algorithm), .arg = "ALG",
      .scope = COLL, .bad = "nosuch", .help = "run this algorithm's point-to-point schedule instead"
      " of\nthe MPI library's collective (scisim --collective-list)"},
-    {.name = "sync", .kind = OPT_ENUM, .field = FIELD(coll.sync), .choices = syncs,
-     .def = "barrier", .arg = "HOW", .scope = COLL,
-     .help = "barrier: MPI_Barrier before each repetition (OSU, IMB);\nwindow: clock offsets to"
-     " rank 0, then common start times"},
+    {.name = "sync", .kind = OPT_ENUM, .field = FIELD(coll.sync), .choices = bench_coll_syncs,
+     .def = "osu", .arg = "HOW", .scope = COLL,
+     .help = "osu: a barrier between repetitions, each rank times the\nop alone, a repetition"
+     " is the mean of its ranks' times\n(mean_ns: osu_*'s Avg Latency), --warmup and"
+     " --min-samples\nare osu_*'s (200, 1000; 10, 100 above 8 KiB, 32 KiB for\nreductions);"
+     " barrier: the same loop, a repetition its\nslowest rank's; window: clock offsets to"
+     " rank 0, then\ncommon start times"},
     {.name = "node-times", .kind = OPT_FLAG, .field = FIELD(coll.node_times),
      .scope = GRID | COLL | P2P, .help = "each process's own time: --op, each rank's median and"
      "\nmean (columns node_ns, node_mean_ns; osu_* -f's Max\nLatency is the largest mean);"
      " pp, ow, --p2p, column node_ns\n(docs/formats.md)"},
     {.name = "batch", .kind = OPT_LONG, .field = FIELD(coll.batch), .min = 1, .max = 4096,
-     .def = "32", .range = "1..4096", .arg = "N", .scope = COLL,
-     .help = "repetitions between two checks of the stop rule\n(--rel-error, default 0.02)"},
+     .range = "1..4096", .arg = "N", .scope = COLL,
+     .help = "repetitions between two checks of the stop rule\n(--rel-error, default 0.02;"
+     " default: --sync osu\n--min-samples, as osu_*'s one loop; else 32)"},
     {.name = "warmup", .kind = OPT_LONG, .field = FIELD(coll.warmup), .min = 0, .max = 100000,
-     .def = "20", .range = "0..100000", .arg = "N", .scope = COLL,
-     .help = "untimed repetitions before a size's first batch\n(osu_* skip 200; one more precedes every"
-     " batch)"},
+     .range = "0..100000", .arg = "N", .scope = COLL,
+     .help = "untimed repetitions before a size's first batch, one more\nbefore every batch"
+     " (default: --sync osu osu_*'s skip, 200,\n10 above 8 KiB; else 20)"},
     {.kind = OPT_HEADING, .scope = P2P,
      .help = "MPI point-to-point (--p2p; docs/formats.md, the p2p modes):"},
     {.name = "p2p", .kind = OPT_CUSTOM, .parse = parse_p2p, .arg = "MODE", .scope = P2P,

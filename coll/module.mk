@@ -6,7 +6,7 @@
 LAYERS += coll
 coll_LAYER_USES := util
 coll_LAYER_SRCS := coll/colldata.c coll/refine.c
-TESTS += tests/test_coll.c tests/test_coll_mpi.c tests/test_coll_ops.c
+TESTS += tests/test_coll.c tests/test_coll_mpi.c tests/test_coll_ops.c tests/test_coll_osu.c
 
 # make bench-coll OSU_COLL=<dir>: mpibench --op against osu_bcast & co.
 BENCH_TARGETS += bench-coll

@@ -21,7 +21,7 @@
 #include "util/file_error.h"
 #include "util/opt.h"
 
-static const char *const syncs[] = {"barrier", "window", NULL};
+static const char *const *const syncs = bench_coll_syncs;
 
 /* --algorithm on P processes: the schedule generator's own rule for which
  * algorithm fits which P (scisim refuses by it too); 0 or EXIT_USAGE. */
@@ -49,12 +49,22 @@ static int coll_check(bench_cli *c)
     /* a collective's repetition is tens of microseconds: 2% in at most
      * 2000 repetitions, 30 s a point */
     o->rel_error = opt_given(st, "rel-error") ? c->cfg.rel_error : 0.02;
-    o->max_samples = opt_given(st, "max-samples") ? c->cfg.max_samples : 2000;
+    /* --sync osu: exactly osu_*'s count (-1), as a longer run's mean of a
+     * tailed distribution reads higher than a shorter one's */
+    o->max_samples = opt_given(st, "max-samples") ? c->cfg.max_samples
+                     : o->sync == COLL_SYNC_OSU ? -1 : 2000;
     o->timeout_s = opt_given(st, "timeout") ? c->setup.cfg.timeout_s : 30;
     o->inject_os_ns = c->logp.inject_os_ns;
     o->quiet = c->cfg.quiet;
     o->out = c->out_path;
     o->resume = c->resume_path;
+    /* -1: osu_*'s count for each size (collective_time.c) */
+    if (!opt_given(st, "warmup"))
+        o->warmup = o->sync == COLL_SYNC_OSU ? -1 : 20;
+    if (!opt_given(st, "min-samples") && o->sync == COLL_SYNC_OSU)
+        o->min_samples = -1;
+    if (!opt_given(st, "batch"))   /* 0: --sync osu's, all of --min-samples */
+        o->batch = o->sync == COLL_SYNC_OSU ? 0 : 32;
     /* a barrier moves no data: one point per process count, size 0 */
     if (bench_coll_op_sizeless(o->op) && c->have_sizes)
         return bench_cli_usage(c, "--sizes '%s': --op %s moves no data (one point per"
@@ -88,7 +98,7 @@ static int coll_check(bench_cli *c)
     if (o->inject_os_ns > 0 && !o->algorithm)
         return bench_cli_usage(c, "--inject-os: with --op needs --algorithm (an MPI library's"
                                " collective has no hook)");
-    if (o->min_samples > o->max_samples)
+    if (o->max_samples > 0 && o->min_samples > o->max_samples)   /* -1: osu_*'s, to fit */
         return bench_cli_usage(c, "--min-samples %ld: more than --max-samples %ld",
                                o->min_samples, o->max_samples);
     return 0;
@@ -117,14 +127,16 @@ static const char *coll_help(const bench_cli *c, char *epilog, size_t size)
 {
     (void)c;
     printf("Usage: mpirun -np P mpibench --op OP [OPTIONS]\n"
-           "Times an MPI collective; a repetition takes as long as its slowest rank.\n\n");
+           "Times an MPI collective.  By default as osu_<op> does (--sync osu): the\n"
+           "mean over ranks of each rank's mean is osu_<op>'s Avg Latency, mean_ns.\n\n");
     snprintf(epilog, size, "Columns: docs/formats.md, 'Collective TSV'.  --resume FILE keeps"
              " FILE's rows\nof the same op and timing and measures the rest (mpibench --resume"
              " FILE\nalone: with FILE's recorded options).  A stop (SIGINT, SIGTERM, SIGHUP)"
              " to any\nrank ends the run with the points that finished; a point cut short is"
              " dropped.\nExit status: 0 success, 1 runtime failure, 2 usage error, 130"
              " interrupted.\n\nExample:\n"
-             "  mpirun -np 4 mpibench --op bcast --procs 2..4 --sync window -o bcast.tsv\n");
+             "  mpirun -np 4 mpibench --op bcast --procs 2..4 -o bcast.tsv\n"
+             "  mpirun -np 2 mpibench --op allreduce --sync window -o allreduce.tsv\n");
     return epilog;
 }
 
@@ -147,15 +159,36 @@ static void header(const run *r, int world)
     bench_data_set_header(&h, "algorithm", "%s", o->algorithm ? o->algorithm : "library");
     bench_data_set_header(&h, "sync", "%s", syncs[o->sync]);
     bench_data_set_header(&h, "timing", "%s",
-                          o->sync ? "offsets to rank 0 from the fastest of 32 ping-pongs; rank r"
-                                    " starts repetition i at t0 + i*window on its clock; a"
-                                    " repetition a rank started late is dropped; time = end - start"
-                                  : "MPI_Barrier, then each rank times the operation alone");
-    bench_data_set_header(&h, "time", "per repetition the slowest rank's");
+                          o->sync == COLL_SYNC_WINDOW
+                              ? "offsets to rank 0 from the fastest of 32 ping-pongs; rank r"
+                                " starts repetition i at t0 + i*window on its clock; a"
+                                " repetition a rank started late is dropped; time = end - start"
+                              : "MPI_Barrier between repetitions, each rank times the operation"
+                                " alone");
+    bench_data_set_header(&h, "time", "%s", o->sync == COLL_SYNC_OSU
+                                                ? "per repetition the mean over ranks (mean_ns:"
+                                                  " osu_*'s Avg Latency)"
+                                                : "per repetition the slowest rank's");
     bench_data_set_header(&h, "cut_quantile", "%g", o->cut_quantile);
-    bench_data_set_header(&h, "warmup", "%ld", o->warmup);
-    bench_data_set_header(&h, "stop", "standard error <= %g of the mean, %ld..%ld repetitions",
-                          o->rel_error, o->min_samples, o->max_samples);
+    if (o->warmup < 0)
+        bench_data_set_header(&h, "warmup", "osu_*'s: 200, 10 above 8192 elements and for"
+                              " barrier");
+    else
+        bench_data_set_header(&h, "warmup", "%ld", o->warmup);
+    if (o->min_samples < 0 && o->max_samples < 0)
+        bench_data_set_header(&h, "stop", "osu_*'s 1000 repetitions, 100 above 8192 elements"
+                              " and for barrier");
+    else if (o->min_samples < 0)
+        bench_data_set_header(&h, "stop", "standard error <= %g of the mean, osu_*'s 1000 (100"
+                              " above 8192 elements)..%ld repetitions", o->rel_error,
+                              o->max_samples);
+    else if (o->max_samples < 0)
+        bench_data_set_header(&h, "stop", "standard error <= %g of the mean, %ld..osu_*'s 1000"
+                              " (100 above 8192 elements) repetitions", o->rel_error,
+                              o->min_samples);
+    else
+        bench_data_set_header(&h, "stop", "standard error <= %g of the mean, %ld..%ld"
+                              " repetitions", o->rel_error, o->min_samples, o->max_samples);
     if (o->inject_os_ns > 0)
         bench_data_set_header(&h, "inject", "os_ns=%g", o->inject_os_ns);
     if (o->refine)

@@ -1,8 +1,9 @@
-/* collective: mpibench --op, MPI collectives timed as OSU/IMB time them
- * (barrier before every repetition) or as SKaMPI/ReproMPI do (clock
+/* collective: mpibench --op, MPI collectives timed as osu_* time them
+ * (barrier between repetitions; a repetition's time the mean over ranks, or
+ * with --sync barrier its slowest rank's) or as SKaMPI/ReproMPI do (clock
  * offsets to rank 0 first, then every rank starts at a common time on its
- * own clock); the time of a repetition is its slowest rank's.  Columns and
- * header: docs/formats.md, 'Collective TSV'. */
+ * own clock; the slowest rank's).  Columns and header: docs/formats.md,
+ * 'Collective TSV'. */
 #ifndef SCITORUS_COLLECTIVE_H
 #define SCITORUS_COLLECTIVE_H
 
@@ -11,9 +12,10 @@
 #include "bench/collective_opts.h"
 #include "mpibench/mpistop.h"
 
-/* One measured point: statistics of the per-repetition maxima over ranks
- * after --cut-quantile, and each rank's median and mean (node_ns[rank],
- * node_mean_ns[rank]) over the repetitions kept before the cut. */
+/* One measured point: statistics of the repetitions' times (--sync osu:
+ * the mean over ranks, else the largest) after --cut-quantile, and each
+ * rank's median and mean (node_ns[rank], node_mean_ns[rank]) over the
+ * repetitions kept before the cut. */
 typedef struct coll_point {
     long size, reps, dropped;
     double min_ns, median_ns, mean_ns, sd_ns, ci95_ns, max_ns;

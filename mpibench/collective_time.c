@@ -181,6 +181,18 @@ static double clock_offset(MPI_Comm comm, int me, int np)
     return off;
 }
 
+/* osu_*'s untimed (skip) and timed repetitions at m bytes: 200 and 1000
+ * up to 8192 elements, 10 and 100 above and for osu_barrier; the
+ * reductions count floats. */
+static void osu_counts(int op, long m, long *skip, long *iters)
+{
+    int floats = (op == COLL_REDUCE || op == COLL_ALLREDUCE || op == COLL_REDUCE_SCATTER ||
+                  op == COLL_SCAN || op == COLL_EXSCAN) && m % 4 == 0;
+    int large = op == COLL_BARRIER || (floats ? m / 4 : m) > 8192;
+    *skip = large ? 10 : 200;
+    *iters = large ? 100 : 1000;
+}
+
 /* Statistics of the samples after cutting the lower and upper quantile q. */
 static void summarise(double *x, long n, double q, coll_point *pt)
 {
@@ -196,7 +208,16 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
     int me, np;
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &np);
-    long batch = o->batch, cap = o->max_samples + batch;
+    long skip, iters;
+    osu_counts(o->op, m, &skip, &iters);
+    long warmup = o->warmup < 0 ? skip : o->warmup;
+    long max_samples = o->max_samples > 0 ? o->max_samples
+                       : o->min_samples > iters ? o->min_samples : iters;
+    long min_samples = o->min_samples < 0 ? (iters < max_samples ? iters : max_samples)
+                                          : o->min_samples;
+    /* osu: the first --min-samples repetitions in one run, as osu_*'s loop */
+    long batch = o->batch > 0 ? o->batch : min_samples < 4096 ? min_samples : 4096;
+    long cap = max_samples + batch;
     size_t bytes = (size_t)(m > 0 ? m : 1) * (size_t)np;
     /* page-aligned and written, as OSU's buffers are: a calloc'd block of a
      * page straddles two (make bench-coll compares with osu_bcast & co.) */
@@ -206,12 +227,12 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
         memset(b.a, 1, bytes);
     double *mine = calloc((size_t)batch * 2, sizeof *mine);   /* time, missed */
     double *all = me == 0 ? calloc((size_t)batch * 2 * (size_t)np, sizeof *all) : NULL;
-    double *maxima = me == 0 ? calloc((size_t)cap, sizeof *maxima) : NULL;
+    double *rep_ns = me == 0 ? calloc((size_t)cap, sizeof *rep_ns) : NULL;
     double *nodes = me == 0 ? calloc((size_t)cap * (size_t)np, sizeof *nodes) : NULL;
     int rc = 0;
     char why[160];
     if (!b.a || !b.b || !b.counts || !b.displs || !mine ||
-        (me == 0 && (!all || !maxima || !nodes)))
+        (me == 0 && (!all || !rep_ns || !nodes)))
         rc = BENCH_ERR_SYSTEM;
     else if (o->algorithm &&
              (coll_generate(&b.sched, o->op, o->algorithm, np, (int)o->root, m, why, sizeof why) ||
@@ -237,7 +258,7 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
     }
     /* the first repetitions after a new buffer are slow, and one of them
      * moves the mean of a thousand short ones */
-    for (long k = 0; k < o->warmup && !rc; k++) {
+    for (long k = 0; k < warmup && !rc; k++) {
         MPI_Barrier(comm);
         once(o, comm, m, &b);
     }
@@ -281,10 +302,11 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
         if (me == 0) {
             long missed = 0;
             for (long i = 0; i < batch; i++) {
-                double mx = 0;
+                double mx = 0, sum = 0;
                 int miss = 0;
                 for (int r = 0; r < np; r++) {
-                    mx = fmax(mx, all[(size_t)r * (size_t)batch * 2 + (size_t)(2 * i)]);
+                    double t = all[(size_t)r * (size_t)batch * 2 + (size_t)(2 * i)];
+                    mx = fmax(mx, t), sum += t;
                     miss |= all[(size_t)r * (size_t)batch * 2 + (size_t)(2 * i + 1)] != 0;
                 }
                 if (miss) {
@@ -294,20 +316,22 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
                 for (int r = 0; r < np; r++)
                     nodes[(size_t)r * (size_t)cap + (size_t)n] =
                         all[(size_t)r * (size_t)batch * 2 + (size_t)(2 * i)];
-                maxima[n++] = mx;
+                /* osu: the mean over ranks, whose mean over repetitions is the
+                 * mean of the ranks' means, osu_*'s Avg Latency */
+                rep_ns[n++] = o->sync == COLL_SYNC_OSU ? sum / np : mx;
             }
             if (missed * 4 > batch)
                 window *= 2;   /* a quarter late: the window is too short */
             double *tmp = malloc((size_t)n * sizeof *tmp);
             more = 1;
             if (tmp && n >= 2) {
-                memcpy(tmp, maxima, (size_t)n * sizeof *tmp);
+                memcpy(tmp, rep_ns, (size_t)n * sizeof *tmp);
                 summarise(tmp, n, o->cut_quantile, pt);
-                more = !(n >= o->min_samples &&
+                more = !(n >= min_samples &&
                          pt->ci95_ns / 1.96 <= o->rel_error * pt->mean_ns);
             }
             free(tmp);
-            if (n + batch > cap || mono_ns() - started > o->timeout_s * 1e9 || stopped)
+            if (n >= max_samples || mono_ns() - started > o->timeout_s * 1e9 || stopped)
                 more = 0;
         }
         double state[3] = {window, more, stopped};
@@ -320,7 +344,7 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
         if (n < 1)
             rc = BENCH_ERR_TIMEOUT;
         else {
-            summarise(maxima, n, o->cut_quantile, pt);
+            summarise(rep_ns, n, o->cut_quantile, pt);
             for (int r = 0; r < np && r < COLL_MAX_PROCS; r++) {
                 double *x = nodes + (size_t)r * (size_t)cap;
                 pt->node_mean_ns[r] = gsl_stats_mean(x, 1, (size_t)n);
@@ -332,6 +356,6 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
     MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
     coll_sched_free(&b.sched);
     free(b.a), free(b.b), free(b.req), free(b.counts), free(b.displs);
-    free(mine), free(all), free(maxima), free(nodes);
+    free(mine), free(all), free(rep_ns), free(nodes);
     return rc;
 }

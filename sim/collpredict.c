@@ -88,13 +88,13 @@ double coll_predict_sized(const goal_schedule *g, const sim_sized *p, const doub
     return end;
 }
 
-/* Barrier-synchronised timing (--sync barrier, osu_*): the loop barrier, op,
+/* Barrier-synchronised timing (--sync osu and barrier): the loop barrier, op,
  * barrier, op ... replayed until it repeats; a rank's time runs from its
  * own exit of the barrier, which the previous operation's ends stagger. */
 #define BARRIER_LAPS 12   /* laps replayed; the stagger settles within 2 */
 #define BARRIER_KEPT 4    /* the last laps, averaged per rank as osu_* do */
 static double barrier_synced(const goal_schedule *op, const goal_schedule *bar,
-                             const sim_sized *p, int (*stop)(void))
+                             const sim_sized *p, int mean_of_ranks, int (*stop)(void))
 {
     int n = (int)op->ranks;
     double *in = calloc((size_t)n * 4 + 1, sizeof *in), *bend = in + n, *oend = bend + n, *sum = oend + n;
@@ -115,9 +115,13 @@ static double barrier_synced(const goal_schedule *op, const goal_schedule *bar,
         }
         for (int r = 0; r < n; r++)
             in[r] = oend[r] - lo;
-        if (it == BARRIER_LAPS - 1)
+        if (it == BARRIER_LAPS - 1) {
+            double total = 0;
             for (int r = 0; r < n; r++)
-                worst = fmax(worst, sum[r] / BARRIER_KEPT);
+                worst = fmax(worst, sum[r] / BARRIER_KEPT), total += sum[r] / BARRIER_KEPT;
+            if (mean_of_ranks)
+                worst = total / n;
+        }
     }
     free(in);
     return worst;
@@ -152,7 +156,7 @@ int coll_predict_logp(const logp_data *lp, const char *path, int op, const char 
     lp_ctx c = {lp, 0, 0, 0, 0, {0}};
     sim_sized p = {f_os, f_or, f_g, f_L, &c};
     if (!rc)
-        *ns = barrier ? barrier_synced(&g, &bar, &p, stop) : coll_predict_sized(&g, &p, NULL, NULL, stop);
+        *ns = barrier ? barrier_synced(&g, &bar, &p, barrier == 2, stop) : coll_predict_sized(&g, &p, NULL, NULL, stop);
     goal_free(&g);
     goal_free(&bar);
     if (rc == -3 || (!rc && *ns == -3))
@@ -201,7 +205,7 @@ int coll_compare_plan_of(const coll_data *d, const char *alg, coll_compare_plan 
     if (p->op < 0)
         return -1;
     p->alg = alg ? alg : (d->algorithm[0] && strcmp(d->algorithm, "library") ? d->algorithm : NULL);
-    p->barrier = !strcmp(d->sync, "barrier");
+    p->barrier = !strcmp(d->sync, "barrier") ? 1 : !strcmp(d->sync, "osu") ? 2 : 0;
     /* behind a barrier the replay times each rank from its own exit: the
      * like figure is the largest rank's median (--node-times), not the
      * slowest rank per repetition, which is above it for an exchange */
@@ -212,7 +216,9 @@ int coll_compare_plan_of(const coll_data *d, const char *alg, coll_compare_plan 
 int coll_compare_row(const coll_compare_plan *p, const coll_row *r, const logp_data *lp,
                      const char *lpath, double *measured, double *predicted, char *why, size_t len)
 {
-    if (coll_predict_logp(lp, lpath, p->op, p->alg, (int)r->procs, (int)r->root, r->size, p->barrier,
+    /* the largest rank's median is the slowest rank's figure, whatever the sync */
+    int barrier = p->nodes ? 1 : p->barrier;
+    if (coll_predict_logp(lp, lpath, p->op, p->alg, (int)r->procs, (int)r->root, r->size, barrier,
                           NULL, predicted, why, len))
         return 1;
     *measured = p->nodes && largest(r->node_ns) >= 0 ? largest(r->node_ns) : r->median_ns;

@@ -21,8 +21,9 @@ double coll_predict_sized(const goal_schedule *g, const sim_sized *p, const doub
 
 /* The prediction in *ns of op/alg (NULL: default) on ranks processes,
  * root, size bytes, from lp (read from path, for messages): from a common
- * start, or (barrier) as --sync barrier times it, the largest of the ranks'
- * times from their own exit of the barrier before.  Sizes between
+ * start, or behind a barrier, each rank timed from its own exit of the
+ * barrier before: (barrier 1) the largest of the ranks' times, as --sync
+ * barrier times it, or (barrier 2) their mean, --sync osu's.  Sizes between
  * the file's rows are interpolated linearly; a message size outside the
  * file's rows (0 bytes: its smallest row) is refused.  stop (may be NULL)
  * is polled while the schedule is built and replayed.  Returns 0, 1 with a
@@ -33,8 +34,9 @@ int coll_predict_logp(const logp_data *lp, const char *path, int op, const char 
 
 /* What comparing a measured collectives file with its replay compares:
  * the operation, the algorithm (NULL: the default), whether the file was
- * timed behind a barrier, and whether its like figure is then the largest
- * rank's median (nodes) rather than the slowest rank's. */
+ * timed behind a barrier (1; 2: --sync osu, each repetition the mean over
+ * ranks), and whether its like figure is then the largest rank's median
+ * (nodes) rather than the file's median. */
 typedef struct coll_compare_plan {
     int op;
     const char *alg;

@@ -204,7 +204,13 @@ Test(coll, barrier_synchronised_replay_matches_closed_forms)
     for (int op = COLL_ALLREDUCE; op <= COLL_ALLTOALL; op++) {
         cr_assert_eq(coll_predict_logp(&lp, "lp", op, NULL, 2, 0, 8, 1, NULL, &t, why, sizeof why), 0);
         cr_assert_float_eq(t, 1300.0, 1e-9, "%s: %g", coll_op_names[op], t);
+        cr_assert_eq(coll_predict_logp(&lp, "lp", op, NULL, 2, 0, 8, 2, NULL, &t, why, sizeof why), 0);
+        cr_assert_float_eq(t, 1300.0, 1e-9, "%s, mean of ranks: %g", coll_op_names[op], t);
     }
+    /* --sync osu's figure, the mean over ranks: the root's send (os) and its
+     * receiver's os + 2L + or */
+    cr_assert_eq(coll_predict_logp(&lp, "lp", COLL_BCAST, NULL, 2, 0, 8, 2, NULL, &t, why, sizeof why), 0);
+    cr_assert_float_eq(t, (100.0 + 2300.0) / 2, 1e-9, "bcast, mean of ranks: %g", t);
 }
 
 /* A blocking send that spans the delivery (L(m) = RTT/2 - os - or < 0, as
@@ -244,6 +250,28 @@ Test(coll, compare_takes_the_statistic_the_replay_defines)
     cr_assert_float_eq(ns[0], 1300.0, 0.05);
     cr_assert_float_eq(got[1], 2000.0, 1e-9, "window: the slowest rank's median");
     cr_assert_float_eq(ns[1], 1300.0, 0.05);
+}
+
+/* An osu file (each repetition the mean over ranks) without node times is
+ * compared with the replay's mean over ranks; with them, as a barrier file. */
+Test(coll, compare_of_an_osu_file_takes_the_mean_over_ranks)
+{
+    logp_row rows[1] = {{.size_bytes = 1, .os_ns = 100, .or_ns = 200, .rtt_ns = 2600}};
+    logp_data lp = {.L_ns = 1000, .count = 1, .cap = 1, .rows = rows};
+    coll_row row = {.op = "bcast", .procs = 2, .size = 1, .median_ns = 1250};
+    coll_data d = {.op = "bcast", .sync = "osu", .count = 1, .cap = 1, .rows = &row};
+    coll_compare_plan p;
+    char why[200];
+    double got, ns;
+    cr_assert_eq(coll_compare_plan_of(&d, NULL, &p), 0);
+    cr_assert_eq(coll_compare_row(&p, &row, &lp, "lp", &got, &ns, why, sizeof why), 0, "%s", why);
+    cr_assert_float_eq(got, 1250.0, 1e-9, "the file's median");
+    cr_assert_float_eq(ns, 1200.0, 0.05, "the mean of the root's 100 and the receiver's 2300");
+    snprintf(row.node_ns, sizeof row.node_ns, "200.0,2400.0");
+    cr_assert_eq(coll_compare_plan_of(&d, NULL, &p), 0);
+    cr_assert_eq(coll_compare_row(&p, &row, &lp, "lp", &got, &ns, why, sizeof why), 0, "%s", why);
+    cr_assert_float_eq(got, 2400.0, 1e-9, "the largest rank's median");
+    cr_assert_float_eq(ns, 2300.0, 0.05, "the slowest rank's replay");
 }
 
 /* A curve with a knee at 4096 bytes (slope 0.1 below, 1.0 above). */

@@ -1,8 +1,8 @@
 /* mpibench --op's collectives beside the eight (v-variants, reduce_scatter,
  * scan, exscan, communicator operations, master-worker) under mpirun:
  * their rows, read back by the collectives reader, and each repetition
- * being its slowest rank's (a median of maxima is at least every rank's own
- * median), and their usage errors. */
+ * being its slowest rank's under --sync barrier (a median of maxima is at
+ * least every rank's own median), and their usage errors. */
 #include <stdlib.h>
 
 #include "coll/colldata.h"
@@ -27,8 +27,9 @@ Test(coll_ops, each_op_writes_rows_of_its_slowest_rank)
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         int sizeless = !strncmp(ops[k], "comm_", 5);
         const char *out = run_path(dir, ops[k]);
-        run_result r = run_cmd(MPIRUN("3"), "--op", ops[k], "--node-times", "--min-samples", "32",
-                               "--max-samples", "200", sizeless ? "--root" : "--sizes",
+        run_result r = run_cmd(MPIRUN("3"), "--op", ops[k], "--sync", "barrier", "--node-times",
+                               "--min-samples", "32", "--max-samples", "200",
+                               sizeless ? "--root" : "--sizes",
                                sizeless ? "0" : "8,4096", "-q", "-o", out, NULL);
         cr_assert_eq(r.status, 0, "%s: %s", ops[k], r.err);
         run_free(&r);
