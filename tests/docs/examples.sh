@@ -10,8 +10,9 @@
 # An example is expected to exit 0, or N when its line ends "# exit N".  A
 # measuring example is listed as undecided, not failed, when it exits 4
 # (calibrate: every run unstable, the check undecided) or runs out of time
-# while the machine is busy (a load average of at least its cores): the
-# script then exits 4.
+# while the machine is busy (a load average of at least its cores), and so
+# is an example that fails for want of a file an undecided one did not write
+# (its -o FILE): the script then exits 4.
 # mpirun gets --allow-run-as-root --oversubscribe (the test machine runs as
 # root on 2 cores) and every command a time limit.  Exit 1 on any failure,
 # each listed as FILE:LINE.
@@ -24,8 +25,19 @@ if [ "$testbed" = 1 ]; then
     trap '"$bindir/scitestbed" down >/dev/null 2>&1' EXIT
 fi
 limit=${EXAMPLE_TIMEOUT:-300}
+# rests_on_unwritten CMD: whether CMD names (as a word) a file of unwritten[]
+# that is not in the scratch directory; sets missing to it.
+rests_on_unwritten() {
+    local f
+    for f in "${unwritten[@]}"; do
+        if [[ " $1 " == *" $f "* ]] && [ ! -e "$scratch/$f" ]; then missing=$f; return 0; fi
+    done
+    return 1
+}
 fail=0 ran=0 left=0 undecided=0
+unwritten=()   # "-o FILE" outputs of this document's undecided examples
 for doc in "$@"; do
+    unwritten=()
     scratch=$(mktemp -d) || exit 1
     ln -s "$bindir" "$scratch/bin"
     for d in tests examples data; do
@@ -46,10 +58,14 @@ for doc in "$@"; do
             undecided=$((undecided + 1))
             echo "$doc:$line: undecided: $cmd"
             grep '^calibrate: \(run\|undecided\)' "$scratch/.err" "$scratch/.out" | cut -d: -f2- | sed 's/^/    /'
+            [[ $cmd =~ -o\ ([^ ]+) ]] && unwritten+=("${BASH_REMATCH[1]}")
         elif [ "$rc" -eq 124 ] && [[ $cmd =~ (scibench|mpibench|calibrate) ]] &&
              awk -v l="$load" -v n="$(nproc)" 'BEGIN {exit !(l >= n)}'; then
             undecided=$((undecided + 1))
             echo "$doc:$line: undecided: out of time ($limit s) with the machine busy (load $load on $(nproc) cores): $cmd"
+        elif [ "$rc" -ne "$want" ] && rests_on_unwritten "$cmd"; then
+            undecided=$((undecided + 1))
+            echo "$doc:$line: undecided: rests on $missing, which an undecided example did not write: $cmd"
         elif [ "$rc" -ne "$want" ]; then
             fail=1
             echo "$doc:$line: exit $rc, documented $want: $cmd"
