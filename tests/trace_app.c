@@ -124,45 +124,40 @@ static void reuse(int rank)
     }
 }
 
+/* n 1-byte messages to itself: Isend, Recv, Wait; ns per message. */
+static double self_messages(int rank, long n)
+{
+    char out = 1, in;
+    double t0 = MPI_Wtime();
+    for (long i = 0; i < n; i++) {
+        MPI_Request req;
+        MPI_Isend(&out, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &req);
+        MPI_Recv(&in, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    return (MPI_Wtime() - t0) * 1e9 / (double)n;
+}
+
 static void selfcost(int rank, long n)
 {
     enum { ROUNDS = 9 };
-    char out = 1, in;
     double ns[ROUNDS];
-    for (int k = 0; k < ROUNDS; k++) {
-        double t0 = MPI_Wtime();
-        for (long i = 0; i < n; i++) {
-            MPI_Request req;
-            MPI_Isend(&out, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &req);
-            MPI_Recv(&in, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Wait(&req, MPI_STATUS_IGNORE);
-        }
-        ns[k] = (MPI_Wtime() - t0) * 1e9 / (double)n;
-    }
+    for (int k = 0; k < ROUNDS; k++)
+        ns[k] = self_messages(rank, n);
     qsort(ns, ROUNDS, sizeof ns[0], by_value);
     printf("trace_app: rank %d selfcost %.1f ns per message\n", rank, ns[ROUNDS / 2]);
 }
 
 static void selfbatch(int rank, long n)
 {
-    enum { BATCH = 256 };
-    char out = 1, in;
     double *ns = malloc((size_t)(n > 0 ? n : 1) * sizeof *ns);
     if (!ns || n <= 0) {
         fprintf(stderr, "trace_app: selfbatch needs N > 0 batches and memory for them\n");
         free(ns);
         return;
     }
-    for (long k = 0; k < n; k++) {
-        double t0 = MPI_Wtime();
-        for (int i = 0; i < BATCH; i++) {
-            MPI_Request req;
-            MPI_Isend(&out, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &req);
-            MPI_Recv(&in, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Wait(&req, MPI_STATUS_IGNORE);
-        }
-        ns[k] = (MPI_Wtime() - t0) * 1e9 / BATCH;
-    }
+    for (long k = 0; k < n; k++)
+        ns[k] = self_messages(rank, 256);
     qsort(ns, (size_t)n, sizeof ns[0], by_value);
     printf("trace_app: rank %d selfbatch p10 %.1f median %.1f ns per message\n", rank, ns[n / 10], ns[n / 2]);
     free(ns);
