@@ -99,12 +99,14 @@ static inline trace_words trace_enter(enum trace_kind kind, const void *caller, 
 void trace_enter_done(trace_words *a);        /* writes the entry record */
 /* A call site's fast entry: when the call repeats its site's last raw
  * arguments (key[0..TRACE_KEY_N)) and nothing they stand for changed,
- * writes its entry record, sets *comm_id and returns 1; else 0, and the
- * caller builds the words and ends with trace_enter_site_done, which also
- * remembers the key. */
+ * writes its entry record at time t, sets *comm_id and returns 1; else 0,
+ * and the caller builds the words and ends with trace_enter_site_done,
+ * which also remembers the key.  t is read first, before the lookup, so
+ * the clock's latency overlaps it. */
 #define TRACE_KEY_N 5
-int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, int *comm_id);
-void trace_enter_site_done(trace_words *a, const int64_t *key, int comm_id);
+int trace_enter_site(enum trace_kind kind, const void *caller, const int64_t *key, int *comm_id,
+                     int64_t t);
+void trace_enter_site_done(trace_words *a, const int64_t *key, int comm_id, int64_t t);
 /* Bumped whenever a communicator or datatype handle may name another. */
 extern uint32_t trace_epoch __attribute__((visibility("hidden")));
 /* 1 from a call's entry record to its return; the time it returned. */
@@ -321,12 +323,13 @@ static inline int p2p_enter(enum trace_kind kind, const void *caller, MPI_Comm c
 {
     int64_t key[TRACE_KEY_N] = {(int64_t)(intptr_t)comm, peer, tag, count, (int64_t)(intptr_t)dt};
     int id;
-    if (trace_enter_site(kind, caller, key, &id))
+    int64_t t = trace_now();
+    if (trace_enter_site(kind, caller, key, &id, t))
         return id;
     id = trace_comm_id(comm);   /* first: it may write a line */
     trace_words a = trace_enter(kind, caller, 8);
     tw_p2p_typed(&a, id, peer, tag, count, dt);
-    trace_enter_site_done(&a, key, id);
+    trace_enter_site_done(&a, key, id, t);
     return id;
 }
 

@@ -17,7 +17,8 @@ static void coll(enum trace_kind kind, const void *caller, MPI_Comm comm, int ro
     int64_t key[TRACE_KEY_N] = {(int64_t)(intptr_t)comm, root, count, (int64_t)(intptr_t)dt,
                                 (int64_t)(intptr_t)op};
     int id;
-    if (trace_enter_site(kind, caller, key, &id))
+    int64_t t = trace_now();
+    if (trace_enter_site(kind, caller, key, &id, t))
         return;
     id = trace_comm_id(comm);
     trace_words a = trace_enter(kind, caller, 8);
@@ -26,7 +27,7 @@ static void coll(enum trace_kind kind, const void *caller, MPI_Comm comm, int ro
     tw(&a, (int64_t)trace_bytes(count, dt));
     tw_dtype(&a, count, dt, 1);
     tw(&a, trace_op_code(op));
-    trace_enter_site_done(&a, key, id);
+    trace_enter_site_done(&a, key, id, t);
 }
 
 /* Entry of a v collective: bytes_of(j) to each peer j (self excluded,

@@ -169,17 +169,18 @@ typedef struct one_req {
 
 static void one_enter(one_req *o, enum trace_kind kind, const void *caller, const MPI_Request *req)
 {
+    int64_t t = trace_now();
     o->h = *req;
     o->id = trace_req_id(o->h, req, 0, &o->comm, &o->slot);
     int64_t enc = trace_id_encode((uint64_t)o->id, trace_req_made());
     int64_t key[TRACE_KEY_N] = {1, enc, 0, 0, 0};
     int unused;
-    if (trace_enter_site(kind, caller, key, &unused))
+    if (trace_enter_site(kind, caller, key, &unused, t))
         return;
     trace_words a = trace_enter(kind, caller, 2);
     tw(&a, 1);
     tw(&a, enc);
-    trace_enter_site_done(&a, key, -1);
+    trace_enter_site_done(&a, key, -1, t);
 }
 
 static void one_leave(const one_req *o, int done, const MPI_Status *s, MPI_Request after)
