@@ -87,7 +87,9 @@ CHECK_UNTIMED += test_mpibench:mpibench/rank_count_must_match_topology
 CHECK_UNTIMED += test_logp:logp/three_ranks_is_a_usage_error test_logp:logp/usage_errors_name_the_argument
 CHECK_UNTIMED += test_reliability:reliability/full_standard_output_is_an_error
 CHECK_UNTIMED += test_calibrate:calibrate/usage_errors test_full:full/usage_errors
-# the documents' own checks (lengths, citations, printed figures): no run measures
+# the documents' own checks (lengths, citations, printed figures) and their
+# examples that measure nothing (tests/docs/examples.sh --part other)
+CHECK_UNTIMED += test_docs:docs/every_other_example_runs_as_pasted
 CHECK_UNTIMED += test_docs:docs/readme_shows_what_scimodel_prints test_docs:docs/readme_is_at_most_400_lines
 CHECK_UNTIMED += test_docs:docs/nothing_cites_documents_the_user_does_not_have
 CHECK_UNTIMED += test_docs:docs/no_file_is_over_700_lines test_docs:docs/demo_crossovers_are_scimodels
