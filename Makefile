@@ -133,8 +133,8 @@ $(foreach t,$(TESTS),$(eval $(call test_template,$(t),$(basename $(notdir $(t)))
 # test is in which, and why a timing test is one); check-unit, check-cli and
 # check-timing run one each.  tests/check.sh runs each binary with --jobs 1
 # (several time real message passing on a 2-core machine), the unit and cli
-# tiers' binaries CHECK_JOBS at once (default: the cores), the timing tier's
-# one at a time; it prints each one's wall time, and the tier's sums; `check`
+# tiers' binaries CHECK_JOBS at once (default: the cores, one more in the
+# cli tier), the timing tier's one at a time; it prints each one's wall time, and the tier's sums; `check`
 # ends with the one line CI reads.
 CHECK_ENV = SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin SCITORUS_ROOT=$(CURDIR) \
             ASAN_OPTIONS=abort_on_error=0 \

@@ -10,8 +10,8 @@
 # build/check/<bin>.log (and a TAP report beside it, where skipped tests are
 # counted); the output shows its messages, its skipped tests with their
 # reasons, and wall time.  The unit and cli tiers time nothing, so CHECK_JOBS
-# binaries (default: the cores) run at once, the longest of the last run
-# first; check-timing runs one binary at a time, alone.
+# binaries (default: the cores, one more in the cli tier) run at once, the
+# longest of the last run first; check-timing runs one binary at a time, alone.
 # A tier ends with "TIER: N passed, N failed, N skipped (T s)"; --all ends
 # with the one line CI reads: "check: N passed, N failed".
 set -u
@@ -117,6 +117,9 @@ longest_first() {
 run_tier() {
   local tier=$1; shift
   local pass=0 fail=0 skip=0 t0=$SECONDS jobs=${CHECK_JOBS:-$cores}
+  # the cli tier's binaries wait on mpirun's start and on their programs
+  # more than they compute: one more than the cores keeps the cores busy
+  [ "$tier" = check-cli ] && [ -z "${CHECK_JOBS:-}" ] && jobs=$((cores + 1))
   [ "$tier" = check-timing ] && jobs=1
   if [ "$jobs" -le 1 ]; then
     for t in "$@"; do live=1 run_one "$t"; live=1 report_one "$t"; done
