@@ -133,8 +133,8 @@ $(foreach t,$(TESTS),$(eval $(call test_template,$(t),$(basename $(notdir $(t)))
 # test is in which, and why a timing test is one); check-unit, check-cli and
 # check-timing run one each.  tests/check.sh runs each binary with --jobs 1
 # (several time real message passing on a 2-core machine), the unit and cli
-# tiers' binaries CHECK_JOBS at once (default: the cores), the timing tier's
-# one at a time; it prints each one's wall time, and the tier's sums; `check`
+# tiers' binaries CHECK_JOBS at once (default: the cores, one more in the
+# cli tier), the timing tier's one at a time; it prints each one's wall time, and the tier's sums; `check`
 # ends with the one line CI reads.
 CHECK_ENV = SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin SCITORUS_ROOT=$(CURDIR) \
             ASAN_OPTIONS=abort_on_error=0 \
@@ -145,18 +145,26 @@ CHECK_ENV = SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin SCITOR
 CHECK_UNIT_BINS   := $(filter $(TEST_BINS),$(CHECK_UNIT:%=bin/test/%))
 CHECK_TIMING_BINS := $(filter $(CHECK_TIMING:%=bin/test/%),$(TEST_BINS))
 CHECK_CLI_BINS    := $(filter-out $(CHECK_UNIT_BINS) $(CHECK_TIMING_BINS),$(TEST_BINS))
+# The tests of a timing binary that CHECK_UNTIMED names (BIN:SUITE/TEST) run
+# in the cli tier, the binary's others in the timing tier (tests/check.sh's
+# BIN:only= and BIN:except=).
+comma := ,
+untimed_of  = $(subst $(eval) ,$(comma),$(strip $(patsubst $(1):%,%,$(filter $(1):%,$(CHECK_UNTIMED)))))
+check_part  = $(if $(call untimed_of,$(2)),bin/test/$(2):$(1)=$(call untimed_of,$(2)),$(if $(filter except,$(1)),bin/test/$(2)))
+CHECK_TIMING_RUN := $(foreach b,$(CHECK_TIMING_BINS:bin/test/%=%),$(call check_part,except,$(b)))
+CHECK_CLI_RUN    := $(CHECK_CLI_BINS) $(foreach b,$(CHECK_TIMING_BINS:bin/test/%=%),$(call check_part,only,$(b)))
 .PHONY: check-unit check-cli check-timing
 check-unit: $(CHECK_UNIT_BINS)
 	@$(CHECK_ENV) tests/check.sh check-unit $^
-check-cli: $(CHECK_CLI_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
-	@$(CHECK_ENV) tests/check.sh check-cli $(CHECK_CLI_BINS)
+check-cli: $(CHECK_CLI_BINS) $(CHECK_TIMING_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
+	@$(CHECK_ENV) tests/check.sh check-cli $(CHECK_CLI_RUN)
 check-timing: $(CHECK_TIMING_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
-	@sync; $(CHECK_ENV) tests/check.sh check-timing $(CHECK_TIMING_BINS)
+	@sync; $(CHECK_ENV) tests/check.sh check-timing $(CHECK_TIMING_RUN)
 # The `sync` first writes back what the build left dirty, so the kernel's
 # writeback does not steal CPU from the first timed runs.
 check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
 	@sync; $(CHECK_ENV) tests/check.sh --all check-unit $(CHECK_UNIT_BINS) -- \
-	  check-cli $(CHECK_CLI_BINS) -- check-timing $(CHECK_TIMING_BINS)
+	  check-cli $(CHECK_CLI_RUN) -- check-timing $(CHECK_TIMING_RUN)
 
 # --- packages ---------------------------------------------------------------
 # Every build rule runs `deps` first.  It checks only what the goals on the

@@ -3,12 +3,15 @@
 # check-unit, check-cli and check-timing targets.
 #   tests/check.sh TIER BIN...                      one tier
 #   tests/check.sh --all TIER BIN... -- TIER BIN... every tier, then the sum
+# A BIN may name some of its tests: BIN:only=S/T,S/T runs just those (suite
+# S, test T), BIN:except=S/T,... all the others; the part's log, TAP and
+# time go under build/check/<bin>.only or <bin>.except.
 # Each binary runs its tests one at a time (--jobs 1) with its log in
 # build/check/<bin>.log (and a TAP report beside it, where skipped tests are
 # counted); the output shows its messages, its skipped tests with their
 # reasons, and wall time.  The unit and cli tiers time nothing, so CHECK_JOBS
-# binaries (default: the cores) run at once, the longest of the last run
-# first; check-timing runs one binary at a time, alone.
+# binaries (default: the cores, one more in the cli tier) run at once, the
+# longest of the last run first; check-timing runs one binary at a time, alone.
 # A tier ends with "TIER: N passed, N failed, N skipped (T s)"; --all ends
 # with the one line CI reads: "check: N passed, N failed".
 set -u
@@ -19,29 +22,63 @@ mkdir -p build/check
 total_pass=0 total_fail=0 total_skip=0 status=0 tiers=""
 cores=$(nproc 2>/dev/null || echo 1)
 
-# run_one BIN: runs one binary; its log, TAP, exit status (.rc) and wall
-# time in seconds (.secs) under build/check/.  Prints the log as it goes
-# when $live is set.
+# part_name BIN[:only=...|:except=...]: its name under build/check/.
+part_name() {
+  local b=${1%%:*} k=
+  [ "$b" = "$1" ] || { k=${1#*:}; k=.${k%%=*}; }
+  echo "$(basename "$b")$k"
+}
+
+# part_args BIN[:only=...|:except=...]: the binary, and Criterion's
+# --filter for the part (a glob over suite/test: @(a|b) or !(a|b)).
+part_args() {
+  local b=${1%%:*} spec list
+  echo "$b"
+  [ "$b" = "$1" ] && return
+  spec=${1#*:}; list=${spec#*=}; list=${list//,/|}
+  case "$spec" in
+    only=*) echo "--filter=@($list)";;
+    except=*) echo "--filter=!($list)";;
+  esac
+}
+
+# run_one BIN: runs one binary (or part); its log, TAP, exit status (.rc)
+# and wall time in seconds (.secs) under build/check/.  Prints the log as
+# it goes when $live is set.
 run_one() {
-  local name s0 rc
-  name=$(basename "$1"); s0=$(date +%s.%N)
+  local name s0 rc args
+  name=$(part_name "$1"); s0=$(date +%s.%N)
+  mapfile -t args < <(part_args "$1")
   rm -f "build/check/$name.rc"
   if [ -n "${live:-}" ]; then
-    "$1" --jobs 1 --tap="build/check/$name.tap" 2>&1 | tee "build/check/$name.log"; rc=${PIPESTATUS[0]}
+    "${args[@]}" --jobs 1 --tap="build/check/$name.tap" 2>&1 | tee "build/check/$name.log"; rc=${PIPESTATUS[0]}
   else
-    "$1" --jobs 1 --tap="build/check/$name.tap" >"build/check/$name.log" 2>&1; rc=$?
+    "${args[@]}" --jobs 1 --tap="build/check/$name.tap" >"build/check/$name.log" 2>&1; rc=$?
   fi
   echo "$(date +%s.%N) - $s0" | bc >"build/check/$name.secs"
   echo "$rc" >"build/check/$name.rc"
+}
+
+# skipped BIN: its TAP's skipped tests, less those its part filtered out
+# (Criterion lists them as skipped too).
+skipped() {
+  local name spec list
+  name=$(part_name "$1"); spec=${1#*:}; list=${spec#*=}
+  [ "$spec" = "$1" ] && list=
+  grep -E '# SKIP' "build/check/$name.tap" |
+    awk -v list="${list//\//::}" -v mode="${spec%%=*}" '
+      BEGIN { n = split(list, t, ","); for (i = 1; i <= n; i++) named[t[i]] = 1 }
+      { id = $3; in_list = (id in named) }
+      list == "" || (mode == "only" && in_list) || (mode == "except" && !in_list)'
 }
 
 # report_one BIN: its skipped tests, wall time and failures; adds its counts
 # to the tier's.
 report_one() {
   local name log rc line p f
-  name=$(basename "$1"); log=build/check/$name.log; rc=$(cat "build/check/$name.rc")
+  name=$(part_name "$1"); log=build/check/$name.log; rc=$(cat "build/check/$name.rc")
   [ -n "${live:-}" ] || cat "$log"
-  grep -E '# SKIP' "build/check/$name.tap" | sed "s|^ok - |$name: [SKIP] |"
+  skipped "$1" | sed "s|^ok - |$name: [SKIP] |"
   printf '== %s: %.1f s\n' "$name" "$(cat "build/check/$name.secs")"
   grep -E '^\[(----|FAIL)\]|CRASH|ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" |
     grep -vE '^\[----\] *$' | sed "s|^|$name: |" >>build/check/failures.log
@@ -50,10 +87,20 @@ report_one() {
   f=$(sed -n 's/.*Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2/p' <<<"$line")
   pass=$((pass + ${p:-0}))
   for x in $f; do fail=$((fail + x)); done
-  skip=$((skip + $(grep -c '# SKIP' "build/check/$name.tap")))
+  skip=$((skip + $(skipped "$1" | wc -l)))
   if [ "$rc" -ne 0 ]; then
     status=1; [ -n "$line" ] || fail=$((fail + 1))
     echo "$name: exit status $rc (${line:-no synthesis line})" >>build/check/failures.log
+  fi
+  # a part that names a test the binary does not have would pass running nothing
+  local named tested
+  if [[ $1 == *:only=* ]]; then
+    named=$(tr ',' '\n' <<<"${1#*:only=}" | wc -l)
+    tested=$(sed -n 's/.*Tested: \([0-9]*\).*/\1/p' <<<"$line")
+    if [ "${tested:-0}" -lt "$named" ]; then
+      status=1; fail=$((fail + 1))
+      echo "$name: ran ${tested:-0} of the $named tests it names" >>build/check/failures.log
+    fi
   fi
 }
 
@@ -62,7 +109,7 @@ report_one() {
 longest_first() {
   local t s
   for t in "$@"; do
-    s=$(cat "build/check/$(basename "$t").secs" 2>/dev/null) || s=1e9
+    s=$(cat "build/check/$(part_name "$t").secs" 2>/dev/null) || s=1e9
     echo "${s:-1e9} $t"
   done | sort -s -g -r -k1,1 | cut -d' ' -f2-
 }
@@ -70,13 +117,16 @@ longest_first() {
 run_tier() {
   local tier=$1; shift
   local pass=0 fail=0 skip=0 t0=$SECONDS jobs=${CHECK_JOBS:-$cores}
+  # the cli tier's binaries wait on mpirun's start and on their programs
+  # more than they compute: one more than the cores keeps the cores busy
+  [ "$tier" = check-cli ] && [ -z "${CHECK_JOBS:-}" ] && jobs=$((cores + 1))
   [ "$tier" = check-timing ] && jobs=1
   if [ "$jobs" -le 1 ]; then
     for t in "$@"; do live=1 run_one "$t"; live=1 report_one "$t"; done
   else
     local queue running=() t left
     mapfile -t queue < <(longest_first "$@")
-    for t in "${queue[@]}"; do rm -f "build/check/$(basename "$t").rc"; done
+    for t in "${queue[@]}"; do rm -f "build/check/$(part_name "$t").rc"; done
     while [ ${#queue[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
       while [ ${#queue[@]} -gt 0 ] && [ ${#running[@]} -lt "$jobs" ]; do
         run_one "${queue[0]}" & running+=("${queue[0]}"); queue=("${queue[@]:1}")
@@ -84,7 +134,7 @@ run_tier() {
       wait -n
       left=()
       for t in "${running[@]}"; do
-        if [ -s "build/check/$(basename "$t").rc" ]; then report_one "$t"; else left+=("$t"); fi
+        if [ -s "build/check/$(part_name "$t").rc" ]; then report_one "$t"; else left+=("$t"); fi
       done
       running=("${left[@]}")
     done

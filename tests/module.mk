@@ -75,6 +75,25 @@ CHECK_TIMING += test_testbed      # MPI runs across kernel-routed namespaces
 CHECK_TIMING += test_campaign_resume  # runs scibench, interrupted mid-measurement and resumed
 CHECK_TIMING += test_docs         # the documents' examples: calibrate --full and mpibench measure
 
+# Tests of timing binaries that time nothing: usage errors and output errors,
+# whose runs are refused or fail before anything is measured.  They run in
+# the cli tier, beside other binaries (BIN:SUITE/TEST).
+CHECK_UNTIMED :=
+CHECK_UNTIMED += test_p2p:p2p/usage_errors test_coll_ops:coll_ops/usage_errors
+CHECK_UNTIMED += test_coll_mpi:coll_mpi/bad_input_is_one_clear_line
+CHECK_UNTIMED += test_coll_mpi:coll_mpi/algorithm_that_does_not_fit_a_count_is_a_usage_error
+CHECK_UNTIMED += test_mpibench:mpibench/full_standard_output_is_an_error
+CHECK_UNTIMED += test_mpibench:mpibench/rank_count_must_match_topology
+CHECK_UNTIMED += test_logp:logp/three_ranks_is_a_usage_error test_logp:logp/usage_errors_name_the_argument
+CHECK_UNTIMED += test_reliability:reliability/full_standard_output_is_an_error
+CHECK_UNTIMED += test_calibrate:calibrate/usage_errors test_full:full/usage_errors
+# the documents' own checks (lengths, citations, printed figures) and their
+# examples that measure nothing (tests/docs/examples.sh --part other)
+CHECK_UNTIMED += test_docs:docs/every_other_example_runs_as_pasted
+CHECK_UNTIMED += test_docs:docs/readme_shows_what_scimodel_prints test_docs:docs/readme_is_at_most_400_lines
+CHECK_UNTIMED += test_docs:docs/nothing_cites_documents_the_user_does_not_have
+CHECK_UNTIMED += test_docs:docs/no_file_is_over_700_lines test_docs:docs/demo_crossovers_are_scimodels
+
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
 # validation and bounded-time tests
 TESTS += tests/test_validation.c

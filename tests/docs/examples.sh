@@ -13,12 +13,17 @@
 # while the machine is busy (a load average of at least its cores), and so
 # is an example that fails for want of a file an undecided one did not write
 # (its -o FILE): the script then exits 4.
+# --part measuring runs the examples that measure (scibench, mpibench,
+# calibrate but --data) and, in each document, those sharing a file with
+# them, whichever wrote it; --part other runs the rest (make check runs
+# the two in different tiers: nothing in the other part is timed).
 # mpirun gets --allow-run-as-root --oversubscribe (the test machine runs as
 # root on 2 cores) and every command a time limit.  Exit 1 on any failure,
 # each listed as FILE:LINE.
 set -u
-testbed=0
+testbed=0 part=all
 [ "${1:-}" = --testbed ] && { testbed=1; shift; }
+[ "${1:-}" = --part ] && { part=$2; shift 2; }
 root=$1 bindir=$2; shift 2
 if [ "$testbed" = 1 ]; then
     export SCITESTBED_NAME=ex$(($$ % 1000000))
@@ -44,9 +49,11 @@ for doc in "$@"; do
         [ -e "$root/$d" ] && ln -s "$root/$d" "$scratch/$d"
     done
     # FILE-LINE<TAB>command, continuation lines joined, only inside ``` blocks.
-    while IFS=$'\t' read -r line cmd; do
+    while IFS=$'\t' read -r line class cmd; do
         if [[ $cmd == bin/scitestbed\ * ]]; then is_tb=1; else is_tb=0; fi
-        if [ "$is_tb" != "$testbed" ]; then left=$((left + 1)); continue; fi
+        if [ "$is_tb" != "$testbed" ] || { [ "$part" != all ] && [ "$part" != "$class" ]; }; then
+            left=$((left + 1)); continue
+        fi
         want=0
         if [[ $cmd =~ \#\ exit\ ([0-9]+)[[:space:]]*$ ]]; then want=${BASH_REMATCH[1]}; fi
         run=$(sed -E 's/(^|[;&|( ]|-- )mpirun /\1mpirun --allow-run-as-root --oversubscribe /g' <<<"$cmd")
@@ -78,10 +85,25 @@ for doc in "$@"; do
         inblock && (cont != "" || /^\$ (bin\/|mpirun )/) {
             if (cmd ~ /\\$/) { sub(/\\$/, "", cmd); cont = 1 }
             else { print start "\t" cmd; cont = ""; cmd = "" }
-        }' "$doc")
+        }' "$doc" | awk -F'\t' '
+        # the examples that share a file name are joined; a group with one
+        # that measures is "measuring", the others "other"
+        function root(i) { while (up[i] != i) i = up[i]; return i }
+        { n++; line[n] = $1; cmd[n] = $2; up[n] = n
+          if ($2 ~ /(^|[ \/])(scibench|mpibench)( |$)/ ||
+              ($2 ~ /(^|[ \/])calibrate( |$)/ && $2 !~ / --data /)) meas[n] = 1
+          k = split($2, w, " ")
+          for (j = 1; j <= k; j++) {
+              sub(/^[0-9A-Za-z]*=/, "", w[j])
+              if (w[j] !~ /^[A-Za-z_][A-Za-z0-9_.-]*\.[A-Za-z0-9]+$/) continue
+              if (w[j] in first) up[root(n)] = root(first[w[j]]); else first[w[j]] = n
+          } }
+        END { for (i = 1; i <= n; i++) if (meas[i]) m[root(i)] = 1
+              for (i = 1; i <= n; i++)
+                  print line[i] "\t" (root(i) in m ? "measuring" : "other") "\t" cmd[i] }')
     # Keep the scratch directory of a failed document for the reader.
     if [ "$fail" = 0 ]; then rm -rf "$scratch"; else echo "(scratch kept: $scratch)"; fi
 done
-echo "examples: $ran run ($left left to the run $([ $testbed = 1 ] && echo without || echo with) --testbed), $undecided undecided"
+echo "examples: $ran run ($left left to the run $([ $testbed = 1 ] && echo without || echo with) --testbed or to the other part), $undecided undecided"
 [ "$fail" = 0 ] && [ "$undecided" -gt 0 ] && exit 4
 exit $fail
