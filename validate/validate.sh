@@ -34,14 +34,15 @@ rows=$tmp/rows   # claim | target | figure | regime | verdict | command
 load() { cut -d' ' -f1 /proc/loadavg; }
 floor() { flock -x "$lock" "$bin/scibench" --floor | cut -f2; }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
-# row CLAIM TARGET FIGURE REGIME VERDICT COMMAND: one row of the table.  A
-# machine whose load average reached its cores while the claim was measured
-# decides nothing: the verdict says so.
+# row CLAIM TARGET FIGURE REGIME VERDICT COMMAND: one row of the table.  The
+# claims' own benchmarks keep every core busy (a load of the cores alone), so
+# a load average of one more than the cores means other work shared them: the
+# verdict then says that it decides nothing.
 row() {
     local v=$5 l
     l=$(load)
-    if awk -v l="$l" -v n="$(nproc)" 'BEGIN { exit !(l >= n) }'; then
-        v="undecided (load $l on $(nproc) cores; was: $5)"
+    if awk -v l="$l" -v n="$(nproc)" 'BEGIN { exit !(l >= n + 1) }'; then
+        v="undecided (load $l on $(nproc) cores, whose own benchmark keeps them busy; was: $5)"
     fi
     printf '%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$v" "$6" >> "$rows"
     echo "validate: $1: $3 [$v] ($4)" >&2
