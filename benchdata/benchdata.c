@@ -82,6 +82,22 @@ void bench_data_write_incomplete(FILE *fp)
     fputs(BENCH_DATA_INCOMPLETE, fp);
 }
 
+int bench_data_write_file(const char *path, const bench_data *d)
+{
+    atomic_file af;
+    if (atomic_file_open(&af, path) != 0)
+        return -1;
+    bench_data_write_header(af.fp, d);
+    for (long i = 0; i < d->count; i++)
+        bench_data_write_point(af.fp, &d->points[i]);
+    if (ferror(af.fp)) {
+        atomic_file_abort(&af);
+        errno = EIO;
+        return -1;
+    }
+    return atomic_file_commit(&af);
+}
+
 void bench_data_free(bench_data *d)
 {
     free(d->points);

@@ -88,6 +88,9 @@ void bench_data_set_header(bench_data *d, const char *key, const char *fmt, ...)
 void bench_data_write_header(FILE *fp, const bench_data *d);
 void bench_data_write_point(FILE *fp, const bench_point *pt);
 void bench_data_write_incomplete(FILE *fp);   /* "# incomplete" */
+/* The whole of d written to path atomically (a reader sees the old file or
+ * the new one).  Returns 0, or -1 with errno set. */
+int bench_data_write_file(const char *path, const bench_data *d);
 /* Points of a file with (on) or without the node_ns column, to be written
  * as such: nodes 0 becomes -1 with it, anything 0 without it. */
 void bench_data_node_column(bench_data *d, int on);

@@ -64,25 +64,14 @@ static const char *const same_keys[] = {"backend", "topology", "pattern"};
 
 static int write_merged(const char *path, const bench_data *d)
 {
-    atomic_file af;
-    FILE *fp = stdout;
-    int to_stdout = opt_is_stdio(path);
-    if (!to_stdout) {
-        if (atomic_file_open(&af, path) != 0) {
-            fprintf(stderr, "scimerge: -o '%s': %s\n", path, file_strerror(errno));
-            return EXIT_FAILURE;
-        }
-        fp = af.fp;
-    }
-    bench_data_write_header(fp, d);
-    for (long i = 0; i < d->count; i++)
-        bench_data_write_point(fp, &d->points[i]);
-    if (to_stdout)
+    if (opt_is_stdio(path)) {
+        bench_data_write_header(stdout, d);
+        for (long i = 0; i < d->count; i++)
+            bench_data_write_point(stdout, &d->points[i]);
         return fs_close_stdout("scimerge");
-    if (ferror(fp) || atomic_file_commit(&af) != 0) {
+    }
+    if (bench_data_write_file(path, d) != 0) {
         fprintf(stderr, "scimerge: -o '%s': %s\n", path, file_strerror(errno ? errno : EIO));
-        if (ferror(fp))
-            atomic_file_abort(&af);
         return EXIT_FAILURE;
     }
     return 0;
