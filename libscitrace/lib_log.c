@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,7 @@
 
 /* Mapped window: 4 MiB by default (SCITRACE_WINDOW_KIB), so a window move
  * comes once per ~10^5 calls; the next one is prepared ahead by a thread of
- * the library, and the calling thread only swaps it in. */
+ * the library (lib_window.c), and the calling thread only swaps it in. */
 #define DEFAULT_WINDOW_KIB 4096
 #define PREFETCH_AHEAD 256
 #define DEFAULT_FLUSH_MS 1000
@@ -39,7 +38,6 @@ static struct {
     uint64_t window;            /* a window's usual bytes */
     uint64_t lines;             /* the text lines the records stand for */
     char *line;                 /* the text record being written */
-    uint64_t filled;            /* the file holds blocks (zeros) up to here */
     int open_sig;               /* the open call's slot (trace_call_open) */
     uint64_t open_off, open_lo; /* its record's offset and first 8 bytes */
     char *open_p;               /* the record in the window, NULL once moved out */
@@ -58,194 +56,12 @@ static void stop(const char *why)
     trace_enabled = 0;
 }
 
-/* The file's part [base, base + len) made ready to be written through a
- * mapping: its blocks allocated and written with zeros (from lg.filled on),
- * mapped, each page's write fault taken.  -1 with errno set. */
-static int window_ready(uint64_t base, uint64_t len, char **win);
-
-/* --- the next window, prepared by the library's thread while the calls
- * write into the current one.  Its mutex and condition are touched once
- * per window; the file's size changes only between `busy` set and clear,
- * after `closing` is seen clear, so that a closing file is cut for good. */
-enum { NX_IDLE, NX_WANT, NX_READY, NX_FAILED };
-static struct {
-    int started, state, err;
-    pthread_t th;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;          /* a request, an old window, a result */
-    uint64_t base, len;         /* the window asked for, then prepared */
-    char *win;
-    char *old;                  /* a window to unmap */
-    uint64_t old_len;
-} nx = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
-static int nx_busy, nx_closing;
-static _Thread_local int nx_self;   /* 1 in the library's thread */
-
-/* 0 when the file may change size now (then nx_end_change), -1 once it is
- * closing: sequentially consistent, with nx_wait_idle's pair of accesses. */
-static int nx_begin_change(void)
-{
-    if (!nx_self)
-        return 0;
-    __atomic_store_n(&nx_busy, 1, __ATOMIC_SEQ_CST);
-    if (!__atomic_load_n(&nx_closing, __ATOMIC_SEQ_CST))
-        return 0;
-    __atomic_store_n(&nx_busy, 0, __ATOMIC_SEQ_CST);
-    errno = ECANCELED;
-    return -1;
-}
-
-static void nx_end_change(void)
-{
-    if (nx_self)
-        __atomic_store_n(&nx_busy, 0, __ATOMIC_SEQ_CST);
-}
-
-/* Called by whoever closes the file (a signal handler too): from here on
- * the library's thread leaves the file's size alone. */
-static void nx_wait_idle(void)
-{
-    __atomic_store_n(&nx_closing, 1, __ATOMIC_SEQ_CST);
-    while (!nx_self && __atomic_load_n(&nx_busy, __ATOMIC_SEQ_CST))
-        ;   /* one step: a fallocate, a pwrite of zeros or a populate */
-}
-
-static void *nx_main(void *arg)
-{
-    (void)arg;
-    nx_self = 1;
-    pthread_mutex_lock(&nx.mu);
-    for (;;) {
-        while (nx.state != NX_WANT && !nx.old)
-            pthread_cond_wait(&nx.cv, &nx.mu);
-        char *old = nx.old, *win = NULL;
-        uint64_t old_len = nx.old_len, base = nx.base, len = nx.len;
-        int want = nx.state == NX_WANT;
-        nx.old = NULL;
-        pthread_mutex_unlock(&nx.mu);
-        if (old)
-            munmap(old, old_len);
-        int rc = want ? window_ready(base, len, &win) : 0, err = errno;
-        pthread_mutex_lock(&nx.mu);
-        if (want) {
-            nx.win = win, nx.err = err;
-            nx.state = rc == 0 ? NX_READY : NX_FAILED;
-            pthread_cond_broadcast(&nx.cv);
-        }
-    }
-    return NULL;
-}
-
-/* The child of a fork has no such thread: it moves its windows itself. */
-static void nx_forked(void)
-{
-    nx.started = 0;
-}
-
-/* Starts the library's thread, every signal blocked in it (a process's
- * signal then goes to the program's threads); 0 when it cannot: the
- * calling thread prepares its windows itself. */
-static void nx_start(void)
-{
-    sigset_t all, was;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &was);
-    nx.started = pthread_create(&nx.th, NULL, nx_main, NULL) == 0;
-    pthread_sigmask(SIG_SETMASK, &was, NULL);
-    if (nx.started) {
-        pthread_detach(nx.th);
-        pthread_atfork(NULL, NULL, nx_forked);
-    }
-}
-
-/* Asks for the window after the current one: from the current one's last
- * page, where a record that does not fit at its end starts.  nx.mu held. */
-static void nx_request(void)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    nx.base = lg.base + lg.len - (uint64_t)page, nx.len = lg.window;
-    nx.state = NX_WANT;
-    pthread_cond_broadcast(&nx.cv);
-}
-
-/* The prepared window when it holds [pos, pos + need): swapped in, the old
- * one left to the library's thread to unmap.  1 swapped, 0 not (any
- * prepared window given up), -1 its preparation failed (errno set). */
-static int nx_swap(size_t need)
-{
-    pthread_mutex_lock(&nx.mu);
-    while (nx.state == NX_WANT)
-        pthread_cond_wait(&nx.cv, &nx.mu);
-    int rc = 0;
-    if (nx.state == NX_FAILED) {
-        errno = nx.err;
-        rc = -1;
-    } else if (nx.state == NX_READY && nx.base <= lg.pos && lg.pos + need <= nx.base + nx.len) {
-        if (nx.old)
-            munmap(nx.old, nx.old_len);
-        nx.old = lg.win, nx.old_len = lg.len;
-        lg.win = nx.win, lg.base = nx.base, lg.len = nx.len;
-        nx_request();
-        rc = 1;
-    } else if (nx.state == NX_READY) {
-        munmap(nx.win, nx.len);
-    }
-    if (rc != 1)
-        nx.state = NX_IDLE;
-    pthread_mutex_unlock(&nx.mu);
-    return rc;
-}
-
-static int window_ready(uint64_t base, uint64_t len, char **win)
-{
-    /* blocks allocated now: a full disk is an error here, not a SIGBUS later */
-    if (nx_begin_change() != 0)
-        return -1;
-    int rc = posix_fallocate(lg.fd, (off_t)base, (off_t)len);
-    nx_end_change();
-    if (rc != 0) {
-        errno = rc;
-        return -1;
-    }
-    /* and written with zeros: a record then lands in a page of the page
-     * cache, where the first write to a page the file system has only
-     * reserved costs a fault of several steps (make bench-trace) */
-    static char zeros[1u << 18];   /* never written: .bss, no file or memory */
-    for (uint64_t at = lg.filled > base ? lg.filled : base; at < base + len;) {
-        size_t n = base + len - at < sizeof zeros ? (size_t)(base + len - at) : sizeof zeros;
-        if (nx_begin_change() != 0)
-            return -1;
-        ssize_t got = pwrite(lg.fd, zeros, n, (off_t)at);
-        nx_end_change();
-        if (got <= 0)
-            return -1;
-        at += (uint64_t)got;
-        lg.filled = at;
-    }
-    void *w = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, lg.fd, (off_t)base);
-    if (w == MAP_FAILED)
-        return -1;
-    /* each page's write fault taken here, not in the calls (MAP_POPULATE
-     * would map the pages read-only and leave a dearer fault to the first
-     * write); a kernel without it (before Linux 5.14) faults as before */
-#ifdef MADV_POPULATE_WRITE
-    if (nx_begin_change() != 0) {
-        munmap(w, len);
-        return -1;
-    }
-    (void)madvise(w, len, MADV_POPULATE_WRITE);
-    nx_end_change();
-#endif
-    *win = w;
-    return 0;
-}
-
 /* Maps a window holding [pos, pos + need): the prepared one when it does,
  * else one made here, and asks for the next. */
 static int move_window(size_t need)
 {
     long page = sysconf(_SC_PAGESIZE);
-    int swapped = nx.started ? nx_swap(need) : 0;
+    int swapped = trace_win_swap(lg.pos, need, &lg.win, &lg.base, &lg.len);
     if (swapped < 0)
         return -1;
     if (!swapped) {
@@ -255,14 +71,10 @@ static int move_window(size_t need)
         uint64_t base = lg.pos / (uint64_t)page * (uint64_t)page, len = lg.pos - base + need;
         len = len < lg.window ? lg.window : (len + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
         char *w;
-        if (window_ready(base, len, &w) != 0)
+        if (trace_win_make(base, len, &w) != 0)
             return -1;
         lg.win = w, lg.base = base, lg.len = len;
-        if (nx.started) {
-            pthread_mutex_lock(&nx.mu);
-            nx_request();
-            pthread_mutex_unlock(&nx.mu);
-        }
+        trace_win_request(lg.base, lg.len);
     }
     lg.end = lg.base + lg.len;
     lg.open_p = trace_call_open && lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.end
@@ -634,7 +446,7 @@ static size_t text_record(char *buf, const char *text, size_t n)
 static void write_closing(const char *status, const char *detail)
 {
     char line[160], buf[400], *p = line;
-    nx_wait_idle();
+    trace_win_closing();
     memcpy(p, "status", 6), p += 6;
     p = tl_s(p, status);
     if (detail)
@@ -800,13 +612,9 @@ void trace_start(void)
     lg.window = kib > 0 && kib <= (1L << 30) / 1024 ? (uint64_t)kib * 1024 : (uint64_t)DEFAULT_WINDOW_KIB * 1024;
     lg.window = lg.window < (uint64_t)page ? (uint64_t)page : lg.window / (uint64_t)page * (uint64_t)page;
     trace_enabled = 1;
+    trace_win_init(lg.fd, lg.window);
     write_header(size);
-    nx_start();
-    if (nx.started && lg.win) {
-        pthread_mutex_lock(&nx.mu);
-        nx_request();
-        pthread_mutex_unlock(&nx.mu);
-    }
+    trace_win_start(lg.base, lg.len);
     trace_comm_created(MPI_COMM_WORLD);
     trace_phases_start();
     for (size_t i = 0; i < NSIG_CAUGHT; i++) {
