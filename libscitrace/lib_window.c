@@ -18,7 +18,7 @@
  * write into the current one.  Its mutex and condition are touched once
  * per window; the file's size changes only between `busy` set and clear,
  * after `closing` is seen clear, so that a closing file is cut for good. */
-enum { NX_IDLE, NX_WANT, NX_READY, NX_FAILED };
+enum { NX_IDLE, NX_WANT, NX_BUSY, NX_READY, NX_FAILED };
 static struct {
     int started, state, err;
     pthread_t th;
@@ -73,6 +73,8 @@ static void *nx_main(void *arg)
         uint64_t old_len = nx.old_len, base = nx.base, len = nx.len;
         int want = nx.state == NX_WANT;
         nx.old = NULL;
+        if (want)
+            nx.state = NX_BUSY;
         pthread_mutex_unlock(&nx.mu);
         if (old)
             munmap(old, old_len);
@@ -138,8 +140,10 @@ int trace_win_swap(uint64_t pos, size_t need, char **win, uint64_t *base, uint64
 {
     if (!nx.started)
         return 0;
+    /* a request the thread has not taken yet (it was not given a core in
+     * time) is withdrawn: the calling thread makes the window itself */
     pthread_mutex_lock(&nx.mu);
-    while (nx.state == NX_WANT)
+    while (nx.state == NX_BUSY)
         pthread_cond_wait(&nx.cv, &nx.mu);
     int rc = 0;
     if (nx.state == NX_FAILED) {
