@@ -4,7 +4,9 @@
  * written; `scitrace dump` gives a text
  * file that every reader takes as it takes the binary one; a damaged record
  * is named by its byte offset.  The files come from real traced runs. */
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/runcmd.h"
 #include "trace/tracebin.h"
@@ -385,4 +387,38 @@ Test(tracebin, a_kill_while_the_next_window_is_prepared_keeps_every_completed_ca
         trace_rank_free(&r);
         run_tmpdir_remove(dir);
     }
+}
+
+/* A file system that fills up while the library's thread prepares the next
+ * window: tracing stops with one line naming the rank and the cause, the
+ * program runs on to its end (no SIGBUS), and the file reads as ended
+ * early with every call before the stop. */
+Test(tracebin, a_full_file_system_stops_tracing_with_a_message_not_a_sigbus)
+{
+    char dir[] = "/tmp/scitorus-tracebin-XXXXXX", trace[600];
+    run_tmpdir_make(dir);
+    if (geteuid() != 0 || mount("tmpfs", dir, "tmpfs", 0, "size=6m") != 0) {
+        run_tmpdir_remove(dir);
+        cr_skip_test("needs root and mount(2) for a small tmpfs");
+    }
+    snprintf(trace, sizeof trace, "%s/t", dir);
+    setenv("SCITRACE_WINDOW_KIB", "4096", 1);
+    run_result r = run_cmd(run_prog("scitrace", 0), 120, "run", "-d", trace, "--",
+                           "/usr/bin/timeout", "100", MPIRUN, "-np", "1", "bin/test/trace_app",
+                           "selfcost", "200000", NULL);
+    unsetenv("SCITRACE_WINDOW_KIB");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "selfcost"), "the program ran to its end: %s", r.out);
+    cr_assert_not_null(strstr(r.err, "scitrace: rank 0: cannot extend the rank file: No space left on device"),
+                       "%s", r.err);
+    run_free(&r);
+    snprintf(trace + strlen(trace), sizeof trace - strlen(trace), "/rank-00000.trace");
+    trace_rank x;
+    trace_error err;
+    cr_assert_eq(trace_rank_read(trace, &x, &err), 0, "%s", err.msg);
+    cr_assert(x.ended_early);
+    cr_assert_gt(x.ncalls, 200000, "the first window's calls, some 87 000 messages");
+    trace_rank_free(&x);
+    cr_assert_eq(umount(dir), 0);
+    run_tmpdir_remove(dir);
 }
