@@ -60,10 +60,11 @@ CHECK_UNIT := test_load test_coll test_sched_roundtrip test_projection test_rout
 # them), longest first: make check starts them first when it has no times
 # of a last run (a fresh clone), so that none of them is left to run alone
 # at the end.  The sorted "== BIN: T s" lines of a make check say which.
-CHECK_FIRST := test_load test_sched_roundtrip test_plots test_sched_ompi test_docs.only \
-               test_launch test_check test_faults test_otf2 test_verdict test_router_cli \
-               test_sim test_coll test_trace test_validation test_badinput test_check_faults \
-               test_spawn test_sim_output test_install
+CHECK_FIRST := test_verdict test_check test_sched_ompi test_otf2 test_plots test_load \
+               test_sched_roundtrip test_faults test_docs.only test_spawn test_check_faults \
+               test_trace test_launch test_router_cli test_testbed.only test_coll \
+               test_validation test_coll_mpi.only test_sim test_p2p.only test_option_order \
+               test_badinput
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_scibench_stop   # stops and resumes long shared-memory runs
