@@ -15,7 +15,8 @@
 # binaries (default: the cores, one more in the cli tier) run at once, the
 # longest of the last run first (before any run: those CHECK_FIRST names, in
 # its order); check-timing runs one binary at a time, alone.
-# A tier ends with "TIER: N passed, N failed, N skipped (T s)"; --all ends
+# A tier ends with "TIER: N passed, N failed, N skipped (T s)" (a pool's
+# tiers with its time: "(T s, one pool: TIER TIER)"); --all ends
 # with the one line CI reads: "check: N passed, N failed".
 set -u
 all=0
