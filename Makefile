@@ -129,9 +129,9 @@ bin/test/$(2): build/san/$(1:%.c=%.o) $$(call layer_archives,san,$$($(2)_LAYERS)
 endef
 $(foreach t,$(TESTS),$(eval $(call test_template,$(t),$(basename $(notdir $(t))))))
 
-# make check runs three tiers one after another (tests/module.mk says which
-# test is in which, and why a timing test is one); check-unit, check-cli and
-# check-timing run one each.  tests/check.sh runs each binary with --jobs 1
+# make check runs three tiers (tests/module.mk says which test is in which,
+# and why a timing test is one): the unit and cli tiers as one pool, then
+# the timing tier; check-unit, check-cli and check-timing run one each.  tests/check.sh runs each binary with --jobs 1
 # (several time real message passing on a 2-core machine), the unit and cli
 # tiers' binaries CHECK_JOBS at once (default: the cores, one more in the
 # cli tier), the timing tier's one at a time; it prints each one's wall time, and the tier's sums; `check`
@@ -139,7 +139,7 @@ $(foreach t,$(TESTS),$(eval $(call test_template,$(t),$(basename $(notdir $(t)))
 CHECK_ENV = SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin SCITORUS_ROOT=$(CURDIR) \
             ASAN_OPTIONS=abort_on_error=0 \
             LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 CHECK_FIRST="$(CHECK_FIRST)"
 # (the unit tier in CHECK_UNIT's order: its slowest first, so that on a
 # fresh clone the binaries running beside it fill the other cores)
 CHECK_UNIT_BINS   := $(filter $(TEST_BINS),$(CHECK_UNIT:%=bin/test/%))
@@ -162,8 +162,10 @@ check-timing: $(CHECK_TIMING_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
 	@sync; $(CHECK_ENV) tests/check.sh check-timing $(CHECK_TIMING_RUN)
 # The `sync` first writes back what the build left dirty, so the kernel's
 # writeback does not steal CPU from the first timed runs.
+# The unit and cli tiers, neither timed, run as one pool (++): no core idles
+# while one tier's last binaries end.
 check: $(TEST_BINS) $(BINS_SAN) $(BINS_REL) $(CHECK_PREREQS)
-	@sync; $(CHECK_ENV) tests/check.sh --all check-unit $(CHECK_UNIT_BINS) -- \
+	@sync; $(CHECK_ENV) tests/check.sh --all check-unit $(CHECK_UNIT_BINS) ++ \
 	  check-cli $(CHECK_CLI_RUN) -- check-timing $(CHECK_TIMING_RUN)
 
 # --- packages ---------------------------------------------------------------

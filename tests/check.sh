@@ -3,6 +3,8 @@
 # check-unit, check-cli and check-timing targets.
 #   tests/check.sh TIER BIN...                      one tier
 #   tests/check.sh --all TIER BIN... -- TIER BIN... every tier, then the sum
+# Tiers joined by ++ instead of -- (TIER BIN... ++ TIER BIN...) run as one
+# pool: for untimed tiers only, whose binaries may share the machine.
 # A BIN may name some of its tests: BIN:only=S/T,S/T runs just those (suite
 # S, test T), BIN:except=S/T,... all the others; the part's log, TAP and
 # time go under build/check/<bin>.only or <bin>.except.
@@ -11,8 +13,10 @@
 # counted); the output shows its messages, its skipped tests with their
 # reasons, and wall time.  The unit and cli tiers time nothing, so CHECK_JOBS
 # binaries (default: the cores, one more in the cli tier) run at once, the
-# longest of the last run first; check-timing runs one binary at a time, alone.
-# A tier ends with "TIER: N passed, N failed, N skipped (T s)"; --all ends
+# longest of the last run first (before any run: those CHECK_FIRST names, in
+# its order); check-timing runs one binary at a time, alone.
+# A tier ends with "TIER: N passed, N failed, N skipped (T s)" (a pool's
+# tiers with its time: "(T s, one pool: TIER TIER)"); --all ends
 # with the one line CI reads: "check: N passed, N failed".
 set -u
 all=0
@@ -105,27 +109,49 @@ report_one() {
 }
 
 # longest_first BIN...: the binaries by their last run's wall time, longest
-# first (those never run first of all), so the last to start is a short one.
+# first, so the last to start is a short one.  Those never run come first of
+# all, the ones CHECK_FIRST names (the longest, by name) ahead in its order.
 longest_first() {
-  local t s
+  local t s f i
   for t in "$@"; do
-    s=$(cat "build/check/$(part_name "$t").secs" 2>/dev/null) || s=1e9
+    if ! s=$(cat "build/check/$(part_name "$t").secs" 2>/dev/null); then
+      s=1e9 i=0
+      for f in ${CHECK_FIRST:-}; do
+        i=$((i + 1)); [ "$f" = "$(part_name "$t")" ] && { s=$((2000000000 - i)); break; }
+      done
+    fi
     echo "${s:-1e9} $t"
   done | sort -s -g -r -k1,1 | cut -d' ' -f2-
 }
 
-run_tier() {
-  local tier=$1; shift
-  local pass=0 fail=0 skip=0 t0=$SECONDS jobs=${CHECK_JOBS:-$cores}
+# report_in_pool BIN: report_one, its counts added to its tier's (run_pool's
+# tier_of, tp, tf and ts).
+report_in_pool() {
+  pass=0 fail=0 skip=0; report_one "$1"
+  local k=${tier_of[$1]}
+  tp[$k]=$((tp[$k] + pass)); tf[$k]=$((tf[$k] + fail)); ts[$k]=$((ts[$k] + skip))
+}
+
+# run_pool TIER BIN... [++ TIER BIN...]: one tier's binaries, or those of
+# several untimed tiers in one pool (no core idles while one tier's last
+# binaries end); each tier's counts are reported, with the pool's time.
+run_pool() {
+  local -A tier_of=() tp=() tf=() ts=()
+  local tiers_here=() bins=() cur= a t0=$SECONDS jobs=${CHECK_JOBS:-$cores} pass fail skip
+  for a in "$@"; do
+    if [ "$a" = ++ ]; then cur=; continue; fi
+    if [ -z "$cur" ]; then cur=$a; tiers_here+=("$a"); tp[$a]=0 tf[$a]=0 ts[$a]=0; continue; fi
+    tier_of[$a]=$cur; bins+=("$a")
+  done
   # the cli tier's binaries wait on mpirun's start and on their programs
   # more than they compute: one more than the cores keeps the cores busy
-  [ "$tier" = check-cli ] && [ -z "${CHECK_JOBS:-}" ] && jobs=$((cores + 1))
-  [ "$tier" = check-timing ] && jobs=1
+  [[ " ${tiers_here[*]} " == *" check-cli "* ]] && [ -z "${CHECK_JOBS:-}" ] && jobs=$((cores + 1))
+  [[ " ${tiers_here[*]} " == *" check-timing "* ]] && jobs=1
   if [ "$jobs" -le 1 ]; then
-    for t in "$@"; do live=1 run_one "$t"; live=1 report_one "$t"; done
+    for t in "${bins[@]}"; do live=1 run_one "$t"; live=1 report_in_pool "$t"; done
   else
     local queue running=() t left
-    mapfile -t queue < <(longest_first "$@")
+    mapfile -t queue < <(longest_first "${bins[@]}")
     for t in "${queue[@]}"; do rm -f "build/check/$(part_name "$t").rc"; done
     while [ ${#queue[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
       while [ ${#queue[@]} -gt 0 ] && [ ${#running[@]} -lt "$jobs" ]; do
@@ -134,23 +160,26 @@ run_tier() {
       wait -n
       left=()
       for t in "${running[@]}"; do
-        if [ -s "build/check/$(part_name "$t").rc" ]; then report_one "$t"; else left+=("$t"); fi
+        if [ -s "build/check/$(part_name "$t").rc" ]; then report_in_pool "$t"; else left+=("$t"); fi
       done
       running=("${left[@]}")
     done
   fi
-  local secs=$((SECONDS - t0))
-  echo "$tier: $pass passed, $fail failed, $skip skipped ($secs s)"
-  tiers="$tiers  $tier: $pass passed, $fail failed, $skip skipped, $secs s"$'\n'
-  total_pass=$((total_pass + pass)); total_fail=$((total_fail + fail))
-  total_skip=$((total_skip + skip))
+  local secs=$((SECONDS - t0)) k with=
+  [ ${#tiers_here[@]} -gt 1 ] && with=", one pool: ${tiers_here[*]}"
+  for k in "${tiers_here[@]}"; do
+    echo "$k: ${tp[$k]} passed, ${tf[$k]} failed, ${ts[$k]} skipped ($secs s$with)"
+    tiers="$tiers  $k: ${tp[$k]} passed, ${tf[$k]} failed, ${ts[$k]} skipped, $secs s$with"$'\n'
+    total_pass=$((total_pass + tp[$k])); total_fail=$((total_fail + tf[$k]))
+    total_skip=$((total_skip + ts[$k]))
+  done
 }
 
 while [ $# -gt 0 ]; do
-  tier=$1; shift; bins=()
-  while [ $# -gt 0 ] && [ "$1" != -- ]; do bins+=("$1"); shift; done
+  pool=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do pool+=("$1"); shift; done
   [ $# -gt 0 ] && shift
-  run_tier "$tier" "${bins[@]}"
+  run_pool "${pool[@]}"
 done
 if [ -s build/check/failures.log ]; then
   echo "== failures (assertion lines; logs in build/check/)"; head -n 60 build/check/failures.log

@@ -56,6 +56,15 @@ CHECK_UNIT := test_load test_coll test_sched_roundtrip test_projection test_rout
               test_params test_parse test_patterns test_shm test_topo \
               test_sim_work test_layers test_sched_match \
               test_trace_types test_check_rules test_uncertainty test_linkrate test_regime
+# The unit and cli tiers' longest binaries (or parts, as build/check/ names
+# them), longest first: make check starts them first when it has no times
+# of a last run (a fresh clone), so that none of them is left to run alone
+# at the end.  The sorted "== BIN: T s" lines of a make check say which.
+CHECK_FIRST := test_verdict test_check test_sched_ompi test_otf2 test_plots test_load \
+               test_sched_roundtrip test_faults test_docs.only test_spawn test_check_faults \
+               test_trace test_launch test_router_cli test_testbed.only test_coll \
+               test_validation test_coll_mpi.only test_sim test_p2p.only test_option_order \
+               test_badinput
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_scibench_stop   # stops and resumes long shared-memory runs
@@ -93,6 +102,12 @@ CHECK_UNTIMED += test_docs:docs/every_other_example_runs_as_pasted
 CHECK_UNTIMED += test_docs:docs/readme_shows_what_scimodel_prints test_docs:docs/readme_is_at_most_400_lines
 CHECK_UNTIMED += test_docs:docs/nothing_cites_documents_the_user_does_not_have
 CHECK_UNTIMED += test_docs:docs/no_file_is_over_700_lines test_docs:docs/demo_crossovers_are_scimodels
+# the testbed's routes read from the kernel, relabel.sh over its fixtures,
+# and its usage errors: no MPI run, no clock
+CHECK_UNTIMED += test_testbed:testbed/relabel_gives_mpibench_routes test_testbed:testbed/bad_input_named
+CHECK_UNTIMED += test_testbed:testbed/ring_routes_one_way test_testbed:testbed/ring_routes_shortest_way
+CHECK_UNTIMED += test_testbed:testbed/torus_routes_dimension_ordered
+CHECK_UNTIMED += test_testbed:testbed/torus_3d_routes_shortest_way
 
 TESTS += tests/test_badinput.c tests/test_faults.c tests/test_install.c tests/test_reliability.c
 # validation and bounded-time tests

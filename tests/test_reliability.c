@@ -76,29 +76,61 @@ static void wait_started(const char *needle, int want)
     cr_assert_geq(n, want, "no process for %s", needle);
 }
 
-/* Waits (up to 20 s) until pid has a file in dir open: its output, named
- * or not (an O_TMPFILE reads "dir/#123 (deleted)"). */
+/* Whether pid has a file in dir open: its output, named or not (an
+ * O_TMPFILE reads "dir/#123 (deleted)"); its /proc/PID/fd/N path in link. */
+static int output_open(pid_t pid, char link[600])
+{
+    char fds[64];
+    snprintf(fds, sizeof fds, "/proc/%d/fd", pid);
+    DIR *d = opendir(fds);
+    struct dirent *e;
+    int found = 0;
+    while (d && (e = readdir(d)) && !found) {
+        char target[600];
+        snprintf(link, 600, "%s/%s", fds, e->d_name);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        target[n > 0 ? n : 0] = '\0';
+        found = strncmp(target, dir, strlen(dir)) == 0;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* Waits (up to 20 s) until pid has its output open. */
 static void wait_output_open(pid_t pid)
 {
-    for (int i = 0; i < 2000; i++, usleep(10000)) {
-        char fds[64];
-        snprintf(fds, sizeof fds, "/proc/%d/fd", pid);
-        DIR *d = opendir(fds);
-        struct dirent *e;
-        int found = 0;
-        while (d && (e = readdir(d)) && !found) {
-            char link[600], target[600];
-            snprintf(link, sizeof link, "%s/%s", fds, e->d_name);
-            ssize_t n = readlink(link, target, sizeof target - 1);
-            target[n > 0 ? n : 0] = '\0';
-            found = strncmp(target, dir, strlen(dir)) == 0;
-        }
-        if (d)
-            closedir(d);
-        if (found)
+    char link[600];
+    for (int i = 0; i < 2000; i++, usleep(10000))
+        if (output_open(pid, link))
             return;
-    }
     cr_assert_fail("process %d never opened its output", pid);
+}
+
+/* Waits (up to 60 s) until a process with needle in its command line, not
+ * mpirun, has a measured point in its open output (a row of data: the
+ * journal takes each point as it ends). */
+static void wait_first_row(const char *needle)
+{
+    for (int i = 0; i < 6000; i++, usleep(10000)) {
+        pid_t pids[8];
+        int n = run_pids_with(needle, "mpirun", pids, 8);
+        char link[600];
+        for (int k = 0; k < n; k++) {
+            if (!output_open(pids[k], link))
+                continue;
+            FILE *fp = fopen(link, "r");
+            char line[4096];
+            int rows = 0;
+            while (fp && fgets(line, sizeof line, fp))
+                rows += line[0] != '#' && line[0] != '\n';
+            if (fp)
+                fclose(fp);
+            if (rows > 0)
+                return;
+        }
+    }
+    cr_assert_fail("no point measured in 60 s: %s", needle);
 }
 
 static int ends_incomplete(const char *path)
@@ -215,7 +247,7 @@ Test(reliability, mpirun_interrupted_writes_incomplete_file)
         snprintf(err, sizeof err, "%s/mpi%d.err", dir, k);
         pid_t pid = run_spawn(argv, err);
         wait_started(out, 3);   /* mpirun's and the ranks' command lines */
-        usleep(3000000);        /* MPI_Init, then a point or two */
+        wait_first_row(out);    /* MPI_Init, then a point */
         /* SIGTERM to mpirun alone; SIGINT to the group, as Ctrl-C does */
         pid_t target = sigs[k] == SIGINT ? -pid : pid;
         kill(target, sigs[k]);
