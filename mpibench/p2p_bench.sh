@@ -19,8 +19,8 @@ fi
 sk=${SKAMPI:-} ski=${SKAMPI_SKI:-}
 if [ -n "$sk" ]; then
     # the parameter file must time in ns and name the measurements below
-    if [ ! -x "$sk" ] || [ ! -r "$ski" ] || ! grep -q '^ *set_unit(1e9)' "$ski"; then
-        echo "bench-p2p: SKAMPI=$sk: needs an executable and SKAMPI_SKI=<.ski file with set_unit(1e9)> (docs/VALIDATION.md)" >&2
+    if [ ! -x "$sk" ] || [ ! -r "$ski" ] || ! grep -q '^ *set_unit(1000000000.0)' "$ski"; then
+        echo "bench-p2p: SKAMPI=$sk: needs an executable and SKAMPI_SKI=<.ski file with set_unit(1000000000.0)> (docs/VALIDATION.md)" >&2
         exit 2
     fi
 fi

@@ -196,7 +196,7 @@ Test(p2p, bench_reads_each_reference_in_ns_a_message)
     cr_assert_eq(symlink(fake, sk), 0);
     FILE *f = fopen(ski, "w");
     cr_assert_not_null(f);
-    fputs("set_unit(1e9)\n", f), fclose(f);
+    fputs("set_unit(1000000000.0)\n", f), fclose(f);
     f = fopen(nons, "w");
     cr_assert_not_null(f);
     fputs("datatype = MPI_CHAR\n", f), fclose(f);
@@ -231,6 +231,6 @@ Test(p2p, bench_reads_each_reference_in_ns_a_message)
     r = run_cmd("/usr/bin/env", 60, "MODES=issend", "ROUNDS=1", e_lock, e_sk, e_nons, "sh", script,
                 bin, osu, NULL);
     cr_assert_eq(r.status, 2, "%s", r.err);
-    cr_assert(strstr(r.err, "set_unit(1e9)"), "%s", r.err);
+    cr_assert(strstr(r.err, "set_unit(1000000000.0)"), "%s", r.err);
     run_free(&r);
 }
