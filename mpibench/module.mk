@@ -9,7 +9,7 @@ mpibench_LAYERS := bench coll sched benchdata topo util
 mpibench_LDLIBS := $(GSL_LIBS)
 TESTS += tests/test_mpibench.c tests/test_p2p.c
 
-# make bench-p2p OSU_PT2PT=<dir>: every mpibench --p2p mode against its OSU reference
+# make bench-p2p OSU_PT2PT=<dir> [SKAMPI=<skampi> SKAMPI_SKI=<file>]: every mpibench --p2p mode against its reference
 BENCH_TARGETS += bench-p2p
 .PHONY: bench-p2p
 bench-p2p: bin/mpibench bin/scibench

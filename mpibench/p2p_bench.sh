@@ -1,18 +1,28 @@
 #!/bin/sh
-# make bench-p2p OSU_PT2PT=<OSU 5.x mpi/pt2pt directory>: every mpibench --p2p
-# mode (MODES, default all) against its OSU reference at 8 B..1 MiB on 2
-# ranks, ROUNDS (default 3) interleaved rounds, each bracketed by scibench
-# --floor (the regime).  The references: bw osu_bw, bibw osu_bibw, and
-# osu_latency for the modes OSU 5.x has no program of its own for (bsend,
-# rsend, issend, iprobe: half a round trip; sendrecv, sendrecv-replace: one
-# exchange).  OSU's figure is one timed loop's mean (a latency, or MB/s
-# turned into ns a message: size / bandwidth); mpibench's the median of its
-# batches (mean_ratio: its mean).  Without OSU_PT2PT: says so, exits 0.
+# make bench-p2p OSU_PT2PT=<OSU 5.x mpi/pt2pt directory> [SKAMPI=<skampi>
+# SKAMPI_SKI=<parameter file>]: every mpibench --p2p mode (MODES, default all)
+# against its reference at 8 B..1 MiB on 2 ranks, ROUNDS (default 3)
+# interleaved rounds, each bracketed by scibench --floor (the regime).  The
+# references (docs/VALIDATION.md): bw osu_bw, bibw osu_bibw; issend, iprobe,
+# sendrecv, sendrecv-replace SKaMPI's ping-pongs of the same calls; bsend and
+# rsend, which neither has, osu_latency labelled fallback:osu_latency (as are
+# SKaMPI's four without SKAMPI).  Both figures are means in ns a message, the
+# reference's (OSU: one timed loop, SKaMPI: its repetitions) against mpibench's
+# mean_ns (its equal batches' total time over their messages); median_ratio
+# is mpibench's median's.  Without OSU_PT2PT: says so, exits 0.
 set -eu
 bin=$1 osu=${2:-}
 if [ -z "$osu" ] || [ ! -x "$osu/osu_latency" ] || [ ! -x "$osu/osu_bw" ] || [ ! -x "$osu/osu_bibw" ]; then
     echo "bench-p2p: skipped: set OSU_PT2PT=<directory with osu_latency, osu_bw, osu_bibw> (OSU built beside the project)"
     exit 0
+fi
+sk=${SKAMPI:-} ski=${SKAMPI_SKI:-}
+if [ -n "$sk" ]; then
+    # the parameter file must time in ns and name the measurements below
+    if [ ! -x "$sk" ] || [ ! -r "$ski" ] || ! grep -q '^ *set_unit(1000000000.0)' "$ski"; then
+        echo "bench-p2p: SKAMPI=$sk: needs an executable and SKAMPI_SKI=<.ski file with set_unit(1000000000.0)> (docs/VALIDATION.md)" >&2
+        exit 2
+    fi
 fi
 np=2 rounds=${ROUNDS:-3}
 modes=${MODES:-"bsend rsend issend iprobe sendrecv sendrecv-replace bw bibw"}
@@ -20,24 +30,53 @@ modes=${MODES:-"bsend rsend issend iprobe sendrecv sendrecv-replace bw bibw"}
 # 18 sizes of a window mode take longer than one collective's sweep
 mr="timeout 900 mpirun --allow-run-as-root --oversubscribe -np $np"
 sizes=8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576
-ref() { case $1 in bw) echo osu_bw ;; bibw) echo osu_bibw ;; *) echo osu_latency ;; esac; }
+ref() {
+    case $1 in
+        bw) echo osu_bw ;;
+        bibw) echo osu_bibw ;;
+        issend | iprobe | sendrecv | sendrecv-replace) [ -n "$sk" ] && echo skampi || echo fallback:osu_latency ;;
+        *) echo fallback:osu_latency ;;
+    esac
+}
+# SKaMPI's measurement of a mode, and how many messages its time is (a round trip: 2)
+skname() {
+    case $1 in
+        issend) echo "Pingpong_Issend_Recv 2" ;;
+        iprobe) echo "Pingpong_Send_Iprobe_Recv 2" ;;
+        sendrecv) echo "Pingpong_Sendrecv 1" ;;
+        sendrecv-replace) echo "Pingpong_Sendrecv_replace 1" ;;
+    esac
+}
 refs=$(for m in $modes; do ref "$m"; done | sort -u | tr '\n' ' ')
 # one round: each reference, then the modes it serves; every other round
 # in the reverse order, so a drift within a round falls on both sides
 round() {
     steps=""
     for o in $refs; do
-        steps="$steps osu:$o"
+        steps="$steps ref:$o"
         for m in $modes; do [ "$(ref "$m")" = "$o" ] && steps="$steps mb:$m"; done
     done
     [ $(($1 % 2)) = 1 ] || steps=$(echo $steps | tr ' ' '\n' | sed '1!G;h;$!d' | tr '\n' ' ')
     for s in $steps; do
         case $s in
-            osu:*) $mr "$osu/${s#osu:}" > "$tmp/${s#osu:}-$1" 2>&1 ;;
+            ref:skampi) $mr "$sk" -i "$ski" -o "$tmp/skampi-$1" > "$tmp/skampi-$1.log" 2>&1 ;;
+            ref:*) $mr "$osu/${s##*:}" > "$tmp/${s#ref:}-$1" 2>&1 ;;
             mb:*) $mr "$bin/mpibench" --p2p "${s#mb:}" --sizes $sizes --max-time 1 -q \
                       -o "$tmp/mb-${s#mb:}-$1.tsv" ;;
         esac
     done
+}
+# refns MODE ROUND: "size ns-a-message" from the mode's reference in that round
+refns() {
+    o=$(ref "$1") f=$tmp/$(ref "$1")-$2
+    case $o in
+        skampi) set -- $(skname "$1")
+            awk -v name="\"$1\"" -v per="$2" '$2 == "begin" && $4 == name {on = 1; next}
+                $2 == "end" {on = 0} on && $1 == "count=" && $4 > 0 {print $3, $4 / per}' "$f" ;;
+        # osu_latency: us; osu_bw, osu_bibw: MB/s over all messages (bibw: both ways)
+        *osu_latency) awk '$1 ~ /^[0-9]+$/ && NF >= 2 && $2 > 0 {print $1, $2 * 1000}' "$f" ;;
+        *) awk '$1 ~ /^[0-9]+$/ && NF >= 2 && $2 > 0 {print $1, $1 * 1000 / $2}' "$f" ;;
+    esac
 }
 floor() { "$bin/scibench" --floor | awk '{print $2}'; }
 for r in $(seq 1 "$rounds"); do
@@ -46,19 +85,17 @@ done
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 floors=$(cat "$tmp"/floor-* | sort -n | awk '{v[NR] = $1} END {printf "%s..%s ns, median %s", v[1], v[NR], v[int((NR + 1) / 2)]}')
-echo "# mpibench --p2p / OSU, 2 ranks, $rounds interleaved rounds, $date, load $load, scibench --floor $floors"
-echo "# mode reference size osu_ns mb_median_ns ratio ratio_lo ratio_hi mean_ratio (ns a message; median over rounds, lo/hi their range)"
+echo "# mpibench --p2p / its reference, 2 ranks, $rounds interleaved rounds, $date, load $load, scibench --floor $floors"
+echo "# mode reference size ref_ns mb_mean_ns ratio ratio_lo ratio_hi median_ratio (ns a message, mean over mean; median over rounds, lo/hi their range)"
 for m in $modes; do
     o=$(ref "$m")
     for r in $(seq 1 "$rounds"); do
-        # osu_latency: us; osu_bw, osu_bibw: MB/s over all messages (bibw: both ways)
-        awk -v lat="$([ "$o" = osu_latency ] && echo 1 || echo 0)" -v mode="$m" '
-            FNR == NR && $1 ~ /^[0-9]+$/ && NF >= 2 && $2 > 0 {osu[$1] = lat ? $2 * 1000 : $1 * 1000 / $2; next}
-            FNR != NR && $1 == mode && ($10 in osu) {
-                print $10, osu[$10], $14, $14 / osu[$10], $15 / osu[$10]}' "$tmp/$o-$r" "$tmp/mb-$m-$r.tsv"
+        refns "$m" "$r" | awk -v mode="$m" '
+            FNR == NR {ref[$1] = $2; next}
+            $1 == mode && ($10 in ref) {print $10, ref[$10], $15, $15 / ref[$10], $14 / ref[$10]}' - "$tmp/mb-$m-$r.tsv"
     done | sort -k1,1n -k4,4n | awk -v mode="$m" -v ref="$o" "$awk_median"'
         function flush() { if (c == 0) return
-            printf "%-16s %-11s %7d %10.2f %10.2f %6.3f %6.3f %6.3f %6.3f\n", mode, ref, k, med(o, c),
+            printf "%-16s %-20s %7d %10.2f %10.2f %6.3f %6.3f %6.3f %6.3f\n", mode, ref, k, med(o, c),
                    med(m, c), med(q, c), lo, hi, med(d, c)
             c = 0 }
         $1 != k {flush(); k = $1}

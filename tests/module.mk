@@ -89,6 +89,7 @@ CHECK_TIMING += test_docs         # the documents' examples: calibrate --full an
 # the cli tier, beside other binaries (BIN:SUITE/TEST).
 CHECK_UNTIMED :=
 CHECK_UNTIMED += test_p2p:p2p/usage_errors test_coll_ops:coll_ops/usage_errors
+CHECK_UNTIMED += test_p2p:p2p/bench_reads_each_reference_in_ns_a_message
 CHECK_UNTIMED += test_coll_mpi:coll_mpi/bad_input_is_one_clear_line
 CHECK_UNTIMED += test_coll_mpi:coll_mpi/algorithm_that_does_not_fit_a_count_is_a_usage_error
 CHECK_UNTIMED += test_mpibench:mpibench/full_standard_output_is_an_error

@@ -2,6 +2,8 @@
  * read back by the bench reader, its usage errors, --resume keeping the
  * finished rows, the cut and minimum of the statistics, and --timeout. */
 #include <math.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "benchdata/benchdata.h"
@@ -171,5 +173,64 @@ Test(p2p, usage_errors)
     cr_assert_neq(access(out, F_OK), 0, "a refused run left %s", out);
     run_result r = run_cmd(run_prog("scibench", 0), 30, "--p2p", "bibw", NULL);
     cr_assert_eq(r.status, 2, "scibench --p2p: %d", r.status);
+    run_free(&r);
+}
+
+/* make bench-p2p's references, from stand-ins whose figures are known
+ * (tests/fake_p2p_ref.sh): SKaMPI's round trip is two messages, a mode
+ * neither tool has is labelled fallback:osu_latency, and a parameter
+ * file not timing in ns is refused.  The ratios are timed; not asserted. */
+Test(p2p, bench_reads_each_reference_in_ns_a_message)
+{
+    const char *fake = run_root_path("tests/fake_p2p_ref.sh");
+    char osu[600], link[700];
+    snprintf(osu, sizeof osu, "%s/osu", dir);
+    const char *sk = run_path(dir, "skampi");
+    const char *ski = run_path(dir, "p2p.ski"), *nons = run_path(dir, "us.ski");
+    cr_assert_eq(mkdir(osu, 0700), 0);
+    const char *names[] = {"osu_latency", "osu_bw", "osu_bibw"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(link, sizeof link, "%s/%s", osu, names[i]);
+        cr_assert_eq(symlink(fake, link), 0);
+    }
+    cr_assert_eq(symlink(fake, sk), 0);
+    FILE *f = fopen(ski, "w");
+    cr_assert_not_null(f);
+    fputs("set_unit(1000000000.0)\n", f), fclose(f);
+    f = fopen(nons, "w");
+    cr_assert_not_null(f);
+    fputs("datatype = MPI_CHAR\n", f), fclose(f);
+    char bin[600], e_sk[700], e_ski[700], e_nons[700], e_lock[700];
+    snprintf(bin, sizeof bin, "%s", run_prog("", 1));
+    bin[strlen(bin) - 1] = '\0';   /* the directory, without the trailing slash */
+    snprintf(e_sk, sizeof e_sk, "SKAMPI=%s", sk);
+    snprintf(e_ski, sizeof e_ski, "SKAMPI_SKI=%s", ski);
+    snprintf(e_nons, sizeof e_nons, "SKAMPI_SKI=%s", nons);
+    snprintf(e_lock, sizeof e_lock, "MEASURE_LOCK=%s/lock", dir);
+    const char *script = run_root_path("mpibench/p2p_bench.sh");
+    run_result r = run_cmd("/usr/bin/env", 200, "MODES=issend sendrecv bsend", "ROUNDS=1", e_lock,
+                           e_sk, e_ski, "sh", script, bin, osu, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    long rows[3] = {0};
+    for (char *l = r.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        char mode[32], ref[32];
+        long size;
+        double ref_ns;
+        if (*l == '#' || sscanf(l, "%31s %31s %ld %lf", mode, ref, &size, &ref_ns) != 4)
+            continue;
+        int k = strcmp(mode, "issend") == 0 ? 0 : strcmp(mode, "sendrecv") == 0 ? 1 : 2;
+        const char *want_ref = k == 2 ? "fallback:osu_latency" : "skampi";
+        double want_ns = k == 0 ? 1500 : k == 1 ? 3000 : 2000;
+        cr_assert_str_eq(ref, want_ref, "%s", l);
+        cr_assert_float_eq(ref_ns, want_ns, 0.01, "%s", l);
+        rows[k]++;
+    }
+    for (int k = 0; k < 3; k++)
+        cr_assert_eq(rows[k], 18, "mode %d: %ld sizes of 18: %s", k, rows[k], r.out);
+    run_free(&r);
+    r = run_cmd("/usr/bin/env", 60, "MODES=issend", "ROUNDS=1", e_lock, e_sk, e_nons, "sh", script,
+                bin, osu, NULL);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "set_unit(1000000000.0)"), "%s", r.err);
     run_free(&r);
 }

@@ -13,7 +13,7 @@
 # (the noisy flag's share on a quiet run), logp (the LogP identity),
 # full (calibrate --full), osu (mpibench over osu_latency; OSU_LATENCY=path),
 # coll (mpibench --op over osu_*; OSU_COLL=directory), p2p (every mpibench
-# --p2p mode over its OSU reference; OSU_P2P=directory), testbed (the figures
+# --p2p mode over its reference; OSU_P2P=directory, SKAMPI, SKAMPI_SKI), testbed (the figures
 # of docs/testbed.md on kernel-routed namespaces; root).  ROUNDS (default 5)
 # and FULL_RUNS (default 10) set how many times each is measured.
 # Exit status: 0 whatever the verdicts (the table says which claims were
@@ -234,10 +234,10 @@ claim_coll() {
 }
 
 # p2p: mpibench/p2p_bench.sh's interleaved rounds of every --p2p mode and its
-# OSU reference (osu_bw, osu_bibw; osu_latency where OSU has no program of
-# the mode's own), 8 B..1 MiB; a row per mode: its worst size's median ratio.
+# reference (osu_bw, osu_bibw; SKaMPI's ping-pongs with SKAMPI and SKAMPI_SKI;
+# else fallback:osu_latency), 8 B..1 MiB; a row per mode: its worst size's median ratio.
 claim_p2p() {
-    local what="mpibench --p2p MODE / its OSU reference at P = 2, 8 B..1 MiB"
+    local what="mpibench --p2p MODE / its reference at P = 2, 8 B..1 MiB"
     if [ -z "${OSU_P2P:-}" ] || [ ! -x "${OSU_P2P:-}/osu_bw" ]; then
         row "$what" "within 0.90..1.10 at every size" "not measured" "-" "undecided (set OSU_P2P)" \
             "OSU_P2P=dir CLAIMS=p2p make validate"
@@ -251,7 +251,7 @@ claim_p2p() {
         IFS=$'\t' read -r worst ok < <(awk -v m="$m" '!/^#/ && $1 == m { d = $6 > 1 ? $6 - 1 : 1 - $6
             if (d >= wd) { wd = d; w = sprintf("%.3f at %d B (rounds %.3f..%.3f) against %s", $6, $3, $7, $8, $2) }
             bad += $6 < 0.90 || $6 > 1.10 } END { printf "%s\t%d\n", w, bad == 0 }' "$tmp/p2p")
-        row "mpibench --p2p $m / its OSU reference at P = 2, 8 B..1 MiB" "within 0.90..1.10 at every size" \
+        row "mpibench --p2p $m / its reference at P = 2, 8 B..1 MiB" "within 0.90..1.10 at every size" \
             "worst $worst (median of $rounds rounds)" "$(regime "$f1" "$f2")" \
             "$([ "$ok" = 1 ] && echo met || echo missed)" "OSU_P2P=dir CLAIMS=p2p make validate"
     done
