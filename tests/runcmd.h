@@ -15,6 +15,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The programs a test runs get the signals a terminal's user gives them:
+ * a test binary started from a background job or under nohup inherits
+ * SIGINT or SIGHUP ignored, which its children would inherit in turn and a
+ * shell script cannot trap; so every test binary starts with the defaults. */
+__attribute__((constructor)) static void run_signals_default(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        signal(sigs[i], SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 typedef struct run_result {
     int status;      /* exit status, or 128 + signal, or 124 on timeout */
     char *out;       /* captured stdout (malloc'ed, NUL-terminated) */
