@@ -9,7 +9,8 @@
 # SKaMPI's four without SKAMPI).  Both figures are means in ns a message, the
 # reference's (OSU: one timed loop, SKaMPI: its repetitions) against mpibench's
 # mean_ns (its equal batches' total time over their messages); median_ratio
-# is mpibench's median's.  Without OSU_PT2PT: says so, exits 0.
+# is mpibench's median's.  MAX_TIME (default 1): mpibench's --max-time, a
+# point's.  Without OSU_PT2PT: says so, exits 0.
 set -eu
 bin=$1 osu=${2:-}
 if [ -z "$osu" ] || [ ! -x "$osu/osu_latency" ] || [ ! -x "$osu/osu_bw" ] || [ ! -x "$osu/osu_bibw" ]; then
@@ -61,7 +62,7 @@ round() {
         case $s in
             ref:skampi) $mr "$sk" -i "$ski" -o "$tmp/skampi-$1" > "$tmp/skampi-$1.log" 2>&1 ;;
             ref:*) $mr "$osu/${s##*:}" > "$tmp/${s#ref:}-$1" 2>&1 ;;
-            mb:*) $mr "$bin/mpibench" --p2p "${s#mb:}" --sizes $sizes --max-time 1 -q \
+            mb:*) $mr "$bin/mpibench" --p2p "${s#mb:}" --sizes $sizes --max-time "${MAX_TIME:-1}" -q \
                       -o "$tmp/mb-${s#mb:}-$1.tsv" ;;
         esac
     done
