@@ -73,22 +73,6 @@ void trace_finish(const char *status);        /* writes the closing lines */
 char *trace_line(size_t need);
 void trace_line_done(char *end);
 
-/* lib_window.c: the rank file's mapped windows, each `window` bytes
- * unless a record needs more.  trace_win_make maps [base, base + len) of
- * fd ready to be written (-1, errno set: the disk is full, say); start
- * starts the library's thread, which prepares the window after [base,
- * base + len) ahead; swap swaps the prepared window into *win, *base,
- * *len when it holds [pos, pos + need) (1), else 0, or -1 when its
- * preparation failed (errno set); request asks for the window after a
- * window made by trace_win_make; closing stops the thread's changes to the
- * file's size (a signal handler may call it). */
-void trace_win_init(int fd, uint64_t window);
-int trace_win_make(uint64_t base, uint64_t len, char **win);
-void trace_win_start(uint64_t base, uint64_t len);
-int trace_win_swap(uint64_t pos, size_t need, char **win, uint64_t *base, uint64_t *len);
-void trace_win_request(uint64_t base, uint64_t len);
-void trace_win_closing(void);
-
 /* A call's words: KIND PHASE CALLER ARG... on entry, RESULT... on return
  * (in the order of the text line, trace/tracefile.h); w NULL when nothing is
  * to be recorded. */

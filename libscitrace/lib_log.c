@@ -19,10 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Mapped window: 4 MiB by default (SCITRACE_WINDOW_KIB), so a window move
- * comes once per ~10^5 calls; the next one is prepared ahead by a thread of
- * the library (lib_window.c), and the calling thread only swaps it in. */
-#define DEFAULT_WINDOW_KIB 4096
+/* Mapped window: 4 MiB, so a window move (munmap, fallocate, mmap: some
+ * microseconds) comes once per ~10^5 calls. */
+#define WINDOW (4u << 20)
 #define PREFETCH_AHEAD 256
 #define DEFAULT_FLUSH_MS 1000
 
@@ -35,9 +34,9 @@ static struct {
     char *win;                  /* mapped [base, base + len) of the file */
     uint64_t base, len, pos;    /* pos: committed bytes (whole records) */
     uint64_t end;               /* base + len while mapped, else 0 */
-    uint64_t window;            /* a window's usual bytes */
     uint64_t lines;             /* the text lines the records stand for */
     char *line;                 /* the text record being written */
+    uint64_t filled;            /* the file holds blocks (zeros) up to here */
     int open_sig;               /* the open call's slot (trace_call_open) */
     uint64_t open_off, open_lo; /* its record's offset and first 8 bytes */
     char *open_p;               /* the record in the window, NULL once moved out */
@@ -56,28 +55,45 @@ static void stop(const char *why)
     trace_enabled = 0;
 }
 
-/* Maps a window holding [pos, pos + need): the prepared one when it does,
- * else one made here, and asks for the next. */
+/* Maps a window holding [pos, pos + need). */
 static int move_window(size_t need)
 {
     long page = sysconf(_SC_PAGESIZE);
-    int swapped = trace_win_swap(lg.pos, need, &lg.win, &lg.base, &lg.len);
-    if (swapped < 0)
+    if (lg.win)
+        munmap(lg.win, lg.len);
+    lg.win = NULL, lg.end = 0;
+    lg.base = lg.pos / (uint64_t)page * (uint64_t)page;
+    lg.len = lg.pos - lg.base + need;
+    lg.len = lg.len < WINDOW ? WINDOW : (lg.len + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
+    /* blocks allocated now: a full disk is an error here, not a SIGBUS later */
+    int rc = posix_fallocate(lg.fd, (off_t)lg.base, (off_t)lg.len);
+    if (rc != 0) {
+        errno = rc;
         return -1;
-    if (!swapped) {
-        if (lg.win)
-            munmap(lg.win, lg.len);
-        lg.win = NULL, lg.end = 0;
-        uint64_t base = lg.pos / (uint64_t)page * (uint64_t)page, len = lg.pos - base + need;
-        len = len < lg.window ? lg.window : (len + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
-        char *w;
-        if (trace_win_make(base, len, &w) != 0)
-            return -1;
-        lg.win = w, lg.base = base, lg.len = len;
-        trace_win_request(lg.base, lg.len);
     }
-    lg.end = lg.base + lg.len;
-    lg.open_p = trace_call_open && lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.end
+    /* and written with zeros: a record then lands in a page of the page
+     * cache, where the first write to a page the file system has only
+     * reserved costs a fault of several steps (make bench-trace) */
+    static char zeros[1u << 18];   /* never written: .bss, no file or memory */
+    for (uint64_t at = lg.filled > lg.base ? lg.filled : lg.base; at < lg.base + lg.len;) {
+        size_t n = lg.base + lg.len - at < sizeof zeros ? (size_t)(lg.base + lg.len - at) : sizeof zeros;
+        ssize_t got = pwrite(lg.fd, zeros, n, (off_t)at);
+        if (got <= 0)
+            return -1;
+        at += (uint64_t)got;
+        lg.filled = at;
+    }
+    void *w = mmap(NULL, lg.len, PROT_READ | PROT_WRITE, MAP_SHARED, lg.fd, (off_t)lg.base);
+    if (w == MAP_FAILED)
+        return -1;
+    /* each page's write fault taken here, not in the calls (MAP_POPULATE
+     * would map the pages read-only and leave a dearer fault to the first
+     * write); a kernel without it (before Linux 5.14) faults as before */
+#ifdef MADV_POPULATE_WRITE
+    (void)madvise(w, lg.len, MADV_POPULATE_WRITE);
+#endif
+    lg.win = w, lg.end = lg.base + lg.len;
+    lg.open_p = trace_call_open && lg.open_off >= lg.base && lg.open_off + sizeof(tracebin_call) <= lg.base + lg.len
                     ? lg.win + (lg.open_off - lg.base) : NULL;
     return 0;
 }
@@ -446,7 +462,6 @@ static size_t text_record(char *buf, const char *text, size_t n)
 static void write_closing(const char *status, const char *detail)
 {
     char line[160], buf[400], *p = line;
-    trace_win_closing();
     memcpy(p, "status", 6), p += 6;
     p = tl_s(p, status);
     if (detail)
@@ -587,8 +602,7 @@ static void write_header(int size)
 void trace_start(void)
 {
     char dir[4096], path[4200];
-    const char *env = getenv("SCITRACE_DIR"), *fl = getenv("SCITRACE_FLUSH_MS"),
-               *wk = getenv("SCITRACE_WINDOW_KIB");
+    const char *env = getenv("SCITRACE_DIR"), *fl = getenv("SCITRACE_FLUSH_MS");
     int size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &lg.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -608,13 +622,8 @@ void trace_start(void)
     }
     long ms = fl && *fl ? atol(fl) : DEFAULT_FLUSH_MS;
     lg.flush_ns = ms > 0 ? ms * 1000000L : 0;
-    long kib = wk && *wk ? atol(wk) : DEFAULT_WINDOW_KIB, page = sysconf(_SC_PAGESIZE);
-    lg.window = kib > 0 && kib <= (1L << 30) / 1024 ? (uint64_t)kib * 1024 : (uint64_t)DEFAULT_WINDOW_KIB * 1024;
-    lg.window = lg.window < (uint64_t)page ? (uint64_t)page : lg.window / (uint64_t)page * (uint64_t)page;
     trace_enabled = 1;
-    trace_win_init(lg.fd, lg.window);
     write_header(size);
-    trace_win_start(lg.base, lg.len);
     trace_comm_created(MPI_COMM_WORLD);
     trace_phases_start();
     for (size_t i = 0; i < NSIG_CAUGHT; i++) {

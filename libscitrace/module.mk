@@ -4,7 +4,7 @@
 #                        (position-independent) for its files, and refuses
 #                        undefined names (-z defs)
 TRACE_LIB      := bin/libscitrace.so
-TRACE_LIB_SRCS := libscitrace/lib_log.c libscitrace/lib_window.c libscitrace/lib_clock.c libscitrace/lib_record.c libscitrace/lib_dtype.c \
+TRACE_LIB_SRCS := libscitrace/lib_log.c libscitrace/lib_clock.c libscitrace/lib_record.c libscitrace/lib_dtype.c \
                   libscitrace/lib_p2p.c libscitrace/lib_wait.c libscitrace/lib_coll.c \
                   libscitrace/lib_init.c
 TRACE_LIB_OBJS := $(TRACE_LIB_SRCS:%.c=build/pic/%.o)

@@ -11,11 +11,6 @@
 #    order: no second core, so no latency regime in the way; the load
 #    average and `scibench --floor` before and after say what the machine
 #    was doing;
-#    with each run's CPU time per message: the calling thread's (the
-#    median of its 9 rounds, CLOCK_THREAD_CPUTIME_ID: time it was preempted
-#    left out) and the process's (every thread's, getrusage), since the
-#    library's thread prepares the rank file's next window off the calling
-#    thread;
 #    the same rounds time the loop in 4000 batches of 256 messages too
 #    (trace_app selfbatch): their 10th percentile leaves out the batches
 #    that the machine's other work or a move of the rank file's window fell
@@ -78,8 +73,7 @@ selfcost() {   # $1 = plain | a library; $2 = selfcost (default) | selfhalo
     [ "$1" != plain ] && pre=(-x "LD_PRELOAD=$1" -x "SCITRACE_DIR=$tmp/self")
     rm -rf "$tmp/self"
     timeout 120 mpirun "${mpirun_args[@]}" -np 1 "${pre[@]}" "$bin/test/trace_app" "$mode" \
-        $([ "$mode" = selfcost ] && echo 200000 || echo 20000) |
-        awk '/ selfcost / { gsub(",", ""); print $5; print $(NF - 3), $NF > "/dev/stderr" } / selfhalo / { print $(NF - 3) }' 2> "$tmp/cpu"
+        $([ "$mode" = selfcost ] && echo 200000 || echo 20000) | awk '{ print $(NF - 3) }'
 }
 batch() {   # $1 = plain | a library: the 10th percentile, ns per message
     local pre=()
@@ -101,14 +95,10 @@ for i in $(seq "$runs"); do
     for k in $(seq 0 $((${#libs[@]} - 1))); do   # rotate the order each round
         j=$(( (k + i) % ${#libs[@]} ))
         row[$j]=$(selfcost "${libs[$j]}")
-        own[$j]=$(cut -d' ' -f1 "$tmp/cpu")
-        cpu[$j]=$(cut -d' ' -f2 "$tmp/cpu")
         halo[$j]=$(selfcost "${libs[$j]}" selfhalo)
         bat[$j]=$(batch "${libs[$j]}")
     done
     echo "${row[*]}" >> "$tmp/self.txt"
-    echo "${own[*]}" >> "$tmp/own.txt"
-    echo "${cpu[*]}" >> "$tmp/cpu.txt"
     echo "${bat[*]}" >> "$tmp/batch.txt"
     echo "${halo[*]}" >> "$tmp/selfhalo.txt"
 done
@@ -121,20 +111,6 @@ if [ -n "${BEFORE_LIB:-}" ]; then
         "$(cut -d' ' -f3 "$tmp/self.txt" | median)" "$(awk '{ print $3 - $1 }' "$tmp/self.txt" | median)" \
         "$(awk '{ print ($3 - $1) / 3 }' "$tmp/self.txt" | median)"
 fi
-# the library's thread prepares the file's next window: the calling
-# thread's CPU leaves that work out (and the time others' work preempted
-# it), the process's CPU (every thread's) holds it
-for f in own:"calling thread's CPU" cpu:"process CPU (all threads)"; do
-    printf '  %s: plain %.1f ns  traced %.1f ns  added %.1f ns per message, %.1f per call (medians)\n' \
-        "${f#*:}" "$(cut -d' ' -f1 "$tmp/${f%%:*}.txt" | median)" "$(cut -d' ' -f2 "$tmp/${f%%:*}.txt" | median)" \
-        "$(awk '{ print $2 - $1 }' "$tmp/${f%%:*}.txt" | median)" \
-        "$(awk '{ print ($2 - $1) / 3 }' "$tmp/${f%%:*}.txt" | median)"
-    if [ -n "${BEFORE_LIB:-}" ]; then
-        printf '  %s, before: traced %.1f ns, added %.1f ns per message, %.1f per call\n' "${f#*:}" \
-            "$(cut -d' ' -f3 "$tmp/${f%%:*}.txt" | median)" "$(awk '{ print $3 - $1 }' "$tmp/${f%%:*}.txt" | median)" \
-            "$(awk '{ print ($3 - $1) / 3 }' "$tmp/${f%%:*}.txt" | median)"
-    fi
-done
 printf '  batches, 10th percentile: plain %.1f ns  traced %.1f ns  added %.1f ns per call (medians of %d rounds)\n' \
     "$(cut -d' ' -f1 "$tmp/batch.txt" | median)" "$(cut -d' ' -f2 "$tmp/batch.txt" | median)" \
     "$(awk '{ print ($2 - $1) / 3 }' "$tmp/batch.txt" | median)" "$runs"
@@ -151,8 +127,6 @@ if [ -n "${BEFORE_LIB:-}" ]; then
 fi
 echo "  after:  $(regime)"
 echo "  rounds (ns per message: plain traced${BEFORE_LIB:+ before}): $(tr '\n' ';' < "$tmp/self.txt")"
-echo "  rounds (calling thread's CPU, ns per message): $(tr '\n' ';' < "$tmp/own.txt")"
-echo "  rounds (process CPU, ns per message): $(tr '\n' ';' < "$tmp/cpu.txt")"
 echo "  rounds (ns per halo step): $(tr '\n' ';' < "$tmp/selfhalo.txt")"
 echo "  rounds (batches' 10th percentile, ns per message): $(tr '\n' ';' < "$tmp/batch.txt")"
 # instructions: callgrind counts them exactly, free of the VM's drift

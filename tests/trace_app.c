@@ -20,12 +20,7 @@
  *   selfcost N  each rank sends itself N 1-byte messages (MPI_Isend, MPI_Recv,
  *               MPI_Wait) and prints the median ns per message over 9 rounds:
  *               no other core involved, so the difference traced - untraced
- *               is the tracer's cost per message whatever the latency regime;
- *               then the calling thread's CPU time per message (median of
- *               the rounds) and the process's (all its threads, mean)
- *   alarmkill MS FILE  self messages until a SIGALRM handler, MS ms on,
- *               writes the number whose Wait returned to FILE and SIGKILLs
- *               the process: a kill at any point of the calls
+ *               is the tracer's cost per message whatever the latency regime
  *   selfbatch N as selfcost, in N batches of 256 messages timed apart;
  *               prints the 10th percentile and the median ns per message
  *               over the batches: a batch the machine's other work or a move
@@ -46,9 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/resource.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #define MANY_SIZES 4096
@@ -145,72 +138,14 @@ static double self_messages(int rank, long n)
     return (MPI_Wtime() - t0) * 1e9 / (double)n;
 }
 
-/* The process's CPU time (every thread's, user and system), ns. */
-static double cpu_ns(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ((double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
-            (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec)) * 1e3;
-}
-
-static double thread_cpu_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
 static void selfcost(int rank, long n)
 {
     enum { ROUNDS = 9 };
-    double ns[ROUNDS], own[ROUNDS], cpu0 = cpu_ns();
-    for (int k = 0; k < ROUNDS; k++) {
-        double t0 = thread_cpu_ns();
+    double ns[ROUNDS];
+    for (int k = 0; k < ROUNDS; k++)
         ns[k] = self_messages(rank, n);
-        own[k] = (thread_cpu_ns() - t0) / (double)n;
-    }
-    double cpu = (cpu_ns() - cpu0) / ((double)ROUNDS * (double)n);
     qsort(ns, ROUNDS, sizeof ns[0], by_value);
-    qsort(own, ROUNDS, sizeof own[0], by_value);
-    printf("trace_app: rank %d selfcost %.1f ns per message, thread cpu %.1f, process cpu %.1f\n",
-           rank, ns[ROUNDS / 2], own[ROUNDS / 2], cpu);
-}
-
-/* Self messages until SIGALRM, MS ms on, whose handler writes how many
- * completed (their Wait returned) to FILE and sends the process SIGKILL,
- * wherever the calls and the tracer's thread were. */
-static volatile sig_atomic_t alarm_done;
-static int alarm_fd = -1;
-
-static void on_alarm(int sig)
-{
-    (void)sig;
-    char buf[32];
-    int n = snprintf(buf, sizeof buf, "%ld\n", (long)alarm_done);
-    if (write(alarm_fd, buf, (size_t)n) == n)
-        fsync(alarm_fd);
-    raise(SIGKILL);
-}
-
-static void alarmkill(int rank, long ms, const char *file)
-{
-    char out = 1, in;
-    alarm_fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (alarm_fd < 0 || ms <= 0) {
-        fprintf(stderr, "trace_app: alarmkill needs MS > 0 and a writable FILE\n");
-        return;
-    }
-    signal(SIGALRM, on_alarm);
-    struct itimerval it = {{0, 0}, {ms / 1000, ms % 1000 * 1000}};
-    setitimer(ITIMER_REAL, &it, NULL);
-    for (;;) {
-        MPI_Request req;
-        MPI_Isend(&out, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &req);
-        MPI_Recv(&in, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-        alarm_done = alarm_done + 1;
-    }
+    printf("trace_app: rank %d selfcost %.1f ns per message\n", rank, ns[ROUNDS / 2]);
 }
 
 static void selfbatch(int rank, long n)
@@ -317,8 +252,6 @@ int main(int argc, char **argv)
         reuse(rank);
     } else if (strcmp(mode, "selfcost") == 0) {
         selfcost(rank, argc > 2 ? atol(argv[2]) : 100000);
-    } else if (strcmp(mode, "alarmkill") == 0) {
-        alarmkill(rank, argc > 2 ? atol(argv[2]) : 0, argc > 3 ? argv[3] : "");
     } else if (strcmp(mode, "selfbatch") == 0) {
         selfbatch(rank, argc > 2 ? atol(argv[2]) : 4000);
     } else if (strcmp(mode, "selfhalo") == 0) {
