@@ -55,8 +55,7 @@ typedef struct options {
     int stat;                      /* stat_kind */
     int weights;                   /* weight_kind */
     int full;                      /* --full: measure, fit, validate (full.h) */
-    long launches;                 /* --launches K: K launches of the benchmark (launches.c);
-                                    * 0 until options_check gives the mode's default */
+    long launches;                 /* --launches K: K launches of the benchmark (launches.c) */
     long launch;                   /* the launch being measured (1..K), 0 when not launches */
     full_plan plan;
     const char *validation_out;    /* held-out table as TSV (for the plot) */
@@ -96,10 +95,6 @@ int options_check_files(const options *o, const fs_file *extra, int nextra);
 /* measure.c: runs the benchmark for o into bench_path (or --full's plan);
  * max_time, when not NULL, bounds the run (a re-measurement). */
 int measure(const options *o, const char *max_time, char *bench_path, size_t len, double *cpu_share);
-/* The bound on a measurement's time, and its points' target relative
- * error, that measure() applies for o. */
-double measure_max_time(const options *o);
-double measure_rel_error(const options *o);
 /* The benchmark's bare floor (scibench --floor), NAN when the backend has
  * none or it failed. */
 double measure_floor(const options *o);
@@ -111,19 +106,6 @@ int launches_measure(options *o);
  * median across them, fills p's launch keys and writes the per-point
  * table beside params_path.  0 or an exit status. */
 int launches_report(const options *o, model_params *p, const char *params_path);
-#define LAUNCHES_MAX 64
-/* The fit of one launch's files alone: its o(64), lf, ls and lb in v (NaN
- * where not measured).  0 or an exit status. */
-int launches_fit_group(const options *o, const char *const *files, int n,
-                       double v[MODEL_LAUNCH_COUNT]);
-/* Launch k's line of the report ("launch K (what): o(64 B) ..."; what may be NULL). */
-void launches_print(const options *o, int k, const char *what, const double v[][LAUNCHES_MAX]);
-/* Of n launches' quantities v[q][k]: prints the median and interval across
- * them, fills p's launch keys and widens p's errors by their spread. */
-void launches_summarize(const options *o, model_params *p, double v[][LAUNCHES_MAX], int n);
-/* The points of n launches' files merged into out (the weighted median at
- * every point, bench_merge), atomically.  0 or an exit status. */
-int launches_merge(const char *const *files, int n, const char *out);
 /* Widens parameter id's error to cover n values of it from separate runs or
  * launches: err^2 + their variance (docs/model.md, 'Intervals').  Returns
  * the error before. */

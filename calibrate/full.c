@@ -8,11 +8,8 @@
 
 #include "util/atomicfile.h"
 
-int full_plan_make(full_plan *plan, const char *prefix, const char *ring, long launch)
+int full_plan_make(full_plan *plan, const char *prefix, const char *ring)
 {
-    char tail[32] = "";
-    if (launch > 0)
-        snprintf(tail, sizeof tail, "-launch%ld", launch);
     static const char *const name[FULL_NETS] = {"ring2", NULL, "torus" FULL_TORUS, "ring6"};
     if (strcmp(ring, "4") != 0 && strcmp(ring, "8") != 0)
         return -1;
@@ -23,7 +20,7 @@ int full_plan_make(full_plan *plan, const char *prefix, const char *ring, long l
     for (int k = 0; k < FULL_NETS; k++) {
         char buf[PATH_MAX];   /* prefix may not alias plan */
         const char *net = name[k] ? name[k] : strcmp(ring, "4") ? "ring8" : "ring4";
-        int len = snprintf(buf, sizeof buf, "%s-%s%s.tsv", prefix, net, tail);
+        int len = snprintf(buf, sizeof buf, "%s-%s.tsv", prefix, net);
         if (len < 0 || (size_t)len >= sizeof plan->path[k])
             return -1;
         memcpy(plan->path[k], buf, (size_t)len + 1);
@@ -38,10 +35,6 @@ int full_plan_make(full_plan *plan, const char *prefix, const char *ring, long l
     if (len < 0 || (size_t)len >= sizeof plan->linkrate)
         return -1;
     memcpy(plan->linkrate, buf, (size_t)len + 1);
-    if (strlen(prefix) >= sizeof plan->prefix)
-        return -1;
-    memmove(plan->prefix, prefix, strlen(prefix) + 1);
-    memmove(plan->ring, ring, 2);
     return 0;
 }
 

@@ -22,17 +22,15 @@ typedef struct full_plan {
     char interleave[FULL_NETS][PATH_MAX + 16];   /* "8=path" for index >= 1 */
     char validation[PATH_MAX];             /* held-out table (TSV) */
     char linkrate[PATH_MAX];               /* the link rate's one-way bursts (bench TSV) */
-    char prefix[PATH_MAX], ring[2];        /* as given to full_plan_make */
 } full_plan;
 
 /* Names the files of a --full run PREFIX-ring2.tsv, PREFIX-ring8.tsv (or
  * ring4), PREFIX-torus4x4.tsv, PREFIX-ring6.tsv, PREFIX-validation.tsv and
- * PREFIX-linkrate.tsv; with launch k > 0 the networks' files of that launch,
- * PREFIX-ring2-launchK.tsv and so on.
+ * PREFIX-linkrate.tsv;
  * ring is the multi-hop ring to fit on, "4" or "8".  Returns 0, or -1 when
  * ring is neither (the caller reports the usage error) or a path would not
  * fit. */
-int full_plan_make(full_plan *plan, const char *prefix, const char *ring, long launch);
+int full_plan_make(full_plan *plan, const char *prefix, const char *ring);
 
 /* One held-out point of the validation table. */
 typedef struct full_row {

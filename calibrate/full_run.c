@@ -58,8 +58,6 @@ typedef struct attempt {
     double cpu_share;   /* the benchmark's CPU over its cores' time (NaN: not judged) */
     int unstable;       /* the floor moved, points bimodal or no fit: the measurement's fault */
     char why[256];
-    int nl;             /* launches, each fitted alone: lv[quantity][launch] */
-    double lv[MODEL_LAUNCH_COUNT][LAUNCHES_MAX];
 } attempt;
 
 static void attempt_free(attempt *a)
@@ -71,61 +69,6 @@ static void attempt_free(attempt *a)
     memset(a, 0, sizeof *a);
 }
 
-/* The attempt's benchmark: o->launches launches, each its own files (its
- * share of the time bound), fitted alone for the report and merged point by
- * point into the plan's files, which the fit and the check read.  Each
- * launch aims at sqrt(K) times the points' relative error, which the median
- * of K launches brings back to about the run's own. */
-static int attempt_measure(options *o, const char *max_time, attempt *a, char *bench_path,
-                           size_t len)
-{
-    if (o->launches <= 1)
-        return measure(o, max_time, bench_path, len, &a->cpu_share);
-    static full_plan lp[LAUNCHES_MAX];
-    const full_plan whole = o->plan;
-    char each[32], rel[32];
-    const char *rel_was = o->rel_error;
-    int rc = 0;
-    snprintf(each, sizeof each, "%.3g", (max_time ? atof(max_time) : measure_max_time(o)) /
-                                            (double)o->launches);
-    snprintf(rel, sizeof rel, "%.3g", measure_rel_error(o) * sqrt((double)o->launches));
-    a->cpu_share = INFINITY;
-    for (a->nl = 0; a->nl < o->launches && !rc; a->nl++) {
-        double share = NAN;
-        if (full_plan_make(&lp[a->nl], whole.prefix, whole.ring, a->nl + 1))
-            return fail("--full: file names from '%s' too long", whole.prefix);
-        o->plan = lp[a->nl], o->rel_error = rel;
-        rc = measure(o, each, bench_path, len, &share);
-        o->plan = whole, o->rel_error = rel_was;
-        if (rc)
-            return rc;
-        a->cpu_share = fmin(a->cpu_share, share);   /* NaN (not judged) is passed over */
-        const char *fit_on[FULL_NETS - 1];
-        for (int k = 0, n = 0; k < FULL_NETS; k++)
-            if (k != FULL_HELD_OUT)
-                fit_on[n++] = lp[a->nl].path[k];
-        double v[MODEL_LAUNCH_COUNT];
-        if (launches_fit_group(o, fit_on, FULL_NETS - 1, v))
-            for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
-                v[q] = NAN;   /* this launch alone cannot be fitted: no figures of its own */
-        for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
-            a->lv[q][a->nl] = v[q];
-    }
-    if (isinf(a->cpu_share))
-        a->cpu_share = NAN;
-    for (int k = 0; k < FULL_NETS && !rc; k++) {
-        const char *from[LAUNCHES_MAX];
-        for (int j = 0; j < a->nl; j++)
-            from[j] = lp[j].path[k];
-        rc = launches_merge(from, a->nl, whole.path[k]);
-    }
-    for (int j = 0; j < a->nl && !rc; j++)   /* the merged files stand for them */
-        for (int k = 0; k < FULL_NETS; k++)
-            unlink(lp[j].path[k]);
-    snprintf(bench_path, len, "%s", whole.path[0]);
-    return rc;
-}
-
 static int attempt_run(options *o, const char *max_time, attempt *a)
 {
     char bench_path[PATH_MAX];
@@ -134,7 +77,7 @@ static int attempt_run(options *o, const char *max_time, attempt *a)
     a->floors[0] = measure_floor(o);
     if (bench_interrupted())
         return stopped("interrupted; nothing measured, nothing fitted");
-    if ((rc = attempt_measure(o, max_time, a, bench_path, sizeof bench_path)))
+    if ((rc = measure(o, max_time, bench_path, sizeof bench_path, &a->cpu_share)))
         return rc;
     a->floors[2] = measure_floor(o);
     if (bench_interrupted())
@@ -317,7 +260,7 @@ int full_run(options *o)
     const char *path = options_params_path(o, pbuf, sizeof pbuf);
     snprintf(def, sizeof def, "%s-%s-full", o->host, o->backend);
     options_stem(path, def, prefix, sizeof prefix);
-    if (full_plan_make(&o->plan, prefix, o->ring ? o->ring : FULL_DEFAULT_RING, 0))
+    if (full_plan_make(&o->plan, prefix, o->ring ? o->ring : FULL_DEFAULT_RING))
         return fail("--full: file names from '%s' too long", prefix);
     if (!o->validation_out)
         o->validation_out = o->plan.validation;
@@ -389,13 +332,6 @@ int full_run(options *o)
     if (!rc) {
         report_spread(o, rp, nrp, kept);
         widen_by_spread(o, rp, nrp, &best.res.params);
-        if (best.nl > 1) {
-            fprintf(o->report, "calibrate: run %d's %d launches, each fitted alone (the run's own"
-                               " points are their weighted medians):\n", kept, best.nl);
-            for (int j = 0; j < best.nl; j++)
-                launches_print(o, j, NULL, best.lv);
-            launches_summarize(o, &best.res.params, best.lv, best.nl);
-        }
         if (!o->quiet)
             fputc('\n', o->report);
         report_fit(o, &best.ps, &best.res);

@@ -14,7 +14,6 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "benchdata/benchmerge.h"
 #include "benchdata/stats.h"
 #include "calibrate/calibrate.h"
 #include "util/atomicfile.h"
@@ -22,8 +21,9 @@
 /* The interval's wanted coverage; with few launches the widest one
  * (minimum..maximum) has less, and the files say how much. */
 #define LAUNCH_LEVEL 0.95
+#define MAX_LAUNCHES 64
 
-static char launch_path[LAUNCHES_MAX][PATH_MAX];
+static char launch_path[MAX_LAUNCHES][PATH_MAX];
 
 int launches_measure(options *o)
 {
@@ -36,6 +36,24 @@ int launches_measure(options *o)
         o->data[o->ndata++] = launch_path[k - 1];
     }
     return 0;
+}
+
+/* Launch k's fit alone (o's data file k).  0 or an exit status. */
+static int launch_fit(const options *o, int k, model_params *out)
+{
+    options one = *o;
+    pointset ps = {0};
+    fit_result res;
+    one.data[0] = o->data[k];
+    one.ndata = 1;
+    ps.weights = o->weights;
+    int rc = calibrate_fit(&one, &ps, &res, 0);
+    if (!rc) {
+        *out = res.params;
+        fit_result_free(&res);
+    }
+    pointset_free(&ps);
+    return rc;
 }
 
 double calibrate_widen_err(model_params *p, int id, const double *v, int n)
@@ -63,29 +81,6 @@ static double launch_value(const model_params *p, int q)
                                  : p->lb_ns_per_byte;
 }
 
-/* The fit of files[0..n-1] alone: the launch's quantities in v (NaN where
- * not measured).  0 or an exit status. */
-int launches_fit_group(const options *o, const char *const *files, int n,
-                       double v[MODEL_LAUNCH_COUNT])
-{
-    options one = *o;
-    pointset ps = {0};
-    fit_result res;
-    for (int i = 0; i < n; i++)
-        one.data[i] = files[i];
-    one.ndata = n;
-    ps.weights = o->weights;
-    int rc = calibrate_fit(&one, &ps, &res, 0);
-    if (!rc) {
-        for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
-            v[q] = launch_value(&res.params, q);
-        fit_result_free(&res);
-    }
-    pointset_free(&ps);
-    return rc;
-}
-
-
 /* The median of n values and its interval across them, sorting v. */
 static void across(double *v, long n, double out[3], double *coverage)
 {
@@ -110,7 +105,7 @@ static const bench_point *same_point(const bench_data *d, const bench_point *r)
  * median across the launches that measured it. */
 static int write_table(const options *o, const char *path)
 {
-    bench_data d[LAUNCHES_MAX];
+    bench_data d[MAX_LAUNCHES];
     bench_read_error err;
     atomic_file af;
     int rc = 0, nread = 0;
@@ -131,7 +126,7 @@ static int write_table(const options *o, const char *path)
                    " coverage launch_medians_ns\n");
     for (long i = 0; i < d[0].count; i++) {
         const bench_point *r = &d[0].points[i];
-        double v[LAUNCHES_MAX], m[3], cov;
+        double v[MAX_LAUNCHES], m[3], cov;
         long n = 0;
         if (strcmp(r->pattern, "pp") != 0)
             continue;
@@ -140,7 +135,7 @@ static int write_table(const options *o, const char *path)
             if (p)
                 v[n++] = p->median_ns;
         }
-        char each[LAUNCHES_MAX * 24];
+        char each[MAX_LAUNCHES * 24];
         size_t len = 0;
         for (long k = 0; k < n; k++)   /* in launch order, before sorting */
             len += (size_t)snprintf(each + len, sizeof each - len, "%s%.1f", k ? "," : "", v[k]);
@@ -156,31 +151,38 @@ static int write_table(const options *o, const char *path)
     return 0;
 }
 
-/* Whether x lies outside the interval m[1]..m[2] by more than rounding. */
-static int outside(double x, const double m[3])
-{
-    double tol = 1e-9 * fmax(fabs(m[1]), fabs(m[2]));
-    return x < m[1] - tol || x > m[2] + tol;
-}
-
-void launches_summarize(const options *o, model_params *p, double v[][LAUNCHES_MAX], int n)
+int launches_report(const options *o, model_params *p, const char *params_path)
 {
     static const char *const label[MODEL_LAUNCH_COUNT] = {"o(64 B)", "lf", "ls", "lb"};
     static const char *const unit[MODEL_LAUNCH_COUNT] = {"ns", "ns", "ns", "ns/B"};
-    double cov = NAN;
+    double v[MODEL_LAUNCH_COUNT][MAX_LAUNCHES], cov = NAN;
+    char stem[PATH_MAX], table[PATH_MAX + 16];
+    int n = o->ndata;
+    fprintf(o->report, "\nlaunches: %d, each fitted alone:\n", n);
+    for (int k = 0; k < n; k++) {
+        model_params one;
+        int rc = launch_fit(o, k, &one);
+        if (rc)
+            return rc;
+        fprintf(o->report, "  launch %d (%s):", k + 1, o->data[k]);
+        for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
+            if (!isnan(v[q][k] = launch_value(&one, q)))
+                fprintf(o->report, "  %s %.4g %s", label[q], v[q][k], unit[q]);
+        fputc('\n', o->report);
+    }
     p->launches = n;
     for (int q = 0; q < MODEL_LAUNCH_COUNT; q++) {
-        double all = launch_value(p, q), sorted[LAUNCHES_MAX];
+        double all = launch_value(p, q);
         int measured = !isnan(all);
         for (int k = 0; k < n; k++)
-            measured &= !isnan(sorted[k] = v[q][k]);
+            measured &= !isnan(v[q][k]);
         if (!measured)
             continue;
-        across(sorted, n, p->launch[q], &cov);
+        across(v[q], n, p->launch[q], &cov);
         fprintf(o->report, "  across them, %s: median %.4g %s, interval %.4g..%.4g (coverage"
                            " %.1f%%); all launches fitted together: %.4g%s\n", label[q],
                 p->launch[q][0], unit[q], p->launch[q][1], p->launch[q][2], 100 * cov, all,
-                outside(all, p->launch[q]) ? ", outside the interval" : "");
+                all < p->launch[q][1] || all > p->launch[q][2] ? ", outside the interval" : "");
     }
     p->launch_coverage = cov;
     /* The errors written cover the spread across launches, as over --full's runs. */
@@ -193,35 +195,6 @@ void launches_summarize(const options *o, model_params *p, double v[][LAUNCHES_M
         fprintf(o->report, " %s +- %.3g (fit %.3g)", model_param_key[pid[q]], p->err[pid[q]], was);
     }
     fputc('\n', o->report);
-}
-
-void launches_print(const options *o, int k, const char *what, const double v[][LAUNCHES_MAX])
-{
-    static const char *const label[MODEL_LAUNCH_COUNT] = {"o(64 B)", "lf", "ls", "lb"};
-    static const char *const unit[MODEL_LAUNCH_COUNT] = {"ns", "ns", "ns", "ns/B"};
-    fprintf(o->report, what ? "  launch %d (%s):" : "  launch %d:", k + 1, what);
-    for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
-        if (!isnan(v[q][k]))
-            fprintf(o->report, "  %s %.4g %s", label[q], v[q][k], unit[q]);
-    fputc('\n', o->report);
-}
-
-int launches_report(const options *o, model_params *p, const char *params_path)
-{
-    double v[MODEL_LAUNCH_COUNT][LAUNCHES_MAX];
-    char stem[PATH_MAX], table[PATH_MAX + 16];
-    int n = o->ndata;
-    fprintf(o->report, "\nlaunches: %d, each fitted alone:\n", n);
-    for (int k = 0; k < n; k++) {
-        double one[MODEL_LAUNCH_COUNT];
-        int rc = launches_fit_group(o, &o->data[k], 1, one);
-        if (rc)
-            return rc;
-        for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
-            v[q][k] = one[q];
-        launches_print(o, k, o->data[k], v);
-    }
-    launches_summarize(o, p, v, n);
     if (!strcmp(params_path, "-"))
         return 0;
     options_stem(params_path, "", stem, sizeof stem);
@@ -229,27 +202,5 @@ int launches_report(const options *o, model_params *p, const char *params_path)
     int rc = write_table(o, table);
     if (!rc)
         fprintf(o->report, "  each point's launches: %s\n", table);
-    return rc;
-}
-
-int launches_merge(const char *const *files, int n, const char *out)
-{
-    bench_data d[LAUNCHES_MAX], merged;
-    bench_read_error err;
-    bench_merge_stats ms;
-    int rc = 0, nread = 0;
-    for (; nread < n && !rc; nread++)
-        if (bench_data_read(files[nread], &d[nread], &err))
-            rc = fail("'%s': %s", files[nread], err.msg), nread--;
-    if (!rc && bench_merge(d, n, &merged, &ms))
-        rc = fail("merging the launches into '%s': out of memory", out);
-    if (!rc) {
-        bench_data_set_header(&merged, "merged", "%d launches (weighted median, SKaMPI)", n);
-        if (bench_data_write_file(out, &merged))
-            rc = fail("'%s': %s", out, strerror(errno));
-        bench_data_free(&merged);
-    }
-    for (int k = 0; k < nread; k++)
-        bench_data_free(&d[k]);
     return rc;
 }

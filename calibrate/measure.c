@@ -53,16 +53,6 @@ static const mode_defaults *mode_of(const options *o)
     return &modes[o->quick ? 1 : o->full ? 2 : 0];
 }
 
-double measure_max_time(const options *o)
-{
-    return atof(o->max_time ? o->max_time : mode_of(o)->max_time);
-}
-
-double measure_rel_error(const options *o)
-{
-    return atof(o->rel_error ? o->rel_error : mode_of(o)->rel_error);
-}
-
 static void self_dir(char *buf, size_t len)
 {
     ssize_t n = readlink("/proc/self/exe", buf, len - 1);

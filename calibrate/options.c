@@ -208,18 +208,14 @@ static const opt_spec specs[] = {
     {.name = "bench-out", .kind = OPT_PATH, .field = F(out_bench), .arg = "FILE",
      .help = "where to keep the raw data (default: see Files)"},
     {.name = "launches", .kind = OPT_LONG, .field = F(launches), .min = 1, .max = 64,
-     .range = "1..64", .arg = "K",
-     .help = "launch the benchmark K times (default 1; with --full\n"
-             "3; with --data: the K files are K launches of one\n"
-             "network); fit them together, fit each launch alone,\n"
-             "and report each launch's figures and the interval of\n"
-             "the median across launches (results differ more\n"
-             "between launches than within one): the parameters'\n"
-             "uncertainty, written as <q>_launch_* keys, and (not\n"
-             "with --full) a table STEM-launches.tsv.  --full's\n"
-             "launches share its time bound, each aims at sqrt(K)\n"
-             "times --rel-error, and its files are their weighted\n"
-             "medians, point by point"},
+     .range = "1..64", .def = "1", .arg = "K",
+     .help = "launch the benchmark K times (with --data: the K\n"
+             "files are K launches of one network); fit them\n"
+             "together, fit each launch alone, and report each\n"
+             "launch's medians and the interval of the median across\n"
+             "launches (results differ more between launches than\n"
+             "within one): the parameters' uncertainty, written as\n"
+             "<q>_launch_* keys, and a table STEM-launches.tsv"},
     {.kind = OPT_HEADING, .help = "Fitting existing data instead:"},
     {.name = "data", .kind = OPT_CUSTOM, .parse = parse_data, .repeat = 1, .arg = "FILE",
      .help = "a bench TSV (repeat, or list files after the options);\n"

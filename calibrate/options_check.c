@@ -55,8 +55,8 @@ int options_check(options *o)
         {o->validation_out && !o->nvalidate && !o->full,
          "--validation-out '%s': there is no held-out data to tabulate; give --validate FILE"
          " or --full", o->validation_out},
-        {o->launches > 1 && (o->logp || o->nvalidate),
-         "--launches: for a plain measurement, --full or --data; not with --logp or"
+        {o->launches > 1 && (o->full || o->logp || o->nvalidate),
+         "--launches: for a plain measurement or --data; not with --full, --logp or"
          " --validate%s", ""},
         {o->launches > 1 && o->ndata && o->ndata != o->launches,
          "--launches %s: with --data, each file is one launch; give as many files", launches},
@@ -67,9 +67,6 @@ int options_check(options *o)
     for (size_t i = 0; i < sizeof rule / sizeof rule[0]; i++)
         if (rule[i].bad)
             return usage_error(rule[i].fmt, rule[i].arg);
-    /* --full's o(64) moves with the launch more than within one (make validate's full claim) */
-    if (!o->launches)
-        o->launches = o->full && !o->ndata ? 3 : 1;
     return options_check_files(o, NULL, 0);
 }
 

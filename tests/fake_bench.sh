@@ -6,7 +6,6 @@
 #   clean    the recorded run as it is
 #   bimodal  every point's median at 2x its minimum (batches in two regimes)
 #   badheld  the held-out 6-node ring 30% slower from 1 KiB on
-#   slow     every point's median 10% slower (another launch)
 # and answers --floor with the next of $FAKE_FLOORS (ns).  A run takes the
 # next of $FAKE_SECONDS (default 0) first, as a slow network would.  Each call is
 # counted and its arguments appended to $FAKE_STATE/args.
@@ -33,8 +32,6 @@ emit() {   # emit NETWORK FILE
                  "$FAKE_FIXTURES/$1.tsv" >"$2" ;;
     badheld) awk -F'\t' -v OFS='\t' -v net="$1" '/^#/ || net != "ring6" || $10 < 1024 { print; next }
                  { $14 = 1.3 * $14; if ($18 < $14) $18 = $14; print }' "$FAKE_FIXTURES/$1.tsv" >"$2" ;;
-    slow) awk -F'\t' -v OFS='\t' '/^#/ { print; next } { $14 = 1.1 * $14; if ($18 < $14) $18 = $14; print }' \
-              "$FAKE_FIXTURES/$1.tsv" >"$2" ;;
     *) cp "$FAKE_FIXTURES/$1.tsv" "$2" ;;
     esac
 }

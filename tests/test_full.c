@@ -88,8 +88,6 @@ Test(full, measures_fits_and_validates)
     cr_assert_not_null(strstr(r.out, "validation (held-out data)"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "median error"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "measured and fitted in"), "%s", r.out);
-    /* three launches by default, each fitted alone, their spread in the params */
-    cr_assert_not_null(strstr(r.out, "launch 3:"), "%s", r.out);
     model_params p;
     model_params_error e;
     const char *params = file("%s-shm-full.params");
@@ -98,7 +96,6 @@ Test(full, measures_fits_and_validates)
     cr_assert_str_eq(p.source[MODEL_P_LS], "measured");
     cr_assert_str_eq(p.source[MODEL_P_LB], "measured");
     cr_assert_str_eq(p.source[MODEL_P_LP], "fixed");
-    cr_assert_eq(p.launches, 3);
     /* the held-out table: one row per size, in size order, and the
      * predictions in it are the params file's (scimodel's model) */
     static const long sizes[] = {8, 256, 4096};
@@ -117,8 +114,7 @@ Test(full, interrupted_run_keeps_finished_data)
      * finish within a second, the others' take about 5 s (1000 x 60-120
      * us each, interleaved), so the signal at 2 s lands in the middle
      * whatever the machine's regime. */
-    char *argv[] = {(char *)run_prog("calibrate", 0), "--full", "--launches", "1", "--sizes",
-                    "1..65536",
+    char *argv[] = {(char *)run_prog("calibrate", 0), "--full", "--sizes", "1..65536",
                     "--rel-error", "0.000001", "--max-time", "60", "--inject-forward", "20000",
                     "--inject-switch", "20000", "-q", NULL};
     pid_t pid = run_spawn(argv, NULL);
@@ -212,8 +208,7 @@ Test(full, scimodel_prints_and_uses_lb)
 Test(full, mpi_measures_fits_and_validates)
 {
     static const long sizes[] = {1, 64, 1024, 65536};
-    run_result r = run_cmd(run_prog("calibrate", 0), 240, "--full", "--launches", "1",
-                           "--backend", "mpi",
+    run_result r = run_cmd(run_prog("calibrate", 0), 240, "--full", "--backend", "mpi",
                            "--mpirun", "mpirun --timeout 120 --oversubscribe", "--sizes",
                            "1,64,1024,65536", "--max-time", "2", "--max-error", "100", NULL);
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
@@ -261,8 +256,7 @@ static double median_n(double *v, int n)
  * 8 B, 256 B and 4 KiB with the given injection; its params. */
 static model_params mpi_full(const char *params, const char *fwd, const char *sw)
 {
-    run_result r = run_cmd(run_prog("calibrate", 1), 120, "--full", "--launches", "1",
-                           "--backend", "mpi",
+    run_result r = run_cmd(run_prog("calibrate", 1), 120, "--full", "--backend", "mpi",
                            "--mpirun", "mpirun --timeout 100 --oversubscribe", "--sizes",
                            "8,256,4096", "--max-time", "2", "--inject-forward", fwd,
                            "--inject-switch", sw, "--max-error", "100", "-q", "-o", params, NULL);
@@ -340,8 +334,7 @@ static int bench_files_open(const char *d)
  * bounded by mpirun --timeout, the test by killing the groups. */
 Test(full, mpi_interrupted_run_keeps_finished_data)
 {
-    char *argv[] = {(char *)run_prog("calibrate", 0), "--full", "--launches", "1",
-                    "--backend", "mpi", "--mpirun",
+    char *argv[] = {(char *)run_prog("calibrate", 0), "--full", "--backend", "mpi", "--mpirun",
                     "mpirun --timeout 100 --oversubscribe", "--sizes", "1..65536", "--rel-error",
                     "0.000001", "--max-time", "60", "--inject-forward", "20000",
                     "--inject-switch", "20000", "-q", NULL};

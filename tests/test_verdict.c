@@ -8,7 +8,6 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "benchdata/benchdata.h"
 #include "model/params.h"
 #include "tests/runcmd.h"
 
@@ -34,12 +33,10 @@ static void fake_env(const char *floors, const char *modes)
 }
 static const char *fake(void) { return run_root_path("tests/fake_bench.sh"); }
 
-/* calibrate --full on the fake benchmark, into f.params: one launch a run,
- * so that each of the fake's runs is one of calibrate's. */
+/* calibrate --full on the fake benchmark, into f.params. */
 static run_result run_full(void)
 {
-    return run_cmd(CALIBRATE, 60, "--full", "--launches", "1", "--bench", fake(), "-q", "-o",
-                   "f.params", NULL);
+    return run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params", NULL);
 }
 
 /* How many times the fake benchmark measured. */
@@ -316,55 +313,12 @@ Test(verdict, an_mpi_job_without_its_cores_is_measured_again)
 {
     fake_env("260", "clean");
     setenv("FAKE_SECONDS", "5.2 0", 1);   /* the second run too short to judge */
-    run_result r = run_cmd(CALIBRATE, 60, "--full", "--launches", "1", "--backend", "mpi",
-                           "--mpirun", "env", "--bench", fake(), "-q", "-o", "f.params", NULL);
+    run_result r = run_cmd(CALIBRATE, 60, "--full", "--backend", "mpi", "--mpirun", "env", "--bench",
+                           fake(), "-q", "-o", "f.params", NULL);
     unsetenv("FAKE_SECONDS");
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     cr_assert_not_null(strstr(r.out, "of its cores (other work shared them)"), "%s", r.out);
     cr_assert_eq(fake_runs(), 2, "%s", r.out);
-    run_free(&r);
-}
-
-/* --full's default launches: three runs of the benchmark, each fitted alone,
- * whose files are merged point by point (two of the three 10% slower: the
- * weighted median of equal weights is theirs) and then removed. */
-Test(verdict, full_launches_are_merged_point_by_point)
-{
-    fake_env("260", "clean slow slow");
-    run_result r = run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-o", "f.params", NULL);
-    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
-    cr_assert_eq(fake_runs(), 3, "%s", r.out);
-    cr_assert_not_null(strstr(r.out, "launch 3:"), "%s", r.out);
-    model_params p;
-    model_params_error perr;
-    cr_assert_eq(model_params_read(run_path(dir, "f.params"), &p, &perr), 0, "%s", perr.msg);
-    cr_assert_eq(p.launches, 3);
-    cr_assert(!isnan(p.launch[MODEL_LAUNCH_O64][0]));
-    static const char *const net[] = {"ring2", "ring8", "torus4x4", "ring6"};
-    for (int k = 0; k < 4; k++) {
-        char fix[64], got[64], gone[64];
-        snprintf(fix, sizeof fix, "full/%s.tsv", net[k]);
-        snprintf(got, sizeof got, "f-%s.tsv", net[k]);
-        snprintf(gone, sizeof gone, "f-%s-launch1.tsv", net[k]);
-        bench_data a, b;
-        bench_read_error e;
-        cr_assert_eq(bench_data_read(run_fixture(fix), &a, &e), 0, "%s", e.msg);
-        cr_assert_eq(bench_data_read(run_path(dir, got), &b, &e), 0, "%s: %s", got, e.msg);
-        cr_assert_eq(a.count, b.count, "%s", got);
-        for (long i = 0; i < a.count; i++) {   /* (the merge writes them by size) */
-            const bench_point *m = NULL;
-            for (long j = 0; j < b.count && !m; j++)
-                if (b.points[j].size_bytes == a.points[i].size_bytes)
-                    m = &b.points[j];
-            cr_assert_not_null(m, "%s: no %ld B row", got, a.points[i].size_bytes);
-            cr_assert_float_eq(m->median_ns, 1.1 * a.points[i].median_ns, 0.051,
-                               "%s, %ld B (written to 0.1 ns)", got, m->size_bytes);
-        }
-        cr_assert_not_null(bench_data_header(&b, "merged"), "%s", got);
-        cr_assert_neq(access(run_path(dir, gone), F_OK), 0, "%s left behind", gone);
-        bench_data_free(&a);
-        bench_data_free(&b);
-    }
     run_free(&r);
 }
 
