@@ -2,6 +2,7 @@
  * CI half-width against Student's t table values, median, the noisy flag
  * against intervals whose order statistics are placed by hand. */
 #include <criterion/criterion.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_randist.h>
@@ -79,7 +80,8 @@ Test(stats, median_noise_and_convergence)
  * side, whatever the extremes x(1) and x(10). */
 Test(stats, noisy_when_the_median_interval_passes_the_bound)
 {
-    const double bound = BENCH_NOISY_Z * 0.05 * 100, in = bound * (1 - 1e-9), out = bound * (1 + 1e-9);
+    const double bound = BENCH_NOISY_Z * 0.05 * 100;
+    const double in = bound * (1 - 1e-9), out = bound * (1 + 1e-9);
     const double ends[4][2] = {{100 - in, 100 + in}, {100 - out, 100}, {100, 100 + out},
                                {100 - in, 100 + out}};
     const int want[4] = {0, 1, 1, 1};
@@ -161,9 +163,9 @@ Test(stats, noisy_after_the_cut_and_at_a_million)
     free(y);
 }
 
-/* The median's 95% interval covers the population's median in about 95%
- * of samples: exponential draws (median ln 2, known exactly), 4000 samples
- * of each size, the coverage within what 4000 Bernoulli trials allow. */
+/* The median's 95% interval covers the population's median as often as its
+ * exact binomial coverage says: exponential draws (median ln 2, known
+ * exactly), 4000 samples of each size, within what 4000 trials allow. */
 Test(stats, median_interval_covers_the_median_95_percent)
 {
     static const long sizes[] = {20, 100, 1000};
@@ -184,11 +186,17 @@ Test(stats, median_interval_covers_the_median_95_percent)
             hit += lo <= M_LN2 && M_LN2 <= hi;
         }
         double cover = (double)hit / (double)trials;
-        /* at least 95% less 4 standard errors of a 4000-trial proportion
-         * (0.0034 each); order statistics' steps add coverage at small n
-         * (Bin(20, 1/2) between ranks 5 and 15: 0.988), min..max would
-         * add it all (1 - 2^-19 at n = 20) */
-        cr_assert(cover > 0.936 && cover < 0.995, "n = %ld: coverage %.3f", sizes[z], cover);
+        /* the exact binomial ranks' coverage, found here rank by rank (the
+         * library bisects): n = 20 gives x(6)..x(15), 0.9586; the observed
+         * share within 4 standard errors of a 4000-trial proportion of it */
+        long j = 1;
+        while (1 - 2 * gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)sizes[z]) >= 0.95)
+            j++;
+        double p = 1 - 2 * gsl_cdf_binomial_P((unsigned)(j - 1), 0.5, (unsigned)sizes[z]);
+        cr_assert(p >= 0.95 && (sizes[z] != 20 || fabs(p - 0.9586) < 1e-4), "n = %ld: %g",
+                  sizes[z], p);
+        cr_assert_float_eq(cover, p, 4 * sqrt(p * (1 - p) / (double)trials),
+                           "n = %ld: coverage %.4f of %.4f", sizes[z], cover, p);
         bench_stats_free(&s);
     }
     gsl_rng_free(rng);
