@@ -34,8 +34,8 @@ double bench_stats_median(const bench_stats *s);  /* of the stored samples */
 /* The q-quantile (0..1) of the stored samples; NAN when there are none. */
 double bench_stats_quantile(const bench_stats *s, double q);
 /* The distribution-free 95% interval of the median of the stored samples:
- * bench_median_ci_sorted's at level 0.95 (min and max when n < 6).  -1 if n < 1
- * or out of memory. */
+ * bench_median_ci_sorted's at level 0.95 (min and max up to 8 samples, covering
+ * less than 95% below 6).  -1 if n < 1 or out of memory. */
 int bench_stats_median_ci95(const bench_stats *s, double *lo, double *hi);
 /* Hoefler and Belli's nonparametric interval of the median of n values
  * sorted ascending (n >= 1), such as the medians of n launches: the order
