@@ -234,7 +234,10 @@ static const opt_spec common[] = {
      "\n--all-dst; each point's --max-time is shared among them"},
     {.kind = OPT_HEADING, .scope = GRID | P2P, .help = "Statistics (SKaMPI-style: warm-up, then"
      " batches of reps iterations,\na batch >= 100x timer resolution + overhead and >="
-     " --batch-time,\nuntil sem/mean <= --rel-error and the point has run 10 ms or\n--max-time):"},
+     " --batch-time,\nuntil sem/mean <= --rel-error, the median's 95% interval is\nwithin"
+     " 1.96 --rel-error of it and the point has run 10 ms,\nor a cap (--max-time,"
+     " --max-samples) comes first: the\npoint is then flagged noisy if its median was not"
+     " known):"},
     {.name = "rel-error", .kind = OPT_DOUBLE, .field = FIELD(cfg.rel_error), .min = 1e-6,
      .max = 1, .range = "a fraction in 1e-6..1", .def = "0.01", .arg = "E",
      .scope = GRID | COLL | P2P, .help = "target relative standard error"},

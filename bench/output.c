@@ -248,8 +248,10 @@ void bench_noisy_report(const bench_config *cfg, long measured, long noisy, long
         fprintf(stderr, "%s: %ld of %ld points spanned regimes (their floors' quartiles over %gx"
                         " apart)\n", cfg->prog, spanning, measured, BENCH_REGIME_RATIO);
     if (measured && !cfg->quiet)
-        fprintf(stderr, "%s: %s%ld of %ld points noisy (their batches' interquartile range over"
-                        " %.0f%% of the median)%s\n", cfg->prog, many ? "warning: " : "", noisy,
-                measured, 100 * BENCH_NOISY_FRACTION, many ? ": the machine was busy, or changed"
-                " speed, while they were measured" : "");
+        fprintf(stderr, "%s: %s%ld of %ld points noisy (their median's %.0f%% interval reaches"
+                        " beyond +-%.3g%% of it, %.2f x --rel-error %g)%s\n", cfg->prog,
+                many ? "warning: " : "", noisy, measured, 100 * BENCH_NOISY_LEVEL,
+                100 * BENCH_NOISY_Z * cfg->rel_error, BENCH_NOISY_Z, cfg->rel_error,
+                many ? ": they reached --max-time or --max-samples first (a busy machine, or too"
+                " short a run)" : "");
 }

@@ -289,16 +289,17 @@ static int point_start(engine *e, point_run *p, double batch_min_ns)
     return 0;
 }
 
-/* SKaMPI's stop rule: the standard error within rel_error of the mean, over at least
- * min_samples batches, after --cut-quantile's cut (none: Welford's running figures). */
+/* SKaMPI's stop rule, the standard error within rel_error of the mean over min_samples batches
+ * or more after --cut-quantile's cut, and the median known too: only a capped point is noisy. */
 static int converged(const bench_config *cfg, const bench_stats *st)
 {
     bench_summary sum;
     if (cfg->cut_quantile <= 0)
-        return bench_stats_converged(st, cfg->rel_error, cfg->min_samples);
-    return st->n >= cfg->min_samples && st->n >= 2 && !bench_stats_summary(st, cfg->cut_quantile,
-                                                                            &sum) &&
-           sum.mean > 0 && sum.ci95 / 1.96 <= cfg->rel_error * sum.mean;
+        return bench_stats_converged(st, cfg->rel_error, cfg->min_samples) &&
+               !bench_stats_noisy(st, cfg->rel_error);
+    return st->n >= cfg->min_samples && st->n >= 2 &&
+           !bench_stats_summary(st, cfg->cut_quantile, cfg->rel_error, &sum) &&
+           sum.mean > 0 && sum.ci95 / 1.96 <= cfg->rel_error * sum.mean && !sum.noisy;
 }
 
 /* The floor's point: a 0-byte ping-pong from the source of network 0 to a
@@ -404,9 +405,9 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
     pt->sd_ns = bench_stats_sd(st);
     pt->ci95_ns = bench_stats_ci95(st);
     pt->max_ns = st->max;
-    pt->noisy = bench_stats_noisy(st);
+    pt->noisy = bench_stats_noisy(st, cfg->rel_error);
     bench_summary sum;
-    if (cfg->cut_quantile > 0 && !bench_stats_summary(st, cfg->cut_quantile, &sum)) {
+    if (cfg->cut_quantile > 0 && !bench_stats_summary(st, cfg->cut_quantile, cfg->rel_error, &sum)) {
         pt->samples = sum.kept;
         pt->min_ns = sum.min, pt->median_ns = sum.median, pt->mean_ns = sum.mean;
         pt->sd_ns = sum.sd, pt->ci95_ns = sum.ci95, pt->max_ns = sum.max, pt->noisy = sum.noisy;

@@ -105,8 +105,8 @@ void bench_timer_measure(const bench_backend *be, double *resolution_ns, double 
 void bench_fill_counts(const bench_config *cfg, long dst, bench_point *pt);
 
 /* A finished point's progress line on stderr (none with cfg->quiet), and the run's
- * share of noisy points and, spanning >= 0 (a floor was measured), of points that
- * spanned regimes (bench/output.c). */
+ * share of noisy points at its cfg->rel_error (benchdata/stats.h) and, spanning >= 0
+ * (a floor was measured), of points that spanned regimes (bench/output.c). */
 void bench_progress(const bench_config *cfg, const bench_point *pt, const bench_stats *st,
                     long index, long total);
 void bench_noisy_report(const bench_config *cfg, long measured, long noisy, long spanning);

@@ -1,4 +1,4 @@
-/* stats: Welford variance, median, t-based confidence interval. */
+/* stats: Welford variance, median, t-based confidence interval, the noisy flag. */
 #include "benchdata/stats.h"
 
 #include <gsl/gsl_cdf.h>
@@ -67,6 +67,7 @@ double bench_stats_ci95(const bench_stats *s)
 int bench_stats_median_ci95(const bench_stats *s, double *lo, double *hi)
 {
     long n = s->n < s->cap ? s->n : s->cap;
+    double coverage;
     if (n < 1)
         return -1;
     double *copy = malloc((size_t)n * sizeof *copy);
@@ -74,11 +75,7 @@ int bench_stats_median_ci95(const bench_stats *s, double *lo, double *hi)
         return -1;
     memcpy(copy, s->samples, (size_t)n * sizeof *copy);
     gsl_sort(copy, 1, (size_t)n);
-    double half = 1.96 * sqrt((double)n) / 2;
-    /* Conover's ranks, 1-based: floor(n/2 - half) and ceil(1 + n/2 + half) */
-    long j = (long)floor((double)n / 2 - half) - 1, k = (long)ceil((double)n / 2 + half);
-    *lo = copy[j < 0 ? 0 : j];
-    *hi = copy[k > n - 1 ? n - 1 : k];
+    bench_median_ci_sorted(copy, n, 0.95, lo, hi, &coverage);
     free(copy);
     return 0;
 }
@@ -103,41 +100,52 @@ double bench_stats_median(const bench_stats *s)
     return bench_stats_quantile(s, 0.5);
 }
 
+/* The exact coverage of x(j)..x(n+1-j): 1 - 2 P(Bin(n, 1/2) <= j - 1). */
+static double median_coverage(long j, long n)
+{
+    return 1 - 2 * gsl_cdf_binomial_P((unsigned)(j - 1), 0.5, (unsigned)n);
+}
+
 void bench_median_ci_sorted(const double *x, long n, double level, double *lo, double *hi,
                             double *coverage)
 {
-    long j = 1;   /* 1-based rank of the lower end */
-    while (2 * (j + 1) <= n + 1 &&
-           1 - 2 * gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) >= level)
-        j++;
+    /* the coverage falls as j grows: the largest j meeting the level by bisection, since a
+     * point's batches or a collective's repetitions run to a million */
+    long j = 1, top = (n + 1) / 2;   /* 1-based ranks of the lower end */
+    while (j < top) {
+        long mid = (j + top + 1) / 2;
+        if (median_coverage(mid, n) >= level)
+            j = mid;
+        else
+            top = mid - 1;
+    }
     *lo = x[j - 1];
     *hi = x[n - j];
-    *coverage = 1 - 2 * gsl_cdf_binomial_P((unsigned)(j - 1), 0.5, (unsigned)n);
-    if (*coverage < 0)   /* n = 1 */
-        *coverage = 0;
+    *coverage = median_coverage(j, n);
 }
 
-int bench_noisy_sorted(const double *x, long n)
+int bench_noisy_sorted(const double *x, long n, double rel)
 {
+    double lo, hi, coverage;
     if (n < 1)
         return 0;
-    double q1 = gsl_stats_quantile_from_sorted_data(x, 1, (size_t)n, 0.25);
-    double q3 = gsl_stats_quantile_from_sorted_data(x, 1, (size_t)n, 0.75);
+    bench_median_ci_sorted(x, n, BENCH_NOISY_LEVEL, &lo, &hi, &coverage);
     double med = gsl_stats_median_from_sorted_data(x, 1, (size_t)n);
-    return q3 - q1 > BENCH_NOISY_FRACTION * med;
+    double bound = BENCH_NOISY_Z * rel * med;
+    return coverage < BENCH_NOISY_LEVEL || med - lo > bound || hi - med > bound;
 }
 
-int bench_stats_noisy(const bench_stats *s)
+int bench_stats_noisy(const bench_stats *s, double rel)
 {
     long n = s->n < s->cap ? s->n : s->cap;
     if (n < 1)
         return 0;
     double *copy = malloc((size_t)n * sizeof *copy);
-    if (!copy)   /* no room to sort: the spread of the extremes, as a bound */
-        return s->max - s->min > BENCH_NOISY_FRACTION * s->min;
+    if (!copy)   /* no interval without sorting: the median is not known */
+        return 1;
     memcpy(copy, s->samples, (size_t)n * sizeof *copy);
     gsl_sort(copy, 1, (size_t)n);
-    int noisy = bench_noisy_sorted(copy, n);
+    int noisy = bench_noisy_sorted(copy, n, rel);
     free(copy);
     return noisy;
 }
@@ -147,7 +155,7 @@ int bench_stats_converged(const bench_stats *s, double rel_error, long min_sampl
     return s->n >= min_samples && s->mean > 0 && bench_stats_sem(s) <= rel_error * s->mean;
 }
 
-void bench_summarise_cut(double *x, long n, double q, bench_summary *out)
+void bench_summarise_cut(double *x, long n, double q, double rel, bench_summary *out)
 {
     gsl_sort(x, 1, (size_t)n);
     long cut = (long)floor(q * (double)n), k = n - 2 * cut;
@@ -162,17 +170,17 @@ void bench_summarise_cut(double *x, long n, double q, bench_summary *out)
     out->sd = k > 1 ? gsl_stats_sd_m(y, 1, (size_t)k, out->mean) : 0;
     out->ci95 = k > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * out->sd / sqrt((double)k)
                       : 0;
-    out->noisy = bench_noisy_sorted(y, k);
+    out->noisy = bench_noisy_sorted(y, k, rel);
 }
 
-int bench_stats_summary(const bench_stats *s, double q, bench_summary *out)
+int bench_stats_summary(const bench_stats *s, double q, double rel, bench_summary *out)
 {
     long n = s->n < s->cap ? s->n : s->cap;
     double *copy = n > 0 ? malloc((size_t)n * sizeof *copy) : NULL;
     if (!copy)
         return -1;
     memcpy(copy, s->samples, (size_t)n * sizeof *copy);
-    bench_summarise_cut(copy, n, q, out);
+    bench_summarise_cut(copy, n, q, rel, out);
     free(copy);
     return 0;
 }

@@ -146,6 +146,7 @@ typedef struct run {
     FILE *out;
     coll_data done;            /* --resume's rows */
     mpistop stop;
+    long measured, noisy;      /* points measured by this run, and of them flagged noisy */
 } run;
 
 static void header(const run *r, int world)
@@ -288,6 +289,7 @@ static int run_procs(run *r, MPI_Comm sub, long procs, int me)
             break;
         if (me == 0) {
             write_point(r, procs, &pt);
+            r->measured++, r->noisy += pt.noisy;
             refine_insert(x, y, &n, size, pt.median_ns);
             if (!o->quiet)
                 fprintf(stderr, "mpibench: %s P=%ld %ld B: %.1f ns\n", bench_coll_op_name(o->op),
@@ -320,7 +322,7 @@ static int coll_run(bench_cli *c, int *argc, char ***argv)
     int world, me, rc;
     coll_opts *o = &c->coll;
     MPI_Init(argc, argv);
-    run r = {c, o, stdout, {.count = 0}, {0}};
+    run r = {c, o, stdout, {.count = 0}, {0}, 0, 0};
     mpistop_open(&r.stop);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &world);
@@ -352,6 +354,10 @@ static int coll_run(bench_cli *c, int *argc, char ***argv)
          * get must still reach rank 0 */
         mpistop_wait_bcast(&r.stop, &rc, 1, MPI_INT, MPI_COMM_WORLD);
     }
+    bench_config said = c->cfg;   /* the report names the collectives' own target */
+    said.rel_error = o->rel_error;
+    if (me == 0)
+        bench_noisy_report(&said, r.measured, r.noisy, -1);
     int status = bench_cli_status(rc);
     if (me == 0 && bench_cli_commit(c, &af, r.out, o->out, rc, "sizes"))
         status = EXIT_FAILURE;

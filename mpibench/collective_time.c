@@ -194,10 +194,10 @@ static void osu_counts(int op, long m, long *skip, long *iters)
 }
 
 /* Statistics of the samples after cutting the lower and upper quantile q. */
-static void summarise(double *x, long n, double q, coll_point *pt)
+static void summarise(double *x, long n, double q, double rel, coll_point *pt)
 {
     bench_summary s;
-    bench_summarise_cut(x, n, q, &s);
+    bench_summarise_cut(x, n, q, rel, &s);
     pt->reps = s.kept;
     pt->min_ns = s.min, pt->max_ns = s.max, pt->median_ns = s.median;
     pt->mean_ns = s.mean, pt->sd_ns = s.sd, pt->ci95_ns = s.ci95, pt->noisy = s.noisy;
@@ -326,8 +326,8 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
             more = 1;
             if (tmp && n >= 2) {
                 memcpy(tmp, rep_ns, (size_t)n * sizeof *tmp);
-                summarise(tmp, n, o->cut_quantile, pt);
-                more = !(n >= min_samples &&
+                summarise(tmp, n, o->cut_quantile, o->rel_error, pt);
+                more = !(n >= min_samples && !pt->noisy &&
                          pt->ci95_ns / 1.96 <= o->rel_error * pt->mean_ns);
             }
             free(tmp);
@@ -344,7 +344,7 @@ int coll_measure(const coll_opts *o, mpistop *stop, MPI_Comm comm, long m, coll_
         if (n < 1)
             rc = BENCH_ERR_TIMEOUT;
         else {
-            summarise(rep_ns, n, o->cut_quantile, pt);
+            summarise(rep_ns, n, o->cut_quantile, o->rel_error, pt);
             for (int r = 0; r < np && r < COLL_MAX_PROCS; r++) {
                 double *x = nodes + (size_t)r * (size_t)cap;
                 pt->node_mean_ns[r] = gsl_stats_mean(x, 1, (size_t)n);

@@ -252,13 +252,13 @@ static int measure_point(p2p *x, const bench_config *cfg, double batch_min_ns, l
         int spanned = spent >= fmin(POINT_MIN_SPAN_NS, cfg->max_time_s * 1e9);
         int done = st.n >= cfg->max_samples || spent >= cfg->max_time_s * 1e9;
         if (spanned && !done && st.n >= cfg->min_samples && st.n >= 2) {
-            bench_stats_summary(&st, cfg->cut_quantile, &sum);
-            done = sum.mean > 0 && sum.ci95 / 1.96 <= cfg->rel_error * sum.mean;
+            bench_stats_summary(&st, cfg->cut_quantile, cfg->rel_error, &sum);
+            done = sum.mean > 0 && sum.ci95 / 1.96 <= cfg->rel_error * sum.mean && !sum.noisy;
         }
         if (done)
             break;
     }
-    if (!rc && bench_stats_summary(&st, cfg->cut_quantile, &sum))
+    if (!rc && bench_stats_summary(&st, cfg->cut_quantile, cfg->rel_error, &sum))
         rc = BENCH_ERR_SYSTEM;
     if (!rc) {
         memset(pt, 0, sizeof *pt);
@@ -300,6 +300,7 @@ static int lead(const bench_cli *c, p2p *x, mpistop *stop, FILE *out)
     const bench_config *cfg = &c->cfg;
     double batch_min_ns = fmax(BATCH_TIMER_FACTOR * MPI_Wtick() * 1e9, cfg->min_batch_ns);
     int rc = 0;
+    long measured = 0, noisy = 0;
     write_header(c, x, batch_min_ns, out);
     for (size_t i = 0; i < cfg->nsizes && !rc; i++) {
         bench_point pt;
@@ -313,11 +314,13 @@ static int lead(const bench_cli *c, p2p *x, mpistop *stop, FILE *out)
         bench_data_write_point(out, &pt);
         if (fflush(out) != 0)
             rc = BENCH_ERR_OUTPUT;
+        measured++, noisy += pt.noisy;
         if (!cfg->quiet)
             fprintf(stderr, "%s: [%zu/%zu] %s %7ld B: median %.1f ns, %ld x %ld reps%s\n",
                     c->prog, i + 1, cfg->nsizes, pt.pattern, pt.size_bytes, pt.median_ns,
                     pt.samples, pt.reps, pt.noisy ? ", noisy" : "");
     }
+    bench_noisy_report(cfg, measured, noisy, -1);
     ctrl end = {0, 0, 0};
     if (rc != BENCH_ERR_TIMEOUT)   /* else a call was abandoned: the job is aborted */
         tell(&end, x->comm);

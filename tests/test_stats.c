@@ -1,11 +1,14 @@
 /* Tests for bench/stats: Welford against the two-pass formulas (GSL), the
- * CI half-width against Student's t table values, median, noise flag. */
+ * CI half-width against Student's t table values, median, the noisy flag
+ * against intervals whose order statistics are placed by hand. */
 #include <criterion/criterion.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "benchdata/regime.h"
 #include "benchdata/stats.h"
@@ -57,46 +60,112 @@ Test(stats, median_noise_and_convergence)
     for (int i = 0; i < 5; i++)
         bench_stats_add(&s, v[i]);
     cr_assert_eq(bench_stats_median(&s), 3);
-    cr_assert(bench_stats_noisy(&s));          /* quartiles 2 and 4: 2 > 5% of 3 */
+    /* five batches: no interval of the median reaches 95% (min..max: 1 - 2/32) */
+    cr_assert(bench_stats_noisy(&s, 1));
     cr_assert_not(bench_stats_converged(&s, 0.5, 8));   /* fewer than 8 samples */
     bench_stats_reset(&s);
     for (int i = 0; i < 8; i++)
-        bench_stats_add(&s, 100 + (i % 2));    /* spread 1% of min: not noisy */
-    cr_assert_not(bench_stats_noisy(&s));
+        bench_stats_add(&s, 100 + (i % 2));    /* min..max 100..101 (coverage 1 - 2/256) */
+    cr_assert_not(bench_stats_noisy(&s, 0.01), "101 - 100.5 is within 1.96% of 100.5");
+    cr_assert(bench_stats_noisy(&s, 0.002), "0.5 is beyond 1.96 x 0.2% of 100.5");
     cr_assert(bench_stats_converged(&s, 0.01, 8));
     cr_assert_not(bench_stats_converged(&s, 0.0001, 8));
     bench_stats_free(&s);
 }
 
-/* The noisy flag follows the middle half of the batches, not the extremes:
- * one interrupted batch in a thousand leaves a steady point steady; a point
- * whose batches fell in two regimes (a third of them at twice the time) is
- * noisy, as is one spread evenly over +-10%. */
-Test(stats, noisy_follows_the_middle_half)
+/* The noisy flag against intervals placed by hand: ten sorted values give
+ * x(2)..x(9) at 95% (the binomial's ranks, median_interval_across_launches),
+ * so with the median 100 and rel 0.05 the bound is 1.96 x 5 = 9.8 ns each
+ * side; an end just inside it is ok and just beyond it noisy, on either
+ * side, whatever the extremes x(1) and x(10). */
+Test(stats, noisy_when_the_median_interval_passes_the_bound)
+{
+    const double bound = BENCH_NOISY_Z * 0.05 * 100;
+    const double in = bound * (1 - 1e-9), out = bound * (1 + 1e-9);
+    const double ends[4][2] = {{100 - in, 100 + in}, {100 - out, 100}, {100, 100 + out},
+                               {100 - in, 100 + out}};
+    const int want[4] = {0, 1, 1, 1};
+    cr_assert_float_eq(bound, 9.8, 1e-12);
+    for (int k = 0; k < 4; k++) {
+        double x[10] = {1, ends[k][0], 100, 100, 100, 100, 100, 100, ends[k][1], 1e6}, lo, hi, cov;
+        bench_median_ci_sorted(x, 10, BENCH_NOISY_LEVEL, &lo, &hi, &cov);
+        cr_assert(lo == ends[k][0] && hi == ends[k][1], "the interval is x(2)..x(9)");
+        cr_assert_eq(bench_noisy_sorted(x, 10, 0.05), want[k], "case %d", k);
+    }
+    double six[6] = {100, 100, 100, 100, 100, 100};
+    cr_assert_not(bench_noisy_sorted(six, 6, 0.01), "six batches: min..max at 1 - 2/64");
+    cr_assert(bench_noisy_sorted(six, 5, 1), "five: no 95%% interval, at any width");
+    cr_assert_not(bench_noisy_sorted(six, 0, 0.01), "no batches, no point");
+}
+
+/* The flag follows the median's interval, not the batches' spread: a
+ * thousand batches spread evenly over +-10% (an interquartile range of 10%)
+ * pin their median to about +-0.6%, within 1.96% (rel 0.01), not within
+ * 0.39% (rel 0.002); one interrupted batch in a thousand changes nothing; a
+ * set in two modes whose median falls in the gap is noisy (the interval
+ * straddles it), and one whose interval lies inside one mode is not. */
+Test(stats, noisy_follows_the_median_not_the_spread)
 {
     bench_stats s;
     bench_stats_init(&s, 1000);
     for (int i = 0; i < 1000; i++)
+        bench_stats_add(&s, 90 + 20.0 * i / 999);
+    cr_assert_float_eq(bench_stats_quantile(&s, 0.75) - bench_stats_quantile(&s, 0.25), 10, 1e-9);
+    double lo, hi;
+    cr_assert_eq(bench_stats_median_ci95(&s, &lo, &hi), 0);
+    cr_assert(hi - lo < 1.4 && hi - lo > 1.0, "about x(470)..x(531): %g..%g", lo, hi);
+    cr_assert_not(bench_stats_noisy(&s, 0.01));
+    cr_assert(bench_stats_noisy(&s, 0.002));
+    bench_stats_reset(&s);
+    for (int i = 0; i < 1000; i++)
         bench_stats_add(&s, i == 500 ? 10000 : 100 + (i % 3));   /* one interrupt */
-    cr_assert_not(bench_stats_noisy(&s));
-    cr_assert(s.max - s.min > BENCH_NOISY_FRACTION * s.min, "the extremes alone would flag it");
+    cr_assert_not(bench_stats_noisy(&s, 0.01));
     bench_stats_reset(&s);
     for (int i = 0; i < 1000; i++)
-        bench_stats_add(&s, i % 3 == 0 ? 200 : 100);   /* two regimes */
-    cr_assert(bench_stats_noisy(&s));
+        bench_stats_add(&s, i % 2 ? 200 : 100);   /* median 150, in the gap */
+    cr_assert(bench_stats_noisy(&s, 0.1), "100..200 around 150: beyond 1.96 x 10%%");
     bench_stats_reset(&s);
     for (int i = 0; i < 1000; i++)
-        bench_stats_add(&s, 90 + 20.0 * i / 999);   /* uniform over +-10%: IQR 10% */
-    cr_assert(bench_stats_noisy(&s));
-    double sorted[] = {99, 100, 100, 101};
-    cr_assert_not(bench_noisy_sorted(sorted, 4));
-    cr_assert_not(bench_noisy_sorted(sorted, 0));
+        bench_stats_add(&s, i % 5 < 2 ? 200 : 100);   /* 60% at 100: the median is 100 */
+    cr_assert_not(bench_stats_noisy(&s, 0.01), "every rank of the interval is 100");
     bench_stats_free(&s);
 }
 
-/* The median's 95% interval covers the population's median in about 95%
- * of samples: exponential draws (median ln 2, known exactly), 4000 samples
- * of each size, the coverage within what 4000 Bernoulli trials allow. */
+/* The cut summary flags the batches it keeps, at the rel it is given: ten
+ * equal batches pin their median, the four that a cut of 0.3 keeps give no
+ * 95% interval; and the rank search agrees with the binomial's by hand at a
+ * collective's million repetitions: n/2 - 980 (1.96 x sqrt(n)/2), coverage
+ * within one rank's step (2 x 0.058 / 500) of 95%. */
+Test(stats, noisy_after_the_cut_and_at_a_million)
+{
+    double x[10];
+    bench_summary sum;
+    for (int i = 0; i < 10; i++)
+        x[i] = 100;
+    bench_summarise_cut(x, 10, 0, 0.01, &sum);
+    cr_assert(sum.kept == 10 && !sum.noisy);
+    bench_summarise_cut(x, 10, 0.3, 0.01, &sum);
+    cr_assert(sum.kept == 4 && sum.noisy);
+    for (int i = 0; i < 10; i++)
+        x[i] = i < 5 ? 99 : 101;
+    bench_summarise_cut(x, 10, 0, 0.01, &sum);   /* x(2)..x(9): 99..101, 1 from 100 */
+    cr_assert_not(sum.noisy);
+    bench_summarise_cut(x, 10, 0, 0.005, &sum);
+    cr_assert(sum.noisy);
+    enum { M = 1000000 };
+    double *y = malloc(M * sizeof *y), lo, hi, cov;
+    cr_assert_not_null(y);
+    for (long i = 0; i < M; i++)
+        y[i] = (double)i;
+    bench_median_ci_sorted(y, M, 0.95, &lo, &hi, &cov);
+    cr_assert(cov >= 0.95 && cov < 0.95025, "coverage %.6f", cov);
+    cr_assert(fabs(lo - (M / 2 - 980)) <= 2 && hi == M - 1 - lo, "x(%g)..x(%g)", lo + 1, hi + 1);
+    free(y);
+}
+
+/* The median's 95% interval covers the population's median as often as its
+ * exact binomial coverage says: exponential draws (median ln 2, known
+ * exactly), 4000 samples of each size, within what 4000 trials allow. */
 Test(stats, median_interval_covers_the_median_95_percent)
 {
     static const long sizes[] = {20, 100, 1000};
@@ -117,11 +186,17 @@ Test(stats, median_interval_covers_the_median_95_percent)
             hit += lo <= M_LN2 && M_LN2 <= hi;
         }
         double cover = (double)hit / (double)trials;
-        /* at least 95% less 4 standard errors of a 4000-trial proportion
-         * (0.0034 each); order statistics' steps add coverage at small n
-         * (Bin(20, 1/2) between ranks 5 and 15: 0.988), min..max would
-         * add it all (1 - 2^-19 at n = 20) */
-        cr_assert(cover > 0.936 && cover < 0.995, "n = %ld: coverage %.3f", sizes[z], cover);
+        /* the exact binomial ranks' coverage, found here rank by rank (the
+         * library bisects): n = 20 gives x(6)..x(15), 0.9586; the observed
+         * share within 4 standard errors of a 4000-trial proportion of it */
+        long j = 1;
+        while (1 - 2 * gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)sizes[z]) >= 0.95)
+            j++;
+        double p = 1 - 2 * gsl_cdf_binomial_P((unsigned)(j - 1), 0.5, (unsigned)sizes[z]);
+        cr_assert(p >= 0.95 && (sizes[z] != 20 || fabs(p - 0.9586) < 1e-4), "n = %ld: %g",
+                  sizes[z], p);
+        cr_assert_float_eq(cover, p, 4 * sqrt(p * (1 - p) / (double)trials),
+                           "n = %ld: coverage %.4f of %.4f", sizes[z], cover, p);
         bench_stats_free(&s);
     }
     gsl_rng_free(rng);
