@@ -216,9 +216,9 @@ static const opt_spec specs[] = {
     {.name = "launches", .kind = OPT_LONG, .field = F(launches), .min = 1, .max = 64,
      .range = "1..64", .def = "1", .arg = "K",
      .help = "launch the benchmark K times (with --data: the K\n"
-             "files are K launches of one network; --full: see it,\n"
-             "at most 10); fit them\n"
-             "together, fit each launch alone, and report each\n"
+             "files are K launches of one network; --full: at most\n"
+             "10, and see --full); fit them together, fit each\n"
+             "launch alone, and report each\n"
              "launch's medians and the interval of the median across\n"
              "launches (results differ more between launches than\n"
              "within one): the parameters' uncertainty, written as\n"
