@@ -286,6 +286,18 @@ static void widen_by_spread(const options *o, const run_params *rp, int n, int l
     fputc('\n', o->report);
 }
 
+/* The launches' o(64), lf, ls and lb into p's launch keys (their median and
+ * its interval: docs/formats.md, 'Params file'). */
+static void launch_keys(const run_params *rp, int n, model_params *p)
+{
+    static const int id[MODEL_LAUNCH_COUNT] = {MODEL_P_O0, MODEL_P_LF, MODEL_P_LS, MODEL_P_LB};
+    double v[FULL_MAX_RUNS][MODEL_LAUNCH_COUNT];
+    for (int i = 0; i < n; i++)
+        for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
+            v[i][q] = rp[i].v[id[q]];
+    launches_keys(p, (const double(*)[MODEL_LAUNCH_COUNT])v, n);
+}
+
 /* The index, among n qualified launches, of the one whose o(64) is their
  * median (of an even count, the lower middle one). */
 static int median_launch(const attempt *qual, int n)
@@ -438,6 +450,8 @@ int full_run(options *o)
         nrp = spread_runs(rp, nrp, r.nqual);
         report_spread(o, rp, nrp, kept, r.nqual >= 2);
         widen_by_spread(o, rp, nrp, r.nqual >= 2, &best.res.params);
+        if (r.nqual >= 2)   /* the params file's launch keys: over the qualified launches */
+            launch_keys(rp, nrp, &best.res.params);
         if (!o->quiet)
             fputc('\n', o->report);
         report_fit(o, &best.ps, &best.res);

@@ -1,8 +1,8 @@
 /* Tests for calibrate --full's launches: of K whole launches, each measured,
  * fitted and checked alone, the one whose o(64) is the qualified launches'
  * median is kept whole (its parameters, its data files, its check), the
- * errors written cover their spread, and an unstable launch is measured
- * again without counting.  The fake benchmark (tests/fake_bench.sh) gives
+ * errors written and the params file's launch keys cover their spread, and
+ * an unstable launch is measured again without counting.  The fake benchmark (tests/fake_bench.sh) gives
  * each launch its own state: every point N ns slower (plusN). */
 #include <dirent.h>
 #include <math.h>
@@ -122,6 +122,12 @@ Test(full_launches, the_median_launch_is_kept_whole)
     model_params_error e;
     cr_assert_eq(model_params_read("f.params", &p, &e), 0, "%s: %s", e.msg, r.out);
     cr_assert_float_eq(model_overhead_ns(&p, 64), o64[med - 1], 0.1, "%s", r.out);
+    /* the launch keys: the median over the launches and its interval (of
+     * three launches, their minimum and maximum) */
+    cr_assert_eq(p.launches, 3);
+    cr_assert_float_eq(p.launch[MODEL_LAUNCH_O64][0], o64[med - 1], 0.1);
+    cr_assert_float_eq(p.launch[MODEL_LAUNCH_O64][1], fmin(o64[0], fmin(o64[1], o64[2])), 0.1);
+    cr_assert_float_eq(p.launch[MODEL_LAUNCH_O64][2], fmax(o64[0], fmax(o64[1], o64[2])), 0.1);
     cr_assert_float_eq(shift_from_fixture("f-ring2.tsv", "full/ring2.tsv"), 20, 1e-6);
     cr_assert_float_eq(shift_from_fixture("f-ring6.tsv", "full/ring6.tsv"), 20, 1e-6);
     double mean = (o64[0] + o64[1] + o64[2]) / 3, var = 0;
