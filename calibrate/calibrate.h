@@ -106,6 +106,10 @@ int launches_measure(options *o);
  * median across them, fills p's launch keys and writes the per-point
  * table beside params_path.  0 or an exit status. */
 int launches_report(const options *o, model_params *p, const char *params_path);
+/* Fills p's launch keys from n launches' values of each quantity
+ * (model_launch_key order: o(64), lf, ls, lb): their median and its
+ * interval, for the quantities p measured. */
+void launches_keys(model_params *p, const double v[][MODEL_LAUNCH_COUNT], int n);
 /* Widens parameter id's error to cover n values of it from separate runs or
  * launches: err^2 + their variance (docs/model.md, 'Intervals').  Returns
  * the error before. */

@@ -15,6 +15,11 @@
  * which cost far less than a hop between processes and bend the fit (test_full's held-out
  * ring). */
 #define FULL_TORUS "4x4"
+/* Whole launches --full keeps the median of (--launches K; results differ more between
+ * launches than within one), and the runs it takes at most, re-measurements included. */
+#define FULL_DEFAULT_LAUNCHES 3
+#define FULL_MAX_RUNS 10
+#define FULL_MAX_RUNS_TEXT "10"
 
 typedef struct full_plan {
     const char *shape[FULL_NETS];          /* "2", "8", "4x4", "6" */

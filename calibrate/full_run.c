@@ -1,7 +1,8 @@
-/* full_run: calibrate --full -- measure the four networks in one run, fit
- * on three, check on the held-out fourth; an unstable run is measured again
- * while time allows, a steady one that misses the check once more, and the
- * best-qualified run is kept, not the last. */
+/* full_run: calibrate --full -- K whole launches, each measuring the four
+ * networks in one run, fitting on three and checking on the held-out fourth;
+ * an unstable run is measured again while time allows, a steady one that
+ * misses the check once more.  Of the qualified launches the one whose o(64)
+ * is their median is kept, whole; without one, the best-qualified run. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,10 +17,10 @@
 
 /* The whole of --full, re-measurements included, stays under a minute. */
 #define FULL_BUDGET_S 55.0
-/* Unstable runs are measured again up to this many runs in all (a shared machine's regime can
- * move for several runs in a row); a steady run that misses the check only once more: retried
- * until it passes, a check checks nothing. */
-#define FULL_MAX_RUNS 10
+/* Unstable runs are measured again up to FULL_MAX_RUNS runs in all (a shared machine's regime
+ * can move for several runs in a row); before a launch qualified, a steady run that misses the
+ * check only once more: retried until it passes, a check checks nothing.  After one has, a miss
+ * costs only time (the verdict is already a passed check's), so only the budget stops. */
 #define FULL_MAX_STEADY_MISSES 2
 /* A benchmark whose spinning processes had less of their cores than this
  * shared them with other work (make check's test_verdict measures a
@@ -125,7 +126,7 @@ static int attempt_run(options *o, const char *max_time, attempt *a)
     return 0;
 }
 
-/* The run's line: its floors, points and held-out error. */
+/* The run's line: its floors, points, parameters and held-out error. */
 static void attempt_line(const options *o, int k, const attempt *a, double took)
 {
     fprintf(o->report, "calibrate: run %d (%.1f s): floor", k, took);
@@ -139,14 +140,24 @@ static void attempt_line(const options *o, int k, const attempt *a, double took)
                 a->ps.regime[0], a->ps.regime[1], a->ps.regime[2]);
     fprintf(o->report, "; %ld of %ld points unsteady", a->ps.unsteady + a->vs.unsteady,
             a->ps.rows + a->vs.rows);
+    if (a->fitted)
+        fprintf(o->report, "; o(64 B) %.4g ns, lf %.4g ns, ls %.4g ns",
+                model_overhead_ns(&a->res.params, 64), a->res.params.lf_ns, a->res.params.ls_ns);
     if (a->fitted && a->h.max <= o->max_error)   /* (else the reason says it) */
         fprintf(o->report, "; held-out max error %.2f%%", 100 * a->h.max);
     fprintf(o->report, "%s%s\n", a->why[0] ? ": " : "", a->why);
 }
 
-/* Which of two runs to keep: one that passed the check, then a steady one,
- * then the smaller share of unsteady points, then the steadier floors.
- * Returns 1 when a is better than b (b unfitted: any fitted a is). */
+/* A launch that counts: fitted, steady and its check passed. */
+static int qualified(const attempt *a)
+{
+    return a->fitted && !a->why[0];
+}
+
+/* Which of two runs to keep when no launch qualified: one that passed the
+ * check, then a steady one, then the smaller share of unsteady points, then
+ * the steadier floors.  Returns 1 when a is better than b (b unfitted: any
+ * fitted a is). */
 static int attempt_better(const options *o, const attempt *a, const attempt *b)
 {
     if (!a->fitted || !b->fitted)
@@ -163,14 +174,16 @@ static int attempt_better(const options *o, const attempt *a, const attempt *b)
     return floor_ratio(a->floors, 3) < floor_ratio(b->floors, 3);
 }
 
-/* The kept run's data files sit beside the plan's as PATH.kept until the
- * end, so that a later run does not overwrite them. */
-static int kept_files(const options *o, int keep)
+/* The data files of a run that may be kept sit beside the plan's until the
+ * end, so that a later run does not overwrite them: PATH.kept for the best
+ * unqualified run (k = 0), PATH.kept<k> for qualified launch k.  keep: 1
+ * moves them aside, 0 back, -1 removes them. */
+static int kept_files(const options *o, int k, int keep)
 {
-    for (int k = 0; k < FULL_NETS; k++) {
-        char kept[PATH_MAX + 8];
-        snprintf(kept, sizeof kept, "%s.kept", o->plan.path[k]);
-        const char *from = keep ? o->plan.path[k] : kept, *to = keep ? kept : o->plan.path[k];
+    for (int n = 0; n < FULL_NETS; n++) {
+        char kept[PATH_MAX + 16];
+        snprintf(kept, sizeof kept, k ? "%s.kept%d" : "%s.kept", o->plan.path[n], k);
+        const char *from = keep ? o->plan.path[n] : kept, *to = keep ? kept : o->plan.path[n];
         if (keep < 0 ? unlink(kept) && errno != ENOENT : rename(from, to))
             return fail("--full: cannot move '%s' to '%s': %s", from, to, strerror(errno));
     }
@@ -179,7 +192,7 @@ static int kept_files(const options *o, int keep)
 
 /* The parameters of every fitted run, for the spread report. */
 typedef struct run_params {
-    int k;
+    int k, qualified;
     double v[MODEL_P_ALL], err[MODEL_P_ALL];
 } run_params;
 
@@ -188,6 +201,7 @@ static void note_params(run_params *rp, int *n, int k, const attempt *a)
     if (!a->fitted || *n >= FULL_MAX_RUNS)
         return;
     rp[*n].k = k;
+    rp[*n].qualified = qualified(a);
     const model_params *p = &a->res.params;
     rp[*n].v[MODEL_P_O0] = model_overhead_ns(p, 64);
     rp[*n].v[MODEL_P_LF] = p->lf_ns;
@@ -197,10 +211,21 @@ static void note_params(run_params *rp, int *n, int k, const attempt *a)
     (*n)++;
 }
 
-/* Over several fitted runs: each parameter's range, and a warning where the
- * kept run's value and another run's differ by more than twice their
- * combined standard error (the machine changed between them). */
-static void report_spread(const options *o, const run_params *rp, int n, int kept)
+/* The runs the spread is taken over: the qualified launches when two or
+ * more qualified, else every fitted run.  Returns how many (compacted in rp). */
+static int spread_runs(run_params *rp, int n, int nqual)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (nqual < 2 || rp[i].qualified)
+            rp[m++] = rp[i];
+    return m;
+}
+
+/* Over several runs: each parameter's range, and a warning where the kept
+ * run's value and another run's differ by more than twice their combined
+ * standard error (the machine changed between them). */
+static void report_spread(const options *o, const run_params *rp, int n, int kept, int launches)
 {
     static const struct { int id; const char *name, *unit; } q[] = {
         {MODEL_P_O0, "o(64 B)", "ns"}, {MODEL_P_LF, "lf", "ns"}, {MODEL_P_LS, "ls", "ns"},
@@ -211,12 +236,18 @@ static void report_spread(const options *o, const run_params *rp, int n, int kep
     for (int i = 0; i < n; i++)
         if (rp[i].k == kept)
             kr = &rp[i];
-    fprintf(o->report, "calibrate: kept run %d of %d fitted; over them", kept, n);
+    if (launches)
+        fprintf(o->report, "calibrate: kept run %d, the median o(64 B) of %d qualified launches;"
+                           " over them", kept, n);
+    else
+        fprintf(o->report, "calibrate: kept run %d of %d fitted; over them", kept, n);
     for (size_t j = 0; j < sizeof q / sizeof *q; j++) {
         double lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i < n; i++)
             lo = fmin(lo, rp[i].v[q[j].id]), hi = fmax(hi, rp[i].v[q[j].id]);
         fprintf(o->report, "%s %s %.4g..%.4g %s", j ? "," : "", q[j].name, lo, hi, q[j].unit);
+        if (j == 0 && lo > 0)
+            fprintf(o->report, " (%.1f%% apart)", 100 * (hi / lo - 1));
     }
     fputc('\n', o->report);
     for (size_t j = 0; j < sizeof q / sizeof *q; j++)
@@ -232,15 +263,17 @@ static void report_spread(const options *o, const run_params *rp, int n, int kep
         }
 }
 
-/* Over several fitted runs the kept run's errors also cover their spread:
+/* Over several runs the kept run's errors also cover their spread:
  * err^2 + the runs' variance, for o0, lf, ls and lb (the launches moved
  * them by more than one fit's error: docs/model.md, 'Intervals'). */
-static void widen_by_spread(const options *o, const run_params *rp, int n, model_params *p)
+static void widen_by_spread(const options *o, const run_params *rp, int n, int launches,
+                            model_params *p)
 {
     static const int ids[] = {MODEL_P_O0, MODEL_P_LF, MODEL_P_LS, MODEL_P_LB};
     if (n < 2)
         return;
-    fprintf(o->report, "calibrate: the errors written cover the spread of the %d fitted runs:", n);
+    fprintf(o->report, "calibrate: the errors written cover the spread of the %d %s:", n,
+            launches ? "qualified launches" : "fitted runs");
     for (size_t j = 0; j < sizeof ids / sizeof *ids; j++) {
         int id = ids[j];
         double v[n];
@@ -251,6 +284,85 @@ static void widen_by_spread(const options *o, const run_params *rp, int n, model
             fprintf(o->report, " %s +- %.3g (fit %.3g)", model_param_key[id], p->err[id], was);
     }
     fputc('\n', o->report);
+}
+
+/* The launches' o(64), lf, ls and lb into p's launch keys (their median and
+ * its interval: docs/formats.md, 'Params file'). */
+static void launch_keys(const run_params *rp, int n, model_params *p)
+{
+    static const int id[MODEL_LAUNCH_COUNT] = {MODEL_P_O0, MODEL_P_LF, MODEL_P_LS, MODEL_P_LB};
+    double v[FULL_MAX_RUNS][MODEL_LAUNCH_COUNT];
+    for (int i = 0; i < n; i++)
+        for (int q = 0; q < MODEL_LAUNCH_COUNT; q++)
+            v[i][q] = rp[i].v[id[q]];
+    launches_keys(p, (const double(*)[MODEL_LAUNCH_COUNT])v, n);
+}
+
+/* The index, among n qualified launches, of the one whose o(64) is their
+ * median (of an even count, the lower middle one). */
+static int median_launch(const attempt *qual, int n)
+{
+    int idx[FULL_MAX_RUNS] = {0};
+    for (int i = 0; i < n; i++)
+        idx[i] = i;
+    for (int i = 1; i < n; i++)   /* insertion sort by o(64) */
+        for (int j = i; j > 0 && model_overhead_ns(&qual[idx[j]].res.params, 64) <
+                                     model_overhead_ns(&qual[idx[j - 1]].res.params, 64); j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1], idx[j - 1] = t;
+        }
+    return idx[(n - 1) / 2];
+}
+
+/* The runs of --full so far: the qualified launches and the best other run. */
+typedef struct runs {
+    attempt qual[FULL_MAX_RUNS], best;
+    int qk[FULL_MAX_RUNS], nqual, best_k;
+} runs;
+
+/* Takes run k's attempt a into r (its files moved aside) when it may be kept. */
+static int runs_take(const options *o, runs *r, int k, attempt *a)
+{
+    int rc;
+    if (qualified(a)) {
+        if ((rc = kept_files(o, k, 1)))
+            return rc;
+        r->qual[r->nqual] = *a;
+        r->qk[r->nqual++] = k;
+    } else if (!r->best_k || attempt_better(o, a, &r->best)) {
+        if ((rc = kept_files(o, 0, 1)))
+            return rc;
+        attempt_free(&r->best);
+        r->best = *a;
+        r->best_k = k;
+    } else {
+        return 0;
+    }
+    memset(a, 0, sizeof *a);
+    return 0;
+}
+
+/* The run kept into *best (its files back in the plan's names, the others'
+ * removed; on a failure rc, every kept file removed); returns its number, or
+ * -1 when moving the files failed. */
+static int runs_keep(const options *o, runs *r, int rc, attempt *best)
+{
+    int keep = r->nqual ? median_launch(r->qual, r->nqual) : -1, kept = 0, bad = 0;
+    for (int i = 0; i < r->nqual; i++) {
+        bad |= kept_files(o, r->qk[i], !rc && i == keep ? 0 : -1) != 0;
+        if (i == keep)
+            *best = r->qual[i], kept = r->qk[i];
+        else
+            attempt_free(&r->qual[i]);
+    }
+    if (r->best_k) {
+        bad |= kept_files(o, 0, !rc && keep < 0 ? 0 : -1) != 0;
+        if (keep < 0)
+            *best = r->best, kept = r->best_k;
+        else
+            attempt_free(&r->best);
+    }
+    return bad ? -1 : kept;
 }
 
 int full_run(options *o)
@@ -273,11 +385,13 @@ int full_run(options *o)
     if (frc)
         return frc;
     double t0 = now_s(), took = 0;
-    int rc = 0, k, misses = 0, kept = 0, nrp = 0;
+    int rc = 0, k, misses = 0, nrp = 0;
     run_params rp[FULL_MAX_RUNS];
+    static runs r;   /* (large: the attempts' point sets) */
     attempt best;
     memset(&a, 0, sizeof a);
     memset(&best, 0, sizeof best);
+    memset(&r, 0, sizeof r);
     for (k = 1; k <= FULL_MAX_RUNS; k++) {
         double start = now_s(), left = FULL_BUDGET_S - (start - t0);
         const char *bound = NULL;
@@ -286,24 +400,19 @@ int full_run(options *o)
             snprintf(max_time, sizeof max_time, "%.1f", mt);
             bound = max_time;
         }
-        attempt_free(&a);
         if ((rc = attempt_run(o, bound, &a)))
             break;
         took = now_s() - start;
         attempt_line(o, k, &a, took);
         note_params(rp, &nrp, k, &a);
-        if (!kept || attempt_better(o, &a, &best)) {   /* keep it, and its files */
-            if ((rc = kept_files(o, 1)))
-                break;
-            attempt_free(&best);
-            best = a;
-            memset(&a, 0, sizeof a);
-            kept = k;
-        }
-        left = FULL_BUDGET_S - (now_s() - t0);
-        if (!best.why[0])
+        int qual = qualified(&a), steady_miss = !qual && !a.unstable;
+        if ((rc = runs_take(o, &r, k, &a)))
             break;
-        misses += !(kept == k ? best.unstable : a.unstable);
+        attempt_free(&a);
+        left = FULL_BUDGET_S - (now_s() - t0);
+        if (r.nqual >= o->launches)
+            break;
+        misses += steady_miss && !r.nqual;
         /* another run needs about as long as this one, with a margin */
         double need = 1.3 * took + 6;
         const char *stop = k == FULL_MAX_RUNS ? "that was the last run --full takes"
@@ -321,17 +430,28 @@ int full_run(options *o)
                                " took %.0f s)\n", FULL_BUDGET_S, left, need, took);
             break;
         }
-        fprintf(o->report, "calibrate: measuring again\n");
+        if (qual)
+            fprintf(o->report, "calibrate: %d of %ld launches qualified; launching again\n",
+                    r.nqual, o->launches);
+        else
+            fprintf(o->report, "calibrate: measuring again\n");
     }
     attempt_free(&a);
-    if (kept && (rc ? kept_files(o, -1) : kept_files(o, 0)) && !rc)
+    int kept = runs_keep(o, &r, rc, &best);
+    if (kept < 0 && !rc)
         rc = EXIT_FAILURE;
+    if (!rc && r.nqual && r.nqual < o->launches)
+        fprintf(o->report, "calibrate: %d of the %ld launches asked for qualified; the kept one is"
+                           " their median\n", r.nqual, o->launches);
     if (!rc && !best.fitted)
         rc = fail("--full: no run could be fitted (%s); the data is kept in %s", best.why,
                   o->plan.path[0]);
     if (!rc) {
-        report_spread(o, rp, nrp, kept);
-        widen_by_spread(o, rp, nrp, &best.res.params);
+        nrp = spread_runs(rp, nrp, r.nqual);
+        report_spread(o, rp, nrp, kept, r.nqual >= 2);
+        widen_by_spread(o, rp, nrp, r.nqual >= 2, &best.res.params);
+        if (r.nqual >= 2)   /* the params file's launch keys: over the qualified launches */
+            launch_keys(rp, nrp, &best.res.params);
         if (!o->quiet)
             fputc('\n', o->report);
         report_fit(o, &best.ps, &best.res);

@@ -89,6 +89,19 @@ static void across(double *v, long n, double out[3], double *coverage)
     bench_median_ci_sorted(v, n, LAUNCH_LEVEL, &out[1], &out[2], coverage);
 }
 
+void launches_keys(model_params *p, const double v[][MODEL_LAUNCH_COUNT], int n)
+{
+    p->launches = n;
+    for (int q = 0; q < MODEL_LAUNCH_COUNT; q++) {
+        double x[MAX_LAUNCHES];
+        if (isnan(launch_value(p, q)) || n > MAX_LAUNCHES)
+            continue;   /* assumed or fixed in the fit kept: no spread of its own */
+        for (int i = 0; i < n; i++)
+            x[i] = v[i][q];
+        across(x, n, p->launch[q], &p->launch_coverage);
+    }
+}
+
 /* One launch file's pp row of the configuration and size of r, or NULL. */
 static const bench_point *same_point(const bench_data *d, const bench_point *r)
 {

@@ -10,6 +10,7 @@ calibrate_LDLIBS := $(GSL_LIBS)
 TESTS    += tests/test_calibrate.c
 TESTS    += tests/test_full.c
 TESTS    += tests/test_verdict.c
+TESTS    += tests/test_full_launches.c
 
 # make bench: calibrate's bounded-time figures (10^4 sizes, 10^6 rows)
 BENCH_TARGETS += bench-calibrate

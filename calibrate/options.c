@@ -181,11 +181,19 @@ static const opt_spec specs[] = {
              "MPI job of over 5 s under 90% of its ranks' here)\n"
              "is measured again, up to 10 runs while the whole stays\n"
              "under 55 s;\n"
-             "a steady run that misses the held-out check, once.\n"
-             "Of its runs it keeps the best: one that passed the\n"
-             "check, then a steady one, then the fewest unsteady\n"
-             "points; it prints the parameters' range over the runs\n"
-             "and warns where two runs differ beyond their errors.\n"
+             "a steady run that misses the held-out check, once\n"
+             "until a launch qualified (after that a miss costs\n"
+             "only time: the verdict is a passed check's).\n"
+             "--full takes --launches K (default 3) whole launches,\n"
+             "each measured, fitted and checked alone: it stops at K\n"
+             "qualified ones (steady, check passed) and keeps the one\n"
+             "whose o(64) is their median (of two, the lower), its\n"
+             "fit and check one launch's; else the best run: one that\n"
+             "passed the check, then a steady one, then the fewest\n"
+             "unsteady points.  It prints every run's o(64), lf and\n"
+             "ls, their range over the launches, warns where two\n"
+             "differ beyond their errors, and widens the errors\n"
+             "written to cover their spread.\n"
              "With --backend mpi: 2 ranks (on one host, or one per\n"
              "host with --hostfile) host every network's nodes"},
     {.name = "inject-forward", .kind = OPT_CUSTOM, .parse = parse_injf, .arg = "NS", .bad = "-1",
@@ -210,8 +218,9 @@ static const opt_spec specs[] = {
     {.name = "launches", .kind = OPT_LONG, .field = F(launches), .min = 1, .max = 64,
      .range = "1..64", .def = "1", .arg = "K",
      .help = "launch the benchmark K times (with --data: the K\n"
-             "files are K launches of one network); fit them\n"
-             "together, fit each launch alone, and report each\n"
+             "files are K launches of one network; --full: at most\n"
+             "10, and see --full); fit them together, fit each\n"
+             "launch alone, and report each\n"
              "launch's medians and the interval of the median across\n"
              "launches (results differ more between launches than\n"
              "within one): the parameters' uncertainty, written as\n"
@@ -372,6 +381,8 @@ int options_parse(int argc, char **argv, options *o)
             return opt_usage_error(&program, "'%s': %s", argv[st.first_arg + i], why);
     o->backend = backends[o->backend_i];
     o->max_error_given = opt_given(&st, "max-error");
+    if (o->full && !opt_given(&st, "launches"))
+        o->launches = FULL_DEFAULT_LAUNCHES;
     if (o->quick && !opt_given(&st, "max-error"))
         o->max_error = QUICK_MAX_ERROR_PCT;
     o->max_error /= 100;

@@ -55,9 +55,12 @@ int options_check(options *o)
         {o->validation_out && !o->nvalidate && !o->full,
          "--validation-out '%s': there is no held-out data to tabulate; give --validate FILE"
          " or --full", o->validation_out},
-        {o->launches > 1 && (o->full || o->logp || o->nvalidate),
-         "--launches: for a plain measurement or --data; not with --full, --logp or"
+        {o->launches > 1 && (o->logp || o->nvalidate),
+         "--launches: for a plain measurement, --data or --full; not with --logp or"
          " --validate%s", ""},
+        {o->full && o->launches > FULL_MAX_RUNS,
+         "--launches %s: --full takes at most " FULL_MAX_RUNS_TEXT " runs, re-measurements"
+         " included", launches},
         {o->launches > 1 && o->ndata && o->ndata != o->launches,
          "--launches %s: with --data, each file is one launch; give as many files", launches},
         {o->hostfile && !is(o->backend, "mpi"),

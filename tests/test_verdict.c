@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "model/params.h"
+#include "tests/fake_bench.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-verdict-XXXXXX";
@@ -22,30 +23,16 @@ TestSuite(verdict, .init = setup, .fini = teardown, .timeout = 120);
 
 #define CALIBRATE run_prog("calibrate", 0)
 
-/* The fake benchmark's environment: its state in dir, the recorded --full
- * run (floor 260 ns in its header) as its data. */
-static void fake_env(const char *floors, const char *modes)
-{
-    setenv("FAKE_STATE", dir, 1);
-    setenv("FAKE_FIXTURES", run_fixture("full"), 1);
-    setenv("FAKE_FLOORS", floors, 1);
-    setenv("FAKE_MODES", modes, 1);
-}
-static const char *fake(void) { return run_root_path("tests/fake_bench.sh"); }
+static void fake_env(const char *floors, const char *modes) { fake_bench_env(dir, floors, modes); }
+static const char *fake(void) { return fake_bench(); }
+static int fake_runs(void) { return fake_bench_runs(dir); }
 
-/* calibrate --full on the fake benchmark, into f.params. */
+/* calibrate --full on the fake benchmark, into f.params: one launch, whose
+ * re-measurements these tests count (several: test_full_launches). */
 static run_result run_full(void)
 {
-    return run_cmd(CALIBRATE, 60, "--full", "--bench", fake(), "-q", "-o", "f.params", NULL);
-}
-
-/* How many times the fake benchmark measured. */
-static int fake_runs(void)
-{
-    char *t = run_read_text(run_path(dir, "args"));
-    int n = run_lines(t);
-    free(t);
-    return n;
+    return run_cmd(CALIBRATE, 60, "--full", "--launches", "1", "--bench", fake(), "-q", "-o",
+                   "f.params", NULL);
 }
 
 static void copy_file(const char *from, const char *to)
@@ -313,8 +300,8 @@ Test(verdict, an_mpi_job_without_its_cores_is_measured_again)
 {
     fake_env("260", "clean");
     setenv("FAKE_SECONDS", "5.2 0", 1);   /* the second run too short to judge */
-    run_result r = run_cmd(CALIBRATE, 60, "--full", "--backend", "mpi", "--mpirun", "env", "--bench",
-                           fake(), "-q", "-o", "f.params", NULL);
+    run_result r = run_cmd(CALIBRATE, 60, "--full", "--launches", "1", "--backend", "mpi", "--mpirun",
+                           "env", "--bench", fake(), "-q", "-o", "f.params", NULL);
     unsetenv("FAKE_SECONDS");
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
     cr_assert_not_null(strstr(r.out, "of its cores (other work shared them)"), "%s", r.out);
