@@ -15,9 +15,10 @@
  * which cost far less than a hop between processes and bend the fit (test_full's held-out
  * ring). */
 #define FULL_TORUS "4x4"
-/* Whole launches --full keeps the median of (--launches K; results differ more between
- * launches than within one), and the runs it takes at most, re-measurements included. */
-#define FULL_DEFAULT_LAUNCHES 3
+/* --launches K of --full (one unless asked: K take K times as long, and a median of a few
+ * picks between launches that fall in two groups: docs/model.md, 'Launches of --full'), and
+ * the runs --full takes at most, re-measurements included. */
+#define FULL_DEFAULT_LAUNCHES 1
 #define FULL_MAX_RUNS 10
 #define FULL_MAX_RUNS_TEXT "10"
 

@@ -184,7 +184,7 @@ static const opt_spec specs[] = {
              "a steady run that misses the held-out check, once\n"
              "until a launch qualified (after that a miss costs\n"
              "only time: the verdict is a passed check's).\n"
-             "--full takes --launches K (default 3) whole launches,\n"
+             "--full takes --launches K (default 1) whole launches,\n"
              "each measured, fitted and checked alone: it stops at K\n"
              "qualified ones (steady, check passed) and keeps the one\n"
              "whose o(64) is their median (of two, the lower), its\n"

@@ -110,7 +110,7 @@ static void assert_nothing_kept_aside(void)
 Test(full_launches, the_median_launch_is_kept_whole)
 {
     double o64[16];
-    run_result r = full_ok("plus40 clean plus20", NULL, 3, o64);   /* the default: 3 launches */
+    run_result r = full_ok("plus40 clean plus20", "3", 3, o64);
     static const int all[] = {1, 2, 3};
     int med = median_run(o64, all, 3);
     /* every point 20 ns slower (a round trip) is about 10 ns more o */
@@ -175,19 +175,30 @@ Test(full_launches, of_two_launches_the_lower)
 Test(full_launches, steady_misses_stop_only_before_a_launch_qualified)
 {
     fake_bench_env(dir, "260", "badheld badheld plus20");
-    run_result r = run_full(NULL);
+    run_result r = run_full("3");
     cr_assert_eq(r.status, 3, "%s\n%s", r.out, r.err);
     cr_assert_eq(fake_bench_runs(dir), 2, "%s", r.out);
     cr_assert_not_null(strstr(r.out, "a steady run missed the check twice"), "%s", r.out);
     run_free(&r);
     unlink("floors"), unlink("runs"), unlink("args");   /* the fake's counters start again */
     double o64[16];
-    r = full_ok("plus20 badheld", NULL, 10, o64);
+    r = full_ok("plus20 badheld", "3", 10, o64);
     cr_assert_null(strstr(r.out, "a steady run missed the check twice"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "that was the last run --full takes"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "1 of the 3 launches asked for qualified"), "%s", r.out);
     cr_assert_not_null(strstr(r.out, "held-out check passed"), "%s", r.out);
     cr_assert_float_eq(shift_from_fixture("f-ring6.tsv", "full/ring6.tsv"), 20, 1e-6);
+    assert_nothing_kept_aside();
+    run_free(&r);
+}
+
+/* Without --launches, --full keeps its first qualified launch and takes no more. */
+Test(full_launches, one_launch_unless_asked)
+{
+    double o64[16];
+    run_result r = full_ok("plus40 clean plus20", NULL, 1, o64);
+    cr_assert_null(strstr(r.out, "launching again"), "%s", r.out);
+    cr_assert_float_eq(shift_from_fixture("f-ring6.tsv", "full/ring6.tsv"), 40, 1e-6);
     assert_nothing_kept_aside();
     run_free(&r);
 }
