@@ -225,11 +225,22 @@ static int spread_runs(run_params *rp, int n, int nqual)
 /* Over several runs: each parameter's range, and a warning where the kept
  * run's value and another run's differ by more than twice their combined
  * standard error (the machine changed between them). */
+static const struct { int id; const char *name, *unit; } q[] = {
+    {MODEL_P_O0, "o(64 B)", "ns"}, {MODEL_P_LF, "lf", "ns"}, {MODEL_P_LS, "ls", "ns"},
+    {MODEL_P_LB, "lb", "ns/B"}};
+#define NQ ((int)(sizeof q / sizeof *q))
+
+/* 1 when two runs' quantity j of q differs by more than twice their
+ * combined standard error: the machine changed between them. */
+static int differs(const run_params *a, const run_params *b, int j)
+{
+    double d = fabs(a->v[q[j].id] - b->v[q[j].id]);
+    double e = hypot(a->err[q[j].id], b->err[q[j].id]);
+    return isfinite(e) && d > 2 * e && d > 0;
+}
+
 static void report_spread(const options *o, const run_params *rp, int n, int kept, int launches)
 {
-    static const struct { int id; const char *name, *unit; } q[] = {
-        {MODEL_P_O0, "o(64 B)", "ns"}, {MODEL_P_LF, "lf", "ns"}, {MODEL_P_LS, "ls", "ns"},
-        {MODEL_P_LB, "lb", "ns/B"}};
     if (n < 2)
         return;
     const run_params *kr = rp;
@@ -241,7 +252,7 @@ static void report_spread(const options *o, const run_params *rp, int n, int kep
                            " over them", kept, n);
     else
         fprintf(o->report, "calibrate: kept run %d of %d fitted; over them", kept, n);
-    for (size_t j = 0; j < sizeof q / sizeof *q; j++) {
+    for (int j = 0; j < NQ; j++) {
         double lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i < n; i++)
             lo = fmin(lo, rp[i].v[q[j].id]), hi = fmax(hi, rp[i].v[q[j].id]);
@@ -250,11 +261,9 @@ static void report_spread(const options *o, const run_params *rp, int n, int kep
             fprintf(o->report, " (%.1f%% apart)", 100 * (hi / lo - 1));
     }
     fputc('\n', o->report);
-    for (size_t j = 0; j < sizeof q / sizeof *q; j++)
+    for (int j = 0; j < NQ; j++)
         for (int i = 0; i < n; i++) {
-            double d = fabs(rp[i].v[q[j].id] - kr->v[q[j].id]);
-            double e = hypot(rp[i].err[q[j].id], kr->err[q[j].id]);
-            if (isfinite(e) && d > 2 * e && d > 0) {
+            if (differs(&rp[i], kr, j)) {
                 fprintf(o->report, "warning: %s of run %d (%.4g %s) and of the kept run %d (%.4g %s) differ by"
                         " more than twice their standard errors: the machine changed between the runs\n",
                         q[j].name, rp[i].k, rp[i].v[q[j].id], q[j].unit, kept, kr->v[q[j].id], q[j].unit);
@@ -385,13 +394,14 @@ int full_run(options *o)
     if (frc)
         return frc;
     double t0 = now_s(), took = 0;
-    int rc = 0, k, misses = 0, nrp = 0;
-    run_params rp[FULL_MAX_RUNS];
+    int rc = 0, k, misses = 0, nrp = 0, changed = 0;
+    run_params rp[FULL_MAX_RUNS], last_miss;
     static runs r;   /* (large: the attempts' point sets) */
     attempt best;
     memset(&a, 0, sizeof a);
     memset(&best, 0, sizeof best);
     memset(&r, 0, sizeof r);
+    memset(&last_miss, 0, sizeof last_miss);
     for (k = 1; k <= FULL_MAX_RUNS; k++) {
         double start = now_s(), left = FULL_BUDGET_S - (start - t0);
         const char *bound = NULL;
@@ -412,7 +422,22 @@ int full_run(options *o)
         left = FULL_BUDGET_S - (now_s() - t0);
         if (r.nqual >= o->launches)
             break;
-        misses += steady_miss && !r.nqual;
+        if (steady_miss && !r.nqual && nrp > 0 && rp[nrp - 1].k == k) {
+            /* two steady misses are the fit's when they agree; when they differ beyond
+             * their errors the machine changed between them, and the later one counts alone */
+            const run_params *now = &rp[nrp - 1];
+            int j = -1;
+            for (int i = 0; misses && i < NQ && j < 0; i++)
+                j = differs(&last_miss, now, i) ? i : -1;
+            if (j >= 0) {
+                fprintf(o->report, "calibrate: runs %d and %d both missed, but their %s differ"
+                                   " beyond their errors (%.4g and %.4g %s): the machine changed"
+                                   " between them, not the fit\n", last_miss.k, k, q[j].name,
+                        last_miss.v[q[j].id], now->v[q[j].id], q[j].unit);
+                misses = 0, changed = 1;
+            }
+            misses++, last_miss = *now;
+        }
         /* another run needs about as long as this one, with a margin */
         double need = 1.3 * took + 6;
         const char *stop = k == FULL_MAX_RUNS ? "that was the last run --full takes"
@@ -464,6 +489,13 @@ int full_run(options *o)
                                " passed all the same\n", kept, best.why);
         if (!rc)
             rc = verdict(o, &best.h, path);
+        if (rc == EXIT_CHECK && !best.unstable && changed && misses < FULL_MAX_STEADY_MISSES) {
+            fprintf(stderr, "calibrate: undecided: the steady runs that missed disagreed with each"
+                            " other beyond their errors and no two agreed, so the miss may be the"
+                            " machine's, not the fit's; measure again on a quieter machine (exit"
+                            " status %d)\n", EXIT_UNDECIDED);
+            rc = EXIT_UNDECIDED;
+        }
         if (rc == EXIT_CHECK && best.unstable) {
             fprintf(stderr, "calibrate: undecided: every run was unstable (the kept run: %s), so the"
                             " miss may be the machine's, not the fit's; measure again on a quieter"

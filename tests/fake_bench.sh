@@ -6,6 +6,7 @@
 #   clean    the recorded run as it is
 #   bimodal  every point's median at 2x its minimum (batches in two regimes)
 #   badheld  the held-out 6-node ring 30% slower from 1 KiB on
+#   badheldN badheld, in a launch whose every point is N ns slower
 #   plusN    every point of every network N ns slower (a launch in another state)
 # and answers --floor with the next of $FAKE_FLOORS (ns).  A run takes the
 # next of $FAKE_SECONDS (default 0) first, as a slow network would.  Each call is
@@ -31,7 +32,10 @@ emit() {   # emit NETWORK FILE
     case $mode in
     bimodal) awk -F'\t' -v OFS='\t' '/^#/ { print; next } { $14 = 2 * $13; if ($18 < $14) $18 = $14; print }' \
                  "$FAKE_FIXTURES/$1.tsv" >"$2" ;;
-    badheld) awk -F'\t' -v OFS='\t' -v net="$1" '/^#/ || net != "ring6" || $10 < 1024 { print; next }
+    badheld*) d=${mode#badheld}
+             awk -F'\t' -v OFS='\t' -v net="$1" -v d="${d:-0}" '/^#/ { print; next }
+                 { $13 += d; $14 += d; $15 += d; $18 += d }
+                 net != "ring6" || $10 < 1024 { print; next }
                  { $14 = 1.3 * $14; if ($18 < $14) $18 = $14; print }' "$FAKE_FIXTURES/$1.tsv" >"$2" ;;
     plus*) awk -F'\t' -v OFS='\t' -v d="${mode#plus}" '/^#/ { print; next }
                  { $13 += d; $14 += d; $15 += d; $18 += d; print }' "$FAKE_FIXTURES/$1.tsv" >"$2" ;;

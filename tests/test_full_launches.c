@@ -203,6 +203,43 @@ Test(full_launches, one_launch_unless_asked)
     run_free(&r);
 }
 
+/* Two steady misses stop --full as the fit's fault only when they agree:
+ * misses whose parameters differ beyond their errors are the machine
+ * changing between them, and the later one counts alone. */
+Test(full_launches, misses_that_disagree_are_not_the_fits)
+{
+    fake_bench_env(dir, "260", "badheld badheld40 badheld40");
+    run_result r = run_full(NULL);
+    cr_assert_eq(r.status, 3, "%s\n%s", r.out, r.err);
+    cr_assert_eq(fake_bench_runs(dir), 3, "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "runs 1 and 2 both missed, but their o(64 B) differ"),
+                       "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "a steady run missed the check twice"), "%s", r.out);
+    run_free(&r);
+    unlink("floors"), unlink("runs"), unlink("args");
+    fake_bench_env(dir, "260", "badheld badheld40 clean");
+    r = run_full(NULL);
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cr_assert_eq(fake_bench_runs(dir), 3, "%s", r.out);
+    assert_nothing_kept_aside();
+    run_free(&r);
+}
+
+/* Misses that never agree, to the last run --full takes: undecided (4),
+ * not the fit's (3), and no params file. */
+Test(full_launches, misses_that_never_agree_are_undecided)
+{
+    fake_bench_env(dir, "260", "badheld badheld40 badheld badheld40 badheld badheld40 badheld"
+                               " badheld40 badheld badheld40");
+    run_result r = run_full(NULL);
+    cr_assert_eq(r.status, 4, "%s\n%s", r.out, r.err);
+    cr_assert_eq(fake_bench_runs(dir), 10, "%s", r.out);
+    cr_assert_not_null(strstr(r.err, "calibrate: undecided: the steady runs that missed disagreed"),
+                       "%s", r.err);
+    cr_assert_neq(access("f.params", F_OK), 0, "a params file was written");
+    run_free(&r);
+}
+
 Test(full_launches, usage_errors)
 {
     run_result r = run_cmd(run_prog("calibrate", 0), 30, "--full", "--launches", "11", NULL);
