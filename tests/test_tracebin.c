@@ -85,7 +85,7 @@ static size_t record_size(const char *b, size_t off)
         return (size_t)tracebin_size(h.n);
     if (b[off] == TRACEBIN_DEF || b[off] == TRACEBIN_RES)
         return (size_t)tracebin_size((uint64_t)h.n * 8);
-    return 16;
+    return b[off] == TRACEBIN_SCALE ? sizeof(tracebin_scale) : 16;
 }
 
 static void read_ok(const char *path, trace_rank *r, const char *what, size_t k)
@@ -244,16 +244,10 @@ Test(tracebin, a_damaged_record_is_named_by_its_offset)
     size_t size;
     char *b = slurp(path, &size), *call = NULL;
     for (size_t off = TRACEBIN_MAGIC_LEN; off + 16 <= size && !call;) {   /* the first call record */
-        tracebin_head h;
-        memcpy(&h, b + off, sizeof h);
         if (b[off] == TRACEBIN_CALL || b[off] == TRACEBIN_DONE)
             call = b + off;
-        else if (b[off] == TRACEBIN_TEXT)
-            off += tracebin_size(h.n);
-        else if (b[off] == TRACEBIN_DEF || b[off] == TRACEBIN_RES)
-            off += tracebin_size((uint64_t)h.n * 8);
         else
-            off += 16;
+            off += record_size(b, off);
     }
     cr_assert_not_null(call);
     *call = 'Z';
