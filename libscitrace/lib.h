@@ -42,26 +42,27 @@ static inline uint64_t trace_tsc(void)
 }
 #endif
 typedef struct trace_clock {
-    int tsc;                  /* 1: the TSC scaled; 0: clock_gettime */
-    uint64_t tsc0, mult;      /* ns = ns0 + (tsc - tsc0) * mult / 2^32 */
-    int64_t ns0, now;         /* now: the last time read */
+    int tsc;                  /* 1: TSC ticks; 0: clock_gettime, ticks of 1 ns */
+    uint64_t start;           /* the TSC at the start: tick 0 */
+    int64_t tsc0, ns0;        /* the scale, ns = ns0 + (tick - tsc0) * mult / 2^32, */
+    uint64_t mult;            /* applied by the reader (an S record) */
+    int64_t now;              /* the last tick read */
     struct timespec t0;       /* CLOCK_MONOTONIC at the start */
 } trace_clock;
 extern trace_clock trace_clk __attribute__((visibility("hidden")));
 void trace_clock_start(void);
-void trace_clock_anchor(void);                /* a new (tsc, ns) pair */
+void trace_clock_anchor(void);                /* a new (tick, ns) pair and slope */
 int64_t trace_clock_mono(void);               /* clock_gettime, ns since t0 */
+int64_t trace_clock_ticks(int64_t ns);        /* about ns's ticks by the scale */
 
-/* ns since trace_start; never less than the time read before it (a new
- * anchor may step the scaled TSC back). */
+/* Ticks since trace_start: records hold ticks and the reader scales them,
+ * keeping the multiply and the monotonic clamp off the calls (docs/traces.md,
+ * 'The clock'; make bench-trace measures it). */
 static inline __attribute__((always_inline)) int64_t trace_now(void)
 {
-    int64_t t = trace_clk.tsc ? trace_clk.ns0 + (int64_t)(((unsigned __int128)(trace_tsc() -
-                                                                                trace_clk.tsc0) *
-                                                           trace_clk.mult) >> 32)
-                              : trace_clock_mono();
-    trace_clk.now = t > trace_clk.now ? t : trace_clk.now;
-    return trace_clk.now;
+    int64_t t = trace_clk.tsc ? (int64_t)(trace_tsc() - trace_clk.start) : trace_clock_mono();
+    trace_clk.now = t;
+    return t;
 }
 
 /* lib_log.c: the rank file. */

@@ -1,10 +1,11 @@
-/* lib_clock: the time of the records, ns of CLOCK_MONOTONIC since the
- * rank's trace started (docs/traces.md, 'The clock').  Where the kernel
- * keeps time by the TSC (clocksource "tsc"), a record reads the TSC and
- * scales it (trace_now in lib.h): clock_gettime reads the TSC too, and more
- * (make bench-trace measures both).  The scale is taken over everything since
- * the first pair of readings, and the anchor is renewed at least once a
- * second, so the times follow CLOCK_MONOTONIC as it is slewed. */
+/* lib_clock: the time of the records, in ticks since the rank's trace
+ * started, and the scale that turns them into ns of CLOCK_MONOTONIC
+ * (docs/traces.md, 'The clock').  Where the kernel keeps time by the TSC
+ * (clocksource "tsc"), a tick is the TSC's (clock_gettime reads it too, and
+ * more: make bench-trace measures both); else a tick is 1 ns of
+ * clock_gettime.  The slope is taken over everything since the first pair of
+ * readings, and renewed at least once a second (an S record each time), so
+ * the times follow CLOCK_MONOTONIC as it is slewed. */
 #include "libscitrace/lib.h"
 
 #include <stdio.h>
@@ -57,18 +58,26 @@ void trace_clock_anchor(void)
     if (t > first_tsc && ns > first_ns)
         trace_clk.mult =
             (uint64_t)(((unsigned __int128)(ns - first_ns) << 32) / (t - first_tsc));
-    trace_clk.tsc0 = t, trace_clk.ns0 = ns;
+    trace_clk.tsc0 = (int64_t)(t - trace_clk.start), trace_clk.ns0 = ns;
+}
+
+int64_t trace_clock_ticks(int64_t ns)
+{
+    return trace_clk.mult ? (int64_t)(((unsigned __int128)ns << 32) / trace_clk.mult) : ns;
 }
 
 void trace_clock_start(void)
 {
     clock_gettime(CLOCK_MONOTONIC, &trace_clk.t0);
     trace_clk.tsc = tsc_usable();
-    if (!trace_clk.tsc)
-        return;
-    pair(&first_tsc, &first_ns);
-    while (trace_clock_mono() < 2000000)   /* a first slope over 2 ms */
-        ;
-    trace_clock_anchor();
-    trace_clk.tsc = trace_clk.mult > 0;
+    if (trace_clk.tsc) {
+        pair(&first_tsc, &first_ns);
+        trace_clk.start = first_tsc;
+        while (trace_clock_mono() < 2000000)   /* a first slope over 2 ms */
+            ;
+        trace_clock_anchor();
+        trace_clk.tsc = trace_clk.mult > 0;
+    }
+    if (!trace_clk.tsc)   /* ticks of 1 ns */
+        trace_clk.tsc0 = 0, trace_clk.ns0 = 0, trace_clk.mult = (uint64_t)1 << 32;
 }

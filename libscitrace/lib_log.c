@@ -41,8 +41,8 @@ static struct {
     uint64_t open_off, open_lo; /* its record's offset and first 8 bytes */
     char *open_p;               /* the record in the window, NULL once moved out */
     int64_t tbase;              /* the records' time base (the open call's entry) */
-    int64_t flush_ns, last_flush;
-    int64_t last_anchor, next_check;   /* next_check: the earlier of the two */
+    int64_t flush_ns, flush_ticks, last_flush;   /* times in ticks but flush_ns */
+    int64_t last_anchor, anchor_ticks, next_check;   /* next_check: the earlier of the two */
     struct sigaction old[NSIG_CAUGHT];
 } lg = {.fd = -1};
 
@@ -110,23 +110,40 @@ static inline __attribute__((always_inline)) char *room(size_t bytes)
     return lg.win + (lg.pos - lg.base);
 }
 
+static void commit(char *p, uint8_t type, size_t bytes);
+
+/* An S record: the scale of the times after it (trace_clk's). */
+static void write_scale(void)
+{
+    char *p = room(sizeof(tracebin_scale));
+    if (!p)
+        return;
+    tracebin_scale sc = {0, {0}, trace_clk.tsc0, trace_clk.ns0, trace_clk.mult};
+    memcpy(p, &sc, sizeof sc);
+    commit(p, TRACEBIN_SCALE, sizeof sc);
+    /* a second and a flush period in ticks, by the scale just written */
+    lg.anchor_ticks = trace_clock_ticks(1000000000);
+    lg.flush_ticks = lg.flush_ns > 0 ? trace_clock_ticks(lg.flush_ns) : 0;
+}
+
 /* Checks, after each entry record and text line, whether the window is due
  * to the disk and the clock to a new anchor: on the time the record read,
  * not a clock read of its own (a clock read is much of a call's cost). */
 static void periodic(void)
 {
     int64_t now = trace_clk.now;
-    if (lg.flush_ns > 0 && now - lg.last_flush >= lg.flush_ns) {
+    if (lg.flush_ticks > 0 && now - lg.last_flush >= lg.flush_ticks) {
         msync(lg.win, lg.len, MS_ASYNC);
         lg.last_flush = now;
     }
-    if (trace_clk.tsc && now - lg.last_anchor >= 1000000000) {
+    if (trace_clk.tsc && now - lg.last_anchor >= lg.anchor_ticks) {
         trace_clock_anchor();
+        write_scale();
         lg.last_anchor = now;
     }
-    lg.next_check = lg.last_anchor + 1000000000;
-    if (lg.flush_ns > 0 && lg.last_flush + lg.flush_ns < lg.next_check)
-        lg.next_check = lg.last_flush + lg.flush_ns;
+    lg.next_check = trace_clk.tsc ? lg.last_anchor + lg.anchor_ticks : INT64_MAX;
+    if (lg.flush_ticks > 0 && lg.last_flush + lg.flush_ticks < lg.next_check)
+        lg.next_check = lg.last_flush + lg.flush_ticks;
 }
 
 static inline void after_record(void)
@@ -258,7 +275,7 @@ static inline __attribute__((always_inline)) int intern(sig_slot *t, uint16_t *h
     return k;
 }
 
-/* A T record: the time base becomes t (calls more than 2^32 ns apart). */
+/* A T record: the time base becomes t (calls more than 2^32 ticks apart). */
 static int new_base(int64_t t)
 {
     char *p = room(sizeof(tracebin_time));
@@ -403,7 +420,7 @@ static __attribute__((noinline)) int result_slot(const trace_words *r, int *wrot
     return k;
 }
 
-/* A call of 2^32 ns or more, whose record cannot say it: an E record of
+/* A call of 2^32 ticks or more, whose record cannot say it: an E record of
  * its own; or a record the window moved past: through the file.  -1 when
  * tracing stopped. */
 static __attribute__((noinline, cold)) int complete_rare(int res, int wrote, int64_t dur)
@@ -574,6 +591,7 @@ static void write_header(int size)
     memcpy(m, TRACEBIN_MAGIC, TRACEBIN_MAGIC_LEN);
     lg.pos += TRACEBIN_MAGIC_LEN;
     lg.lines++;
+    write_scale();   /* before any time */
     write_text("run", run, 128);
     snprintf(buf, sizeof buf, "%d", lg.rank);
     write_text("rank", buf, 16);

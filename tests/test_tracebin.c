@@ -85,7 +85,7 @@ static size_t record_size(const char *b, size_t off)
         return (size_t)tracebin_size(h.n);
     if (b[off] == TRACEBIN_DEF || b[off] == TRACEBIN_RES)
         return (size_t)tracebin_size((uint64_t)h.n * 8);
-    return 16;
+    return b[off] == TRACEBIN_SCALE ? sizeof(tracebin_scale) : 16;
 }
 
 static void read_ok(const char *path, trace_rank *r, const char *what, size_t k)
@@ -244,16 +244,10 @@ Test(tracebin, a_damaged_record_is_named_by_its_offset)
     size_t size;
     char *b = slurp(path, &size), *call = NULL;
     for (size_t off = TRACEBIN_MAGIC_LEN; off + 16 <= size && !call;) {   /* the first call record */
-        tracebin_head h;
-        memcpy(&h, b + off, sizeof h);
         if (b[off] == TRACEBIN_CALL || b[off] == TRACEBIN_DONE)
             call = b + off;
-        else if (b[off] == TRACEBIN_TEXT)
-            off += tracebin_size(h.n);
-        else if (b[off] == TRACEBIN_DEF || b[off] == TRACEBIN_RES)
-            off += tracebin_size((uint64_t)h.n * 8);
         else
-            off += 16;
+            off += record_size(b, off);
     }
     cr_assert_not_null(call);
     *call = 'Z';
@@ -296,4 +290,55 @@ Test(tracebin, count_datatype_and_contiguity_are_recorded)
     cr_assert(found, "no sendrecv in %s", path);
     trace_rank_free(&t);
     run_tmpdir_remove(dir);
+}
+
+/* Records written by hand: the calls' ticks come out in ns by the S record
+ * before them (1.5 ns a tick from tick 100 at 1000 ns), and a later scale
+ * that would step back never makes a time fall below the one before it.  A
+ * file of version 3, with no S record, reads its ticks as ns. */
+static void scaled_lines(int v4, const char *const *want, size_t nwant)
+{
+    FILE *fp = tmpfile();
+    cr_assert_not_null(fp);
+    tracebin_scale s1 = {TRACEBIN_SCALE, {0}, 100, 1000, (uint64_t)3 << 31};
+    tracebin_scale s2 = {TRACEBIN_SCALE, {0}, 0, 0, (uint64_t)1 << 32};
+    tracebin_head d = {TRACEBIN_DEF, 0, 0, 3};
+    int64_t words[3] = {TRACE_K_FINALIZE, 0, 0x10};   /* 8 + 24 bytes: no padding */
+    tracebin_call c1 = {TRACEBIN_DONE, 0, 0, 200, 40, 0, 0}, c2 = {TRACEBIN_CALL, 0, 0, 10, 0, 0, 0};
+    fwrite(v4 ? TRACEBIN_MAGIC : TRACEBIN_MAGIC_V3, 1, TRACEBIN_MAGIC_LEN, fp);
+    if (v4)
+        fwrite(&s1, sizeof s1, 1, fp);
+    fwrite(&d, sizeof d, 1, fp), fwrite(words, sizeof words, 1, fp), fwrite(&c1, sizeof c1, 1, fp);
+    if (v4)
+        fwrite(&s2, sizeof s2, 1, fp);
+    fwrite(&c2, sizeof c2, 1, fp);
+    cr_assert_eq(fflush(fp), 0);
+    rewind(fp);
+    tracebin b;
+    cr_assert(tracebin_is(fp), "version %d taken as binary", v4 ? 4 : 3);
+    cr_assert_eq(tracebin_open(&b, fp), 0);
+    char *buf = NULL;
+    size_t cap = 0, i = 0;
+    ssize_t n;
+    while ((n = tracebin_line(&b, &buf, &cap)) > 0) {
+        if (buf[0] != '<' && buf[0] != '>')
+            continue;
+        cr_assert_lt(i, nwant, "more calls than written: %s", buf);
+        cr_assert_eq(strncmp(buf, want[i], strlen(want[i])), 0, "version %d, line %zu: %s (want %s)",
+                     v4 ? 4 : 3, i, buf, want[i]);
+        i++;
+    }
+    cr_assert_eq(n, 0, "%s", b.why);
+    cr_assert_eq(i, nwant);
+    free(buf);
+    tracebin_close(&b);
+    fclose(fp);
+}
+
+Test(tracebin, ticks_are_scaled_by_the_scale_record_before_them)
+{
+    const char *v4[] = {"> 1150 0 finalize 10\n", "< 1210\n", "> 1210 0 finalize 10\n"};
+    const char *v3[] = {"> 200 0 finalize 10\n", "< 240\n", "> 250 0 finalize 10\n"};
+    scaled_lines(1, v4, 3);
+    scaled_lines(0, v3, 3);
 }

@@ -14,7 +14,8 @@
 int tracebin_is(FILE *fp)
 {
     char m[TRACEBIN_MAGIC_LEN];
-    if (fread(m, 1, sizeof m, fp) == sizeof m && memcmp(m, TRACEBIN_MAGIC, sizeof m) == 0)
+    if (fread(m, 1, sizeof m, fp) == sizeof m &&
+        (memcmp(m, TRACEBIN_MAGIC, sizeof m) == 0 || memcmp(m, TRACEBIN_MAGIC_V3, sizeof m) == 0))
         return 1;
     rewind(fp);
     return 0;
@@ -26,6 +27,8 @@ int tracebin_open(tracebin *b, FILE *fp)
     memset(b, 0, sizeof *b);
     b->fp = fp;
     b->off = TRACEBIN_MAGIC_LEN;
+    b->mult = (uint64_t)1 << 32;   /* ticks of 1 ns until an S record (all of version 3) */
+    b->last_ns = INT64_MIN;
     b->size = fstat(fileno(fp), &st) == 0 ? (uint64_t)st.st_size : UINT64_MAX;
     b->defs = calloc(TRACEBIN_SLOTS, sizeof *b->defs);
     b->res = calloc(TRACEBIN_SLOTS, sizeof *b->res);
@@ -64,6 +67,19 @@ static int line_room(char **buf, size_t *cap, size_t used, size_t n)
 static size_t put(char *p, const char *fmt, int64_t v)
 {
     return (size_t)sprintf(p, fmt, v);
+}
+
+/* Time t (ticks) in ns by the current scale, never below the last one
+ * given: the writer's clock may step back at a new scale.  Wrapping, not
+ * undefined, on a damaged record's values; the parser bounds the result. */
+static int64_t to_ns(tracebin *b, int64_t t)
+{
+    int64_t d = (int64_t)((uint64_t)t - (uint64_t)b->tsc0);
+    __int128 p = (__int128)d * (__int128)b->mult;
+    int64_t ns = (int64_t)((uint64_t)b->ns0 + (uint64_t)(int64_t)(p >> 32));
+    if (ns < b->last_ns)
+        ns = b->last_ns;
+    return b->last_ns = ns;
 }
 
 /* "> T PHASE NAME CALLER ARGS..." from an entry signature. */
@@ -168,7 +184,8 @@ ssize_t tracebin_line(tracebin *b, char **buf, size_t *cap)
         memcpy(&h, rec, sizeof h);
         /* a returned call's result may be defined after it, and a
          * communicator it made is named before its return */
-        if (b->pending && rec[0] != TRACEBIN_RES && !(rec[0] == TRACEBIN_TEXT && h.inside))
+        if (b->pending && rec[0] != TRACEBIN_RES && rec[0] != TRACEBIN_SCALE &&
+            !(rec[0] == TRACEBIN_TEXT && h.inside))
             return b->res_follows ? bad(b, "a returned call without the result record after it")
                                   : return_line(b, buf, cap);
         switch (rec[0]) {
@@ -193,6 +210,14 @@ ssize_t tracebin_line(tracebin *b, char **buf, size_t *cap)
                 b->res_follows = 0;
             break;
         }
+        case TRACEBIN_SCALE: {   /* written inside a call too: a time already given keeps its scale */
+            tracebin_scale sc;
+            if (get(b, 0, &sc, sizeof sc) != 0)
+                return b->pending ? return_line(b, buf, cap) : 0;
+            b->tsc0 = sc.tsc0, b->ns0 = sc.ns0, b->mult = sc.mult;
+            b->off += sizeof sc;
+            break;
+        }
         case TRACEBIN_TIME: {
             tracebin_time t;
             memcpy(&t, rec, sizeof t);
@@ -206,7 +231,8 @@ ssize_t tracebin_line(tracebin *b, char **buf, size_t *cap)
             b->off += sizeof t;
             if (!b->open || t.res >= TRACEBIN_SLOTS)
                 return bad(b, "a return record with no call open");
-            b->pending = 1, b->pending_res = t.res, b->pending_t = b->base = t.t;
+            b->pending = 1, b->pending_res = t.res, b->base = t.t;
+            b->pending_t = to_ns(b, t.t);
             b->res_follows = 0;
             break;
         }
@@ -218,13 +244,14 @@ ssize_t tracebin_line(tracebin *b, char **buf, size_t *cap)
                 return bad(b, "a call whose signature no record defined");
             int64_t t_in = (int64_t)((uint64_t)b->base + c.dt);   /* the parser bounds it */
             b->off += sizeof c;
-            ssize_t n = entry_line(b, &b->defs[c.sig], t_in, buf, cap);
+            ssize_t n = entry_line(b, &b->defs[c.sig], to_ns(b, t_in), buf, cap);
             b->base = t_in;
             if (n > 0 && rec[0] == TRACEBIN_DONE) {
                 if (c.res >= TRACEBIN_SLOTS)
                     return bad(b, "a result signature out of range");
                 b->pending = 1, b->pending_res = c.res, b->res_follows = c.res_follows != 0;
-                b->pending_t = b->base = (int64_t)((uint64_t)t_in + c.dur);
+                b->base = (int64_t)((uint64_t)t_in + c.dur);
+                b->pending_t = to_ns(b, b->base);
             }
             return n;
         }
