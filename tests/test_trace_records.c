@@ -63,6 +63,25 @@ Test(records, a_send_to_any_source_is_refused_by_every_analyzer)
     run_tmpdir_remove(dir);
 }
 
+/* Found by fuzz_tracebin: a call named by a kind the expansion derives
+ * (persistent_recv, persistent_send, sendrecv_recv) posted nothing, and
+ * check read a receive that was never posted.  No wrapper writes one. */
+Test(records, a_derived_kind_as_a_call_is_refused_by_every_analyzer)
+{
+    static const char *const kinds[] = {"persistent_recv", "persistent_send", "sendrecv_recv"};
+    for (int i = 0; i < 3; i++) {
+        char dir[] = "/tmp/scitorus-records-XXXXXX", text[512];
+        run_tmpdir_make(dir);
+        write_rank(dir, 0, "A", 1, "8");
+        snprintf(text, sizeof text, "# scitrace-rank 2\nrun A\nrank 1\nranks 2\nhost h\n"
+                 "command ./a\nstart_ns 1\ncomm 0 0123456789abcdef 0 2 0 1\nphase 0 main\n"
+                 "> 1 0 %s 1 0 0 5 8\n< 2 0 5 8\nstatus finalized\nend 12\n", kinds[i]);
+        write_text(dir, text);
+        refused_by_all(dir, "rank-00001.trace:10");
+        run_tmpdir_remove(dir);
+    }
+}
+
 /* GOAL sizes stop at 2^53 (exact in a double): a larger message is
  * refused with its line, not written for scisim to refuse. */
 Test(records, goal_refuses_a_message_larger_than_a_schedule_holds)

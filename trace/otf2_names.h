@@ -49,8 +49,7 @@ static inline int otf2_kind_of(const char *name)
         low[n] = (char)tolower((unsigned char)name[4 + n]);
     low[n] = '\0';
     int k = trace_kind_from_name(low);
-    /* the reader's own kinds are not calls */
-    return k == TRACE_K_PSEND || k == TRACE_K_PRECV || k == TRACE_K_SENDRECV_RECV ? -1 : k;
+    return k >= 0 && trace_kind_is_call(k) ? k : -1;
 }
 
 #endif

@@ -87,7 +87,8 @@ static ssize_t entry_line(tracebin *b, const tracebin_slot *s, int64_t t, char *
 {
     if (s->n < 3 || line_room(buf, cap, 0, 96 + (size_t)s->n * 24) != 0)
         return s->n < 3 ? bad(b, "a call's signature without kind, phase and caller") : -1;
-    int kind = s->w[0] >= 0 && s->w[0] < TRACE_NKINDS ? (int)s->w[0] : -1;
+    int kind = s->w[0] >= 0 && s->w[0] < TRACE_NKINDS && trace_kind_is_call((int)s->w[0])
+                   ? (int)s->w[0] : -1;
     if (kind < 0)
         return bad(b, "a call of an unknown kind");
     char *p = *buf;

@@ -241,7 +241,8 @@ static int parse_enter(char *s, reader *rd)
     trace_call *c = &r->calls[r->ncalls];
     memset(c, 0, sizeof *c);
     if (next_int(&s, 0, INT64_MAX, &t) || next_int(&s, 0, r->nphases - 1, &ph) ||
-        sscanf(s, " %39[a-z_]%n", name, &len) != 1 || (c->kind = trace_kind_from_name(name)) < 0)
+        sscanf(s, " %39[a-z_]%n", name, &len) != 1 || (c->kind = trace_kind_from_name(name)) < 0 ||
+        !trace_kind_is_call(c->kind))
         return -1;
     s += len;
     if (next_hex(&s, &c->addr))

@@ -115,6 +115,13 @@ static inline enum trace_class trace_kind_class(int kind)
     return classes[kind];
 }
 
+/* 0 for the kinds the expansion derives from calls (a persistent request's
+ * send or receive, a Sendrecv's receive): never a call of a rank file. */
+static inline int trace_kind_is_call(int kind)
+{
+    return kind != TRACE_K_PSEND && kind != TRACE_K_PRECV && kind != TRACE_K_SENDRECV_RECV;
+}
+
 /* Kind named `name`, or -1. */
 static inline int trace_kind_from_name(const char *name)
 {
