@@ -28,8 +28,8 @@
 #    16-byte record on entry and completes it on return (trace/tracebin.h),
 #    timed by the TSC where the kernel's clocksource is tsc, read twice a
 #    call: what one read costs (and one clock_gettime) is measured in the
-#    same run, the floor of a call's cost.  See docs/VALIDATION.md, 'Binary
-#    records: what a traced call costs, and a trace's size' for the figures.
+#    same run, the floor of a call's cost.  docs/VALIDATION-tracer.md has
+#    the figures.
 # 2. Memory and disk: bin/test/trace_app sends 10^6 messages, untraced and
 #    traced; peak RSS of each rank (the library maps a 4 MiB window of its
 #    file, all of it resident once mapped) and the rank file's bytes per call.
