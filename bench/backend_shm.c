@@ -44,6 +44,20 @@
 #define RING_PAGE_BYTES 4096
 #define MIN_SLOTS 8
 #define MAX_SLOTS 64
+/* A one-slot inbox moves with every message through PLACES places, each on pages of its own:
+ * a cache line's transfer time between two cores depends on its physical address, so one fixed
+ * line made a launch's latency that line's (validate's full claim: o(64 B) over launches).
+ * A place holds a message's first PLACE_BYTES; the rest goes through one fixed tail, so a
+ * large message's lines are reused as before, not spread over more than the caches hold. */
+#define PLACES 64
+#define PLACE_BYTES LINE_COPY_MAX
+/* A place's slot of the higher rank's direction, in the lower rank's channel: the slots of a
+ * place (at most the header and PLACE_BYTES) fit below it. */
+#define PAIR_OFFSET (RING_PAGE_BYTES / 2)
+/* Message k uses place k * PLACE_STEP mod PLACES: an odd step visits every place, and
+ * consecutive places are not one constant stride apart for a stride prefetcher to follow. */
+#define PLACE_STEP 37
+#define PLACES_MAX_BYTES (64u << 20)   /* all channels' places; fewer places above it */
 /* Check abort/interrupt/timeout once per this many empty polls: rare enough
  * not to disturb the spin, frequent enough to react within microseconds. */
 #define POLLS_PER_CHECK 4096
@@ -65,6 +79,14 @@ typedef struct shm_slot {
     unsigned char payload[];    /* continues into the following lines */
 } shm_slot;
 
+/* The payload after a one-slot inbox's place: the message whose bytes it holds, stamped by the
+ * sender before (odd: being written) and after, so a receiver can tell an overwrite. */
+typedef struct shm_tail {
+    _Atomic uint64_t stamp;
+    char pad[SLOT_ALIGN - sizeof(uint64_t)];
+    unsigned char bytes[];
+} shm_tail;
+
 /* The sender-side line a receiver writes its consumed count into. */
 typedef struct shm_credit {
     _Atomic uint64_t acked;
@@ -84,6 +106,10 @@ struct bench_comm {
     size_t slot_bytes;               /* stride of one slot */
     uint64_t slots, ack_every;       /* ring depth; credit period (0: none,
                                         a one-slot inbox) */
+    uint64_t place_mask;             /* a one-slot inbox's places - 1 (else 0) */
+    size_t place_stride;             /*   and the bytes from one place to the next */
+    size_t place_payload;            /* payload bytes a place holds (a ring: all) */
+    size_t tail_bytes;               /* the channel's tail after its places */
     size_t map_bytes;
     unsigned char *map;
     shm_shared *shared;
@@ -106,6 +132,9 @@ typedef struct shm_peer {
     uint64_t acked_seen;             /* last credit seen from it */
     uint64_t received;               /* messages consumed from it */
 } shm_peer;
+
+_Static_assert(sizeof(shm_slot) + PLACE_BYTES + SLOT_ALIGN <= PAIR_OFFSET,
+               "a place's two slots overlap");
 
 /* The payload bytes that share the header's line (24). */
 #define HEAD_BYTES (CACHE_LINE - sizeof(shm_slot))
@@ -153,7 +182,7 @@ static double shm_tick_ns(void)
 
 static size_t chan_bytes(const bench_comm *c)
 {
-    return sizeof(shm_credit) + c->slots * c->slot_bytes;
+    return sizeof(shm_credit) + (c->place_mask + 1) * c->place_stride + c->tail_bytes;
 }
 
 /* Channel from -> to: its credit line, then its slots. */
@@ -171,12 +200,28 @@ static void set_peers(bench_comm *c)
         q->tx_slots = (unsigned char *)q->tx_credit + sizeof(shm_credit);
         q->rx_credit = (shm_credit *)chan_base(c, p, c->rank);
         q->rx_slots = (unsigned char *)q->rx_credit + sizeof(shm_credit);
+        if (c->place_mask && p != c->rank) {
+            /* a one-slot inbox: the two directions' places share pages (one less page for
+             * the TLB a round trip; make bench-shm), the lower rank's channel holding both */
+            unsigned char *pair = chan_base(c, c->rank < p ? c->rank : p, c->rank < p ? p : c->rank);
+            q->tx_slots = pair + sizeof(shm_credit) + (c->rank > p ? PAIR_OFFSET : 0);
+            q->rx_slots = pair + sizeof(shm_credit) + (p > c->rank ? PAIR_OFFSET : 0);
+        }
     }
 }
 
 static shm_slot *slot_at(const bench_comm *c, unsigned char *slots, uint64_t seq)
 {
-    return (shm_slot *)(slots + ((seq - 1) & (c->slots - 1)) * c->slot_bytes);
+    return (shm_slot *)(slots + ((seq - 1) & (c->slots - 1)) * c->slot_bytes +
+                        ((seq - 1) * PLACE_STEP & c->place_mask) * c->place_stride);
+}
+
+/* A one-slot inbox's tail, after its places (off the 8 B ping-pong's path, so worked out when
+ * used). */
+static shm_tail *tail_of(const bench_comm *c, int from, int to)
+{
+    return (shm_tail *)(chan_base(c, from, to) + sizeof(shm_credit) +
+                        (c->place_mask + 1) * c->place_stride);
 }
 
 /* Dead peers, Ctrl-C and timeouts, checked every POLLS_PER_CHECK spins. */
@@ -223,13 +268,21 @@ static int shm_send(bench_comm *c, int to, const bench_msg *msg, const void *pay
     }
     shm_slot *slot = slot_at(c, q->tx_slots, seq);
     size_t len = (size_t)msg->len, head = len < HEAD_BYTES ? len : HEAD_BYTES;
+    size_t near = len < c->place_payload ? len : c->place_payload;
+    if (len > near) {   /* the tail, stamped as a seqlock's data (shm_tail) */
+        shm_tail *tail = tail_of(c, c->rank, to);
+        atomic_store_explicit(&tail->stamp, 2 * seq - 1, memory_order_relaxed);
+        atomic_thread_fence(memory_order_release);
+        memcpy(tail->bytes, (const unsigned char *)payload + near, len - near);
+        atomic_store_explicit(&tail->stamp, 2 * seq, memory_order_release);
+    }
     /* The lines after the header's, then the header's line last in one burst: the receiver
      * then finds the whole message when it sees the header (make bench-shm, ring 2).
      * The fence keeps the compiler from merging the two copies back into one. */
     if (len > LINE_COPY_MAX)
-        memcpy(slot->payload + head, (const unsigned char *)payload + head, len - head);
-    else if (len > head)
-        tail_copy(slot->payload, payload, len);
+        memcpy(slot->payload + head, (const unsigned char *)payload + head, near - head);
+    else if (near > head)
+        tail_copy(slot->payload, payload, near);
     atomic_signal_fence(memory_order_seq_cst);
     slot->msg = *msg;
     piece_copy(slot->payload, payload, head);
@@ -257,7 +310,18 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
                 /* memcpy's wide loads at every size: a line copy here made a relay's cost
                  * depend on the machine's regime, which calibrate --full's held-out ring
                  * check catches (test_full) */
-                memcpy(payload, slot->payload, (size_t)msg->len);
+                size_t len = (size_t)msg->len;
+                if (len <= c->place_payload) {
+                    memcpy(payload, slot->payload, len);
+                } else {   /* the tail, then its stamp: unchanged, or overwritten meanwhile */
+                    shm_tail *tail = tail_of(c, from, c->rank);
+                    memcpy(payload, slot->payload, c->place_payload);
+                    memcpy((unsigned char *)payload + c->place_payload, tail->bytes,
+                           len - c->place_payload);
+                    atomic_thread_fence(memory_order_acquire);
+                    if (atomic_load_explicit(&tail->stamp, memory_order_relaxed) != 2 * want)
+                        return BENCH_ERR_OVERRUN;
+                }
                 q->received = want;
                 if (c->ack_every && (want & (c->ack_every - 1)) == 0)
                     atomic_store_explicit(&q->rx_credit->acked, want,
@@ -342,11 +406,21 @@ static int shm_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     c->timeout_ns = cfg->timeout_s * 1e9;
     c->slot_bytes = ALIGN_UP(sizeof(shm_slot) + cfg->max_payload_bytes, SLOT_ALIGN);
     if (cfg->window == 1) {
-        /* One reused line instead of a cycle through 64 slots: scibench's
-         * 8 B ping-pong went from 27.8 to 18.2 ns above a ~53 ns floor
-         * (medians of 12 alternating runs). */
+        /* one slot, not a cycle through 64 adjacent ones (make bench-shm), moved through
+         * PLACES places (see PLACES) */
+        size_t near = cfg->max_payload_bytes < PLACE_BYTES ? cfg->max_payload_bytes : PLACE_BYTES;
         c->slots = 1;
         c->ack_every = 0;
+        c->slot_bytes = ALIGN_UP(sizeof(shm_slot) + near, SLOT_ALIGN);
+        c->place_payload = PLACE_BYTES;
+        if (cfg->max_payload_bytes > PLACE_BYTES)
+            c->tail_bytes = ALIGN_UP(sizeof(shm_tail) + cfg->max_payload_bytes - PLACE_BYTES, SLOT_ALIGN);
+        c->place_stride = ALIGN_UP(c->slot_bytes, RING_PAGE_BYTES) + RING_PAGE_BYTES + 2 * SLOT_ALIGN;
+        uint64_t places = PLACES;
+        while (places > 1 &&
+               (size_t)c->procs * (size_t)c->procs * places * c->place_stride > PLACES_MAX_BYTES)
+            places /= 2;
+        c->place_mask = places - 1;
     } else {
         c->slots = RING_PAGES * RING_PAGE_BYTES /
                    (c->slot_bytes < RING_PAGE_BYTES ? c->slot_bytes : RING_PAGE_BYTES);
@@ -354,6 +428,8 @@ static int shm_init(bench_comm **out, int *argc, char ***argv, const bench_backe
         while (c->slots & (c->slots - 1))
             c->slots &= c->slots - 1;   /* a power of two: slot index by mask */
         c->ack_every = c->slots / 2;
+        c->place_stride = c->slots * c->slot_bytes;
+        c->place_payload = SIZE_MAX;
     }
     c->map_bytes = sizeof(shm_shared) + (size_t)c->procs * (size_t)c->procs * chan_bytes(c);
     c->map = mmap(NULL, c->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -475,7 +551,8 @@ static double median_of(double *v, int n)
  * per scheduler tick time out instead of running for hours.  The child dies
  * with the parent (PR_SET_PDEATHSIG). */
 static inline int floor_wait(_Atomic uint64_t *flag, uint64_t seq, unsigned char *to, size_t len,
-                             pid_t child, double batch_ns, double timeout_ns)
+                             const unsigned char *tail, pid_t child, double batch_ns,
+                             double timeout_ns)
 {
     int polls = 0;
     while (atomic_load_explicit(flag, memory_order_acquire) != seq) {
@@ -489,29 +566,48 @@ static inline int floor_wait(_Atomic uint64_t *flag, uint64_t seq, unsigned char
         if (shm_now_ns() - batch_ns > timeout_ns)
             return BENCH_ERR_TIMEOUT;
     }
-    if (len)
-        memcpy(to, (unsigned char *)flag + sizeof *flag, len);
+    if (!len)
+        return 0;
+    size_t near = len < PLACE_BYTES ? len : PLACE_BYTES;
+    memcpy(to, (unsigned char *)flag + sizeof *flag, near);
+    if (len > near)
+        memcpy(to + near, tail, len - near);
     return 0;
 }
 
-/* Puts len bytes after *flag (copy), then publishes seq. */
+/* Puts len bytes after *flag (copy; beyond PLACE_BYTES into tail), then publishes seq. */
 static inline void floor_post(_Atomic uint64_t *flag, uint64_t seq, const unsigned char *from,
-                              size_t len)
+                              size_t len, unsigned char *tail)
 {
-    if (len)
-        memcpy((unsigned char *)flag + sizeof *flag, from, len);
+    size_t near = len < PLACE_BYTES ? len : PLACE_BYTES;
+    if (len > near)
+        memcpy(tail, from + near, len - near);
+    if (near)
+        memcpy((unsigned char *)flag + sizeof *flag, from, near);
     atomic_store_explicit(flag, seq, memory_order_release);
 }
 
+/* Round i's ping (pong: its + area), at place i as the channels place message i. */
+static inline _Atomic uint64_t *floor_flag(unsigned char *map, uint64_t i, uint64_t places,
+                                           size_t stride)
+{
+    return (_Atomic uint64_t *)(map + ((i - 1) * PLACE_STEP & (places - 1)) * stride);
+}
+
 /* The parent's ping and the child's pong each start a 128-byte aligned area
- * (the two never share a line, nor an adjacent-line prefetch pair).  Batch
+ * (the two never share a line, nor an adjacent-line prefetch pair); round i
+ * uses the pair at place i, as the channels place message i (PLACES).  Batch
  * b carries no payload when b is even or payload is 0, else `payload`
  * bytes; both processes follow that schedule from the round number. */
 int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload,
                     double *floor_ns, double *copy_ns)
 {
-    size_t area = ALIGN_UP(sizeof(uint64_t) + payload, SLOT_ALIGN);
-    size_t map_bytes = 2 * area;
+    size_t near = payload < PLACE_BYTES ? payload : PLACE_BYTES;
+    size_t area = ALIGN_UP(sizeof(uint64_t) + near, SLOT_ALIGN);
+    size_t stride = ALIGN_UP(2 * area, RING_PAGE_BYTES) + RING_PAGE_BYTES + 2 * SLOT_ALIGN;
+    size_t tail = ALIGN_UP(payload - near, SLOT_ALIGN);   /* the ping's tail, then the pong's */
+    uint64_t places = PLACES;
+    size_t map_bytes = places * stride + 2 * tail;
     long rounds = payload > 128 ? (long)(FLOOR_ROUNDS * 128 / payload) : FLOOR_ROUNDS;
     int kinds = payload ? 2 : 1, rc = 0;
     rounds = rounds < 1 ? 1 : rounds;
@@ -528,7 +624,6 @@ int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload
         return BENCH_ERR_SYSTEM;
     }
     memset(own, 1, payload ? payload : 1);
-    _Atomic uint64_t *ping = (_Atomic uint64_t *)map, *pong = (_Atomic uint64_t *)(map + area);
     uint64_t total = (uint64_t)(kinds * batches) * (uint64_t)rounds;
     pid_t parent = getpid();
     fflush(NULL);
@@ -541,8 +636,9 @@ int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload
             pin(cfg->cpus[1]);
         for (uint64_t i = 1; i <= total; i++) {
             size_t len = ((i - 1) / (uint64_t)rounds) % 2 ? payload : 0;
-            floor_wait(ping, i, own, len, 0, 0, 0);
-            floor_post(pong, i, own, len);
+            _Atomic uint64_t *ping = floor_flag(map, i, places, stride);
+            floor_wait(ping, i, own, len, map + map_bytes - 2 * tail, 0, 0, 0);
+            floor_post(ping + area / sizeof *ping, i, own, len, map + map_bytes - tail);
         }
         _exit(0);
     }
@@ -560,8 +656,10 @@ int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload
         double t0 = shm_now_ns();
         for (long r = 0; r < rounds && !rc; r++) {
             ++i;
-            floor_post(ping, i, own, len);
-            rc = floor_wait(pong, i, own, len, pid, t0, cfg->timeout_s * 1e9);
+            _Atomic uint64_t *ping = floor_flag(map, i, places, stride);
+            floor_post(ping, i, own, len, map + map_bytes - 2 * tail);
+            rc = floor_wait(ping + area / sizeof *ping, i, own, len, map + map_bytes - tail, pid,
+                            t0, cfg->timeout_s * 1e9);
         }
         /* flag batches first in half[], copy batches after them */
         half[kinds == 1 ? b : b % 2 * batches + b / 2] = (shm_now_ns() - t0) / (double)rounds / 2;

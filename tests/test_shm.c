@@ -138,8 +138,9 @@ Test(shm, every_length_arrives_byte_exact_and_nothing_beyond_it)
     cr_assert_eq(be->finalize(comm, 0), 0, "the receiver found a message wrong");
 }
 
-/* A sender that sends twice into a one-slot inbox before the receiver read
- * the first: the receiver reports the overrun instead of losing a message. */
+/* A sender that sends more into a one-slot inbox than it has places before
+ * the receiver read the first (it has far fewer than 1000): the receiver
+ * reports the overrun instead of losing a message. */
 Test(shm, overrun_of_a_one_slot_inbox_is_reported)
 {
     const bench_backend *be = &bench_backend_shm;
@@ -147,12 +148,36 @@ Test(shm, overrun_of_a_one_slot_inbox_is_reported)
     uint64_t v = 7;
     bench_msg m = {BENCH_MSG_REQUEST, 0, 1, 1, -1, 0, sizeof v};
     if (be->rank(comm) == 1) {
-        be->barrier(comm);   /* both messages are in by now */
+        be->barrier(comm);   /* all the messages are in by now */
         int rc = be->recv(comm, &m, &v, sizeof v);
         be->finalize(comm, rc != BENCH_ERR_OVERRUN);
     }
-    cr_assert_eq(be->send(comm, 1, &m, &v), 0);
-    cr_assert_eq(be->send(comm, 1, &m, &v), 0);
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(be->send(comm, 1, &m, &v), 0);
     cr_assert_eq(be->barrier(comm), 0);
     cr_assert_eq(be->finalize(comm, 0), 0, "the receiver did not report the overrun");
+}
+
+/* Two messages longer than a place holds, the second sent before the
+ * receiver read the first: their bytes beyond the place share one tail, so
+ * the first's are gone and the receiver reports the overrun instead of
+ * delivering the second's bytes as the first's. */
+Test(shm, a_tail_overwritten_before_it_was_read_is_reported)
+{
+    const bench_backend *be = &bench_backend_shm;
+    enum { LEN = 4096 };
+    bench_comm *comm = start(1, LEN);
+    static unsigned char buf[LEN];
+    bench_msg m = {BENCH_MSG_REQUEST, 0, 1, 1, -1, 0, LEN};
+    if (be->rank(comm) == 1) {
+        be->barrier(comm);   /* both messages are in by now */
+        int rc = be->recv(comm, &m, buf, LEN);
+        be->finalize(comm, rc != BENCH_ERR_OVERRUN);
+    }
+    memset(buf, 1, LEN);
+    cr_assert_eq(be->send(comm, 1, &m, buf), 0);
+    memset(buf, 2, LEN);
+    cr_assert_eq(be->send(comm, 1, &m, buf), 0);
+    cr_assert_eq(be->barrier(comm), 0);
+    cr_assert_eq(be->finalize(comm, 0), 0, "the receiver took an overwritten tail");
 }
