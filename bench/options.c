@@ -224,7 +224,7 @@ static const opt_spec common[] = {
      .bad = "x", .help = "software (default: intermediate nodes relay) | network\n(send straight"
      " to the destination)"},
     {.name = "floor", .kind = OPT_FLAG, .field = FIELD(floor_only), .scope = GRID,
-     .help = "only measure the bare floor (one cache-line flag bouncing\nbetween two CPUs) and"
+     .help = "only measure the bare floor (a cache-line flag bouncing\nbetween two CPUs, through 64 places) and"
      " print it; with --sizes, also that\nbounce carrying each size, copied in and out,"
      " alternately"},
     {.name = "interleave", .kind = OPT_CUSTOM, .parse = parse_interleave, .arg = "S=FILE",
