@@ -44,6 +44,8 @@ typedef struct bench_backend_config bench_backend_config;
                                      patterns broke the window they declared */
 #define BENCH_ERR_TAGS (-7)       /* MPI: the run's networks need more tags
                                      than MPI_TAG_UB allows (a usage error) */
+/* The most places a backend's floor_lines reports. */
+#define BENCH_FLOOR_PLACES_MAX 64
 
 typedef struct bench_comm bench_comm;   /* a backend's private state */
 
@@ -92,13 +94,17 @@ typedef struct bench_backend {
     /* Timer resolution in ns as the clock reports it. */
     double (*tick_ns)(void);
     /* Bare floor of the transport (scibench --floor; NULL where there is
-     * none): one cache-line flag bouncing between two processes pinned to
-     * cfg->cpus[0] and [1], no payload; with payload > 0, batches of the
+     * none): a cache-line flag bouncing between two processes pinned to
+     * cfg->cpus[0] and [1] through the transport's places, no payload; with payload > 0, batches of the
      * same bounce carrying payload bytes (copied in and out) alternate with
      * the flag's.  Half round trips, medians of `batches` batches, in
      * *floor_ns and *copy_ns (NULL: not wanted).  0 or a BENCH_ERR_* code. */
     int (*floor)(const bench_backend_config *cfg, int batches, size_t payload, double *floor_ns,
                  double *copy_ns);
+    /* The same bounce on each of the floor's places alone (scibench --floor --lines; NULL where
+     * there are none): half round trips, each the median of `passes` batches taken in turn, into
+     * ns[0..*places); ns holds BENCH_FLOOR_PLACES_MAX.  0 or a BENCH_ERR_* code. */
+    int (*floor_lines)(const bench_backend_config *cfg, int passes, double *ns, int *places);
     /* Ends this process's part; status != 0 means abort the others too, with
      * status as the job's exit status. */
     int (*finalize)(bench_comm *comm, int status);

@@ -25,48 +25,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
-
 #include "bench/backend.h"
 #include "bench/backend_cli.h"
+#include "bench/backend_shm.h"
 #include "util/signals.h"
 
-#define CACHE_LINE 64       /* x86-64 and most arm64 parts */
-/* Slot strides are multiples of 128 bytes: the adjacent-line prefetcher fetches pairs, and a
- * prefetched neighbour slot is one more transfer between the cores (make bench-shm times the
- * ping-pong against its floor). */
-#define SLOT_ALIGN 128
 /* Ring depth: the slots starting in RING_PAGES pages (a slot of a page or more starts its
  * own), MIN_SLOTS..MAX_SLOTS; fewer pages let a streaming sender's writes delay the round
  * trip's receive (make bench-shm). */
 #define RING_PAGES 16
-#define RING_PAGE_BYTES 4096
 #define MIN_SLOTS 8
 #define MAX_SLOTS 64
-/* A one-slot inbox moves with every message through PLACES places, each on pages of its own:
- * a cache line's transfer time between two cores depends on its physical address, so one fixed
- * line made a launch's latency that line's (validate's full claim: o(64 B) over launches).
- * A place holds a message's first PLACE_BYTES; the rest goes through one fixed tail, so a
- * large message's lines are reused as before, not spread over more than the caches hold. */
-#define PLACES 64
-#define PLACE_BYTES LINE_COPY_MAX
 /* A place's slot of the higher rank's direction, in the lower rank's channel: the slots of a
  * place (at most the header and PLACE_BYTES) fit below it. */
 #define PAIR_OFFSET (RING_PAGE_BYTES / 2)
-/* Message k uses place k * PLACE_STEP mod PLACES: an odd step visits every place, and
- * consecutive places are not one constant stride apart for a stride prefetcher to follow. */
-#define PLACE_STEP 37
 #define PLACES_MAX_BYTES (64u << 20)   /* all channels' places; fewer places above it */
-/* Check abort/interrupt/timeout once per this many empty polls: rare enough
- * not to disturb the spin, frequent enough to react within microseconds. */
-#define POLLS_PER_CHECK 4096
-
-#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
-/* Messages up to this size are sent line by line (tail_copy), larger ones with memcpy's wide
- * moves, faster for them; memcpy below it bent o(m) between sizes, which calibrate --full's
- * held-out ring check catches (test_full). */
-#define LINE_COPY_MAX 512
 
 /* One slot.  The header shares the flag's cache line, and so do the first
  * CACHE_LINE - 40 payload bytes: a small message travels in one line
@@ -166,7 +139,7 @@ static void tail_copy(unsigned char *restrict d, const unsigned char *restrict s
     piece_copy(d + i, s + i, n - i);
 }
 
-static double shm_now_ns(void)
+double bench_shm_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -237,7 +210,7 @@ static int check_health(bench_comm *c, double *since_ns)
     }
     if (c->rank != 0 && getppid() == 1)
         return BENCH_ERR_PEER;
-    double now = shm_now_ns();
+    double now = bench_shm_now_ns();
     if (*since_ns == 0)
         *since_ns = now;
     else if (now - *since_ns > c->timeout_ns)
@@ -356,7 +329,7 @@ static int shm_barrier(bench_comm *c)
     return 0;
 }
 
-static int pin(int cpu)
+int bench_shm_pin(int cpu)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -469,7 +442,7 @@ static int shm_init(bench_comm **out, int *argc, char ***argv, const bench_backe
     /* A process left unpinned shares a CPU with another: its latencies are
      * scheduler ticks.  A child that cannot pin dies (rank 0 then reports a
      * dead peer); rank 0 stops its children. */
-    if (cfg->ncpus > 0 && pin(cfg->cpus[c->rank % cfg->ncpus]) != 0) {
+    if (cfg->ncpus > 0 && bench_shm_pin(cfg->cpus[c->rank % cfg->ncpus]) != 0) {
         fprintf(stderr, "scibench: process %d: cannot pin to CPU %d: %s\n", c->rank,
                 cfg->cpus[c->rank % cfg->ncpus], strerror(errno));
         if (c->rank)
@@ -496,11 +469,11 @@ static int shm_finalize(bench_comm *c, int status)
     if (status)
         atomic_store(&c->shared->abort_flag, 1);
     int failed = 0;
-    double deadline = shm_now_ns() + 2e9;
+    double deadline = bench_shm_now_ns() + 2e9;
     for (int r = 1; r < c->procs; r++) {
         int st;
         while (waitpid(c->children[r], &st, WNOHANG) == 0) {
-            if (shm_now_ns() > deadline) {
+            if (bench_shm_now_ns() > deadline) {
                 kill(c->children[r], SIGKILL);
                 waitpid(c->children[r], &st, 0);
                 break;
@@ -513,9 +486,6 @@ static int shm_finalize(bench_comm *c, int status)
     return failed && !status ? BENCH_ERR_PEER : 0;
 }
 
-int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload,
-                    double *floor_ns, double *copy_ns);   /* below */
-
 const bench_backend bench_backend_shm = {
     .name = "shm",
     .timer_name = "clock_gettime(CLOCK_MONOTONIC)",
@@ -525,159 +495,10 @@ const bench_backend bench_backend_shm = {
     .send = shm_send,
     .recv = shm_recv,
     .barrier = shm_barrier,
-    .now_ns = shm_now_ns,
+    .now_ns = bench_shm_now_ns,
     .tick_ns = shm_tick_ns,
     .floor = bench_shm_floor,
+    .floor_lines = bench_shm_floor_lines,
     .finalize = shm_finalize,
     .cli = &bench_shm_cli,
 };
-
-/* ---- the bare floor ------------------------------------------------------- */
-
-/* Rounds per batch: 20000 small bounces (~1-5 ms); with a payload over
- * 128 bytes, as many as copy about 2.5 MB each way (at least one). */
-#define FLOOR_ROUNDS 20000
-
-static double median_of(double *v, int n)
-{
-    gsl_sort(v, 1, (size_t)n);
-    return gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
-}
-
-/* Waits for seq in *flag, then (copy) takes len bytes out from after it.
- * The parent (child != 0) gives up when the child has ended or its batch,
- * begun at batch_ns, has lasted timeout_ns: the floor's unit of progress is
- * a batch (a few ms), so two processes that share a CPU and pass a message
- * per scheduler tick time out instead of running for hours.  The child dies
- * with the parent (PR_SET_PDEATHSIG). */
-static inline int floor_wait(_Atomic uint64_t *flag, uint64_t seq, unsigned char *to, size_t len,
-                             const unsigned char *tail, pid_t child, double batch_ns,
-                             double timeout_ns)
-{
-    int polls = 0;
-    while (atomic_load_explicit(flag, memory_order_acquire) != seq) {
-        if (!child || ++polls < POLLS_PER_CHECK)
-            continue;
-        polls = 0;
-        if (waitpid(child, NULL, WNOHANG) != 0)
-            return BENCH_ERR_PEER;
-        if (bench_interrupted())
-            return BENCH_ERR_INTERRUPT;
-        if (shm_now_ns() - batch_ns > timeout_ns)
-            return BENCH_ERR_TIMEOUT;
-    }
-    if (!len)
-        return 0;
-    size_t near = len < PLACE_BYTES ? len : PLACE_BYTES;
-    memcpy(to, (unsigned char *)flag + sizeof *flag, near);
-    if (len > near)
-        memcpy(to + near, tail, len - near);
-    return 0;
-}
-
-/* Puts len bytes after *flag (copy; beyond PLACE_BYTES into tail), then publishes seq. */
-static inline void floor_post(_Atomic uint64_t *flag, uint64_t seq, const unsigned char *from,
-                              size_t len, unsigned char *tail)
-{
-    size_t near = len < PLACE_BYTES ? len : PLACE_BYTES;
-    if (len > near)
-        memcpy(tail, from + near, len - near);
-    if (near)
-        memcpy((unsigned char *)flag + sizeof *flag, from, near);
-    atomic_store_explicit(flag, seq, memory_order_release);
-}
-
-/* Round i's ping (pong: its + area), at place i as the channels place message i. */
-static inline _Atomic uint64_t *floor_flag(unsigned char *map, uint64_t i, uint64_t places,
-                                           size_t stride)
-{
-    return (_Atomic uint64_t *)(map + ((i - 1) * PLACE_STEP & (places - 1)) * stride);
-}
-
-/* The parent's ping and the child's pong each start a 128-byte aligned area
- * (the two never share a line, nor an adjacent-line prefetch pair); round i
- * uses the pair at place i, as the channels place message i (PLACES).  Batch
- * b carries no payload when b is even or payload is 0, else `payload`
- * bytes; both processes follow that schedule from the round number. */
-int bench_shm_floor(const bench_backend_config *cfg, int batches, size_t payload,
-                    double *floor_ns, double *copy_ns)
-{
-    size_t near = payload < PLACE_BYTES ? payload : PLACE_BYTES;
-    size_t area = ALIGN_UP(sizeof(uint64_t) + near, SLOT_ALIGN);
-    size_t stride = ALIGN_UP(2 * area, RING_PAGE_BYTES) + RING_PAGE_BYTES + 2 * SLOT_ALIGN;
-    size_t tail = ALIGN_UP(payload - near, SLOT_ALIGN);   /* the ping's tail, then the pong's */
-    uint64_t places = PLACES;
-    size_t map_bytes = places * stride + 2 * tail;
-    long rounds = payload > 128 ? (long)(FLOOR_ROUNDS * 128 / payload) : FLOOR_ROUNDS;
-    int kinds = payload ? 2 : 1, rc = 0;
-    rounds = rounds < 1 ? 1 : rounds;
-    unsigned char *map = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE,
-                              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    double *half = malloc((size_t)(kinds * batches) * sizeof *half);
-    /* each process copies from and into a buffer of its own */
-    unsigned char *own = malloc(payload ? payload : 1);
-    if (map == MAP_FAILED || !half || !own) {
-        if (map != MAP_FAILED)
-            munmap(map, map_bytes);
-        free(half);
-        free(own);
-        return BENCH_ERR_SYSTEM;
-    }
-    memset(own, 1, payload ? payload : 1);
-    uint64_t total = (uint64_t)(kinds * batches) * (uint64_t)rounds;
-    pid_t parent = getpid();
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(1);
-        if (cfg->ncpus > 1)
-            pin(cfg->cpus[1]);
-        for (uint64_t i = 1; i <= total; i++) {
-            size_t len = ((i - 1) / (uint64_t)rounds) % 2 ? payload : 0;
-            _Atomic uint64_t *ping = floor_flag(map, i, places, stride);
-            floor_wait(ping, i, own, len, map + map_bytes - 2 * tail, 0, 0, 0);
-            floor_post(ping + area / sizeof *ping, i, own, len, map + map_bytes - tail);
-        }
-        _exit(0);
-    }
-    if (pid < 0) {
-        munmap(map, map_bytes);
-        free(half);
-        free(own);
-        return BENCH_ERR_SYSTEM;
-    }
-    if (cfg->ncpus > 0)
-        pin(cfg->cpus[0]);
-    uint64_t i = 0;
-    for (int b = 0; b < kinds * batches && !rc; b++) {
-        size_t len = b % 2 ? payload : 0;
-        double t0 = shm_now_ns();
-        for (long r = 0; r < rounds && !rc; r++) {
-            ++i;
-            _Atomic uint64_t *ping = floor_flag(map, i, places, stride);
-            floor_post(ping, i, own, len, map + map_bytes - 2 * tail);
-            rc = floor_wait(ping + area / sizeof *ping, i, own, len, map + map_bytes - tail, pid,
-                            t0, cfg->timeout_s * 1e9);
-        }
-        /* flag batches first in half[], copy batches after them */
-        half[kinds == 1 ? b : b % 2 * batches + b / 2] = (shm_now_ns() - t0) / (double)rounds / 2;
-    }
-    int st = 0;
-    if (rc == BENCH_ERR_TIMEOUT || rc == BENCH_ERR_INTERRUPT)
-        kill(pid, SIGKILL);
-    if (rc != BENCH_ERR_PEER)   /* (that one has reaped the child) */
-        waitpid(pid, &st, 0);
-    if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
-        rc = BENCH_ERR_PEER;
-    if (!rc) {
-        *floor_ns = median_of(half, batches);
-        if (copy_ns)
-            *copy_ns = payload ? median_of(half + batches, batches) : *floor_ns;
-    }
-    free(half);
-    free(own);
-    munmap(map, map_bytes);
-    return rc;
-}

@@ -62,6 +62,7 @@ struct bench_cli {
     bench_backend_setup setup;
     long hops[TOPO_MAX_DIMS];
     int have_hops, have_dst, all_dst, have_topology, floor_only, have_pattern, have_sizes;
+    int floor_lines;                 /* --floor --lines */
     int have_op;                   /* --op given: the pattern is coll */
     int have_p2p, p2p_mode;        /* --p2p MODE given (bench_p2p_modes' index): pattern p2p */
     long p2p_window;               /* --window: bw's and bibw's messages each way */

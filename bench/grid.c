@@ -5,11 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "bench/cli.h"
 #include "benchdata/regime.h"
 #include "util/signals.h"
 
 #define FLOOR_BATCHES 15
+#define LINE_PASSES 5   /* --lines: passes over the places */
+#define LINE_SLOW 1.2   /* --lines: a place this much above the median is counted as slow */
 
 /* Every destination of node 0 (all), or the symmetric one, n_i/2 hops away
  * in every dimension; or the one of the hop vector h when given.  NULL when
@@ -116,6 +121,34 @@ static int check_floor(bench_cli *c)
                                       " bounce (and --sizes copies) between two CPUs",
                                    strcmp(other[i].name, "ring") && strcmp(other[i].name, "torus")
                                        ? "" : "--", other[i].name);
+    return 0;
+}
+
+/* --floor --lines: each place's floor, then how they spread (GSL's quantiles). */
+static int run_floor_lines(bench_cli *c)
+{
+    double ns[BENCH_FLOOR_PLACES_MAX], sorted[BENCH_FLOOR_PLACES_MAX];
+    int places = 0, rc = c->be->floor_lines(&c->setup.cfg, LINE_PASSES, ns, &places);
+    if (rc) {
+        fprintf(stderr, "%s: --floor --lines: %s\n", c->prog, bench_cli_error_text(rc));
+        return EXIT_FAILURE;
+    }
+    printf("# lines: the floor's bounce on each of its %d places alone (a ping and a pong line on"
+           " a page of their own); half round trips, medians of %d passes over the places in"
+           " turn\n# columns: place floor_ns\n", places, LINE_PASSES);
+    for (int k = 0; k < places; k++)
+        printf("%d\t%.1f\n", k, ns[k]);
+    memcpy(sorted, ns, (size_t)places * sizeof *ns);
+    gsl_sort(sorted, 1, (size_t)places);
+    double med = gsl_stats_median_from_sorted_data(sorted, 1, (size_t)places);
+    int slow = 0;
+    for (int k = 0; k < places; k++)
+        slow += sorted[k] > LINE_SLOW * med;
+    printf("# spread: median %.1f ns, quartiles %.1f..%.1f, fastest %.1f, slowest %.1f (%.2fx the"
+           " median); %d of %d places above %.1fx the median\n", med,
+           gsl_stats_quantile_from_sorted_data(sorted, 1, (size_t)places, 0.25),
+           gsl_stats_quantile_from_sorted_data(sorted, 1, (size_t)places, 0.75), sorted[0],
+           sorted[places - 1], sorted[places - 1] / med, slow, places, LINE_SLOW);
     return 0;
 }
 
@@ -356,6 +389,10 @@ static int grid_check(bench_cli *c)
     if (c->cfg.min_samples > c->cfg.max_samples)
         return bench_cli_usage(c, "--min-samples %ld: more than --max-samples %ld",
                                c->cfg.min_samples, c->cfg.max_samples);
+    if (c->floor_lines && !c->floor_only)
+        return bench_cli_usage(c, "--lines: only with --floor (it measures the floor's places)");
+    if (c->floor_lines && c->have_sizes)
+        return bench_cli_usage(c, "--lines and --sizes: --lines bounces the bare flag alone");
     if (c->floor_only)
         return check_floor(c);
     return 0;
@@ -367,7 +404,9 @@ static int grid_run(bench_cli *c, int *argc, char ***argv)
     const char *paths[BENCH_MAX_NETS];
     int rc = 0, nnets;
     if (c->floor_only)
-        return (rc = bench_cli_prepare(c)) ? rc : run_floor(c, c->have_sizes);
+        return (rc = bench_cli_prepare(c)) ? rc
+               : c->floor_lines                  ? run_floor_lines(c)
+                                                 : run_floor(c, c->have_sizes);
     if (c->bc->caps & BENCH_CAP_SPAWNS &&
         ((rc = check_network(c)) || (rc = bench_cli_check_resumed(c))))
         return rc;

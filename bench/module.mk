@@ -8,7 +8,7 @@ LAYERS += bench
 bench_LAYER_USES := coll sched benchdata topo util
 bench_LAYER_SRCS := bench/pattern.c bench/options.c bench/resume.c bench/output.c bench/run.c \
                     bench/grid.c bench/logp.c bench/logp_engine.c bench/logp_run.c \
-                    bench/backend_shm.c bench/backend_shm_cli.c bench/timer.c bench/control.c
+                    bench/backend_shm.c bench/backend_shm_floor.c bench/backend_shm_cli.c bench/timer.c bench/control.c
 bench_LAYER_LIBS := $(GSL_LIBS)
 TESTS += tests/test_shm.c
 # (test_badinput: the bad values scibench's options table declares, linked from this layer)

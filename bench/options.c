@@ -227,6 +227,10 @@ static const opt_spec common[] = {
      .help = "only measure the bare floor (a cache-line flag bouncing\nbetween two CPUs, through 64 places) and"
      " print it; with --sizes, also that\nbounce carrying each size, copied in and out,"
      " alternately"},
+    {.name = "lines", .kind = OPT_FLAG, .field = FIELD(floor_lines), .scope = GRID,
+     .help = "with --floor: that bounce on each of its 64 places alone\n(a cache line's transfer"
+     " time depends on its address),\nfive passes over the places in turn; each place's median"
+     "\nand how far the slowest lies from the median place"},
     {.name = "interleave", .kind = OPT_CUSTOM, .parse = parse_interleave, .arg = "S=FILE",
      .scope = GRID, .repeat = 1, .bad = "8", .help = "also measure the ring or torus S (8, 4x4)"
      " into FILE, up\nto 7 times: the networks' points are measured batch by\nbatch in turn, so"
@@ -396,6 +400,7 @@ static void compose(const bench_cli *c, opt_program *p, opt_spec *s, char *batch
             (o->scope == P2P && !c->bc->own_p2p))
             continue;
         if ((o->name && !strcmp(o->name, "floor") && !c->be->floor) ||
+            (o->name && !strcmp(o->name, "lines") && !c->be->floor_lines) ||
             (o->name && !strcmp(o->name, "route") && !(c->bc->caps & BENCH_CAP_ROUTE)))
             continue;
         s[n] = *o;

@@ -125,6 +125,53 @@ Test(scibench, floor_and_copy_rows)
     run_free(&r);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* --floor --lines: one row per place, numbered 0..63, and a spread line
+ * whose median, fastest, slowest and count of slow places are the rows'
+ * (recomputed here by sorting them). */
+Test(scibench, floor_lines_rows_and_their_spread)
+{
+    run_result r = run_cmd(run_prog("scibench", 0), 60, "--floor", "--lines", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    double ns[64], med = 0, lo = 0, hi = 0, ratio = 0, q1, q3, slow_at;
+    int rows = 0, slow = -1, of = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (!strncmp(line, "# spread:", 9)) {
+            cr_assert_eq(sscanf(line, "# spread: median %lf ns, quartiles %lf..%lf, fastest %lf, "
+                                      "slowest %lf (%lfx the median); %d of %d places above %lfx",
+                                &med, &q1, &q3, &lo, &hi, &ratio, &slow, &of, &slow_at),
+                         9, "%s", line);
+            continue;
+        }
+        if (*line == '#')
+            continue;
+        int place;
+        cr_assert_lt(rows, 64, "%s", r.out);
+        cr_assert_eq(sscanf(line, "%d\t%lf", &place, &ns[rows]), 2, "%s", line);
+        cr_assert_eq(place, rows);
+        cr_assert_gt(ns[rows], 0);
+        rows++;
+    }
+    cr_assert_eq(rows, 64, "%s", r.out);
+    cr_assert_eq(of, 64);
+    qsort(ns, 64, sizeof ns[0], by_value);
+    cr_assert_float_eq(med, (ns[31] + ns[32]) / 2, 0.051 + 1e-9, "%s", r.out);
+    cr_assert_float_eq(lo, ns[0], 0.051);
+    cr_assert_float_eq(hi, ns[63], 0.051);
+    cr_assert(q1 <= med && med <= q3, "%s", r.out);
+    int above = 0;
+    for (int k = 0; k < 64; k++)
+        above += ns[k] > slow_at * med + 0.1;
+    cr_assert_leq(abs(above - slow), 1, "%d counted here, %d printed", above, slow);   /* rounding */
+    run_free(&r);
+}
+
 Test(scibench, torus_rows_record_request_and_response_paths)
 {
     const char *out = file("torus.tsv");
