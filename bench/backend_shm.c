@@ -174,8 +174,9 @@ static void set_peers(bench_comm *c)
         q->rx_credit = (shm_credit *)chan_base(c, p, c->rank);
         q->rx_slots = (unsigned char *)q->rx_credit + sizeof(shm_credit);
         if (c->place_mask && p != c->rank) {
-            /* a one-slot inbox: the two directions' places share pages (one less page for
-             * the TLB a round trip; make bench-shm), the lower rank's channel holding both */
+            /* a one-slot inbox: the two directions' places share pages, so a round trip
+             * touches one page, not two (make bench-shm: the 8 B ping-pong), the lower
+             * rank's channel holding both */
             unsigned char *pair = chan_base(c, c->rank < p ? c->rank : p, c->rank < p ? p : c->rank);
             q->tx_slots = pair + sizeof(shm_credit) + (c->rank > p ? PAIR_OFFSET : 0);
             q->rx_slots = pair + sizeof(shm_credit) + (p > c->rank ? PAIR_OFFSET : 0);
