@@ -112,23 +112,6 @@ _Static_assert(sizeof(shm_slot) + PLACE_BYTES + SLOT_ALIGN <= PAIR_OFFSET,
 /* The payload bytes that share the header's line (24). */
 #define HEAD_BYTES (CACHE_LINE - sizeof(shm_slot))
 
-/* n < 64 bytes as power-of-two pieces, largest first, never overlapping. */
-static inline void piece_copy(unsigned char *d, const unsigned char *s, size_t n)
-{
-    if (n & 32)
-        memcpy(d, s, 32), d += 32, s += 32;
-    if (n & 16)
-        memcpy(d, s, 16), d += 16, s += 16;
-    if (n & 8)
-        memcpy(d, s, 8), d += 8, s += 8;
-    if (n & 4)
-        memcpy(d, s, 4), d += 4, s += 4;
-    if (n & 2)
-        memcpy(d, s, 2), d += 2, s += 2;
-    if (n & 1)
-        *d = *s;
-}
-
 /* The payload after the header's line, bytes [HEAD_BYTES, n), from s to d: whole lines, then
  * the rest in powers of two (the sender's copy up to LINE_COPY_MAX). */
 static void tail_copy(unsigned char *restrict d, const unsigned char *restrict s, size_t n)

@@ -5,6 +5,7 @@
 #define BENCH_BACKEND_SHM_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "bench/backend.h"
 
@@ -33,6 +34,23 @@
 #define POLLS_PER_CHECK 4096
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+/* n < 64 bytes as power-of-two pieces, largest first, never overlapping. */
+static inline void piece_copy(unsigned char *d, const unsigned char *s, size_t n)
+{
+    if (n & 32)
+        memcpy(d, s, 32), d += 32, s += 32;
+    if (n & 16)
+        memcpy(d, s, 16), d += 16, s += 16;
+    if (n & 8)
+        memcpy(d, s, 8), d += 8, s += 8;
+    if (n & 4)
+        memcpy(d, s, 4), d += 4, s += 4;
+    if (n & 2)
+        memcpy(d, s, 2), d += 2, s += 2;
+    if (n & 1)
+        *d = *s;
+}
 
 double bench_shm_now_ns(void);
 int bench_shm_pin(int cpu);

@@ -54,7 +54,10 @@ static inline int floor_wait(_Atomic uint64_t *flag, uint64_t seq, unsigned char
     if (!len)
         return 0;
     size_t near = len < PLACE_BYTES ? len : PLACE_BYTES;
-    memcpy(to, (unsigned char *)flag + sizeof *flag, near);
+    if (near < CACHE_LINE)   /* as the transport copies a small message's bytes */
+        piece_copy(to, (unsigned char *)flag + sizeof *flag, near);
+    else
+        memcpy(to, (unsigned char *)flag + sizeof *flag, near);
     if (len > near)
         memcpy(to + near, tail, len - near);
     return 0;
@@ -67,7 +70,9 @@ static inline void floor_post(_Atomic uint64_t *flag, uint64_t seq, const unsign
     size_t near = len < PLACE_BYTES ? len : PLACE_BYTES;
     if (len > near)
         memcpy(tail, from + near, len - near);
-    if (near)
+    if (near < CACHE_LINE)
+        piece_copy((unsigned char *)flag + sizeof *flag, from, near);
+    else
         memcpy((unsigned char *)flag + sizeof *flag, from, near);
     atomic_store_explicit(flag, seq, memory_order_release);
 }
