@@ -296,6 +296,28 @@ static int shm_recv(bench_comm *c, bench_msg *msg, void *payload, size_t cap)
     }
 }
 
+/* A batch of a one-hop ping-pong with process peer (bench_backend.pingpong): the transport's
+ * send and receive back to back, without the engine's routing between them, as
+ * osu_latency's loop is MPI_Send and MPI_Recv alone (make bench-shm: against the floor). */
+static int shm_pingpong(bench_comm *c, int peer, const void *tx, void *rx, long size, long reps,
+                        int serve)
+{
+    bench_msg out = {serve ? BENCH_MSG_RESPONSE : BENCH_MSG_REQUEST, 1, peer, peer, 0, 0, size},
+              in;
+    int rc = 0;
+    for (long i = 0; i < reps && !rc; i++) {
+        if (serve && (rc = shm_recv(c, &in, rx, (size_t)size)))
+            break;
+        if ((rc = shm_send(c, peer, &out, tx)))
+            break;
+        if (!serve)
+            rc = shm_recv(c, &in, rx, (size_t)size);
+        if (!rc && (in.len != size || c->next_src != peer))   /* nothing else is in flight */
+            rc = BENCH_ERR_SYSTEM;
+    }
+    return rc;
+}
+
 /* Sense-reversing barrier on two shared counters. */
 static int shm_barrier(bench_comm *c)
 {
@@ -485,4 +507,5 @@ const bench_backend bench_backend_shm = {
     .floor_lines = bench_shm_floor_lines,
     .finalize = shm_finalize,
     .cli = &bench_shm_cli,
+    .pingpong = shm_pingpong,
 };
