@@ -7,6 +7,7 @@
  * returns. */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/backend.h"
 
@@ -180,4 +181,56 @@ Test(shm, a_tail_overwritten_before_it_was_read_is_reported)
     cr_assert_eq(be->send(comm, 1, &m, buf), 0);
     cr_assert_eq(be->barrier(comm), 0);
     cr_assert_eq(be->finalize(comm, 0), 0, "the receiver took an overwritten tail");
+}
+
+/* The backend's own ping-pong loop (a one-hop batch), sizes from the header's line to past a
+ * place: each side's last receive holds the other's bytes, and an ordinary message after the
+ * batch arrives next, so the loop kept the channels' order (1000 round trips: every place many
+ * times). */
+Test(shm, the_backends_ping_pong_loop_carries_the_bytes_and_keeps_the_order)
+{
+    static const long sizes[] = {8, 200, 4096};
+    enum { N = 1000, CAP = 4096 };
+    const bench_backend *be = &bench_backend_shm;
+    bench_comm *comm = start(1, CAP);
+    static unsigned char tx[CAP], rx[CAP];
+    int me = be->rank(comm), bad = 0;
+    memset(tx, me ? 0xb1 : 0xa0, CAP);
+    for (int k = 0; k < 3 && !bad; k++) {
+        memset(rx, 0, CAP);
+        bad = be->pingpong(comm, 1 - me, tx, rx, sizes[k], N, me) != 0;
+        for (long j = 0; j < sizes[k] && !bad; j++)
+            bad = rx[j] != (me ? 0xa0 : 0xb1);
+    }
+    bench_msg m = {BENCH_MSG_REQUEST, 0, 1, 1, -1, 0, 3};
+    if (me == 1) {
+        bad = bad || be->recv(comm, &m, rx, CAP) != 0 || m.len != 3 || m.kind != BENCH_MSG_REQUEST;
+        be->finalize(comm, bad);
+    }
+    cr_assert(!bad, "rank 0's last reply did not hold rank 1's bytes");
+    cr_assert_eq(be->send(comm, 1, &m, tx), 0);
+    cr_assert_eq(be->finalize(comm, 0), 0, "rank 1 found its bytes or the next message wrong");
+}
+
+/* A reply of another size than the batch's is reported, not taken as the reply (the peer
+ * answers 4 bytes to an 8-byte batch), and a peer that dies in a batch ends it with
+ * BENCH_ERR_PEER instead of a wait. */
+Test(shm, the_backends_ping_pong_loop_reports_a_wrong_reply_and_a_dead_peer)
+{
+    const bench_backend *be = &bench_backend_shm;
+    bench_comm *comm = start(1, 64);
+    unsigned char tx[64] = {0}, rx[64];
+    bench_msg m;
+    if (be->rank(comm) == 1) {
+        int rc = be->recv(comm, &m, rx, sizeof rx);
+        m.len = 4;
+        if (!rc)
+            rc = be->send(comm, 0, &m, tx);
+        if (!rc)
+            rc = be->recv(comm, &m, rx, sizeof rx);   /* the second batch's first request */
+        _exit(rc ? 3 : 0);   /* dies inside rank 0's second batch */
+    }
+    cr_assert_eq(be->pingpong(comm, 1, tx, rx, 8, 1, 0), BENCH_ERR_SYSTEM);
+    cr_assert_eq(be->pingpong(comm, 1, tx, rx, 8, 1000, 0), BENCH_ERR_PEER);
+    be->finalize(comm, 1);
 }
