@@ -6,14 +6,14 @@
 # layer bench: a layer only because two programs share it
 LAYERS += bench
 bench_LAYER_USES := coll sched benchdata topo util
-bench_LAYER_SRCS := bench/pattern.c bench/options.c bench/resume.c bench/output.c bench/run.c \
+bench_LAYER_SRCS := bench/pattern.c bench/turns.c bench/options.c bench/resume.c bench/output.c bench/run.c \
                     bench/grid.c bench/logp.c bench/logp_engine.c bench/logp_run.c \
                     bench/backend_shm.c bench/backend_shm_floor.c bench/backend_shm_cli.c bench/timer.c bench/control.c
 bench_LAYER_LIBS := $(GSL_LIBS)
 TESTS += tests/test_shm.c
 # (test_badinput: the bad values scibench's options table declares, linked from this layer)
 # an interleaved batch does not time the change from the last point (an injected delay)
-TESTS += tests/test_interleave.c
+TESTS += tests/test_interleave.c tests/test_turns.c
 # --pattern logp: the nonlinearity search, injected-delay
 # recovery, bad input, resume
 TESTS += tests/test_logp.c tests/test_logp_fit.c

@@ -233,9 +233,9 @@ static const opt_spec common[] = {
      "\nand how far the slowest lies from the median place"},
     {.name = "interleave", .kind = OPT_CUSTOM, .parse = parse_interleave, .arg = "S=FILE",
      .scope = GRID, .repeat = 1, .bad = "8", .help = "also measure the ring or torus S (8, 4x4)"
-     " into FILE, up\nto 7 times: the networks' points are measured batch by\nbatch in turn, so"
-     " a change of the machine's speed hits\nthem alike; ping-pong, symmetric destinations or"
-     "\n--all-dst; each point's --max-time is shared among them"},
+     " into FILE, up\nto 7 times: the networks' points are measured batch by\nbatch in turn, a"
+     " new random order each round, so a\nchange of the machine's speed hits them alike;\nping-pong, symmetric destinations or --all-dst;"
+     "\neach point's --max-time is shared among them"},
     {.kind = OPT_HEADING, .scope = GRID | P2P, .help = "Statistics (SKaMPI-style: warm-up, then"
      " batches of reps iterations,\na batch >= 100x timer resolution + overhead and >="
      " --batch-time,\nuntil sem/mean <= --rel-error, the median's 95% interval is\nwithin"
@@ -256,9 +256,9 @@ static const opt_spec common[] = {
      .max = 86400, .range = "seconds in 0.001..86400", .def = "5", .arg = "S", .scope = GRID | P2P,
      .help = "at most S seconds per point"},
     {.name = "interleave-sizes", .kind = OPT_FLAG, .field = FIELD(cfg.interleave_sizes),
-     .scope = GRID, .help = "measure every size (and destination) batch by batch in\nturn, so a"
-     " change of the machine's speed hits every point\nalike; --max-time is shared among them"
-     " (the default\nwith several destinations)"},
+     .scope = GRID, .help = "measure every size (and destination) batch by batch in\nturn, a new random order each"
+     " round, so a change of\nthe machine's speed hits every point alike; --max-time"
+     "\nis shared among them (the default with several\ndestinations)"},
     {.name = "point-by-point", .kind = OPT_FLAG, .field = FIELD(point_by_point), .scope = GRID,
      .help = "several destinations: one point after another, each with\nits own --max-time"
      " (a drift of the machine's speed then\nbends the curve across hops)"},

@@ -8,6 +8,7 @@
 
 #include "util/signals.h"
 #include "bench/control.h"
+#include "bench/turns.h"
 #include "benchdata/regime.h"
 #include "benchdata/stats.h"
 #include "coll/refine.h"
@@ -19,9 +20,8 @@
 #define FLOOR_EVERY_BATCHES 10
 #define FLOOR_SHARE 0.1
 
-/* Where a message goes first from where it starts: the next node, the
- * dimension of that link (the message's in_dim there) and the process
- * hosting the node. */
+/* Where a message goes first from where it starts: the next node, the dimension of that link
+ * (the message's in_dim there) and the process hosting the node. */
 typedef struct first_hop {
     int32_t node, dim, host;
 } first_hop;
@@ -30,8 +30,7 @@ typedef struct first_hop {
  * interleaved, batch by batch, by scibench --interleave. */
 typedef struct network {
     const bench_config *cfg;
-    /* cfg->src and whether cfg->pattern is one-way, here for the measured
-     * path: one dependent load fewer */
+    /* cfg->src and whether cfg->pattern is one-way, here for the measured path: one load fewer */
     int32_t src;
     int ow;
     long *coords;                 /* coordinates of every node, nodes x dims */
@@ -423,8 +422,8 @@ static void point_result(const engine *e, const point_run *p, bench_point *pt)
     }
 }
 
-/* Measures runs[0..n) together: each warms up, then they take one batch
- * each in turn until all are done; each point is written (and reported)
+/* Measures runs[0..n) together: each warms up, then they take one batch each in turn (in a
+ * new order each round, turns.h) until all are done; each point is written (and reported)
  * as it finishes. */
 static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns,
                          FILE **outs, const long *totals)
@@ -446,9 +445,12 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
      * first points' --max-time would go to the others' warm-ups */
     for (long i = 0, now = (long)e->be->now_ns(); n > 1 && i < n; i++)
         runs[i].start_ns = (double)now;
-    while (active && !rc)
-        for (long i = 0; i < n && !rc; i++) {
-            point_run *p = &runs[i];
+    bench_turns turns = {0};
+    if (!rc && bench_turns_init(&turns, n))
+        rc = BENCH_ERR_SYSTEM;
+    for (const long *order; active && !rc && (order = bench_turns_next(&turns));)
+        for (long j = 0; j < n && !rc; j++) {
+            point_run *p = &runs[order[j]];
             /* a stop asked here or in another process, between two batches */
             if (p->active && (bench_interrupted() ||
                               (e->be->stop_asked && e->be->stop_asked(e->comm))))
@@ -466,6 +468,7 @@ static int measure_group(engine *e, point_run *runs, long n, double batch_min_ns
             bench_progress(e->nets[p->net].cfg, &pt, &p->st, p->index, totals[p->net]);
             active--;
         }
+    bench_turns_free(&turns);
     for (long i = 0; i < ready; i++) {
         bench_stats_free(&runs[i].st);
         bench_stats_free(&runs[i].fl);
