@@ -21,8 +21,15 @@ int bench_turns_init(bench_turns *t, long n)
 
 const long *bench_turns_next(bench_turns *t)
 {
-    if (t->n > 1)
+    if (t->n > 1) {
+        long last = t->order[t->n - 1];
         gsl_ran_shuffle(t->rng, t->order, (size_t)t->n, sizeof *t->order);
+        if (t->order[0] == last) {   /* never a point's batch right after its own */
+            long k = 1 + (long)gsl_rng_uniform_int(t->rng, (unsigned long)(t->n - 1));
+            t->order[0] = t->order[k];
+            t->order[k] = last;
+        }
+    }
     return t->order;
 }
 

@@ -6,7 +6,8 @@
 
 /* Each round takes the points' batches in a new random order (a fixed seed, so a run
  * repeats): what a batch leaves in the caches then falls on every point alike, not always
- * on the same successor (make bench-shm: calibrate --full's held-out ring). */
+ * on the same successor (make validate: calibrate --full's held-out ring).  A batch never
+ * follows its own point's, which would find the caches warm (test_mpibench, --echo). */
 typedef struct bench_turns {
     long *order, n;
     gsl_rng *rng;

@@ -9,15 +9,17 @@
 #define N 5
 #define ROUNDS 400
 
-/* Every round is a permutation of 0..n-1. */
+/* Every round is a permutation of 0..n-1 whose first point is not the last round's last. */
 Test(turns, every_round_is_a_permutation)
 {
     for (long n = 1; n <= 9; n++) {
         bench_turns t;
         cr_assert_eq(bench_turns_init(&t, n), 0);
-        for (int r = 0; r < 50; r++) {
+        for (int r = 0, last = -1; r < 50; r++) {
             const long *o = bench_turns_next(&t);
             int seen[9] = {0};
+            cr_assert(n == 1 || o[0] != last, "n %ld round %d: %ld after itself", n, r, o[0]);
+            last = (int)o[n - 1];
             for (long i = 0; i < n; i++) {
                 cr_assert(o[i] >= 0 && o[i] < n, "n %ld round %d: %ld", n, r, o[i]);
                 seen[o[i]]++;
@@ -31,7 +33,8 @@ Test(turns, every_round_is_a_permutation)
 }
 
 /* Over the rounds every point follows every other, each ordered pair about equally often
- * (a fixed order would give one successor only, the bias the shuffle removes). */
+ * (a fixed order would give one successor only, the bias the shuffle removes), and never
+ * itself, across two rounds either. */
 Test(turns, no_point_always_follows_the_same_one)
 {
     bench_turns t;
@@ -47,13 +50,15 @@ Test(turns, no_point_always_follows_the_same_one)
         }
     }
     bench_turns_free(&t);
-    /* ROUNDS * N - 1 successions over N * N ordered pairs (a point may follow itself across
-     * two rounds): 80 each on average; a binomial's 5 sigma is about 44 */
-    double mean = (ROUNDS * N - 1) / (double)(N * N);
+    /* ROUNDS * N - 1 successions over the N (N - 1) ordered pairs: 100 each on average; a
+     * binomial's 5 sigma is about 49 */
+    double mean = (ROUNDS * N - 1) / (double)(N * (N - 1));
     for (int a = 0; a < N; a++)
         for (int b = 0; b < N; b++)
-            if (a != b)
-                cr_assert(after[a][b] > mean - 44 && after[a][b] < mean + 44,
+            if (a == b)
+                cr_assert_eq(after[a][b], 0, "%d followed itself %ld times", a, after[a][b]);
+            else
+                cr_assert(after[a][b] > mean - 49 && after[a][b] < mean + 49,
                           "%d followed %d %ld times of %.0f", b, a, after[a][b], mean);
 }
 
