@@ -298,7 +298,7 @@ static double point_8b(const char *path, double *fwd, double *sw)
  * machines; so the truth each round is what its own two launches' raw 8 B points
  * grew by a forward (ring 8) and a switch (torus 4x4, its forwards taken off).
  * The median growth of the fitted lf and ls is that truth within a tenth of the
- * injection, and the truth itself is the injection or up to a quarter more (a
+ * injection, and the truth itself is the injection or up to half more (a
  * wait never delivers less; twice the wait is a bug).  Once three rounds of each
  * are within it, the median of five is too, whatever the other two: the test stops. */
 Test(full, mpi_injected_delays_are_recovered)
@@ -338,8 +338,8 @@ Test(full, mpi_injected_delays_are_recovered)
               of, rounds);
     cr_assert(fabs(os) <= 500, "ls grew %.1f ns off what the raw points grew (median of %d rounds)",
               os, rounds);
-    cr_assert(gf >= 3000 * 0.9 && gf <= 3000 * 1.25, "a 3000 ns wait added %.1f ns a forward", gf);
-    cr_assert(gs >= 5000 * 0.9 && gs <= 5000 * 1.25, "a 5000 ns wait added %.1f ns a switch", gs);
+    cr_assert(gf >= 3000 * 0.9 && gf <= 3000 * 1.5, "a 3000 ns wait added %.1f ns a forward", gf);
+    cr_assert(gs >= 5000 * 0.9 && gs <= 5000 * 1.5, "a 5000 ns wait added %.1f ns a switch", gs);
 }
 
 /* Files under directory d that mpibench processes hold open (rank 0's
