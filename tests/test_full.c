@@ -13,6 +13,7 @@
 
 #include "benchdata/benchdata.h"
 #include "model/params.h"
+#include "tests/injected.h"
 #include "tests/runcmd.h"
 
 static char dir[] = "/tmp/scitorus-full-XXXXXX";
@@ -247,12 +248,6 @@ Test(full, mpi_measures_fits_and_validates)
 /* Rounds of the MPI injected-delay test. */
 #define MPI_INJECT_ROUNDS 5
 
-static double median_n(double *v, int n)
-{
-    gsl_sort(v, 1, n);
-    return gsl_stats_median_from_sorted_data(v, 1, n);
-}
-
 /* One `calibrate --full --backend mpi` (the optimised build: it times) at
  * 8 B, 256 B and 4 KiB with the given injection; its params. */
 static model_params mpi_full(const char *params, const char *fwd, const char *sw)
@@ -329,17 +324,7 @@ Test(full, mpi_injected_delays_are_recovered)
                 round, plain.lf_ns, inj.lf_ns, plain.ls_ns, inj.ls_ns, plain.lb_ns_per_byte,
                 inj.lb_ns_per_byte, tf[round], ts[round]);
     }
-    double off_f[MPI_INJECT_ROUNDS], off_s[MPI_INJECT_ROUNDS];
-    for (int k = 0; k < rounds; k++)
-        off_f[k] = dlf[k] - tf[k], off_s[k] = dls[k] - ts[k];
-    double of = median_n(off_f, rounds), os = median_n(off_s, rounds);
-    double gf = median_n(tf, rounds), gs = median_n(ts, rounds);
-    cr_assert(fabs(of) <= 300, "lf grew %.1f ns off what the raw points grew (median of %d rounds)",
-              of, rounds);
-    cr_assert(fabs(os) <= 500, "ls grew %.1f ns off what the raw points grew (median of %d rounds)",
-              os, rounds);
-    cr_assert(gf >= 3000 * 0.9 && gf <= 3000 * 1.5, "a 3000 ns wait added %.1f ns a forward", gf);
-    cr_assert(gs >= 5000 * 0.9 && gs <= 5000 * 1.5, "a 5000 ns wait added %.1f ns a switch", gs);
+    assert_injection_recovered(dlf, dls, tf, ts, rounds);
 }
 
 /* Files under directory d that mpibench processes hold open (rank 0's

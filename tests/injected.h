@@ -1,0 +1,44 @@
+/* The verdict of an injected-delay test (test_calibrate, test_full): --inject-forward 3000
+ * and --inject-switch 5000, several rounds of a plain and an injected set. */
+#ifndef SCITORUS_TEST_INJECTED_H
+#define SCITORUS_TEST_INJECTED_H
+
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#define INJECTED_ROUNDS_MAX 8
+
+static inline double injected_median(const double *v, int n)
+{
+    double s[INJECTED_ROUNDS_MAX];
+    for (int i = 0; i < n; i++)
+        s[i] = v[i];
+    gsl_sort(s, 1, (size_t)n);
+    return gsl_stats_median_from_sorted_data(s, 1, (size_t)n);
+}
+
+/* dlf, dls: the fitted lf's and ls's growth each round; tf, ts: what the round's raw points
+ * grew a forward and a switch.  The fit follows the raw growth within a tenth of the
+ * injection (medians over rounds), and the raw growth is the wait or up to half more: a
+ * wait never gives less, twice the wait is a bug. */
+static inline void assert_injection_recovered(const double *dlf, const double *dls,
+                                              const double *tf, const double *ts, int rounds)
+{
+    double off_f[INJECTED_ROUNDS_MAX], off_s[INJECTED_ROUNDS_MAX];
+    cr_assert(rounds >= 1 && rounds <= INJECTED_ROUNDS_MAX, "%d rounds", rounds);
+    for (int k = 0; k < rounds; k++)
+        off_f[k] = dlf[k] - tf[k], off_s[k] = dls[k] - ts[k];
+    double of = injected_median(off_f, rounds), os = injected_median(off_s, rounds);
+    double gf = injected_median(tf, rounds), gs = injected_median(ts, rounds);
+    cr_assert(fabs(of) <= 300, "lf grew %.1f ns off what the raw points grew (median of %d rounds)",
+              of, rounds);
+    cr_assert(fabs(os) <= 500, "ls grew %.1f ns off what the raw points grew (median of %d rounds)",
+              os, rounds);
+    cr_assert(gf >= 3000 * 0.9 && gf <= 3000 * 1.5, "a 3000 ns wait added %.1f ns a forward", gf);
+    cr_assert(gs >= 5000 * 0.9 && gs <= 5000 * 1.5, "a 5000 ns wait added %.1f ns a switch", gs);
+}
+
+#endif
