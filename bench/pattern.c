@@ -546,17 +546,12 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
                               "%s resolution_ns=%.0f overhead_ns=%.0f batch_min_ns=%.0f",
                               e->be->timer_name, res, ovh, batch_min_ns);
         bench_data_write_header(outs[k], &headers[k]);
-        fflush(outs[k]);
         totals[k] = cfg->ndst * (long)cfg->nsizes;
         n += totals[k];
     }
     point_run *runs = calloc((size_t)(n ? n : 1), sizeof *runs), floor_pt;
     if (!runs)
         return BENCH_ERR_SYSTEM;
-    if ((rc = floor_start(e, &floor_pt, batch_min_ns))) {
-        free(runs);
-        return rc;
-    }
     for (int k = 0; k < e->nnets; k++) {
         const bench_config *cfg = e->nets[k].cfg;
         for (long i = 0; i < totals[k]; i++) {
@@ -570,6 +565,11 @@ static int measure_all(engine *e, bench_data *headers, FILE **outs)
                 todo++;
         }
         fflush(outs[k]);
+    }
+    /* after the resumed points are out: a stop during its warm-up keeps them */
+    if ((rc = floor_start(e, &floor_pt, batch_min_ns))) {
+        free(runs);
+        return rc;
     }
     int grouped = interleaved(e);
     if (grouped)

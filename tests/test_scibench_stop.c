@@ -112,10 +112,11 @@ Test(scibench, sigint_keeps_finished_points_and_resume_completes)
     run_free(&r);
 }
 
-/* A resumed run stopped before it wrote anything (SIGTERM while it probes
- * the floor, before the header) keeps the resumed file's points in a file
- * --resume can read: it used to replace the file with a lone
- * '# incomplete', the points lost. */
+/* A resumed run stopped at any moment keeps the resumed file's points in a
+ * file --resume can read: SIGTERM from the moment the floor probe's peer
+ * exists (before the header) through the probe's warm-up (after it), at
+ * delays doubling from 0.  Stopped, the file is incomplete with the point;
+ * finished first, it is complete with both. */
 Test(scibench, resume_stopped_at_once_keeps_the_points)
 {
     const char *out = file("early.tsv"), *errfile = file("early.err");
@@ -128,21 +129,26 @@ Test(scibench, resume_stopped_at_once_keeps_the_points)
     *last = '\0';
     last = strrchr(text, '\n');   /* drop the 16 B row: one point left */
     cr_assert_not_null(last);
-    FILE *fp = fopen(out, "w");
-    fprintf(fp, "%.*s\n# incomplete\n", (int)(last - text), text);
-    fclose(fp);
+    for (long delay_us = 0; delay_us <= 64000; delay_us = delay_us ? 2 * delay_us : 250) {
+        FILE *fp = fopen(out, "w");
+        fprintf(fp, "%.*s\n# incomplete\n", (int)(last - text), text);
+        fclose(fp);
+        char *argv[] = {(char *)run_prog("scibench", 0), "--resume", (char *)out, NULL};
+        pid_t pid = run_spawn(argv, errfile), kids[4];
+        for (int i = 0; i < 5000 && children_of(pid, kids, 4) == 0; i++)
+            usleep(200);   /* the floor probe's peer: the handlers are in */
+        usleep((useconds_t)delay_us);
+        kill(pid, SIGTERM);
+        int status = run_wait_exit(pid, 30);
+        cr_assert(status == 130 || status == 0, "stopped %ld us in: exit %d", delay_us, status);
+        bench_data d = read_ok(out);
+        cr_assert_eq(d.incomplete, status == 130, "stopped %ld us in", delay_us);
+        cr_assert_geq(d.count, status ? 1 : 2, "stopped %ld us in: the resumed file's point was"
+                      " lost", delay_us);
+        cr_assert_eq(d.points[0].size_bytes, 8);
+        bench_data_free(&d);
+    }
     free(text);
-    char *argv[] = {(char *)run_prog("scibench", 0), "--resume", (char *)out, NULL};
-    pid_t pid = run_spawn(argv, errfile), kids[4];
-    for (int i = 0; i < 5000 && children_of(pid, kids, 4) == 0; i++)
-        usleep(200);   /* the floor probe's peer: the handlers are in, no header yet */
-    kill(pid, SIGTERM);
-    cr_assert_eq(run_wait_exit(pid, 30), 130);
-    bench_data d = read_ok(out);
-    cr_assert(d.incomplete);
-    cr_assert_geq(d.count, 1, "the resumed file's point was lost");
-    cr_assert_eq(d.points[0].size_bytes, 8);
-    bench_data_free(&d);
 }
 
 /* The recorded command splits back into the words it was made of, as a
