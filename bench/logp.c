@@ -529,9 +529,10 @@ static int measure_all(engine *e, bench_data *h, FILE *out)
 int bench_logp_run(const bench_backend *be, bench_comm *comm, const logp_config *cfg,
                    bench_data *h, FILE *out)
 {
+    /* at least the int64 of the receive overhead's request (overhead_pair), whatever the sizes */
+    long most = cfg->extend_to > cfg->max_size ? cfg->extend_to : cfg->max_size;
     engine e = {.be = be, .comm = comm, .cfg = cfg, .rank = be->rank(comm),
-                .cap = (size_t)(cfg->extend_to > cfg->max_size ? cfg->extend_to
-                                : cfg->max_size > 0 ? cfg->max_size : 1)};
+                .cap = (size_t)(most > (long)sizeof(int64_t) ? most : (long)sizeof(int64_t))};
     int rc;
     if (be->size(comm) != 2 || e.rank > 1)
         return BENCH_ERR_SYSTEM;

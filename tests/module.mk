@@ -94,7 +94,8 @@ CHECK_UNTIMED += test_coll_mpi:coll_mpi/bad_input_is_one_clear_line
 CHECK_UNTIMED += test_coll_mpi:coll_mpi/algorithm_that_does_not_fit_a_count_is_a_usage_error
 CHECK_UNTIMED += test_mpibench:mpibench/full_standard_output_is_an_error
 CHECK_UNTIMED += test_mpibench:mpibench/rank_count_must_match_topology
-CHECK_UNTIMED += test_logp:logp/three_ranks_is_a_usage_error test_logp:logp/usage_errors_name_the_argument
+CHECK_UNTIMED += test_logp:logp/three_ranks_is_a_usage_error test_logp:logp/usage_errors_name_the_argument \
+                 test_logp:logp/sizes_below_eight_bytes_are_measured
 CHECK_UNTIMED += test_reliability:reliability/full_standard_output_is_an_error
 CHECK_UNTIMED += test_calibrate:calibrate/usage_errors test_full:full/usage_errors
 # the documents' own checks (lengths, citations, printed figures) and their

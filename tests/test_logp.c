@@ -369,6 +369,34 @@ Test(logp, three_ranks_is_a_usage_error)
     run_free(&r);
 }
 
+/* A sweep whose sizes are all below the 8 bytes of the receive overhead's
+ * request (overhead_pair asks the peer for an m-byte reply in an int64):
+ * every size measured, on both backends.  The peer's buffer, sized to the
+ * sweep alone, used to refuse the request, and the run died at 0 B. */
+Test(logp, sizes_below_eight_bytes_are_measured, .init = setup, .fini = teardown)
+{
+    for (int mpi = 0; mpi < 2; mpi++) {
+        const char *out = run_path(dir, mpi ? "small-mpi.tsv" : "small.tsv");
+        run_result r = mpi ? run_cmd("/usr/bin/timeout", 120, "110", "mpirun", "--allow-run-as-root",
+                                     "--oversubscribe", "-np", "2", run_prog("mpibench", 1),
+                                     "--pattern", "logp", "--sizes", "0..4", "--max-rtt", "5",
+                                     "-q", "-o", out, NULL)
+                           : run_cmd(run_prog("scibench", 0), 120, "--pattern", "logp",
+                                     "--sizes", "0..4", "--max-rtt", "5", "-q", "-o", out, NULL);
+        cr_assert_eq(r.status, 0, "%s: %s", mpi ? "mpibench" : "scibench", r.err);
+        run_free(&r);
+        logp_data d;
+        bench_read_error e;
+        cr_assert_eq(logp_data_read(out, &d, &e), 0, "%s:%ld: %s", out, e.line, e.msg);
+        cr_assert_not(d.hdr.incomplete, "%s", out);
+        static const long want[] = {0, 1, 2, 4};
+        cr_assert_eq(d.count, 4, "%s: %ld sizes", out, d.count);
+        for (int i = 0; i < 4; i++)
+            cr_assert_eq(d.rows[i].size_bytes, want[i], "%s", out);
+        logp_data_free(&d);
+    }
+}
+
 /* ---- an interrupted run keeps its finished sizes; --resume completes it -- */
 
 static pid_t start_slow_run(const char *out, const char *errfile)
