@@ -11,6 +11,7 @@
 
 #include "bench/logp.h"
 #include "benchdata/logpdata.h"
+#include "tests/logp_decide.h"
 #include "tests/runcmd.h"
 
 TestSuite(logp, .timeout = 240);
@@ -107,25 +108,12 @@ static void teardown(void) { run_tmpdir_remove(dir); }
 
 static const char *file(const char *name) { return run_path(dir, name); }
 
-static logp_data read_ok(const char *path)
-{
-    logp_data d;
-    bench_read_error e;
-    int rc = logp_data_read(path, &d, &e);
-    cr_assert_eq(rc, 0, "%s:%ld: %s", path, e.line, e.msg);
-    return d;
-}
-
 /* Known costs, in both processes: 40 us in every send, 60 us after every
  * receive, sends at least 160 us apart (so g = 160 us, above os and or);
  * tens of microseconds, so that the transports' own costs stay inside 10%. */
 #define OS_NS 40000.0
 #define OR_NS 60000.0
 #define GAP_NS 160000.0
-/* The injected costs are busy-waits on the wall clock, stretched in a
- * process that loses its CPU: the benchmark runs at a higher priority than
- * other work (as root; elsewhere nice only warns and runs it as it is). */
-#define NICE_BOOST "-10"
 #define INJ_OS "40000"
 #define INJ_OR "60000"
 #define INJ_GAP "160000"
@@ -152,7 +140,7 @@ static void assert_negative_L_flagged(const logp_data *d)
 static int recovered(const char *path, const char *backend, int strict, long sizes, char *why,
                      size_t len)
 {
-    logp_data d = read_ok(path);
+    logp_data d = logp_read_ok(path);
     long clean = 0;
     int ok = 1;
     cr_assert_not(d.incomplete);
@@ -184,49 +172,6 @@ static int recovered(const char *path, const char *backend, int strict, long siz
     return ok;
 }
 
-/* The measuring process's share of its CPU over the run (cpu_share). */
-static double file_cpu_share(const char *path)
-{
-    logp_data d = read_ok(path);
-    const char *v = bench_data_header(&d.hdr, "cpu_share");
-    cr_assert_not_null(v, "%s: no cpu_share header", path);
-    double share = atof(v);
-    logp_data_free(&d);
-    return share;
-}
-
-/* Injected busy-waits time right only in processes that keep their CPUs.
- * A try returns 1 (the claim held), 0 (it missed: why) or -1 (its own
- * interval too wide to say), and the run's cpu_share (its file's header:
- * about 1 on a quiet machine).  A miss at QUIET_SHARE or more is measured
- * again (a change of regime keeps the CPU share): a second such miss
- * fails; a miss with less of the CPU is measured again too, and when no
- * run holds or fails the claim the test is skipped with every run's
- * figures. */
-#define QUIET_SHARE 0.97
-#define TRY_START_BY_S 100   /* no try starts later: the test ends within its timeout */
-typedef int (*timing_try)(const char *out, char *why, size_t len, double *share);
-static void decide(timing_try t, const char *out, int tries)
-{
-    char seen[2048] = "", why[512];
-    time_t t0 = time(NULL);
-    int quiet_misses = 0;
-    for (int k = 1; k <= tries && (k == 1 || time(NULL) - t0 < TRY_START_BY_S); k++) {
-        double share = 0;
-        why[0] = '\0';
-        int v = t(out, why, sizeof why, &share);
-        if (v == 1)
-            return;
-        size_t used = strlen(seen);
-        snprintf(seen + used, sizeof seen - used, "%srun %d: %s, %.1f%% of its CPU", k > 1 ? "; " : "", k,
-                 why, 100 * share);
-        quiet_misses += v == 0 && share >= QUIET_SHARE;
-        cr_assert(quiet_misses < 2, "missed in two runs that had their CPU: %s", seen);
-    }
-    cr_skip_test("no run could decide%s: %s", quiet_misses ? " (one miss with its CPU, not repeated)" : "",
-                 seen);
-}
-
 /* One shm logp run with the injected delays: os, or and g, and the
  * one-way stream at 1024 B (128 x 160 us), judged only when its own
  * interval is within eps (3%). */
@@ -238,10 +183,10 @@ static int shm_logp_try(const char *out, char *why, size_t len, double *share)
                            INJ_GAP, "-q", "-o", out, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
-    *share = file_cpu_share(out);
+    *share = logp_cpu_share(out);
     if (!recovered(out, "shm", 1, 12, why, len))   /* 0, 1, 2, ..., 1024 */
         return 0;
-    logp_data d = read_ok(out);
+    logp_data d = logp_read_ok(out);
     const char *ow = bench_data_header(&d.hdr, "ow_ns");
     long m = 0;
     double ow_ns = 0, ci = 0;
@@ -277,8 +222,8 @@ static int mpi_logp_try(const char *out, char *why, size_t len, double *share)
                            "--inject-gap", INJ_GAP, "-q", "-o", out, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
-    *share = file_cpu_share(out);
-    logp_data d = read_ok(out);
+    *share = logp_cpu_share(out);
+    logp_data d = logp_read_ok(out);
     cr_assert_str_eq(bench_data_header(&d.hdr, "variant"), "isend/irecv");
     logp_data_free(&d);
     return recovered(out, "mpi", 0, 10, why, len);   /* 0, 1, 2, ..., 256 */
@@ -304,7 +249,7 @@ Test(logp, mpi_isend_os_is_the_post_not_the_transfer, .init = setup, .fini = tea
                            "logp", "--min-size", "65536", "--max-size", "65536", "--mpi-send",
                            "isend", "-q", "-o", out, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    logp_data d = read_ok(out);
+    logp_data d = logp_read_ok(out);
     const logp_row *row = logp_data_find(&d, 65536);
     cr_assert_not_null(row);
     cr_assert_lt(row->os_ns, 0.5 * row->rtt_ns / 2, "isend os %.0f ns against a one-way %.0f ns",
@@ -324,7 +269,7 @@ Test(logp, negative_L_is_flagged_with_its_reason, .init = setup, .fini = teardow
                            "logp", "--max-size", "16", "--mpi-send", "ssend", "-q", "-o", out,
                            NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    logp_data d = read_ok(out);
+    logp_data d = logp_read_ok(out);
     cr_assert_lt(d.L_ns, 0, "ssend: L_ns %.1f", d.L_ns);
     assert_negative_L_flagged(&d);
     logp_data_free(&d);
@@ -423,7 +368,7 @@ Test(logp, sigint_keeps_finished_sizes_and_resume_completes, .init = setup, .fin
     pid_t pid = start_slow_run(out, err);
     kill(pid, SIGINT);
     cr_assert_eq(run_wait_exit(pid, 20), 130);
-    logp_data d = read_ok(out);
+    logp_data d = logp_read_ok(out);
     cr_assert(d.incomplete);
     cr_assert_geq(d.count, 1, "a size was finished");
     cr_assert_lt(d.count, 6, "the run was interrupted before its last size");
@@ -436,7 +381,7 @@ Test(logp, sigint_keeps_finished_sizes_and_resume_completes, .init = setup, .fin
 
     run_result r = run_cmd(run_prog("scibench", 0), 200, "--resume", out, "-q", NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    d = read_ok(out);
+    d = logp_read_ok(out);
     cr_assert_not(d.incomplete);
     cr_assert_geq(d.count, 6, "0..16: 6 sizes (had %ld before resume)", before);
     const logp_row *again = logp_data_find(&d, first.size_bytes);
@@ -472,11 +417,11 @@ static int fence_try(const char *out, char *why, size_t len, double *share)
                                "--inject-gap", INJ_GAP, "-q", "-o", out, NULL);
         cr_assert_eq(r.status, 0, "%s", r.err);
         run_free(&r);
-        double sh = file_cpu_share(out);
+        double sh = logp_cpu_share(out);
         *share = run ? fmin(*share, sh) : sh;
         if (ok && !recovered(out, "shm", 1, SIZES, why, len))
             ok = 0;
-        logp_data d = read_ok(out);
+        logp_data d = logp_read_ok(out);
         cr_assert_not_null(bench_data_header(&d.hdr, "os_fence"));
         cr_assert_not_null(bench_data_header(&d.hdr, "L_fence_ns"));
         int seen = 0;
