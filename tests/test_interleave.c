@@ -117,7 +117,8 @@ static void drift_medians(const char *name, const char *order, double m[3])
  * (request h hops, reply 4 - h), so the three medians are one latency.
  * Measured one after another under the drift, the last destination comes
  * out the slowest and the curve across hops is bent; in turn (the default
- * with several destinations) they stay within a few percent. */
+ * with several destinations) they stay within a few percent.  A decided
+ * round that misses is measured again; a second decided miss fails. */
 Test(interleave, several_destinations_are_measured_in_turn_by_default)
 {
     /* The oracle's sensitivity (the point-by-point bend) rests on how many
@@ -125,6 +126,7 @@ Test(interleave, several_destinations_are_measured_in_turn_by_default)
      * without the bend cannot decide and is measured again. */
     enum { ROUNDS = 3 };
     char figures[ROUNDS * 160] = "";
+    int misses = 0;   /* one decided miss is measured again (a slice lost in one point) */
     for (int round = 0; round < ROUNDS; round++) {
         double in_turn[3], one_by_one[3];
         drift_medians("default.tsv", NULL, in_turn);
@@ -139,11 +141,11 @@ Test(interleave, several_destinations_are_measured_in_turn_by_default)
             continue;   /* the drift did not bend the point-by-point order: undecided */
         double lo = fmin(in_turn[0], fmin(in_turn[1], in_turn[2]));
         double hi = fmax(in_turn[0], fmax(in_turn[1], in_turn[2]));
-        cr_assert_lt(hi / lo, 1.1, "in turn: %.1f %.1f %.1f ns for hops 1..3", in_turn[0],
-                     in_turn[1], in_turn[2]);
-        return;
+        if (hi / lo < 1.1)
+            return;
+        cr_assert_lt(++misses, 2, "in turn, two decided rounds apart by 10%% or more: %s", figures);
     }
-    cr_skip_test("no round bent the point-by-point order by 1.5 (the oracle): %s", figures);
+    cr_skip_test("no round decided%s: %s", misses ? " but the one that missed" : "", figures);
 }
 
 /* Points in turn share --max-time from when their turns begin, not from
