@@ -11,7 +11,8 @@
 #
 # Claims: floor (scibench 8 B ping-pong over its bracketing floor), noisy
 # (the noisy flag's share on a quiet run, scibench and mpibench), logp (the LogP identity),
-# full (calibrate --full), osu (mpibench over osu_latency; OSU_LATENCY=path),
+# full (calibrate --full), echo (mpibench --echo's relay against a 2-node-ring
+# hop), osu (mpibench over osu_latency; OSU_LATENCY=path),
 # coll (mpibench --op over osu_*; OSU_COLL=directory), p2p (every mpibench
 # --p2p mode over its reference; OSU_P2P=directory, SKAMPI, SKAMPI_SKI), testbed (the figures
 # of docs/testbed.md on kernel-routed namespaces; root).  ROUNDS (default 5)
@@ -22,7 +23,7 @@ set -uo pipefail
 bin=$1 doc=${2:-docs/VALIDATION.md}
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${ROUNDS:-5} full_runs=${FULL_RUNS:-10}
-claims=${CLAIMS:-"floor noisy logp full osu coll p2p testbed"}
+claims=${CLAIMS:-"floor noisy logp full echo osu coll p2p testbed"}
 lock=${MEASURE_LOCK:-${TMPDIR:-/tmp}/scitorus-measure.lock}
 mpirun=(timeout 300 mpirun --oversubscribe -np 2)
 [ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
@@ -213,6 +214,27 @@ claim_osu() {
         "$(regime "$f1" "$f2")" "$v" "OSU_LATENCY=path CLAIMS=osu make validate"
 }
 
+# echo: mpibench --echo, ring 2 and ring 6 interleaved at 64 KiB, a launch a
+# round; ring 6's median over three 2-node-ring hops, its median over rounds
+# (a relay of received bytes is a hop's operation: calibrate's MPI model).
+claim_echo() {
+    f1=$(floor)
+    for i in $(seq "$rounds"); do
+        flock -x "$lock" "${mpirun[@]}" "$bin/mpibench" --echo --sizes 65536 --max-time 2 \
+            --rel-error 0.01 -q -o "$tmp/echo2" --interleave "6=$tmp/echo6" &&
+            paste <(awk '!/^#/ { print $14 }' "$tmp/echo2") <(awk '!/^#/ { print $14 }' "$tmp/echo6")
+    done | awk 'NF == 2 && $1 > 0 { printf "%.4f\n", $2 / (3 * $1) }' > "$tmp/echo"
+    f2=$(floor)
+    local med lo hi
+    med=$(median < "$tmp/echo") lo=$(sort -g "$tmp/echo" | head -1) hi=$(sort -g "$tmp/echo" | tail -1)
+    [ -n "$med" ] || { row "mpibench --echo: ring 6 / 3 x ring 2 at 64 KiB" "within 0.95..1.05" "no figure" \
+        "$(regime "$f1" "$f2")" "undecided" "CLAIMS=echo make validate"; return; }
+    row "mpibench --echo: ring 6 / 3 x ring 2 at 64 KiB" "within 0.95..1.05" \
+        "$med (rounds $lo..$hi, median of $(wc -l < "$tmp/echo"))" "$(regime "$f1" "$f2")" \
+        "$(awk -v m="$med" 'BEGIN { print (m >= 0.95 && m <= 1.05 ? "met" : "missed") }')" \
+        "CLAIMS=echo make validate"
+}
+
 # coll: coll/bench.sh's interleaved rounds of mpibench --op (its default,
 # osu_*'s loop and figure) and every osu_<op> -f at P = 2 and 4, 8 B..1 MiB;
 # per op its worst size (the median over rounds farthest from 1).
@@ -335,8 +357,8 @@ load0=$(load)
 start=$(date -u +%Y-%m-%dT%H:%MZ)
 for c in $claims; do
     case $c in
-        floor|noisy|logp|full|osu|coll|p2p|testbed) "claim_$c" ;;
-        *) echo "validate.sh: unknown claim '$c' (floor noisy logp full osu coll p2p testbed)" >&2; exit 2 ;;
+        floor|noisy|logp|full|echo|osu|coll|p2p|testbed) "claim_$c" ;;
+        *) echo "validate.sh: unknown claim '$c' (floor noisy logp full echo osu coll p2p testbed)" >&2; exit 2 ;;
     esac
 done
 load1=$(load)
