@@ -19,11 +19,15 @@ if [ -z "$osu" ] || [ ! -x "$osu/osu_latency" ] || [ ! -x "$osu/osu_bw" ] || [ !
 fi
 sk=${SKAMPI:-} ski=${SKAMPI_SKI:-}
 if [ -n "$sk" ]; then
-    # the parameter file must time in ns and name the measurements below
-    if [ ! -x "$sk" ] || [ ! -r "$ski" ] || ! grep -q '^ *set_unit(1000000000.0)' "$ski"; then
-        echo "bench-p2p: SKAMPI=$sk: needs an executable and SKAMPI_SKI=<.ski file with set_unit(1000000000.0)> (docs/VALIDATION.md)" >&2
+    # the parameter file must time in ns, reuse one pair of buffers as
+    # mpibench does, and name the measurements below
+    if [ ! -x "$sk" ] || [ ! -r "$ski" ] || ! grep -q '^ *set_unit(1000000000.0)' "$ski" ||
+        ! grep -q '^ *switch_buffer_cycling_off()' "$ski"; then
+        echo "bench-p2p: SKAMPI=$sk: needs an executable and SKAMPI_SKI=<.ski file with set_unit(1000000000.0) and switch_buffer_cycling_off()> (docs/VALIDATION.md)" >&2
         exit 2
     fi
+    # its Iprobe ping-pong returns the whole loop, not a loop's iteration
+    iprobe_its=$(sed -n 's/.*Pingpong_Send_Iprobe_Recv([^,]*,[^,]*,[^,]*, *\([0-9][0-9]*\) *).*/\1/p' "$ski" | head -n 1)
 fi
 np=2 rounds=${ROUNDS:-3}
 modes=${MODES:-"bsend rsend issend iprobe sendrecv sendrecv-replace bw bibw"}
@@ -39,11 +43,13 @@ ref() {
         *) echo fallback:osu_latency ;;
     esac
 }
-# SKaMPI's measurement of a mode, and how many messages its time is (a round trip: 2)
+# SKaMPI's measurement of a mode, and how many messages its time is: a round
+# trip 2; Iprobe's loop 2 an iteration, and its one more send, which puts the
+# figure up to 1 / (2 iterations) above.
 skname() {
     case $1 in
         issend) echo "Pingpong_Issend_Recv 2" ;;
-        iprobe) echo "Pingpong_Send_Iprobe_Recv 2" ;;
+        iprobe) echo "Pingpong_Send_Iprobe_Recv $((2 * ${iprobe_its:-1}))" ;;
         sendrecv) echo "Pingpong_Sendrecv 1" ;;
         sendrecv-replace) echo "Pingpong_Sendrecv_replace 1" ;;
     esac

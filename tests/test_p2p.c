@@ -177,9 +177,10 @@ Test(p2p, usage_errors)
 }
 
 /* make bench-p2p's references, from stand-ins whose figures are known
- * (tests/fake_p2p_ref.sh): SKaMPI's round trip is two messages, a mode
- * neither tool has is labelled fallback:osu_latency, and a parameter
- * file not timing in ns is refused.  The ratios are timed; not asserted. */
+ * (tests/fake_p2p_ref.sh): SKaMPI's round trip is two messages, its Iprobe
+ * loop two an iteration of the count its file asks, a mode neither tool has
+ * is labelled fallback:osu_latency, and a parameter file not timing in ns or
+ * cycling its buffers is refused.  The ratios are timed; not asserted. */
 Test(p2p, bench_reads_each_reference_in_ns_a_message)
 {
     const char *fake = run_root_path("tests/fake_p2p_ref.sh");
@@ -187,6 +188,7 @@ Test(p2p, bench_reads_each_reference_in_ns_a_message)
     snprintf(osu, sizeof osu, "%s/osu", dir);
     const char *sk = run_path(dir, "skampi");
     const char *ski = run_path(dir, "p2p.ski"), *nons = run_path(dir, "us.ski");
+    const char *cyc = run_path(dir, "cycling.ski");
     cr_assert_eq(mkdir(osu, 0700), 0);
     const char *names[] = {"osu_latency", "osu_bw", "osu_bibw"};
     for (int i = 0; i < 3; i++) {
@@ -196,42 +198,56 @@ Test(p2p, bench_reads_each_reference_in_ns_a_message)
     cr_assert_eq(symlink(fake, sk), 0);
     FILE *f = fopen(ski, "w");
     cr_assert_not_null(f);
+    fputs("set_unit(1000000000.0)\nswitch_buffer_cycling_off()\n"
+          "      measure comm_pt2pt : Pingpong_Send_Iprobe_Recv(count, datatype, 0, 64)\n", f);
+    fclose(f);
+    f = fopen(cyc, "w");
+    cr_assert_not_null(f);
     fputs("set_unit(1000000000.0)\n", f), fclose(f);
     f = fopen(nons, "w");
     cr_assert_not_null(f);
     fputs("datatype = MPI_CHAR\n", f), fclose(f);
-    char bin[600], e_sk[700], e_ski[700], e_nons[700], e_lock[700];
+    char bin[600], e_sk[700], e_ski[700], e_nons[700], e_cyc[700], e_lock[700];
     snprintf(bin, sizeof bin, "%s", run_prog("", 1));
     bin[strlen(bin) - 1] = '\0';   /* the directory, without the trailing slash */
     snprintf(e_sk, sizeof e_sk, "SKAMPI=%s", sk);
     snprintf(e_ski, sizeof e_ski, "SKAMPI_SKI=%s", ski);
     snprintf(e_nons, sizeof e_nons, "SKAMPI_SKI=%s", nons);
+    snprintf(e_cyc, sizeof e_cyc, "SKAMPI_SKI=%s", cyc);
     snprintf(e_lock, sizeof e_lock, "MEASURE_LOCK=%s/lock", dir);
     const char *script = run_root_path("mpibench/p2p_bench.sh");
     /* (mpibench's figures are not asserted: a short --max-time a point) */
-    run_result r = run_cmd("/usr/bin/env", 200, "MODES=issend sendrecv bsend", "ROUNDS=1",
+    run_result r = run_cmd("/usr/bin/env", 200, "MODES=issend sendrecv bsend iprobe", "ROUNDS=1",
                            "MAX_TIME=0.02", e_lock, e_sk, e_ski, "sh", script, bin, osu, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    long rows[3] = {0};
+    long rows[4] = {0};
     for (char *l = r.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         char mode[32], ref[32];
         long size;
         double ref_ns;
         if (*l == '#' || sscanf(l, "%31s %31s %ld %lf", mode, ref, &size, &ref_ns) != 4)
             continue;
-        int k = strcmp(mode, "issend") == 0 ? 0 : strcmp(mode, "sendrecv") == 0 ? 1 : 2;
+        int k = strcmp(mode, "issend") == 0     ? 0
+                : strcmp(mode, "sendrecv") == 0 ? 1
+                : strcmp(mode, "bsend") == 0    ? 2
+                                                : 3;
         const char *want_ref = k == 2 ? "fallback:osu_latency" : "skampi";
-        double want_ns = k == 0 ? 1500 : k == 1 ? 3000 : 2000;
+        double want_ns = k == 0 ? 1500 : k == 1 ? 3000 : k == 2 ? 2000 : 3000.0 / 128;
         cr_assert_str_eq(ref, want_ref, "%s", l);
         cr_assert_float_eq(ref_ns, want_ns, 0.01, "%s", l);
         rows[k]++;
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         cr_assert_eq(rows[k], 18, "mode %d: %ld sizes of 18: %s", k, rows[k], r.out);
     run_free(&r);
     r = run_cmd("/usr/bin/env", 60, "MODES=issend", "ROUNDS=1", e_lock, e_sk, e_nons, "sh", script,
                 bin, osu, NULL);
     cr_assert_eq(r.status, 2, "%s", r.err);
     cr_assert(strstr(r.err, "set_unit(1000000000.0)"), "%s", r.err);
+    run_free(&r);
+    r = run_cmd("/usr/bin/env", 60, "MODES=issend", "ROUNDS=1", e_lock, e_sk, e_cyc, "sh", script,
+                bin, osu, NULL);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "switch_buffer_cycling_off()"), "%s", r.err);
     run_free(&r);
 }
