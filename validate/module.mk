@@ -9,3 +9,5 @@
 validate: bin/scibench bin/mpibench bin/calibrate bin/scimodel bin/scitestbed bin/halo3d bin/scitrace \
           bin/scisim $(TRACE_LIB)
 	validate/validate.sh bin docs/VALIDATION.md
+# the table's rewriting: a run of some claims keeps the others' rows
+TESTS += tests/test_validate.c

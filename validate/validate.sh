@@ -29,7 +29,7 @@ mpirun=(timeout 300 mpirun --oversubscribe -np 2)
 [ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
 tmp=$(mktemp -d /tmp/scitorus-validate.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-rows=$tmp/rows   # claim | target | figure | regime | verdict | command
+rows=$tmp/rows   # claim | target | figure | regime | verdict | measured | command
 : > "$rows"
 
 load() { cut -d' ' -f1 /proc/loadavg; }
@@ -45,7 +45,7 @@ row() {
     if awk -v l="$l" -v n="$(nproc)" 'BEGIN { exit !(l >= n + 1) }'; then
         v="undecided (load $l on $(nproc) cores, whose own benchmark keeps them busy; was: $5)"
     fi
-    printf '%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$v" "$6" >> "$rows"
+    printf '%s|%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$v" "$(date -u +%Y-%m-%dT%H:%MZ)" "$6" >> "$rows"
     echo "validate: $1: $3 [$v] ($4)" >&2
 }
 # regime LO HI: the band two floors (ns) lie in, as the docs name it
@@ -363,14 +363,44 @@ for c in $claims; do
 done
 load1=$(load)
 
-# The table between the markers of DOC, rewritten in place (atomically).
+# This run's rows and DOC's rows of the claims it did not measure, kept as
+# they were (a table from before the measured column gets its run's date):
+# a run of some claims, or without a reference, never loses another's figures.
+merged() {
+    awk -F'|' -v doc="$doc" '
+        { c = match($7, /CLAIMS=[a-z0-9]+/) ? substr($7, RSTART + 7, RLENGTH - 7) : ""
+          row[NR] = $0; cl[NR] = c; if ($3 != "not measured") now[c] = 1 }
+        END {
+            while ((getline l < doc) > 0) {
+                if (l ~ /^<!-- validate: begin -->$/) { on = 1; continue }
+                if (l ~ /^<!-- validate: end -->$/) on = 0
+                if (!on) continue
+                if (l ~ /^Measured /) { split(l, w, " "); date = w[2] }
+                if (l ~ /^Last run /) { split(l, w, " "); date = w[3] }
+                if (l !~ /^[|] / || l ~ /^[|] claim [|]/) continue
+                k = split(l, f, " [|] "); sub(/^[|] /, "", f[1]); sub(/ [|]$/, "", f[k]); gsub(/`/, "", f[k])
+                if (!match(f[k], /CLAIMS=[a-z0-9]+/)) continue
+                c = substr(f[k], RSTART + 7, RLENGTH - 7)
+                if (c in now) continue
+                old[c] = 1
+                print f[1] "|" f[2] "|" f[3] "|" f[4] "|" f[5] "|" (k >= 7 ? f[6] : date) "|" f[k]
+            }
+            for (i = 1; i <= NR; i++) if (!(cl[i] in old)) print row[i]
+        }' "$rows"
+}
+# The table between the markers of DOC, rewritten in place (atomically):
+# every claim's rows in the order the claims are listed above.
 {
-    echo "Measured $start on $(hostname), load average $load0 at the start and $load1 at the end;"
-    echo "ROUNDS=$rounds, FULL_RUNS=$full_runs, claims: $claims."
+    echo "Last run $start on $(hostname), load average $load0 at the start and $load1 at the end;"
+    echo "ROUNDS=$rounds, FULL_RUNS=$full_runs, claims: $claims (the other rows: their measured column)."
     echo
-    echo "| claim | target | last figure | regime | verdict | reproduce |"
-    echo "|---|---|---|---|---|---|"
-    awk -F'|' '{ printf "| %s | %s | %s | %s | %s | `%s` |\n", $1, $2, $3, $4, $5, $6 }' "$rows"
+    echo "| claim | target | last figure | regime | verdict | measured | reproduce |"
+    echo "|---|---|---|---|---|---|---|"
+    merged | awk -F'|' -v order="floor noisy logp full echo osu coll p2p testbed" '
+        BEGIN { n = split(order, o, " "); for (i = 1; i <= n; i++) at[o[i]] = i }
+        { c = match($7, /CLAIMS=[a-z0-9]+/) ? substr($7, RSTART + 7, RLENGTH - 7) : ""
+          printf "%02d %05d|%s\n", (c in at) ? at[c] : 99, NR, $0 }' | sort -t'|' -k1,1 | cut -d'|' -f2- |
+        awk -F'|' '{ printf "| %s | %s | %s | %s | %s | %s | `%s` |\n", $1, $2, $3, $4, $5, $6, $7 }'
 } > "$tmp/table"
 if [ -f "$doc" ] && grep -q '^<!-- validate: begin -->$' "$doc"; then
     awk -v t="$tmp/table" '/^<!-- validate: begin -->$/ { print; while ((getline l < t) > 0) print l; skip = 1; next }

@@ -1,0 +1,101 @@
+/* Tests for make validate's table (validate/validate.sh): a run of some
+ * claims rewrites their rows and keeps every other claim's, with the date
+ * each was measured; a claim whose reference was not given keeps its last
+ * figures; an unknown claim leaves the document as it was.  The one claim
+ * run (floor, one round) measures, but no figure of it is asserted. */
+#include <string.h>
+
+#include "tests/runcmd.h"
+
+static char dir[] = "/tmp/scitorus-validate-XXXXXX";
+
+static void setup(void) { run_tmpdir_make(dir); }
+static void teardown(void) { run_tmpdir_remove(dir); }
+
+TestSuite(validate, .init = setup, .fini = teardown, .timeout = 120);
+
+/* A document as validate.sh wrote it before the measured column: its
+ * rows' date is the run's, on the Measured line. */
+static const char doc_text[] =
+    "# A document\n\nText before.\n\n<!-- validate: begin -->\n"
+    "Measured 2026-01-02T03:04Z on x, load average 0.1 at the start and 0.2 at the end;\n"
+    "ROUNDS=5, FULL_RUNS=10, claims: floor osu coll.\n\n"
+    "| claim | target | last figure | regime | verdict | reproduce |\n"
+    "|---|---|---|---|---|---|\n"
+    "| coll row | t | OLD-COLL | floor 1 ns | met | `OSU_COLL=dir CLAIMS=coll make validate` |\n"
+    "| floor row | t | OLD-FLOOR | floor 1 ns | met | `CLAIMS=floor make validate` |\n"
+    "| osu row | t | OLD-OSU | floor 1 ns | missed | `OSU_LATENCY=path CLAIMS=osu make validate` |\n"
+    "<!-- validate: end -->\n\nText after.\n";
+
+static run_result validate(const char *claims, const char *doc)
+{
+    char bin[600], e_claims[200], e_lock[700];
+    snprintf(bin, sizeof bin, "%s", run_prog("", 1));
+    bin[strlen(bin) - 1] = '\0';   /* the directory, without the trailing slash */
+    snprintf(e_claims, sizeof e_claims, "CLAIMS=%s", claims);
+    snprintf(e_lock, sizeof e_lock, "MEASURE_LOCK=%s/lock", dir);
+    return run_cmd("/usr/bin/env", 100, "-u", "OSU_LATENCY", "-u", "OSU_COLL", e_claims,
+                   "ROUNDS=1", e_lock, "bash", run_root_path("validate/validate.sh"), bin, doc,
+                   NULL);
+}
+
+/* The line of text that contains what, copied to line (at most n bytes);
+ * where it starts in text. */
+static const char *line_of(const char *text, const char *what, char *line, size_t n)
+{
+    const char *p = strstr(text, what);
+    cr_assert_not_null(p, "no '%s' in:\n%s", what, text);
+    while (p > text && p[-1] != '\n')
+        p--;
+    size_t len = strcspn(p, "\n");
+    snprintf(line, n, "%.*s", (int)len, p);
+    return p;
+}
+
+Test(validate, a_run_of_some_claims_keeps_the_others_rows)
+{
+    const char *doc = run_path(dir, "doc.md");
+    FILE *f = fopen(doc, "w");
+    cr_assert_not_null(f);
+    fputs(doc_text, f), fclose(f);
+    run_result r = validate("floor osu", doc);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    char *text = run_read_text(doc);
+    cr_assert(strncmp(text, "# A document\n\nText before.\n\n<!-- validate: begin -->\n", 51) == 0,
+              "%s", text);
+    cr_assert(strstr(text, "<!-- validate: end -->\n\nText after.\n"), "%s", text);
+    cr_assert(strstr(text, "| claim | target | last figure | regime | verdict | measured | reproduce |"),
+              "%s", text);
+    /* floor measured now; osu, whose reference was not given, and coll, not
+     * run, keep their figures and their run's date */
+    cr_assert_null(strstr(text, "OLD-FLOOR"), "%s", text);
+    char fl_line[4096], os_line[4096], co_line[4096];
+    const char *fl = line_of(text, "`CLAIMS=floor make validate`", fl_line, sizeof fl_line);
+    const char *os = line_of(text, "OLD-OSU", os_line, sizeof os_line);
+    const char *co = line_of(text, "OLD-COLL", co_line, sizeof co_line);
+    cr_assert_null(strstr(fl_line, "2026-01-02T03:04Z"), "%s", text);
+    cr_assert(strstr(os_line, "| missed | 2026-01-02T03:04Z | `OSU_LATENCY=path CLAIMS=osu make"),
+              "%s", text);
+    cr_assert(strstr(co_line, "| met | 2026-01-02T03:04Z | `OSU_COLL=dir CLAIMS=coll make"),
+              "%s", text);
+    cr_assert_null(strstr(text, "undecided (set OSU_LATENCY)"), "%s", text);
+    /* the claims' order: floor, osu, coll */
+    cr_assert(fl < os && os < co, "%s", text);
+    free(text);
+}
+
+Test(validate, an_unknown_claim_leaves_the_document)
+{
+    const char *doc = run_path(dir, "doc.md");
+    FILE *f = fopen(doc, "w");
+    cr_assert_not_null(f);
+    fputs(doc_text, f), fclose(f);
+    run_result r = validate("flor", doc);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "unknown claim 'flor'"), "%s", r.err);
+    run_free(&r);
+    char *text = run_read_text(doc);
+    cr_assert_str_eq(text, doc_text);
+    free(text);
+}
