@@ -5,6 +5,7 @@
 # NPS="2 4" ROUNDS=5 OPS="bcast ..." (default: every op; those without an
 # osu_<op> are listed as such).  Compared: osu_*'s Avg Latency (the mean over
 # ranks of each rank's mean) against mpibench's mean_ns, the same figure.
+# HEAP: both programs' GLIBC_TUNABLES (default below; empty: glibc's own).
 set -eu
 bin=$1 osu=${2:-}
 [ -n "$osu" ] && [ -x "$osu/osu_bcast" ] || {
@@ -14,7 +15,11 @@ nps=${NPS:-${NP:-2 4}} rounds=${ROUNDS:-5}
 ops=${OPS:-"barrier bcast reduce allreduce allgather alltoall gather scatter gatherv scatterv
     allgatherv alltoallv reduce_scatter scan exscan"}
 . "$(dirname "$0")/bench_common.sh"
-mrun="timeout 600 mpirun --allow-run-as-root --oversubscribe -np"
+# Both programs keep Open MPI's temporary buffers on a never-trimmed heap: by
+# default glibc maps or trims them per call as the process's other allocations
+# decide (docs/VALIDATION-references.md, 'The collectives against OSU'); HEAP= unsets it.
+heap=${HEAP-glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456}
+mrun="timeout 600 mpirun --allow-run-as-root --oversubscribe ${heap:+-x GLIBC_TUNABLES=$heap} -np"
 for r in $(seq 1 "$rounds"); do
     for np in $nps; do
         for op in $ops; do
@@ -23,7 +28,7 @@ for r in $(seq 1 "$rounds"); do
             m="$mrun $np $bin/mpibench --op $op --sizes 8..1048576 -q -o $tmp/mb-$op-$np-$r.tsv ${MBARGS:-}"
             [ "$op" = barrier ] && m="$mrun $np $bin/mpibench --op barrier -q -o $tmp/mb-$op-$np-$r.tsv ${MBARGS:-}"
             # osu_barrier skips 10 repetitions where the others skip 200, and its mean then
-            # holds the start-up's slow ones (docs/VALIDATION.md, 'The collectives against OSU')
+            # holds the start-up's slow ones (docs/VALIDATION-references.md, 'The collectives against OSU')
             [ "$op" = barrier ] && o="$mrun $np $osu/osu_barrier -f -x 200 > $tmp/osu-$op-$np-$r 2>&1"
             [ $((r % 2)) = 1 ] && pair="$o && $m" || pair="$m && $o"
             flock -x "$lock" sh -c "$bin/scibench --floor | awk '{print \$2}' > $tmp/floor-$op-$np-$r && $pair"
@@ -32,7 +37,7 @@ for r in $(seq 1 "$rounds"); do
 done
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 floors=$(cat "$tmp"/floor-* | sort -n | awk '{v[NR] = $1} END {printf "%s..%s ns, median %s", v[1], v[NR], v[int((NR + 1) / 2)]}')
-echo "# mpibench --op / osu_<op> -f, P = $nps, $rounds interleaved rounds, $date, load $(cut -d' ' -f1-3 /proc/loadavg), scibench --floor $floors"
+echo "# mpibench --op / osu_<op> -f, P = $nps, $rounds interleaved rounds, $date, load $(cut -d' ' -f1-3 /proc/loadavg), scibench --floor $floors, GLIBC_TUNABLES=${heap:-unset}"
 echo "# op procs size osu_avg_ns mb_mean_ns ratio ratio_lo ratio_hi above (medians over rounds; lo/hi: their range; above: rounds with ratio > 1)"
 for op in $ops; do
     if [ ! -x "$osu/osu_$op" ]; then

@@ -120,7 +120,7 @@ const bench_backend_cli bench_mpi_cli = {
              "as osu_latency's loop: a batch is reps times MPI_Send + MPI_Recv of exactly\n"
              "size bytes between page-aligned buffers, one tag each way, one MPI_Wtime\n"
              "pair around it, time / (2 reps); relayed routes, --echo, --node-times and\n"
-             "--mpi-send/--mpi-recv go through the relays' engine (docs/VALIDATION.md).\n",
+             "--mpi-send/--mpi-recv go through the relays' engine (docs/VALIDATION-references.md).\n",
     .examples = "  mpirun -np 2 mpibench --sizes 1..65536 -o mpi-ring2.tsv\n"
                 "  mpirun -np 2 --hostfile hosts --map-by node mpibench -o two-nodes.tsv\n"
                 "  mpirun -np 8 mpibench --ring 8 --sizes 64\n"

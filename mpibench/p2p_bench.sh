@@ -3,7 +3,7 @@
 # SKAMPI_SKI=<parameter file>]: every mpibench --p2p mode (MODES, default all)
 # against its reference at 8 B..1 MiB on 2 ranks, ROUNDS (default 3)
 # interleaved rounds, each bracketed by scibench --floor (the regime).  The
-# references (docs/VALIDATION.md): bw osu_bw, bibw osu_bibw; issend, iprobe,
+# references (docs/VALIDATION-references.md): bw osu_bw, bibw osu_bibw; issend, iprobe,
 # sendrecv, sendrecv-replace SKaMPI's ping-pongs of the same calls; bsend and
 # rsend, which neither has, osu_latency labelled fallback:osu_latency (as are
 # SKaMPI's four without SKAMPI).  Both figures are means in ns a message, the
@@ -23,7 +23,7 @@ if [ -n "$sk" ]; then
     # mpibench does, and name the measurements below
     if [ ! -x "$sk" ] || [ ! -r "$ski" ] || ! grep -q '^ *set_unit(1000000000.0)' "$ski" ||
         ! grep -q '^ *switch_buffer_cycling_off()' "$ski"; then
-        echo "bench-p2p: SKAMPI=$sk: needs an executable and SKAMPI_SKI=<.ski file with set_unit(1000000000.0) and switch_buffer_cycling_off()> (docs/VALIDATION.md)" >&2
+        echo "bench-p2p: SKAMPI=$sk: needs an executable and SKAMPI_SKI=<.ski file with set_unit(1000000000.0) and switch_buffer_cycling_off()> (docs/VALIDATION-references.md)" >&2
         exit 2
     fi
     # its Iprobe ping-pong returns the whole loop, not a loop's iteration
