@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # validate.sh: `make validate` -- the accuracy claims the docs make, measured
 # now, each with the regime it was measured in (docs/formats.md, 'Regimes'),
-# and the generated table of docs/VALIDATION.md rewritten with the figures.
+# and the generated table of docs/VALIDATION.md rewritten with the figures:
+# the rows of the claims run, the others' kept with the time each was measured.
 # They need a quiet machine, so they are not in `make check`; each round
 # takes the shared measuring lock, and the load average at the start and end
 # is reported beside the table.
