@@ -37,14 +37,15 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 floor() { flock -x "$lock" "$bin/scibench" --floor | cut -f2; }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 # row CLAIM TARGET FIGURE REGIME VERDICT COMMAND: one row of the table.  The
-# claims' own benchmarks keep every core busy (a load of the cores alone), so
-# a load average of one more than the cores means other work shared them: the
-# verdict then says that it decides nothing.
+# claims' own benchmarks keep every core busy, or their own ranks when there
+# are more (own: the most a claim runs), so a load average of one more than
+# that means other work shared them: the verdict then says it decides nothing.
 row() {
-    local v=$5 l
-    l=$(load)
-    if awk -v l="$l" -v n="$(nproc)" 'BEGIN { exit !(l >= n + 1) }'; then
-        v="undecided (load $l on $(nproc) cores, whose own benchmark keeps them busy; was: $5)"
+    local v=$5 l n
+    l=$(load) n=$(nproc)
+    [ "${own:-0}" -gt "$n" ] && n=$own
+    if awk -v l="$l" -v n="$n" 'BEGIN { exit !(l >= n + 1) }'; then
+        v="undecided (load $l where its own benchmark keeps $n busy; was: $5)"
     fi
     printf '%s|%s|%s|%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" "$v" "$(date -u +%Y-%m-%dT%H:%MZ)" "$6" >> "$rows"
     echo "validate: $1: $3 [$v] ($4)" >&2
@@ -240,7 +241,7 @@ claim_echo() {
 # osu_*'s loop and figure) and every osu_<op> -f at P = 2 and 4, 8 B..1 MiB;
 # per op its worst size (the median over rounds farthest from 1).
 claim_coll() {
-    local what="mpibench --op / osu_* (every collective OSU has) at P = 2 and 4, 8 B..1 MiB"
+    local what="mpibench --op / osu_* (every collective OSU has) at P = 2 and 4, 8 B..1 MiB" own=4
     if [ -z "${OSU_COLL:-}" ] || [ ! -x "${OSU_COLL:-}/osu_bcast" ]; then
         row "$what" "within 0.90..1.10 at every size" \
             "not measured" "-" "undecided (set OSU_COLL)" "OSU_COLL=dir CLAIMS=coll make validate"
