@@ -4,9 +4,9 @@
 # against its reference at 8 B..1 MiB on 2 ranks, ROUNDS (default 3)
 # interleaved rounds, each bracketed by scibench --floor (the regime).  The
 # references (docs/VALIDATION-references.md): bw osu_bw, bibw osu_bibw; issend, iprobe,
-# sendrecv, sendrecv-replace SKaMPI's ping-pongs of the same calls; bsend and
-# rsend, which neither has, osu_latency labelled fallback:osu_latency (as are
-# SKaMPI's four without SKAMPI).  Both figures are means in ns a message, the
+# sendrecv, sendrecv-replace and bsend SKaMPI's ping-pongs of the same calls (bsend
+# with a buffer attached by bin/test/bsend_attach.so); rsend, which neither has,
+# osu_latency labelled fallback:osu_latency (as are SKaMPI's without SKAMPI).  Both figures are means in ns a message, the
 # reference's (OSU: one timed loop, SKaMPI: its repetitions) against mpibench's
 # mean_ns (its equal batches' total time over their messages); median_ratio
 # is mpibench's median's.  MAX_TIME (default 1): mpibench's --max-time, a
@@ -28,6 +28,12 @@ if [ -n "$sk" ]; then
     fi
     # its Iprobe ping-pong returns the whole loop, not a loop's iteration
     iprobe_its=$(sed -n 's/.*Pingpong_Send_Iprobe_Recv([^,]*,[^,]*,[^,]*, *\([0-9][0-9]*\) *).*/\1/p' "$ski" | head -n 1)
+    # its Bsend ping-pong attaches no buffer: a shim attaches one at MPI_Init
+    attach=$(cd "$bin" && pwd)/test/bsend_attach.so skbsend=""
+    if grep -q 'Pingpong_Bsend_Recv' "$ski"; then
+        [ -r "$attach" ] || { echo "bench-p2p: $ski measures Pingpong_Bsend_Recv: needs $attach (make $attach)" >&2; exit 2; }
+        skbsend=1
+    fi
 fi
 np=2 rounds=${ROUNDS:-3}
 modes=${MODES:-"bsend rsend issend iprobe sendrecv sendrecv-replace bw bibw"}
@@ -40,6 +46,7 @@ ref() {
         bw) echo osu_bw ;;
         bibw) echo osu_bibw ;;
         issend | iprobe | sendrecv | sendrecv-replace) [ -n "$sk" ] && echo skampi || echo fallback:osu_latency ;;
+        bsend) [ -n "$sk" ] && [ -n "$skbsend" ] && echo skampi || echo fallback:osu_latency ;;
         *) echo fallback:osu_latency ;;
     esac
 }
@@ -49,6 +56,7 @@ ref() {
 skname() {
     case $1 in
         issend) echo "Pingpong_Issend_Recv 2" ;;
+        bsend) echo "Pingpong_Bsend_Recv 2" ;;
         iprobe) echo "Pingpong_Send_Iprobe_Recv $((2 * ${iprobe_its:-1}))" ;;
         sendrecv) echo "Pingpong_Sendrecv 1" ;;
         sendrecv-replace) echo "Pingpong_Sendrecv_replace 1" ;;
@@ -66,7 +74,8 @@ round() {
     [ $(($1 % 2)) = 1 ] || steps=$(echo $steps | tr ' ' '\n' | sed '1!G;h;$!d' | tr '\n' ' ')
     for s in $steps; do
         case $s in
-            ref:skampi) $mr "$sk" -i "$ski" -o "$tmp/skampi-$1" > "$tmp/skampi-$1.log" 2>&1 ;;
+            ref:skampi) $mr ${skbsend:+-x LD_PRELOAD=$attach} "$sk" -i "$ski" -o "$tmp/skampi-$1" \
+                            > "$tmp/skampi-$1.log" 2>&1 ;;
             ref:*) $mr "$osu/${s##*:}" > "$tmp/${s#ref:}-$1" 2>&1 ;;
             mb:*) $mr "$bin/mpibench" --p2p "${s#mb:}" --sizes $sizes --max-time "${MAX_TIME:-1}" -q \
                       -o "$tmp/mb-${s#mb:}-$1.tsv" ;;

@@ -2,12 +2,15 @@
 # fake_p2p_ref: stands in for mpibench/p2p_bench.sh's references, by the
 # name it is called as, so that a test knows each reference's figure:
 # osu_latency 2 us at every size, osu_bw and osu_bibw 1000 MB/s, and skampi
-# (writing -o FILE) 3000 ns for every measurement p2p_bench.sh reads.
+# (writing -o FILE) 3000 ns for every measurement p2p_bench.sh reads, and the
+# LD_PRELOAD it was given to FAKE_PRELOAD_LOG when that is set.
 set -eu
 case $(basename "$0") in
     skampi)
         while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
-        for m in Pingpong_Issend_Recv Pingpong_Send_Iprobe_Recv Pingpong_Sendrecv Pingpong_Sendrecv_replace; do
+        [ -z "${FAKE_PRELOAD_LOG:-}" ] || printf '%s\n' "${LD_PRELOAD:-}" >> "$FAKE_PRELOAD_LOG"
+        for m in Pingpong_Issend_Recv Pingpong_Bsend_Recv Pingpong_Send_Iprobe_Recv Pingpong_Sendrecv \
+                 Pingpong_Sendrecv_replace; do
             echo "# begin result \"$m\""
             s=8
             while [ $s -le 1048576 ]; do echo "count= $s $s 3000.0 1.0 32 3000.0 3000.0"; s=$((s * 2)); done

@@ -178,8 +178,9 @@ Test(p2p, usage_errors)
 
 /* make bench-p2p's references, from stand-ins whose figures are known
  * (tests/fake_p2p_ref.sh): SKaMPI's round trip is two messages, its Iprobe
- * loop two an iteration of the count its file asks, a mode neither tool has
- * is labelled fallback:osu_latency, and a parameter file not timing in ns or
+ * loop two an iteration of the count its file asks, its Bsend ping-pong runs
+ * with a buffer attached by a preloaded shim, a mode neither tool has is
+ * labelled fallback:osu_latency, and a parameter file not timing in ns or
  * cycling its buffers is refused.  The ratios are timed; not asserted. */
 Test(p2p, bench_reads_each_reference_in_ns_a_message)
 {
@@ -249,5 +250,43 @@ Test(p2p, bench_reads_each_reference_in_ns_a_message)
                 bin, osu, NULL);
     cr_assert_eq(r.status, 2, "%s", r.err);
     cr_assert(strstr(r.err, "switch_buffer_cycling_off()"), "%s", r.err);
+    run_free(&r);
+
+    /* a file that measures Bsend: bsend is SKaMPI's, with the shim that
+     * attaches its buffer preloaded; without the shim, refused */
+    const char *bski = run_path(dir, "bsend.ski"), *log = run_path(dir, "preload.log");
+    f = fopen(bski, "w");
+    cr_assert_not_null(f);
+    fputs("set_unit(1000000000.0)\nswitch_buffer_cycling_off()\n"
+          "      measure comm_pt2pt : Pingpong_Bsend_Recv(count, datatype, 0, 16)\n", f);
+    fclose(f);
+    char e_bski[700], e_log[700];
+    snprintf(e_bski, sizeof e_bski, "SKAMPI_SKI=%s", bski);
+    snprintf(e_log, sizeof e_log, "FAKE_PRELOAD_LOG=%s", log);
+    r = run_cmd("/usr/bin/env", 200, "MODES=bsend", "ROUNDS=1", "MAX_TIME=0.02", e_lock, e_sk,
+                e_bski, e_log, "sh", script, bin, osu, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    long bsend_rows = 0;
+    for (char *l = r.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        char mode[32], ref[32];
+        long size;
+        double ref_ns;
+        if (*l == '#' || sscanf(l, "%31s %31s %ld %lf", mode, ref, &size, &ref_ns) != 4)
+            continue;
+        cr_assert(!strcmp(mode, "bsend") && !strcmp(ref, "skampi"), "%s", l);
+        cr_assert_float_eq(ref_ns, 1500, 0.01, "%s", l);
+        bsend_rows++;
+    }
+    cr_assert_eq(bsend_rows, 18, "%s", r.out);
+    run_free(&r);
+    char *seen = run_read_text(log);
+    cr_assert(seen && strstr(seen, "/test/bsend_attach.so"), "SKaMPI's LD_PRELOAD: %s", seen);
+    free(seen);
+    const char *nobin = run_path(dir, "nobin");
+    cr_assert_eq(mkdir(nobin, 0700), 0);
+    r = run_cmd("/usr/bin/env", 60, "MODES=bsend", "ROUNDS=1", e_lock, e_sk, e_bski, "sh", script,
+                nobin, osu, NULL);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "bsend_attach.so"), "%s", r.err);
     run_free(&r);
 }

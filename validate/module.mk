@@ -7,7 +7,7 @@
 # coll p2p testbed", ROUNDS=5 and FULL_RUNS=10 choose.
 .PHONY: validate
 validate: bin/scibench bin/mpibench bin/calibrate bin/scimodel bin/scitestbed bin/halo3d bin/scitrace \
-          bin/scisim $(TRACE_LIB)
+          bin/scisim $(TRACE_LIB) $(BSEND_ATTACH)
 	validate/validate.sh bin docs/VALIDATION.md
 # the table's rewriting: a run of some claims keeps the others' rows
 TESTS += tests/test_validate.c
