@@ -176,6 +176,18 @@ Test(p2p, usage_errors)
     run_free(&r);
 }
 
+/* The next row of make bench-p2p's output from *at on: its mode, reference,
+ * size and the reference's ns a message; 0 at the end (comments skipped). */
+static int next_bench_row(char **at, char mode[32], char ref[32], long *size, double *ref_ns)
+{
+    for (char *l = *at; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (*l != '#' && sscanf(l, "%31s %31s %ld %lf", mode, ref, size, ref_ns) == 4) {
+            *at = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL;
+            return 1;
+        }
+    return 0;
+}
+
 /* make bench-p2p's references, from stand-ins whose figures are known
  * (tests/fake_p2p_ref.sh): SKaMPI's round trip is two messages, its Iprobe
  * loop two an iteration of the count its file asks, its Bsend ping-pong runs
@@ -221,21 +233,18 @@ Test(p2p, bench_reads_each_reference_in_ns_a_message)
     run_result r = run_cmd("/usr/bin/env", 200, "MODES=issend sendrecv bsend iprobe", "ROUNDS=1",
                            "MAX_TIME=0.02", e_lock, e_sk, e_ski, "sh", script, bin, osu, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    long rows[4] = {0};
-    for (char *l = r.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        char mode[32], ref[32];
-        long size;
-        double ref_ns;
-        if (*l == '#' || sscanf(l, "%31s %31s %ld %lf", mode, ref, &size, &ref_ns) != 4)
-            continue;
+    long rows[4] = {0}, size;
+    char mode[32], ref[32];
+    double ref_ns;
+    for (char *at = r.out; next_bench_row(&at, mode, ref, &size, &ref_ns);) {
         int k = strcmp(mode, "issend") == 0     ? 0
                 : strcmp(mode, "sendrecv") == 0 ? 1
                 : strcmp(mode, "bsend") == 0    ? 2
                                                 : 3;
         const char *want_ref = k == 2 ? "fallback:osu_latency" : "skampi";
         double want_ns = k == 0 ? 1500 : k == 1 ? 3000 : k == 2 ? 2000 : 3000.0 / 128;
-        cr_assert_str_eq(ref, want_ref, "%s", l);
-        cr_assert_float_eq(ref_ns, want_ns, 0.01, "%s", l);
+        cr_assert_str_eq(ref, want_ref, "%s %ld B", mode, size);
+        cr_assert_float_eq(ref_ns, want_ns, 0.01, "%s %ld B: %g ns", mode, size, ref_ns);
         rows[k]++;
     }
     for (int k = 0; k < 4; k++)
@@ -267,14 +276,9 @@ Test(p2p, bench_reads_each_reference_in_ns_a_message)
                 e_bski, e_log, "sh", script, bin, osu, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     long bsend_rows = 0;
-    for (char *l = r.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        char mode[32], ref[32];
-        long size;
-        double ref_ns;
-        if (*l == '#' || sscanf(l, "%31s %31s %ld %lf", mode, ref, &size, &ref_ns) != 4)
-            continue;
-        cr_assert(!strcmp(mode, "bsend") && !strcmp(ref, "skampi"), "%s", l);
-        cr_assert_float_eq(ref_ns, 1500, 0.01, "%s", l);
+    for (char *at = r.out; next_bench_row(&at, mode, ref, &size, &ref_ns);) {
+        cr_assert(!strcmp(mode, "bsend") && !strcmp(ref, "skampi"), "%s %s %ld B", mode, ref, size);
+        cr_assert_float_eq(ref_ns, 1500, 0.01, "bsend %ld B: %g ns", size, ref_ns);
         bsend_rows++;
     }
     cr_assert_eq(bsend_rows, 18, "%s", r.out);

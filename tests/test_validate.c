@@ -27,6 +27,16 @@ static const char doc_text[] =
     "| osu row | t | OLD-OSU | floor 1 ns | missed | `OSU_LATENCY=path CLAIMS=osu make validate` |\n"
     "<!-- validate: end -->\n\nText after.\n";
 
+/* tmpdir/doc.md, holding doc_text. */
+static const char *fresh_doc(void)
+{
+    const char *doc = run_path(dir, "doc.md");
+    FILE *f = fopen(doc, "w");
+    cr_assert_not_null(f);
+    fputs(doc_text, f), fclose(f);
+    return doc;
+}
+
 static run_result validate(const char *claims, const char *doc)
 {
     char bin[600], e_claims[200], e_lock[700];
@@ -54,10 +64,7 @@ static const char *line_of(const char *text, const char *what, char *line, size_
 
 Test(validate, a_run_of_some_claims_keeps_the_others_rows)
 {
-    const char *doc = run_path(dir, "doc.md");
-    FILE *f = fopen(doc, "w");
-    cr_assert_not_null(f);
-    fputs(doc_text, f), fclose(f);
+    const char *doc = fresh_doc();
     run_result r = validate("floor osu", doc);
     cr_assert_eq(r.status, 0, "%s", r.err);
     run_free(&r);
@@ -87,10 +94,7 @@ Test(validate, a_run_of_some_claims_keeps_the_others_rows)
 
 Test(validate, an_unknown_claim_leaves_the_document)
 {
-    const char *doc = run_path(dir, "doc.md");
-    FILE *f = fopen(doc, "w");
-    cr_assert_not_null(f);
-    fputs(doc_text, f), fclose(f);
+    const char *doc = fresh_doc();
     run_result r = validate("flor", doc);
     cr_assert_eq(r.status, 2, "%s", r.err);
     cr_assert(strstr(r.err, "unknown claim 'flor'"), "%s", r.err);
