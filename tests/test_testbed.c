@@ -362,37 +362,70 @@ Test(testbed, not_permitted_says_why)
 /* relabel.sh gives a 2-rank file the testbed's route: the oracle is
  * mpibench's own labelling of the same destinations, measured with a rank
  * on every node (fixtures: mpibench --route network --all-dst on a testbed
- * ring of 5 and 6 and a 2x2 torus).  Each row is turned into what a 2-rank
- * run writes (ring 2, destination 1, one hop each way) and relabelled. */
+ * ring of 5 and 6 and a 2x2 torus).  Each destination's rows are turned
+ * into what a 2-rank run writes (ring 2, destination 1, one hop each way),
+ * relabelled as one file, and every row compared with the fixture's. */
 static void relabel_matches(const char *fixture, const char *shape)
 {
     char *text = run_read_text(run_fixture(fixture));
-    int rows = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        if (line[0] == '#')
-            continue;
-        char pat[8], rest[512];
-        int src, dst, h, f, s, rh, rf, rs;
-        cr_assert_eq(sscanf(line, "%7s %d %d %d %d %d %d %d %d %511[^\n]", pat, &src, &dst, &h, &f, &s,
-                            &rh, &rf, &rs, rest), 10, "%s", line);
-        char tmp[] = "/tmp/scitorus-relabel-XXXXXX", dsts[16], want[600];
-        close(mkstemp(tmp));
-        char two[700];
-        snprintf(two, sizeof two, "# topology: ring 2\n# procs: 2\npp\t0\t1\t1\t0\t0\t1\t0\t0\t%s\n", rest);
-        run_write_text(tmp, two);
-        snprintf(dsts, sizeof dsts, "%d", dst);
-        run_result r = run_cmd(run_root_path("testbed/relabel.sh"), 30, shape, "one", dsts, tmp, NULL);
-        cr_assert_eq(r.status, 0, "%s", r.err);
-        run_free(&r);
-        char *got = run_read_text(tmp);
-        snprintf(want, sizeof want, "pp\t0\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", dst, h, f, s, rh, rf, rs, rest);
-        cr_assert_not_null(strstr(got, want), "%s dst %d: got\n%s\nwant %s", shape, dst, got, want);
-        cr_assert_not_null(strstr(got, strchr(shape, 'x') ? "# topology: torus " : "# topology: ring "), "%s", got);
-        free(got);
-        unlink(tmp);
-        rows++;
+    int rows = 0, dsts = 0;
+    for (int dst = 1; dst < 64; dst++) {
+        char tmp[] = "/tmp/scitorus-relabel-XXXXXX", dst_arg[16];
+        size_t cap = strlen(text) + 64, n_two = 0, n_want = 0;
+        char *two = malloc(cap), *want = malloc(cap), *copy = strdup(text);
+        n_two += (size_t)snprintf(two, cap, "# topology: ring 2\n# procs: 2\n");
+        int here = 0;
+        for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n")) {
+            if (line[0] == '#')
+                continue;
+            char pat[8], rest[512];
+            int src, d, h, f, s, rh, rf, rs;
+            cr_assert_eq(sscanf(line, "%7s %d %d %d %d %d %d %d %d %511[^\n]", pat, &src, &d, &h,
+                                &f, &s, &rh, &rf, &rs, rest), 10, "%s", line);
+            if (d != dst)
+                continue;
+            n_two += (size_t)snprintf(two + n_two, cap - n_two, "pp\t0\t1\t1\t0\t0\t1\t0\t0\t%s\n", rest);
+            n_want += (size_t)snprintf(want + n_want, cap - n_want, "pp\t0\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n",
+                                       d, h, f, s, rh, rf, rs, rest);
+            cr_assert_lt(n_two, cap);
+            cr_assert_lt(n_want, cap);
+            here++;
+        }
+        free(copy);
+        if (here) {
+            close(mkstemp(tmp));
+            run_write_text(tmp, two);
+            snprintf(dst_arg, sizeof dst_arg, "%d", dst);
+            run_result r = run_cmd(run_root_path("testbed/relabel.sh"), 30, shape, "one", dst_arg,
+                                   tmp, NULL);
+            cr_assert_eq(r.status, 0, "%s", r.err);
+            run_free(&r);
+            char *got = run_read_text(tmp);
+            /* every row as the fixture has it, whole lines, in its order, and no other */
+            const char *at = got;
+            int got_rows = 0;
+            for (const char *p = got; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
+                got_rows += *p != '#' && *p != '\n';
+            cr_assert_eq(got_rows, here, "%s dst %d: %d rows, %d given", shape, dst, got_rows, here);
+            for (char *line = want, *end; *line; line = end + 1) {
+                end = strchr(line, '\n');
+                char keep = end[1];
+                end[1] = '\0';
+                const char *hit = strstr(at, line);
+                cr_assert_not_null(hit, "%s dst %d: got\n%s\nwant %s", shape, dst, got, line);
+                at = hit + strlen(line);
+                end[1] = keep;
+            }
+            cr_assert_not_null(strstr(got, strchr(shape, 'x') ? "# topology: torus " : "# topology: ring "), "%s", got);
+            free(got);
+            unlink(tmp);
+            rows += here;
+            dsts++;
+        }
+        free(two), free(want);
     }
     cr_assert_gt(rows, 10);
+    cr_assert_geq(dsts, 3, "%s: %d destinations", fixture, dsts);
     free(text);
 }
 
