@@ -2,8 +2,11 @@
  * bench TSV and params file) and produce every expected figure, each a
  * valid PNG or SVG with more in it than a blank plot, with no gnuplot
  * warning (plots.sh fails on any gnuplot stderr output). */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/params.h"
 #include "tests/runcmd.h"
@@ -49,14 +52,14 @@ static long blank_png_size(unsigned w, unsigned h)
     return file_size(path);
 }
 
-/* name.png and name.svg were drawn, listed in plots.sh's output, and hold
- * more than a blank plot. */
-static void assert_figure(const char *listed, const char *name)
+/* name.png and name.svg were drawn into figs, listed in plots.sh's output,
+ * and hold more than a blank plot. */
+static void assert_figure_in(const char *figs, const char *listed, const char *name)
 {
     char png[600], svg[600];
     unsigned w, h;
-    snprintf(png, sizeof png, "%s/%s.png", dir, name);
-    snprintf(svg, sizeof svg, "%s/%s.svg", dir, name);
+    snprintf(png, sizeof png, "%s/%s.png", figs, name);
+    snprintf(svg, sizeof svg, "%s/%s.svg", figs, name);
     cr_assert(strstr(listed, png), "%s not listed in: %s", png, listed);
     cr_assert(is_png(png, &w, &h), "%s is not a PNG", png);
     long blank = blank_png_size(w, h);
@@ -72,15 +75,71 @@ static void assert_figure(const char *listed, const char *name)
     cr_assert_gt(file_size(svg), 20000, "%s looks empty", svg);
 }
 
+static void assert_figure(const char *listed, const char *name)
+{
+    assert_figure_in(dir, listed, name);
+}
+
+/* plots.sh on the fixture's params and bench file (every standard figure,
+ * and the fixture's crossovers and calibration), drawn once per run of this
+ * binary for the tests that only read its figures: the first of them draws
+ * it, under a lock, into a directory named after the runner (each test runs
+ * in a child of it), which the runner removes when the tests have ended. */
+static const char *shared_dir(pid_t runner)
+{
+    static char d[64];
+    snprintf(d, sizeof d, "/tmp/scitorus-plots-shared-%ld", (long)runner);
+    return d;
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+    (void)stats;
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s.lock'", shared_dir(getpid()), shared_dir(getpid()));
+    if (system(cmd) != 0)
+        fprintf(stderr, "test_plots: could not remove %s\n", shared_dir(getpid()));
+}
+
+/* The shared run's exit status, standard output and error (free with
+ * run_free); its figures are in shared_dir(getppid()). */
+static run_result standard_figures(void)
+{
+    const char *d = shared_dir(getppid());
+    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
+    char lock[80], script[600], params[600], bench[600];
+    snprintf(lock, sizeof lock, "%s.lock", d);
+    int fd = open(lock, O_CREAT | O_RDWR, 0600);
+    cr_assert_geq(fd, 0, "%s", lock);
+    cr_assert_eq(flock(fd, LOCK_EX), 0);
+    if (access(run_path(d, "status"), F_OK) != 0) {   /* the first: draw them */
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s'", d, d);
+        cr_assert_eq(system(cmd), 0, "%s", cmd);
+        snprintf(script, sizeof script, "%s/plots/plots.sh", r);
+        snprintf(params, sizeof params, "%s/tests/fixtures/plots/ring2.params", r);
+        snprintf(bench, sizeof bench, "%s/tests/fixtures/plots/ring2.tsv", r);
+        run_result res = run_cmd(script, 100, d, run_prog("scimodel", 1), params, bench, NULL);
+        char st[16];
+        snprintf(st, sizeof st, "%d", res.status);
+        run_write_text(run_path(d, "out"), res.out);
+        run_write_text(run_path(d, "err"), res.err);
+        run_write_text(run_path(d, "status"), st);   /* last: the run is whole */
+        run_free(&res);
+    }
+    run_result res = {0};
+    char *st = run_read_text(run_path(d, "status"));
+    res.status = atoi(st);
+    free(st);
+    res.out = run_read_text(run_path(d, "out"));
+    res.err = run_read_text(run_path(d, "err"));
+    close(fd);
+    return res;
+}
+
 Test(plots, every_figure_is_drawn)
 {
-    char root[512], script[600], params[600], bench[600];
-    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
-    snprintf(root, sizeof root, "%s", r);
-    snprintf(script, sizeof script, "%s/plots/plots.sh", root);
-    snprintf(params, sizeof params, "%s/tests/fixtures/plots/ring2.params", root);
-    snprintf(bench, sizeof bench, "%s/tests/fixtures/plots/ring2.tsv", root);
-    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1), params, bench, NULL);
+    run_result res = standard_figures();
     cr_assert_eq(res.status, 0, "%s", res.err);
     cr_assert_str_empty(res.err, "gnuplot printed: %s", res.err);
     static const char *const names[] = {
@@ -90,20 +149,18 @@ Test(plots, every_figure_is_drawn)
         "patterns-enhanced-bi", "load-current-uni", "load-current-bi",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        assert_figure(res.out, names[i]);
+        assert_figure_in(shared_dir(getppid()), res.out, names[i]);
     run_free(&res);
 }
 
 /* The crossover labels come from scimodel, not from the script. */
 Test(plots, crossover_labels_come_from_the_model)
 {
-    char script[600];
-    const char *r = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
-    snprintf(script, sizeof script, "%s/plots/plots.sh", r);
-    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1), NULL);
+    run_result res = standard_figures();
     cr_assert_eq(res.status, 0, "%s", res.err);
+    const char *figs = shared_dir(getppid());
     char svg[600];
-    snprintf(svg, sizeof svg, "%s/crossover-enhanced.svg", dir);
+    snprintf(svg, sizeof svg, "%s/crossover-enhanced.svg", figs);
     FILE *fp = fopen(svg, "r");
     cr_assert_not_null(fp);
     char *buf = run_slurp(fp);
@@ -116,7 +173,7 @@ Test(plots, crossover_labels_come_from_the_model)
     /* Neighbor traffic on one-way rings: every higher D already wins at its
      * smallest torus (4, 8, 16 nodes; scimodel says lower_bound), which the
      * figure must say, never labelling those bounds as crossovers. */
-    snprintf(svg, sizeof svg, "%s/patterns-current-uni.svg", dir);
+    snprintf(svg, sizeof svg, "%s/patterns-current-uni.svg", figs);
     fp = fopen(svg, "r");
     cr_assert_not_null(fp);
     buf = run_slurp(fp);
@@ -265,12 +322,11 @@ Test(plots, calibration_uses_every_segment)
 Test(plots, figure_text_is_stated_and_clear_of_the_data)
 {
     const char *root = getenv("SCITORUS_ROOT") ? getenv("SCITORUS_ROOT") : ".";
-    char script[600];
-    snprintf(script, sizeof script, "%s/plots/plots.sh", root);
-    run_result res = run_cmd(script, 100, dir, run_prog("scimodel", 1), NULL);
+    const char *figs = shared_dir(getppid());
+    run_result res = standard_figures();
     cr_assert_eq(res.status, 0, "%s", res.err);
     run_free(&res);
-    char *svg = run_read_text(run_path(dir, "load-current-uni.svg"));
+    char *svg = run_read_text(run_path(figs, "load-current-uni.svg"));
     cr_assert_not_null(strstr(svg, "at N = 4096"), "the load figure does not state N");
     cr_assert_not_null(strstr(svg, "2D: 64x64"), "the load figure does not name the 2D torus");
     cr_assert_not_null(strstr(svg, "4D: 8x8x8x8"), "the load figure does not name the 4D torus");
@@ -303,7 +359,7 @@ Test(plots, figure_text_is_stated_and_clear_of_the_data)
     snprintf(gpx, sizeof gpx, "%s/plots/crossover.gp", root);
     snprintf(expr, sizeof expr,
              "sweep='%s/data/current-sweep.tsv'; xo='%s/data/current-crossover.tsv'; out='%s/xo-check';"
-             " title='t'; logx=0; term='png'", dir, dir, dir);
+             " title='t'; logx=0; term='png'", figs, figs, dir);
     snprintf(check, sizeof check,
              "ok = 1; do for [k=0:nxo-1] { ok = ok && labely(k) > ytop*1.05 && labely(k) < GPVAL_Y_MAX };"
              " print ok ? \"above\" : \"on the curves\"");
