@@ -5,6 +5,10 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -39,6 +43,48 @@ static inline void assert_injection_recovered(const double *dlf, const double *d
               os, rounds);
     cr_assert(gf >= 3000 * 0.9 && gf <= 3000 * 1.5, "a 3000 ns wait added %.1f ns a forward", gf);
     cr_assert(gs >= 5000 * 0.9 && gs <= 5000 * 1.5, "a 5000 ns wait added %.1f ns a switch", gs);
+}
+
+/* A busy-wait times right only when the benchmark keeps its cores, so a round is judged
+ * only when other work took at most INJECTED_OTHER_MAX of the machine's CPU meanwhile:
+ * what /proc/stat counts busy (the hypervisor's steal included) less what this test and
+ * its waited-for children used, over the round's wall time and the machine's cores. */
+#define INJECTED_OTHER_MAX 0.10
+typedef struct injected_mark {
+    double wall, busy, own;
+} injected_mark;
+
+static inline double injected_tv(struct timeval t)
+{
+    return (double)t.tv_sec + 1e-6 * (double)t.tv_usec;
+}
+
+static inline injected_mark injected_mark_now(void)
+{
+    injected_mark m = {0};
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    m.wall = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    unsigned long long v[8] = {0};   /* user nice system idle iowait irq softirq steal */
+    FILE *fp = fopen("/proc/stat", "r");
+    cr_assert_not_null(fp, "/proc/stat");
+    cr_assert_eq(fscanf(fp, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+                        &v[3], &v[4], &v[5], &v[6], &v[7]), 8, "/proc/stat: no cpu line");
+    fclose(fp);
+    m.busy = (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)sysconf(_SC_CLK_TCK);
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    m.own = injected_tv(self.ru_utime) + injected_tv(self.ru_stime) + injected_tv(kids.ru_utime) +
+            injected_tv(kids.ru_stime);
+    return m;
+}
+
+/* Other work's share of the machine between marks a and b. */
+static inline double injected_other_share(injected_mark a, injected_mark b)
+{
+    double wall = b.wall - a.wall, other = (b.busy - a.busy) - (b.own - a.own);
+    return wall > 0 ? fmax(other, 0) / (wall * (double)sysconf(_SC_NPROCESSORS_ONLN)) : 1;
 }
 
 #endif

@@ -67,8 +67,11 @@ static model_params fit_set(const char *tag, const char *fwd, const char *sw)
     return read_params(params);
 }
 
-/* Rounds of the injected-delay test (see its comment). */
+/* Rounds of the injected-delay test judged (see its comment), rounds tried at most, and
+ * no round starts later than this into the test (it ends within the suite's timeout). */
 #define INJECT_ROUNDS 3
+#define INJECT_TRIES 6
+#define INJECT_START_BY_S 180
 
 static double median_of(double *v, size_t n)
 {
@@ -115,37 +118,54 @@ static double raw_growth(const char *plain, const char *inj, const char *shape, 
  * or up to half more (a wait never gives less; twice the wait is a bug).  On this VM the
  * core-to-core latency jumps between regimes from minute to minute, so a growth compares
  * runs of one round only.  Once two rounds of each figure are within its bound, the median
- * of three is too, whatever the third: the test stops. */
+ * of three is too, whatever the third: the test stops.  Only rounds that had the machine to
+ * themselves are judged (tests/injected.h); when their tries run out first the test is
+ * skipped with every round's figures. */
 Test(calibrate, injected_delays_are_recovered)
 {
     double dlf[INJECT_ROUNDS], dls[INJECT_ROUNDS], do0[INJECT_ROUNDS];
     double tf[INJECT_ROUNDS], ts[INJECT_ROUNDS];
-    int rounds = 0, lf_in = 0, ls_in = 0, o0_in = 0;
-    while (rounds < INJECT_ROUNDS && (lf_in <= INJECT_ROUNDS / 2 || ls_in <= INJECT_ROUNDS / 2 ||
-                                      o0_in <= INJECT_ROUNDS / 2)) {
-        int round = rounds++;
+    int rounds = 0, tries = 0, lf_in = 0, ls_in = 0, o0_in = 0;
+    char seen[2048] = "";
+    time_t t0 = time(NULL);
+    while (rounds < INJECT_ROUNDS && tries < INJECT_TRIES &&
+           (tries == 0 || time(NULL) - t0 < INJECT_START_BY_S) &&
+           (lf_in <= INJECT_ROUNDS / 2 || ls_in <= INJECT_ROUNDS / 2 || o0_in <= INJECT_ROUNDS / 2)) {
+        int k = tries++;
         char a[32], b[32];
-        snprintf(a, sizeof a, "plain%d", round);
-        snprintf(b, sizeof b, "inj%d", round);
+        snprintf(a, sizeof a, "plain%d", k);
+        snprintf(b, sizeof b, "inj%d", k);
+        injected_mark m0 = injected_mark_now();
         model_params plain = fit_set(a, "0", "0");
         model_params inj = fit_set(b, "3000", "5000");
+        double other = injected_other_share(m0, injected_mark_now());
         cr_assert_str_eq(inj.source[MODEL_P_LF], "measured");
         cr_assert_str_eq(inj.source[MODEL_P_LS], "measured");
-        tf[round] = raw_growth(a, b, "8", -1);
-        ts[round] = raw_growth(a, b, "3x3", tf[round]);
-        dlf[round] = inj.lf_ns - plain.lf_ns;
-        dls[round] = inj.ls_ns - plain.ls_ns;
-        do0[round] = inj.o0_ns - plain.o0_ns;
-        lf_in += fabs(dlf[round] - tf[round]) <= 300;
-        ls_in += fabs(dls[round] - ts[round]) <= 500;
-        o0_in += fabs(do0[round]) < 1000;
+        double gf = raw_growth(a, b, "8", -1), gs = raw_growth(a, b, "3x3", gf);
+        char line[300];
+        snprintf(line, sizeof line, "round %d: lf grew %.1f, ls %.1f, o0 %.1f; the raw points %.1f"
+                                    " a forward, %.1f a switch; other work took %.0f%% of the"
+                                    " machine%s", k, inj.lf_ns - plain.lf_ns, inj.ls_ns - plain.ls_ns,
+                 inj.o0_ns - plain.o0_ns, gf, gs, 100 * other,
+                 other > INJECTED_OTHER_MAX ? " (not judged)" : "");
+        size_t used = strlen(seen);
+        snprintf(seen + used, sizeof seen - used, "%s%s", used ? "; " : "", line);
+        if (other > INJECTED_OTHER_MAX)
+            continue;
+        tf[rounds] = gf, ts[rounds] = gs;
+        dlf[rounds] = inj.lf_ns - plain.lf_ns;
+        dls[rounds] = inj.ls_ns - plain.ls_ns;
+        do0[rounds] = inj.o0_ns - plain.o0_ns;
+        lf_in += fabs(dlf[rounds] - tf[rounds]) <= 300;
+        ls_in += fabs(dls[rounds] - ts[rounds]) <= 500;
+        o0_in += fabs(do0[rounds]) < 1000;
+        rounds++;
     }
-    fprintf(stderr, "injected:");
-    for (int i = 0; i < rounds; i++) {
-        fprintf(stderr, " round %d: lf grew %.1f, ls %.1f; the raw points %.1f a forward, %.1f a"
-                        " switch;", i, dlf[i], dls[i], tf[i], ts[i]);
-    }
-    fprintf(stderr, "\n");
+    fprintf(stderr, "injected: %s\n", seen);
+    int settled = lf_in > INJECT_ROUNDS / 2 && ls_in > INJECT_ROUNDS / 2 && o0_in > INJECT_ROUNDS / 2;
+    if (rounds < INJECT_ROUNDS && !settled)
+        cr_skip_test("%d of %d rounds had the machine to themselves (other work at most %.0f%%),"
+                     " %d needed: %s", rounds, tries, 100 * INJECTED_OTHER_MAX, INJECT_ROUNDS, seen);
     double go0 = median_of(do0, rounds);
     /* delays are injected at forwards and switches only: not where a
      * message starts (the source, the reply at the destination), which

@@ -245,8 +245,11 @@ Test(full, mpi_measures_fits_and_validates)
     run_free(&r);
 }
 
-/* Rounds of the MPI injected-delay test. */
+/* Rounds of the MPI injected-delay test judged, rounds tried at most, and no round
+ * starts later than this into the test (it ends within the suite's timeout). */
 #define MPI_INJECT_ROUNDS 5
+#define MPI_INJECT_TRIES 8
+#define MPI_INJECT_START_BY_S 180
 
 /* One `calibrate --full --backend mpi` (the optimised build: it times) at
  * 8 B, 256 B and 4 KiB with the given injection; its params. */
@@ -295,17 +298,24 @@ static double point_8b(const char *path, double *fwd, double *sw)
  * The median growth of the fitted lf and ls is that truth within a tenth of the
  * injection, and the truth itself is the injection or up to half more (a
  * wait never delivers less; twice the wait is a bug).  Once three rounds of each
- * are within it, the median of five is too, whatever the other two: the test stops. */
+ * are within it, the median of five is too, whatever the other two: the test stops.
+ * Only rounds that had the machine to themselves are judged (tests/injected.h); with
+ * fewer than three such rounds the test is skipped with every round's figures. */
 Test(full, mpi_injected_delays_are_recovered)
 {
     double dlf[MPI_INJECT_ROUNDS], dls[MPI_INJECT_ROUNDS];
     double tf[MPI_INJECT_ROUNDS], ts[MPI_INJECT_ROUNDS];
-    int rounds = 0, lf_in = 0, ls_in = 0;
-    while (rounds < MPI_INJECT_ROUNDS &&
+    int rounds = 0, tries = 0, lf_in = 0, ls_in = 0;
+    char seen[2048] = "";
+    time_t t0 = time(NULL);
+    while (rounds < MPI_INJECT_ROUNDS && tries < MPI_INJECT_TRIES &&
+           (tries == 0 || time(NULL) - t0 < MPI_INJECT_START_BY_S) &&
            (lf_in <= MPI_INJECT_ROUNDS / 2 || ls_in <= MPI_INJECT_ROUNDS / 2)) {
-        int round = rounds++;
+        int k = tries++;
+        injected_mark m0 = injected_mark_now();
         model_params plain = mpi_full("plain.params", "0", "0");
         model_params inj = mpi_full("inj.params", "3000", "5000");
+        double other = injected_other_share(m0, injected_mark_now());
         cr_assert_str_eq(inj.source[MODEL_P_LF], "measured");
         cr_assert_str_eq(inj.source[MODEL_P_LS], "measured");
         double f8, s8, ft, st;
@@ -313,17 +323,29 @@ Test(full, mpi_injected_delays_are_recovered)
         double torus = point_8b("inj-torus4x4.tsv", &ft, &st) -
                        point_8b("plain-torus4x4.tsv", &ft, &st);
         cr_assert(f8 > 0 && st > 0, "ring 8 forwards %.1f, torus switches %.1f", f8, st);
-        tf[round] = ring / f8;
-        ts[round] = (torus - ft * tf[round]) / st;
-        dlf[round] = inj.lf_ns - plain.lf_ns;
-        dls[round] = inj.ls_ns - plain.ls_ns;
-        lf_in += fabs(dlf[round] - tf[round]) <= 300;
-        ls_in += fabs(dls[round] - ts[round]) <= 500;
-        fprintf(stderr, "mpi injected, round %d: lf %.1f -> %.1f, ls %.1f -> %.1f, lb %.4f -> "
-                        "%.4f ns/B; the raw 8 B points grew %.1f ns a forward, %.1f a switch\n",
-                round, plain.lf_ns, inj.lf_ns, plain.ls_ns, inj.ls_ns, plain.lb_ns_per_byte,
-                inj.lb_ns_per_byte, tf[round], ts[round]);
+        double gf = ring / f8, gs = (torus - ft * gf) / st;
+        char line[400];
+        snprintf(line, sizeof line, "round %d: lf %.1f -> %.1f, ls %.1f -> %.1f, lb %.4f -> %.4f ns/B;"
+                                    " the raw 8 B points grew %.1f ns a forward, %.1f a switch;"
+                                    " other work took %.0f%% of the machine%s",
+                 k, plain.lf_ns, inj.lf_ns, plain.ls_ns, inj.ls_ns, plain.lb_ns_per_byte,
+                 inj.lb_ns_per_byte, gf, gs, 100 * other,
+                 other > INJECTED_OTHER_MAX ? " (not judged)" : "");
+        fprintf(stderr, "mpi injected, %s\n", line);
+        size_t used = strlen(seen);
+        snprintf(seen + used, sizeof seen - used, "%s%s", used ? "; " : "", line);
+        if (other > INJECTED_OTHER_MAX)
+            continue;
+        tf[rounds] = gf, ts[rounds] = gs;
+        dlf[rounds] = inj.lf_ns - plain.lf_ns;
+        dls[rounds] = inj.ls_ns - plain.ls_ns;
+        lf_in += fabs(dlf[rounds] - tf[rounds]) <= 300;
+        ls_in += fabs(dls[rounds] - ts[rounds]) <= 500;
+        rounds++;
     }
+    if (rounds < 3)
+        cr_skip_test("%d of %d rounds had the machine to themselves (other work at most %.0f%%),"
+                     " three needed: %s", rounds, tries, 100 * INJECTED_OTHER_MAX, seen);
     assert_injection_recovered(dlf, dls, tf, ts, rounds);
 }
 
