@@ -70,8 +70,9 @@ static void start(const char *top, int i, monitored_run *run)
     snprintf(prefix, sizeof prefix, "%s/prof", run->dir);
     snprintf(np, sizeof np, "%d", run->p);
     snprintf(size_arg, sizeof size_arg, "%ld", run->size);
+    /* ob1 under the monitoring whatever the machine has (no UCX or MTL probe at start-up) */
     char *argv[] = {"/usr/bin/timeout", "180", "mpirun", "--allow-run-as-root", "--oversubscribe",
-                    "-np", np, "--mca", "pml_monitoring_enable", "2", "--mca",
+                    "-np", np, "--mca", "pml", "^ucx,cm", "--mca", "pml_monitoring_enable", "2", "--mca",
                     "pml_monitoring_enable_output", "3", "--mca", "pml_monitoring_filename", prefix,
                     (char *)run_root_path("bin/test/coll_app"), "1",
                     (char *)coll_op_names[run->op], size_arg, NULL};
