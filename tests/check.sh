@@ -11,12 +11,13 @@
 # Each binary runs its tests one at a time (--jobs 1) with its log in
 # build/check/<bin>.log (and a TAP report beside it, where skipped tests are
 # counted); the output shows its messages, its skipped tests with their
-# reasons, and wall time.  The unit and cli tiers time nothing, so CHECK_JOBS
+# reasons, and wall and CPU time.  The unit and cli tiers time nothing, so CHECK_JOBS
 # binaries (default: the cores, one more in the cli tier) run at once, the
 # longest of the last run first (before any run: those CHECK_FIRST names, in
 # its order); check-timing runs one binary at a time, alone.
-# A tier ends with "TIER: N passed, N failed, N skipped (T s)" (a pool's
-# tiers with its time: "(T s, one pool: TIER TIER)"); --all ends
+# A tier ends with "TIER: N passed, N failed, N skipped (T s, CPU C s)", C
+# the CPU seconds its binaries and their children used (a pool's tiers with
+# its times: "(T s, CPU C s, one pool: TIER TIER)"); --all ends
 # with the one line CI reads: "check: N passed, N failed".
 set -u
 all=0
@@ -46,20 +47,23 @@ part_args() {
   esac
 }
 
-# run_one BIN: runs one binary (or part); its log, TAP, exit status (.rc)
-# and wall time in seconds (.secs) under build/check/.  Prints the log as
-# it goes when $live is set.
+# run_one BIN: runs one binary (or part); its log, TAP, exit status (.rc),
+# wall time in seconds (.secs) and the CPU seconds it and its children used
+# (.cpu) under build/check/.  Prints the log as it goes when $live is set.
 run_one() {
-  local name s0 rc args
+  local name s0 rc args TIMEFORMAT='%U %S'
   name=$(part_name "$1"); s0=$(date +%s.%N)
   mapfile -t args < <(part_args "$1")
   rm -f "build/check/$name.rc"
   if [ -n "${live:-}" ]; then
-    "${args[@]}" --jobs 1 --tap="build/check/$name.tap" 2>&1 | tee "build/check/$name.log"; rc=${PIPESTATUS[0]}
+    { time { "${args[@]}" --jobs 1 --tap="build/check/$name.tap" 2>&1 | tee "build/check/$name.log"
+             rc=${PIPESTATUS[0]}; }; } 2>"build/check/$name.times"
   else
-    "${args[@]}" --jobs 1 --tap="build/check/$name.tap" >"build/check/$name.log" 2>&1; rc=$?
+    { time { "${args[@]}" --jobs 1 --tap="build/check/$name.tap" >"build/check/$name.log" 2>&1
+             rc=$?; }; } 2>"build/check/$name.times"
   fi
   echo "$(date +%s.%N) - $s0" | bc >"build/check/$name.secs"
+  awk '{ print $1 + $2 }' "build/check/$name.times" >"build/check/$name.cpu"
   echo "$rc" >"build/check/$name.rc"
 }
 
@@ -83,7 +87,8 @@ report_one() {
   name=$(part_name "$1"); log=build/check/$name.log; rc=$(cat "build/check/$name.rc")
   [ -n "${live:-}" ] || cat "$log"
   skipped "$1" | sed "s|^ok - |$name: [SKIP] |"
-  printf '== %s: %.1f s\n' "$name" "$(cat "build/check/$name.secs")"
+  printf '== %s: %.1f s (CPU %.1f s)\n' "$name" "$(cat "build/check/$name.secs")" "$(cat "build/check/$name.cpu")"
+  cpu=$(echo "$cpu + $(cat "build/check/$name.cpu")" | bc)
   grep -E '^\[(----|FAIL)\]|CRASH|ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" |
     grep -vE '^\[----\] *$' | sed "s|^|$name: |" >>build/check/failures.log
   line=$(grep 'Synthesis:' "$log" | tail -n 1)
@@ -127,7 +132,7 @@ longest_first() {
 # report_in_pool BIN: report_one, its counts added to its tier's (run_pool's
 # tier_of, tp, tf and ts).
 report_in_pool() {
-  pass=0 fail=0 skip=0; report_one "$1"
+  pass=0 fail=0 skip=0 cpu=${pool_cpu:-0}; report_one "$1"; pool_cpu=$cpu
   local k=${tier_of[$1]}
   tp[$k]=$((tp[$k] + pass)); tf[$k]=$((tf[$k] + fail)); ts[$k]=$((ts[$k] + skip))
 }
@@ -137,7 +142,7 @@ report_in_pool() {
 # binaries end); each tier's counts are reported, with the pool's time.
 run_pool() {
   local -A tier_of=() tp=() tf=() ts=()
-  local tiers_here=() bins=() cur= a t0=$SECONDS jobs=${CHECK_JOBS:-$cores} pass fail skip
+  local tiers_here=() bins=() cur= a t0=$SECONDS jobs=${CHECK_JOBS:-$cores} pass fail skip cpu pool_cpu=0
   for a in "$@"; do
     if [ "$a" = ++ ]; then cur=; continue; fi
     if [ -z "$cur" ]; then cur=$a; tiers_here+=("$a"); tp[$a]=0 tf[$a]=0 ts[$a]=0; continue; fi
@@ -167,6 +172,7 @@ run_pool() {
   fi
   local secs=$((SECONDS - t0)) k with=
   [ ${#tiers_here[@]} -gt 1 ] && with=", one pool: ${tiers_here[*]}"
+  with=", CPU $(printf '%.0f' "$pool_cpu") s$with"
   for k in "${tiers_here[@]}"; do
     echo "$k: ${tp[$k]} passed, ${tf[$k]} failed, ${ts[$k]} skipped ($secs s$with)"
     tiers="$tiers  $k: ${tp[$k]} passed, ${tf[$k]} failed, ${ts[$k]} skipped, $secs s$with"$'\n'

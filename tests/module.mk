@@ -38,8 +38,7 @@ fuzz-regressions: $(FUZZ_BINS)
 memcheck: bin/scimodel bin/calibrate bin/scibench bin/mpibench | deps
 	@tests/memcheck.sh
 # Test tiers (make check-unit, check-cli, check-timing; make check runs all
-# three).  Unit: deterministic and in process, no program run (under 60 s
-# together).  Timing: timed measurements, and runs whose outcome depends on
+# three).  Unit: deterministic and in process, no program run.  Timing: timed measurements, and runs whose outcome depends on
 # when a clock fires (a signal a fixed time into a run), each with the reason
 # it is timing-sensitive.  Every other test is in the cli tier: it runs the
 # programs (bin/san, sanitized) and checks their outputs and messages; a run
