@@ -87,4 +87,34 @@ static inline double injected_other_share(injected_mark a, injected_mark b)
     return wall > 0 ? fmax(other, 0) / (wall * (double)sysconf(_SC_NPROCESSORS_ONLN)) : 1;
 }
 
+/* The rounds a test judged (their growths, and how many of lf's and ls's are within
+ * their bounds) and the figures of every round it ran. */
+typedef struct injected_rounds {
+    double dlf[INJECTED_ROUNDS_MAX], dls[INJECTED_ROUNDS_MAX];
+    double tf[INJECTED_ROUNDS_MAX], ts[INJECTED_ROUNDS_MAX];
+    int judged, tried, lf_in, ls_in;
+    char seen[2048];
+} injected_rounds;
+
+/* Adds a round that other work took `other` of the machine during: its figures (line)
+ * to seen, and, when judged (other at most INJECTED_OTHER_MAX), the fitted lf's and ls's
+ * growth (dlf, dls) and the raw growth a forward and a switch (tf, ts).  Returns whether
+ * it was judged. */
+static inline int injected_add(injected_rounds *r, const char *line, double other, double dlf,
+                               double dls, double tf, double ts)
+{
+    size_t used = strlen(r->seen);
+    snprintf(r->seen + used, sizeof r->seen - used, "%sround %d: %s; other work took %.0f%% of"
+             " the machine%s", used ? "; " : "", r->tried++, line, 100 * other,
+             other > INJECTED_OTHER_MAX ? " (not judged)" : "");
+    if (other > INJECTED_OTHER_MAX)
+        return 0;
+    cr_assert_lt(r->judged, INJECTED_ROUNDS_MAX);
+    int k = r->judged++;
+    r->dlf[k] = dlf, r->dls[k] = dls, r->tf[k] = tf, r->ts[k] = ts;
+    r->lf_in += fabs(dlf - tf) <= 300;
+    r->ls_in += fabs(dls - ts) <= 500;
+    return 1;
+}
+
 #endif

@@ -123,18 +123,16 @@ static double raw_growth(const char *plain, const char *inj, const char *shape, 
  * skipped with every round's figures. */
 Test(calibrate, injected_delays_are_recovered)
 {
-    double dlf[INJECT_ROUNDS], dls[INJECT_ROUNDS], do0[INJECT_ROUNDS];
-    double tf[INJECT_ROUNDS], ts[INJECT_ROUNDS];
-    int rounds = 0, tries = 0, lf_in = 0, ls_in = 0, o0_in = 0;
-    char seen[2048] = "";
+    injected_rounds r = {0};
+    double do0[INJECT_ROUNDS];
+    int o0_in = 0;
     time_t t0 = time(NULL);
-    while (rounds < INJECT_ROUNDS && tries < INJECT_TRIES &&
-           (tries == 0 || time(NULL) - t0 < INJECT_START_BY_S) &&
-           (lf_in <= INJECT_ROUNDS / 2 || ls_in <= INJECT_ROUNDS / 2 || o0_in <= INJECT_ROUNDS / 2)) {
-        int k = tries++;
+    while (r.judged < INJECT_ROUNDS && r.tried < INJECT_TRIES &&
+           (r.tried == 0 || time(NULL) - t0 < INJECT_START_BY_S) &&
+           (r.lf_in <= INJECT_ROUNDS / 2 || r.ls_in <= INJECT_ROUNDS / 2 || o0_in <= INJECT_ROUNDS / 2)) {
         char a[32], b[32];
-        snprintf(a, sizeof a, "plain%d", k);
-        snprintf(b, sizeof b, "inj%d", k);
+        snprintf(a, sizeof a, "plain%d", r.tried);
+        snprintf(b, sizeof b, "inj%d", r.tried);
         injected_mark m0 = injected_mark_now();
         model_params plain = fit_set(a, "0", "0");
         model_params inj = fit_set(b, "3000", "5000");
@@ -143,35 +141,26 @@ Test(calibrate, injected_delays_are_recovered)
         cr_assert_str_eq(inj.source[MODEL_P_LS], "measured");
         double gf = raw_growth(a, b, "8", -1), gs = raw_growth(a, b, "3x3", gf);
         char line[300];
-        snprintf(line, sizeof line, "round %d: lf grew %.1f, ls %.1f, o0 %.1f; the raw points %.1f"
-                                    " a forward, %.1f a switch; other work took %.0f%% of the"
-                                    " machine%s", k, inj.lf_ns - plain.lf_ns, inj.ls_ns - plain.ls_ns,
-                 inj.o0_ns - plain.o0_ns, gf, gs, 100 * other,
-                 other > INJECTED_OTHER_MAX ? " (not judged)" : "");
-        size_t used = strlen(seen);
-        snprintf(seen + used, sizeof seen - used, "%s%s", used ? "; " : "", line);
-        if (other > INJECTED_OTHER_MAX)
-            continue;
-        tf[rounds] = gf, ts[rounds] = gs;
-        dlf[rounds] = inj.lf_ns - plain.lf_ns;
-        dls[rounds] = inj.ls_ns - plain.ls_ns;
-        do0[rounds] = inj.o0_ns - plain.o0_ns;
-        lf_in += fabs(dlf[rounds] - tf[rounds]) <= 300;
-        ls_in += fabs(dls[rounds] - ts[rounds]) <= 500;
-        o0_in += fabs(do0[rounds]) < 1000;
-        rounds++;
+        snprintf(line, sizeof line, "lf grew %.1f, ls %.1f, o0 %.1f; the raw points %.1f a forward,"
+                                    " %.1f a switch", inj.lf_ns - plain.lf_ns, inj.ls_ns - plain.ls_ns,
+                 inj.o0_ns - plain.o0_ns, gf, gs);
+        if (injected_add(&r, line, other, inj.lf_ns - plain.lf_ns, inj.ls_ns - plain.ls_ns, gf, gs)) {
+            do0[r.judged - 1] = inj.o0_ns - plain.o0_ns;
+            o0_in += fabs(do0[r.judged - 1]) < 1000;
+        }
     }
-    fprintf(stderr, "injected: %s\n", seen);
-    int settled = lf_in > INJECT_ROUNDS / 2 && ls_in > INJECT_ROUNDS / 2 && o0_in > INJECT_ROUNDS / 2;
-    if (rounds < INJECT_ROUNDS && !settled)
+    fprintf(stderr, "injected: %s\n", r.seen);
+    int settled = r.lf_in > INJECT_ROUNDS / 2 && r.ls_in > INJECT_ROUNDS / 2 && o0_in > INJECT_ROUNDS / 2;
+    if (r.judged < INJECT_ROUNDS && !settled)
         cr_skip_test("%d of %d rounds had the machine to themselves (other work at most %.0f%%),"
-                     " %d needed: %s", rounds, tries, 100 * INJECTED_OTHER_MAX, INJECT_ROUNDS, seen);
-    double go0 = median_of(do0, rounds);
+                     " %d needed: %s", r.judged, r.tried, 100 * INJECTED_OTHER_MAX, INJECT_ROUNDS,
+                     r.seen);
+    double go0 = median_of(do0, r.judged);
     /* delays are injected at forwards and switches only: not where a
      * message starts (the source, the reply at the destination), which
      * once put 2 x 5000 / 2 ns into o0 */
     cr_assert(fabs(go0) < 1000, "o0 moved by %.1f ns with the injection", go0);
-    assert_injection_recovered(dlf, dls, tf, ts, rounds);
+    assert_injection_recovered(r.dlf, r.dls, r.tf, r.ts, r.judged);
 }
 
 /* thesis Fig. 13: fitted on the 1-hop (2-node) and 4-hop (8-node) rings,

@@ -303,15 +303,11 @@ static double point_8b(const char *path, double *fwd, double *sw)
  * fewer than three such rounds the test is skipped with every round's figures. */
 Test(full, mpi_injected_delays_are_recovered)
 {
-    double dlf[MPI_INJECT_ROUNDS], dls[MPI_INJECT_ROUNDS];
-    double tf[MPI_INJECT_ROUNDS], ts[MPI_INJECT_ROUNDS];
-    int rounds = 0, tries = 0, lf_in = 0, ls_in = 0;
-    char seen[2048] = "";
+    injected_rounds r = {0};
     time_t t0 = time(NULL);
-    while (rounds < MPI_INJECT_ROUNDS && tries < MPI_INJECT_TRIES &&
-           (tries == 0 || time(NULL) - t0 < MPI_INJECT_START_BY_S) &&
-           (lf_in <= MPI_INJECT_ROUNDS / 2 || ls_in <= MPI_INJECT_ROUNDS / 2)) {
-        int k = tries++;
+    while (r.judged < MPI_INJECT_ROUNDS && r.tried < MPI_INJECT_TRIES &&
+           (r.tried == 0 || time(NULL) - t0 < MPI_INJECT_START_BY_S) &&
+           (r.lf_in <= MPI_INJECT_ROUNDS / 2 || r.ls_in <= MPI_INJECT_ROUNDS / 2)) {
         injected_mark m0 = injected_mark_now();
         model_params plain = mpi_full("plain.params", "0", "0");
         model_params inj = mpi_full("inj.params", "3000", "5000");
@@ -324,29 +320,18 @@ Test(full, mpi_injected_delays_are_recovered)
                        point_8b("plain-torus4x4.tsv", &ft, &st);
         cr_assert(f8 > 0 && st > 0, "ring 8 forwards %.1f, torus switches %.1f", f8, st);
         double gf = ring / f8, gs = (torus - ft * gf) / st;
-        char line[400];
-        snprintf(line, sizeof line, "round %d: lf %.1f -> %.1f, ls %.1f -> %.1f, lb %.4f -> %.4f ns/B;"
-                                    " the raw 8 B points grew %.1f ns a forward, %.1f a switch;"
-                                    " other work took %.0f%% of the machine%s",
-                 k, plain.lf_ns, inj.lf_ns, plain.ls_ns, inj.ls_ns, plain.lb_ns_per_byte,
-                 inj.lb_ns_per_byte, gf, gs, 100 * other,
-                 other > INJECTED_OTHER_MAX ? " (not judged)" : "");
-        fprintf(stderr, "mpi injected, %s\n", line);
-        size_t used = strlen(seen);
-        snprintf(seen + used, sizeof seen - used, "%s%s", used ? "; " : "", line);
-        if (other > INJECTED_OTHER_MAX)
-            continue;
-        tf[rounds] = gf, ts[rounds] = gs;
-        dlf[rounds] = inj.lf_ns - plain.lf_ns;
-        dls[rounds] = inj.ls_ns - plain.ls_ns;
-        lf_in += fabs(dlf[rounds] - tf[rounds]) <= 300;
-        ls_in += fabs(dls[rounds] - ts[rounds]) <= 500;
-        rounds++;
+        char line[300];
+        snprintf(line, sizeof line, "lf %.1f -> %.1f, ls %.1f -> %.1f, lb %.4f -> %.4f ns/B;"
+                                    " the raw 8 B points grew %.1f ns a forward, %.1f a switch",
+                 plain.lf_ns, inj.lf_ns, plain.ls_ns, inj.ls_ns, plain.lb_ns_per_byte,
+                 inj.lb_ns_per_byte, gf, gs);
+        fprintf(stderr, "mpi injected, round %d: %s; other work %.0f%%\n", r.tried, line, 100 * other);
+        injected_add(&r, line, other, inj.lf_ns - plain.lf_ns, inj.ls_ns - plain.ls_ns, gf, gs);
     }
-    if (rounds < 3)
+    if (r.judged < 3)
         cr_skip_test("%d of %d rounds had the machine to themselves (other work at most %.0f%%),"
-                     " three needed: %s", rounds, tries, 100 * INJECTED_OTHER_MAX, seen);
-    assert_injection_recovered(dlf, dls, tf, ts, rounds);
+                     " three needed: %s", r.judged, r.tried, 100 * INJECTED_OTHER_MAX, r.seen);
+    assert_injection_recovered(r.dlf, r.dls, r.tf, r.ts, r.judged);
 }
 
 /* Files under directory d that mpibench processes hold open (rank 0's
