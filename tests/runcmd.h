@@ -312,6 +312,31 @@ static inline int run_pids_with(const char *needle, const char *avoid, pid_t *ou
     return n;
 }
 
+/* Files under directory d that processes running prog (and not mpirun) hold
+ * open: an MPI benchmark's rank 0 opens its outputs, nameless temporaries
+ * ("d/#123 (deleted)"), past MPI_Init and holds them until the end. */
+static inline int run_files_open_under(const char *prog, const char *d)
+{
+    pid_t ranks[64];
+    int nr = run_pids_with(prog, "mpirun", ranks, 64), n = 0;
+    for (int r = 0; r < nr; r++) {
+        char path[300];
+        snprintf(path, sizeof path, "/proc/%d/fd", (int)ranks[r]);
+        DIR *fds = opendir(path);
+        struct dirent *f;
+        while (fds && (f = readdir(fds))) {
+            char link[600], target[600];
+            snprintf(link, sizeof link, "%s/%s", path, f->d_name);
+            ssize_t k = readlink(link, target, sizeof target - 1);
+            target[k > 0 ? k : 0] = '\0';
+            n += strncmp(target, d, strlen(d)) == 0 && target[strlen(d)] == '/';
+        }
+        if (fds)
+            closedir(fds);
+    }
+    return n;
+}
+
 /* Waits up to limit_s for the file at path to contain needle (a progress
  * line of a program started by run_spawn); returns whether it did. */
 static inline int run_wait_text(const char *path, const char *needle, int limit_s)

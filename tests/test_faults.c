@@ -56,6 +56,12 @@ Test(faults, killed_mpi_rank_ends_the_job)
     for (int i = 0; i < 1500 && n < 2; i++, usleep(10000))
         n = run_pids_with(out, "mpirun", ranks, 8);
     cr_assert_eq(n, 2, "expected 2 ranks, found %d", n);
+    /* a rank killed inside MPI_Init can leave Open MPI 4.1's mpirun waiting
+     * for ever (its child unreaped, deaf to SIGTERM): the kill lands once
+     * rank 0 holds its output open, past MPI_Init, measuring */
+    for (int i = 0; i < 3000 && run_files_open_under("mpibench", dir) < 1; i++)
+        usleep(10000);
+    cr_assert_geq(run_files_open_under("mpibench", dir), 1, "rank 0 never opened its output");
     usleep(300000);
     kill(ranks[1], SIGKILL);
     int status = run_wait_exit(pid, 30);

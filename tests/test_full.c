@@ -334,31 +334,6 @@ Test(full, mpi_injected_delays_are_recovered)
     assert_injection_recovered(r.dlf, r.dls, r.tf, r.ts, r.judged);
 }
 
-/* Files under directory d that mpibench processes hold open (rank 0's
- * outputs: nameless temporaries, "d/#123 (deleted)", until the end). */
-static int bench_files_open(const char *d)
-{
-    pid_t ranks[64];
-    int nr = run_pids_with("mpibench", "mpirun", ranks, 64), n = 0;
-    for (int r = 0; r < nr; r++) {
-        char path[300];
-        pid_t pid = ranks[r];
-        snprintf(path, sizeof path, "/proc/%d/fd", pid);
-        DIR *fds = opendir(path);
-        struct dirent *f;
-        while (fds && (f = readdir(fds))) {
-            char link[600], target[600];
-            snprintf(link, sizeof link, "%s/%s", path, f->d_name);
-            ssize_t k = readlink(link, target, sizeof target - 1);
-            target[k > 0 ? k : 0] = '\0';
-            n += strncmp(target, d, strlen(d)) == 0 && target[strlen(d)] == '/';
-        }
-        if (fds)
-            closedir(fds);
-    }
-    return n;
-}
-
 /* Ctrl-C (SIGINT to calibrate's process group) to calibrate --full
  * --backend mpi halfway: calibrate stops mpirun's job with SIGUSR1 (mpirun
  * passes it on and, unlike SIGINT, does not kill the ranks a second
@@ -375,15 +350,15 @@ Test(full, mpi_interrupted_run_keeps_finished_data)
     /* rank 0 has its four files open (past MPI_Init), then 1 s of batches */
     char bench_dir[PATH_MAX + 16];
     cr_assert_not_null(getcwd(bench_dir, PATH_MAX));
-    for (int i = 0; i < 3000 && bench_files_open(bench_dir) < 4; i++)
+    for (int i = 0; i < 3000 && run_files_open_under("mpibench", bench_dir) < 4; i++)
         usleep(10000);
-    cr_assert_geq(bench_files_open(bench_dir), 4, "mpibench never opened its four files");
+    cr_assert_geq(run_files_open_under("mpibench", bench_dir), 4, "mpibench never opened its four files");
     sleep(1);
     kill(-pid, SIGINT);   /* a terminal's Ctrl-C reaches the whole group */
     int st = run_wait_exit(pid, 60);
     cr_assert_neq(st, 0, "calibrate --full --backend mpi exited 0 after Ctrl-C");
     cr_assert_neq(st, -1, "calibrate --full --backend mpi hung after Ctrl-C");
-    cr_assert_eq(bench_files_open(bench_dir), 0, "a rank outlived calibrate");
+    cr_assert_eq(run_files_open_under("mpibench", bench_dir), 0, "a rank outlived calibrate");
     cr_assert_neq(access(file("%s-mpi-full.params"), F_OK), 0,
                   "a params file was written from an interrupted run");
     static const char *const net[] = {"ring2", "ring8", "torus4x4", "ring6"};
