@@ -251,14 +251,14 @@ static void run_row(const engine *e, sweep_state *s, const size_run *r, logp_row
     *row = (logp_row){.size_bytes = r->m, .os_ns = fmax(est[0].mean, 0), .os_ci_ns = est[0].ci,
                       .or_ns = fmax(est[1].mean, 0), .or_ci_ns = est[1].ci,
                       .g_ns = fmax(est[2].mean, 0), .g_ci_ns = est[2].ci,
-                      .rtt_ns = rt.mean, .round_trips = (cfg->os_fence ? 3 : 2) * r->sr[0].n};
+                      .rtt_ns = fmax(rt.mean, 0), .round_trips = (cfg->os_fence ? 3 : 2) * r->sr[0].n};
     if (cfg->os_fence) {
         estimate osf = logp_series_estimate(&r->sr[3], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
         estimate rttf = logp_series_estimate(&r->sr[4], cfg->conf, OUTLIER_FACTOR, 0, s->scratch);
         row->has_fence = 1;
         row->os_fence_ns = fmax(osf.mean, 0);
         row->os_fence_ci_ns = isfinite(osf.ci) ? osf.ci : fabs(osf.mean);
-        row->rtt_fence_ns = rttf.mean;
+        row->rtt_fence_ns = fmax(rttf.mean, 0);
         if (!logp_narrow(&osf, cfg->eps))   /* the flag says wide for the fenced os too */
             est[0].ci = fmax(est[0].ci, osf.ci);
     }

@@ -30,3 +30,5 @@ bench-mpi: bin/mpibench
 	bench/bench.sh mpi bin
 # the floor beside the batches and its regimes, on a virtual clock
 TESTS += tests/test_regime.c
+# the clock's measured cost, on a virtual clock that stalls
+TESTS += tests/test_timer.c

@@ -54,7 +54,7 @@ CHECK_UNIT := test_load test_coll test_sched_roundtrip test_projection test_rout
               test_stats test_benchdata test_expand test_fit test_model test_opt \
               test_params test_parse test_patterns test_shm test_topo \
               test_sim_work test_layers test_sched_match \
-              test_trace_types test_check_rules test_uncertainty test_linkrate test_regime test_turns
+              test_trace_types test_check_rules test_uncertainty test_linkrate test_regime test_turns test_timer
 # The unit and cli tiers' longest binaries (or parts, as build/check/ names
 # them), longest first: make check starts them first when it has no times
 # of a last run (a fresh clone), so that none of them is left to run alone
