@@ -2,14 +2,17 @@
 # make bench-p2p OSU_PT2PT=<OSU 5.x mpi/pt2pt directory> [SKAMPI=<skampi>
 # SKAMPI_SKI=<parameter file>]: every mpibench --p2p mode (MODES, default all)
 # against its reference at 8 B..1 MiB on 2 ranks, ROUNDS (default 3)
-# interleaved rounds, each bracketed by scibench --floor (the regime).  The
+# interleaved rounds, each bracketed by scibench --floor (the regime), each
+# reference launched before and after its modes.  The
 # references (docs/VALIDATION-references.md): bw osu_bw, bibw osu_bibw; issend, iprobe,
 # sendrecv, sendrecv-replace and bsend SKaMPI's ping-pongs of the same calls (bsend
 # with a buffer attached by bin/test/bsend_attach.so); rsend, which neither has,
-# osu_latency labelled fallback:osu_latency (as are SKaMPI's without SKAMPI).  Both figures are means in ns a message, the
-# reference's (OSU: one timed loop, SKaMPI: its repetitions) against mpibench's
+# osu_latency labelled fallback:osu_latency (as are SKaMPI's without SKAMPI).  Both
+# figures are means in ns a message: the reference's (the mean of its two launches;
+# OSU: one timed loop each, SKaMPI: its repetitions) against mpibench's
 # mean_ns (its equal batches' total time over their messages); median_ratio
-# is mpibench's median's.  MAX_TIME (default 1): mpibench's --max-time, a
+# is mpibench's median's; ref_self the second launch's figure over the first's (how
+# far the reference agrees with itself).  MAX_TIME (default 1): mpibench's --max-time, a
 # point's.  Without OSU_PT2PT: says so, exits 0.
 set -eu
 bin=$1 osu=${2:-}
@@ -63,28 +66,32 @@ skname() {
     esac
 }
 refs=$(for m in $modes; do ref "$m"; done | sort -u | tr '\n' ' ')
-# one round: each reference, then the modes it serves; every other round
-# in the reverse order, so a drift within a round falls on both sides
+# one round: each reference, the modes it serves, the reference again (its
+# two launches bracket the modes: their mean is the reference's figure, and
+# their ratio how far it agrees with itself); every other round in the
+# reverse order, so a drift within a round falls on both sides
 round() {
     steps=""
     for o in $refs; do
-        steps="$steps ref:$o"
+        steps="$steps ref:$o:a"
         for m in $modes; do [ "$(ref "$m")" = "$o" ] && steps="$steps mb:$m"; done
+        steps="$steps ref:$o:b"
     done
     [ $(($1 % 2)) = 1 ] || steps=$(echo $steps | tr ' ' '\n' | sed '1!G;h;$!d' | tr '\n' ' ')
     for s in $steps; do
         case $s in
-            ref:skampi) $mr ${skbsend:+-x LD_PRELOAD=$attach} "$sk" -i "$ski" -o "$tmp/skampi-$1" \
-                            > "$tmp/skampi-$1.log" 2>&1 ;;
-            ref:*) $mr "$osu/${s##*:}" > "$tmp/${s#ref:}-$1" 2>&1 ;;
+            ref:skampi:*) $mr ${skbsend:+-x LD_PRELOAD=$attach} "$sk" -i "$ski" \
+                              -o "$tmp/skampi-$1${s##*:}" > "$tmp/skampi-$1${s##*:}.log" 2>&1 ;;
+            ref:*) x=${s%:*} && $mr "$osu/${x##*:}" > "$tmp/${x#ref:}-$1${s##*:}" 2>&1 ;;
             mb:*) $mr "$bin/mpibench" --p2p "${s#mb:}" --sizes $sizes --max-time "${MAX_TIME:-1}" -q \
                       -o "$tmp/mb-${s#mb:}-$1.tsv" ;;
         esac
     done
 }
-# refns MODE ROUND: "size ns-a-message" from the mode's reference in that round
+# refns MODE ROUND LAUNCH: "size ns-a-message" from the mode's reference in
+# that round's launch a or b
 refns() {
-    o=$(ref "$1") f=$tmp/$(ref "$1")-$2
+    o=$(ref "$1") f=$tmp/$(ref "$1")-$2$3
     case $o in
         skampi) set -- $(skname "$1")
             awk -v name="\"$1\"" -v per="$2" '$2 == "begin" && $4 == name {on = 1; next}
@@ -102,19 +109,21 @@ date=$(date -u +%Y-%m-%dT%H:%MZ)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 floors=$(cat "$tmp"/floor-* | sort -n | awk '{v[NR] = $1} END {printf "%s..%s ns, median %s", v[1], v[NR], v[int((NR + 1) / 2)]}')
 echo "# mpibench --p2p / its reference, 2 ranks, $rounds interleaved rounds, $date, load $load, scibench --floor $floors"
-echo "# mode reference size ref_ns mb_mean_ns ratio ratio_lo ratio_hi median_ratio (ns a message, mean over mean; median over rounds, lo/hi their range)"
+echo "# mode reference size ref_ns mb_mean_ns ratio ratio_lo ratio_hi median_ratio ref_self (ns a message, mean over mean; median over rounds, lo/hi their range; ref_self: the reference's second launch over its first)"
 for m in $modes; do
     o=$(ref "$m")
     for r in $(seq 1 "$rounds"); do
-        refns "$m" "$r" | awk -v mode="$m" '
-            FNR == NR {ref[$1] = $2; next}
-            $1 == mode && ($10 in ref) {print $10, ref[$10], $15, $15 / ref[$10], $14 / ref[$10]}' - "$tmp/mb-$m-$r.tsv"
+        refns "$m" "$r" b > "$tmp/refb"
+        refns "$m" "$r" a | awk -v mode="$m" -v b="$tmp/refb" '
+            BEGIN {while ((getline l < b) > 0) {split(l, f, " "); rb[f[1]] = f[2]}}
+            FNR == NR {if ($1 in rb) {ref[$1] = ($2 + rb[$1]) / 2; self[$1] = rb[$1] / $2}; next}
+            $1 == mode && ($10 in ref) {print $10, ref[$10], $15, $15 / ref[$10], $14 / ref[$10], self[$10]}' - "$tmp/mb-$m-$r.tsv"
     done | sort -k1,1n -k4,4n | awk -v mode="$m" -v ref="$o" "$awk_median"'
         function flush() { if (c == 0) return
-            printf "%-16s %-20s %7d %10.2f %10.2f %6.3f %6.3f %6.3f %6.3f\n", mode, ref, k, med(o, c),
-                   med(m, c), med(q, c), lo, hi, med(d, c)
+            printf "%-16s %-20s %7d %10.2f %10.2f %6.3f %6.3f %6.3f %6.3f %6.3f\n", mode, ref, k, med(o, c),
+                   med(m, c), med(q, c), lo, hi, med(d, c), med(e, c)
             c = 0 }
         $1 != k {flush(); k = $1}
-        {c++; o[c] = $2; m[c] = $3; q[c] = $4; d[c] = $5; if (c == 1 || $4 < lo) lo = $4; if (c == 1 || $4 > hi) hi = $4}
+        {c++; o[c] = $2; m[c] = $3; q[c] = $4; d[c] = $5; e[c] = $6; if (c == 1 || $4 < lo) lo = $4; if (c == 1 || $4 > hi) hi = $4}
         END {flush()}'
 done

@@ -3,8 +3,17 @@
 # name it is called as, so that a test knows each reference's figure:
 # osu_latency 2 us at every size, osu_bw and osu_bibw 1000 MB/s, and skampi
 # (writing -o FILE) 3000 ns for every measurement p2p_bench.sh reads, and the
-# LD_PRELOAD it was given to FAKE_PRELOAD_LOG when that is set.
+# LD_PRELOAD it was given to FAKE_PRELOAD_LOG when that is set.  With
+# FAKE_CALLS=DIR each name's every second launch reads 1.25 times slower
+# (the count kept in DIR), so a test knows how far it disagrees with itself.
 set -eu
+# under mpirun only rank 0 stands in: one output and one count a launch
+[ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ] || exit 0
+k=1
+if [ -n "${FAKE_CALLS:-}" ]; then
+    echo x >> "$FAKE_CALLS/$(basename "$0")"
+    [ $(($(wc -l < "$FAKE_CALLS/$(basename "$0")") % 2)) = 0 ] && k=1.25
+fi
 case $(basename "$0") in
     skampi)
         while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
@@ -13,12 +22,14 @@ case $(basename "$0") in
                  Pingpong_Sendrecv_replace; do
             echo "# begin result \"$m\""
             s=8
-            while [ $s -le 1048576 ]; do echo "count= $s $s 3000.0 1.0 32 3000.0 3000.0"; s=$((s * 2)); done
+            t=$(awk -v k="$k" 'BEGIN { printf "%.1f", 3000 * k }')
+            while [ $s -le 1048576 ]; do echo "count= $s $s $t 1.0 32 $t $t"; s=$((s * 2)); done
             echo "# end result \"$m\""
         done > "$out.$$"
         mv "$out.$$" "$out" ;;
     osu_latency | osu_bw | osu_bibw)
-        [ "$(basename "$0")" = osu_latency ] && v=2.00 || v=1000.00
+        [ "$(basename "$0")" = osu_latency ] && v=$(awk -v k="$k" 'BEGIN { printf "%.2f", 2 * k }') ||
+            v=$(awk -v k="$k" 'BEGIN { printf "%.2f", 1000 / k }')
         echo "# OSU MPI stand-in"
         s=1
         while [ $s -le 4194304 ]; do echo "$s $v"; s=$((s * 2)); done ;;

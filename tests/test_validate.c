@@ -1,9 +1,12 @@
 /* Tests for make validate's table (validate/validate.sh): a run of some
  * claims rewrites their rows and keeps every other claim's, with the date
  * each was measured; a claim whose reference was not given keeps its last
- * figures; an unknown claim leaves the document as it was.  The one claim
- * run (floor, one round) measures, but no figure of it is asserted. */
+ * figures; an unknown claim leaves the document as it was; a comparison
+ * whose reference disagrees with itself cannot decide.  The claims run
+ * (floor and osu, one round) measure, but no figure of theirs is asserted. */
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/runcmd.h"
 
@@ -102,4 +105,39 @@ Test(validate, an_unknown_claim_leaves_the_document)
     char *text = run_read_text(doc);
     cr_assert_str_eq(text, doc_text);
     free(text);
+}
+
+/* The osu claim against a stand-in osu_latency (tests/fake_p2p_ref.sh, 2 us
+ * at every size, far from any real ping-pong at some size): missed when the
+ * stand-in agrees with itself; undecided, with the figure of its second
+ * launch over its first, when that launch reads 1.25 times the first. */
+Test(validate, osu_claim_cannot_decide_where_osu_disagrees_with_itself)
+{
+    char bin[600], osu[700], calls[700], e_osu[760], e_lock[700], e_calls[760];
+    snprintf(bin, sizeof bin, "%s", run_prog("", 1));
+    bin[strlen(bin) - 1] = '\0';
+    snprintf(osu, sizeof osu, "%s/osu_latency", dir);
+    cr_assert_eq(symlink(run_root_path("tests/fake_p2p_ref.sh"), osu), 0);
+    snprintf(calls, sizeof calls, "%s/calls", dir);
+    cr_assert_eq(mkdir(calls, 0700), 0);
+    snprintf(e_osu, sizeof e_osu, "OSU_LATENCY=%s", osu);
+    snprintf(e_lock, sizeof e_lock, "MEASURE_LOCK=%s/lock", dir);
+    snprintf(e_calls, sizeof e_calls, "FAKE_CALLS=%s", calls);
+    static const struct { int self; const char *verdict, *figure; } cases[] = {
+        {0, "| missed |", "(osu_latency over itself 1.000)"},
+        {1, "| undecided (the reference disagreed with itself", "(osu_latency over itself 1.250)"},
+    };
+    for (int i = 0; i < 2; i++) {
+        const char *doc = fresh_doc();
+        run_result r = run_cmd("/usr/bin/env", 100, e_osu, "CLAIMS=osu", "ROUNDS=1", e_lock,
+                               cases[i].self ? e_calls : "FAKE_CALLS=", "bash",
+                               run_root_path("validate/validate.sh"), bin, doc, NULL);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_free(&r);
+        char *text = run_read_text(doc), line[2048];
+        line_of(text, "| mpibench / osu_latency", line, sizeof line);
+        cr_assert(strstr(line, cases[i].verdict) && strstr(line, cases[i].figure), "case %d: %s", i,
+                  line);
+        free(text);
+    }
 }
