@@ -199,8 +199,9 @@ static int next_bench_row(char **at, char mode[32], char ref[32], long *size, do
  * labelled fallback:osu_latency, and a parameter file not timing in ns or
  * cycling its buffers is refused.  Each reference runs twice a round: its
  * figure is the mean of the two, and the second over the first is reported
- * (the stand-ins' second launch reads 1.25 times the first).  The ratios
- * are timed; not asserted. */
+ * (the stand-ins' second launch reads 1.25 times the first).  mpibench is
+ * launched with its reference's statistic.  The ratios are timed; not
+ * asserted. */
 Test(p2p, bench_reads_each_reference_in_ns_a_message)
 {
     const char *fake = run_root_path("tests/fake_p2p_ref.sh");
@@ -227,9 +228,28 @@ Test(p2p, bench_reads_each_reference_in_ns_a_message)
     f = fopen(nons, "w");
     cr_assert_not_null(f);
     fputs("datatype = MPI_CHAR\n", f), fclose(f);
-    char bin[600], e_sk[700], e_ski[700], e_nons[700], e_cyc[700], e_lock[700];
-    snprintf(bin, sizeof bin, "%s", run_prog("", 1));
-    bin[strlen(bin) - 1] = '\0';   /* the directory, without the trailing slash */
+    char real[600], bin[600], e_sk[700], e_ski[700], e_nons[700], e_cyc[700], e_lock[700];
+    snprintf(real, sizeof real, "%s", run_prog("", 1));
+    real[strlen(real) - 1] = '\0';   /* the directory, without the trailing slash */
+    /* a bin directory whose mpibench logs its options, then is the real one */
+    char args[700];
+    snprintf(args, sizeof args, "%s/mpibench.args", dir);
+    snprintf(bin, sizeof bin, "%s/bin", dir);
+    cr_assert_eq(mkdir(bin, 0700), 0);
+    const char *linked[] = {"scibench", "test"};
+    for (int i = 0; i < 2; i++) {
+        char to[700];
+        snprintf(link, sizeof link, "%s/%s", bin, linked[i]);
+        snprintf(to, sizeof to, "%s/%s", real, linked[i]);
+        cr_assert_eq(symlink(to, link), 0);
+    }
+    snprintf(link, sizeof link, "%s/mpibench", bin);
+    f = fopen(link, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "#!/bin/sh\n[ \"$OMPI_COMM_WORLD_RANK\" != 0 ] || echo \"$*\" >> '%s'\n"
+               "exec '%s/mpibench' \"$@\"\n", args, real);
+    fclose(f);
+    cr_assert_eq(chmod(link, 0700), 0);
     snprintf(e_sk, sizeof e_sk, "SKAMPI=%s", sk);
     snprintf(e_ski, sizeof e_ski, "SKAMPI_SKI=%s", ski);
     snprintf(e_nons, sizeof e_nons, "SKAMPI_SKI=%s", nons);
@@ -264,6 +284,15 @@ Test(p2p, bench_reads_each_reference_in_ns_a_message)
     for (int k = 0; k < 4; k++)
         cr_assert_eq(rows[k], 18, "mode %d: %ld sizes of 18: %s", k, rows[k], r.out);
     run_free(&r);
+    /* mpibench takes its reference's statistic: against SKaMPI the middle
+     * half of its batches, as SKaMPI's of its repetitions; against OSU all */
+    char *opts = run_read_text(args);
+    int launches = 0;
+    for (char *l = strtok(opts, "\n"); l; l = strtok(NULL, "\n"), launches++)
+        cr_assert_eq(strstr(l, "--cut-quantile 0.25") != NULL, strstr(l, "--p2p bsend") == NULL,
+                     "%s", l);
+    cr_assert_eq(launches, 4, "one launch a mode: %d", launches);
+    free(opts);
     r = run_cmd("/usr/bin/env", 60, "MODES=issend", "ROUNDS=1", e_lock, e_sk, e_nons, "sh", script,
                 bin, osu, NULL);
     cr_assert_eq(r.status, 2, "%s", r.err);
