@@ -2,8 +2,9 @@
  * claims rewrites their rows and keeps every other claim's, with the date
  * each was measured; a claim whose reference was not given keeps its last
  * figures; an unknown claim leaves the document as it was; a comparison
- * whose reference disagrees with itself cannot decide.  The claims run
- * (floor and osu, one round) measure, but no figure of theirs is asserted. */
+ * whose reference disagrees with itself cannot decide, nor a LogP run
+ * spanning regimes.  The claims run (floor, osu and logp, one round)
+ * measure, but no figure of theirs is asserted. */
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,4 +153,45 @@ Test(validate, osu_claim_cannot_decide_where_osu_disagrees_with_itself)
         cr_assert(strstr(line, "| floor 300..300 ns |"), "case %d: %s", i, line);
         free(text);
     }
+}
+
+/* The logp claim measures again a run whose floors before and after lie in
+ * two regimes: with a stand-in floor that alternates 300 and 600 ns, every
+ * run spans, each is dropped (twice the rounds are tried), and with no run
+ * in one regime the claim cannot decide. */
+Test(validate, logp_claim_measures_again_a_run_spanning_regimes)
+{
+    char bin[600], link[700], count[700], e_lock[700];
+    snprintf(bin, sizeof bin, "%s/bin", dir);
+    cr_assert_eq(mkdir(bin, 0700), 0);
+    const char *real[] = {"mpibench", "calibrate"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(link, sizeof link, "%s/%s", bin, real[i]);
+        cr_assert_eq(symlink(run_prog(real[i], 1), link), 0);
+    }
+    snprintf(count, sizeof count, "%s/floors", dir);
+    snprintf(link, sizeof link, "%s/scibench", bin);
+    FILE *f = fopen(link, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "#!/bin/sh\necho x >> '%s'\n"
+               "[ $(($(wc -l < '%s') %% 2)) = 1 ] && v=300.0 || v=600.0\n"
+               "printf 'floor_ns\\t%%s\\n' $v\n", count, count);
+    fclose(f);
+    cr_assert_eq(chmod(link, 0700), 0);
+    snprintf(e_lock, sizeof e_lock, "MEASURE_LOCK=%s/lock", dir);
+    const char *doc = fresh_doc();
+    run_result r = run_cmd("/usr/bin/env", 100, "CLAIMS=logp", "ROUNDS=1", e_lock, "bash",
+                           run_root_path("validate/validate.sh"), bin, doc, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int spanned = 0;
+    for (const char *p = r.err; (p = strstr(p, "validate: logp: a run spanned regimes")); p++)
+        spanned++;
+    cr_assert_eq(spanned, 2, "%s", r.err);
+    run_free(&r);
+    char *text = run_read_text(doc), line[2048];
+    line_of(text, "| LogP (isend, os-fence)", line, sizeof line);
+    cr_assert(strstr(line, "0 of 0 runs") && strstr(line, "2 more spanning regimes dropped") &&
+                  strstr(line, "undecided (0 of 1 runs in one regime)"),
+              "%s", line);
+    free(text);
 }
