@@ -108,19 +108,23 @@ Test(validate, an_unknown_claim_leaves_the_document)
     free(text);
 }
 
-/* The osu claim against a stand-in osu_latency (tests/fake_p2p_ref.sh, 2 us
- * at every size, far from any real ping-pong at some size) and a stand-in
- * floor (one regime, so no round is measured again): missed when the
- * stand-in agrees with itself; undecided, with the figure of its second
- * launch over its first, when that launch reads 1.25 times the first.  On a
- * loaded machine the row says so and keeps that verdict after "was:". */
-Test(validate, osu_claim_cannot_decide_where_osu_disagrees_with_itself)
+/* The osu claim against stand-ins whose figures are known
+ * (tests/fake_p2p_ref.sh: osu_latency 2 us at every size, mpibench
+ * FAKE_MB_NS) and a stand-in floor (one regime, so no round is measured
+ * again), five rounds: a size is decided on the range of its ratio over the
+ * rounds.  1 us against 2 us is missed; the same with OSU's second launch
+ * reading 1.25 times its first cannot decide; 2 us is met; 1.9 us with
+ * every second mpibench launch 1.25 times that (0.95 and 1.19) reaches
+ * across the bound and cannot decide.  On a loaded machine the row says so
+ * and keeps that verdict after "was:". */
+Test(validate, osu_claim_decides_on_the_rounds_range_and_the_reference_against_itself)
 {
-    char bin[600], link[700], osu[700], calls[700], e_osu[760], e_lock[700], e_calls[760];
+    char bin[600], link[700], osu[700], calls[700], mbcalls[700], e_osu[760], e_lock[700];
+    char e_calls[760], e_mbcalls[760];
     snprintf(bin, sizeof bin, "%s/bin", dir);
     cr_assert_eq(mkdir(bin, 0700), 0);
     snprintf(link, sizeof link, "%s/mpibench", bin);
-    cr_assert_eq(symlink(run_prog("mpibench", 1), link), 0);
+    cr_assert_eq(symlink(run_root_path("tests/fake_p2p_ref.sh"), link), 0);
     snprintf(link, sizeof link, "%s/scibench", bin);
     FILE *f = fopen(link, "w");
     cr_assert_not_null(f);
@@ -128,19 +132,29 @@ Test(validate, osu_claim_cannot_decide_where_osu_disagrees_with_itself)
     cr_assert_eq(chmod(link, 0700), 0);
     snprintf(osu, sizeof osu, "%s/osu_latency", dir);
     cr_assert_eq(symlink(run_root_path("tests/fake_p2p_ref.sh"), osu), 0);
-    snprintf(calls, sizeof calls, "%s/calls", dir);
-    cr_assert_eq(mkdir(calls, 0700), 0);
     snprintf(e_osu, sizeof e_osu, "OSU_LATENCY=%s", osu);
     snprintf(e_lock, sizeof e_lock, "MEASURE_LOCK=%s/lock", dir);
-    snprintf(e_calls, sizeof e_calls, "FAKE_CALLS=%s", calls);
-    static const struct { int self; const char *verdict, *figure; } cases[] = {
-        {0, "missed", "(osu_latency over itself 1.000)"},
-        {1, "undecided (the reference disagreed with itself", "(osu_latency over itself 1.250)"},
+    static const struct {
+        int self, mbself;
+        const char *mb_ns, *verdict, *figure;
+    } cases[] = {
+        {0, 0, "FAKE_MB_NS=1000", "missed", "0.500 at 65536 B (rounds 0.500..0.500; osu_latency over itself 1.000)"},
+        {1, 0, "FAKE_MB_NS=1000", "undecided (the reference disagreed with itself beyond the bound at 14 sizes out)",
+         "(rounds 0.444..0.444; osu_latency over itself 1.250)"},
+        {0, 0, "FAKE_MB_NS=2000", "met", "1.000 at 65536 B (rounds 1.000..1.000;"},
+        {0, 1, "FAKE_MB_NS=1900", "undecided (the rounds' range reached across the bound at 14 sizes)",
+         "(rounds 0.950..1.188;"},
     };
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 4; i++) {
+        snprintf(calls, sizeof calls, "%s/calls%d", dir, i);
+        snprintf(mbcalls, sizeof mbcalls, "%s/mbcalls%d", dir, i);
+        cr_assert_eq(mkdir(calls, 0700), 0);
+        cr_assert_eq(mkdir(mbcalls, 0700), 0);
+        snprintf(e_calls, sizeof e_calls, "FAKE_CALLS=%s", cases[i].self ? calls : "");
+        snprintf(e_mbcalls, sizeof e_mbcalls, "FAKE_MB_CALLS=%s", cases[i].mbself ? mbcalls : "");
         const char *doc = fresh_doc();
-        run_result r = run_cmd("/usr/bin/env", 100, e_osu, "CLAIMS=osu", "ROUNDS=1", e_lock,
-                               cases[i].self ? e_calls : "FAKE_CALLS=", "bash",
+        run_result r = run_cmd("/usr/bin/env", 100, e_osu, "CLAIMS=osu", "ROUNDS=5", e_lock, e_calls,
+                               e_mbcalls, cases[i].mb_ns, "bash",
                                run_root_path("validate/validate.sh"), bin, doc, NULL);
         cr_assert_eq(r.status, 0, "%s", r.err);
         run_free(&r);

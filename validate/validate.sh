@@ -55,14 +55,37 @@ regime() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { lo = a < b ? a : b; hi = a
     if (lo <= 0) { printf "floor not measured"; exit }
     printf "floor %.0f..%.0f ns%s", lo, hi, (hi > 1.6 * lo ? " (spans regimes)" : "") }'; }
 
-# self_verdict BAD UNDECIDED: a comparison's verdict from its sizes outside
-# the bound: BAD where the reference's own launches agreed within it (ours to
-# answer for), UNDECIDED where they did not (the reference cannot be pinned
-# down that closely: the size decides nothing).
+# A comparison's sizes are decided on the range of their ratio over the
+# rounds, which holds the median with probability 1 - 2^(1-n) (n rounds;
+# Hoefler and Belli's interval of a median, 94% at 5): size_verdict is "in"
+# when the range lies within 0.90..1.10, "out" when it lies wholly beyond,
+# "ref" when out and the reference's own second launch over its first (self)
+# was beyond it too (it cannot pin mpibench down that closely), "spread" when
+# the range reaches across the bound, "few" under 5 rounds (below 90%).
+size_rule='function size_verdict(lo, hi, self, n) {
+    if (n < 5) return "few"
+    if (lo >= 0.90 && hi <= 1.10) return "in"
+    if (hi >= 0.90 && lo <= 1.10) return "spread"
+    return self < 0.90 || self > 1.10 ? "ref" : "out" }'
+# self_verdict OUT REF SPREAD FEW: the comparison's verdict from its counts
+# of sizes of each size_verdict: missed when one is out, met when every one
+# is in, else undecided with the reasons.
 self_verdict() {
     if [ "$1" -gt 0 ]; then echo missed
-    elif [ "$2" -gt 0 ]; then echo "undecided (the reference disagreed with itself beyond the bound at the sizes out)"
+    elif [ $(($2 + $3 + $4)) -gt 0 ]; then
+        local why=""
+        [ "$2" = 0 ] || why="the reference disagreed with itself beyond the bound at $2 sizes out"
+        [ "$3" = 0 ] || why="${why:+$why; }the rounds' range reached across the bound at $3 sizes"
+        [ "$4" = 0 ] || why="${why:+$why; }fewer than 5 rounds"
+        echo "undecided ($why)"
     else echo met; fi
+}
+# counts FILE LO HI SELF N: "out ref spread few", the size_verdicts of
+# FILE's rows (not comments), their columns LO, HI and SELF, over N rounds
+counts() {
+    awk -v l="$2" -v h="$3" -v e="$4" -v n="$5" "$size_rule"'
+        !/^#/ && NF >= e { c[size_verdict($l, $h, $e, n)]++ }
+        END { print c["out"] + 0, c["ref"] + 0, c["spread"] + 0, c["few"] + 0 }' "$1"
 }
 
 # floor: per round, a floor, scibench's 8 B ping-pong, a floor; the ratio
@@ -213,9 +236,9 @@ claim_full() {
 
 # osu: per round osu_latency, mpibench, osu_latency, ROUNDS rounds; the
 # median over rounds of the ratio at each size, the worst size.  The same
-# statistic on both sides: osu_latency's average and mpibench's mean_ns.  A
-# size outside the bound where OSU's two launches also disagreed beyond it
-# cannot decide (self_verdict); a round spanning regimes is measured again.
+# statistic on both sides: osu_latency's average and mpibench's mean_ns.  The
+# sizes are decided on their range over rounds (size_rule); a round
+# spanning regimes is measured again.
 claim_osu() {
     if [ -z "${OSU_LATENCY:-}" ] || [ ! -x "${OSU_LATENCY:-}" ]; then
         row "mpibench / osu_latency, 8 B..64 KiB" "within 0.90..1.10 at every size" "not measured" "-" \
@@ -253,18 +276,21 @@ claim_osu() {
             if (v["a", s[i], k] > 0 && v["b", s[i], k] > 0)
                 print s[i], v["mb", s[i], k] / ((v["a", s[i], k] + v["b", s[i], k]) / 2), v["b", s[i], k] / v["a", s[i], k] }' \
         "$tmp/osu" | sort -k1,1n > "$tmp/osu.r"
-    local sz r e worst="" bad=0 und=0 wd=-1
+    # per size: the median ratio and the range over rounds, OSU's median over itself
+    local sz
     while read -r sz; do
-        r=$(awk -v s="$sz" '$1 == s { print $2 }' "$tmp/osu.r" | median)
-        e=$(awk -v s="$sz" '$1 == s { print $3 }' "$tmp/osu.r" | median)
-        read -r bad und wd worst < <(awk -v r="$r" -v e="$e" -v s="$sz" -v b="$bad" -v u="$und" -v wd="$wd" -v w="$worst" 'BEGIN {
-            out = r < 0.90 || r > 1.10; self_out = e < 0.90 || e > 1.10; d = r > 1 ? r - 1 : 1 - r
-            if (d >= wd) { wd = d; w = sprintf("%.3f at %d B (osu_latency over itself %.3f)", r, s, e) }
-            print b + (out && !self_out), u + (out && self_out), wd, w }')
-    done < <(cut -d' ' -f1 "$tmp/osu.r" | uniq)
+        echo "$sz $(awk -v s="$sz" '$1 == s { print $2 }' "$tmp/osu.r" | median)" \
+            "$(awk -v s="$sz" '$1 == s { print $2 }' "$tmp/osu.r" | sort -g | sed -n '1p;$p' | tr '\n' ' ')" \
+            "$(awk -v s="$sz" '$1 == s { print $3 }' "$tmp/osu.r" | median)"
+    done < <(cut -d' ' -f1 "$tmp/osu.r" | uniq) > "$tmp/osu.s"
+    local worst
+    worst=$(awk '{ d = $2 > 1 ? $2 - 1 : 1 - $2
+        if (d >= wd) { wd = d; w = sprintf("%.3f at %d B (rounds %.3f..%.3f; osu_latency over itself %.3f)", $2, $1, $3, $4, $5) } }
+        END { print w }' "$tmp/osu.s")
+    read -r out ref spread few < <(counts "$tmp/osu.s" 3 4 5 "$i")
     row "mpibench / osu_latency, 8 B..64 KiB" "within 0.90..1.10 at every size" \
-        "worst ${worst:-none} (median of $i rounds$([ "$spans" = 0 ] || echo ", $spans more spanning regimes dropped")); $bad sizes out where osu_latency agreed with itself, $und where it did not" \
-        "$(regime "$f1" "$f2")" "$([ -n "$worst" ] && self_verdict "$bad" "$und" || echo undecided)" \
+        "worst ${worst:-none} (median of $i rounds$([ "$spans" = 0 ] || echo ", $spans more spanning regimes dropped")); $out sizes out, $spread across the bound, $ref where osu_latency disagreed with itself" \
+        "$(regime "$f1" "$f2")" "$([ -n "$worst" ] && self_verdict "$out" "$ref" "$spread" "$few" || echo undecided)" \
         "OSU_LATENCY=path CLAIMS=osu make validate"
 }
 
@@ -291,9 +317,8 @@ claim_echo() {
 
 # coll: coll/bench.sh's interleaved rounds of mpibench --op (its default,
 # osu_*'s loop and figure) and every osu_<op> -f at P = 2 and 4, 8 B..1 MiB;
-# per op its worst size (the median over rounds farthest from 1).  A size
-# outside the bound where OSU's two launches also disagreed beyond it cannot
-# decide (self_verdict).
+# per op its worst size (the median over rounds farthest from 1); the sizes
+# decided on their range over rounds (size_rule).
 claim_coll() {
     local what="mpibench --op / osu_* (every collective OSU has) at P = 2 and 4, 8 B..1 MiB" own=4
     if [ -z "${OSU_COLL:-}" ] || [ ! -x "${OSU_COLL:-}/osu_bcast" ]; then
@@ -310,20 +335,18 @@ claim_coll() {
             if (!($1 in wd) || d >= wd[$1]) { wd[$1] = d; w[$1] = sprintf("%s %.3f (P=%d %d B; OSU over itself %.3f)", $1, $6, $2, $3, $10) }
             if (d >= all) { all = d; a = w[$1] } }
         END { printf "%s;", a; for (k in w) printf " %s,", w[k] }' "$tmp/coll" | sed 's/,$//')
-    read -r bad und < <(awk '!/^#/ && NF >= 10 { out = $6 < 0.90 || $6 > 1.10; self_out = $10 < 0.90 || $10 > 1.10
-        bad += out && !self_out; und += out && self_out } END { print bad + 0, und + 0 }' "$tmp/coll")
-    v=$(self_verdict "$bad" "$und")
+    read -r out ref spread few < <(counts "$tmp/coll" 7 8 10 "$rounds")
+    v=$(self_verdict "$out" "$ref" "$spread" "$few")
     [ -n "$worst" ] && [ "$worst" != ";" ] || v=undecided
     row "$what" "within 0.90..1.10 at every size" \
-        "worst ${worst:-none} (medians of $rounds rounds); $bad sizes out where OSU agreed with itself, $und where it did not" \
+        "worst ${worst:-none} (medians of $rounds rounds); $out sizes out, $spread across the bound, $ref where OSU disagreed with itself" \
         "$(regime "$f1" "$f2")" "$v" "OSU_COLL=dir CLAIMS=coll make validate"
 }
 
 # p2p: mpibench/p2p_bench.sh's interleaved rounds of every --p2p mode and its
 # reference (osu_bw, osu_bibw; SKaMPI's ping-pongs with SKAMPI and SKAMPI_SKI;
 # else fallback:osu_latency), 8 B..1 MiB; a row per mode: its worst size's
-# median ratio.  A size outside the bound where the reference's two launches
-# also disagreed beyond it cannot decide (self_verdict).
+# median ratio; the sizes decided on their range over rounds (size_rule).
 claim_p2p() {
     local what="mpibench --p2p MODE / its reference at P = 2, 8 B..1 MiB"
     if [ -z "${OSU_P2P:-}" ] || [ ! -x "${OSU_P2P:-}/osu_bw" ]; then
@@ -336,14 +359,14 @@ claim_p2p() {
     ROUNDS=$rounds MEASURE_LOCK=$lock "$root/mpibench/p2p_bench.sh" "$bin" "$OSU_P2P" > "$tmp/p2p" 2>&1
     f2=$(floor)
     for m in $(awk '!/^#/ && NF >= 10 && !s[$1]++ { print $1 }' "$tmp/p2p"); do
-        IFS=$'\t' read -r worst bad und < <(awk -v m="$m" '!/^#/ && $1 == m { d = $6 > 1 ? $6 - 1 : 1 - $6
-            if (d >= wd) { wd = d; w = sprintf("%.3f at %d B (rounds %.3f..%.3f; the reference over itself %.3f) against %s", $6, $3, $7, $8, $10, $2) }
-            out = $6 < 0.90 || $6 > 1.10; self_out = $10 < 0.90 || $10 > 1.10
-            bad += out && !self_out; und += out && self_out }
-            END { printf "%s\t%d\t%d\n", w, bad, und }' "$tmp/p2p")
+        worst=$(awk -v m="$m" '!/^#/ && $1 == m { d = $6 > 1 ? $6 - 1 : 1 - $6
+            if (d >= wd) { wd = d; w = sprintf("%.3f at %d B (rounds %.3f..%.3f; the reference over itself %.3f) against %s", $6, $3, $7, $8, $10, $2) } }
+            END { print w }' "$tmp/p2p")
+        awk -v m="$m" '$1 == m' "$tmp/p2p" > "$tmp/p2p.m"
+        read -r out ref spread few < <(counts "$tmp/p2p.m" 7 8 10 "$rounds")
         row "mpibench --p2p $m / its reference at P = 2, 8 B..1 MiB" "within 0.90..1.10 at every size" \
-            "worst $worst (median of $rounds rounds); $bad sizes out where the reference agreed with itself, $und where it did not" \
-            "$(regime "$f1" "$f2")" "$(self_verdict "$bad" "$und")" "OSU_P2P=dir CLAIMS=p2p make validate"
+            "worst $worst (median of $rounds rounds); $out sizes out, $spread across the bound, $ref where the reference disagreed with itself" \
+            "$(regime "$f1" "$f2")" "$(self_verdict "$out" "$ref" "$spread" "$few")" "OSU_P2P=dir CLAIMS=p2p make validate"
     done
     awk '!/^#/ && NF >= 10' "$tmp/p2p" | grep -q . || row "$what" "within 0.90..1.10 at every size" "no figure ($(head -c 200 "$tmp/p2p"))" \
         "$(regime "$f1" "$f2")" "undecided" "OSU_P2P=dir CLAIMS=p2p make validate"
