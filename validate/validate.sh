@@ -55,21 +55,16 @@ regime() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { lo = a < b ? a : b; hi = a
     if (lo <= 0) { printf "floor not measured"; exit }
     printf "floor %.0f..%.0f ns%s", lo, hi, (hi > 1.6 * lo ? " (spans regimes)" : "") }'; }
 
-# A comparison's sizes are decided on the range of their ratio over the
-# rounds, which holds the median with probability 1 - 2^(1-n) (n rounds;
-# Hoefler and Belli's interval of a median, 94% at 5): size_verdict is "in"
-# when the range lies within 0.90..1.10, "out" when it lies wholly beyond,
-# "ref" when out and the reference's own second launch over its first (self)
-# was beyond it too (it cannot pin mpibench down that closely), "spread" when
-# the range reaches across the bound, "few" under 5 rounds (below 90%).
+# A size is decided on its ratio's range over n rounds, which holds the
+# median with probability 1 - 2^(1-n): launches differ more than a median
+# shows (docs/VALIDATION.md, the verdicts paragraph, names each outcome).
 size_rule='function size_verdict(lo, hi, self, n) {
     if (n < 5) return "few"
     if (lo >= 0.90 && hi <= 1.10) return "in"
     if (hi >= 0.90 && lo <= 1.10) return "spread"
     return self < 0.90 || self > 1.10 ? "ref" : "out" }'
-# self_verdict OUT REF SPREAD FEW: the comparison's verdict from its counts
-# of sizes of each size_verdict: missed when one is out, met when every one
-# is in, else undecided with the reasons.
+# self_verdict OUT REF SPREAD FEW: from the counts of each size_verdict,
+# missed when one is out, met when every one is in, else undecided.
 self_verdict() {
     if [ "$1" -gt 0 ]; then echo missed
     elif [ $(($2 + $3 + $4)) -gt 0 ]; then
@@ -80,8 +75,8 @@ self_verdict() {
         echo "undecided ($why)"
     else echo met; fi
 }
-# counts FILE LO HI SELF N: "out ref spread few", the size_verdicts of
-# FILE's rows (not comments), their columns LO, HI and SELF, over N rounds
+# counts FILE LO HI SELF N: "out ref spread few" over FILE's rows, their
+# columns LO, HI and SELF, from N rounds
 counts() {
     awk -v l="$2" -v h="$3" -v e="$4" -v n="$5" "$size_rule"'
         !/^#/ && NF >= e { c[size_verdict($l, $h, $e, n)]++ }
