@@ -139,7 +139,8 @@ $(foreach t,$(TESTS),$(eval $(call test_template,$(t),$(basename $(notdir $(t)))
 CHECK_ENV = SCITORUS_BIN=$(CURDIR)/bin/san SCITORUS_BIN_REL=$(CURDIR)/bin SCITORUS_ROOT=$(CURDIR) \
             ASAN_OPTIONS=abort_on_error=0 \
             LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 CHECK_FIRST="$(CHECK_FIRST)"
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 CHECK_FIRST="$(CHECK_FIRST)" \
+            CHECK_WAITING="$(CHECK_WAITING)"
 # (the unit tier in CHECK_UNIT's order: its slowest first, so that on a
 # fresh clone the binaries running beside it fill the other cores)
 CHECK_UNIT_BINS   := $(filter $(TEST_BINS),$(CHECK_UNIT:%=bin/test/%))

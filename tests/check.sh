@@ -155,13 +155,30 @@ run_pool() {
   if [ "$jobs" -le 1 ]; then
     for t in "${bins[@]}"; do live=1 run_one "$t"; live=1 report_in_pool "$t"; done
   else
-    local queue running=() t left
+    # a binary CHECK_WAITING names mostly sleeps on timeouts and signals: it
+    # runs beside the jobs, `cores` such at most, so that no job slot idles
+    local queue running=() t left busy waiting rest
+    local -A sleeps=()
     mapfile -t queue < <(longest_first "${bins[@]}")
-    for t in "${queue[@]}"; do rm -f "build/check/$(part_name "$t").rc"; done
+    for t in "${queue[@]}"; do
+      rm -f "build/check/$(part_name "$t").rc"
+      [[ " ${CHECK_WAITING:-} " == *" $(part_name "$t") "* ]] && sleeps[$t]=1
+    done
     while [ ${#queue[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
-      while [ ${#queue[@]} -gt 0 ] && [ ${#running[@]} -lt "$jobs" ]; do
-        run_one "${queue[0]}" & running+=("${queue[0]}"); queue=("${queue[@]:1}")
+      busy=0 waiting=0
+      for t in "${running[@]}"; do
+        if [ -n "${sleeps[$t]:-}" ]; then waiting=$((waiting + 1)); else busy=$((busy + 1)); fi
       done
+      rest=()
+      for t in "${queue[@]}"; do
+        if [ -n "${sleeps[$t]:-}" ]; then
+          [ "$waiting" -lt "$cores" ] || { rest+=("$t"); continue; }
+          waiting=$((waiting + 1))
+        elif [ "$busy" -lt "$jobs" ]; then busy=$((busy + 1))
+        else rest+=("$t"); continue; fi
+        run_one "$t" & running+=("$t")
+      done
+      queue=("${rest[@]}")
       wait -n
       left=()
       for t in "${running[@]}"; do

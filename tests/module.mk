@@ -64,6 +64,13 @@ CHECK_FIRST := test_verdict test_check test_sched_ompi test_otf2 test_plots test
                test_trace test_launch test_router_cli test_testbed.only test_coll \
                test_validation test_coll_mpi.only test_sim test_p2p.only test_option_order \
                test_badinput
+# The pool's binaries that mostly sleep: tests/check.sh runs them beside
+# its CHECK_JOBS, so that a job slot never idles on a timeout.
+CHECK_WAITING :=
+CHECK_WAITING += test_verdict      # a stand-in run sleeps out --full's budget
+CHECK_WAITING += test_faults test_check_faults test_spawn  # hung runs, signalled or timed out
+CHECK_WAITING += test_trace test_otf2  # traced runs killed or left to hang to their timeout
+CHECK_WAITING += test_coll_mpi.only    # mpirun refusing bad input, waited for
 CHECK_TIMING :=
 CHECK_TIMING += test_scibench     # measures core-to-core latency and injected delays
 CHECK_TIMING += test_scibench_stop   # stops and resumes long shared-memory runs
