@@ -172,24 +172,29 @@ Test(validate, osu_claim_decides_on_the_rounds_range_and_the_reference_against_i
 /* The logp claim measures again a run whose floors before and after lie in
  * two regimes: with a stand-in floor that alternates 300 and 600 ns, every
  * run spans, each is dropped (twice the rounds are tried), and with no run
- * in one regime the claim cannot decide. */
+ * in one regime the claim cannot decide.  A dropped run's file is never
+ * read, so mpibench is a stand-in that records how it was started. */
 Test(validate, logp_claim_measures_again_a_run_spanning_regimes)
 {
-    char bin[600], link[700], count[700], e_lock[700];
+    char bin[600], link[700], count[700], calls[700], e_lock[700];
     snprintf(bin, sizeof bin, "%s/bin", dir);
     cr_assert_eq(mkdir(bin, 0700), 0);
-    const char *real[] = {"mpibench", "calibrate"};
-    for (int i = 0; i < 2; i++) {
-        snprintf(link, sizeof link, "%s/%s", bin, real[i]);
-        cr_assert_eq(symlink(run_prog(real[i], 1), link), 0);
-    }
+    snprintf(link, sizeof link, "%s/calibrate", bin);
+    cr_assert_eq(symlink(run_prog("calibrate", 1), link), 0);
     snprintf(count, sizeof count, "%s/floors", dir);
+    snprintf(calls, sizeof calls, "%s/mpibench.calls", dir);
     snprintf(link, sizeof link, "%s/scibench", bin);
     FILE *f = fopen(link, "w");
     cr_assert_not_null(f);
     fprintf(f, "#!/bin/sh\necho x >> '%s'\n"
                "[ $(($(wc -l < '%s') %% 2)) = 1 ] && v=300.0 || v=600.0\n"
                "printf 'floor_ns\\t%%s\\n' $v\n", count, count);
+    fclose(f);
+    cr_assert_eq(chmod(link, 0700), 0);
+    snprintf(link, sizeof link, "%s/mpibench", bin);
+    f = fopen(link, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "#!/bin/sh\necho \"$*\" >> '%s'\n", calls);
     fclose(f);
     cr_assert_eq(chmod(link, 0700), 0);
     snprintf(e_lock, sizeof e_lock, "MEASURE_LOCK=%s/lock", dir);
@@ -202,6 +207,15 @@ Test(validate, logp_claim_measures_again_a_run_spanning_regimes)
         spanned++;
     cr_assert_eq(spanned, 2, "%s", r.err);
     run_free(&r);
+    /* two runs, each on two ranks, each started as the claim documents */
+    char *started = run_read_text(calls), *at = started;
+    int lines = 0;
+    for (char *nl; (nl = strchr(at, '\n')); at = nl + 1, lines++)
+        cr_assert(strstr(at, "--pattern logp --mpi-send isend --os-fence") &&
+                      strstr(at, "--pattern logp") < nl,
+                  "%s", started);
+    cr_assert_eq(lines, 4, "%s", started);
+    free(started);
     char *text = run_read_text(doc), line[2048];
     line_of(text, "| LogP (isend, os-fence)", line, sizeof line);
     cr_assert(strstr(line, "0 of 0 runs") && strstr(line, "2 more spanning regimes dropped") &&
